@@ -1,0 +1,290 @@
+//! The command line: `solve`, `solvers`, `show`, `convert`, `random`, and the app when no
+//! subcommand is given.
+
+use crate::model::formats::{self, FormatError};
+use crate::model::{Puzzle, format_moves, text, tiles};
+use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, Probe, Report, SolverOptions};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Exit code for a run stopped by a limit or cancelled.
+const EXIT_STOPPED: u8 = 3;
+/// Exit code for a solver answer that failed its replay.
+const EXIT_INVALID: u8 = 4;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ricochet-lab",
+    version,
+    about = "Board editor, visualiser and algorithm debugger for Ricochet Robots",
+    long_about = "With no subcommand, opens the app. Every command that takes a puzzle accepts \
+                  a .ron file, a .txt file in Kevin Cox's format, or a DriftingDroids game id \
+                  such as 7650+42+E2302B12+C9."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a puzzle and print the per-depth statistics and the solution.
+    Solve {
+        /// A .ron file, a .txt Cox file, or a game id.
+        source: String,
+        /// The solver's name (see `ricochet-lab solvers`).
+        #[arg(long, default_value = "iddfs")]
+        solver: String,
+        /// Stop after this many seconds.
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+        /// Stop when the solver's tables exceed this many MiB.
+        #[arg(long, value_name = "MIB", default_value_t = 8192)]
+        memory_limit: u64,
+        /// The deepest search a depth-limited solver tries.
+        #[arg(long, value_name = "N")]
+        depth_limit: Option<u32>,
+        /// Apply the ricochet rule (no solutions of zero or one move).
+        #[arg(long)]
+        ricochet: bool,
+        /// Apply the no-rebound rule (a robot may not move straight back).
+        #[arg(long)]
+        no_rebound: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the solvers with their descriptions.
+    Solvers,
+    /// Draw a puzzle as text.
+    Show {
+        /// A .ron file, a .txt Cox file, or a game id.
+        source: String,
+    },
+    /// Convert a puzzle between formats, chosen by the output's extension (.ron, .txt), or
+    /// print its game id when the output is `-`.
+    Convert {
+        /// A .ron file, a .txt Cox file, or a game id.
+        input: String,
+        /// A .ron or .txt path, or `-` for the game id on standard output.
+        output: String,
+    },
+    /// Deal a random standard game from the real tiles.
+    Random {
+        /// The seed; the same seed deals the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The number of robots (red, green, blue, yellow, then silver).
+        #[arg(long, default_value_t = 4)]
+        robots: usize,
+        /// Save the game to this .ron or .txt file instead of printing it.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// Runs the program: the app without arguments, a command otherwise.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        return match crate::app::run_native() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("error: the window could not be opened: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    };
+    match run(command) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Solve {
+            source,
+            solver,
+            time_limit,
+            memory_limit,
+            depth_limit,
+            ricochet,
+            no_rebound,
+            json,
+        } => {
+            let puzzle = load(&source)?;
+            let mut rules = puzzle.rules();
+            rules.ricochet |= ricochet;
+            rules.no_rebound |= no_rebound;
+            let puzzle = puzzle.with_rules(rules);
+            let limits = Limits {
+                time: time_limit
+                    .map(|s| {
+                        Duration::try_from_secs_f64(s).map_err(|_| {
+                            anyhow::anyhow!("--time-limit must be a positive number of seconds")
+                        })
+                    })
+                    .transpose()?,
+                memory_bytes: Some((memory_limit as usize).saturating_mul(1 << 20)),
+                cancel: None,
+            };
+            let options = SolverOptions { depth_limit };
+            let report = if json {
+                solver::run(&solver, &puzzle, &options, &limits, &mut NoProbe)?
+            } else {
+                let kind = solver::kind(&solver)
+                    .ok_or_else(|| solver::SolveError::UnknownSolver(solver.clone()))?;
+                let mut probe = PrintRows { kind };
+                solver::run(&solver, &puzzle, &options, &limits, &mut probe)?
+            };
+            if json {
+                println!("{}", report_json(&report));
+            } else {
+                print_report(&report);
+            }
+            Ok(exit_code(&report.outcome))
+        }
+        Command::Solvers => {
+            for kind in solver::SOLVERS {
+                let optimal = match kind.optimality {
+                    Optimality::Guaranteed => "optimal",
+                    Optimality::NotGuaranteed => "optimal: not guaranteed",
+                };
+                println!("{:<16} {} ({optimal})", kind.name, kind.description);
+                println!("{:<16} from: {}", "", kind.source);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Show { source } => {
+            let puzzle = load(&source)?;
+            print!("{}", text::draw(&puzzle));
+            if let Ok(id) = formats::game_id::write(&puzzle) {
+                println!("game id: {id}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Convert { input, output } => {
+            let puzzle = load(&input)?;
+            if output == "-" {
+                println!("{}", formats::game_id::write(&puzzle)?);
+            } else {
+                formats::save_puzzle(&puzzle, Path::new(&output))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Random { seed, robots, out } => {
+            let (puzzle, _) = tiles::random_game(seed, robots)?;
+            match out {
+                Some(path) => formats::save_puzzle(&puzzle, &path)?,
+                None => {
+                    print!("{}", text::draw(&puzzle));
+                    if let Ok(id) = formats::game_id::write(&puzzle) {
+                        println!("game id: {id}");
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Loads a puzzle from a file path or game id, with the source named in any error.
+pub fn load(source: &str) -> anyhow::Result<Puzzle> {
+    formats::load_source(source).map_err(|e| match e {
+        FormatError::Io { .. } | FormatError::UnknownFormat(_) => anyhow::anyhow!(e),
+        other => anyhow::anyhow!("{source}: {other}"),
+    })
+}
+
+/// Prints each finished depth as the deck does, with the solver's column names.
+struct PrintRows {
+    kind: &'static solver::SolverKind,
+}
+
+impl Probe for PrintRows {
+    fn depth_finished(&mut self, stats: &solver::DepthStats) {
+        println!("{}", solver::format_depth_line(&self.kind.columns, stats));
+    }
+}
+
+fn print_report(report: &Report) {
+    let millis = report.elapsed.as_secs_f64() * 1000.0;
+    match &report.outcome {
+        Outcome::Solved { moves } => {
+            println!("{}", format_moves(moves));
+            println!("{} moves in {millis:.1} ms", moves.len());
+        }
+        Outcome::Unsolvable { within: Some(n) } => {
+            println!("no solution within {n} moves ({millis:.1} ms)")
+        }
+        Outcome::Unsolvable { within: None } => println!("no solution exists ({millis:.1} ms)"),
+        Outcome::Cancelled => println!("cancelled after {millis:.1} ms"),
+        Outcome::TimeLimit => println!("time limit reached after {millis:.1} ms"),
+        Outcome::MemoryLimit => println!(
+            "memory limit reached after {millis:.1} ms ({} MiB in tables)",
+            report.peak_memory >> 20
+        ),
+        Outcome::Invalid { claimed, error } => {
+            println!("{}", format_moves(claimed));
+            println!("claimed {} moves, {error} ({millis:.1} ms)", claimed.len());
+        }
+    }
+}
+
+/// The JSON object `solve --json` prints.
+pub fn report_json(report: &Report) -> serde_json::Value {
+    let solution: Vec<String> = match &report.outcome {
+        Outcome::Solved { moves } => moves.iter().map(ToString::to_string).collect(),
+        Outcome::Invalid { claimed, .. } => claimed.iter().map(ToString::to_string).collect(),
+        _ => Vec::new(),
+    };
+    let depths: Vec<serde_json::Value> = report
+        .depths
+        .iter()
+        .map(|d| {
+            let mut row = serde_json::json!({
+                "depth": d.depth,
+                "nodes": d.nodes,
+                "inner": d.inner,
+                "hits": d.hits,
+            });
+            for (name, value) in &d.extra {
+                row[*name] = serde_json::json!(value);
+            }
+            row
+        })
+        .collect();
+    let mut value = serde_json::json!({
+        "solver": report.solver,
+        "outcome": report.outcome.name(),
+        "moves": report.outcome.move_count(),
+        "solution": solution,
+        "depths": depths,
+        "millis": report.elapsed.as_secs_f64() * 1000.0,
+        "nodes": report.nodes,
+        "peak_memory_bytes": report.peak_memory,
+    });
+    if let Outcome::Invalid { error, .. } = &report.outcome {
+        value["replay_error"] = serde_json::json!(error.to_string());
+    }
+    if let Outcome::Unsolvable { within } = &report.outcome {
+        value["within"] = serde_json::json!(within);
+    }
+    value
+}
+
+fn exit_code(outcome: &Outcome) -> ExitCode {
+    match outcome {
+        Outcome::Solved { .. } | Outcome::Unsolvable { .. } => ExitCode::SUCCESS,
+        Outcome::Cancelled | Outcome::TimeLimit | Outcome::MemoryLimit => {
+            ExitCode::from(EXIT_STOPPED)
+        }
+        Outcome::Invalid { .. } => ExitCode::from(EXIT_INVALID),
+    }
+}

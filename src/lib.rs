@@ -1,0 +1,11 @@
+//! Ricochet Lab: a board editor, visualiser and algorithm debugger for the board game
+//! Ricochet Robots.
+//!
+//! Layers depend one way: [`model`] (board, robots, move rules, file formats) ←
+//! [`solver`] (every algorithm, generic over a probe) ← the worker and the [`app`].
+//! The [`cli`] gives the same engine headless.
+
+pub mod app;
+pub mod cli;
+pub mod model;
+pub mod solver;

@@ -1,0 +1,179 @@
+//! The naive algorithm of the thesis draft: breadth-first search over whole game states with
+//! a first-in, first-out queue and a hash set of visited states. Optimal, and hungry: memory
+//! grows with the number of states, so it stops cleanly at its memory limit.
+//!
+//! Per-level statistics: *Nodes* are the states expanded at that level, *inner* the successor
+//! states generated from them, *hits* the successors pruned because they were visited before.
+//! A goal is recognised when a state is generated, so the level of a solution of n moves is
+//! n - 1 (and 0 reports a solution found at the root).
+
+use super::key::{KeyLayout, StateKey};
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
+use rustc_hash::FxHashSet;
+
+/// The command-line name.
+pub const NAME: &str = "bfs";
+
+/// The registry entry.
+pub const KIND: SolverKind = SolverKind {
+    name: NAME,
+    title: "Naive BFS",
+    description: "Breadth-first search over game states with a FIFO queue and a visited set",
+    source: "thesis draft, section Naive algorithm",
+    optimality: Optimality::Guaranteed,
+    rules: RuleSupport {
+        ricochet: true,
+        no_rebound: true,
+    },
+    columns: Columns {
+        depth: "Level",
+        nodes: "Nodes",
+        inner: "generated",
+        hits: "visited",
+    },
+    takes_depth_limit: false,
+};
+
+/// One stored state: the robots' cells, each robot's last direction (for the no-rebound
+/// rule), the index of the state it came from and the move that led here.
+#[derive(Clone, Copy)]
+struct Node {
+    cells: [Cell; MAX_ROBOTS],
+    last_dir: [Option<Direction>; MAX_ROBOTS],
+    parent: u32,
+    mv: Option<Move>,
+    depth: u32,
+}
+
+/// Solves a puzzle breadth first.
+pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {
+    let layout = KeyLayout::new(
+        puzzle.board().cell_count(),
+        puzzle.active_robot(),
+        puzzle.rules().no_rebound,
+    );
+    if layout.fits::<u64>(puzzle.robots().len()) {
+        bfs::<P, u64>(puzzle, layout, search)
+    } else {
+        bfs::<P, u128>(puzzle, layout, search)
+    }
+}
+
+fn bfs<P: Probe, K: StateKey>(
+    puzzle: &Puzzle,
+    layout: KeyLayout,
+    search: &mut Search<'_, P>,
+) -> SearchEnd {
+    match bfs_inner::<P, K>(puzzle, layout, search) {
+        Ok(end) => end,
+        Err(stop) => SearchEnd::Stopped(stop),
+    }
+}
+
+fn bfs_inner<P: Probe, K: StateKey>(
+    puzzle: &Puzzle,
+    layout: KeyLayout,
+    search: &mut Search<'_, P>,
+) -> Result<SearchEnd, Stop> {
+    let n = puzzle.robots().len();
+    let tables = MoveTables::new(puzzle.board());
+    let colors: Vec<_> = puzzle.robots().iter().map(|r| r.color).collect();
+    let no_rebound = puzzle.rules().no_rebound;
+    let min_len = puzzle.rules().min_solution_len() as u32;
+    let mut root = Node {
+        cells: [0; MAX_ROBOTS],
+        last_dir: [None; MAX_ROBOTS],
+        parent: u32::MAX,
+        mv: None,
+        depth: 0,
+    };
+    root.cells[..n].copy_from_slice(&puzzle.robot_cells());
+    if puzzle.is_goal(&root.cells[..n]) && min_len == 0 {
+        search.finish_depth(DepthStats::default());
+        return Ok(SearchEnd::Found(Vec::new()));
+    }
+    // Nodes are kept (not only queued) so the solution can be read back through parents;
+    // the queue is the tail of this list from `head` on.
+    let mut nodes: Vec<Node> = vec![root];
+    let mut visited: FxHashSet<K> = FxHashSet::default();
+    visited.insert(layout.key(&root.cells[..n], &root.last_dir[..n]));
+    let mut head = 0;
+    let mut stats = DepthStats::default();
+    search.probe.event(|| Event::IterationStarted { depth: 0 });
+    while head < nodes.len() {
+        let node = nodes[head];
+        if node.depth != stats.depth {
+            let finished = std::mem::replace(
+                &mut stats,
+                DepthStats {
+                    depth: node.depth,
+                    ..DepthStats::default()
+                },
+            );
+            search.finish_depth(finished);
+            search
+                .probe
+                .event(|| Event::IterationStarted { depth: node.depth });
+        }
+        stats.nodes += 1;
+        search.tick()?;
+        search.probe.event(|| Event::Node {
+            depth: node.depth,
+            cells: RobotCells::new(&node.cells[..n]),
+            last: node.mv,
+        });
+        for robot in 0..n {
+            for dir in Direction::ALL {
+                if no_rebound && node.last_dir[robot] == Some(dir.opposite()) {
+                    continue;
+                }
+                let to = tables.slide(&node.cells[..n], robot, dir);
+                if to == node.cells[robot] {
+                    continue;
+                }
+                stats.inner += 1;
+                let mut child = node;
+                child.cells[robot] = to;
+                child.last_dir[robot] = Some(dir);
+                child.parent = head as u32;
+                child.mv = Some(Move::new(colors[robot], dir));
+                child.depth = node.depth + 1;
+                if puzzle.is_goal(&child.cells[..n]) && child.depth >= min_len {
+                    nodes.push(child);
+                    search.finish_depth(stats);
+                    return Ok(SearchEnd::Found(read_path(&nodes, nodes.len() - 1)));
+                }
+                if !visited.insert(layout.key(&child.cells[..n], &child.last_dir[..n])) {
+                    stats.hits += 1;
+                    search.probe.event(|| Event::Pruned {
+                        depth: child.depth,
+                        reason: PruneReason::Visited,
+                    });
+                    continue;
+                }
+                nodes.push(child);
+            }
+        }
+        head += 1;
+        if head % 1024 == 0 {
+            let bytes = nodes.capacity() * std::mem::size_of::<Node>()
+                + visited.capacity() * (std::mem::size_of::<K>() + 1);
+            search.set_memory(bytes)?;
+        }
+    }
+    search.finish_depth(stats);
+    Ok(SearchEnd::Unsolvable(None))
+}
+
+fn read_path(nodes: &[Node], mut index: usize) -> Vec<Move> {
+    let mut moves = Vec::new();
+    while let Some(mv) = nodes[index].mv {
+        moves.push(mv);
+        index = nodes[index].parent as usize;
+    }
+    moves.reverse();
+    moves
+}

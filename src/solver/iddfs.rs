@@ -1,0 +1,293 @@
+//! Fogleman's iterative-deepening depth-first search, exactly as his deck describes it and as
+//! his code stood when the deck was made, so that it prints the deck's "Solver Output" node
+//! counts line for line.
+//!
+//! - Iterations with maximum depth 1, 2, 3, ... until one finds a solution; the first solution
+//!   of that iteration is returned, so the answer is shortest.
+//! - One transposition table kept across all iterations, keyed on the active robot's cell and
+//!   the other robots' cells sorted, storing the depth left when the state was searched: a state
+//!   is pruned (a *hit*) when it was searched before with at least as much depth left, and
+//!   otherwise its entry is raised.
+//! - The minimum-move lower bound ([`min_moves`](super::min_moves)) prunes nodes whose bound
+//!   exceeds the depth left; when the bound equals the depth left only the active robot moves.
+//! - At each node, in this order: count the node; stop if the goal is reached; stop at the
+//!   depth limit; stop if the bound exceeds the depth left; count it as *inner*; unless only
+//!   one move is left, look the state up and stop on a hit; then expand.
+//! - Robots are tried in the list red, green, blue, yellow (silver last) after swapping the
+//!   active robot with the list's first entry, each in directions N, E, S, W. A robot may not
+//!   move straight back along its own previous move when that was the last move made;
+//!   zero-length moves are not moves.
+//!
+//! For the vortex (any robot) the bound is the smallest over all robots, the key sorts all
+//! robots, the list keeps its natural order, and when the bound equals the depth left only the
+//! robots whose own bound equals it move. With the no-rebound rule each robot's last direction
+//! joins the key and the opposite direction is skipped; with the ricochet rule a goal reached
+//! in fewer than two moves does not end the search.
+//!
+//! The search stops with "unsolvable" when an iteration finishes without cutting anything off
+//! (no node at the depth limit, no finite bound above the depth left, no table hit): a deeper
+//! iteration would search the same tree. A depth limit option bounds the iterations.
+
+use super::key::{KeyLayout, StateKey};
+use super::min_moves::{UNREACHABLE, min_moves};
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
+};
+use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use rustc_hash::FxHashMap;
+
+/// The command-line name.
+pub const NAME: &str = "iddfs";
+
+/// The registry entry.
+pub const KIND: SolverKind = SolverKind {
+    name: NAME,
+    title: "IDDFS (Fogleman)",
+    description: "Iterative deepening with a transposition table and the minimum-move bound, \
+                  exactly as Fogleman's deck describes it",
+    source: "Fogleman's slide deck; thesis draft, section IDDFS",
+    optimality: Optimality::Guaranteed,
+    rules: RuleSupport {
+        ricochet: true,
+        no_rebound: true,
+    },
+    columns: Columns {
+        depth: "Depth",
+        nodes: "Nodes",
+        inner: "inner",
+        hits: "hits",
+    },
+    takes_depth_limit: true,
+};
+
+/// Solves a puzzle with Fogleman's IDDFS.
+pub fn solve<P: Probe>(
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    search: &mut Search<'_, P>,
+) -> SearchEnd {
+    let layout = KeyLayout::new(
+        puzzle.board().cell_count(),
+        puzzle.active_robot(),
+        puzzle.rules().no_rebound,
+    );
+    if layout.fits::<u64>(puzzle.robots().len()) {
+        Iddfs::<P, u64>::new(puzzle, layout, search).run(options)
+    } else {
+        Iddfs::<P, u128>::new(puzzle, layout, search).run(options)
+    }
+}
+
+struct Iddfs<'s, 'p, P: Probe, K: StateKey> {
+    search: &'s mut Search<'p, P>,
+    tables: MoveTables,
+    bound: Vec<u16>,
+    goal: Cell,
+    active: Option<usize>,
+    colors: Vec<RobotColor>,
+    order: Vec<usize>,
+    cells: Vec<Cell>,
+    last_dir: Vec<Option<Direction>>,
+    no_rebound: bool,
+    min_len: u32,
+    layout: KeyLayout,
+    table: FxHashMap<K, u8>,
+    path: Vec<Move>,
+    stats: DepthStats,
+    cut: bool,
+    table_bytes_checked: usize,
+}
+
+impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
+    fn new(puzzle: &Puzzle, layout: KeyLayout, search: &'s mut Search<'p, P>) -> Self {
+        let n = puzzle.robots().len();
+        let active = puzzle.active_robot();
+        let mut order: Vec<usize> = (0..n).collect();
+        if let Some(a) = active {
+            order.swap(0, a);
+        }
+        Iddfs {
+            search,
+            tables: MoveTables::new(puzzle.board()),
+            bound: min_moves(puzzle.board(), puzzle.goal_cell()),
+            goal: puzzle.goal_cell(),
+            active,
+            colors: puzzle.robots().iter().map(|r| r.color).collect(),
+            order,
+            cells: puzzle.robot_cells(),
+            last_dir: vec![None; n],
+            no_rebound: puzzle.rules().no_rebound,
+            min_len: puzzle.rules().min_solution_len() as u32,
+            layout,
+            table: FxHashMap::default(),
+            path: Vec::new(),
+            stats: DepthStats::default(),
+            cut: false,
+            table_bytes_checked: 0,
+        }
+    }
+
+    fn run(mut self, options: &SolverOptions) -> SearchEnd {
+        let mut max_depth = 1;
+        loop {
+            if options.depth_limit.is_some_and(|limit| max_depth > limit) {
+                return SearchEnd::Unsolvable(options.depth_limit);
+            }
+            self.stats = DepthStats {
+                depth: max_depth,
+                ..DepthStats::default()
+            };
+            self.cut = false;
+            self.search
+                .probe
+                .event(|| Event::IterationStarted { depth: max_depth });
+            let found = self.node(0, max_depth, None);
+            let stats = std::mem::take(&mut self.stats);
+            match found {
+                Err(stop) => return SearchEnd::Stopped(stop),
+                Ok(true) => {
+                    self.search.finish_depth(stats);
+                    return SearchEnd::Found(std::mem::take(&mut self.path));
+                }
+                Ok(false) => self.search.finish_depth(stats),
+            }
+            if !self.cut {
+                return SearchEnd::Unsolvable(None);
+            }
+            max_depth += 1;
+        }
+    }
+
+    /// The lower bound of the current position.
+    #[inline(always)]
+    fn lower_bound(&self) -> u32 {
+        match self.active {
+            Some(a) => u32::from(self.bound[usize::from(self.cells[a])]),
+            None => self
+                .cells
+                .iter()
+                .map(|&c| u32::from(self.bound[usize::from(c)]))
+                .min()
+                .unwrap_or(u32::from(UNREACHABLE)),
+        }
+    }
+
+    #[inline(always)]
+    fn at_goal(&self) -> bool {
+        match self.active {
+            Some(a) => self.cells[a] == self.goal,
+            None => self.cells.contains(&self.goal),
+        }
+    }
+
+    fn node(
+        &mut self,
+        depth: u32,
+        max_depth: u32,
+        last: Option<(usize, Direction)>,
+    ) -> Result<bool, Stop> {
+        self.stats.nodes += 1;
+        self.search.tick()?;
+        self.search.probe.event(|| Event::Node {
+            depth,
+            cells: RobotCells::new(&self.cells),
+            last: last.map(|(r, d)| Move::new(self.colors[r], d)),
+        });
+        if self.at_goal() && depth >= self.min_len {
+            return Ok(true);
+        }
+        if depth == max_depth {
+            self.cut = true;
+            self.search.probe.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::DepthLimit,
+            });
+            return Ok(false);
+        }
+        let height = max_depth - depth;
+        let bound = self.lower_bound();
+        if bound > height {
+            if bound != u32::from(UNREACHABLE) {
+                self.cut = true;
+            }
+            self.search.probe.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::LowerBound {
+                    bound,
+                    remaining: height,
+                },
+            });
+            return Ok(false);
+        }
+        self.stats.inner += 1;
+        if height != 1 {
+            let key: K = self.layout.key(&self.cells, &self.last_dir);
+            let entry = self.table.entry(key).or_insert(0);
+            if u32::from(*entry) >= height {
+                let stored = u32::from(*entry);
+                self.stats.hits += 1;
+                self.cut = true;
+                self.search.probe.event(|| Event::Pruned {
+                    depth,
+                    reason: PruneReason::TableHit { stored },
+                });
+                return Ok(false);
+            }
+            *entry = height.min(u32::from(u8::MAX)) as u8;
+            self.track_memory()?;
+        }
+        for i in 0..self.order.len() {
+            let robot = self.order[i];
+            if bound == height {
+                let own = u32::from(self.bound[usize::from(self.cells[robot])]);
+                let may_reach = match self.active {
+                    Some(a) => robot == a,
+                    None => own == height,
+                };
+                if !may_reach {
+                    continue;
+                }
+            }
+            for dir in Direction::ALL {
+                if last == Some((robot, dir.opposite())) {
+                    continue;
+                }
+                if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+                    continue;
+                }
+                let from = self.cells[robot];
+                let to = self.tables.slide(&self.cells, robot, dir);
+                if to == from {
+                    continue;
+                }
+                let previous_dir = self.last_dir[robot];
+                self.cells[robot] = to;
+                self.last_dir[robot] = Some(dir);
+                self.path.push(Move::new(self.colors[robot], dir));
+                let found = self.node(depth + 1, max_depth, Some((robot, dir)));
+                if let Ok(true) = found {
+                    return found;
+                }
+                self.path.pop();
+                self.cells[robot] = from;
+                self.last_dir[robot] = previous_dir;
+                found?;
+            }
+        }
+        Ok(false)
+    }
+
+    /// Reports the table's size when it has grown, so the memory limit is honoured.
+    #[inline(always)]
+    fn track_memory(&mut self) -> Result<(), Stop> {
+        let capacity = self.table.capacity();
+        if capacity != self.table_bytes_checked {
+            self.table_bytes_checked = capacity;
+            // A hash table slot holds the key, the value and one control byte.
+            let slot = std::mem::size_of::<(K, u8)>() + 1;
+            self.search.set_memory(capacity * slot)?;
+        }
+        Ok(())
+    }
+}

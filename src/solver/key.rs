@@ -1,0 +1,122 @@
+//! Compact state keys: robot cells packed into an integer so transposition tables and visited
+//! sets hash one word. Robots that play the same part (the obstacles, or all robots when any
+//! robot may take the target) are sorted first, so states that differ only by swapping them
+//! share a key.
+
+use crate::model::{Cell, Direction};
+use std::hash::Hash;
+
+/// An integer a state is packed into.
+pub trait StateKey: Copy + Eq + Hash + Default + Ord + std::fmt::Debug {
+    /// Appends `bits` low bits of `value`.
+    fn push(self, bits: u32, value: u64) -> Self;
+    /// The number of bits the key holds.
+    const BITS: u32;
+}
+
+impl StateKey for u64 {
+    #[inline(always)]
+    fn push(self, bits: u32, value: u64) -> u64 {
+        (self << bits) | value
+    }
+    const BITS: u32 = 64;
+}
+
+impl StateKey for u128 {
+    #[inline(always)]
+    fn push(self, bits: u32, value: u64) -> u128 {
+        (self << bits) | u128::from(value)
+    }
+    const BITS: u32 = 128;
+}
+
+/// How states of one puzzle are packed.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyLayout {
+    /// Bits per cell index.
+    pub cell_bits: u32,
+    /// The robot that plays its own part (the one the target asks for), if any.
+    pub active: Option<usize>,
+    /// Whether each robot's last direction is part of the state (the no-rebound rule).
+    pub with_last_dir: bool,
+}
+
+impl KeyLayout {
+    /// The layout for a board of `cells` cells.
+    pub fn new(cells: usize, active: Option<usize>, with_last_dir: bool) -> KeyLayout {
+        let cell_bits = usize::BITS - (cells.max(2) - 1).leading_zeros();
+        KeyLayout {
+            cell_bits,
+            active,
+            with_last_dir,
+        }
+    }
+
+    /// The bits one robot takes.
+    fn robot_bits(&self) -> u32 {
+        self.cell_bits + if self.with_last_dir { 3 } else { 0 }
+    }
+
+    /// Whether `robots` robots fit in a key of type `K`.
+    pub fn fits<K: StateKey>(&self, robots: usize) -> bool {
+        self.robot_bits() * robots as u32 <= K::BITS
+    }
+
+    /// Packs a state: the active robot first, then the rest sorted. `last_dir` is read only
+    /// when the layout includes directions.
+    #[inline(always)]
+    pub fn key<K: StateKey>(&self, cells: &[Cell], last_dir: &[Option<Direction>]) -> K {
+        let code = |i: usize| -> u64 {
+            let cell = u64::from(cells[i]);
+            if self.with_last_dir {
+                let dir = last_dir[i].map_or(0, |d| d.index() as u64 + 1);
+                (cell << 3) | dir
+            } else {
+                cell
+            }
+        };
+        let mut rest = [0u64; 5];
+        let mut len = 0;
+        let mut key = K::default();
+        for i in 0..cells.len() {
+            if Some(i) == self.active {
+                key = key.push(self.robot_bits(), code(i));
+            } else {
+                rest[len] = code(i);
+                len += 1;
+            }
+        }
+        let rest = &mut rest[..len];
+        // Insertion sort: at most five items, and usually nearly sorted.
+        for i in 1..rest.len() {
+            let mut j = i;
+            while j > 0 && rest[j - 1] > rest[j] {
+                rest.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for &code in rest.iter() {
+            key = key.push(self.robot_bits(), code);
+        }
+        key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn obstacles_are_interchangeable_but_the_active_robot_is_not() {
+        let layout = KeyLayout::new(256, Some(0), false);
+        let a: u64 = layout.key(&[1, 2, 3, 4], &[]);
+        let b: u64 = layout.key(&[1, 4, 2, 3], &[]);
+        let c: u64 = layout.key(&[2, 1, 3, 4], &[]);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        let any = KeyLayout::new(256, None, false);
+        assert_eq!(any.key::<u64>(&[1, 2], &[]), any.key::<u64>(&[2, 1], &[]));
+        assert!(KeyLayout::new(4096, None, true).fits::<u128>(5));
+        assert!(!KeyLayout::new(4096, None, true).fits::<u64>(5));
+    }
+}

@@ -1,0 +1,394 @@
+//! The solver layer: every algorithm, one API, generic over a [`Probe`].
+//!
+//! A solver is looked up by its command-line name in [`SOLVERS`] and run with [`run`], which
+//! applies the limits, replays any claimed solution on the board and returns a [`Report`].
+//! Nothing here spawns threads or knows about the user interface.
+
+pub mod bfs;
+pub mod iddfs;
+pub mod key;
+pub mod min_moves;
+pub mod probe;
+
+pub use probe::{DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells};
+
+use crate::model::{Move, Puzzle, ReplayError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Whether a solver's answers are always shortest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Optimality {
+    /// Every answer has the fewest moves possible.
+    Guaranteed,
+    /// Answers are valid (replay-checked) but may be longer than necessary.
+    NotGuaranteed,
+}
+
+/// Which rule options a solver honours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleSupport {
+    /// The ricochet rule (no solutions of zero or one move).
+    pub ricochet: bool,
+    /// The no-rebound rule.
+    pub no_rebound: bool,
+}
+
+/// A registered solver: what it is called, what it does and where it comes from.
+#[derive(Clone, Copy, Debug)]
+pub struct SolverKind {
+    /// Command-line name (stable: tools outside the project rely on it).
+    pub name: &'static str,
+    /// Display name.
+    pub title: &'static str,
+    /// One line saying what it does.
+    pub description: &'static str,
+    /// The document the algorithm comes from.
+    pub source: &'static str,
+    /// Whether it guarantees a shortest answer.
+    pub optimality: Optimality,
+    /// The rule options it honours.
+    pub rules: RuleSupport,
+    /// Names of its three per-depth counters, and of the depth column.
+    pub columns: Columns,
+    /// Whether it takes a depth limit option.
+    pub takes_depth_limit: bool,
+}
+
+/// Column names of a solver's per-depth table.
+#[derive(Clone, Copy, Debug)]
+pub struct Columns {
+    /// The row label ("Depth", "Level", "Bound").
+    pub depth: &'static str,
+    /// The first counter.
+    pub nodes: &'static str,
+    /// The second counter.
+    pub inner: &'static str,
+    /// The third counter.
+    pub hits: &'static str,
+}
+
+/// The deck's columns: depth, nodes, inner nodes, table hits.
+pub const DECK_COLUMNS: Columns = Columns {
+    depth: "Depth",
+    nodes: "Nodes",
+    inner: "inner",
+    hits: "hits",
+};
+
+/// Every solver, in the order they are listed to users.
+pub static SOLVERS: &[SolverKind] = &[bfs::KIND, iddfs::KIND];
+
+/// Looks a solver up by its command-line name.
+pub fn kind(name: &str) -> Option<&'static SolverKind> {
+    SOLVERS.iter().find(|k| k.name == name)
+}
+
+/// Limits on one run.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Wall-clock time allowed.
+    pub time: Option<Duration>,
+    /// Memory the solver's own tables may take, in bytes (an estimate the solver keeps).
+    pub memory_bytes: Option<usize>,
+    /// Set from another thread to cancel the run.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Options some solvers take.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolverOptions {
+    /// The deepest search a depth-limited solver tries.
+    pub depth_limit: Option<u32>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A solution that replayed correctly.
+    Solved {
+        /// The moves in order.
+        moves: Vec<Move>,
+    },
+    /// The search proved there is no solution (within `within` moves, when bounded).
+    Unsolvable {
+        /// The bound the proof holds to; `None` when there is no solution at all.
+        within: Option<u32>,
+    },
+    /// Cancelled by the user.
+    Cancelled,
+    /// The time limit ran out.
+    TimeLimit,
+    /// The memory limit was reached.
+    MemoryLimit,
+    /// The solver claimed a solution that failed its replay.
+    Invalid {
+        /// The claimed moves.
+        claimed: Vec<Move>,
+        /// Where and why the replay failed.
+        error: ReplayError,
+    },
+}
+
+impl Outcome {
+    /// The name used in JSON output: `solved`, `unsolvable`, `cancelled`, `time-limit`,
+    /// `memory-limit` or `invalid`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Solved { .. } => "solved",
+            Outcome::Unsolvable { .. } => "unsolvable",
+            Outcome::Cancelled => "cancelled",
+            Outcome::TimeLimit => "time-limit",
+            Outcome::MemoryLimit => "memory-limit",
+            Outcome::Invalid { .. } => "invalid",
+        }
+    }
+
+    /// The number of moves found (or claimed, for an invalid answer).
+    pub fn move_count(&self) -> Option<usize> {
+        match self {
+            Outcome::Solved { moves } => Some(moves.len()),
+            Outcome::Invalid { claimed, .. } => Some(claimed.len()),
+            _ => None,
+        }
+    }
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The solver's command-line name.
+    pub solver: &'static str,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// One row per finished depth, bound or level.
+    pub depths: Vec<DepthStats>,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+    /// The largest memory estimate the solver reported, in bytes.
+    pub peak_memory: usize,
+    /// Nodes counted over the whole run.
+    pub nodes: u64,
+}
+
+/// Why a run could not start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// No solver has that name.
+    #[error("there is no solver called '{0}'; `ricochet-lab solvers` lists them")]
+    UnknownSolver(String),
+    /// The puzzle uses a rule option the solver does not implement.
+    #[error("the {solver} solver does not implement the {rule} rule")]
+    UnsupportedRule {
+        /// The solver.
+        solver: &'static str,
+        /// The rule.
+        rule: &'static str,
+    },
+}
+
+/// Why a search stopped before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Cancelled by flag or probe.
+    Cancelled,
+    /// Out of time.
+    TimeLimit,
+    /// Out of memory budget.
+    MemoryLimit,
+}
+
+/// What a solver itself returns, before the replay check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEnd {
+    /// It claims this solution.
+    Found(Vec<Move>),
+    /// It proved there is none (within a bound, when given).
+    Unsolvable(Option<u32>),
+    /// It was stopped.
+    Stopped(Stop),
+}
+
+/// How often, in nodes, limits and the probe are polled. Small enough that a cancel is seen
+/// within microseconds, large enough that the clock is not read in the hot loop.
+const CHECK_INTERVAL: u32 = 1 << 12;
+
+/// The running search's bookkeeping: the probe, the limits, counters and the depth rows.
+pub struct Search<'p, P: Probe> {
+    /// The observer.
+    pub probe: &'p mut P,
+    start: Instant,
+    deadline: Option<Instant>,
+    memory_limit: Option<usize>,
+    cancel: Option<Arc<AtomicBool>>,
+    countdown: u32,
+    /// Nodes counted in the whole run (solvers add to it).
+    pub nodes: u64,
+    memory: usize,
+    peak_memory: usize,
+    depths: Vec<DepthStats>,
+}
+
+impl<'p, P: Probe> Search<'p, P> {
+    /// Starts the clock.
+    pub fn new(probe: &'p mut P, limits: &Limits) -> Search<'p, P> {
+        let start = Instant::now();
+        Search {
+            probe,
+            start,
+            deadline: limits.time.map(|t| start + t),
+            memory_limit: limits.memory_bytes,
+            cancel: limits.cancel.clone(),
+            countdown: CHECK_INTERVAL,
+            nodes: 0,
+            memory: 0,
+            peak_memory: 0,
+            depths: Vec::new(),
+        }
+    }
+
+    /// Counts one node and, every few thousand nodes, polls the limits and the probe.
+    #[inline(always)]
+    pub fn tick(&mut self) -> Result<(), Stop> {
+        self.nodes += 1;
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = CHECK_INTERVAL;
+            return self.poll();
+        }
+        Ok(())
+    }
+
+    /// Polls the limits and the probe now.
+    #[cold]
+    pub fn poll(&mut self) -> Result<(), Stop> {
+        self.probe.progress(self.nodes, self.memory);
+        if self.probe.should_stop()
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::TimeLimit);
+        }
+        Ok(())
+    }
+
+    /// Records the memory the solver's tables take now; fails past the limit.
+    #[inline]
+    pub fn set_memory(&mut self, bytes: usize) -> Result<(), Stop> {
+        self.memory = bytes;
+        self.peak_memory = self.peak_memory.max(bytes);
+        if self.memory_limit.is_some_and(|limit| bytes > limit) {
+            return Err(Stop::MemoryLimit);
+        }
+        Ok(())
+    }
+
+    /// Records a finished depth and tells the probe.
+    pub fn finish_depth(&mut self, stats: DepthStats) {
+        self.probe.depth_finished(&stats);
+        self.probe.event(|| Event::IterationFinished(stats.clone()));
+        self.depths.push(stats);
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// Runs a solver by name on a puzzle and checks its answer by replaying it.
+pub fn run<P: Probe>(
+    name: &str,
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    limits: &Limits,
+    probe: &mut P,
+) -> Result<Report, SolveError> {
+    let kind = kind(name).ok_or_else(|| SolveError::UnknownSolver(name.to_string()))?;
+    let rules = puzzle.rules();
+    if rules.ricochet && !kind.rules.ricochet {
+        return Err(SolveError::UnsupportedRule {
+            solver: kind.name,
+            rule: "ricochet",
+        });
+    }
+    if rules.no_rebound && !kind.rules.no_rebound {
+        return Err(SolveError::UnsupportedRule {
+            solver: kind.name,
+            rule: "no-rebound",
+        });
+    }
+    let mut search = Search::new(probe, limits);
+    let end = match kind.name {
+        bfs::NAME => bfs::solve(puzzle, &mut search),
+        iddfs::NAME => iddfs::solve(puzzle, options, &mut search),
+        _ => unreachable!("every registered solver is dispatched here"),
+    };
+    Ok(finish(kind, puzzle, end, search))
+}
+
+/// Turns a solver's end into a report, replaying any claimed solution.
+fn finish<P: Probe>(
+    kind: &'static SolverKind,
+    puzzle: &Puzzle,
+    end: SearchEnd,
+    search: Search<'_, P>,
+) -> Report {
+    let outcome = match end {
+        SearchEnd::Found(moves) => match puzzle.replay(&moves) {
+            Ok(_) => {
+                search.probe.event(|| Event::Solution {
+                    moves: moves.clone(),
+                });
+                Outcome::Solved { moves }
+            }
+            Err(error) => Outcome::Invalid {
+                claimed: moves,
+                error,
+            },
+        },
+        SearchEnd::Unsolvable(within) => Outcome::Unsolvable { within },
+        SearchEnd::Stopped(Stop::Cancelled) => Outcome::Cancelled,
+        SearchEnd::Stopped(Stop::TimeLimit) => Outcome::TimeLimit,
+        SearchEnd::Stopped(Stop::MemoryLimit) => Outcome::MemoryLimit,
+    };
+    Report {
+        solver: kind.name,
+        outcome,
+        elapsed: search.elapsed(),
+        depths: search.depths,
+        peak_memory: search.peak_memory,
+        nodes: search.nodes,
+    }
+}
+
+/// One per-depth row as the deck prints it: `Depth: 5, Nodes: 28 (11 inner, 0 hits)`, with
+/// the solver's own column names.
+pub fn format_depth_line(columns: &Columns, stats: &DepthStats) -> String {
+    let mut line = format!(
+        "{}: {}, {}: {} ({} {}, {} {})",
+        columns.depth,
+        stats.depth,
+        columns.nodes,
+        stats.nodes,
+        stats.inner,
+        columns.inner,
+        stats.hits,
+        columns.hits
+    );
+    for (name, value) in &stats.extra {
+        line.push_str(&format!(", {name}: {value}"));
+    }
+    line
+}
+
+/// One per-depth row in the deck's exact words.
+pub fn deck_line(stats: &DepthStats) -> String {
+    format_depth_line(&DECK_COLUMNS, stats)
+}

@@ -1,0 +1,175 @@
+//! The probe: how a running solver reports what it does and is asked to stop.
+//!
+//! Every solver is generic over a [`Probe`]. All methods default to doing nothing and events
+//! are built lazily, so a run with [`NoProbe`] compiles to the same code as a run without any
+//! hooks. The app's live counters, the debugger's stepping and recording, and cancellation all
+//! go through this one trait.
+
+use crate::model::{Cell, Move};
+
+/// Statistics of one finished depth (or iteration, or level) of a search.
+///
+/// The meaning of the three counters is the solver's own and is named by its
+/// [`SolverKind::columns`](super::SolverKind::columns); the deck's IDDFS counts nodes
+/// visited, inner nodes (past the depth and bound cut-offs) and transposition-table hits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DepthStats {
+    /// The depth, bound or level this row is about.
+    pub depth: u32,
+    /// First counter (usually nodes visited).
+    pub nodes: u64,
+    /// Second counter (usually inner or expanded nodes).
+    pub inner: u64,
+    /// Third counter (usually duplicates or table hits).
+    pub hits: u64,
+    /// Further named counters some solvers add.
+    pub extra: Vec<(&'static str, u64)>,
+}
+
+/// Robot cells in colour order: a search state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RobotCells {
+    cells: [Cell; 5],
+    len: u8,
+}
+
+impl RobotCells {
+    /// Copies up to five cells.
+    pub fn new(cells: &[Cell]) -> RobotCells {
+        let mut array = [0; 5];
+        let len = cells.len().min(5);
+        array[..len].copy_from_slice(&cells[..len]);
+        RobotCells {
+            cells: array,
+            len: len as u8,
+        }
+    }
+
+    /// The cells in colour order.
+    pub fn as_slice(&self) -> &[Cell] {
+        &self.cells[..usize::from(self.len)]
+    }
+}
+
+/// Why a node was not expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PruneReason {
+    /// The node is at the iteration's depth limit.
+    DepthLimit,
+    /// The lower bound exceeds the moves left.
+    LowerBound {
+        /// The lower bound on moves still needed.
+        bound: u32,
+        /// The moves left in this iteration.
+        remaining: u32,
+    },
+    /// The transposition table already holds the state searched at least this deep.
+    TableHit {
+        /// The moves left when it was searched before.
+        stored: u32,
+    },
+    /// The state was already visited (breadth-first searches).
+    Visited,
+    /// A solver-specific reason.
+    Other(&'static str),
+}
+
+/// Something that happened in a search, for the debugger and event log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A new depth, bound or level begins.
+    IterationStarted {
+        /// Its depth or bound.
+        depth: u32,
+    },
+    /// A node is examined.
+    Node {
+        /// Its distance from the root.
+        depth: u32,
+        /// The robots' cells there, in colour order.
+        cells: RobotCells,
+        /// The move that led to it.
+        last: Option<Move>,
+    },
+    /// The node just examined was cut off.
+    Pruned {
+        /// Its depth.
+        depth: u32,
+        /// Why.
+        reason: PruneReason,
+    },
+    /// A depth, bound or level is finished.
+    IterationFinished(DepthStats),
+    /// A solution was found.
+    Solution {
+        /// The moves, in order.
+        moves: Vec<Move>,
+    },
+}
+
+/// What a solver reports to and asks of its observer. Every method defaults to nothing.
+pub trait Probe {
+    /// Whether the probe looks at events. Solvers may skip work that only feeds events.
+    fn wants_events(&self) -> bool {
+        false
+    }
+
+    /// Receives an event, built only when the probe wants it.
+    #[inline(always)]
+    fn event(&mut self, _event: impl FnOnce() -> Event) {}
+
+    /// A depth, bound or level finished with these statistics.
+    #[inline(always)]
+    fn depth_finished(&mut self, _stats: &DepthStats) {}
+
+    /// Called every few thousand nodes with the nodes counted so far in the run and the
+    /// current estimate of memory in use, so live counters can be published.
+    #[inline(always)]
+    fn progress(&mut self, _nodes: u64, _memory_bytes: usize) {}
+
+    /// Asked every few thousand nodes; `true` stops the search as cancelled.
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        false
+    }
+}
+
+/// The probe that observes nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoProbe;
+
+impl Probe for NoProbe {}
+
+/// A probe that keeps every event and depth row: for tests and small runs.
+#[derive(Clone, Debug, Default)]
+pub struct RecordingProbe {
+    /// Every event, in order.
+    pub events: Vec<Event>,
+    /// Every finished depth, in order.
+    pub depths: Vec<DepthStats>,
+}
+
+impl Probe for RecordingProbe {
+    fn wants_events(&self) -> bool {
+        true
+    }
+
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        self.events.push(event());
+    }
+
+    fn depth_finished(&mut self, stats: &DepthStats) {
+        self.depths.push(stats.clone());
+    }
+}
+
+/// A probe that prints each finished depth as the deck does, and nothing else.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintDepths;
+
+impl Probe for PrintDepths {
+    fn depth_finished(&mut self, stats: &DepthStats) {
+        println!("{}", super::deck_line(stats));
+    }
+}
