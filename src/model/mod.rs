@@ -7,6 +7,7 @@ pub mod formats;
 pub mod geometry;
 pub mod moves;
 pub mod puzzle;
+pub mod random;
 pub mod samples;
 pub mod text;
 pub mod tiles;

@@ -363,7 +363,9 @@ mod tests {
             .split_whitespace()
             .map(|m| m.parse().unwrap())
             .collect();
-        for cell in 0..256u16 {
+        // The deck leaves out the walls between the four closed centre cells, which no robot
+        // can reach either way; every other cell must match.
+        for cell in (0..256u16).filter(|&c| !board.is_closed(c)) {
             assert_eq!(
                 board.wall_mask(cell),
                 masks[usize::from(cell)],
