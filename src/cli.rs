@@ -197,7 +197,9 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
 /// Loads a puzzle from a file path or game id, with the source named in any error.
 pub fn load(source: &str) -> anyhow::Result<Puzzle> {
     formats::load_source(source).map_err(|e| match e {
-        FormatError::Io { .. } | FormatError::UnknownFormat(_) => anyhow::anyhow!(e),
+        FormatError::Io { .. } | FormatError::UnknownFormat(_) | FormatError::GameId { .. } => {
+            anyhow::anyhow!(e)
+        }
         other => anyhow::anyhow!("{source}: {other}"),
     })
 }

@@ -125,7 +125,7 @@ fn bfs_inner<P: Probe, K: StateKey>(
             cells: RobotCells::new(&node.cells[..n]),
             last: node.mv,
         });
-        for robot in 0..n {
+        for (robot, &color) in colors.iter().enumerate() {
             for dir in Direction::ALL {
                 if no_rebound && node.last_dir[robot] == Some(dir.opposite()) {
                     continue;
@@ -139,7 +139,7 @@ fn bfs_inner<P: Probe, K: StateKey>(
                 child.cells[robot] = to;
                 child.last_dir[robot] = Some(dir);
                 child.parent = head as u32;
-                child.mv = Some(Move::new(colors[robot], dir));
+                child.mv = Some(Move::new(color, dir));
                 child.depth = node.depth + 1;
                 if puzzle.is_goal(&child.cells[..n]) && child.depth >= min_len {
                     nodes.push(child);

@@ -24,9 +24,12 @@
 //! joins the key and the opposite direction is skipped; with the ricochet rule a goal reached
 //! in fewer than two moves does not end the search.
 //!
-//! The search stops with "unsolvable" when an iteration finishes without cutting anything off
-//! (no node at the depth limit, no finite bound above the depth left, no table hit): a deeper
-//! iteration would search the same tree. A depth limit option bounds the iterations.
+//! The search stops with "unsolvable" when an iteration finishes without cutting anything off:
+//! no node at the depth limit, no finite bound above the depth left, no robot held back
+//! because the bound equals the depth left, and no table hit on an entry written in an earlier
+//! iteration (every entry carries the iteration that wrote it; this changes no count). A deeper
+//! iteration would then search the same tree. Iterations stop at depth 255, the most a table
+//! entry records, with "no solution within 255 moves"; a depth limit option stops them sooner.
 
 use super::key::{KeyLayout, StateKey};
 use super::min_moves::{UNREACHABLE, min_moves};
@@ -79,6 +82,16 @@ pub fn solve<P: Probe>(
     }
 }
 
+/// The deepest iteration: table entries record depths in a byte.
+const MAX_DEPTH: u32 = 255;
+
+/// A table entry: the depth left when the state was searched, and the iteration that wrote it.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    height: u8,
+    iteration: u8,
+}
+
 struct Iddfs<'s, 'p, P: Probe, K: StateKey> {
     search: &'s mut Search<'p, P>,
     tables: MoveTables,
@@ -92,7 +105,7 @@ struct Iddfs<'s, 'p, P: Probe, K: StateKey> {
     no_rebound: bool,
     min_len: u32,
     layout: KeyLayout,
-    table: FxHashMap<K, u8>,
+    table: FxHashMap<K, Entry>,
     path: Vec<Move>,
     stats: DepthStats,
     cut: bool,
@@ -130,9 +143,10 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
 
     fn run(mut self, options: &SolverOptions) -> SearchEnd {
         let mut max_depth = 1;
+        let cap = options.depth_limit.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         loop {
-            if options.depth_limit.is_some_and(|limit| max_depth > limit) {
-                return SearchEnd::Unsolvable(options.depth_limit);
+            if max_depth > cap {
+                return SearchEnd::Unsolvable(Some(cap));
             }
             self.stats = DepthStats {
                 depth: max_depth,
@@ -223,18 +237,24 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         self.stats.inner += 1;
         if height != 1 {
             let key: K = self.layout.key(&self.cells, &self.last_dir);
-            let entry = self.table.entry(key).or_insert(0);
-            if u32::from(*entry) >= height {
-                let stored = u32::from(*entry);
+            let entry = self.table.entry(key).or_default();
+            if u32::from(entry.height) >= height {
+                let stored = u32::from(entry.height);
+                if entry.iteration != max_depth as u8 {
+                    self.cut = true;
+                }
                 self.stats.hits += 1;
-                self.cut = true;
                 self.search.probe.event(|| Event::Pruned {
                     depth,
                     reason: PruneReason::TableHit { stored },
                 });
                 return Ok(false);
             }
-            *entry = height.min(u32::from(u8::MAX)) as u8;
+            // Heights and iterations are at most MAX_DEPTH, so they fit a byte.
+            *entry = Entry {
+                height: height as u8,
+                iteration: max_depth as u8,
+            };
             self.track_memory()?;
         }
         for i in 0..self.order.len() {
@@ -246,6 +266,7 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
                     None => own == height,
                 };
                 if !may_reach {
+                    self.cut = true;
                     continue;
                 }
             }
@@ -285,7 +306,7 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         if capacity != self.table_bytes_checked {
             self.table_bytes_checked = capacity;
             // A hash table slot holds the key, the value and one control byte.
-            let slot = std::mem::size_of::<(K, u8)>() + 1;
+            let slot = std::mem::size_of::<(K, Entry)>() + 1;
             self.search.set_memory(capacity * slot)?;
         }
         Ok(())

@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum FormatError {
     /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Text that does not parse, with its 1-based line and column.
     #[error("line {line}, column {column}: {message}")]
@@ -104,9 +104,9 @@ pub fn load_source(source: &str) -> Result<Puzzle, FormatError> {
 
 /// Reads and parses a puzzle file.
 pub fn load_file(path: &Path, format: Format) -> Result<Puzzle, FormatError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FormatError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| FormatError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     parse(&text, format)
 }
@@ -114,9 +114,9 @@ pub fn load_file(path: &Path, format: Format) -> Result<Puzzle, FormatError> {
 /// Writes a file atomically: the text goes to a temporary file beside the target, which is
 /// flushed to disk and then renamed over it, so a crash never leaves a half-written file.
 pub fn save_atomic(path: &Path, text: &str) -> Result<(), FormatError> {
-    let io = |source| FormatError::Io {
+    let io = |error| FormatError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),

@@ -20,12 +20,12 @@ use super::FormatError;
 use crate::model::board::{Board, RobotColor, Shape, Target, TargetColor};
 use crate::model::geometry::{Direction, Pos};
 use crate::model::puzzle::{Goal, Puzzle, Robot, Rules};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// The format version this program writes and the newest it reads.
 pub const FORMAT_VERSION: u32 = 1;
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PuzzleFile {
     format: u32,
@@ -43,7 +43,7 @@ struct PuzzleFile {
     rules: Rules,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TargetEntry {
     x: u16,
@@ -52,7 +52,7 @@ struct TargetEntry {
     shape: Shape,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RobotEntry {
     color: RobotColor,
@@ -60,7 +60,7 @@ struct RobotEntry {
     y: u16,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GoalEntry {
     x: u16,
@@ -117,57 +117,74 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     Ok(Puzzle::new(board, robots, goal, file.rules)?)
 }
 
-/// Writes a puzzle in the native format.
+/// Writes a puzzle in the native format: one wall, target or robot per line, so files read
+/// well and diff well.
 pub fn write(puzzle: &Puzzle) -> String {
+    use std::fmt::Write as _;
     let board = puzzle.board();
-    let file = PuzzleFile {
-        format: FORMAT_VERSION,
-        width: board.width(),
-        height: board.height(),
-        walls: board
-            .interior_walls()
-            .into_iter()
-            .map(|(p, d)| (p.x, p.y, d))
-            .collect(),
-        closed: board
-            .closed_cells()
-            .into_iter()
-            .map(|p| (p.x, p.y))
-            .collect(),
-        targets: board
-            .targets()
-            .iter()
-            .map(|t| TargetEntry {
-                x: t.pos.x,
-                y: t.pos.y,
-                color: t.color,
-                shape: t.shape,
-            })
-            .collect(),
-        robots: puzzle
-            .robots()
-            .iter()
-            .map(|r| RobotEntry {
-                color: r.color,
-                x: r.pos.x,
-                y: r.pos.y,
-            })
-            .collect(),
-        goal: GoalEntry {
-            x: puzzle.goal().pos.x,
-            y: puzzle.goal().pos.y,
-            color: puzzle.goal().color,
-        },
-        rules: puzzle.rules(),
-    };
-    let config = ron::ser::PrettyConfig::new()
-        .depth_limit(2)
-        .separate_tuple_members(false)
-        .struct_names(false);
-    // Serialising plain data structs into a String cannot fail.
-    let mut text = ron::ser::to_string_pretty(&file, config).expect("puzzle data serialises");
-    text.push('\n');
-    text
+    let mut out = String::new();
+    // Writing into a String cannot fail, so the results of write! are ignored below.
+    let _ = writeln!(out, "(\n    format: {FORMAT_VERSION},");
+    let _ = writeln!(
+        out,
+        "    width: {},\n    height: {},",
+        board.width(),
+        board.height()
+    );
+    let walls: Vec<String> = board
+        .interior_walls()
+        .into_iter()
+        .map(|(p, d)| format!("({}, {}, {d:?})", p.x, p.y))
+        .collect();
+    write_list(&mut out, "walls", &walls);
+    let closed: Vec<String> = board
+        .closed_cells()
+        .into_iter()
+        .map(|p| format!("({}, {})", p.x, p.y))
+        .collect();
+    let _ = writeln!(out, "    closed: [{}],", closed.join(", "));
+    let targets: Vec<String> = board
+        .targets()
+        .iter()
+        .map(|t| {
+            format!(
+                "(x: {}, y: {}, color: {:?}, shape: {:?})",
+                t.pos.x, t.pos.y, t.color, t.shape
+            )
+        })
+        .collect();
+    write_list(&mut out, "targets", &targets);
+    let robots: Vec<String> = puzzle
+        .robots()
+        .iter()
+        .map(|r| format!("(color: {:?}, x: {}, y: {})", r.color, r.pos.x, r.pos.y))
+        .collect();
+    write_list(&mut out, "robots", &robots);
+    let goal = puzzle.goal();
+    let _ = writeln!(
+        out,
+        "    goal: (x: {}, y: {}, color: {:?}),",
+        goal.pos.x, goal.pos.y, goal.color
+    );
+    let rules = puzzle.rules();
+    let _ = writeln!(
+        out,
+        "    rules: (ricochet: {}, no_rebound: {}),\n)",
+        rules.ricochet, rules.no_rebound
+    );
+    out
+}
+
+fn write_list(out: &mut String, name: &str, items: &[String]) {
+    if items.is_empty() {
+        out.push_str(&format!("    {name}: [],\n"));
+        return;
+    }
+    out.push_str(&format!("    {name}: [\n"));
+    for item in items {
+        out.push_str(&format!("        {item},\n"));
+    }
+    out.push_str("    ],\n");
 }
 
 #[cfg(test)]

@@ -1,0 +1,101 @@
+//! The command line, run as a person would.
+
+use std::process::Command;
+
+fn lab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn solve_prints_deck_lines_then_the_solution() {
+    let (code, out, _) = lab(&["solve", "boards/small-6x6.ron", "--solver", "iddfs"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("Depth: 1, Nodes: "), "{out}");
+    assert!(out.contains("\n5 moves in "), "{out}");
+}
+
+#[test]
+fn solve_json_has_the_documented_fields() {
+    let (code, out, _) = lab(&["solve", "boards/small-6x6.ron", "--solver", "bfs", "--json"]);
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["solver"], "bfs");
+    assert_eq!(value["outcome"], "solved");
+    assert_eq!(value["moves"], 5);
+    assert_eq!(value["solution"].as_array().unwrap().len(), 5);
+    let depth = &value["depths"][0];
+    for field in ["depth", "nodes", "inner", "hits"] {
+        assert!(depth.get(field).is_some(), "{field} missing in {value}");
+    }
+    assert!(value["millis"].is_number());
+}
+
+#[test]
+fn a_time_limit_is_reported_with_its_own_exit_code() {
+    let (code, out, _) = lab(&[
+        "solve",
+        "7650+42+E2302B12+C9",
+        "--time-limit",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(code, 3);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["outcome"], "time-limit");
+}
+
+#[test]
+fn bad_input_is_a_clear_error_with_a_non_zero_exit() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["show", "boards/nothing-here.ron"], "No such file"),
+        (&["show", "7650+42+E2302B12+CA"], "no target at (10, 12)"),
+        (&["show", "puzzle.xyz"], "neither a .ron puzzle"),
+        (
+            &["solve", "boards/small-6x6.ron", "--solver", "magic"],
+            "no solver called 'magic'",
+        ),
+        (&["random", "--robots", "9"], "1 to 5 robots"),
+    ];
+    for (args, needle) in cases {
+        let (code, _, err) = lab(args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(
+            err.starts_with("error: ") && err.contains(needle),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn convert_round_trips_through_cox_text_and_game_ids() {
+    let dir = std::env::temp_dir().join(format!("ricochet-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let txt = dir.join("hardest.txt");
+    let ron = dir.join("hardest.ron");
+    let (code, _, err) = lab(&["convert", "boards/hardest-25.ron", txt.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = lab(&["convert", txt.to_str().unwrap(), ron.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (_, id, _) = lab(&["convert", "boards/hardest-25.ron", "-"]);
+    assert_eq!(id.trim(), "7650+42+E2302B12+C9");
+    let (_, shown, _) = lab(&["show", ron.to_str().unwrap()]);
+    assert!(shown.contains("robots: R red (2, 14)"), "{shown}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn solvers_lists_names_and_optimality() {
+    let (code, out, _) = lab(&["solvers"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("bfs") && out.contains("iddfs") && out.contains("optimal"));
+}
