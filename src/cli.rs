@@ -71,6 +71,9 @@ enum Command {
         /// A .ron or .txt path, or `-` for the game id on standard output.
         output: String,
     },
+    /// Run every chosen solver on many seeded configurations, write the results to CSV and
+    /// print the thesis' tables (distribution, hit rates, times per required move count).
+    Experiment(crate::experiment::command::ExperimentArgs),
     /// Deal a random standard game from the real tiles.
     Random {
         /// The seed; the same seed deals the same game.
@@ -178,6 +181,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Experiment(args) => crate::experiment::command::run(args),
         Command::Random { seed, robots, out } => {
             let (puzzle, _) = tiles::random_game(seed, robots)?;
             match out {

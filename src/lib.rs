@@ -7,5 +7,6 @@
 
 pub mod app;
 pub mod cli;
+pub mod experiment;
 pub mod model;
 pub mod solver;

@@ -1,0 +1,325 @@
+//! Runs every chosen solver on every configuration and judges each run against the baseline.
+
+use super::record::{Record, Status};
+use crate::model::formats::game_id;
+use crate::model::tiles::{random_game, random_game_on};
+use crate::model::{ModelError, Puzzle};
+use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverOptions};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Where configurations come from.
+#[derive(Clone, Debug)]
+pub enum BoardSource {
+    /// A standard board dealt from the real tiles for each configuration.
+    Standard,
+    /// One fixed board; each configuration deals robots and a target on it.
+    Fixed(Box<Puzzle>),
+}
+
+/// What an experiment runs.
+#[derive(Clone, Debug)]
+pub struct ExperimentConfig {
+    /// Where boards come from.
+    pub board: BoardSource,
+    /// How many configurations.
+    pub configs: u64,
+    /// The experiment's seed; configuration `i` is dealt from [`config_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// Robots per configuration (red, green, blue, yellow, then silver).
+    pub robots: usize,
+    /// The solvers to compare, by command-line name.
+    pub solvers: Vec<String>,
+    /// The optimal solver whose move count is the required number of moves.
+    pub baseline: String,
+    /// Options passed to every solver.
+    pub options: SolverOptions,
+    /// Per-run time limit.
+    pub time_limit: Duration,
+    /// Per-run memory limit in bytes.
+    pub memory_limit: usize,
+    /// Worker threads (1 keeps timings undisturbed).
+    pub threads: usize,
+}
+
+impl ExperimentConfig {
+    /// The solvers in run order: the baseline first, then the others once each.
+    pub fn run_order(&self) -> Vec<String> {
+        let mut order = vec![self.baseline.clone()];
+        for name in &self.solvers {
+            if !order.contains(name) {
+                order.push(name.clone());
+            }
+        }
+        order
+    }
+
+    /// Checks that every solver exists and the baseline is optimal.
+    pub fn validate(&self) -> Result<(), SolveError> {
+        for name in self.run_order() {
+            solver::kind(&name).ok_or_else(|| SolveError::UnknownSolver(name.clone()))?;
+        }
+        Ok(())
+    }
+}
+
+/// The seed configuration `index` of an experiment with `seed` is dealt from.
+pub fn config_seed(seed: u64, index: u64) -> u64 {
+    seed.wrapping_mul(1_000_000).wrapping_add(index)
+}
+
+/// The puzzle of configuration `index`.
+pub fn config_puzzle(config: &ExperimentConfig, index: u64) -> Result<Puzzle, ModelError> {
+    let seed = config_seed(config.seed, index);
+    match &config.board {
+        BoardSource::Standard => random_game(seed, config.robots).map(|(p, _)| p),
+        BoardSource::Fixed(puzzle) => random_game_on(puzzle.board(), seed, config.robots),
+    }
+}
+
+/// Judges one run against the required move count.
+pub fn judge(outcome: &Outcome, required: Option<u32>) -> Status {
+    match outcome {
+        Outcome::Solved { moves } => match required {
+            None => Status::Unknown,
+            Some(r) if moves.len() as u32 == r => Status::Optimal,
+            Some(r) if moves.len() as u32 > r => Status::Suboptimal,
+            // Shorter than the optimum: one of the two solvers is wrong.
+            Some(_) => Status::Invalid,
+        },
+        Outcome::Invalid { .. } => Status::Invalid,
+        Outcome::TimeLimit => Status::Timeout,
+        Outcome::MemoryLimit => Status::Memory,
+        Outcome::Cancelled => Status::Cancelled,
+        Outcome::Unsolvable { .. } => Status::Unsolved,
+    }
+}
+
+/// Runs the experiment, skipping runs already in `done`, and hands each finished record to
+/// `on_record` on the calling thread as soon as it exists. Cancelled runs are not handed on.
+/// Returns when every run is done or `cancel` is set.
+pub fn run(
+    config: &ExperimentConfig,
+    done: &BTreeMap<(u64, String), Record>,
+    cancel: &Arc<AtomicBool>,
+    mut on_record: impl FnMut(Record),
+) -> Result<(), String> {
+    config.validate().map_err(|e| e.to_string())?;
+    let order = config.run_order();
+    let pending: Vec<u64> = (0..config.configs)
+        .filter(|&i| order.iter().any(|s| !done.contains_key(&(i, s.clone()))))
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .thread_name(|i| format!("experiment-{i}"))
+        .build()
+        .map_err(|e| e.to_string())?;
+    // Bounded: workers wait if the writer falls behind, which never takes long.
+    let (sender, receiver) = mpsc::sync_channel::<Result<Record, String>>(256);
+    std::thread::scope(|scope| {
+        let order = &order;
+        scope.spawn(move || {
+            pool.install(|| {
+                pending.par_iter().for_each_with(sender, |sender, &index| {
+                    if cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    for result in run_config(config, order, done, index, cancel) {
+                        if sender.send(result).is_err() {
+                            return;
+                        }
+                    }
+                });
+            });
+        });
+        let mut error = None;
+        for result in receiver {
+            match result {
+                Ok(record) => on_record(record),
+                Err(message) => {
+                    error.get_or_insert(message);
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        error.map_or(Ok(()), Err)
+    })
+}
+
+/// Runs the missing solvers of one configuration, the baseline first.
+fn run_config(
+    config: &ExperimentConfig,
+    order: &[String],
+    done: &BTreeMap<(u64, String), Record>,
+    index: u64,
+    cancel: &Arc<AtomicBool>,
+) -> Vec<Result<Record, String>> {
+    let puzzle = match config_puzzle(config, index) {
+        Ok(p) => p,
+        Err(e) => return vec![Err(format!("configuration {index}: {e}"))],
+    };
+    let limits = Limits {
+        time: Some(config.time_limit),
+        memory_bytes: Some(config.memory_limit),
+        cancel: Some(cancel.clone()),
+    };
+    let puzzle_id = game_id::write(&puzzle).unwrap_or_default();
+    let mut required = done
+        .get(&(index, config.baseline.clone()))
+        .map(|r| r.required_moves);
+    let mut results = Vec::new();
+    for name in order {
+        if done.contains_key(&(index, name.clone())) {
+            continue;
+        }
+        let report = match solver::run(name, &puzzle, &config.options, &limits, &mut NoProbe) {
+            Ok(report) => report,
+            Err(e) => {
+                results.push(Err(e.to_string()));
+                break;
+            }
+        };
+        if report.outcome == Outcome::Cancelled {
+            break;
+        }
+        if *name == config.baseline {
+            required = Some(match &report.outcome {
+                Outcome::Solved { moves } => Some(moves.len() as u32),
+                _ => None,
+            });
+        }
+        let required_moves = required.flatten();
+        results.push(Ok(Record {
+            config: index,
+            config_seed: config_seed(config.seed, index),
+            puzzle: puzzle_id.clone(),
+            solver: name.clone(),
+            required_moves,
+            found_moves: report.outcome.move_count().map(|m| m as u32),
+            status: judge(&report.outcome, required_moves),
+            millis: report.elapsed.as_secs_f64() * 1000.0,
+            nodes: report.nodes,
+            peak_memory_bytes: report.peak_memory as u64,
+        }));
+    }
+    results
+}
+
+/// Checks that rows from an earlier run belong to this experiment (same seeds), so that a
+/// resumed run never mixes two experiments in one file.
+pub fn check_resume(config: &ExperimentConfig, records: &[Record]) -> Result<(), String> {
+    let known: BTreeSet<String> = config.run_order().into_iter().collect();
+    for record in records {
+        if record.config_seed != config_seed(config.seed, record.config) {
+            return Err(format!(
+                "the file's configuration {} was dealt from seed {}, but this experiment deals it \
+                 from {}: was it made with another --seed?",
+                record.config,
+                record.config_seed,
+                config_seed(config.seed, record.config)
+            ));
+        }
+        if !known.contains(&record.solver) {
+            return Err(format!(
+                "the file has rows of solver '{}', which this experiment does not run: \
+                 resume with the same --solvers",
+                record.solver
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::record::done_runs;
+
+    fn config(configs: u64) -> ExperimentConfig {
+        ExperimentConfig {
+            board: BoardSource::Standard,
+            configs,
+            seed: 3,
+            robots: 4,
+            solvers: vec!["bfs".into(), "iddfs".into()],
+            baseline: "iddfs".into(),
+            options: SolverOptions::default(),
+            time_limit: Duration::from_secs(20),
+            memory_limit: 1 << 30,
+            threads: 2,
+        }
+    }
+
+    #[test]
+    fn every_run_is_recorded_and_judged() {
+        let mut records = Vec::new();
+        let cancel = Arc::new(AtomicBool::new(false));
+        run(&config(12), &BTreeMap::new(), &cancel, |r| records.push(r)).unwrap();
+        assert_eq!(records.len(), 24);
+        assert!(
+            records.iter().all(|r| r.status == Status::Optimal),
+            "{records:?}"
+        );
+        let first = records.iter().find(|r| r.config == 0).unwrap();
+        assert_eq!(first.config_seed, 3_000_000);
+        let puzzle = game_id::parse(&first.puzzle).unwrap();
+        assert_eq!(puzzle, config_puzzle(&config(12), 0).unwrap());
+    }
+
+    #[test]
+    fn resuming_skips_finished_runs_and_repeats_none() {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let mut first = Vec::new();
+        run(&config(5), &BTreeMap::new(), &cancel, |r| first.push(r)).unwrap();
+        // Keep a partial result set, as after an interruption: drop one configuration
+        // entirely and the second solver's row of another.
+        let kept: Vec<Record> = first
+            .iter()
+            .filter(|r| r.config != 2 && !(r.config == 4 && r.solver == "bfs"))
+            .cloned()
+            .collect();
+        let done = done_runs(&kept);
+        let mut second = Vec::new();
+        run(&config(5), &done, &cancel, |r| second.push(r)).unwrap();
+        let mut redone: Vec<(u64, String)> = second
+            .iter()
+            .map(|r| (r.config, r.solver.clone()))
+            .collect();
+        redone.sort();
+        assert_eq!(
+            redone,
+            vec![(2, "bfs".into()), (2, "iddfs".into()), (4, "bfs".into())]
+        );
+        let resumed = second.iter().find(|r| r.config == 4).unwrap();
+        assert_eq!(
+            resumed.required_moves,
+            first.iter().find(|r| r.config == 4).unwrap().required_moves
+        );
+        assert!(check_resume(&config(5), &kept).is_ok());
+        let mut other = config(5);
+        other.seed = 4;
+        assert!(check_resume(&other, &kept).unwrap_err().contains("--seed"));
+    }
+
+    #[test]
+    fn judging_follows_the_baseline() {
+        let solved = |n| Outcome::Solved {
+            moves: vec![
+                crate::model::Move::new(
+                    crate::model::RobotColor::Red,
+                    crate::model::Direction::North
+                );
+                n
+            ],
+        };
+        assert_eq!(judge(&solved(5), Some(5)), Status::Optimal);
+        assert_eq!(judge(&solved(6), Some(5)), Status::Suboptimal);
+        assert_eq!(judge(&solved(4), Some(5)), Status::Invalid);
+        assert_eq!(judge(&solved(4), None), Status::Unknown);
+        assert_eq!(judge(&Outcome::TimeLimit, Some(5)), Status::Timeout);
+    }
+}
