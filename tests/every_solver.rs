@@ -1,0 +1,127 @@
+//! Every registered solver runs through the one API on the shipped small boards: optimal ones
+//! agree with BFS, the others never return an answer that fails its replay unflagged, and each
+//! honours a cancel flag that is already set.
+
+use ricochet_lab::model::formats::load_source;
+use ricochet_lab::solver::{self, Limits, NoProbe, Optimality, Outcome, SolverOptions};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn board(name: &str) -> String {
+    format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn every_solver_answers_the_small_boards() {
+    for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
+        let puzzle = load_source(&board(name)).unwrap();
+        let limits = Limits {
+            time: Some(Duration::from_secs(30)),
+            ..Limits::default()
+        };
+        let optimum = match solver::run(
+            "bfs",
+            &puzzle,
+            &SolverOptions::default(),
+            &limits,
+            &mut NoProbe,
+        )
+        .unwrap()
+        .outcome
+        {
+            Outcome::Solved { moves } => moves.len(),
+            other => panic!("{name}: bfs {other:?}"),
+        };
+        for kind in solver::SOLVERS {
+            let report = solver::run(
+                kind.name,
+                &puzzle,
+                &SolverOptions::default(),
+                &limits,
+                &mut NoProbe,
+            )
+            .unwrap();
+            assert_eq!(report.solver, kind.name);
+            match &report.outcome {
+                Outcome::Solved { moves } => {
+                    puzzle.replay(moves).unwrap();
+                    assert!(
+                        moves.len() >= optimum,
+                        "{name}: {} beat the optimum",
+                        kind.name
+                    );
+                    if kind.optimality == Optimality::Guaranteed {
+                        assert_eq!(moves.len(), optimum, "{name}: {}", kind.name);
+                    }
+                }
+                Outcome::Invalid { .. } | Outcome::Unsolvable { .. } => {
+                    assert_eq!(
+                        kind.optimality,
+                        Optimality::NotGuaranteed,
+                        "{name}: optimal {} gave {:?}",
+                        kind.name,
+                        report.outcome
+                    );
+                }
+                other => panic!("{name}: {} stopped: {other:?}", kind.name),
+            }
+        }
+    }
+}
+
+#[test]
+fn every_solver_stops_when_cancelled() {
+    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
+    let limits = Limits {
+        cancel: Some(Arc::new(AtomicBool::new(true))),
+        time: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    for kind in solver::SOLVERS {
+        let report = solver::run(
+            kind.name,
+            &puzzle,
+            &SolverOptions::default(),
+            &limits,
+            &mut NoProbe,
+        )
+        .unwrap();
+        // A solver may finish before its first poll; otherwise it must report the cancel.
+        assert!(
+            matches!(
+                report.outcome,
+                Outcome::Cancelled
+                    | Outcome::Solved { .. }
+                    | Outcome::Invalid { .. }
+                    | Outcome::Unsolvable { .. }
+            ),
+            "{}: {:?}",
+            kind.name,
+            report.outcome
+        );
+        assert!(
+            report.elapsed < Duration::from_secs(10),
+            "{}: {:?}",
+            kind.name,
+            report.elapsed
+        );
+    }
+}
+
+#[test]
+fn solver_names_are_unique_and_described() {
+    let mut names: Vec<&str> = solver::SOLVERS.iter().map(|k| k.name).collect();
+    names.sort();
+    let count = names.len();
+    names.dedup();
+    assert_eq!(names.len(), count);
+    for kind in solver::SOLVERS {
+        assert!(
+            !kind.description.is_empty() && !kind.source.is_empty(),
+            "{}",
+            kind.name
+        );
+        assert!(solver::kind(kind.name).is_some());
+    }
+}
