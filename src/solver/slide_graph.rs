@@ -101,6 +101,24 @@ pub enum GraphError {
     Closed(Pos),
 }
 
+/// What an edge change is part of: a placement or removal on a cell, under a case.
+#[derive(Clone, Copy)]
+struct Why {
+    action: GraphAction,
+    robot: Cell,
+    case: UpdateCase,
+}
+
+impl Why {
+    fn new(action: GraphAction, robot: Cell, case: UpdateCase) -> Why {
+        Why {
+            action,
+            robot,
+            case,
+        }
+    }
+}
+
 /// The slide graph of a board with some robots placed on it: plain data the app can draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlideGraph {
@@ -269,16 +287,15 @@ impl SlideGraph {
         Ok(())
     }
 
-    /// Sets one edge and reports it when it changes.
+    /// Sets one edge and reports it when it changes. `why` names the placement or removal
+    /// and the case; its vertex, direction and children are filled in here.
     #[inline(always)]
     fn set_edge(
         &mut self,
         vertex: Cell,
         dir: Direction,
         new: Option<Cell>,
-        action: GraphAction,
-        robot: Cell,
-        case: UpdateCase,
+        why: Why,
         report: &mut impl FnMut(EdgeChange),
     ) {
         let slot = &mut self.edges[usize::from(vertex)][dir.index()];
@@ -291,13 +308,13 @@ impl SlideGraph {
         }
         *slot = new.unwrap_or(NO_EDGE);
         report(EdgeChange {
-            action,
-            robot,
+            action: why.action,
+            robot: why.robot,
             vertex,
             dir,
             old,
             new,
-            case,
+            case: why.case,
         });
     }
 
@@ -331,9 +348,7 @@ impl SlideGraph {
                     adjacent,
                     back,
                     None,
-                    GraphAction::Place,
-                    cell,
-                    UpdateCase::AdjacentRobot,
+                    Why::new(GraphAction::Place, cell, UpdateCase::AdjacentRobot),
                     &mut report,
                 );
                 continue;
@@ -356,9 +371,7 @@ impl SlideGraph {
                     vertex,
                     back,
                     new,
-                    GraphAction::Place,
-                    cell,
-                    case,
+                    Why::new(GraphAction::Place, cell, case),
                     &mut report,
                 );
                 if vertex == child {
@@ -372,9 +385,7 @@ impl SlideGraph {
                     beyond,
                     back,
                     Some(adjacent),
-                    GraphAction::Place,
-                    cell,
-                    case,
+                    Why::new(GraphAction::Place, cell, case),
                     &mut report,
                 );
             }
@@ -410,9 +421,7 @@ impl SlideGraph {
                     adjacent,
                     back,
                     through,
-                    GraphAction::Remove,
-                    cell,
-                    UpdateCase::AdjacentRobot,
+                    Why::new(GraphAction::Remove, cell, UpdateCase::AdjacentRobot),
                     &mut report,
                 );
                 continue;
@@ -428,9 +437,7 @@ impl SlideGraph {
                     vertex,
                     back,
                     through,
-                    GraphAction::Remove,
-                    cell,
-                    case,
+                    Why::new(GraphAction::Remove, cell, case),
                     &mut report,
                 );
                 if vertex == child {
@@ -444,9 +451,7 @@ impl SlideGraph {
                     beyond,
                     back,
                     through,
-                    GraphAction::Remove,
-                    cell,
-                    case,
+                    Why::new(GraphAction::Remove, cell, case),
                     &mut report,
                 );
             }

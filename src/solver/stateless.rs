@@ -368,16 +368,17 @@ impl Engine {
     fn run<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
         search.probe.event(|| Event::IterationStarted { depth: 0 });
         for (cell, color) in self.robots.clone() {
-            self.add_final(
+            let start = FinalState {
+                id: 0,
                 cell,
                 color,
-                0,
-                FinalKind::Start,
-                None,
-                None,
-                Vec::new(),
-                search,
-            );
+                moves: 0,
+                kind: FinalKind::Start,
+                from: None,
+                blocker: None,
+                clears: Vec::new(),
+            };
+            self.add_final(start, search);
         }
         while let Some(Reverse((moves, id))) = self.heap.pop() {
             if moves != self.stats.depth {
@@ -393,7 +394,7 @@ impl Engine {
                 .probe
                 .event(|| Event::StatelessMoved { state: id, moves });
             self.expand(id, search);
-            if self.stats.nodes % 256 == 0 {
+            if self.stats.nodes.is_multiple_of(256) {
                 search.set_memory(self.bytes())?;
             }
         }
@@ -420,17 +421,17 @@ impl Engine {
                 let moves = base.saturating_add(1 + clears.len() as u32);
                 if field != origin && !self.can_move(field, dir) {
                     // Case 1.
-                    let from = Some((id, dir));
-                    self.add_final(
-                        field,
+                    let wall = FinalState {
+                        id: 0,
+                        cell: field,
                         color,
                         moves,
-                        FinalKind::Wall,
-                        from,
-                        None,
+                        kind: FinalKind::Wall,
+                        from: Some((id, dir)),
+                        blocker: None,
                         clears,
-                        search,
-                    );
+                    };
+                    self.add_final(wall, search);
                     break;
                 }
                 let next = self.step(field, dir);
@@ -444,23 +445,29 @@ impl Engine {
                             } else {
                                 FinalKind::Blocked
                             };
-                            let total = moves.saturating_add(self.finals[blocker as usize].moves);
-                            let from = Some((id, dir));
-                            let blocker = Some(blocker);
-                            self.add_final(
-                                field,
+                            let blocked = FinalState {
+                                id: 0,
+                                cell: field,
                                 color,
-                                total,
+                                moves: moves.saturating_add(self.finals[blocker as usize].moves),
                                 kind,
-                                from,
-                                blocker,
-                                clears.clone(),
-                                search,
-                            );
+                                from: Some((id, dir)),
+                                blocker: Some(blocker),
+                                clears: clears.clone(),
+                            };
+                            self.add_final(blocked, search);
                         }
                         // Case 2a.
                         None => {
-                            self.add_intermediate(field, color, dir, moves, id, &clears, search)
+                            let passing = IntermediateState {
+                                cell: field,
+                                color,
+                                dir,
+                                moves,
+                                from: id,
+                                clears: clears.clone(),
+                            };
+                            self.add_intermediate(passing, search);
                         }
                     }
                 }
@@ -497,30 +504,15 @@ impl Engine {
             .unwrap_or(dir)
     }
 
-    fn add_intermediate<P: Probe>(
-        &mut self,
-        cell: Cell,
-        color: RobotColor,
-        dir: Direction,
-        moves: u32,
-        from: StateId,
-        clears: &[ClearMove],
-        search: &mut Search<'_, P>,
-    ) {
-        let slot = &mut self.intermediate_slots[usize::from(cell)][dir.index()][color.index()];
+    /// Stores an intermediate state unless its slot is taken.
+    fn add_intermediate<P: Probe>(&mut self, state: IntermediateState, search: &mut Search<'_, P>) {
+        let slot = &mut self.intermediate_slots[usize::from(state.cell)][state.dir.index()]
+            [state.color.index()];
         if *slot != NONE {
             self.stats.extra[1].1 += 1;
             return;
         }
         *slot = self.intermediates.len() as u32;
-        let state = IntermediateState {
-            cell,
-            color,
-            dir,
-            moves,
-            from,
-            clears: clears.to_vec(),
-        };
         search
             .probe
             .event(|| Event::StatelessIntermediate(state.clone()));
@@ -530,20 +522,8 @@ impl Engine {
 
     /// Stores and queues a final state unless its slot is taken, then converts the
     /// intermediate states that collide with it (and with the final states that creates).
-    #[allow(clippy::too_many_arguments)]
-    fn add_final<P: Probe>(
-        &mut self,
-        cell: Cell,
-        color: RobotColor,
-        moves: u32,
-        kind: FinalKind,
-        from: Option<(StateId, Direction)>,
-        blocker: Option<StateId>,
-        clears: Vec<ClearMove>,
-        search: &mut Search<'_, P>,
-    ) {
-        let Some(id) = self.store_final(cell, color, moves, kind, from, blocker, clears, search)
-        else {
+    fn add_final<P: Probe>(&mut self, state: FinalState, search: &mut Search<'_, P>) {
+        let Some(id) = self.store_final(state, search) else {
             return;
         };
         let mut work = VecDeque::from([id]);
@@ -570,16 +550,17 @@ impl Engine {
                     let index = std::mem::replace(slot, NONE) as usize;
                     let passing = self.intermediates[index].clone();
                     self.stats.hits += 1;
-                    let converted = self.store_final(
-                        beside,
-                        other,
-                        passing.moves.saturating_add(moves),
-                        FinalKind::Converted,
-                        Some((passing.from, towards)),
-                        Some(id),
-                        passing.clears,
-                        search,
-                    );
+                    let converted = FinalState {
+                        id: 0,
+                        cell: beside,
+                        color: other,
+                        moves: passing.moves.saturating_add(moves),
+                        kind: FinalKind::Converted,
+                        from: Some((passing.from, towards)),
+                        blocker: Some(id),
+                        clears: passing.clears,
+                    };
+                    let converted = self.store_final(converted, search);
                     search.probe.event(|| Event::StatelessConverted {
                         cell: beside,
                         color: other,
@@ -594,19 +575,14 @@ impl Engine {
         }
     }
 
-    /// Stores and queues a final state unless one of its colour is on its field already.
-    #[allow(clippy::too_many_arguments)]
+    /// Stores and queues a final state unless one of its colour is on its field already; its
+    /// id is given here. Returns the id when it was stored.
     fn store_final<P: Probe>(
         &mut self,
-        cell: Cell,
-        color: RobotColor,
-        moves: u32,
-        kind: FinalKind,
-        from: Option<(StateId, Direction)>,
-        blocker: Option<StateId>,
-        clears: Vec<ClearMove>,
+        mut state: FinalState,
         search: &mut Search<'_, P>,
     ) -> Option<StateId> {
+        let (cell, color, moves, kind) = (state.cell, state.color, state.moves, state.kind);
         let slot = &mut self.final_slots[usize::from(cell)][color.index()];
         if *slot != NONE {
             self.stats.extra[1].1 += 1;
@@ -614,16 +590,7 @@ impl Engine {
         }
         let id = self.finals.len() as StateId;
         *slot = id;
-        let state = FinalState {
-            id,
-            cell,
-            color,
-            moves,
-            kind,
-            from,
-            blocker,
-            clears,
-        };
+        state.id = id;
         search.probe.event(|| Event::StatelessFinal(state.clone()));
         self.finals.push(state);
         self.heap.push(Reverse((moves, id)));
