@@ -23,7 +23,8 @@
 //! states only when there is none for their direction and colour ("no redundant states"): the
 //! first one stored stays. The search ends when the heap is empty; the answer is the final
 //! state on the target (of the target's colour, or of any colour for the vortex) with the
-//! fewest moves. That is an upper bound on the optimum, not the optimum.
+//! fewest moves. The text calls it an upper bound on the optimum; that holds for answers that
+//! replay, but when dependencies clash a claim can also count fewer moves than the optimum.
 //!
 //! The moves are read back from the dependencies: a final state's moves are those of the state
 //! it depends on (its blocker), then those of the final state its robot moved from, then one
@@ -69,7 +70,7 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "Stateless",
     description: "Per-field final and intermediate robot states with a min-heap instead of \
-                  game states; an upper bound, not guaranteed optimal",
+                  game states",
     source: "thesis draft, section Stateless",
     optimality: Optimality::NotGuaranteed,
     rules: RuleSupport {
