@@ -487,12 +487,18 @@ impl Engine {
 
     /// The final state of another colour with the fewest moves on `cell`.
     fn lowest_other_final(&self, cell: Cell, color: RobotColor) -> Option<StateId> {
-        self.final_slots[usize::from(cell)]
-            .iter()
-            .enumerate()
-            .filter(|&(c, &id)| c != color.index() && id != NONE)
-            .min_by_key(|&(c, &id)| (self.finals[id as usize].moves, c))
-            .map(|(_, &id)| id)
+        let mut lowest: Option<(u32, StateId)> = None;
+        for (c, &id) in self.final_slots[usize::from(cell)].iter().enumerate() {
+            if c == color.index() || id == NONE {
+                continue;
+            }
+            let moves = self.finals[id as usize].moves;
+            // Strictly fewer: on a tie the earlier colour stays.
+            if lowest.is_none_or(|(fewest, _)| moves < fewest) {
+                lowest = Some((moves, id));
+            }
+        }
+        lowest.map(|(_, id)| id)
     }
 
     /// Where the starting robot on `cell` makes way for a move in `dir`.
