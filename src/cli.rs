@@ -86,6 +86,9 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Measure how often a solver finds the optimum on random standard games, by optimal move
+    /// count, against an optimal baseline.
+    Accuracy(crate::accuracy::AccuracyArgs),
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -195,6 +198,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Accuracy(args) => crate::accuracy::command(&args),
     }
 }
 

@@ -5,6 +5,7 @@
 //! [`solver`] (every algorithm, generic over a probe) ← the worker and the [`app`].
 //! The [`cli`] gives the same engine headless.
 
+pub mod accuracy;
 pub mod app;
 pub mod cli;
 pub mod experiment;

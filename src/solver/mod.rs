@@ -5,10 +5,13 @@
 //! Nothing here spawns threads or knows about the user interface.
 
 pub mod bfs;
+pub mod graph_solver;
 pub mod iddfs;
 pub mod key;
 pub mod min_moves;
 pub mod probe;
+pub mod slide_graph;
+pub mod stateless;
 
 pub use probe::{DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells};
 
@@ -78,7 +81,13 @@ pub const DECK_COLUMNS: Columns = Columns {
 };
 
 /// Every solver, in the order they are listed to users.
-pub static SOLVERS: &[SolverKind] = &[bfs::KIND, iddfs::KIND];
+pub static SOLVERS: &[SolverKind] = &[
+    bfs::KIND,
+    iddfs::KIND,
+    graph_solver::V1_KIND,
+    graph_solver::V2_KIND,
+    stateless::KIND,
+];
 
 /// Looks a solver up by its command-line name.
 pub fn kind(name: &str) -> Option<&'static SolverKind> {
@@ -328,6 +337,13 @@ pub fn run<P: Probe>(
     let end = match kind.name {
         bfs::NAME => bfs::solve(puzzle, &mut search),
         iddfs::NAME => iddfs::solve(puzzle, options, &mut search),
+        graph_solver::V1_NAME => {
+            graph_solver::solve(puzzle, graph_solver::Version::V1, &mut search)
+        }
+        graph_solver::V2_NAME => {
+            graph_solver::solve(puzzle, graph_solver::Version::V2, &mut search)
+        }
+        stateless::NAME => stateless::solve(puzzle, &mut search),
         _ => unreachable!("every registered solver is dispatched here"),
     };
     Ok(finish(kind, puzzle, end, search))

@@ -106,6 +106,44 @@ pub enum Event {
         /// The moves, in order.
         moves: Vec<Move>,
     },
+    /// The graph solvers built the slide graph of the empty board: a snapshot to draw, which
+    /// the [`Event::EdgeChanged`] events that follow keep up to date.
+    GraphBuilt(Box<super::slide_graph::SlideGraph>),
+    /// Placing or removing a robot changed one edge of the slide graph.
+    EdgeChanged(super::slide_graph::EdgeChange),
+    /// The graph solvers' search of the goal robot alone, for the game state just examined.
+    GoalRobotSearched {
+        /// The obstacle robots' moves to the game state.
+        level: u32,
+        /// The goal robot's distance to the target, if it reached it.
+        distance: Option<u32>,
+        /// The best solution's length so far.
+        best: Option<u32>,
+    },
+    /// Stateless: a final state was stored and queued.
+    StatelessFinal(super::stateless::FinalState),
+    /// Stateless: an intermediate state was stored.
+    StatelessIntermediate(super::stateless::IntermediateState),
+    /// Stateless: an intermediate state was removed on a collision with a new final state.
+    StatelessConverted {
+        /// Its field.
+        cell: Cell,
+        /// Its robot.
+        color: crate::model::RobotColor,
+        /// Its direction.
+        dir: crate::model::Direction,
+        /// The final state it became, unless the field held one of its colour already.
+        into: Option<u32>,
+    },
+    /// Stateless: a final state was taken from the heap; its robot moves in all directions.
+    StatelessMoved {
+        /// The final state's id.
+        state: u32,
+        /// Its move count.
+        moves: u32,
+    },
+    /// Stateless: the stores at the end of the run.
+    StatelessStores(Box<super::stateless::StatelessStores>),
 }
 
 /// What a solver reports to and asks of its observer. Every method defaults to nothing.

@@ -1,0 +1,514 @@
+//! The `accuracy` command: how often a solver finds the optimum, by optimal move count.
+//!
+//! Puzzle i is the standard random game `random_game(seed + i, robots)`. An optimal baseline
+//! solver (IDDFS unless told otherwise) gives the optimum; puzzles it cannot settle within the
+//! limits are skipped and counted. The solver under test then runs with the same limits and its
+//! answer is sorted into one of: optimal, suboptimal (replayed, longer than the optimum), below
+//! the optimum (replayed and shorter: a bug in the baseline), invalid (failed its replay), no
+//! answer (it gave up or claimed there is none) and stopped (time or memory limit). Every
+//! solver goes through [`solver::run`], so every answer is replayed. Beside these, `count=opt`
+//! is the share of answers whose move count equals the optimum, replayed or not: the measure to
+//! hold against figures that compared move counts only.
+//!
+//! Columns of the table: `optimum` (the optimal move count, `all` for every puzzle),
+//! `puzzles`, the shares `optimal`, `suboptimal` and `count=opt`, the counts `below`,
+//! `invalid`, `no answer` and `stopped`, and the median times in milliseconds of the solver
+//! and of the baseline.
+
+use crate::model::tiles;
+use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, SolverOptions};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The command-line arguments of `accuracy`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AccuracyArgs {
+    /// The solver to measure (see `ricochet-lab solvers`).
+    #[arg(long)]
+    pub solver: String,
+    /// The number of puzzles.
+    #[arg(long, default_value_t = 1000)]
+    pub puzzles: u64,
+    /// The first puzzle's seed; puzzle i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The optimal solver that gives the optimum.
+    #[arg(long, default_value = "iddfs")]
+    pub baseline: String,
+    /// Stop each run (baseline and solver) after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 40.0)]
+    pub time_limit: f64,
+    /// Stop each run when its tables exceed this many MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    pub memory_limit: u64,
+    /// The number of robots (red, green, blue, yellow, then silver).
+    #[arg(long, default_value_t = 4)]
+    pub robots: usize,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What became of one puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The solver's answer replayed and has the optimal length.
+    Optimal,
+    /// The answer replayed and is longer than the optimum.
+    Suboptimal,
+    /// The answer replayed and is shorter than the baseline's "optimum": a bug somewhere.
+    BelowOptimum,
+    /// The answer failed its replay.
+    Invalid,
+    /// The solver claimed there is no solution or gave up.
+    NoAnswer,
+    /// The solver hit the time or memory limit.
+    Stopped,
+}
+
+/// One measured puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleResult {
+    /// Its seed.
+    pub seed: u64,
+    /// The baseline's optimum.
+    pub optimum: usize,
+    /// The solver's move count (claimed, for an invalid answer).
+    pub moves: Option<usize>,
+    /// What became of it.
+    pub verdict: Verdict,
+    /// The solver's time, in milliseconds.
+    pub solver_ms: f64,
+    /// The baseline's time, in milliseconds.
+    pub baseline_ms: f64,
+}
+
+/// The counts of one row of the table: one optimal move count, or all of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row {
+    /// The optimal move count; `None` for the total.
+    pub optimum: Option<usize>,
+    /// Puzzles in the row.
+    pub puzzles: usize,
+    /// Answers of optimal length.
+    pub optimal: usize,
+    /// Longer answers.
+    pub suboptimal: usize,
+    /// Answers shorter than the optimum (should be none).
+    pub below: usize,
+    /// Answers that failed their replay.
+    pub invalid: usize,
+    /// No answer.
+    pub no_answer: usize,
+    /// Stopped by a limit.
+    pub stopped: usize,
+    /// Answers, replayed or not, whose move count equals the optimum.
+    pub count_optimal: usize,
+    /// The solver's median time, in milliseconds.
+    pub median_ms: f64,
+    /// The baseline's median time, in milliseconds.
+    pub baseline_median_ms: f64,
+}
+
+impl Row {
+    /// The share of the row's puzzles with an optimal answer, 0..=1.
+    pub fn share_optimal(&self) -> f64 {
+        share(self.optimal, self.puzzles)
+    }
+
+    /// The share with a longer answer, 0..=1.
+    pub fn share_suboptimal(&self) -> f64 {
+        share(self.suboptimal, self.puzzles)
+    }
+
+    /// The share whose answer claims the optimal move count, whether it replays or not, 0..=1.
+    pub fn share_count_optimal(&self) -> f64 {
+        share(self.count_optimal, self.puzzles)
+    }
+}
+
+fn share(count: usize, of: usize) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        count as f64 / of as f64
+    }
+}
+
+/// The whole measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccuracyReport {
+    /// The solver measured.
+    pub solver: String,
+    /// The baseline.
+    pub baseline: String,
+    /// The first seed.
+    pub seed: u64,
+    /// One result per puzzle the baseline settled.
+    pub results: Vec<PuzzleResult>,
+    /// Seeds of puzzles the baseline did not solve within the limits.
+    pub skipped: Vec<u64>,
+    /// Seeds of puzzles the baseline proved unsolvable.
+    pub unsolvable: Vec<u64>,
+}
+
+impl AccuracyReport {
+    /// One row per optimal move count, in increasing order.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut counts: Vec<usize> = self.results.iter().map(|r| r.optimum).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        counts
+            .into_iter()
+            .map(|optimum| {
+                let results: Vec<&PuzzleResult> = self
+                    .results
+                    .iter()
+                    .filter(|r| r.optimum == optimum)
+                    .collect();
+                row(Some(optimum), &results)
+            })
+            .collect()
+    }
+
+    /// The row over all puzzles.
+    pub fn total(&self) -> Row {
+        let results: Vec<&PuzzleResult> = self.results.iter().collect();
+        row(None, &results)
+    }
+}
+
+fn row(optimum: Option<usize>, results: &[&PuzzleResult]) -> Row {
+    let count = |verdict| results.iter().filter(|r| r.verdict == verdict).count();
+    Row {
+        optimum,
+        puzzles: results.len(),
+        optimal: count(Verdict::Optimal),
+        suboptimal: count(Verdict::Suboptimal),
+        below: count(Verdict::BelowOptimum),
+        invalid: count(Verdict::Invalid),
+        no_answer: count(Verdict::NoAnswer),
+        stopped: count(Verdict::Stopped),
+        count_optimal: results
+            .iter()
+            .filter(|r| r.moves == Some(r.optimum))
+            .count(),
+        median_ms: median(results.iter().map(|r| r.solver_ms).collect()),
+        baseline_median_ms: median(results.iter().map(|r| r.baseline_ms).collect()),
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
+
+/// What the measurement is asked to do.
+#[derive(Clone, Debug)]
+pub struct AccuracyConfig {
+    /// The solver to measure.
+    pub solver: String,
+    /// The optimal baseline.
+    pub baseline: String,
+    /// The number of puzzles.
+    pub puzzles: u64,
+    /// The first seed.
+    pub seed: u64,
+    /// Robots per puzzle.
+    pub robots: usize,
+    /// Limits for each run.
+    pub limits: Limits,
+}
+
+/// Why a measurement could not run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AccuracyError {
+    /// A solver could not run.
+    #[error(transparent)]
+    Solve(#[from] solver::SolveError),
+    /// The baseline does not guarantee optimal answers.
+    #[error("the baseline '{0}' does not guarantee optimal answers; use bfs or iddfs")]
+    BaselineNotOptimal(String),
+    /// A puzzle could not be dealt.
+    #[error("the game with seed {seed} could not be dealt: {error}")]
+    Deal {
+        /// The seed.
+        seed: u64,
+        /// Why.
+        error: crate::model::ModelError,
+    },
+}
+
+/// Measures a solver; `progress` hears of each puzzle as it is done (index, seed, result).
+pub fn measure(
+    config: &AccuracyConfig,
+    mut progress: impl FnMut(u64, u64, Option<&PuzzleResult>),
+) -> Result<AccuracyReport, AccuracyError> {
+    let baseline_kind = solver::kind(&config.baseline)
+        .ok_or_else(|| solver::SolveError::UnknownSolver(config.baseline.clone()))?;
+    if baseline_kind.optimality != Optimality::Guaranteed {
+        return Err(AccuracyError::BaselineNotOptimal(config.baseline.clone()));
+    }
+    solver::kind(&config.solver)
+        .ok_or_else(|| solver::SolveError::UnknownSolver(config.solver.clone()))?;
+    let options = SolverOptions::default();
+    let mut report = AccuracyReport {
+        solver: config.solver.clone(),
+        baseline: config.baseline.clone(),
+        seed: config.seed,
+        results: Vec::new(),
+        skipped: Vec::new(),
+        unsolvable: Vec::new(),
+    };
+    for index in 0..config.puzzles {
+        let seed = config.seed.wrapping_add(index);
+        let (puzzle, _) = tiles::random_game(seed, config.robots)
+            .map_err(|error| AccuracyError::Deal { seed, error })?;
+        let base = solver::run(
+            &config.baseline,
+            &puzzle,
+            &options,
+            &config.limits,
+            &mut NoProbe,
+        )?;
+        let optimum = match &base.outcome {
+            Outcome::Solved { moves } => moves.len(),
+            Outcome::Unsolvable { within: None } => {
+                report.unsolvable.push(seed);
+                progress(index, seed, None);
+                continue;
+            }
+            _ => {
+                report.skipped.push(seed);
+                progress(index, seed, None);
+                continue;
+            }
+        };
+        let run = solver::run(
+            &config.solver,
+            &puzzle,
+            &options,
+            &config.limits,
+            &mut NoProbe,
+        )?;
+        let verdict = match &run.outcome {
+            Outcome::Solved { moves } if moves.len() == optimum => Verdict::Optimal,
+            Outcome::Solved { moves } if moves.len() > optimum => Verdict::Suboptimal,
+            Outcome::Solved { .. } => Verdict::BelowOptimum,
+            Outcome::Invalid { .. } => Verdict::Invalid,
+            Outcome::Unsolvable { .. } | Outcome::Cancelled => Verdict::NoAnswer,
+            Outcome::TimeLimit | Outcome::MemoryLimit => Verdict::Stopped,
+        };
+        let result = PuzzleResult {
+            seed,
+            optimum,
+            moves: run.outcome.move_count(),
+            verdict,
+            solver_ms: run.elapsed.as_secs_f64() * 1000.0,
+            baseline_ms: base.elapsed.as_secs_f64() * 1000.0,
+        };
+        progress(index, seed, Some(&result));
+        report.results.push(result);
+    }
+    Ok(report)
+}
+
+/// The report as a table, one row per optimal move count and a total.
+pub fn format_table(report: &AccuracyReport) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        out,
+        "{} against {} on {} standard puzzles from seed {}",
+        report.solver,
+        report.baseline,
+        report.results.len() + report.skipped.len() + report.unsolvable.len(),
+        report.seed
+    );
+    let _ = writeln!(
+        out,
+        "{:>7} {:>7} {:>8} {:>10} {:>9} {:>6} {:>8} {:>9} {:>8} {:>10} {:>12}",
+        "optimum",
+        "puzzles",
+        "optimal",
+        "suboptimal",
+        "count=opt",
+        "below",
+        "invalid",
+        "no answer",
+        "stopped",
+        "median ms",
+        "baseline ms"
+    );
+    let line = |out: &mut String, label: String, row: &Row| {
+        let _ = writeln!(
+            out,
+            "{:>7} {:>7} {:>7.1}% {:>9.1}% {:>8.1}% {:>6} {:>8} {:>9} {:>8} {:>10.2} {:>12.2}",
+            label,
+            row.puzzles,
+            100.0 * row.share_optimal(),
+            100.0 * row.share_suboptimal(),
+            100.0 * row.share_count_optimal(),
+            row.below,
+            row.invalid,
+            row.no_answer,
+            row.stopped,
+            row.median_ms,
+            row.baseline_median_ms
+        );
+    };
+    for row in report.rows() {
+        line(&mut out, row.optimum.unwrap_or(0).to_string(), &row);
+    }
+    line(&mut out, "all".to_string(), &report.total());
+    if !report.skipped.is_empty() {
+        let _ = writeln!(
+            out,
+            "skipped {} puzzles the baseline did not settle within the limits: seeds {:?}",
+            report.skipped.len(),
+            report.skipped
+        );
+    }
+    if !report.unsolvable.is_empty() {
+        let _ = writeln!(
+            out,
+            "skipped {} unsolvable puzzles: seeds {:?}",
+            report.unsolvable.len(),
+            report.unsolvable
+        );
+    }
+    out
+}
+
+/// The report as one JSON object.
+pub fn report_json(report: &AccuracyReport) -> serde_json::Value {
+    let row_json = |row: &Row| {
+        json!({
+            "optimum": row.optimum,
+            "puzzles": row.puzzles,
+            "optimal": row.optimal,
+            "share_optimal": row.share_optimal(),
+            "suboptimal": row.suboptimal,
+            "share_suboptimal": row.share_suboptimal(),
+            "count_optimal": row.count_optimal,
+            "share_count_optimal": row.share_count_optimal(),
+            "below_optimum": row.below,
+            "invalid": row.invalid,
+            "no_answer": row.no_answer,
+            "stopped": row.stopped,
+            "median_ms": row.median_ms,
+            "baseline_median_ms": row.baseline_median_ms,
+        })
+    };
+    json!({
+        "solver": report.solver,
+        "baseline": report.baseline,
+        "seed": report.seed,
+        "rows": report.rows().iter().map(row_json).collect::<Vec<_>>(),
+        "total": row_json(&report.total()),
+        "skipped_seeds": report.skipped,
+        "unsolvable_seeds": report.unsolvable,
+    })
+}
+
+/// Runs the `accuracy` command.
+pub fn command(args: &AccuracyArgs) -> anyhow::Result<ExitCode> {
+    let time = Duration::try_from_secs_f64(args.time_limit)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| anyhow::anyhow!("--time-limit must be a positive number of seconds"))?;
+    let config = AccuracyConfig {
+        solver: args.solver.clone(),
+        baseline: args.baseline.clone(),
+        puzzles: args.puzzles,
+        seed: args.seed,
+        robots: args.robots,
+        limits: Limits {
+            time: Some(time),
+            memory_bytes: Some((args.memory_limit as usize).saturating_mul(1 << 20)),
+            cancel: None,
+        },
+    };
+    let total = args.puzzles;
+    let report = measure(&config, |index, _, _| {
+        let done = index + 1;
+        if done % 100 == 0 || done == total {
+            eprintln!("{done}/{total} puzzles");
+        }
+    })?;
+    if args.json {
+        println!("{}", report_json(&report));
+    } else {
+        print!("{}", format_table(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optimal_solver_against_itself_is_always_optimal() {
+        let config = AccuracyConfig {
+            solver: "bfs".into(),
+            baseline: "iddfs".into(),
+            puzzles: 5,
+            seed: 10,
+            robots: 2,
+            limits: Limits {
+                time: Some(Duration::from_secs(20)),
+                ..Limits::default()
+            },
+        };
+        let report = measure(&config, |_, _, _| ()).unwrap();
+        let total = report.total();
+        assert_eq!(
+            total.puzzles + report.skipped.len() + report.unsolvable.len(),
+            5
+        );
+        assert_eq!(total.optimal, total.puzzles);
+        let by_count: usize = report.rows().iter().map(|r| r.puzzles).sum();
+        assert_eq!(by_count, total.puzzles);
+        assert!(format_table(&report).contains("100.0%"));
+    }
+
+    #[test]
+    fn a_baseline_that_is_not_optimal_is_refused() {
+        let config = AccuracyConfig {
+            solver: "bfs".into(),
+            baseline: "stateless".into(),
+            puzzles: 1,
+            seed: 1,
+            robots: 4,
+            limits: Limits::default(),
+        };
+        assert_eq!(
+            measure(&config, |_, _, _| ()),
+            Err(AccuracyError::BaselineNotOptimal("stateless".into()))
+        );
+        let unknown = AccuracyConfig {
+            solver: "nonsense".into(),
+            baseline: "iddfs".into(),
+            ..config
+        };
+        assert!(measure(&unknown, |_, _, _| ()).is_err());
+    }
+
+    #[test]
+    fn median_of_even_and_odd_counts() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(Vec::new()), 0.0);
+    }
+}
