@@ -306,7 +306,9 @@ pub fn measure(
             Outcome::Solved { moves } if moves.len() > optimum => Verdict::Suboptimal,
             Outcome::Solved { .. } => Verdict::BelowOptimum,
             Outcome::Invalid { .. } => Verdict::Invalid,
-            Outcome::Unsolvable { .. } | Outcome::Cancelled => Verdict::NoAnswer,
+            Outcome::Unsolvable { .. } | Outcome::NotFound | Outcome::Cancelled => {
+                Verdict::NoAnswer
+            }
             Outcome::TimeLimit | Outcome::MemoryLimit => Verdict::Stopped,
         };
         let result = PuzzleResult {

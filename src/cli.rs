@@ -234,6 +234,9 @@ fn print_report(report: &Report) {
             println!("no solution within {n} moves ({millis:.1} ms)")
         }
         Outcome::Unsolvable { within: None } => println!("no solution exists ({millis:.1} ms)"),
+        Outcome::NotFound => println!(
+            "no solution found ({millis:.1} ms); this solver is not exhaustive, so one may exist"
+        ),
         Outcome::Cancelled => println!("cancelled after {millis:.1} ms"),
         Outcome::TimeLimit => println!("time limit reached after {millis:.1} ms"),
         Outcome::MemoryLimit => println!(
@@ -291,7 +294,9 @@ pub fn report_json(report: &Report) -> serde_json::Value {
 
 fn exit_code(outcome: &Outcome) -> ExitCode {
     match outcome {
-        Outcome::Solved { .. } | Outcome::Unsolvable { .. } => ExitCode::SUCCESS,
+        Outcome::Solved { .. } | Outcome::Unsolvable { .. } | Outcome::NotFound => {
+            ExitCode::SUCCESS
+        }
         Outcome::Cancelled | Outcome::TimeLimit | Outcome::MemoryLimit => {
             ExitCode::from(EXIT_STOPPED)
         }

@@ -55,7 +55,7 @@ fn every_solver_answers_the_small_boards() {
                         assert_eq!(moves.len(), optimum, "{name}: {}", kind.name);
                     }
                 }
-                Outcome::Invalid { .. } | Outcome::Unsolvable { .. } => {
+                Outcome::Invalid { .. } | Outcome::Unsolvable { .. } | Outcome::NotFound => {
                     assert_eq!(
                         kind.optimality,
                         Optimality::NotGuaranteed,
@@ -95,6 +95,7 @@ fn every_solver_stops_when_cancelled() {
                     | Outcome::Solved { .. }
                     | Outcome::Invalid { .. }
                     | Outcome::Unsolvable { .. }
+                    | Outcome::NotFound
             ),
             "{}: {:?}",
             kind.name,

@@ -95,7 +95,7 @@ pub fn judge(outcome: &Outcome, required: Option<u32>) -> Status {
         Outcome::TimeLimit => Status::Timeout,
         Outcome::MemoryLimit => Status::Memory,
         Outcome::Cancelled => Status::Cancelled,
-        Outcome::Unsolvable { .. } => Status::Unsolved,
+        Outcome::Unsolvable { .. } | Outcome::NotFound => Status::Unsolved,
     }
 }
 

@@ -125,6 +125,10 @@ pub enum Outcome {
         /// The bound the proof holds to; `None` when there is no solution at all.
         within: Option<u32>,
     },
+    /// A solver that is not exhaustive finished without an answer. This proves nothing: a
+    /// solution may still exist (the graph solvers' assumption, Stateless' stores, a depth
+    /// limit with pruning that loses states).
+    NotFound,
     /// Cancelled by the user.
     Cancelled,
     /// The time limit ran out.
@@ -147,6 +151,7 @@ impl Outcome {
         match self {
             Outcome::Solved { .. } => "solved",
             Outcome::Unsolvable { .. } => "unsolvable",
+            Outcome::NotFound => "not-found",
             Outcome::Cancelled => "cancelled",
             Outcome::TimeLimit => "time-limit",
             Outcome::MemoryLimit => "memory-limit",
@@ -215,6 +220,8 @@ pub enum SearchEnd {
     Found(Vec<Move>),
     /// It proved there is none (within a bound, when given).
     Unsolvable(Option<u32>),
+    /// It gave up without an answer and without a proof.
+    NotFound,
     /// It was stopped.
     Stopped(Stop),
 }
@@ -356,6 +363,8 @@ fn finish<P: Probe>(
     end: SearchEnd,
     search: Search<'_, P>,
 ) -> Report {
+    // The replay below is the framework's check, not the solver's work: time stops here.
+    let elapsed = search.elapsed();
     let outcome = match end {
         SearchEnd::Found(moves) => match puzzle.replay(&moves) {
             Ok(_) => {
@@ -370,6 +379,7 @@ fn finish<P: Probe>(
             },
         },
         SearchEnd::Unsolvable(within) => Outcome::Unsolvable { within },
+        SearchEnd::NotFound => Outcome::NotFound,
         SearchEnd::Stopped(Stop::Cancelled) => Outcome::Cancelled,
         SearchEnd::Stopped(Stop::TimeLimit) => Outcome::TimeLimit,
         SearchEnd::Stopped(Stop::MemoryLimit) => Outcome::MemoryLimit,
@@ -377,7 +387,7 @@ fn finish<P: Probe>(
     Report {
         solver: kind.name,
         outcome,
-        elapsed: search.elapsed(),
+        elapsed,
         depths: search.depths,
         peak_memory: search.peak_memory,
         nodes: search.nodes,

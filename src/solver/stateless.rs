@@ -270,7 +270,7 @@ pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd
         .probe
         .event(|| Event::StatelessStores(Box::new(engine.stores())));
     let Some(best) = engine.best else {
-        return SearchEnd::Unsolvable(None);
+        return SearchEnd::NotFound;
     };
     // The sequence is as long as the claimed move count; keep it within the memory budget.
     let claimed = engine.finals[best as usize].moves as usize;
