@@ -9,3 +9,4 @@ pub mod app;
 pub mod cli;
 pub mod model;
 pub mod solver;
+pub mod worker;
