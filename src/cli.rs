@@ -83,6 +83,14 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Open the app on a view and save a screenshot of it as PNG (needs a display; use
+    /// xvfb-run on a machine without one).
+    Screenshot {
+        /// The view: editor, solving, playback, plots or play.
+        view: String,
+        /// The PNG file to write.
+        file: PathBuf,
+    },
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -189,6 +197,12 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Screenshot { view, file } => {
+            let view: crate::app::screenshot::View = view.parse().map_err(anyhow::Error::msg)?;
+            crate::app::screenshot::run(view, &file).map_err(anyhow::Error::msg)?;
+            println!("wrote {}", file.display());
             Ok(ExitCode::SUCCESS)
         }
     }
