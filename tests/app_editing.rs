@@ -281,3 +281,122 @@ fn the_working_board_and_settings_survive_a_restart() {
         "unsaved changes stay marked as unsaved"
     );
 }
+
+/// Presses at one point, moves through others a frame at a time, releases at the last.
+fn drag_through(harness: &mut Harness<'_, RicochetApp>, points: &[Pos2]) {
+    let (first, last) = (points[0], points[points.len() - 1]);
+    harness.event(egui::Event::PointerMoved(first));
+    harness.event(egui::Event::PointerButton {
+        pos: first,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    for &point in &points[1..] {
+        harness.event(egui::Event::PointerMoved(point));
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: last,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run();
+}
+
+#[test]
+fn dragging_along_cell_sides_draws_a_wall_line_undone_in_one_step() {
+    let mut harness = app_harness();
+    click_menu_item(&mut harness, "File", "New...");
+    harness.get_by_label("Empty board").click();
+    harness.run();
+    let (rect, cell) = board_rect(&harness);
+    // Along the line between rows 4 and 5, from column 2 to column 6.
+    let points: Vec<Pos2> = (2..=6)
+        .flat_map(|x| [0.3, 0.7].map(|f| rect.min + egui::vec2((x as f32 + f) * cell, 5.0 * cell)))
+        .collect();
+    drag_through(&mut harness, &points);
+    let board = &harness.state().draft().board;
+    for x in 2..=6 {
+        let cell_above = board.cell(Pos::new(x, 4));
+        assert!(
+            board.has_wall(cell_above, Direction::South),
+            "wall under (x, 4) for x = {x}"
+        );
+    }
+    assert_eq!(board.interior_walls().len(), 5);
+    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    harness.run();
+    assert!(
+        harness.state().draft().board.interior_walls().is_empty(),
+        "one undo step"
+    );
+}
+
+#[test]
+fn a_robot_can_be_dragged_to_another_cell() {
+    let mut harness = app_harness();
+    harness.get_by_label("Move").click();
+    harness.run();
+    let (rect, cell) = board_rect(&harness);
+    let from = harness
+        .state()
+        .draft()
+        .robot_pos(RobotColor::Green)
+        .unwrap();
+    let to = Pos::new(6, 10);
+    let a = cell_center(rect, cell, from);
+    let b = cell_center(rect, cell, to);
+    let points: Vec<Pos2> = (0..=8).map(|i| a + (b - a) * (i as f32 / 8.0)).collect();
+    drag_through(&mut harness, &points);
+    assert_eq!(
+        harness.state().draft().robot_pos(RobotColor::Green),
+        Some(to)
+    );
+}
+
+#[test]
+fn saving_through_the_path_field_writes_the_board_and_clears_the_mark() {
+    let mut harness = app_harness();
+    // Without the system's dialogs the in-app window asks for the path.
+    click_menu_item(&mut harness, "View", "Use the system's file dialogs");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    let (rect, cell) = board_rect(&harness);
+    click_at(&mut harness, rect.min + egui::vec2(5.0 * cell, 6.5 * cell));
+    assert!(harness.state().is_dirty());
+    let dir = std::env::temp_dir().join(format!("ricochet-app-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("designed.ron");
+    click_menu_item(&mut harness, "File", "Save");
+    let field = harness.get_by_role(egui::accesskit::Role::TextInput);
+    field.click();
+    harness.run();
+    // Replace the suggested path.
+    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+    harness.run();
+    harness
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .type_text(path.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("Save to path").click();
+    harness.run();
+    assert!(!harness.state().is_dirty());
+    assert_eq!(harness.state().file(), Some(path.as_path()));
+    let saved = ricochet_lab::model::formats::load_source(path.to_str().unwrap()).unwrap();
+    assert_eq!(&saved, &harness.state().draft().to_puzzle().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn quitting_with_unsaved_changes_asks_first() {
+    let mut harness = app_harness();
+    let (rect, cell) = board_rect(&harness);
+    click_at(&mut harness, rect.min + egui::vec2(5.0 * cell, 6.5 * cell));
+    click_menu_item(&mut harness, "File", "Quit");
+    assert!(harness.query_by_label("Unsaved changes").is_some());
+    harness.get_by_label("Keep editing").click();
+    harness.run();
+    assert!(harness.query_by_label("Unsaved changes").is_none());
+    assert!(harness.state().is_dirty());
+}

@@ -403,7 +403,8 @@ pub fn robot_shapes(
     palette: &Palette,
 ) -> Vec<Shape> {
     let cell = geometry.cell_size();
-    let radius = cell * 0.36;
+    // Never smaller than a few points, so robots stay visible on the largest boards.
+    let radius = (cell * 0.36).max(3.0);
     let mut shapes = Vec::new();
     for robot in robots {
         let center = geometry.to_screen(robot.center);

@@ -16,7 +16,7 @@ use crate::model::{
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// An editable puzzle: the same parts as a [`Puzzle`], without the promise that they fit
 /// together. Robots are kept in colour order with distinct colours and on the board.
@@ -338,9 +338,9 @@ impl History {
     }
 }
 
-/// The stored form of a draft: the native format's layout, so that a valid draft's text is
-/// native RON, read back without the checks a puzzle needs.
-#[derive(Serialize, Deserialize)]
+/// The stored form of a draft as read back: the native format's layout, without the checks a
+/// puzzle needs.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DraftFile {
     format: u32,
@@ -359,7 +359,7 @@ struct DraftFile {
     rules: Rules,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TargetEntry {
     x: u16,
@@ -368,7 +368,7 @@ struct TargetEntry {
     shape: Shape,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RobotEntry {
     color: RobotColor,
@@ -376,7 +376,7 @@ struct RobotEntry {
     y: u16,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GoalEntry {
     x: u16,
@@ -385,61 +385,68 @@ struct GoalEntry {
 }
 
 /// Writes a draft in the native RON layout: a valid draft through the native format's own
-/// writer, an unfinished one in the same layout.
+/// writer, an unfinished one laid out the same way (one item per line), so that the stored
+/// text reads and diffs like any board file.
 pub fn write_draft(draft: &Draft) -> String {
     if let Ok(puzzle) = draft.to_puzzle() {
         return crate::model::formats::native::write(&puzzle);
     }
     let board = &draft.board;
-    let file = DraftFile {
-        format: FORMAT_VERSION,
-        width: board.width(),
-        height: board.height(),
-        walls: board
-            .interior_walls()
-            .into_iter()
-            .map(|(p, d)| (p.x, p.y, d))
-            .collect(),
-        closed: board
-            .closed_cells()
-            .into_iter()
-            .map(|p| (p.x, p.y))
-            .collect(),
-        targets: board
-            .targets()
-            .iter()
-            .map(|t| TargetEntry {
-                x: t.pos.x,
-                y: t.pos.y,
-                color: t.color,
-                shape: t.shape,
-            })
-            .collect(),
-        robots: draft
-            .robots
-            .iter()
-            .map(|r| RobotEntry {
-                color: r.color,
-                x: r.pos.x,
-                y: r.pos.y,
-            })
-            .collect(),
-        goal: GoalEntry {
-            x: draft.goal.pos.x,
-            y: draft.goal.pos.y,
-            color: draft.goal.color,
-        },
-        rules: draft.rules,
-    };
-    let config = ron::ser::PrettyConfig::new()
-        .depth_limit(2)
-        .separate_tuple_members(false)
-        .struct_names(false);
-    // Plain data structs always serialise; should that ever change, an empty text is read
-    // back as "no stored board" and the app starts on its default.
-    let mut text = ron::ser::to_string_pretty(&file, config).unwrap_or_default();
-    text.push('\n');
-    text
+    let mut out = format!(
+        "(\n    format: {FORMAT_VERSION},\n    width: {},\n    height: {},\n",
+        board.width(),
+        board.height()
+    );
+    let walls: Vec<String> = board
+        .interior_walls()
+        .into_iter()
+        .map(|(p, d)| format!("({}, {}, {d:?})", p.x, p.y))
+        .collect();
+    write_list(&mut out, "walls", &walls);
+    let closed: Vec<String> = board
+        .closed_cells()
+        .into_iter()
+        .map(|p| format!("({}, {})", p.x, p.y))
+        .collect();
+    out.push_str(&format!("    closed: [{}],\n", closed.join(", ")));
+    let targets: Vec<String> = board
+        .targets()
+        .iter()
+        .map(|t| {
+            format!(
+                "(x: {}, y: {}, color: {:?}, shape: {:?})",
+                t.pos.x, t.pos.y, t.color, t.shape
+            )
+        })
+        .collect();
+    write_list(&mut out, "targets", &targets);
+    let robots: Vec<String> = draft
+        .robots
+        .iter()
+        .map(|r| format!("(color: {:?}, x: {}, y: {})", r.color, r.pos.x, r.pos.y))
+        .collect();
+    write_list(&mut out, "robots", &robots);
+    out.push_str(&format!(
+        "    goal: (x: {}, y: {}, color: {:?}),\n    rules: (ricochet: {}, no_rebound: {}),\n)\n",
+        draft.goal.pos.x,
+        draft.goal.pos.y,
+        draft.goal.color,
+        draft.rules.ricochet,
+        draft.rules.no_rebound
+    ));
+    out
+}
+
+fn write_list(out: &mut String, name: &str, items: &[String]) {
+    if items.is_empty() {
+        out.push_str(&format!("    {name}: [],\n"));
+        return;
+    }
+    out.push_str(&format!("    {name}: [\n"));
+    for item in items {
+        out.push_str(&format!("        {item},\n"));
+    }
+    out.push_str("    ],\n");
 }
 
 /// Reads a draft written by [`write_draft`] (or any native puzzle file). The board must be
@@ -451,6 +458,12 @@ pub fn parse_draft(text: &str) -> Result<Draft, String> {
             e.span.start.line, e.span.start.col, e.code
         )
     })?;
+    if file.format == 0 || file.format > FORMAT_VERSION {
+        return Err(format!(
+            "format version {} is not supported (this program reads version {FORMAT_VERSION})",
+            file.format
+        ));
+    }
     if !(MIN_SIDE..=MAX_SIDE).contains(&file.width) || !(MIN_SIDE..=MAX_SIDE).contains(&file.height)
     {
         return Err(ModelError::Size {
@@ -562,6 +575,12 @@ mod tests {
         let error = draft.to_puzzle().unwrap_err();
         assert_eq!(problem_cells(&error), vec![Pos::new(7, 7)]);
         assert_eq!(parse_draft(&write_draft(&draft)).unwrap(), draft);
+        // Laid out as the native writer lays out the same board with the robot moved off.
+        let mut valid = draft.clone();
+        valid.robots[0].pos = Pos::new(0, 15);
+        let native_text = write_draft(&valid);
+        let invalid_text = write_draft(&draft);
+        assert_eq!(native_text.lines().count(), invalid_text.lines().count());
         let empty = Draft::empty(5, 3).unwrap();
         assert_eq!(parse_draft(&write_draft(&empty)).unwrap(), empty);
     }

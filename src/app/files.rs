@@ -75,7 +75,9 @@ pub fn boards_dir() -> Option<PathBuf> {
         );
     }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("boards"));
-    candidates.into_iter().find(|dir| dir.is_dir())
+    let dir = candidates.into_iter().find(|dir| dir.is_dir())?;
+    // Shown to the user, so the full path rather than "boards".
+    Some(std::fs::canonicalize(&dir).unwrap_or(dir))
 }
 
 /// The puzzle files in a folder (`.ron` and `.txt`), sorted by name.
@@ -145,7 +147,7 @@ pub fn file_windows_ui(
     let palette = theme::palette(ctx.global_style().visuals.dark_mode);
     if windows.open {
         let mut open = true;
-        egui::Window::new("Open a board")
+        super::widgets::window_position(egui::Window::new("Open a board"), ctx)
             .open(&mut open)
             .default_width(360.0)
             .show(ctx, |ui| {
@@ -179,7 +181,7 @@ pub fn file_windows_ui(
     }
     if let Some(kind) = windows.save {
         let mut open = true;
-        egui::Window::new(kind.title())
+        super::widgets::window_position(egui::Window::new(kind.title()), ctx)
             .open(&mut open)
             .default_width(360.0)
             .show(ctx, |ui| {
@@ -211,7 +213,7 @@ pub fn file_windows_ui(
     }
     if windows.import {
         let mut open = true;
-        egui::Window::new("Import a game id or Cox text")
+        super::widgets::window_position(egui::Window::new("Import a game id or Cox text"), ctx)
             .open(&mut open)
             .default_width(420.0)
             .show(ctx, |ui| {

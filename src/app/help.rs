@@ -30,7 +30,7 @@ pub const KEYS: &[(&str, &str)] = &[
 
 /// The Help window.
 pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
-    egui::Window::new("Help")
+    super::widgets::window_position(egui::Window::new("Help"), ctx)
         .open(open)
         .default_width(460.0)
         .show(ctx, |ui| {

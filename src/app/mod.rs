@@ -1212,7 +1212,7 @@ impl RicochetApp {
         }
         let mut open = true;
         let window = &mut self.new_window;
-        egui::Window::new("New board")
+        widgets::window_position(egui::Window::new("New board"), ctx)
             .open(&mut open)
             .default_width(380.0)
             .show(ctx, |ui| {

@@ -272,7 +272,7 @@ pub fn play_panel_ui(
             });
         }
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (dir, label) in [
             (Direction::West, "Move west"),
             (Direction::North, "Move north"),

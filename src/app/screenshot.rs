@@ -193,7 +193,7 @@ impl ScreenshotDirector {
     fn setup(&mut self, app: &mut RicochetApp) {
         match self.view {
             View::Editor => {
-                app.state.editor.tool = Tool::Walls;
+                app.state.editor.tool = Tool::Targets;
                 app.state.view.plots = false;
             }
             View::Solving => {

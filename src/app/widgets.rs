@@ -24,10 +24,21 @@ pub fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) {
         .circle_filled(rect.center(), size.x * 0.5, color);
 }
 
+/// Where the app's windows first open: centred near the top, over the board, clear of the
+/// menu bar.
+pub fn window_position<'a>(window: egui::Window<'a>, ctx: &egui::Context) -> egui::Window<'a> {
+    let area = ctx.content_rect();
+    window
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(egui::pos2(area.center().x, area.top() + 70.0))
+}
+
 /// Formats a duration for tables: "412 ms", "3.27 s", "2 min 05 s".
 pub fn format_duration(duration: std::time::Duration) -> String {
     let secs = duration.as_secs_f64();
-    if secs < 1.0 {
+    if secs < 0.01 {
+        format!("{:.2} ms", secs * 1000.0)
+    } else if secs < 1.0 {
         format!("{:.0} ms", secs * 1000.0)
     } else if secs < 60.0 {
         format!("{secs:.2} s")
@@ -71,6 +82,7 @@ mod tests {
         assert_eq!(format_count(1000), "1 000");
         assert_eq!(format_count(47_612_050), "47 612 050");
         assert_eq!(format_duration(Duration::from_millis(412)), "412 ms");
+        assert_eq!(format_duration(Duration::from_micros(310)), "0.31 ms");
         assert_eq!(format_duration(Duration::from_millis(3270)), "3.27 s");
         assert_eq!(format_duration(Duration::from_secs(125)), "2 min 05 s");
     }

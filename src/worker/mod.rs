@@ -471,6 +471,50 @@ mod tests {
         assert!(error.to_string().contains("no-such-solver"));
     }
 
+    /// Measures what the live probe and the thread cost the solver: the same bounded IDDFS
+    /// run (depths 1 to 19 of a hard game, a fixed amount of work) headless with `NoProbe`
+    /// and through the worker, alternated, best of three each. Prints the ratio; asserts
+    /// only that both did the same work.
+    #[test]
+    #[ignore = "a measurement: run with --ignored --nocapture"]
+    fn live_probe_overhead_ratio() {
+        use crate::solver::{NoProbe, SolverOptions};
+        let puzzle = game_id::parse("7650+42+E2302B12+C9").unwrap();
+        // The struct update keeps this compiling when solvers gain options.
+        #[allow(clippy::needless_update)]
+        let options = SolverOptions {
+            depth_limit: Some(19),
+            ..SolverOptions::default()
+        };
+        let mut headless = Vec::new();
+        let mut live = Vec::new();
+        for _ in 0..3 {
+            let start = std::time::Instant::now();
+            let report =
+                solver::run("iddfs", &puzzle, &options, &Limits::default(), &mut NoProbe).unwrap();
+            headless.push((start.elapsed(), report.nodes));
+            let (waker, wakes) = counting_waker();
+            let mut job = SolveJob::new("iddfs", puzzle.clone());
+            job.options = options.clone();
+            let start = std::time::Instant::now();
+            let mut run = job.spawn(waker).unwrap();
+            let Some(RunEnd::Finished(report)) = run.wait(Duration::from_secs(600)).cloned() else {
+                panic!("the live run did not finish");
+            };
+            live.push((start.elapsed(), report.nodes, wakes.load(Ordering::Relaxed)));
+        }
+        let best_headless = headless.iter().map(|h| h.0).min().unwrap();
+        let best_live = live.iter().map(|l| l.0).min().unwrap();
+        assert!(headless.iter().all(|h| h.1 == headless[0].1));
+        assert!(live.iter().all(|l| l.1 == headless[0].1));
+        println!(
+            "nodes {}, headless best {best_headless:?}, live best {best_live:?}, ratio {:.3}, wakes per live run {:?}",
+            headless[0].1,
+            best_live.as_secs_f64() / best_headless.as_secs_f64(),
+            live.iter().map(|l| l.2).collect::<Vec<_>>()
+        );
+    }
+
     #[test]
     fn dropping_a_run_cancels_its_solver() {
         let puzzle = game_id::parse("7650+42+E2302B12+C9").unwrap();
