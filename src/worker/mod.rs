@@ -458,7 +458,8 @@ mod tests {
             matches!(end, RunEnd::Finished(r) if r.outcome == Outcome::Cancelled),
             "unexpected end {end:?}"
         );
-        assert!(run.cancel_latency().is_some());
+        let latency = run.cancel_latency().expect("a cancel was asked for");
+        println!("the solver stopped {latency:?} after the cancel");
     }
 
     #[test]
