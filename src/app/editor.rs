@@ -6,7 +6,7 @@ use super::draft::{Draft, Edit, describe_target};
 use super::widgets::{color_swatch, labeled_drag};
 use super::{Command, UndoStep, theme};
 use crate::model::tiles::{self, TileVariant};
-use crate::model::{Direction, Goal, Pos, RobotColor, Rules, Shape, Target, TargetColor};
+use crate::model::{Goal, Pos, RobotColor, Rules, Shape, Target, TargetColor};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -605,9 +605,4 @@ pub fn capitalised(word: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-/// The side of a cell the editor names in messages, e.g. "east side of (3, 4)".
-pub fn describe_side(pos: Pos, side: Direction) -> String {
-    format!("{side} side of {pos}")
 }

@@ -390,12 +390,6 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// The solvers the interface offers, in registry order: read from [`solver::SOLVERS`] so new
-/// solvers appear without changes here.
-pub fn solvers() -> &'static [SolverKind] {
-    solver::SOLVERS
-}
-
 /// Numbers runs in the order they start, so each solver thread has its own name.
 fn next_run_number() -> u64 {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
