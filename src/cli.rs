@@ -89,6 +89,14 @@ enum Command {
     /// Measure how often a solver finds the optimum on random standard games, by optimal move
     /// count, against an optimal baseline.
     Accuracy(crate::accuracy::AccuracyArgs),
+    /// Open the app on a view and save a screenshot of it as PNG (needs a display; use
+    /// xvfb-run on a machine without one).
+    Screenshot {
+        /// The view: editor, solving, playback, plots or play.
+        view: String,
+        /// The PNG file to write.
+        file: PathBuf,
+    },
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -199,6 +207,12 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Accuracy(args) => crate::accuracy::command(&args),
+        Command::Screenshot { view, file } => {
+            let view: crate::app::screenshot::View = view.parse().map_err(anyhow::Error::msg)?;
+            crate::app::screenshot::run(view, &file).map_err(anyhow::Error::msg)?;
+            println!("wrote {}", file.display());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

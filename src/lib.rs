@@ -11,3 +11,4 @@ pub mod cli;
 pub mod experiment;
 pub mod model;
 pub mod solver;
+pub mod worker;

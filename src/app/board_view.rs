@@ -1,0 +1,678 @@
+//! The board widget: one transform between board coordinates and the screen, pure
+//! hit-testing, and pure layers that turn a scene into shapes.
+//!
+//! Board coordinates measure in cells: cell `(x, y)` covers `[x, x + 1] x [y, y + 1]`, with
+//! `y` growing southwards as on screen. Everything drawn goes through
+//! [`BoardGeometry::screen_from_board`]; everything clicked comes back through its inverse.
+
+use super::theme::{self, Palette};
+use crate::model::{Board, Direction, Goal, Pos, RobotColor, Shape as TargetShape, TargetColor};
+use egui::emath::RectTransform;
+use egui::epaint::text::FontsView;
+use egui::{Align2, Color32, FontId, Pos2, Rect, Shape, Stroke, StrokeKind, Vec2, pos2, vec2};
+
+/// Where a board of a given size sits on the screen.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardGeometry {
+    /// Board coordinates (in cells) to screen points.
+    pub screen_from_board: RectTransform,
+    width: u16,
+    height: u16,
+}
+
+impl BoardGeometry {
+    /// Fits a `width x height` board into `available`, with square cells, centred.
+    pub fn fit(available: Rect, width: u16, height: u16) -> BoardGeometry {
+        let (w, h) = (f32::from(width.max(1)), f32::from(height.max(1)));
+        let cell = (available.width() / w).min(available.height() / h).max(1.0);
+        let size = vec2(cell * w, cell * h);
+        let screen = Rect::from_center_size(available.center(), size);
+        BoardGeometry {
+            screen_from_board: RectTransform::from_to(
+                Rect::from_min_size(Pos2::ZERO, vec2(w, h)),
+                screen,
+            ),
+            width,
+            height,
+        }
+    }
+
+    /// The screen rectangle of the whole board.
+    pub fn screen_rect(&self) -> Rect {
+        *self.screen_from_board.to()
+    }
+
+    /// The side of one cell in screen points.
+    pub fn cell_size(&self) -> f32 {
+        self.screen_from_board.scale().x
+    }
+
+    /// The screen rectangle of a cell.
+    pub fn cell_rect(&self, pos: Pos) -> Rect {
+        let min = pos2(f32::from(pos.x), f32::from(pos.y));
+        self.screen_from_board
+            .transform_rect(Rect::from_min_size(min, Vec2::splat(1.0)))
+    }
+
+    /// The screen centre of a cell.
+    pub fn cell_center(&self, pos: Pos) -> Pos2 {
+        self.cell_rect(pos).center()
+    }
+
+    /// The screen point of a position in board coordinates.
+    pub fn to_screen(&self, board_point: Pos2) -> Pos2 {
+        self.screen_from_board.transform_pos(board_point)
+    }
+
+    /// The board coordinates of a screen point.
+    pub fn to_board(&self, screen_point: Pos2) -> Pos2 {
+        self.screen_from_board.inverse().transform_pos(screen_point)
+    }
+
+    /// What a screen point is over.
+    pub fn hit(&self, screen_point: Pos2) -> Option<Hit> {
+        hit_test(
+            self.to_board(screen_point),
+            self.width,
+            self.height,
+            EDGE_TOLERANCE,
+        )
+    }
+
+    /// The screen segment of a cell side.
+    pub fn edge_segment(&self, pos: Pos, side: Direction) -> [Pos2; 2] {
+        let r = self.cell_rect(pos);
+        match side {
+            Direction::North => [r.left_top(), r.right_top()],
+            Direction::East => [r.right_top(), r.right_bottom()],
+            Direction::South => [r.left_bottom(), r.right_bottom()],
+            Direction::West => [r.left_top(), r.left_bottom()],
+        }
+    }
+}
+
+/// How close to a cell side (in cells) a point counts as on the side rather than in the cell.
+pub const EDGE_TOLERANCE: f32 = 0.22;
+
+/// What a point on the board is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// Inside a cell, away from its sides.
+    Cell(Pos),
+    /// On a side of a cell (the nearest side, within the tolerance).
+    Edge(Pos, Direction),
+}
+
+impl Hit {
+    /// The cell hit, or the cell whose side is hit.
+    pub fn cell(self) -> Pos {
+        match self {
+            Hit::Cell(pos) | Hit::Edge(pos, _) => pos,
+        }
+    }
+}
+
+/// Which cell or cell side a point in board coordinates is over; `None` off the board.
+/// A point within `tolerance` cells of a side is on that side (the nearest one wins).
+pub fn hit_test(point: Pos2, width: u16, height: u16, tolerance: f32) -> Option<Hit> {
+    if !(point.x >= 0.0
+        && point.y >= 0.0
+        && point.x < f32::from(width)
+        && point.y < f32::from(height))
+    {
+        return None;
+    }
+    let pos = Pos::new(point.x.floor() as u16, point.y.floor() as u16);
+    let fx = point.x - point.x.floor();
+    let fy = point.y - point.y.floor();
+    let sides = [
+        (fy, Direction::North),
+        (1.0 - fx, Direction::East),
+        (1.0 - fy, Direction::South),
+        (fx, Direction::West),
+    ];
+    let (distance, side) = sides
+        .into_iter()
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap_or((1.0, Direction::North));
+    if distance <= tolerance {
+        Some(Hit::Edge(pos, side))
+    } else {
+        Some(Hit::Cell(pos))
+    }
+}
+
+/// A robot as drawn: its colour and its centre in board coordinates (between cells while it
+/// slides).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RobotSprite {
+    /// Its colour.
+    pub color: RobotColor,
+    /// Its centre in board coordinates.
+    pub center: Pos2,
+}
+
+impl RobotSprite {
+    /// A robot standing still on a cell.
+    pub fn at(color: RobotColor, pos: Pos) -> RobotSprite {
+        RobotSprite {
+            color,
+            center: cell_center(pos),
+        }
+    }
+}
+
+/// The centre of a cell in board coordinates.
+pub fn cell_center(pos: Pos) -> Pos2 {
+    pos2(f32::from(pos.x) + 0.5, f32::from(pos.y) + 0.5)
+}
+
+/// A straight slide drawn on the board: a move already made, or one of a solution.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trail {
+    /// The robot that slid.
+    pub color: RobotColor,
+    /// Where it started.
+    pub from: Pos,
+    /// Where it stopped.
+    pub to: Pos,
+    /// How strongly to draw it (1 for the current move, less for others).
+    pub emphasis: f32,
+    /// Its number in the sequence, drawn beside it when given.
+    pub number: Option<usize>,
+}
+
+/// Everything the board shows in one frame.
+#[derive(Clone, Debug, Default)]
+pub struct BoardScene {
+    /// The robots.
+    pub robots: Vec<RobotSprite>,
+    /// The active target.
+    pub goal: Option<Goal>,
+    /// The robot singled out (play mode, or the one being dragged).
+    pub selected: Option<RobotColor>,
+    /// Slides to draw.
+    pub trails: Vec<Trail>,
+    /// Cells to outline as wrong.
+    pub problems: Vec<Pos>,
+    /// What the pointer would change.
+    pub hover: Option<Hit>,
+    /// The minimum-move map to print in the cells.
+    pub min_moves: Option<Vec<u16>>,
+    /// Whether to print coordinates along the edges.
+    pub coordinates: bool,
+    /// From 0 to 1 while the target-reached ring shows.
+    pub celebration: Option<f32>,
+}
+
+/// The board's cells: background, checker, grid lines and closed cells.
+pub fn cell_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Vec<Shape> {
+    let mut shapes = vec![Shape::rect_filled(
+        geometry.screen_rect(),
+        2.0,
+        palette.board,
+    )];
+    let line = Stroke::new((geometry.cell_size() * 0.02).max(0.5), palette.grid_line);
+    for cell in 0..board.cell_count() as u16 {
+        let pos = board.pos(cell);
+        let rect = geometry.cell_rect(pos);
+        if board.is_closed(cell) {
+            shapes.push(Shape::rect_filled(rect, 0.0, palette.closed));
+        } else if (pos.x + pos.y) % 2 == 1 {
+            shapes.push(Shape::rect_filled(rect, 0.0, palette.board_alt));
+        }
+    }
+    let r = geometry.screen_rect();
+    for x in 1..board.width() {
+        let a = geometry.to_screen(pos2(f32::from(x), 0.0));
+        shapes.push(Shape::line_segment([a, pos2(a.x, r.bottom())], line));
+    }
+    for y in 1..board.height() {
+        let a = geometry.to_screen(pos2(0.0, f32::from(y)));
+        shapes.push(Shape::line_segment([a, pos2(r.right(), a.y)], line));
+    }
+    shapes
+}
+
+/// The walls: interior walls once each, then the border, drawn thick and slightly past the
+/// cell corners so that walls meeting at a corner join.
+pub fn wall_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Vec<Shape> {
+    let thickness = wall_thickness(geometry);
+    let stroke = Stroke::new(thickness, palette.wall);
+    let mut shapes = Vec::new();
+    for (pos, side) in board.interior_walls() {
+        let [a, b] = geometry.edge_segment(pos, side);
+        let along = (b - a).normalized() * thickness * 0.5;
+        shapes.push(Shape::line_segment([a - along, b + along], stroke));
+    }
+    shapes.push(Shape::rect_stroke(
+        geometry.screen_rect(),
+        0.0,
+        stroke,
+        StrokeKind::Inside,
+    ));
+    shapes
+}
+
+fn wall_thickness(geometry: &BoardGeometry) -> f32 {
+    (geometry.cell_size() * 0.12).clamp(2.0, 9.0)
+}
+
+/// The printed targets in their colour and shape, the active one on a glow.
+pub fn target_shapes(
+    geometry: &BoardGeometry,
+    board: &Board,
+    goal: Option<Goal>,
+    palette: &Palette,
+) -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    let cell = geometry.cell_size();
+    if let Some(goal) = goal
+        && board.contains(goal.pos)
+    {
+        let rect = geometry.cell_rect(goal.pos).shrink(cell * 0.06);
+        shapes.push(Shape::rect_filled(rect, cell * 0.15, palette.goal_glow));
+        if board.target_at(goal.pos).is_none() {
+            // An active target with no printed symbol: show what it asks for.
+            let shape = if goal.color == TargetColor::Any {
+                TargetShape::Vortex
+            } else {
+                TargetShape::Square
+            };
+            shapes.extend(symbol(
+                geometry.cell_center(goal.pos),
+                cell * 0.3,
+                goal.color,
+                shape,
+                palette,
+            ));
+        }
+    }
+    for target in board.targets() {
+        let active = goal.is_some_and(|g| g.pos == target.pos);
+        let radius = if active { cell * 0.34 } else { cell * 0.26 };
+        shapes.extend(symbol(
+            geometry.cell_center(target.pos),
+            radius,
+            target.color,
+            target.shape,
+            palette,
+        ));
+    }
+    shapes
+}
+
+/// One target symbol around a centre.
+fn symbol(
+    center: Pos2,
+    radius: f32,
+    color: TargetColor,
+    shape: TargetShape,
+    palette: &Palette,
+) -> Vec<Shape> {
+    let fill = theme::target(color);
+    let outline = Stroke::new((radius * 0.12).max(0.8), palette.robot_outline);
+    let polygon = |corners: usize, turn: f32| -> Shape {
+        let points = (0..corners)
+            .map(|i| {
+                let angle = turn + i as f32 * std::f32::consts::TAU / corners as f32;
+                center + radius * vec2(angle.cos(), angle.sin())
+            })
+            .collect();
+        Shape::convex_polygon(points, fill, outline)
+    };
+    match shape {
+        TargetShape::Circle => vec![Shape::circle_filled(center, radius * 0.85, fill), {
+            Shape::circle_stroke(center, radius * 0.85, outline)
+        }],
+        TargetShape::Triangle => vec![polygon(3, -std::f32::consts::FRAC_PI_2)],
+        TargetShape::Square => vec![polygon(4, std::f32::consts::FRAC_PI_4)],
+        TargetShape::Hexagon => vec![polygon(6, 0.0)],
+        TargetShape::Vortex => vortex(center, radius, outline),
+    }
+}
+
+/// The multicoloured vortex: four quarter wedges, one per robot colour.
+fn vortex(center: Pos2, radius: f32, outline: Stroke) -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    for (quarter, color) in theme::VORTEX.into_iter().enumerate() {
+        let start = -std::f32::consts::FRAC_PI_2 + quarter as f32 * std::f32::consts::FRAC_PI_2;
+        let mut points = vec![center];
+        for step in 0..=8 {
+            let angle = start + step as f32 / 8.0 * std::f32::consts::FRAC_PI_2;
+            points.push(center + radius * vec2(angle.cos(), angle.sin()));
+        }
+        shapes.push(Shape::convex_polygon(points, color, Stroke::NONE));
+    }
+    shapes.push(Shape::circle_stroke(center, radius, outline));
+    shapes
+}
+
+/// Slides as lines from cell centre to cell centre with an arrowhead, in the robot's colour,
+/// and their numbers when given.
+pub fn trail_shapes(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    trails: &[Trail],
+    palette: &Palette,
+) -> Vec<Shape> {
+    let cell = geometry.cell_size();
+    let mut shapes = Vec::new();
+    for (index, trail) in trails.iter().enumerate() {
+        let color = theme::robot(trail.color).gamma_multiply(0.25 + 0.75 * trail.emphasis);
+        // Moves along the same line (there and back) are drawn side by side, not on top of
+        // each other: each is shifted a little across its direction, by its place in the list.
+        let along = geometry.cell_center(trail.to) - geometry.cell_center(trail.from);
+        let across = along.normalized().rot90() * cell * ((index % 3) as f32 - 1.0) * 0.1;
+        let a = geometry.cell_center(trail.from) + across;
+        let b = geometry.cell_center(trail.to) + across;
+        let width = cell * (0.05 + 0.05 * trail.emphasis);
+        shapes.push(Shape::line_segment([a, b], Stroke::new(width, color)));
+        let direction = (b - a).normalized();
+        if direction.length() > 0.0 {
+            let head = b - direction * cell * 0.3;
+            let side = direction.rot90() * cell * 0.14;
+            let tip = b - direction * cell * 0.08;
+            shapes.push(Shape::convex_polygon(
+                vec![tip, head + side, head - side],
+                color,
+                Stroke::NONE,
+            ));
+        }
+        if let Some(number) = trail.number {
+            let mid = a + (b - a) * 0.5 + (b - a).normalized().rot90() * cell * 0.22;
+            shapes.push(Shape::text(
+                fonts,
+                mid,
+                Align2::CENTER_CENTER,
+                number,
+                FontId::proportional((cell * 0.3).max(8.0)),
+                palette.board_text,
+            ));
+        }
+    }
+    shapes
+}
+
+/// The robots: a disc in the robot's colour with its move letter, a ring when selected.
+pub fn robot_shapes(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    robots: &[RobotSprite],
+    selected: Option<RobotColor>,
+    palette: &Palette,
+) -> Vec<Shape> {
+    let cell = geometry.cell_size();
+    // Never smaller than a few points, so robots stay visible on the largest boards.
+    let radius = (cell * 0.36).max(3.0);
+    let mut shapes = Vec::new();
+    for robot in robots {
+        let center = geometry.to_screen(robot.center);
+        shapes.push(Shape::circle_filled(
+            center + vec2(0.0, cell * 0.04),
+            radius,
+            Color32::from_black_alpha(60),
+        ));
+        shapes.push(Shape::circle_filled(
+            center,
+            radius,
+            theme::robot(robot.color),
+        ));
+        shapes.push(Shape::circle_stroke(
+            center,
+            radius,
+            Stroke::new((cell * 0.04).max(1.0), palette.robot_outline),
+        ));
+        if cell >= 14.0 {
+            shapes.push(Shape::text(
+                fonts,
+                center,
+                Align2::CENTER_CENTER,
+                robot.color.letter(),
+                FontId::proportional(cell * 0.36),
+                palette.robot_letter,
+            ));
+        }
+        if selected == Some(robot.color) {
+            shapes.push(Shape::circle_stroke(
+                center,
+                radius + cell * 0.08,
+                Stroke::new((cell * 0.05).max(1.5), palette.selection),
+            ));
+        }
+    }
+    shapes
+}
+
+/// The minimum-move map: in every open cell, the fewest moves a robot would need from there
+/// to the target if it could stop anywhere ("-" where it never can).
+pub fn min_moves_shapes(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    board: &Board,
+    table: &[u16],
+    palette: &Palette,
+) -> Vec<Shape> {
+    let cell = geometry.cell_size();
+    let font = FontId::monospace((cell * 0.26).max(7.0));
+    let mut shapes = Vec::new();
+    for (index, &moves) in table.iter().enumerate() {
+        let cell_index = index as u16;
+        if board.is_closed(cell_index) {
+            continue;
+        }
+        let rect = geometry.cell_rect(board.pos(cell_index));
+        let text = if moves == crate::solver::min_moves::UNREACHABLE {
+            "-".to_string()
+        } else {
+            moves.to_string()
+        };
+        shapes.push(Shape::text(
+            fonts,
+            rect.left_top() + vec2(cell * 0.1, cell * 0.06),
+            Align2::LEFT_TOP,
+            text,
+            font.clone(),
+            palette.board_text,
+        ));
+    }
+    shapes
+}
+
+/// Column and row numbers along the top and left edges, inside the board.
+pub fn coordinate_shapes(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    board: &Board,
+    palette: &Palette,
+) -> Vec<Shape> {
+    let cell = geometry.cell_size();
+    if cell < 12.0 {
+        return Vec::new();
+    }
+    let font = FontId::monospace((cell * 0.22).max(7.0));
+    let mut shapes = Vec::new();
+    for x in 0..board.width() {
+        let rect = geometry.cell_rect(Pos::new(x, 0));
+        shapes.push(Shape::text(
+            fonts,
+            rect.right_top() + vec2(-cell * 0.08, cell * 0.06),
+            Align2::RIGHT_TOP,
+            x,
+            font.clone(),
+            palette.board_text,
+        ));
+    }
+    for y in 1..board.height() {
+        let rect = geometry.cell_rect(Pos::new(0, y));
+        shapes.push(Shape::text(
+            fonts,
+            rect.left_bottom() + vec2(cell * 0.1, -cell * 0.06),
+            Align2::LEFT_BOTTOM,
+            y,
+            font.clone(),
+            palette.board_text,
+        ));
+    }
+    shapes
+}
+
+/// Red outlines around cells that make the puzzle invalid.
+pub fn problem_shapes(geometry: &BoardGeometry, cells: &[Pos], palette: &Palette) -> Vec<Shape> {
+    let stroke = Stroke::new((geometry.cell_size() * 0.08).max(2.0), palette.invalid);
+    cells
+        .iter()
+        .filter(|p| {
+            p.x < geometry.width && p.y < geometry.height // off-board problems have no cell
+        })
+        .map(|&p| Shape::rect_stroke(geometry.cell_rect(p), 2.0, stroke, StrokeKind::Inside))
+        .collect()
+}
+
+/// What the pointer would change: the wall slot or the cell.
+pub fn hover_shapes(geometry: &BoardGeometry, hover: Option<Hit>, palette: &Palette) -> Vec<Shape> {
+    match hover {
+        Some(Hit::Edge(pos, side)) => {
+            let stroke = Stroke::new(wall_thickness(geometry) * 1.2, palette.hover);
+            vec![Shape::line_segment(
+                geometry.edge_segment(pos, side),
+                stroke,
+            )]
+        }
+        Some(Hit::Cell(pos)) => vec![Shape::rect_stroke(
+            geometry.cell_rect(pos),
+            2.0,
+            Stroke::new(2.0, palette.hover),
+            StrokeKind::Inside,
+        )],
+        None => Vec::new(),
+    }
+}
+
+/// A ring that grows out of the target when it is reached.
+pub fn celebration_shapes(
+    geometry: &BoardGeometry,
+    goal: Option<Goal>,
+    progress: f32,
+    palette: &Palette,
+) -> Vec<Shape> {
+    let Some(goal) = goal else {
+        return Vec::new();
+    };
+    let cell = geometry.cell_size();
+    let radius = cell * (0.45 + 1.2 * progress);
+    let alpha = (1.0 - progress).clamp(0.0, 1.0);
+    vec![Shape::circle_stroke(
+        geometry.cell_center(goal.pos),
+        radius,
+        Stroke::new(cell * 0.1, palette.celebration.gamma_multiply(alpha)),
+    )]
+}
+
+/// All layers of a scene, bottom to top.
+pub fn scene_shapes(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    board: &Board,
+    scene: &BoardScene,
+    palette: &Palette,
+) -> Vec<Shape> {
+    let mut shapes = cell_shapes(geometry, board, palette);
+    shapes.extend(target_shapes(geometry, board, scene.goal, palette));
+    if let Some(table) = &scene.min_moves {
+        shapes.extend(min_moves_shapes(fonts, geometry, board, table, palette));
+    }
+    if scene.coordinates {
+        shapes.extend(coordinate_shapes(fonts, geometry, board, palette));
+    }
+    shapes.extend(wall_shapes(geometry, board, palette));
+    shapes.extend(trail_shapes(fonts, geometry, &scene.trails, palette));
+    shapes.extend(robot_shapes(
+        fonts,
+        geometry,
+        &scene.robots,
+        scene.selected,
+        palette,
+    ));
+    if let Some(progress) = scene.celebration {
+        shapes.extend(celebration_shapes(geometry, scene.goal, progress, palette));
+    }
+    shapes.extend(problem_shapes(geometry, &scene.problems, palette));
+    shapes.extend(hover_shapes(geometry, scene.hover, palette));
+    shapes
+}
+
+/// Allocates the board widget in the space left, paints the scene and returns the response
+/// (for clicks and drags) with the geometry used, so the caller can hit-test the pointer.
+///
+/// The widget is announced to assistive technology (and UI tests) as "Board".
+pub fn board_ui(
+    ui: &mut egui::Ui,
+    board: &Board,
+    scene: &BoardScene,
+) -> (egui::Response, BoardGeometry) {
+    // Decide the size: all the space left, the board square-celled in its middle.
+    let available = ui.available_rect_before_wrap();
+    let geometry = BoardGeometry::fit(available.shrink(6.0), board.width(), board.height());
+    // Allocate the board's own rectangle, so that clicks beside it are not board clicks.
+    let response = ui.allocate_rect(geometry.screen_rect(), egui::Sense::click_and_drag());
+    response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, ui.is_enabled(), "Board"));
+    // Paint.
+    let palette = theme::palette(ui.visuals().dark_mode);
+    let shapes = ui.fonts_mut(|fonts| scene_shapes(fonts, &geometry, board, scene, palette));
+    // Clipped to the board, so wall ends that reach past the border are cut at its edge.
+    ui.painter_at(geometry.screen_rect()).extend(shapes);
+    (response, geometry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_near_a_side_hit_the_side_and_the_middle_hits_the_cell() {
+        assert_eq!(
+            hit_test(pos2(1.5, 1.5), 4, 4, 0.2),
+            Some(Hit::Cell(Pos::new(1, 1)))
+        );
+        assert_eq!(
+            hit_test(pos2(1.95, 1.5), 4, 4, 0.2),
+            Some(Hit::Edge(Pos::new(1, 1), Direction::East))
+        );
+        assert_eq!(
+            hit_test(pos2(2.05, 1.5), 4, 4, 0.2),
+            Some(Hit::Edge(Pos::new(2, 1), Direction::West))
+        );
+        assert_eq!(
+            hit_test(pos2(0.5, 0.1), 4, 4, 0.2),
+            Some(Hit::Edge(Pos::new(0, 0), Direction::North))
+        );
+        assert_eq!(
+            hit_test(pos2(3.5, 3.9), 4, 4, 0.2),
+            Some(Hit::Edge(Pos::new(3, 3), Direction::South))
+        );
+        assert_eq!(hit_test(pos2(-0.1, 1.0), 4, 4, 0.2), None);
+        assert_eq!(hit_test(pos2(4.0, 1.0), 4, 4, 0.2), None);
+        assert_eq!(hit_test(pos2(1.0, 4.5), 4, 3, 0.2), None);
+    }
+
+    #[test]
+    fn screen_and_board_coordinates_invert_each_other() {
+        let geometry = BoardGeometry::fit(
+            Rect::from_min_size(pos2(10.0, 20.0), vec2(800.0, 400.0)),
+            16,
+            8,
+        );
+        // The board is as wide as fits the height: 8 rows of 50 points.
+        assert_eq!(geometry.cell_size(), 50.0);
+        let center = geometry.cell_center(Pos::new(3, 2));
+        assert_eq!(geometry.hit(center), Some(Hit::Cell(Pos::new(3, 2))));
+        let [a, b] = geometry.edge_segment(Pos::new(3, 2), Direction::South);
+        let middle = a + (b - a) * 0.5;
+        let hit = geometry.hit(middle + vec2(0.0, -1.0));
+        assert_eq!(hit, Some(Hit::Edge(Pos::new(3, 2), Direction::South)));
+        let back = geometry.to_board(geometry.to_screen(pos2(5.25, 7.75)));
+        assert!((back - pos2(5.25, 7.75)).length() < 1e-4);
+    }
+}

@@ -1,0 +1,331 @@
+//! `ricochet-lab screenshot <VIEW> <FILE.png>`: opens the real app window, sets up a view
+//! (loads a puzzle, runs solvers, steps a solution), waits until it shows what it should, asks
+//! eframe for a screenshot of the next frame and writes it as a PNG.
+//!
+//! It needs a display; on a machine without one, run it under Xvfb:
+//! `xvfb-run -a -s "-screen 0 1600x1000x24" ricochet-lab screenshot editor editor.png`.
+
+use super::draft::Draft;
+use super::editor::Tool;
+use super::state::{AppState, Mode, ThemeChoice};
+use super::{Command, Pending, RicochetApp};
+use crate::model::formats::game_id;
+use crate::model::tiles::random_game;
+use crate::model::{Direction, RobotColor, samples};
+use crate::worker::RunEnd;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The views a screenshot can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The editor on the deck's puzzle.
+    Editor,
+    /// A long IDDFS run in progress with its live table and nodes plot.
+    Solving,
+    /// A solution played back part way, every move's path drawn.
+    Playback,
+    /// The plots after a series of solves by several solvers.
+    Plots,
+    /// Play mode after a few moves, with trails.
+    Play,
+}
+
+impl View {
+    /// Every view with its name.
+    pub const ALL: [(View, &'static str); 5] = [
+        (View::Editor, "editor"),
+        (View::Solving, "solving"),
+        (View::Playback, "playback"),
+        (View::Plots, "plots"),
+        (View::Play, "play"),
+    ];
+
+    /// The view's name on the command line.
+    pub fn name(self) -> &'static str {
+        View::ALL
+            .iter()
+            .find(|(v, _)| *v == self)
+            .map_or("editor", |(_, name)| name)
+    }
+}
+
+impl FromStr for View {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<View, String> {
+        View::ALL
+            .iter()
+            .find(|(_, name)| name.eq_ignore_ascii_case(text))
+            .map(|(view, _)| *view)
+            .ok_or_else(|| {
+                let names: Vec<&str> = View::ALL.iter().map(|(_, n)| *n).collect();
+                format!(
+                    "there is no view '{text}'; the views are {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// The longest a view may take to get ready before the screenshot gives up.
+const READY_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// Frames drawn after a view is ready and before the picture, so panels settle.
+const SETTLE_FRAMES: u32 = 8;
+
+/// Opens the app on a view, takes the screenshot and closes; returns what went wrong, if
+/// anything.
+pub fn run(view: View, path: &Path) -> Result<(), String> {
+    let outcome: Arc<Mutex<Option<Result<(), String>>>> = Arc::new(Mutex::new(None));
+    let director = ScreenshotDirector {
+        view,
+        path: path.to_path_buf(),
+        phase: Phase::Setup,
+        started: Instant::now(),
+        outcome: Arc::clone(&outcome),
+        jobs: Vec::new(),
+    };
+    let mut options = super::native_options();
+    // A screenshot must not read or overwrite the user's stored state and window layout.
+    options.persist_window = false;
+    options.persistence_path = None;
+    eframe::run_native(
+        super::APP_NAME,
+        options,
+        Box::new(move |cc| {
+            let state = AppState {
+                view: super::state::ViewSettings {
+                    theme: ThemeChoice::Light,
+                    ..Default::default()
+                },
+                native_dialogs: false,
+                ..AppState::default()
+            };
+            let mut app = RicochetApp::with_state(cc.egui_ctx.clone(), state);
+            app.screenshot = Some(director);
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| format!("the window could not be opened: {e}"))?;
+    let result = outcome
+        .lock()
+        .map_err(|_| "the screenshot writer stopped unexpectedly".to_string())?
+        .take();
+    result.unwrap_or_else(|| Err("the window closed before the screenshot was taken".into()))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Setup,
+    Waiting,
+    Settling(u32),
+    Requested,
+    Closing,
+}
+
+/// Drives the app to a view and takes its picture. Lives inside the app while it runs.
+pub struct ScreenshotDirector {
+    view: View,
+    path: PathBuf,
+    phase: Phase,
+    started: Instant,
+    outcome: Arc<Mutex<Option<Result<(), String>>>>,
+    /// Solves still to run for the plots view: (solver, standard game seed).
+    jobs: Vec<(&'static str, u64)>,
+}
+
+impl ScreenshotDirector {
+    /// One step per frame.
+    pub(super) fn step(&mut self, app: &mut RicochetApp, ctx: &egui::Context) {
+        ctx.request_repaint();
+        match self.phase {
+            Phase::Setup => {
+                self.setup(app);
+                self.phase = Phase::Waiting;
+            }
+            Phase::Waiting => {
+                if self.ready(app) {
+                    self.phase = Phase::Settling(0);
+                } else if self.started.elapsed() > READY_TIMEOUT {
+                    self.finish(Err(format!(
+                        "the {} view was not ready after {} s",
+                        self.view.name(),
+                        READY_TIMEOUT.as_secs()
+                    )));
+                    self.phase = Phase::Closing;
+                }
+            }
+            Phase::Settling(frames) if frames < SETTLE_FRAMES => {
+                self.phase = Phase::Settling(frames + 1);
+            }
+            Phase::Settling(_) => {
+                let path = self.path.clone();
+                let outcome = Arc::clone(&self.outcome);
+                let waker = ctx.clone();
+                ctx.request_screenshot(move |image| {
+                    let result = write_png(&image, &path);
+                    if let Ok(mut slot) = outcome.lock() {
+                        *slot = Some(result);
+                    }
+                    waker.request_repaint();
+                });
+                self.phase = Phase::Requested;
+            }
+            Phase::Requested => {
+                let done = self.outcome.lock().map(|o| o.is_some()).unwrap_or(true);
+                if done {
+                    self.phase = Phase::Closing;
+                }
+            }
+            Phase::Closing => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        }
+    }
+
+    fn finish(&self, result: Result<(), String>) {
+        if let Ok(mut slot) = self.outcome.lock() {
+            *slot = Some(result);
+        }
+    }
+
+    fn setup(&mut self, app: &mut RicochetApp) {
+        match self.view {
+            View::Editor => {
+                app.state.editor.tool = Tool::Targets;
+                app.state.view.plots = false;
+            }
+            View::Solving => {
+                load_game_id(app, "7650+42+E2302B12+C9");
+                app.state.solver.solver = "iddfs".into();
+                app.apply(Command::Solve);
+            }
+            View::Playback => {
+                // An eight-move standard game that the BFS solves at once.
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.solver.solver = "bfs".into();
+                app.apply(Command::Solve);
+            }
+            View::Plots => {
+                app.plots_height = 420.0;
+                for seed in 1..=12 {
+                    for kind in crate::solver::SOLVERS {
+                        self.jobs.push((kind.name, seed));
+                    }
+                }
+                self.jobs.reverse();
+                self.next_job(app);
+            }
+            View::Play => {
+                app.apply(Command::SetMode(Mode::Play));
+                for (robot, dir) in [
+                    (RobotColor::Blue, Direction::South),
+                    (RobotColor::Blue, Direction::West),
+                    (RobotColor::Green, Direction::North),
+                    (RobotColor::Green, Direction::East),
+                ] {
+                    app.apply(Command::SelectRobot(robot));
+                    app.apply(Command::MoveRobot(dir));
+                }
+            }
+        }
+    }
+
+    fn next_job(&mut self, app: &mut RicochetApp) {
+        if let Some((solver, seed)) = self.jobs.pop() {
+            replace(app, random_game(seed, 4).map(|(p, _)| p));
+            app.state.solver.solver = solver.into();
+            // Solvers that are slow on some deals still add their point within the limit.
+            app.state.solver.use_time_limit = true;
+            app.state.solver.time_limit_secs = 10.0;
+            app.apply(Command::Solve);
+        }
+    }
+
+    fn ready(&mut self, app: &mut RicochetApp) -> bool {
+        let finished = app.session.as_ref().is_some_and(|s| s.run.is_finished());
+        match self.view {
+            View::Editor | View::Play => {
+                let now = app.now();
+                !app.play.as_ref().is_some_and(|p| p.is_animating(now))
+            }
+            View::Solving => app
+                .session
+                .as_ref()
+                .is_some_and(|s| !s.run.is_finished() && s.run.rows().len() >= 16),
+            View::Playback => {
+                if !finished {
+                    return false;
+                }
+                let now = app.now();
+                if let Some(playback) = &mut app.playback {
+                    if playback.step() < 5 {
+                        playback.control(super::playback::PlaybackControl::Forward, now - 10.0);
+                        return false;
+                    }
+                    return true;
+                }
+                // No solution to show: say so rather than take a misleading picture.
+                self.finish(Err("the playback view's solve found no solution".into()));
+                self.phase = Phase::Closing;
+                false
+            }
+            View::Plots => {
+                if !finished {
+                    return false;
+                }
+                if let Some(session) = &app.session {
+                    match session.run.end() {
+                        Some(RunEnd::Refused(error)) => {
+                            eprintln!("note: a solve for the plots was refused: {error}")
+                        }
+                        Some(RunEnd::Crashed(message)) => {
+                            eprintln!("note: a solve for the plots failed: {message}")
+                        }
+                        _ => {}
+                    }
+                }
+                if self.jobs.is_empty() {
+                    true
+                } else {
+                    self.next_job(app);
+                    false
+                }
+            }
+        }
+    }
+}
+
+fn load_game_id(app: &mut RicochetApp, id: &str) {
+    replace(app, game_id::parse(id).map_err(|e| e.to_string()));
+}
+
+fn replace<E: ToString>(app: &mut RicochetApp, puzzle: Result<crate::model::Puzzle, E>) {
+    let puzzle = puzzle.map_err(|e| e.to_string()).unwrap_or_else(|error| {
+        eprintln!("note: the view's puzzle could not be made ({error}); using the deck's");
+        samples::fogleman_22()
+    });
+    app.apply(Command::Guarded(Pending::Replace(
+        Box::new(Draft::from_puzzle(&puzzle)),
+        "Screenshot setup".into(),
+    )));
+}
+
+/// Writes a screenshot as an opaque RGBA PNG.
+fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
+    let [width, height] = image.size;
+    let mut bytes = Vec::with_capacity(width * height * 4);
+    for pixel in &image.pixels {
+        let [r, g, b, _] = pixel.to_array();
+        bytes.extend_from_slice(&[r, g, b, 255]);
+    }
+    let buffer = image::RgbaImage::from_raw(width as u32, height as u32, bytes)
+        .ok_or_else(|| "the screenshot had an unexpected size".to_string())?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    buffer
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -1,0 +1,496 @@
+//! The solver panel: choose any registered solver and its options, run it on a worker thread,
+//! watch its per-depth table grow, read the result and play the solution back.
+
+use super::playback::{Playback, PlaybackControl};
+use super::state::SolverSettings;
+use super::widgets::{format_bytes, format_count, format_duration};
+use super::{Command, theme};
+use crate::model::{Puzzle, Rules, format_moves};
+use crate::solver::{Optimality, Outcome, SolverKind, SolverOptions};
+use crate::worker::{DepthRow, RunEnd, SolveJob, SolveRun};
+use std::time::Duration;
+
+/// A run the panel shows: running, or finished and kept for its table and result.
+pub struct SolveSession {
+    /// The run.
+    pub run: SolveRun,
+    /// The puzzle it solves (a snapshot taken at the start).
+    pub puzzle: Puzzle,
+    /// Why the app cancelled it, when it did (e.g. the board was edited).
+    pub interrupted: Option<String>,
+    /// Whether its result has gone into the plot history.
+    pub recorded: bool,
+}
+
+impl SolveSession {
+    /// The solution, when the run found one (already replayed by the framework).
+    pub fn solution(&self) -> Option<&[crate::model::Move]> {
+        match self.run.end()? {
+            RunEnd::Finished(report) => match &report.outcome {
+                Outcome::Solved { moves } => Some(moves),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The job the settings describe, for a solver and a puzzle. Options the solver does not take
+/// are left at their defaults.
+pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> SolveJob {
+    // The struct update keeps this compiling, with default values, when solvers gain options
+    // the panel does not offer yet.
+    #[allow(clippy::needless_update)]
+    let options = SolverOptions {
+        depth_limit: (kind.takes_depth_limit && settings.use_depth_limit)
+            .then_some(settings.depth_limit),
+        ..SolverOptions::default()
+    };
+    SolveJob {
+        solver: kind.name.to_string(),
+        puzzle,
+        options,
+        time_limit: settings
+            .use_time_limit
+            .then(|| Duration::try_from_secs_f64(settings.time_limit_secs).ok())
+            .flatten(),
+        memory_limit: settings
+            .use_memory_limit
+            .then(|| (settings.memory_limit_mib as usize).saturating_mul(1 << 20)),
+    }
+}
+
+/// Why a solver cannot take a puzzle's rules, if it cannot.
+pub fn unsupported_rule(kind: &SolverKind, rules: Rules) -> Option<String> {
+    if rules.ricochet && !kind.rules.ricochet {
+        return Some(format!(
+            "{} does not implement the ricochet rule",
+            kind.title
+        ));
+    }
+    if rules.no_rebound && !kind.rules.no_rebound {
+        return Some(format!(
+            "{} does not implement the no-rebound rule",
+            kind.title
+        ));
+    }
+    None
+}
+
+/// Everything the panel reads to draw itself.
+pub struct PanelView<'a> {
+    /// The registered solvers.
+    pub solvers: &'static [SolverKind],
+    /// What would be solved now, or why nothing can be.
+    pub puzzle: Result<&'a Puzzle, &'a str>,
+    /// The current or last run.
+    pub session: Option<&'a SolveSession>,
+    /// The solution being played back.
+    pub playback: Option<&'a Playback>,
+}
+
+/// The solver panel.
+pub fn solver_panel_ui(
+    ui: &mut egui::Ui,
+    view: PanelView<'_>,
+    settings: &mut SolverSettings,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    ui.heading("Solvers");
+    if view.solvers.is_empty() {
+        ui.colored_label(palette.error, "No solvers are registered.");
+        return;
+    }
+    let kind = view
+        .solvers
+        .iter()
+        .find(|k| k.name == settings.solver)
+        .unwrap_or(&view.solvers[0]);
+    egui::ComboBox::from_label("Solver")
+        .selected_text(kind.title)
+        .width(ui.available_width() * 0.6)
+        .show_ui(ui, |ui| {
+            for candidate in view.solvers {
+                ui.selectable_value(
+                    &mut settings.solver,
+                    candidate.name.to_string(),
+                    candidate.title,
+                )
+                .on_hover_text(candidate.description);
+            }
+        });
+    ui.label(egui::RichText::new(kind.description).color(palette.muted));
+    ui.horizontal_wrapped(|ui| {
+        match kind.optimality {
+            Optimality::Guaranteed => ui.colored_label(palette.success, "Optimal"),
+            Optimality::NotGuaranteed => {
+                ui.colored_label(palette.warning, "Not guaranteed optimal")
+            }
+        };
+        ui.label(
+            egui::RichText::new(format!("from {}", kind.source))
+                .color(palette.muted)
+                .small(),
+        );
+    });
+    ui.separator();
+    if kind.takes_depth_limit {
+        ui.horizontal(|ui| {
+            let check = ui.checkbox(&mut settings.use_depth_limit, "Depth limit");
+            ui.add_enabled(
+                settings.use_depth_limit,
+                egui::DragValue::new(&mut settings.depth_limit)
+                    .range(1..=255)
+                    .suffix(" moves"),
+            )
+            .labelled_by(check.id)
+            .on_hover_text("The deepest search tried");
+        });
+    }
+    ui.horizontal(|ui| {
+        let check = ui.checkbox(&mut settings.use_time_limit, "Time limit");
+        ui.add_enabled(
+            settings.use_time_limit,
+            egui::DragValue::new(&mut settings.time_limit_secs)
+                .range(0.1..=86_400.0)
+                .speed(1.0)
+                .suffix(" s"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("Seconds before the run stops");
+    });
+    ui.horizontal(|ui| {
+        let check = ui.checkbox(&mut settings.use_memory_limit, "Memory limit");
+        ui.add_enabled(
+            settings.use_memory_limit,
+            egui::DragValue::new(&mut settings.memory_limit_mib)
+                .range(16..=1_048_576)
+                .speed(16.0)
+                .suffix(" MiB"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("Memory the solver's tables may take");
+    });
+    let running = view.session.is_some_and(|s| !s.run.is_finished());
+    let blocker = match view.puzzle {
+        Err(problem) => Some(format!("Cannot solve: {problem}")),
+        Ok(puzzle) => unsupported_rule(kind, puzzle.rules()),
+    };
+    ui.horizontal(|ui| {
+        let solve = ui
+            .add_enabled(blocker.is_none(), egui::Button::new("Solve"))
+            .on_hover_text("S in play mode");
+        if solve.clicked() {
+            commands.push(Command::Solve);
+        }
+        if ui
+            .add_enabled(running, egui::Button::new("Cancel"))
+            .on_hover_text("Esc")
+            .clicked()
+        {
+            commands.push(Command::Cancel);
+        }
+    });
+    if let Some(blocker) = &blocker {
+        ui.colored_label(palette.error, blocker);
+    }
+    ui.label(
+        egui::RichText::new("Editing the board cancels a running solve.")
+            .color(palette.muted)
+            .small(),
+    );
+    ui.separator();
+    if let Some(session) = view.session {
+        session_ui(ui, session, palette);
+    } else {
+        ui.label(egui::RichText::new("No run yet.").color(palette.muted));
+    }
+    if let Some(playback) = view.playback {
+        ui.separator();
+        playback_ui(ui, playback, settings, commands);
+    }
+}
+
+fn session_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette) {
+    let run = &session.run;
+    let kind = run.kind();
+    let elapsed = run.elapsed();
+    if !run.is_finished() {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            let what = if run.is_cancelling() {
+                "Cancelling"
+            } else {
+                "Running"
+            };
+            ui.label(format!(
+                "{what} {}: {}, {} nodes",
+                kind.title,
+                format_duration(elapsed),
+                format_count(run.live().nodes())
+            ));
+        });
+        if run.live().memory_bytes() > 0 {
+            ui.label(format!(
+                "Tables: {}",
+                format_bytes(run.live().memory_bytes())
+            ));
+        }
+    } else {
+        result_ui(ui, session, palette);
+    }
+    depth_table_ui(
+        ui,
+        kind,
+        run.rows(),
+        (!run.is_finished()).then(|| run.live().nodes()),
+    );
+}
+
+fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette) {
+    let run = &session.run;
+    let kind = run.kind();
+    let Some(end) = run.end() else {
+        return;
+    };
+    match end {
+        RunEnd::Finished(report) => {
+            let time = format_duration(report.elapsed);
+            match &report.outcome {
+                Outcome::Solved { moves } => {
+                    let optimal = match kind.optimality {
+                        Optimality::Guaranteed => "optimal",
+                        Optimality::NotGuaranteed => "not guaranteed optimal",
+                    };
+                    ui.colored_label(
+                        palette.success,
+                        egui::RichText::new(format!(
+                            "Solved in {} move{} ({optimal})",
+                            moves.len(),
+                            if moves.len() == 1 { "" } else { "s" }
+                        ))
+                        .strong(),
+                    );
+                    let text = if moves.is_empty() {
+                        "The target is already reached.".to_string()
+                    } else {
+                        format_moves(moves)
+                    };
+                    ui.add(
+                        egui::Label::new(egui::RichText::new(text).monospace()).selectable(true),
+                    );
+                }
+                Outcome::Unsolvable { within: Some(n) } => {
+                    ui.colored_label(palette.warning, format!("No solution within {n} moves"));
+                }
+                Outcome::Unsolvable { within: None } => {
+                    ui.colored_label(palette.warning, "No solution exists");
+                }
+                Outcome::NotFound => {
+                    ui.colored_label(
+                        palette.warning,
+                        "No solution found (this solver is not exhaustive, so one may exist)",
+                    );
+                }
+                Outcome::Cancelled => {
+                    let why = session.interrupted.as_deref().unwrap_or("by you");
+                    ui.colored_label(palette.warning, format!("Cancelled {why}"));
+                    if let Some(latency) = run.cancel_latency() {
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "stopped {} after the request",
+                                format_duration(latency)
+                            ))
+                            .color(palette.muted)
+                            .small(),
+                        );
+                    }
+                }
+                Outcome::TimeLimit => {
+                    ui.colored_label(palette.warning, "Stopped at the time limit");
+                }
+                Outcome::MemoryLimit => {
+                    ui.colored_label(palette.warning, "Stopped at the memory limit");
+                }
+                Outcome::Invalid { claimed, error } => {
+                    ui.colored_label(
+                        palette.error,
+                        format!(
+                            "The solver's answer failed its replay: {error} ({} moves claimed: {})",
+                            claimed.len(),
+                            format_moves(claimed)
+                        ),
+                    );
+                }
+            }
+            ui.label(format!(
+                "{} in {time}, {} nodes, tables {}",
+                kind.title,
+                format_count(report.nodes),
+                format_bytes(report.peak_memory)
+            ));
+        }
+        RunEnd::Refused(error) => {
+            ui.colored_label(palette.error, format!("The solver refused: {error}"));
+        }
+        RunEnd::Crashed(message) => {
+            ui.colored_label(palette.error, message);
+        }
+    }
+}
+
+/// The per-depth table, one row per finished depth as the deck prints it, with the solver's
+/// own column names and the time each row finished; while running, a last row shows the
+/// nodes counted so far. The header stays put while the rows scroll.
+fn depth_table_ui(
+    ui: &mut egui::Ui,
+    kind: &SolverKind,
+    rows: &[DepthRow],
+    running_nodes: Option<u64>,
+) {
+    let mut extra_names: Vec<&'static str> = Vec::new();
+    for row in rows {
+        for (name, _) in &row.stats.extra {
+            if !extra_names.contains(name) {
+                extra_names.push(name);
+            }
+        }
+    }
+    // Column widths: the depth, three counters and any extra counters, the time.
+    let mut widths = vec![52.0, 96.0, 96.0, 96.0];
+    widths.extend(extra_names.iter().map(|_| 90.0));
+    widths.push(64.0);
+    let mut header: Vec<String> = vec![
+        kind.columns.depth.to_string(),
+        kind.columns.nodes.to_string(),
+        kind.columns.inner.to_string(),
+        kind.columns.hits.to_string(),
+    ];
+    header.extend(extra_names.iter().map(|n| (*n).to_string()));
+    header.push("Time".into());
+    ui.label(egui::RichText::new(format!("{} rows", kind.columns.depth)).strong());
+    egui::ScrollArea::horizontal()
+        .id_salt("depth-table-wide")
+        .show(ui, |ui| {
+            table_row_ui(ui, &widths, &header, true, None);
+            let stripe = ui.visuals().faint_bg_color;
+            egui::ScrollArea::vertical()
+                .id_salt("depth-table")
+                .max_height(ui.available_height().clamp(120.0, 360.0))
+                .stick_to_bottom(true)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    for (index, row) in rows.iter().enumerate() {
+                        let mut cells = vec![
+                            row.stats.depth.to_string(),
+                            format_count(row.stats.nodes),
+                            format_count(row.stats.inner),
+                            format_count(row.stats.hits),
+                        ];
+                        for name in &extra_names {
+                            let value = row
+                                .stats
+                                .extra
+                                .iter()
+                                .find(|(n, _)| n == name)
+                                .map(|(_, v)| format_count(*v))
+                                .unwrap_or_default();
+                            cells.push(value);
+                        }
+                        cells.push(format_duration(row.at));
+                        let fill = (index % 2 == 1).then_some(stripe);
+                        table_row_ui(ui, &widths, &cells, false, fill);
+                    }
+                    if let Some(nodes) = running_nodes {
+                        // The run's node count so far, over all depths, under the first counter.
+                        let cells = ["so far".to_string(), format_count(nodes)];
+                        table_row_ui(ui, &widths[..2], &cells, false, None);
+                    }
+                });
+        });
+}
+
+/// One row of fixed-width cells, numbers right-aligned.
+fn table_row_ui(
+    ui: &mut egui::Ui,
+    widths: &[f32],
+    cells: &[String],
+    header: bool,
+    fill: Option<egui::Color32>,
+) {
+    let height = ui.text_style_height(&egui::TextStyle::Monospace) + 4.0;
+    let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(total, height), egui::Sense::hover());
+    if let Some(fill) = fill {
+        ui.painter().rect_filled(rect, 0.0, fill);
+    }
+    let mut x = rect.left();
+    for (cell, width) in cells.iter().zip(widths) {
+        let cell_rect =
+            egui::Rect::from_min_size(egui::pos2(x, rect.top()), egui::vec2(*width, height));
+        let text = if header {
+            egui::RichText::new(cell).strong()
+        } else {
+            egui::RichText::new(cell).monospace()
+        };
+        let mut child = ui.new_child(
+            egui::UiBuilder::new()
+                .max_rect(cell_rect)
+                .layout(egui::Layout::right_to_left(egui::Align::Center)),
+        );
+        child.add(egui::Label::new(text).truncate());
+        x += width + 6.0;
+    }
+}
+
+fn playback_ui(
+    ui: &mut egui::Ui,
+    playback: &Playback,
+    settings: &mut SolverSettings,
+    commands: &mut Vec<Command>,
+) {
+    ui.label(egui::RichText::new("Solution playback").strong());
+    let total = playback.moves().len();
+    let step = playback.step();
+    let current = step
+        .checked_sub(1)
+        .map(|i| format!(": {}", playback.moves()[i]))
+        .unwrap_or_default();
+    ui.label(format!("Move {step} of {total}{current}"));
+    ui.horizontal_wrapped(|ui| {
+        let control = |ui: &mut egui::Ui, enabled: bool, label: &str, hint: &str| {
+            ui.add_enabled(enabled, egui::Button::new(label))
+                .on_hover_text(hint)
+                .clicked()
+        };
+        if control(ui, step > 0, "Start", "Back to the first position (Home)") {
+            commands.push(Command::Playback(PlaybackControl::First));
+        }
+        if control(ui, step > 0, "Back", "One move back (,)") {
+            commands.push(Command::Playback(PlaybackControl::Back));
+        }
+        let play_label = if playback.is_playing() {
+            "Pause"
+        } else {
+            "Play"
+        };
+        if control(ui, total > 0, play_label, "Play or pause (Space)") {
+            commands.push(Command::Playback(PlaybackControl::PlayPause));
+        }
+        if control(ui, step < total, "Forward", "One move forward (.)") {
+            commands.push(Command::Playback(PlaybackControl::Forward));
+        }
+        if control(ui, step < total, "End", "To the final position (End)") {
+            commands.push(Command::Playback(PlaybackControl::Last));
+        }
+    });
+    ui.add(
+        egui::Slider::new(&mut settings.playback_speed, 0.5..=20.0)
+            .logarithmic(true)
+            .text("Moves per second"),
+    );
+    if ui.button("Hide solution").clicked() {
+        commands.push(Command::Playback(PlaybackControl::Close));
+    }
+}

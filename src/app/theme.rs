@@ -1,0 +1,141 @@
+//! Every colour the app paints with, for the light and the dark look. Nothing else in the
+//! app names a colour.
+
+use crate::model::{RobotColor, TargetColor};
+use egui::Color32;
+
+/// The colours of the board and of the messages around it.
+#[derive(Clone, Copy, Debug)]
+pub struct Palette {
+    /// The board's background.
+    pub board: Color32,
+    /// Every other cell, for a faint checker that helps counting.
+    pub board_alt: Color32,
+    /// The thin lines between cells.
+    pub grid_line: Color32,
+    /// Walls.
+    pub wall: Color32,
+    /// Cells closed to robots.
+    pub closed: Color32,
+    /// The outline of a robot.
+    pub robot_outline: Color32,
+    /// The letter on a robot.
+    pub robot_letter: Color32,
+    /// The ring around the selected robot.
+    pub selection: Color32,
+    /// The glow under the active target.
+    pub goal_glow: Color32,
+    /// The ring drawn when the target is reached.
+    pub celebration: Color32,
+    /// Cells or walls the pointer would change.
+    pub hover: Color32,
+    /// Cells that make the puzzle invalid.
+    pub invalid: Color32,
+    /// Small text on the board (coordinates, the minimum-move map).
+    pub board_text: Color32,
+    /// Error messages.
+    pub error: Color32,
+    /// Warnings and notes.
+    pub warning: Color32,
+    /// Good news.
+    pub success: Color32,
+    /// Muted explanatory text.
+    pub muted: Color32,
+}
+
+/// The light look.
+pub const LIGHT: Palette = Palette {
+    board: Color32::from_rgb(244, 240, 230),
+    board_alt: Color32::from_rgb(236, 231, 219),
+    grid_line: Color32::from_rgb(210, 203, 188),
+    wall: Color32::from_rgb(45, 42, 38),
+    closed: Color32::from_rgb(95, 90, 84),
+    robot_outline: Color32::from_rgb(30, 30, 30),
+    robot_letter: Color32::from_rgb(255, 255, 255),
+    selection: Color32::from_rgb(20, 20, 20),
+    goal_glow: Color32::from_rgba_premultiplied(250, 200, 40, 150),
+    celebration: Color32::from_rgb(230, 170, 0),
+    hover: Color32::from_rgba_premultiplied(40, 120, 230, 140),
+    invalid: Color32::from_rgb(220, 30, 30),
+    board_text: Color32::from_rgb(120, 112, 100),
+    error: Color32::from_rgb(200, 30, 30),
+    warning: Color32::from_rgb(170, 110, 0),
+    success: Color32::from_rgb(30, 140, 60),
+    muted: Color32::from_rgb(110, 110, 110),
+};
+
+/// The dark look.
+pub const DARK: Palette = Palette {
+    board: Color32::from_rgb(52, 54, 60),
+    board_alt: Color32::from_rgb(47, 49, 55),
+    grid_line: Color32::from_rgb(70, 73, 80),
+    wall: Color32::from_rgb(232, 228, 218),
+    closed: Color32::from_rgb(24, 25, 28),
+    robot_outline: Color32::from_rgb(15, 15, 15),
+    robot_letter: Color32::from_rgb(255, 255, 255),
+    selection: Color32::from_rgb(250, 250, 250),
+    goal_glow: Color32::from_rgba_premultiplied(200, 160, 30, 120),
+    celebration: Color32::from_rgb(255, 205, 60),
+    hover: Color32::from_rgba_premultiplied(80, 160, 255, 150),
+    invalid: Color32::from_rgb(255, 80, 80),
+    board_text: Color32::from_rgb(150, 150, 158),
+    error: Color32::from_rgb(255, 110, 110),
+    warning: Color32::from_rgb(240, 190, 80),
+    success: Color32::from_rgb(110, 210, 130),
+    muted: Color32::from_rgb(160, 160, 160),
+};
+
+/// The palette for the current look.
+pub fn palette(dark_mode: bool) -> &'static Palette {
+    if dark_mode { &DARK } else { &LIGHT }
+}
+
+/// A robot's body colour.
+pub fn robot(color: RobotColor) -> Color32 {
+    match color {
+        RobotColor::Red => Color32::from_rgb(214, 48, 49),
+        RobotColor::Green => Color32::from_rgb(46, 160, 67),
+        RobotColor::Blue => Color32::from_rgb(41, 98, 214),
+        RobotColor::Yellow => Color32::from_rgb(235, 180, 0),
+        RobotColor::Silver => Color32::from_rgb(150, 155, 165),
+    }
+}
+
+/// A target's colour; the vortex is drawn in all four robot colours by [`VORTEX`].
+pub fn target(color: TargetColor) -> Color32 {
+    match color.robot() {
+        Some(robot_color) => robot(robot_color),
+        None => Color32::from_rgb(140, 80, 200),
+    }
+}
+
+/// The vortex's colours, clockwise from the north.
+pub const VORTEX: [Color32; 4] = [
+    Color32::from_rgb(214, 48, 49),
+    Color32::from_rgb(41, 98, 214),
+    Color32::from_rgb(46, 160, 67),
+    Color32::from_rgb(235, 180, 0),
+];
+
+/// The colour of the n-th series in a plot (one per solver), cycling through a set chosen to
+/// stay apart on both looks.
+pub fn series(index: usize) -> Color32 {
+    const SERIES: [Color32; 8] = [
+        Color32::from_rgb(31, 119, 180),
+        Color32::from_rgb(255, 127, 14),
+        Color32::from_rgb(44, 160, 44),
+        Color32::from_rgb(214, 39, 40),
+        Color32::from_rgb(148, 103, 189),
+        Color32::from_rgb(140, 86, 75),
+        Color32::from_rgb(227, 119, 194),
+        Color32::from_rgb(23, 190, 207),
+    ];
+    SERIES[index % SERIES.len()]
+}
+
+/// The colours of the three per-depth counters in the nodes plot.
+pub const COUNTER_SERIES: [Color32; 3] = [
+    Color32::from_rgb(31, 119, 180),
+    Color32::from_rgb(255, 127, 14),
+    Color32::from_rgb(44, 160, 44),
+];
