@@ -4,8 +4,11 @@
 //! applies the limits, replays any claimed solution on the board and returns a [`Report`].
 //! Nothing here spawns threads or knows about the user interface.
 
+pub mod astar;
 pub mod bfs;
+pub mod dls;
 pub mod iddfs;
+pub mod idastar;
 pub mod key;
 pub mod min_moves;
 pub mod probe;
@@ -78,7 +81,15 @@ pub const DECK_COLUMNS: Columns = Columns {
 };
 
 /// Every solver, in the order they are listed to users.
-pub static SOLVERS: &[SolverKind] = &[bfs::KIND, iddfs::KIND];
+pub static SOLVERS: &[SolverKind] = &[
+    bfs::KIND,
+    iddfs::KIND,
+    astar::KIND,
+    astar::MANHATTAN_KIND,
+    astar::ROW_COLUMN_KIND,
+    idastar::KIND,
+    dls::KIND,
+];
 
 /// Looks a solver up by its command-line name.
 pub fn kind(name: &str) -> Option<&'static SolverKind> {
@@ -328,6 +339,11 @@ pub fn run<P: Probe>(
     let end = match kind.name {
         bfs::NAME => bfs::solve(puzzle, &mut search),
         iddfs::NAME => iddfs::solve(puzzle, options, &mut search),
+        astar::NAME => astar::solve(puzzle, astar::Heuristic::MinMoves, &mut search),
+        astar::MANHATTAN_NAME => astar::solve(puzzle, astar::Heuristic::Manhattan, &mut search),
+        astar::ROW_COLUMN_NAME => astar::solve(puzzle, astar::Heuristic::RowColumn, &mut search),
+        idastar::NAME => idastar::solve(puzzle, &mut search),
+        dls::NAME => dls::solve(puzzle, options, &mut search),
         _ => unreachable!("every registered solver is dispatched here"),
     };
     Ok(finish(kind, puzzle, end, search))
