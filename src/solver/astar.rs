@@ -145,7 +145,10 @@ impl Estimator {
         let cells = board.cell_count();
         let (own, other) = match heuristic {
             Heuristic::MinMoves => (min_moves(board, puzzle.goal_cell()), Vec::new()),
-            Heuristic::Manhattan => ((0..cells).map(|c| offsets(c).0 + offsets(c).1).collect(), Vec::new()),
+            Heuristic::Manhattan => (
+                (0..cells).map(|c| offsets(c).0 + offsets(c).1).collect(),
+                Vec::new(),
+            ),
             Heuristic::RowColumn => (
                 (0..cells)
                     .map(|c| {
@@ -366,7 +369,13 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
         let n = self.colors.len();
         if self.no_rebound {
             let last = node.unpack_last_dirs();
-            state_key(&self.layout, &node.cells[..n], &last[..n], node.g, self.min_len)
+            state_key(
+                &self.layout,
+                &node.cells[..n],
+                &last[..n],
+                node.g,
+                self.min_len,
+            )
         } else {
             state_key(&self.layout, &node.cells[..n], &[], node.g, self.min_len)
         }
@@ -449,7 +458,12 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
 
     /// Generates the successors of `node` (stored at `index`), queueing the new ones; returns
     /// the goal node when one is generated.
-    fn expand(&mut self, index: u32, node: &Node, lowest: &mut usize) -> Result<Option<Node>, Stop> {
+    fn expand(
+        &mut self,
+        index: u32,
+        node: &Node,
+        lowest: &mut usize,
+    ) -> Result<Option<Node>, Stop> {
         let n = self.colors.len();
         let g = node.g + 1;
         for robot in 0..n {
@@ -575,4 +589,264 @@ fn step_move(colors: &[RobotColor], step: u8) -> Option<Move> {
             Direction::ALL[usize::from(step % 4)],
         )
     })
+}
+
+/// Puzzles and a runner shared by the tests of the solvers in this family.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use crate::model::formats::load_source;
+    use crate::model::{
+        Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, Shape, Target, TargetColor,
+    };
+    use crate::solver::{self, Limits, NoProbe, Outcome, Report, SolverOptions};
+
+    /// A shipped board from `boards/`.
+    pub(crate) fn board(name: &str) -> Puzzle {
+        load_source(&format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    /// The report's 6x6 three-robot game (optimum 5).
+    pub(crate) fn small() -> Puzzle {
+        board("small-6x6.ron")
+    }
+
+    /// A standard board with five robots (optimum 9).
+    pub(crate) fn five_robots() -> Puzzle {
+        board("five-robots.ron")
+    }
+
+    /// The small board with its target made a vortex: any robot may take it.
+    pub(crate) fn small_vortex() -> Puzzle {
+        let puzzle = small();
+        let goal = Goal {
+            pos: puzzle.goal().pos,
+            color: TargetColor::Any,
+        };
+        Puzzle::new(
+            puzzle.board().clone(),
+            puzzle.robots().to_vec(),
+            goal,
+            Rules::default(),
+        )
+        .unwrap()
+    }
+
+    /// A 3x1 corridor: red at the west end, the red target at the east end, and green (when
+    /// `blocked`) in between, where it can never get out of red's way.
+    pub(crate) fn corridor(blocked: bool, rules: Rules) -> Puzzle {
+        let mut board = Board::new(3, 1).unwrap();
+        board
+            .set_target(Target {
+                pos: Pos::new(2, 0),
+                color: TargetColor::Red,
+                shape: Shape::Circle,
+            })
+            .unwrap();
+        let mut robots = vec![Robot {
+            color: RobotColor::Red,
+            pos: Pos::new(0, 0),
+        }];
+        if blocked {
+            robots.push(Robot {
+                color: RobotColor::Green,
+                pos: Pos::new(1, 0),
+            });
+        }
+        let goal = Goal {
+            pos: Pos::new(2, 0),
+            color: TargetColor::Red,
+        };
+        Puzzle::new(board, robots, goal, rules).unwrap()
+    }
+
+    /// Runs a solver without limits.
+    pub(crate) fn run(name: &str, puzzle: &Puzzle, depth_limit: Option<u32>) -> Report {
+        solver::run(
+            name,
+            puzzle,
+            &SolverOptions { depth_limit },
+            &Limits::default(),
+            &mut NoProbe,
+        )
+        .unwrap()
+    }
+
+    /// The number of moves of a solved run; panics on any other outcome.
+    pub(crate) fn moves(report: &Report) -> usize {
+        match &report.outcome {
+            Outcome::Solved { moves } => moves.len(),
+            other => panic!("{}: {other:?}", report.solver),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+    use super::*;
+    use crate::model::{Pos, Rules};
+    use crate::solver::{self, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn astar_finds_the_optimum_on_the_small_board_and_with_five_robots() {
+        assert_eq!(moves(&run(NAME, &small(), None)), 5);
+        assert_eq!(moves(&run(NAME, &five_robots(), None)), 9);
+        let vortex = small_vortex();
+        assert_eq!(
+            moves(&run(NAME, &vortex, None)),
+            moves(&run("bfs", &vortex, None))
+        );
+    }
+
+    #[test]
+    fn overestimating_heuristics_give_valid_answers_no_shorter_than_the_optimum() {
+        for name in [MANHATTAN_NAME, ROW_COLUMN_NAME] {
+            assert!(moves(&run(name, &small(), None)) >= 5);
+            assert!(moves(&run(name, &five_robots(), None)) >= 9);
+            assert!(moves(&run(name, &small_vortex(), None)) >= 1);
+        }
+        for kind in [MANHATTAN_KIND, ROW_COLUMN_KIND] {
+            assert_eq!(kind.optimality, Optimality::NotGuaranteed);
+            assert!(kind.description.contains("overestimate"));
+        }
+    }
+
+    #[test]
+    fn heuristics_follow_the_reports_definitions() {
+        // Red (5,5), green (0,0), blue (5,0); the red target at (2,2).
+        let puzzle = small();
+        let cells = puzzle.robot_cells();
+        let board = puzzle.board();
+        let manhattan = Estimator::new(&puzzle, Heuristic::Manhattan);
+        assert_eq!(manhattan.estimate(&cells, 0), Some(3 + 3));
+        let row_column = Estimator::new(&puzzle, Heuristic::RowColumn);
+        // Red is off the target's row and column; green and blue are in no row or column
+        // next to it.
+        assert_eq!(row_column.estimate(&cells, 0), Some(3));
+        // Red in the target's column, green in the column next to it, blue in the row next
+        // to it: nothing is added.
+        let moved = [
+            board.cell(Pos::new(2, 5)),
+            board.cell(Pos::new(1, 0)),
+            board.cell(Pos::new(5, 3)),
+        ];
+        assert_eq!(row_column.estimate(&moved, 0), Some(0));
+        assert_eq!(manhattan.estimate(&moved, 0), Some(3));
+        // The vortex: the nearest robot (green) counts for Manhattan; for row/column every
+        // robot counts as the target's colour, and only red shares the target's column.
+        let vortex = small_vortex();
+        let manhattan = Estimator::new(&vortex, Heuristic::Manhattan);
+        assert_eq!(manhattan.estimate(&moved, 0), Some(1 + 2));
+        let row_column = Estimator::new(&vortex, Heuristic::RowColumn);
+        assert_eq!(row_column.estimate(&moved, 0), Some(2));
+    }
+
+    #[test]
+    fn unsolvable_puzzles_are_proved_so_by_every_heuristic() {
+        let puzzle = corridor(true, Rules::default());
+        for name in [NAME, MANHATTAN_NAME, ROW_COLUMN_NAME] {
+            assert_eq!(
+                run(name, &puzzle, None).outcome,
+                Outcome::Unsolvable { within: None },
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn rule_options_change_the_answer() {
+        // One move east reaches the target; the ricochet rule needs east, west, east; with
+        // the no-rebound rule too the robot can never come back.
+        let free = |rules| corridor(false, rules);
+        assert_eq!(moves(&run(NAME, &free(Rules::default()), None)), 1);
+        let ricochet = Rules {
+            ricochet: true,
+            no_rebound: false,
+        };
+        assert_eq!(moves(&run(NAME, &free(ricochet), None)), 3);
+        let both = Rules {
+            ricochet: true,
+            no_rebound: true,
+        };
+        assert_eq!(
+            run(NAME, &free(both), None).outcome,
+            Outcome::Unsolvable { within: None }
+        );
+    }
+
+    #[test]
+    fn astar_stops_cleanly_at_the_memory_limit() {
+        let limit = 4 << 20;
+        let limits = Limits {
+            memory_bytes: Some(limit),
+            ..Limits::default()
+        };
+        let report = solver::run(
+            NAME,
+            &board("fogleman-22.ron"),
+            &SolverOptions::default(),
+            &limits,
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::MemoryLimit);
+        // The growth that would have passed the limit was refused, not made.
+        assert!(report.peak_memory > limit);
+        assert!(!report.depths.is_empty());
+    }
+
+    #[test]
+    fn a_set_cancel_flag_stops_the_search() {
+        let limits = Limits {
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Limits::default()
+        };
+        let report = solver::run(
+            NAME,
+            &board("fogleman-22.ron"),
+            &SolverOptions::default(),
+            &limits,
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::Cancelled);
+    }
+
+    #[test]
+    fn rows_and_events_follow_the_search() {
+        let mut probe = RecordingProbe::default();
+        let report = solver::run(
+            NAME,
+            &small(),
+            &SolverOptions::default(),
+            &Limits::default(),
+            &mut probe,
+        )
+        .unwrap();
+        assert_eq!(probe.depths, report.depths);
+        let bounds: Vec<u32> = report.depths.iter().map(|row| row.depth).collect();
+        assert_eq!(bounds, vec![3, 4, 5]);
+        let count = |is: fn(&Event) -> bool| probe.events.iter().filter(|e| is(e)).count();
+        assert_eq!(
+            count(|e| matches!(e, Event::Node { .. })) as u64,
+            report.nodes
+        );
+        let expanded: u64 = report.depths.iter().map(|row| row.nodes).sum();
+        assert_eq!(expanded, report.nodes);
+        assert_eq!(count(|e| matches!(e, Event::IterationStarted { .. })), 3);
+        let duplicates: u64 = report.depths.iter().map(|row| row.hits).sum();
+        assert_eq!(
+            count(|e| matches!(
+                e,
+                Event::Pruned {
+                    reason: PruneReason::Visited,
+                    ..
+                }
+            )) as u64,
+            duplicates
+        );
+        assert!(matches!(probe.events.last(), Some(Event::Solution { .. })));
+    }
 }

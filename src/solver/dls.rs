@@ -80,8 +80,8 @@ pub fn solve<P: Probe>(
         }
         Ok(true) => {
             dls.report_rows();
-            let moves = dls.shorten(puzzle);
-            SearchEnd::Found(moves)
+            let found = std::mem::take(&mut dls.path);
+            SearchEnd::Found(dls.shorten(puzzle, found))
         }
     }
 }
@@ -270,10 +270,10 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
         }
     }
 
-    /// The solution in `path` with removable moves removed (see the module documentation).
-    fn shorten(&mut self, puzzle: &Puzzle) -> Vec<Move> {
+    /// A solution, as (robot index, direction), with removable moves removed (see the module
+    /// documentation).
+    fn shorten(&mut self, puzzle: &Puzzle, mut moves: Vec<(usize, Direction)>) -> Vec<Move> {
         let start = puzzle.robot_cells();
-        let mut moves = std::mem::take(&mut self.path);
         'shorter: loop {
             let len = moves.len();
             for i in (0..len).rev() {
@@ -347,4 +347,147 @@ fn without(moves: &[(usize, Direction)], skip: &[usize]) -> Vec<(usize, Directio
         .filter(|(i, _)| !skip.contains(i))
         .map(|(_, &mv)| mv)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Rules, format_moves};
+    use crate::solver::astar::fixtures::*;
+    use crate::solver::{Limits, NoProbe, Outcome, RecordingProbe};
+
+    #[test]
+    fn dls_solves_the_small_board_within_its_default_limit() {
+        let puzzle = small();
+        let report = run(NAME, &puzzle, None);
+        let found = moves(&report);
+        assert!((5..=10).contains(&found), "{found}");
+        // One row per depth down to the default limit.
+        assert_eq!(report.depths.len(), 11);
+        assert!(report.depths.iter().any(|row| row.hits > 0));
+    }
+
+    #[test]
+    fn a_limit_at_the_optimum_finds_it_and_one_below_proves_there_is_none() {
+        assert_eq!(moves(&run(NAME, &small(), Some(5))), 5);
+        assert_eq!(
+            run(NAME, &small(), Some(4)).outcome,
+            Outcome::Unsolvable { within: Some(4) }
+        );
+        assert_eq!(moves(&run(NAME, &five_robots(), Some(9))), 9);
+        assert_eq!(moves(&run(NAME, &small_vortex(), Some(10))), {
+            let optimum = moves(&run("bfs", &small_vortex(), None));
+            assert!(optimum <= 10);
+            moves(&run(NAME, &small_vortex(), Some(optimum as u32)))
+        });
+    }
+
+    #[test]
+    fn nothing_within_the_limit_is_unsolvable_within_it() {
+        let report = run(NAME, &corridor(true, Rules::default()), None);
+        assert_eq!(report.outcome, Outcome::Unsolvable { within: Some(10) });
+        let ricochet = Rules {
+            ricochet: true,
+            no_rebound: false,
+        };
+        // The reversals the ricochet rule needs are tried.
+        assert_eq!(moves(&run(NAME, &corridor(false, ricochet), None)), 3);
+    }
+
+    #[test]
+    fn a_huge_limit_stops_at_the_memory_limit_instead_of_overflowing() {
+        // An unsolvable 6x6 puzzle: the tree search goes ever deeper through cycles.
+        let puzzle = crate::model::random::random_puzzle(6, 6, 2, 3, 10_003).unwrap();
+        assert_eq!(
+            run("bfs", &puzzle, None).outcome,
+            Outcome::Unsolvable { within: None }
+        );
+        let limit = 1 << 20;
+        let report = crate::solver::run(
+            NAME,
+            &puzzle,
+            &SolverOptions {
+                depth_limit: Some(u32::MAX),
+            },
+            &Limits {
+                memory_bytes: Some(limit),
+                time: Some(std::time::Duration::from_secs(20)),
+                cancel: None,
+            },
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::MemoryLimit);
+        assert!(report.peak_memory > limit);
+    }
+
+    #[test]
+    fn removable_moves_are_removed_from_anywhere() {
+        let puzzle = small();
+        let mut probe = NoProbe;
+        let mut search = Search::new(&mut probe, &Limits::default());
+        let mut dls = Dls::new(&puzzle, &mut search);
+        let start = puzzle.robot_cells();
+        use Direction::*;
+        // Red, green, blue are robots 0, 1, 2; the optimum is RN, GS, RW, RS, RE.
+        // A blue excursion to the west and back: each move can go on its own.
+        let excursion = vec![
+            (0, North),
+            (1, South),
+            (2, West),
+            (2, East),
+            (0, West),
+            (0, South),
+            (0, East),
+        ];
+        // Green east and back before it moves south: only the pair can go, since without
+        // the return green would stop elsewhere and red would miss the target.
+        let round_trip = vec![
+            (0, North),
+            (1, East),
+            (1, West),
+            (1, South),
+            (0, West),
+            (0, South),
+            (0, East),
+        ];
+        assert!(!dls.solves(&start, &without(&round_trip, &[1])));
+        assert!(!dls.solves(&start, &without(&round_trip, &[2])));
+        for padded in [excursion, round_trip] {
+            assert!(dls.solves(&start, &padded));
+            let shortened = dls.shorten(&puzzle, padded);
+            assert_eq!(format_moves(&shortened), "RN, GS, RW, RS, RE");
+            puzzle.replay(&shortened).unwrap();
+        }
+    }
+
+    #[test]
+    fn rows_and_events_follow_the_search() {
+        let mut probe = RecordingProbe::default();
+        let report = crate::solver::run(
+            NAME,
+            &small(),
+            &SolverOptions {
+                depth_limit: Some(6),
+            },
+            &Limits::default(),
+            &mut probe,
+        )
+        .unwrap();
+        assert_eq!(probe.depths, report.depths);
+        let nodes = probe
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Node { .. }))
+            .count() as u64;
+        assert_eq!(nodes, report.nodes);
+        assert_eq!(
+            report.depths.iter().map(|row| row.nodes).sum::<u64>(),
+            report.nodes
+        );
+        assert_eq!(
+            probe.events.first(),
+            Some(&Event::IterationStarted { depth: 6 })
+        );
+    }
 }

@@ -461,3 +461,133 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
         self.table.try_reserve(more).map_err(|_| Stop::MemoryLimit)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Rules;
+    use crate::solver::astar::fixtures::*;
+    use crate::solver::{self, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
+
+    #[test]
+    fn idastar_finds_the_optimum_on_the_small_board_and_with_five_robots() {
+        assert_eq!(moves(&run(NAME, &small(), None)), 5);
+        assert_eq!(moves(&run(NAME, &five_robots(), None)), 9);
+        let vortex = small_vortex();
+        assert_eq!(
+            moves(&run(NAME, &vortex, None)),
+            moves(&run("bfs", &vortex, None))
+        );
+    }
+
+    #[test]
+    fn the_closure_check_proves_a_blocked_corridor_unsolvable() {
+        let report = run(NAME, &corridor(true, Rules::default()), None);
+        assert_eq!(report.outcome, Outcome::Unsolvable { within: None });
+        // The bound stops growing once the few states are known.
+        assert!(report.depths.len() < 10, "{:?}", report.depths);
+    }
+
+    #[test]
+    fn rule_options_change_the_answer() {
+        let ricochet = Rules {
+            ricochet: true,
+            no_rebound: false,
+        };
+        // East, west, east: the reversals the ricochet rule needs are allowed.
+        assert_eq!(moves(&run(NAME, &corridor(false, ricochet), None)), 3);
+        let both = Rules {
+            ricochet: true,
+            no_rebound: true,
+        };
+        assert_eq!(
+            run(NAME, &corridor(false, both), None).outcome,
+            Outcome::Unsolvable { within: None }
+        );
+    }
+
+    #[test]
+    fn bounds_start_at_the_heuristic_and_grow() {
+        let mut probe = RecordingProbe::default();
+        let report = solver::run(
+            NAME,
+            &board("fogleman-22.ron"),
+            &SolverOptions::default(),
+            &Limits {
+                time: Some(std::time::Duration::from_millis(300)),
+                ..Limits::default()
+            },
+            &mut probe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::TimeLimit);
+        let bounds: Vec<u32> = report.depths.iter().map(|row| row.depth).collect();
+        // The blue robot is four moves from the target as a rook.
+        assert_eq!(bounds[0], 4);
+        assert!(
+            bounds.windows(2).all(|pair| pair[0] < pair[1]),
+            "{bounds:?}"
+        );
+        assert_eq!(probe.depths, report.depths);
+        let started = probe
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::IterationStarted { .. }))
+            .count();
+        assert_eq!(started, report.depths.len() + 1);
+    }
+
+    #[test]
+    fn events_count_every_node_and_table_hit() {
+        let mut probe = RecordingProbe::default();
+        let report = solver::run(
+            NAME,
+            &five_robots(),
+            &SolverOptions::default(),
+            &Limits::default(),
+            &mut probe,
+        )
+        .unwrap();
+        let nodes = probe
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Node { .. }))
+            .count() as u64;
+        assert_eq!(nodes, report.nodes);
+        let hits = probe
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Pruned {
+                        reason: PruneReason::TableHit { .. },
+                        ..
+                    }
+                )
+            })
+            .count() as u64;
+        assert_eq!(hits, report.depths.iter().map(|row| row.hits).sum::<u64>());
+        assert!(hits > 0);
+        assert!(matches!(probe.events.last(), Some(Event::Solution { .. })));
+    }
+
+    #[test]
+    fn idastar_stops_cleanly_at_the_memory_limit() {
+        let limit = 1 << 20;
+        let limits = Limits {
+            memory_bytes: Some(limit),
+            ..Limits::default()
+        };
+        let report = solver::run(
+            NAME,
+            &board("fogleman-22.ron"),
+            &SolverOptions::default(),
+            &limits,
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::MemoryLimit);
+        assert!(report.peak_memory > limit);
+    }
+}

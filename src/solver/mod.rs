@@ -7,8 +7,8 @@
 pub mod astar;
 pub mod bfs;
 pub mod dls;
-pub mod iddfs;
 pub mod idastar;
+pub mod iddfs;
 pub mod key;
 pub mod min_moves;
 pub mod probe;

@@ -1,0 +1,248 @@
+//! Every solver against breadth-first search on hundreds of random seeded puzzles of several
+//! sizes and robot counts, with and without the rule options.
+//!
+//! - The optimal solvers (`iddfs`, `astar`, `idastar`) give exactly BFS's move count, or prove
+//!   the puzzle unsolvable exactly when BFS does (`iddfs` says "none within 255 moves", the
+//!   deepest it searches).
+//! - The others (`astar-manhattan`, `astar-rowcol`, `dls`) never give an invalid answer, never
+//!   one shorter than the optimum, and never call a solvable puzzle unsolvable; `dls` with its
+//!   limit at the optimum finds an optimal answer, and one move below proves there is none.
+//!
+//! Puzzles where BFS itself stops on a limit are skipped; the tests require that few are. A
+//! non-optimal solver stopped by its time limit counts as neither right nor wrong.
+
+use ricochet_lab::model::random::random_puzzle;
+use ricochet_lab::model::tiles::random_game;
+use ricochet_lab::model::{Puzzle, Rules};
+use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
+use std::time::Duration;
+
+/// The optimal solvers checked against BFS.
+const OPTIMAL: [&str; 3] = ["iddfs", "astar", "idastar"];
+
+/// The A* variants whose heuristics can overestimate.
+const OVERESTIMATING: [&str; 2] = ["astar-manhattan", "astar-rowcol"];
+
+/// What BFS says about a puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Truth {
+    /// The fewest moves.
+    Optimum(usize),
+    /// No solution exists.
+    Unsolvable,
+}
+
+fn run(name: &str, puzzle: &Puzzle, millis: u64, depth_limit: Option<u32>) -> Outcome {
+    let limits = Limits {
+        time: Some(Duration::from_millis(millis)),
+        memory_bytes: Some(1 << 30),
+        cancel: None,
+    };
+    solver::run(
+        name,
+        puzzle,
+        &SolverOptions { depth_limit },
+        &limits,
+        &mut NoProbe,
+    )
+    .unwrap()
+    .outcome
+}
+
+/// BFS's answer, or `None` when it stopped on a limit.
+fn truth(puzzle: &Puzzle, millis: u64) -> Option<Truth> {
+    match run("bfs", puzzle, millis, None) {
+        Outcome::Solved { moves } => Some(Truth::Optimum(moves.len())),
+        Outcome::Unsolvable { within: None } => Some(Truth::Unsolvable),
+        Outcome::TimeLimit | Outcome::MemoryLimit => None,
+        other => panic!("bfs: {other:?}"),
+    }
+}
+
+/// Checks an optimal solver's outcome against the truth.
+fn assert_optimal(name: &str, outcome: &Outcome, truth: Truth, what: &str) {
+    match (outcome, truth) {
+        (Outcome::Solved { moves }, Truth::Optimum(n)) => {
+            assert_eq!(moves.len(), n, "{what}: {name} gave {moves:?}")
+        }
+        (Outcome::Unsolvable { within: None }, Truth::Unsolvable) => {}
+        // Fogleman's IDDFS stops at depth 255, the most its table records.
+        (Outcome::Unsolvable { within: Some(255) }, Truth::Unsolvable) if name == "iddfs" => {}
+        _ => panic!("{what}: {name} gave {outcome:?}, bfs says {truth:?}"),
+    }
+}
+
+/// Checks a non-optimal solver's outcome against the truth; returns whether it answered.
+fn assert_sound(name: &str, outcome: &Outcome, truth: Truth, what: &str) -> bool {
+    match (outcome, truth) {
+        (Outcome::Solved { moves }, Truth::Optimum(n)) => {
+            assert!(moves.len() >= n, "{what}: {name} beat the optimum {n}");
+            true
+        }
+        (Outcome::Unsolvable { within: None }, Truth::Unsolvable) => true,
+        (
+            Outcome::Unsolvable {
+                within: Some(limit),
+            },
+            Truth::Optimum(n),
+        ) => {
+            assert!(
+                *limit < n as u32,
+                "{what}: {name} missed {n} moves within {limit}"
+            );
+            true
+        }
+        (Outcome::Unsolvable { within: Some(_) }, Truth::Unsolvable) => true,
+        (Outcome::TimeLimit, _) => false,
+        _ => panic!("{what}: {name} gave {outcome:?}, bfs says {truth:?}"),
+    }
+}
+
+/// How many puzzles a check saw, and how many non-optimal runs answered in time.
+#[derive(Default, Debug)]
+struct Tally {
+    checked: usize,
+    skipped: usize,
+    unsolvable: usize,
+    heuristic_runs: usize,
+    heuristic_answers: usize,
+    dls_runs: usize,
+    dls_answers: usize,
+}
+
+impl Tally {
+    /// The checks of the non-optimal solvers must not be empty: at least a quarter of their
+    /// runs answer within the short time they get (most answer in a few milliseconds).
+    fn assert_non_optimal_checked(&self) {
+        assert!(
+            self.heuristic_answers * 4 >= self.heuristic_runs,
+            "{self:?}"
+        );
+        assert!(self.dls_answers * 4 >= self.dls_runs, "{self:?}");
+    }
+}
+
+/// Runs every solver on one puzzle. `millis` bounds each optimal run, `quick` each run of
+/// the non-optimal solvers.
+fn check(puzzle: &Puzzle, what: &str, millis: u64, quick: u64, tally: &mut Tally) {
+    let Some(truth) = truth(puzzle, millis) else {
+        tally.skipped += 1;
+        return;
+    };
+    tally.checked += 1;
+    tally.unsolvable += usize::from(truth == Truth::Unsolvable);
+    for name in OPTIMAL {
+        assert_optimal(name, &run(name, puzzle, millis, None), truth, what);
+    }
+    for name in OVERESTIMATING {
+        tally.heuristic_runs += 1;
+        let outcome = run(name, puzzle, quick, None);
+        tally.heuristic_answers += usize::from(assert_sound(name, &outcome, truth, what));
+    }
+    // The default limit, and the optimum and one below it: the opposite-move rule must lose
+    // no solution, so the first finds the optimum and the second proves there is none. On an
+    // unsolvable puzzle a small limit must be searched out.
+    let limits = match truth {
+        Truth::Optimum(0) => vec![None, Some(0)],
+        Truth::Optimum(n) => vec![None, Some(n as u32), Some(n as u32 - 1)],
+        Truth::Unsolvable => vec![Some(4)],
+    };
+    for limit in limits {
+        tally.dls_runs += 1;
+        let outcome = run("dls", puzzle, quick, limit);
+        tally.dls_answers += usize::from(assert_sound("dls", &outcome, truth, what));
+        match (limit, truth, &outcome) {
+            (Some(limit), Truth::Optimum(n), Outcome::Solved { moves }) if limit as usize == n => {
+                assert_eq!(moves.len(), n, "{what}: dls within the optimum")
+            }
+            (Some(limit), Truth::Optimum(n), Outcome::Solved { .. }) if (limit as usize) < n => {
+                panic!("{what}: dls found a solution within {limit}, below the optimum {n}")
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn every_solver_agrees_with_bfs_on_random_small_boards() {
+    // (width, height, robots, one wall per this many cells, puzzles)
+    let shapes: [(u16, u16, usize, usize, u64); 9] = [
+        (6, 6, 3, 4, 120),
+        (6, 6, 2, 3, 40),
+        (8, 8, 3, 5, 40),
+        (8, 8, 4, 4, 40),
+        (7, 7, 5, 4, 30),
+        (5, 9, 1, 3, 30),
+        (10, 4, 3, 4, 30),
+        (12, 12, 2, 6, 20),
+        (4, 4, 5, 3, 20),
+    ];
+    let mut tally = Tally::default();
+    for (i, &(w, h, robots, wall_every, count)) in shapes.iter().enumerate() {
+        for seed in 0..count {
+            let seed = seed + 10_000 * i as u64;
+            let Ok(puzzle) = random_puzzle(w, h, robots, wall_every, seed) else {
+                continue;
+            };
+            let what = format!("{w}x{h} {robots} robots seed {seed}");
+            check(&puzzle, &what, 5_000, 50, &mut tally);
+        }
+    }
+    eprintln!("{tally:?}");
+    tally.assert_non_optimal_checked();
+    assert!(tally.checked >= 350, "{tally:?}");
+    assert_eq!(tally.skipped, 0, "{tally:?}");
+    assert!(
+        tally.unsolvable > 0,
+        "no unsolvable puzzle was drawn: {tally:?}"
+    );
+}
+
+#[test]
+fn every_solver_agrees_with_bfs_on_random_standard_games() {
+    let mut tally = Tally::default();
+    for seed in 0..70 {
+        let (puzzle, _) = random_game(seed, 4).unwrap();
+        check(
+            &puzzle,
+            &format!("standard seed {seed}"),
+            2_000,
+            50,
+            &mut tally,
+        );
+    }
+    for seed in 0..30 {
+        let (puzzle, _) = random_game(1_000 + seed, 5).unwrap();
+        let what = format!("five robots seed {}", 1_000 + seed);
+        check(&puzzle, &what, 2_000, 50, &mut tally);
+    }
+    eprintln!("{tally:?}");
+    tally.assert_non_optimal_checked();
+    assert!(tally.checked >= 90, "{tally:?}");
+}
+
+#[test]
+fn every_solver_honours_the_rule_options() {
+    let mut tally = Tally::default();
+    for seed in 0..120u64 {
+        let Ok(puzzle) = random_puzzle(6, 6, 3, 3, 50_000 + seed) else {
+            continue;
+        };
+        let rules = Rules {
+            ricochet: seed % 2 == 0,
+            no_rebound: seed % 3 != 0,
+        };
+        let puzzle = puzzle.with_rules(rules);
+        check(
+            &puzzle,
+            &format!("6x6 seed {} {rules:?}", 50_000 + seed),
+            5_000,
+            50,
+            &mut tally,
+        );
+    }
+    eprintln!("{tally:?}");
+    tally.assert_non_optimal_checked();
+    assert!(tally.checked >= 100, "{tally:?}");
+    assert_eq!(tally.skipped, 0, "{tally:?}");
+}
