@@ -246,3 +246,94 @@ fn every_solver_honours_the_rule_options() {
     assert!(tally.checked >= 100, "{tally:?}");
     assert_eq!(tally.skipped, 0, "{tally:?}");
 }
+
+/// The survey behind the solvers' table in the README: 1,000 random standard games with four
+/// robots, the optimum from `iddfs` (10 s each; games it does not finish are counted apart),
+/// then every other solver with 1 s each. Prints, by optimal move count, each solver's share
+/// of optimal answers and its median time (a run stopped by the time limit counts as not
+/// optimal and with the time it ran). It checks what the fast tests check: no invalid answer,
+/// none shorter than the optimum, and the optimal solvers exact whenever they finish.
+///
+/// Takes a quarter of an hour: `cargo test --release --test solver_cross_check -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "a survey of 1,000 games; run on demand"]
+fn survey_of_a_thousand_standard_games() {
+    use std::collections::BTreeMap;
+    const SOLVERS: [&str; 6] = [
+        "iddfs",
+        "astar",
+        "idastar",
+        "astar-manhattan",
+        "astar-rowcol",
+        "dls",
+    ];
+    // By optimum: the number of games, then per solver the optimal answers and the times.
+    let mut rows: BTreeMap<usize, (usize, Vec<(usize, Vec<Duration>)>)> = BTreeMap::new();
+    let mut unknown = 0;
+    for seed in 0..1_000 {
+        let (puzzle, _) = random_game(100_000 + seed, 4).unwrap();
+        let what = format!("standard seed {}", 100_000 + seed);
+        let mut reports = Vec::new();
+        for name in SOLVERS {
+            let millis = if name == "iddfs" { 10_000 } else { 1_000 };
+            let limits = Limits {
+                time: Some(Duration::from_millis(millis)),
+                memory_bytes: Some(2 << 30),
+                cancel: None,
+            };
+            let report = solver::run(
+                name,
+                &puzzle,
+                &SolverOptions::default(),
+                &limits,
+                &mut NoProbe,
+            )
+            .unwrap();
+            reports.push(report);
+        }
+        let Outcome::Solved { moves } = &reports[0].outcome else {
+            assert!(
+                matches!(reports[0].outcome, Outcome::TimeLimit),
+                "{what}: {:?}",
+                reports[0].outcome
+            );
+            unknown += 1;
+            continue;
+        };
+        let truth = Truth::Optimum(moves.len());
+        let row = rows
+            .entry(moves.len())
+            .or_insert_with(|| (0, vec![(0, Vec::new()); SOLVERS.len()]));
+        row.0 += 1;
+        for (i, report) in reports.iter().enumerate() {
+            let name = SOLVERS[i];
+            if OPTIMAL.contains(&name) && report.outcome != Outcome::TimeLimit {
+                assert_optimal(name, &report.outcome, truth, &what);
+            } else {
+                assert_sound(name, &report.outcome, truth, &what);
+            }
+            if report.outcome.move_count() == Some(moves.len()) {
+                row.1[i].0 += 1;
+            }
+            row.1[i].1.push(report.elapsed);
+        }
+    }
+    let mut table = String::from("| optimum | games |");
+    for name in SOLVERS {
+        table.push_str(&format!(" `{name}` |"));
+    }
+    table.push_str("\n|---|---|");
+    table.push_str(&"---|".repeat(SOLVERS.len()));
+    for (optimum, (games, solvers)) in &rows {
+        table.push_str(&format!("\n| {optimum} | {games} |"));
+        for (optimal, times) in solvers {
+            let mut times = times.clone();
+            times.sort();
+            let median = times[times.len() / 2].as_secs_f64() * 1000.0;
+            let share = 100.0 * *optimal as f64 / *games as f64;
+            table.push_str(&format!(" {share:.0}%, {median:.1} ms |"));
+        }
+    }
+    println!("{table}\n\n{unknown} games without an optimum within iddfs's 10 s");
+}

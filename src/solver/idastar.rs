@@ -20,6 +20,11 @@
 //! - Move order: the robot the target asks for first, then the others in colour order, each in
 //!   directions N, E, S, W (the analogue of the report's "exit first": the moves that can end
 //!   the search come first). Zero-length moves are not moves.
+//! - Moves that cannot help are not made: when h equals the moves left, a move leaves h as it
+//!   is unless it moves the robot the target asks for (for the vortex: a robot whose own
+//!   table value equals h), and such a child would be cut off with f = bound + 1. Those moves
+//!   are skipped, and bound + 1 is offered as a next bound in their place (Fogleman's IDDFS
+//!   makes the same cut). Skipped moves are not counted as nodes.
 //! - A robot never moves straight back along the move just made. This loses nothing: after
 //!   `X d` the move `X opposite(d)` either returns the robot to where it was or stops where
 //!   `X opposite(d)` made directly would, so any solution doing it has a shorter one. Under the
@@ -56,7 +61,8 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "IDA* (retrograde heuristic)",
     description: "Iterative-deepening A* on f = g + h with the minimum-move table as the \
-                  retrograde heuristic and a per-iteration transposition table: optimal",
+                  retrograde heuristic and a transposition table kept across iterations: \
+                  optimal",
     source: "Chexers report (retrograde Dijkstra heuristic, IDA*), carried over to this game",
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
