@@ -342,8 +342,18 @@ fn survey_of_a_thousand_standard_games() {
         "astar-rowcol",
         "dls",
     ];
-    // By optimum: the number of games, then per solver the optimal answers and the times.
-    let mut rows: BTreeMap<usize, (usize, Vec<(usize, Vec<Duration>)>)> = BTreeMap::new();
+    /// One solver's results on the games of one optimum.
+    #[derive(Clone, Default)]
+    struct Results {
+        optimal: usize,
+        times: Vec<Duration>,
+    }
+    /// The games of one optimum.
+    struct Row {
+        games: usize,
+        solvers: Vec<Results>,
+    }
+    let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
     let mut unknown = 0;
     for seed in 0..1_000 {
         let (puzzle, _) = random_game(100_000 + seed, 4).unwrap();
@@ -376,10 +386,11 @@ fn survey_of_a_thousand_standard_games() {
             continue;
         };
         let truth = Truth::Optimum(moves.len());
-        let row = rows
-            .entry(moves.len())
-            .or_insert_with(|| (0, vec![(0, Vec::new()); SOLVERS.len()]));
-        row.0 += 1;
+        let row = rows.entry(moves.len()).or_insert_with(|| Row {
+            games: 0,
+            solvers: vec![Results::default(); SOLVERS.len()],
+        });
+        row.games += 1;
         for (i, report) in reports.iter().enumerate() {
             let name = SOLVERS[i];
             if OPTIMAL.contains(&name) && report.outcome != Outcome::TimeLimit {
@@ -387,10 +398,11 @@ fn survey_of_a_thousand_standard_games() {
             } else {
                 assert_sound(name, &report.outcome, truth, &what);
             }
+            let results = &mut row.solvers[i];
             if report.outcome.move_count() == Some(moves.len()) {
-                row.1[i].0 += 1;
+                results.optimal += 1;
             }
-            row.1[i].1.push(report.elapsed);
+            results.times.push(report.elapsed);
         }
     }
     let mut table = String::from("| optimum | games |");
@@ -399,13 +411,13 @@ fn survey_of_a_thousand_standard_games() {
     }
     table.push_str("\n|---|---|");
     table.push_str(&"---|".repeat(SOLVERS.len()));
-    for (optimum, (games, solvers)) in &rows {
-        table.push_str(&format!("\n| {optimum} | {games} |"));
-        for (optimal, times) in solvers {
-            let mut times = times.clone();
+    for (optimum, row) in &rows {
+        table.push_str(&format!("\n| {optimum} | {} |", row.games));
+        for results in &row.solvers {
+            let mut times = results.times.clone();
             times.sort();
             let median = times[times.len() / 2].as_secs_f64() * 1000.0;
-            let share = 100.0 * *optimal as f64 / *games as f64;
+            let share = 100.0 * results.optimal as f64 / row.games as f64;
             table.push_str(&format!(" {share:.0}%, {median:.1} ms |"));
         }
     }
