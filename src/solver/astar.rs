@@ -76,7 +76,7 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "A* (minimum-move table)",
     description: "A* graph search with a bucket queue and a visited table, guided by the \
-                  minimum-move table, which never overestimates: optimal",
+                  minimum-move table, which never overestimates",
     source: "course report, section A* Search; heuristic from Fogleman's slide deck",
     optimality: Optimality::Guaranteed,
     rules: RULES,

@@ -47,7 +47,7 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "Depth-limited search",
     description: "Depth-first tree search to a depth limit (--depth-limit, default 10) that \
-                  never undoes the previous move, then removes removable moves; not optimal",
+                  never undoes the previous move, then removes removable moves",
     source: "course report, section Recursive Depth-Limited Search",
     optimality: Optimality::NotGuaranteed,
     rules: RuleSupport {

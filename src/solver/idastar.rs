@@ -61,8 +61,7 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "IDA* (retrograde heuristic)",
     description: "Iterative-deepening A* on f = g + h with the minimum-move table as the \
-                  retrograde heuristic and a transposition table kept across iterations: \
-                  optimal",
+                  retrograde heuristic and a transposition table kept across iterations",
     source: "Chexers report (retrograde Dijkstra heuristic, IDA*), carried over to this game",
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
