@@ -487,10 +487,7 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
                 let Some(h) = self.estimator.estimate(&child.cells[..n], g) else {
                     self.search.probe.event(|| Event::Pruned {
                         depth: g,
-                        reason: PruneReason::LowerBound {
-                            bound: u32::from(UNREACHABLE),
-                            remaining: 0,
-                        },
+                        reason: PruneReason::Other("the target cannot be reached from here"),
                     });
                     continue;
                 };
