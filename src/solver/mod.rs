@@ -4,8 +4,11 @@
 //! applies the limits, replays any claimed solution on the board and returns a [`Report`].
 //! Nothing here spawns threads or knows about the user interface.
 
+pub mod astar;
 pub mod bfs;
+pub mod dls;
 pub mod graph_solver;
+pub mod idastar;
 pub mod iddfs;
 pub mod key;
 pub mod min_moves;
@@ -84,6 +87,11 @@ pub const DECK_COLUMNS: Columns = Columns {
 pub static SOLVERS: &[SolverKind] = &[
     bfs::KIND,
     iddfs::KIND,
+    astar::KIND,
+    astar::MANHATTAN_KIND,
+    astar::ROW_COLUMN_KIND,
+    idastar::KIND,
+    dls::KIND,
     graph_solver::V1_KIND,
     graph_solver::V2_KIND,
     stateless::KIND,
@@ -344,6 +352,11 @@ pub fn run<P: Probe>(
     let end = match kind.name {
         bfs::NAME => bfs::solve(puzzle, &mut search),
         iddfs::NAME => iddfs::solve(puzzle, options, &mut search),
+        astar::NAME => astar::solve(puzzle, astar::Heuristic::MinMoves, &mut search),
+        astar::MANHATTAN_NAME => astar::solve(puzzle, astar::Heuristic::Manhattan, &mut search),
+        astar::ROW_COLUMN_NAME => astar::solve(puzzle, astar::Heuristic::RowColumn, &mut search),
+        idastar::NAME => idastar::solve(puzzle, &mut search),
+        dls::NAME => dls::solve(puzzle, options, &mut search),
         graph_solver::V1_NAME => {
             graph_solver::solve(puzzle, graph_solver::Version::V1, &mut search)
         }

@@ -1,0 +1,493 @@
+//! Depth-limited search as the course report on Ricochet Robots describes it (section
+//! "Recursive Depth-Limited Search"): a depth-first tree search with no record of visited
+//! states, down to a depth limit the user chooses (10 by default, the limit that found a
+//! solution most often in the report's tests). Not optimal: it returns the first solution it
+//! meets, shortened afterwards.
+//!
+//! - At each node, in this order: count the node; stop with it if the target is reached;
+//!   stop at the depth limit; otherwise try every robot in colour order (red, green, blue,
+//!   yellow, silver), each in directions N, E, S, W. Zero-length moves are not moves.
+//! - The opposite-move rule: a robot never moves straight back along the move just made (after
+//!   red moved north, red does not move south). This loses no solution within the limit:
+//!   after `X d` the move `X opposite(d)` either returns the robot to where it was or stops
+//!   where `X opposite(d)` made directly would, so a solution doing it has a shorter one. Under
+//!   the ricochet rule the shorter one could be too short, so the rule applies only from the
+//!   third move on. Hence "no solution" is a proof: none exists within the limit.
+//! - The search is a loop over an explicit stack, not recursion, so a large limit cannot
+//!   overflow the thread's stack; the stack is counted against the memory limit.
+//! - Post-optimisation of the solution found. The report deletes moves from the end while the
+//!   target is still reached; here every move may go: single moves are tried for removal from
+//!   the last to the first, then pairs of moves (the later one of the pair running from the
+//!   end), and a removal is kept when the shorter sequence still replays under the rules (each
+//!   move moves its robot, the no-rebound rule when on, the ricochet rule's length when on)
+//!   and ends with the target reached. After any removal the trial starts over, until no
+//!   single move and no pair can be removed. The time limit and cancel are honoured between
+//!   trials; if either strikes, the valid sequence shortened so far is returned.
+//!
+//! Under the no-rebound rule a robot also never moves opposite to its own previous move.
+//!
+//! Per-depth statistics, reported when the search ends (it is one pass, not a series of
+//! iterations): *Nodes* visited at that depth, *inner* nodes expanded there (neither a goal
+//! nor at the limit), *reversals* moves not tried from nodes there by the opposite-move rule.
+
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
+};
+use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+
+/// The command-line name.
+pub const NAME: &str = "dls";
+
+/// The depth limit when none is given: the report's best.
+pub const DEFAULT_DEPTH_LIMIT: u32 = 10;
+
+/// The registry entry.
+pub const KIND: SolverKind = SolverKind {
+    name: NAME,
+    title: "Depth-limited search",
+    description: "Depth-first tree search to a depth limit (--depth-limit, default 10) that \
+                  never undoes the previous move, then removes removable moves",
+    source: "course report, section Recursive Depth-Limited Search",
+    optimality: Optimality::NotGuaranteed,
+    rules: RuleSupport {
+        ricochet: true,
+        no_rebound: true,
+    },
+    columns: Columns {
+        depth: "Depth",
+        nodes: "Nodes",
+        inner: "inner",
+        hits: "reversals",
+    },
+    takes_depth_limit: true,
+};
+
+/// Solves a puzzle with depth-limited search; the limit is `options.depth_limit`, or
+/// [`DEFAULT_DEPTH_LIMIT`].
+pub fn solve<P: Probe>(
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    search: &mut Search<'_, P>,
+) -> SearchEnd {
+    let limit = options.depth_limit.unwrap_or(DEFAULT_DEPTH_LIMIT);
+    let mut dls = Dls::new(puzzle, search);
+    match dls.run(limit) {
+        Err(stop) => SearchEnd::Stopped(stop),
+        Ok(false) => {
+            dls.report_rows();
+            SearchEnd::Unsolvable(Some(limit))
+        }
+        Ok(true) => {
+            dls.report_rows();
+            let found = std::mem::take(&mut dls.path);
+            SearchEnd::Found(dls.shorten(puzzle, found))
+        }
+    }
+}
+
+/// One level of the depth-first search: the next move to try and how to undo the move that
+/// led here.
+struct Frame {
+    next: usize,
+    undo: Option<Undo>,
+}
+
+/// A made move: the robot (index), where it came from and its last direction before.
+#[derive(Clone, Copy)]
+struct Undo {
+    robot: usize,
+    from: Cell,
+    previous_dir: Option<Direction>,
+}
+
+struct Dls<'s, 'p, P: Probe> {
+    search: &'s mut Search<'p, P>,
+    tables: MoveTables,
+    goal: Cell,
+    active: Option<usize>,
+    colors: Vec<RobotColor>,
+    cells: Vec<Cell>,
+    last_dir: Vec<Option<Direction>>,
+    no_rebound: bool,
+    min_len: u32,
+    /// The moves made, as (robot index, direction).
+    path: Vec<(usize, Direction)>,
+    frames: Vec<Frame>,
+    /// Counters per depth, grown as the search goes deeper.
+    rows: Vec<DepthStats>,
+}
+
+impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
+    fn new(puzzle: &Puzzle, search: &'s mut Search<'p, P>) -> Self {
+        Dls {
+            search,
+            tables: MoveTables::new(puzzle.board()),
+            goal: puzzle.goal_cell(),
+            active: puzzle.active_robot(),
+            colors: puzzle.robots().iter().map(|r| r.color).collect(),
+            cells: puzzle.robot_cells(),
+            last_dir: vec![None; puzzle.robots().len()],
+            no_rebound: puzzle.rules().no_rebound,
+            min_len: puzzle.rules().min_solution_len() as u32,
+            path: Vec::new(),
+            frames: Vec::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn at_goal(&self, cells: &[Cell]) -> bool {
+        match self.active {
+            Some(a) => cells[a] == self.goal,
+            None => cells.contains(&self.goal),
+        }
+    }
+
+    /// The search; leaves the solution in `path` and returns `true` when it finds one.
+    fn run(&mut self, limit: u32) -> Result<bool, Stop> {
+        self.search
+            .probe
+            .event(|| Event::IterationStarted { depth: limit });
+        match self.visit(0, limit)? {
+            Visit::Goal => return Ok(true),
+            Visit::Cut => return Ok(false),
+            Visit::Expand => self.push_frame(None)?,
+        }
+        let robots = self.colors.len();
+        while let Some(top) = self.frames.len().checked_sub(1) {
+            let g = top as u32;
+            let Some((robot, dir, to)) = self.next_move(top, g, robots) else {
+                if let Some(undo) = self.frames[top].undo {
+                    self.undo(undo);
+                }
+                self.frames.pop();
+                continue;
+            };
+            let undo = Undo {
+                robot,
+                from: self.cells[robot],
+                previous_dir: self.last_dir[robot],
+            };
+            self.cells[robot] = to;
+            self.last_dir[robot] = Some(dir);
+            self.path.push((robot, dir));
+            match self.visit(g + 1, limit)? {
+                Visit::Goal => return Ok(true),
+                Visit::Cut => self.undo(undo),
+                Visit::Expand => self.push_frame(Some(undo))?,
+            }
+        }
+        Ok(false)
+    }
+
+    /// Opens a level of the search, growing the stack only within the memory limit.
+    fn push_frame(&mut self, undo: Option<Undo>) -> Result<(), Stop> {
+        if self.frames.len() == self.frames.capacity() {
+            let more = self.frames.capacity().max(64);
+            let levels = self.frames.capacity() + more;
+            let per_level = std::mem::size_of::<Frame>()
+                + std::mem::size_of::<(usize, Direction)>()
+                + std::mem::size_of::<DepthStats>();
+            self.search.set_memory(levels.saturating_mul(per_level))?;
+            self.frames
+                .try_reserve(more)
+                .map_err(|_| Stop::MemoryLimit)?;
+            self.path.try_reserve(more).map_err(|_| Stop::MemoryLimit)?;
+            self.rows.try_reserve(more).map_err(|_| Stop::MemoryLimit)?;
+        }
+        self.frames.push(Frame { next: 0, undo });
+        Ok(())
+    }
+
+    /// The next move to try from the node of frame `top` (at depth `g`): its robot, direction
+    /// and stop cell. Advances the frame past it and counts the reversals it skips.
+    fn next_move(&mut self, top: usize, g: u32, robots: usize) -> Option<(usize, Direction, Cell)> {
+        let last = self.path.last().copied();
+        while self.frames[top].next < robots * 4 {
+            let i = self.frames[top].next;
+            self.frames[top].next += 1;
+            let robot = i / 4;
+            let dir = Direction::ALL[i % 4];
+            if g > self.min_len && last == Some((robot, dir.opposite())) {
+                self.rows[top].hits += 1;
+                continue;
+            }
+            if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+                continue;
+            }
+            let to = self.tables.slide(&self.cells, robot, dir);
+            if to != self.cells[robot] {
+                return Some((robot, dir, to));
+            }
+        }
+        None
+    }
+
+    fn undo(&mut self, undo: Undo) {
+        self.cells[undo.robot] = undo.from;
+        self.last_dir[undo.robot] = undo.previous_dir;
+        self.path.pop();
+    }
+
+    /// Counts and examines the current node at depth `g`.
+    fn visit(&mut self, g: u32, limit: u32) -> Result<Visit, Stop> {
+        let depth = g as usize;
+        if depth == self.rows.len() {
+            self.rows.push(DepthStats {
+                depth: g,
+                ..DepthStats::default()
+            });
+        }
+        self.rows[depth].nodes += 1;
+        self.search.tick()?;
+        self.search.probe.event(|| Event::Node {
+            depth: g,
+            cells: RobotCells::new(&self.cells),
+            last: self
+                .path
+                .last()
+                .map(|&(robot, dir)| Move::new(self.colors[robot], dir)),
+        });
+        if self.at_goal(&self.cells) && g >= self.min_len {
+            return Ok(Visit::Goal);
+        }
+        if g == limit {
+            self.search.probe.event(|| Event::Pruned {
+                depth: g,
+                reason: PruneReason::DepthLimit,
+            });
+            return Ok(Visit::Cut);
+        }
+        self.rows[depth].inner += 1;
+        Ok(Visit::Expand)
+    }
+
+    /// Hands the per-depth rows to the probe, shallowest first.
+    fn report_rows(&mut self) {
+        for row in std::mem::take(&mut self.rows) {
+            self.search.finish_depth(row);
+        }
+    }
+
+    /// A solution, as (robot index, direction), with removable moves removed (see the module
+    /// documentation).
+    fn shorten(&mut self, puzzle: &Puzzle, mut moves: Vec<(usize, Direction)>) -> Vec<Move> {
+        let start = puzzle.robot_cells();
+        'shorter: loop {
+            let len = moves.len();
+            for i in (0..len).rev() {
+                if self.search.poll().is_err() {
+                    break 'shorter;
+                }
+                let trial = without(&moves, &[i]);
+                if self.solves(&start, &trial) {
+                    moves = trial;
+                    continue 'shorter;
+                }
+            }
+            for j in (0..len).rev() {
+                for i in (0..j).rev() {
+                    if self.search.poll().is_err() {
+                        break 'shorter;
+                    }
+                    let trial = without(&moves, &[i, j]);
+                    if self.solves(&start, &trial) {
+                        moves = trial;
+                        continue 'shorter;
+                    }
+                }
+            }
+            break;
+        }
+        moves
+            .into_iter()
+            .map(|(robot, dir)| Move::new(self.colors[robot], dir))
+            .collect()
+    }
+
+    /// Whether `moves` played from `start` are legal under the puzzle's rules and end on the
+    /// target.
+    fn solves(&self, start: &[Cell], moves: &[(usize, Direction)]) -> bool {
+        if (moves.len() as u32) < self.min_len {
+            return false;
+        }
+        let mut cells = start.to_vec();
+        let mut last_dir = vec![None; cells.len()];
+        for &(robot, dir) in moves {
+            if self.no_rebound && last_dir[robot] == Some(dir.opposite()) {
+                return false;
+            }
+            let to = self.tables.slide(&cells, robot, dir);
+            if to == cells[robot] {
+                return false;
+            }
+            cells[robot] = to;
+            last_dir[robot] = Some(dir);
+        }
+        self.at_goal(&cells)
+    }
+}
+
+/// What to do with a node just visited.
+enum Visit {
+    /// It is a goal.
+    Goal,
+    /// It was cut off.
+    Cut,
+    /// Search its children.
+    Expand,
+}
+
+/// `moves` without the entries at the (distinct) indices `skip`.
+fn without(moves: &[(usize, Direction)], skip: &[usize]) -> Vec<(usize, Direction)> {
+    moves
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !skip.contains(i))
+        .map(|(_, &mv)| mv)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Rules, format_moves};
+    use crate::solver::astar::fixtures::*;
+    use crate::solver::{Limits, NoProbe, Outcome, RecordingProbe};
+
+    #[test]
+    fn dls_solves_the_small_board_within_its_default_limit() {
+        let puzzle = small();
+        let report = run(NAME, &puzzle, None);
+        let found = moves(&report);
+        assert!((5..=10).contains(&found), "{found}");
+        // One row per depth down to the default limit.
+        assert_eq!(report.depths.len(), 11);
+        assert!(report.depths.iter().any(|row| row.hits > 0));
+    }
+
+    #[test]
+    fn a_limit_at_the_optimum_finds_it_and_one_below_proves_there_is_none() {
+        assert_eq!(moves(&run(NAME, &small(), Some(5))), 5);
+        assert_eq!(
+            run(NAME, &small(), Some(4)).outcome,
+            Outcome::Unsolvable { within: Some(4) }
+        );
+        assert_eq!(moves(&run(NAME, &five_robots(), Some(9))), 9);
+        assert_eq!(moves(&run(NAME, &small_vortex(), Some(10))), {
+            let optimum = moves(&run("bfs", &small_vortex(), None));
+            assert!(optimum <= 10);
+            moves(&run(NAME, &small_vortex(), Some(optimum as u32)))
+        });
+    }
+
+    #[test]
+    fn nothing_within_the_limit_is_unsolvable_within_it() {
+        let report = run(NAME, &corridor(true, Rules::default()), None);
+        assert_eq!(report.outcome, Outcome::Unsolvable { within: Some(10) });
+        let ricochet = Rules {
+            ricochet: true,
+            no_rebound: false,
+        };
+        // The reversals the ricochet rule needs are tried.
+        assert_eq!(moves(&run(NAME, &corridor(false, ricochet), None)), 3);
+    }
+
+    #[test]
+    fn a_huge_limit_stops_at_the_memory_limit_instead_of_overflowing() {
+        // An unsolvable 6x6 puzzle: the tree search goes ever deeper through cycles.
+        let puzzle = crate::model::random::random_puzzle(6, 6, 2, 3, 10_003).unwrap();
+        assert_eq!(
+            run("bfs", &puzzle, None).outcome,
+            Outcome::Unsolvable { within: None }
+        );
+        let limit = 1 << 20;
+        let report = crate::solver::run(
+            NAME,
+            &puzzle,
+            &SolverOptions {
+                depth_limit: Some(u32::MAX),
+            },
+            &Limits {
+                memory_bytes: Some(limit),
+                time: Some(std::time::Duration::from_secs(20)),
+                cancel: None,
+            },
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::MemoryLimit);
+        assert!(report.peak_memory > limit);
+    }
+
+    #[test]
+    fn removable_moves_are_removed_from_anywhere() {
+        let puzzle = small();
+        let mut probe = NoProbe;
+        let mut search = Search::new(&mut probe, &Limits::default());
+        let mut dls = Dls::new(&puzzle, &mut search);
+        let start = puzzle.robot_cells();
+        use Direction::*;
+        // Red, green, blue are robots 0, 1, 2; the optimum is RN, GS, RW, RS, RE.
+        // A blue excursion to the west and back: each move can go on its own.
+        let excursion = vec![
+            (0, North),
+            (1, South),
+            (2, West),
+            (2, East),
+            (0, West),
+            (0, South),
+            (0, East),
+        ];
+        // Green east and back before it moves south: only the pair can go, since without
+        // the return green would stop elsewhere and red would miss the target.
+        let round_trip = vec![
+            (0, North),
+            (1, East),
+            (1, West),
+            (1, South),
+            (0, West),
+            (0, South),
+            (0, East),
+        ];
+        assert!(!dls.solves(&start, &without(&round_trip, &[1])));
+        assert!(!dls.solves(&start, &without(&round_trip, &[2])));
+        for padded in [excursion, round_trip] {
+            assert!(dls.solves(&start, &padded));
+            let shortened = dls.shorten(&puzzle, padded);
+            assert_eq!(format_moves(&shortened), "RN, GS, RW, RS, RE");
+            puzzle.replay(&shortened).unwrap();
+        }
+    }
+
+    #[test]
+    fn rows_and_events_follow_the_search() {
+        let mut probe = RecordingProbe::default();
+        let report = crate::solver::run(
+            NAME,
+            &small(),
+            &SolverOptions {
+                depth_limit: Some(6),
+            },
+            &Limits::default(),
+            &mut probe,
+        )
+        .unwrap();
+        assert_eq!(probe.depths, report.depths);
+        let nodes = probe
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Node { .. }))
+            .count() as u64;
+        assert_eq!(nodes, report.nodes);
+        assert_eq!(
+            report.depths.iter().map(|row| row.nodes).sum::<u64>(),
+            report.nodes
+        );
+        assert_eq!(
+            probe.events.first(),
+            Some(&Event::IterationStarted { depth: 6 })
+        );
+    }
+}

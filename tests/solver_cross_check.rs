@@ -1,0 +1,427 @@
+//! Every solver against breadth-first search on hundreds of random seeded puzzles of several
+//! sizes and robot counts, with and without the rule options.
+//!
+//! - The optimal solvers (`iddfs`, `astar`, `idastar`) give exactly BFS's move count, or prove
+//!   the puzzle unsolvable exactly when BFS does (`iddfs` says "none within 255 moves", the
+//!   deepest it searches).
+//! - The others (`astar-manhattan`, `astar-rowcol`, `dls`) never give an invalid answer, never
+//!   one shorter than the optimum, and never call a solvable puzzle unsolvable; `dls` with its
+//!   limit at the optimum finds an optimal answer, and one move below proves there is none.
+//!
+//! Puzzles where BFS itself stops on a limit are skipped; the tests require that few are. A
+//! non-optimal solver stopped by its time limit counts as neither right nor wrong.
+
+use ricochet_lab::model::random::random_puzzle;
+use ricochet_lab::model::tiles::random_game;
+use ricochet_lab::model::{Puzzle, Rules};
+use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
+use std::time::Duration;
+
+/// The optimal solvers checked against BFS.
+const OPTIMAL: [&str; 3] = ["iddfs", "astar", "idastar"];
+
+/// The A* variants whose heuristics can overestimate.
+const OVERESTIMATING: [&str; 2] = ["astar-manhattan", "astar-rowcol"];
+
+/// What BFS says about a puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Truth {
+    /// The fewest moves.
+    Optimum(usize),
+    /// No solution exists.
+    Unsolvable,
+}
+
+fn run(name: &str, puzzle: &Puzzle, millis: u64, depth_limit: Option<u32>) -> Outcome {
+    let limits = Limits {
+        time: Some(Duration::from_millis(millis)),
+        memory_bytes: Some(1 << 30),
+        cancel: None,
+    };
+    solver::run(
+        name,
+        puzzle,
+        &SolverOptions { depth_limit },
+        &limits,
+        &mut NoProbe,
+    )
+    .unwrap()
+    .outcome
+}
+
+/// BFS's answer, or `None` when it stopped on a limit.
+fn truth(puzzle: &Puzzle, millis: u64) -> Option<Truth> {
+    match run("bfs", puzzle, millis, None) {
+        Outcome::Solved { moves } => Some(Truth::Optimum(moves.len())),
+        Outcome::Unsolvable { within: None } => Some(Truth::Unsolvable),
+        Outcome::TimeLimit | Outcome::MemoryLimit => None,
+        other => panic!("bfs: {other:?}"),
+    }
+}
+
+/// Checks an optimal solver's outcome against the truth.
+fn assert_optimal(name: &str, outcome: &Outcome, truth: Truth, what: &str) {
+    match (outcome, truth) {
+        (Outcome::Solved { moves }, Truth::Optimum(n)) => {
+            assert_eq!(moves.len(), n, "{what}: {name} gave {moves:?}")
+        }
+        (Outcome::Unsolvable { within: None }, Truth::Unsolvable) => {}
+        // Fogleman's IDDFS stops at depth 255, the most its table records.
+        (Outcome::Unsolvable { within: Some(255) }, Truth::Unsolvable) if name == "iddfs" => {}
+        _ => panic!("{what}: {name} gave {outcome:?}, bfs says {truth:?}"),
+    }
+}
+
+/// Checks a non-optimal solver's outcome against the truth; returns whether it answered.
+fn assert_sound(name: &str, outcome: &Outcome, truth: Truth, what: &str) -> bool {
+    match (outcome, truth) {
+        (Outcome::Solved { moves }, Truth::Optimum(n)) => {
+            assert!(moves.len() >= n, "{what}: {name} beat the optimum {n}");
+            true
+        }
+        (Outcome::Unsolvable { within: None }, Truth::Unsolvable) => true,
+        (
+            Outcome::Unsolvable {
+                within: Some(limit),
+            },
+            Truth::Optimum(n),
+        ) => {
+            assert!(
+                *limit < n as u32,
+                "{what}: {name} missed {n} moves within {limit}"
+            );
+            true
+        }
+        (Outcome::Unsolvable { within: Some(_) }, Truth::Unsolvable) => true,
+        (Outcome::TimeLimit, _) => false,
+        _ => panic!("{what}: {name} gave {outcome:?}, bfs says {truth:?}"),
+    }
+}
+
+/// How many puzzles a check saw, and how many non-optimal runs answered in time.
+#[derive(Default, Debug)]
+struct Tally {
+    checked: usize,
+    skipped: usize,
+    unsolvable: usize,
+    heuristic_runs: usize,
+    heuristic_answers: usize,
+    dls_runs: usize,
+    dls_answers: usize,
+    deepening_stops: usize,
+}
+
+impl Tally {
+    /// The checks of the non-optimal solvers must not be empty: at least a quarter of their
+    /// runs answer within the short time they get (most answer in a few milliseconds).
+    fn assert_non_optimal_checked(&self) {
+        assert!(
+            self.heuristic_answers * 4 >= self.heuristic_runs,
+            "{self:?}"
+        );
+        assert!(self.dls_answers * 4 >= self.dls_runs, "{self:?}");
+    }
+}
+
+/// The time each run of a check gets, in milliseconds.
+#[derive(Clone, Copy)]
+struct Budget {
+    /// The BFS run; a puzzle it does not finish in time is skipped.
+    truth: u64,
+    /// Each run of another optimal solver: far more than BFS got, so a stop here means a
+    /// hang, not a slow machine.
+    optimal: u64,
+    /// Each run of a non-optimal solver.
+    quick: u64,
+    /// When set, the iterative-deepening solvers (`iddfs`, `idastar`) get this much time
+    /// instead of `optimal` and may run out of it. They search the reachable states again at
+    /// every bound, so on large boards with a long optimum, or none, they can take far longer
+    /// than BFS and A*.
+    deepening: Option<u64>,
+}
+
+/// Small boards: every optimal solver must finish.
+const STRICT: Budget = Budget {
+    truth: 5_000,
+    optimal: 20_000,
+    quick: 50,
+    deepening: None,
+};
+
+/// Standard games: BFS gets less time (the few hard games it skips would cost the most), the
+/// others must finish.
+const STANDARD: Budget = Budget {
+    truth: 2_000,
+    ..STRICT
+};
+
+/// Runs every solver on one puzzle.
+fn check(puzzle: &Puzzle, what: &str, budget: Budget, tally: &mut Tally) {
+    let Budget {
+        truth: truth_millis,
+        optimal: millis,
+        quick,
+        deepening,
+    } = budget;
+    let Some(truth) = truth(puzzle, truth_millis) else {
+        tally.skipped += 1;
+        return;
+    };
+    tally.checked += 1;
+    tally.unsolvable += usize::from(truth == Truth::Unsolvable);
+    for name in OPTIMAL {
+        let deepening_limit = deepening.filter(|_| name != "astar");
+        let outcome = run(name, puzzle, deepening_limit.unwrap_or(millis), None);
+        if deepening_limit.is_some() && outcome == Outcome::TimeLimit {
+            tally.deepening_stops += 1;
+            continue;
+        }
+        assert_optimal(name, &outcome, truth, what);
+    }
+    for name in OVERESTIMATING {
+        tally.heuristic_runs += 1;
+        let outcome = run(name, puzzle, quick, None);
+        tally.heuristic_answers += usize::from(assert_sound(name, &outcome, truth, what));
+    }
+    // The default limit, and the optimum and one below it: the opposite-move rule must lose
+    // no solution, so the first finds the optimum and the second proves there is none. On an
+    // unsolvable puzzle a small limit must be searched out.
+    let limits = match truth {
+        Truth::Optimum(0) => vec![None, Some(0)],
+        Truth::Optimum(n) => vec![None, Some(n as u32), Some(n as u32 - 1)],
+        Truth::Unsolvable => vec![Some(4)],
+    };
+    for limit in limits {
+        tally.dls_runs += 1;
+        let outcome = run("dls", puzzle, quick, limit);
+        tally.dls_answers += usize::from(assert_sound("dls", &outcome, truth, what));
+        match (limit, truth, &outcome) {
+            (Some(limit), Truth::Optimum(n), Outcome::Solved { moves }) if limit as usize == n => {
+                assert_eq!(moves.len(), n, "{what}: dls within the optimum")
+            }
+            (Some(limit), Truth::Optimum(n), Outcome::Solved { .. }) if (limit as usize) < n => {
+                panic!("{what}: dls found a solution within {limit}, below the optimum {n}")
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn every_solver_agrees_with_bfs_on_random_small_boards() {
+    // (width, height, robots, one wall per this many cells, puzzles)
+    let shapes: [(u16, u16, usize, usize, u64); 9] = [
+        (6, 6, 3, 4, 120),
+        (6, 6, 2, 3, 40),
+        (8, 8, 3, 5, 40),
+        (8, 8, 4, 4, 40),
+        (7, 7, 5, 4, 30),
+        (5, 9, 1, 3, 30),
+        (10, 4, 3, 4, 30),
+        (12, 12, 2, 6, 20),
+        (4, 4, 5, 3, 20),
+    ];
+    let mut tally = Tally::default();
+    for (i, &(w, h, robots, wall_every, count)) in shapes.iter().enumerate() {
+        for seed in 0..count {
+            let seed = seed + 10_000 * i as u64;
+            let Ok(puzzle) = random_puzzle(w, h, robots, wall_every, seed) else {
+                continue;
+            };
+            let what = format!("{w}x{h} {robots} robots seed {seed}");
+            check(&puzzle, &what, STRICT, &mut tally);
+        }
+    }
+    eprintln!("{tally:?}");
+    tally.assert_non_optimal_checked();
+    assert!(tally.checked >= 350, "{tally:?}");
+    assert_eq!(tally.skipped, 0, "{tally:?}");
+    assert!(
+        tally.unsolvable > 0,
+        "no unsolvable puzzle was drawn: {tally:?}"
+    );
+}
+
+#[test]
+fn every_solver_agrees_with_bfs_on_the_largest_and_narrowest_boards() {
+    // (width, height, robots, one wall per this many cells, seeds)
+    let shapes: [(u16, u16, usize, usize, u64); 6] = [
+        (64, 64, 2, 8, 10),
+        (64, 64, 1, 6, 4),
+        (64, 64, 3, 3, 4),
+        (64, 2, 4, 3, 10),
+        (1, 40, 3, 3, 4),
+        (40, 1, 2, 3, 4),
+    ];
+    let mut tally = Tally::default();
+    for (i, &(w, h, robots, wall_every, count)) in shapes.iter().enumerate() {
+        for seed in 0..count {
+            let seed = seed + 20_000 * i as u64;
+            let Ok(puzzle) = random_puzzle(w, h, robots, wall_every, seed) else {
+                continue;
+            };
+            let what = format!("{w}x{h} {robots} robots seed {seed}");
+            let budget = Budget {
+                truth: 1_000,
+                optimal: 20_000,
+                quick: 50,
+                deepening: Some(1_000),
+            };
+            check(&puzzle, &what, budget, &mut tally);
+        }
+    }
+    eprintln!("{tally:?}");
+    // Breadth-first search runs out of time on some 64x64 boards; most finish.
+    assert!(tally.checked >= 20, "{tally:?}");
+    tally.assert_non_optimal_checked();
+}
+
+#[test]
+fn every_solver_agrees_with_bfs_on_random_standard_games() {
+    let mut tally = Tally::default();
+    for seed in 0..70 {
+        let (puzzle, _) = random_game(seed, 4).unwrap();
+        check(
+            &puzzle,
+            &format!("standard seed {seed}"),
+            STANDARD,
+            &mut tally,
+        );
+    }
+    for seed in 0..30 {
+        let (puzzle, _) = random_game(1_000 + seed, 5).unwrap();
+        let what = format!("five robots seed {}", 1_000 + seed);
+        check(&puzzle, &what, STANDARD, &mut tally);
+    }
+    eprintln!("{tally:?}");
+    tally.assert_non_optimal_checked();
+    assert!(tally.checked >= 90, "{tally:?}");
+}
+
+#[test]
+fn every_solver_honours_the_rule_options() {
+    let mut tally = Tally::default();
+    for seed in 0..120u64 {
+        let Ok(puzzle) = random_puzzle(6, 6, 3, 3, 50_000 + seed) else {
+            continue;
+        };
+        let rules = Rules {
+            ricochet: seed % 2 == 0,
+            no_rebound: seed % 3 != 0,
+        };
+        let puzzle = puzzle.with_rules(rules);
+        check(
+            &puzzle,
+            &format!("6x6 seed {} {rules:?}", 50_000 + seed),
+            STRICT,
+            &mut tally,
+        );
+    }
+    eprintln!("{tally:?}");
+    tally.assert_non_optimal_checked();
+    assert!(tally.checked >= 100, "{tally:?}");
+    assert_eq!(tally.skipped, 0, "{tally:?}");
+}
+
+/// The survey behind the solvers' table in the README: 1,000 random standard games with four
+/// robots, the optimum from `iddfs` (10 s each; games it does not finish are counted apart),
+/// then every other solver with 1 s each. Prints, by optimal move count, each solver's share
+/// of optimal answers and its median time (a run stopped by the time limit counts as not
+/// optimal and with the time it ran). It checks what the fast tests check: no invalid answer,
+/// none shorter than the optimum, and the optimal solvers exact whenever they finish.
+///
+/// Takes about five minutes: `cargo test --release --test solver_cross_check -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "a survey of 1,000 games; run on demand"]
+fn survey_of_a_thousand_standard_games() {
+    use std::collections::BTreeMap;
+    const SOLVERS: [&str; 6] = [
+        "iddfs",
+        "astar",
+        "idastar",
+        "astar-manhattan",
+        "astar-rowcol",
+        "dls",
+    ];
+    /// One solver's results on the games of one optimum.
+    #[derive(Clone, Default)]
+    struct Results {
+        optimal: usize,
+        times: Vec<Duration>,
+    }
+    /// The games of one optimum.
+    struct Row {
+        games: usize,
+        solvers: Vec<Results>,
+    }
+    let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
+    let mut unknown = 0;
+    for seed in 0..1_000 {
+        let (puzzle, _) = random_game(100_000 + seed, 4).unwrap();
+        let what = format!("standard seed {}", 100_000 + seed);
+        let mut reports = Vec::new();
+        for name in SOLVERS {
+            let millis = if name == "iddfs" { 10_000 } else { 1_000 };
+            let limits = Limits {
+                time: Some(Duration::from_millis(millis)),
+                memory_bytes: Some(2 << 30),
+                cancel: None,
+            };
+            let report = solver::run(
+                name,
+                &puzzle,
+                &SolverOptions::default(),
+                &limits,
+                &mut NoProbe,
+            )
+            .unwrap();
+            reports.push(report);
+        }
+        let Outcome::Solved { moves } = &reports[0].outcome else {
+            assert!(
+                matches!(reports[0].outcome, Outcome::TimeLimit),
+                "{what}: {:?}",
+                reports[0].outcome
+            );
+            unknown += 1;
+            continue;
+        };
+        let truth = Truth::Optimum(moves.len());
+        let row = rows.entry(moves.len()).or_insert_with(|| Row {
+            games: 0,
+            solvers: vec![Results::default(); SOLVERS.len()],
+        });
+        row.games += 1;
+        for (i, report) in reports.iter().enumerate() {
+            let name = SOLVERS[i];
+            if OPTIMAL.contains(&name) && report.outcome != Outcome::TimeLimit {
+                assert_optimal(name, &report.outcome, truth, &what);
+            } else {
+                assert_sound(name, &report.outcome, truth, &what);
+            }
+            let results = &mut row.solvers[i];
+            if report.outcome.move_count() == Some(moves.len()) {
+                results.optimal += 1;
+            }
+            results.times.push(report.elapsed);
+        }
+    }
+    let mut table = String::from("| optimum | games |");
+    for name in SOLVERS {
+        table.push_str(&format!(" `{name}` |"));
+    }
+    table.push_str("\n|---|---|");
+    table.push_str(&"---|".repeat(SOLVERS.len()));
+    for (optimum, row) in &rows {
+        table.push_str(&format!("\n| {optimum} | {} |", row.games));
+        for results in &row.solvers {
+            let mut times = results.times.clone();
+            times.sort();
+            let median = times[times.len() / 2].as_secs_f64() * 1000.0;
+            let share = 100.0 * results.optimal as f64 / row.games as f64;
+            table.push_str(&format!(" {share:.0}%, {median:.1} ms |"));
+        }
+    }
+    println!("{table}\n\n{unknown} games without an optimum within iddfs's 10 s");
+}
