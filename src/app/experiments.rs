@@ -164,6 +164,11 @@ impl ExperimentsView {
         self.tab
     }
 
+    /// Shows a tab.
+    pub fn show_tab(&mut self, tab: Tab) {
+        self.tab = tab;
+    }
+
     /// Selects the least accurate solver at the move count where it misses most often (or,
     /// when every answer is optimal, the most common move count), as a user looking for a
     /// wrong answer would; the screenshot shows this.
@@ -400,7 +405,7 @@ impl ExperimentsView {
     }
 
     /// Asks for a screenshot of the next frame and writes the plots' part of it as a PNG.
-    fn export_png(&mut self, ctx: &egui::Context, path: PathBuf) {
+    pub(crate) fn export_png(&mut self, ctx: &egui::Context, path: PathBuf) {
         let Some(rect) = self.plots_rect else {
             self.error("Show the plots first, then export them.");
             return;
@@ -871,10 +876,9 @@ fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         }
     });
     let bottom = ui.cursor().min.y;
-    view.plots_rect = Some(egui::Rect::from_min_size(
-        top,
-        egui::vec2(width, bottom - top.y),
-    ));
+    // A small margin so that the titles' first letters are in the picture.
+    view.plots_rect =
+        Some(egui::Rect::from_min_size(top, egui::vec2(width, bottom - top.y)).expand(12.0));
     if clicked.is_some() {
         view.selection = clicked;
     }
@@ -1015,7 +1019,8 @@ fn total_hit_plot(
     compared: Option<&(String, Vec<SolverSeries>)>,
     height: f32,
 ) -> Option<Selection> {
-    let titles: Vec<String> = current.iter().map(|s| s.title.clone()).collect();
+    // Command-line names on the axis: the display names are too long to sit side by side.
+    let titles: Vec<String> = current.iter().map(|s| s.solver.clone()).collect();
     // No legend: the axis names the solvers, and a legend would cover the bars.
     let response = Plot::new("experiment-total-hit-rate")
         .height(height)
@@ -1043,8 +1048,8 @@ fn total_hit_plot(
             marks
         })
         .include_y(0.0)
-        .include_y(105.0)
-        .include_x(-0.9)
+        .include_y(112.0)
+        .include_x(-0.6)
         .include_x(current.len().max(1) as f64 - 0.1)
         .allow_scroll(false)
         .allow_drag(false)
@@ -1059,6 +1064,14 @@ fn total_hit_plot(
                     .fill(color)
                     .name(format!("{}: {:.1}%", s.title, s.total_hit_rate));
                 plot.add(BarChart::new(s.title.clone(), vec![bar]).color(color));
+                plot.add(
+                    egui_plot::Text::new(
+                        format!("{} rate", s.title),
+                        PlotPoint::new(i as f64 + shift, s.total_hit_rate + 5.0),
+                        format!("{:.1}%", s.total_hit_rate),
+                    )
+                    .color(color),
+                );
             }
             if let Some((name, series)) = compared {
                 for s in series {
@@ -1071,7 +1084,7 @@ fn total_hit_plot(
                         .fill(color.gamma_multiply(0.35))
                         .stroke(egui::Stroke::new(1.0, color))
                         .name(format!("{} ({name}): {:.1}%", s.title, s.total_hit_rate));
-                    plot.add(BarChart::new(format!("{name}"), vec![bar]));
+                    plot.add(BarChart::new(name.clone(), vec![bar]));
                 }
             }
             clicked_point(plot)
@@ -1122,7 +1135,7 @@ fn distribution_plot(
         });
     let point = response.inner?;
     let moves = point.x.round();
-    (moves >= 0.0).then(|| Selection {
+    (moves >= 0.0).then_some(Selection {
         solver: None,
         moves: Some(moves as u32),
     })
@@ -1154,13 +1167,21 @@ fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
             .as_ref()
             .is_some_and(|s| s.solver.as_deref() == solver && s.moves == moves)
     };
-    let titles: Vec<&str> = summary
-        .solvers
+    // Columns in registry order, as the plots' legends are.
+    let mut solvers: Vec<&crate::experiment::stats::SolverSummary> =
+        summary.solvers.iter().collect();
+    solvers.sort_by_key(|s| {
+        SOLVERS
+            .iter()
+            .position(|k| k.name == s.solver)
+            .unwrap_or(SOLVERS.len())
+    });
+    let titles: Vec<&str> = solvers
         .iter()
         .map(|s| solver::kind(&s.solver).map_or(s.solver.as_str(), |k| k.title))
         .collect();
     let total: u64 = summary.distribution.values().sum();
-    let tables: [(&str, &str, fn(&crate::experiment::stats::Bucket) -> String); 3] = [
+    let tables: [(&str, &str, CellText); 3] = [
         (
             "Table 1: mean time over every run, per required move count",
             "table-all",
@@ -1197,7 +1218,7 @@ fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
                     "{count} ({:.1}%)",
                     100.0 * *count as f64 / total.max(1) as f64
                 ));
-                for s in &summary.solvers {
+                for s in &solvers {
                     match s.by_moves.get(moves) {
                         Some(bucket) => {
                             if cell_button(
@@ -1221,7 +1242,7 @@ fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
             if id == "table-hit-rate" {
                 ui.strong("Total");
                 ui.label(total.to_string());
-                for s in &summary.solvers {
+                for s in &solvers {
                     if cell_button(
                         ui,
                         format!("{:.1}%", 100.0 * s.hit_rate()),
@@ -1251,7 +1272,7 @@ fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
             ui.label("Solver");
             ui.label("Statuses");
             ui.end_row();
-            for (s, title) in summary.solvers.iter().zip(&titles) {
+            for (s, title) in solvers.iter().zip(&titles) {
                 ui.label(*title);
                 let text: Vec<String> = s
                     .statuses
@@ -1266,6 +1287,9 @@ fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         view.selection = clicked;
     }
 }
+
+/// How a table writes one bucket.
+type CellText = fn(&crate::experiment::stats::Bucket) -> String;
 
 /// Milliseconds as the tables show them.
 fn format_ms(ms: f64) -> String {

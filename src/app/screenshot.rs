@@ -33,17 +33,20 @@ pub enum View {
     Play,
     /// The Experiments window after a real run of a few hundred standard configurations.
     Experiments,
+    /// The same run's tables (the thesis' Tables 1 and 2).
+    ExperimentsTables,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 6] = [
+    pub const ALL: [(View, &'static str); 7] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
         (View::Plots, "plots"),
         (View::Play, "play"),
         (View::Experiments, "experiments"),
+        (View::ExperimentsTables, "experiments-tables"),
     ];
 
     /// The view's name on the command line.
@@ -164,6 +167,16 @@ impl ScreenshotDirector {
                     self.phase = Phase::Closing;
                 }
             }
+            Phase::Settling(1) if self.view == View::Experiments => {
+                // Export PNG as the button does, beside the screenshot.
+                let stem = self.path.file_stem().map_or_else(
+                    || "experiments".into(),
+                    |s| s.to_string_lossy().into_owned(),
+                );
+                let plots = self.path.with_file_name(format!("{stem}-plots.png"));
+                app.experiments.export_png(ctx, plots);
+                self.phase = Phase::Settling(2);
+            }
             Phase::Settling(frames) if frames < SETTLE_FRAMES => {
                 self.phase = Phase::Settling(frames + 1);
             }
@@ -191,7 +204,7 @@ impl ScreenshotDirector {
     }
 
     fn timeout(&self) -> Duration {
-        if self.view == View::Experiments {
+        if matches!(self.view, View::Experiments | View::ExperimentsTables) {
             EXPERIMENT_TIMEOUT
         } else {
             READY_TIMEOUT
@@ -243,8 +256,11 @@ impl ScreenshotDirector {
                     app.apply(Command::MoveRobot(dir));
                 }
             }
-            View::Experiments => {
+            View::Experiments | View::ExperimentsTables => {
                 app.state.view.plots = false;
+                if self.view == View::ExperimentsTables {
+                    app.experiments.show_tab(super::experiments::Tab::Tables);
+                }
                 let settings = &mut app.state.experiments;
                 settings.configs = experiment_configs();
                 settings.seed = 1;
@@ -283,7 +299,7 @@ impl ScreenshotDirector {
                 let now = app.now();
                 !app.play.as_ref().is_some_and(|p| p.is_animating(now))
             }
-            View::Experiments => {
+            View::Experiments | View::ExperimentsTables => {
                 if app.experiments.is_running() {
                     return false;
                 }
