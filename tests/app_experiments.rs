@@ -213,3 +213,71 @@ fn start_refuses_to_overwrite_an_existing_output_file() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
     let _ = std::fs::remove_file(&out);
 }
+
+#[test]
+fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
+    let out = temp_csv("compare-out");
+    let mut harness = harness_with(settings(3, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Start").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(120), |app| {
+        !app.experiments().is_running()
+    });
+    assert_eq!(harness.state().experiments().records().len(), 6);
+
+    // Load the run's own file as the comparison.
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
+        .click();
+    harness.run();
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
+        .type_text(&out.display().to_string());
+    harness.run();
+    harness.get_by_label("Load CSV to compare").click();
+    harness.run();
+    let message = harness.state().experiments().message().unwrap().to_string();
+    assert!(message.starts_with("Comparing with"), "{message}");
+    assert!(message.contains("6 rows"), "{message}");
+
+    // A file that is not a results file is refused with its name.
+    let bad = temp_csv("compare-bad");
+    std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();
+    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV");
+    field.click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
+        .type_text(&bad.display().to_string());
+    harness.run();
+    harness.get_by_label("Load CSV to compare").click();
+    harness.run();
+    let message = harness.state().experiments().message().unwrap().to_string();
+    assert!(message.starts_with("Cannot load"), "{message}");
+    assert!(message.contains("compare-bad"), "{message}");
+
+    // Export CSV writes the rows sorted, and they read back equal.
+    let export = temp_csv("export");
+    let base = export.with_extension("");
+    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Export to");
+    field.click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Export to")
+        .type_text(&base.display().to_string());
+    harness.run();
+    harness.get_by_label("Export CSV").click();
+    harness.run();
+    let exported = read_records(&export).unwrap();
+    assert_eq!(
+        keys(&exported),
+        keys(harness.state().experiments().records())
+    );
+    assert_eq!(exported.len(), 6);
+    for path in [out, bad, export] {
+        let _ = std::fs::remove_file(path);
+    }
+}
