@@ -802,6 +802,12 @@ pub fn format_eta(eta: Duration) -> String {
     }
 }
 
+/// A time given as log10 seconds, written for a person.
+fn log_seconds_text(exponent: f64) -> String {
+    let seconds = 10f64.powf(exponent).clamp(0.0, 1e9);
+    widgets::format_duration(Duration::from_secs_f64(seconds))
+}
+
 /// Grid marks at every whole power of ten of a log axis inside the visible range.
 fn decades(input: GridInput) -> Vec<GridMark> {
     let (low, high) = input.bounds;
@@ -899,6 +905,18 @@ fn time_plot(
         .y_axis_label("time")
         .y_grid_spacer(decades)
         .y_axis_formatter(|mark, _| plots::seconds_label(mark.value))
+        .label_formatter(|hover| match hover {
+            egui_plot::HoverPosition::NearDataPoint {
+                plot_name,
+                position,
+                ..
+            } => Some(format!(
+                "{plot_name}\n{:.0} moves, mean {}",
+                position.x,
+                log_seconds_text(position.y)
+            )),
+            egui_plot::HoverPosition::Elsewhere { .. } => None,
+        })
         .include_y(-3.0)
         .include_y(0.0)
         .allow_scroll(false)
@@ -936,7 +954,24 @@ fn time_plot(
                             .stroke(egui::Stroke::new(1.0, color))
                         })
                         .collect();
-                    plot.add(BoxPlot::new(s.title.clone(), boxes).color(color));
+                    let title = s.title.clone();
+                    plot.add(
+                        BoxPlot::new(s.title.clone(), boxes)
+                            .color(color)
+                            .element_formatter(Box::new(move |elem, _| {
+                                let q = &elem.spread;
+                                format!(
+                                    "{}, {:.0} moves\nmax {}\nupper quartile {}\nmedian {}\nlower quartile {}\nmin {}",
+                                    title,
+                                    elem.argument.round(),
+                                    log_seconds_text(q.upper_whisker),
+                                    log_seconds_text(q.quartile3),
+                                    log_seconds_text(q.median),
+                                    log_seconds_text(q.quartile1),
+                                    log_seconds_text(q.lower_whisker),
+                                )
+                            })),
+                    );
                 }
             }
             if let Some((name, series)) = compared {

@@ -35,11 +35,13 @@ pub enum View {
     Experiments,
     /// The same run's tables (the thesis' Tables 1 and 2).
     ExperimentsTables,
+    /// A long experiment part way, its plots growing and its progress bar showing the ETA.
+    ExperimentsRunning,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 7] = [
+    pub const ALL: [(View, &'static str); 8] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
@@ -47,6 +49,7 @@ impl View {
         (View::Play, "play"),
         (View::Experiments, "experiments"),
         (View::ExperimentsTables, "experiments-tables"),
+        (View::ExperimentsRunning, "experiments-running"),
     ];
 
     /// The view's name on the command line.
@@ -204,7 +207,10 @@ impl ScreenshotDirector {
     }
 
     fn timeout(&self) -> Duration {
-        if matches!(self.view, View::Experiments | View::ExperimentsTables) {
+        if matches!(
+            self.view,
+            View::Experiments | View::ExperimentsTables | View::ExperimentsRunning
+        ) {
             EXPERIMENT_TIMEOUT
         } else {
             READY_TIMEOUT
@@ -256,13 +262,17 @@ impl ScreenshotDirector {
                     app.apply(Command::MoveRobot(dir));
                 }
             }
-            View::Experiments | View::ExperimentsTables => {
+            View::Experiments | View::ExperimentsTables | View::ExperimentsRunning => {
                 app.state.view.plots = false;
                 if self.view == View::ExperimentsTables {
                     app.experiments.show_tab(super::experiments::Tab::Tables);
                 }
                 let settings = &mut app.state.experiments;
-                settings.configs = experiment_configs();
+                settings.configs = if self.view == View::ExperimentsRunning {
+                    16_000
+                } else {
+                    experiment_configs()
+                };
                 settings.seed = 1;
                 settings.time_limit_secs = 10.0;
                 settings.threads = 2;
@@ -298,6 +308,17 @@ impl ScreenshotDirector {
             View::Editor | View::Play => {
                 let now = app.now();
                 !app.play.as_ref().is_some_and(|p| p.is_animating(now))
+            }
+            View::ExperimentsRunning => {
+                if !app.experiments.is_running() {
+                    self.finish(Err(format!(
+                        "the experiment stopped early: {}",
+                        app.experiments.message().unwrap_or("no message")
+                    )));
+                    self.phase = Phase::Closing;
+                    return false;
+                }
+                app.experiments.records().len() >= 600
             }
             View::Experiments | View::ExperimentsTables => {
                 if app.experiments.is_running() {
