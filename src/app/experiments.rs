@@ -1392,3 +1392,81 @@ fn selection_ui(ui: &mut egui::Ui, view: &mut ExperimentsView, commands: &mut Ve
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::Status;
+    use crate::model::random::random_puzzle;
+
+    fn settings(solvers: &[&str], baseline: &str) -> ExperimentSettings {
+        ExperimentSettings {
+            configs: 4,
+            solvers: solvers.iter().map(|s| s.to_string()).collect(),
+            baseline: baseline.into(),
+            ..ExperimentSettings::default()
+        }
+    }
+
+    #[test]
+    fn settings_are_checked_as_the_command_line_checks_them() {
+        let ok = settings_config(&settings(&["bfs", "iddfs"], "iddfs"), None).unwrap();
+        assert_eq!(ok.run_order(), vec!["iddfs".to_string(), "bfs".to_string()]);
+        assert_eq!(ok.time_limit, Duration::from_secs(40));
+        let none = settings_config(&settings(&[], "iddfs"), None).unwrap_err();
+        assert!(none.contains("at least one solver"), "{none}");
+        let unknown = settings_config(&settings(&["bfs", "nope"], "iddfs"), None).unwrap_err();
+        assert!(unknown.contains("nope"), "{unknown}");
+        let heuristic = settings_config(&settings(&["bfs"], "stateless"), None).unwrap_err();
+        assert!(heuristic.contains("optimal"), "{heuristic}");
+        let mut fixed = settings(&["bfs"], "iddfs");
+        fixed.fixed_board = true;
+        let no_board = settings_config(&fixed, None).unwrap_err();
+        assert!(no_board.contains("current board"), "{no_board}");
+        let mut zero_time = settings(&["bfs"], "iddfs");
+        zero_time.time_limit_secs = 0.0;
+        assert!(settings_config(&zero_time, None).is_err());
+    }
+
+    #[test]
+    fn a_fixed_board_configuration_without_a_game_id_is_dealt_again() {
+        // A 10x10 board has no game id, so its rows carry none.
+        let board = random_puzzle(10, 10, 3, 6, 5).unwrap();
+        let mut fixed = settings(&["bfs"], "iddfs");
+        fixed.fixed_board = true;
+        fixed.robots = 3;
+        let config = settings_config(&fixed, Some(&board)).unwrap();
+        let expected = runner::config_puzzle(&config, 2).unwrap();
+        let record = Record {
+            config: 2,
+            config_seed: runner::config_seed(config.seed, 2),
+            puzzle: String::new(),
+            solver: "bfs".into(),
+            required_moves: Some(3),
+            found_moves: Some(3),
+            status: Status::Optimal,
+            millis: 1.0,
+            nodes: 10,
+            peak_memory_bytes: 0,
+        };
+        let mut view = ExperimentsView::default();
+        // Without the experiment it came from, the window says why it cannot open it.
+        let unknown = view.puzzle_of(&record).unwrap_err();
+        assert!(unknown.contains("fixed board"), "{unknown}");
+        view.config = Some(config);
+        assert_eq!(view.puzzle_of(&record).unwrap(), expected);
+        // A row of another experiment (another seed) is not dealt from this one.
+        let other = Record {
+            config_seed: 12345,
+            ..record
+        };
+        assert!(view.puzzle_of(&other).is_err());
+    }
+
+    #[test]
+    fn eta_is_written_in_hours_minutes_or_seconds() {
+        assert_eq!(format_eta(Duration::from_secs(12)), "12 s");
+        assert_eq!(format_eta(Duration::from_secs(200)), "3 min 20 s");
+        assert_eq!(format_eta(Duration::from_secs(3900)), "1 h 05 min");
+    }
+}
