@@ -565,7 +565,7 @@ pub fn experiments_window(
         .collapsible(false)
         .show(ctx, |ui| {
             inputs_ui(ui, view, settings, current_board, native_dialogs);
-            controls_ui(ui, view, settings, current_board);
+            controls_ui(ui, view, settings, current_board, native_dialogs);
             ui.separator();
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut view.tab, Tab::Plots, "Plots");
@@ -693,6 +693,7 @@ fn controls_ui(
     view: &mut ExperimentsView,
     settings: &mut ExperimentSettings,
     current_board: Option<&Puzzle>,
+    native_dialogs: bool,
 ) {
     let ctx = ui.ctx().clone();
     ui.horizontal_wrapped(|ui| {
@@ -752,6 +753,14 @@ fn controls_ui(
         ui.add(egui::TextEdit::singleline(&mut settings.compare_path).desired_width(200.0))
             .labelled_by(label.id);
         if ui.button("Load CSV to compare").clicked() {
+            // With the system's dialogs, the button asks for the file; the field keeps it.
+            if native_dialogs
+                && let Some(path) = rfd::FileDialog::new()
+                    .add_filter("CSV", &["csv"])
+                    .pick_file()
+            {
+                settings.compare_path = path.display().to_string();
+            }
             let path = PathBuf::from(settings.compare_path.trim());
             view.load_comparison(&path);
         }
@@ -762,6 +771,14 @@ fn controls_ui(
         let label = ui.label("Export to");
         ui.add(egui::TextEdit::singleline(&mut settings.export_path).desired_width(200.0))
             .labelled_by(label.id);
+        if native_dialogs
+            && ui.button("Choose...").clicked()
+            && let Some(path) = rfd::FileDialog::new()
+                .add_filter("CSV or PNG", &["csv", "png"])
+                .save_file()
+        {
+            settings.export_path = path.with_extension("").display().to_string();
+        }
         let base = PathBuf::from(settings.export_path.trim());
         if ui
             .add_enabled(!view.records.is_empty(), egui::Button::new("Export CSV"))
