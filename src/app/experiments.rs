@@ -7,8 +7,9 @@
 //!
 //! The experiment runs on one named thread that calls [`runner::run`], appends every row to
 //! the output CSV as it comes (so the file always holds every finished run) and sends it to
-//! the window. Pause stops after the runs under way and keeps every finished row; Resume reads
-//! the output file back and runs only what is missing, exactly as `--resume` does.
+//! the window. Pause cancels the runs under way (each stops within its next time check and is
+//! not recorded) and keeps every finished row; Resume reads the output file back and runs only
+//! what is missing, the interrupted runs included, exactly as `--resume` does.
 
 pub mod series;
 
@@ -336,8 +337,9 @@ impl ExperimentsView {
         Ok(())
     }
 
-    /// Stops the running experiment after the runs under way (their partial work is dropped,
-    /// every finished row is kept); `Stop::Pause` offers Resume afterwards.
+    /// Stops the running experiment: the runs under way are cancelled and not recorded (a
+    /// resumed experiment runs them again), every finished row is kept; `Stop::Pause` offers
+    /// Resume afterwards.
     fn stop(&mut self, why: Stop) {
         if let Some(run) = &mut self.run {
             run.stopping.get_or_insert(why);
@@ -707,7 +709,10 @@ fn controls_ui(
         }
         if ui
             .add_enabled(running && !stopping, egui::Button::new("Pause"))
-            .on_hover_text("Stop after the runs under way; Resume continues from the output file.")
+            .on_hover_text(
+                "Stop now, keeping every finished row; Resume continues from the output file \
+                 and runs the interrupted configurations again.",
+            )
             .clicked()
         {
             view.pause();
@@ -738,7 +743,7 @@ fn controls_ui(
                 text.push_str(&format!(", ETA {}", format_eta(eta)));
             }
             if stopping {
-                text.push_str(", stopping after the runs under way");
+                text.push_str(", stopping");
             }
             ui.add(
                 egui::ProgressBar::new(fraction)
