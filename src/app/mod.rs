@@ -9,6 +9,7 @@
 pub mod board_view;
 pub mod draft;
 pub mod editor;
+pub mod experiments;
 pub mod files;
 pub mod help;
 pub mod play;
@@ -238,6 +239,8 @@ pub struct RicochetApp {
     queued: Vec<Command>,
     /// Set when the app was started to take a screenshot.
     screenshot: Option<ScreenshotDirector>,
+    /// The Experiments window.
+    experiments: experiments::ExperimentsView,
     ctx: egui::Context,
 }
 
@@ -297,10 +300,16 @@ impl RicochetApp {
             plots_height: 250.0,
             queued: Vec::new(),
             screenshot: None,
+            experiments: experiments::ExperimentsView::default(),
             ctx,
         };
         app.ensure_play();
         app
+    }
+
+    /// The Experiments window's state.
+    pub fn experiments(&self) -> &experiments::ExperimentsView {
+        &self.experiments
     }
 
     /// The board being edited.
@@ -522,6 +531,9 @@ impl RicochetApp {
             }
             if input.consume_key(Modifiers::NONE, Key::Escape) {
                 commands.push(Command::Cancel);
+            }
+            if input.consume_key(Modifiers::COMMAND, Key::E) {
+                self.experiments.open = !self.experiments.open;
             }
             if input.consume_key(Modifiers::NONE, Key::E) {
                 commands.push(Command::SetMode(Mode::Edit));
@@ -1005,6 +1017,13 @@ impl RicochetApp {
                 ui.checkbox(&mut view.min_moves, "Minimum-move map");
                 ui.checkbox(&mut view.trails, "Move trails");
                 ui.checkbox(&mut view.plots, "Plots panel");
+                if ui
+                    .add(egui::Button::new("Experiments...").shortcut_text("Ctrl+E"))
+                    .clicked()
+                {
+                    self.experiments.open = true;
+                    ui.close();
+                }
                 ui.separator();
                 ui.radio_value(&mut view.theme, state::ThemeChoice::System, "System theme");
                 ui.radio_value(&mut view.theme, state::ThemeChoice::Light, "Light theme");
@@ -1310,6 +1329,7 @@ fn capital(text: &str) -> String {
 impl eframe::App for RicochetApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.drain_worker();
+        self.experiments.drain();
         self.handle_close_request(ctx);
         self.keyboard(ctx);
         self.animate(ctx);
@@ -1351,6 +1371,15 @@ impl eframe::App for RicochetApp {
         );
         self.new_window_ui(&ctx, &mut commands);
         help::help_ui(&ctx, &mut self.help_open);
+        let native_dialogs = self.use_native_dialogs();
+        experiments::experiments_window(
+            &ctx,
+            &mut self.experiments,
+            &mut self.state.experiments,
+            self.validity.as_ref().ok(),
+            native_dialogs,
+            &mut commands,
+        );
         if let Some(pending) = &self.pending {
             files::unsaved_changes_ui(&ctx, pending, &mut commands);
         }

@@ -31,16 +31,25 @@ pub enum View {
     Plots,
     /// Play mode after a few moves, with trails.
     Play,
+    /// The Experiments window after a real run of a few hundred standard configurations.
+    Experiments,
+    /// The same run's tables (the thesis' Tables 1 and 2).
+    ExperimentsTables,
+    /// A long experiment part way, its plots growing and its progress bar showing the ETA.
+    ExperimentsRunning,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 5] = [
+    pub const ALL: [(View, &'static str); 8] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
         (View::Plots, "plots"),
         (View::Play, "play"),
+        (View::Experiments, "experiments"),
+        (View::ExperimentsTables, "experiments-tables"),
+        (View::ExperimentsRunning, "experiments-running"),
     ];
 
     /// The view's name on the command line.
@@ -72,6 +81,9 @@ impl FromStr for View {
 
 /// The longest a view may take to get ready before the screenshot gives up.
 const READY_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// The longest the experiments view's run may take.
+const EXPERIMENT_TIMEOUT: Duration = Duration::from_secs(1800);
 
 /// Frames drawn after a view is ready and before the picture, so panels settle.
 const SETTLE_FRAMES: u32 = 8;
@@ -149,14 +161,24 @@ impl ScreenshotDirector {
             Phase::Waiting => {
                 if self.ready(app) {
                     self.phase = Phase::Settling(0);
-                } else if self.started.elapsed() > READY_TIMEOUT {
+                } else if self.started.elapsed() > self.timeout() {
                     self.finish(Err(format!(
                         "the {} view was not ready after {} s",
                         self.view.name(),
-                        READY_TIMEOUT.as_secs()
+                        self.timeout().as_secs()
                     )));
                     self.phase = Phase::Closing;
                 }
+            }
+            Phase::Settling(1) if self.view == View::Experiments => {
+                // Export PNG as the button does, beside the screenshot.
+                let stem = self.path.file_stem().map_or_else(
+                    || "experiments".into(),
+                    |s| s.to_string_lossy().into_owned(),
+                );
+                let plots = self.path.with_file_name(format!("{stem}-plots.png"));
+                app.experiments.export_png(ctx, plots);
+                self.phase = Phase::Settling(2);
             }
             Phase::Settling(frames) if frames < SETTLE_FRAMES => {
                 self.phase = Phase::Settling(frames + 1);
@@ -181,6 +203,17 @@ impl ScreenshotDirector {
                 }
             }
             Phase::Closing => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        }
+    }
+
+    fn timeout(&self) -> Duration {
+        if matches!(
+            self.view,
+            View::Experiments | View::ExperimentsTables | View::ExperimentsRunning
+        ) {
+            EXPERIMENT_TIMEOUT
+        } else {
+            READY_TIMEOUT
         }
     }
 
@@ -229,6 +262,32 @@ impl ScreenshotDirector {
                     app.apply(Command::MoveRobot(dir));
                 }
             }
+            View::Experiments | View::ExperimentsTables | View::ExperimentsRunning => {
+                app.state.view.plots = false;
+                if self.view == View::ExperimentsTables {
+                    app.experiments.show_tab(super::experiments::Tab::Tables);
+                }
+                let settings = &mut app.state.experiments;
+                settings.configs = if self.view == View::ExperimentsRunning {
+                    16_000
+                } else {
+                    experiment_configs()
+                };
+                settings.seed = 1;
+                settings.time_limit_secs = 10.0;
+                settings.threads = 2;
+                // A fresh file each time: the picture shows one whole run.
+                let out = std::env::temp_dir().join(format!(
+                    "ricochet-lab-screenshot-{}.csv",
+                    std::process::id()
+                ));
+                let _ = std::fs::remove_file(&out);
+                settings.out_path = out.display().to_string();
+                app.experiments.open = true;
+                let board = app.validity.as_ref().ok().cloned();
+                app.experiments
+                    .start(&app.state.experiments, board.as_ref(), &app.ctx, false);
+            }
         }
     }
 
@@ -249,6 +308,33 @@ impl ScreenshotDirector {
             View::Editor | View::Play => {
                 let now = app.now();
                 !app.play.as_ref().is_some_and(|p| p.is_animating(now))
+            }
+            View::ExperimentsRunning => {
+                if !app.experiments.is_running() {
+                    self.finish(Err(format!(
+                        "the experiment stopped early: {}",
+                        app.experiments.message().unwrap_or("no message")
+                    )));
+                    self.phase = Phase::Closing;
+                    return false;
+                }
+                app.experiments.records().len() >= 600
+            }
+            View::Experiments | View::ExperimentsTables => {
+                if app.experiments.is_running() {
+                    return false;
+                }
+                if let Some(message) = app.experiments.message() {
+                    eprintln!("note: {message}");
+                }
+                if app.experiments.records().is_empty() {
+                    self.finish(Err("the experiment produced no rows".into()));
+                    self.phase = Phase::Closing;
+                    return false;
+                }
+                // Show the configurations behind Graph v2 at its most common move count.
+                app.experiments.select_for_screenshot();
+                true
             }
             View::Solving => app
                 .session
@@ -297,6 +383,14 @@ impl ScreenshotDirector {
     }
 }
 
+/// Configurations in the experiments view: `RICOCHET_SCREENSHOT_CONFIGS`, or 300.
+fn experiment_configs() -> u64 {
+    std::env::var("RICOCHET_SCREENSHOT_CONFIGS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
+}
+
 fn load_game_id(app: &mut RicochetApp, id: &str) {
     replace(app, game_id::parse(id).map_err(|e| e.to_string()));
 }
@@ -313,7 +407,7 @@ fn replace<E: ToString>(app: &mut RicochetApp, puzzle: Result<crate::model::Puzz
 }
 
 /// Writes a screenshot as an opaque RGBA PNG.
-fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
+pub(crate) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
     let [width, height] = image.size;
     let mut bytes = Vec::with_capacity(width * height * 4);
     for pixel in &image.pixels {

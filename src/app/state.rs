@@ -29,6 +29,8 @@ pub struct AppState {
     pub view: ViewSettings,
     /// Whether to use the system's file dialogs (when the system has them).
     pub native_dialogs: bool,
+    /// The Experiments window's inputs.
+    pub experiments: ExperimentSettings,
 }
 
 impl Default for AppState {
@@ -42,6 +44,7 @@ impl Default for AppState {
             solver: SolverSettings::default(),
             view: ViewSettings::default(),
             native_dialogs: true,
+            experiments: ExperimentSettings::default(),
         }
     }
 }
@@ -162,5 +165,58 @@ mod tests {
         let old: AppState = ron::from_str("(mode: Play)").unwrap();
         assert_eq!(old.mode, Mode::Play);
         assert_eq!(old.solver, SolverSettings::default());
+    }
+}
+
+/// The Experiments window's inputs (the options of `ricochet-lab experiment`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct ExperimentSettings {
+    /// Deal configurations on the current board rather than on standard random boards.
+    pub fixed_board: bool,
+    /// Number of configurations.
+    pub configs: u64,
+    /// The experiment's seed.
+    pub seed: u64,
+    /// Robots per configuration.
+    pub robots: usize,
+    /// The solvers to compare, by command-line name, in registry order.
+    pub solvers: Vec<String>,
+    /// The optimal solver whose move count is the required number of moves.
+    pub baseline: String,
+    /// Per-run time limit in seconds.
+    pub time_limit_secs: f64,
+    /// Per-run memory limit in MiB.
+    pub memory_limit_mib: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// The CSV rows are appended to as they finish.
+    pub out_path: String,
+    /// A previous results file to compare with.
+    pub compare_path: String,
+    /// Where Export CSV and Export PNG write (the extension is set by the button).
+    pub export_path: String,
+}
+
+impl Default for ExperimentSettings {
+    fn default() -> Self {
+        ExperimentSettings {
+            fixed_board: false,
+            configs: 200,
+            seed: 1,
+            robots: 4,
+            solvers: crate::solver::SOLVERS
+                .iter()
+                .map(|k| k.name.to_string())
+                .collect(),
+            baseline: "iddfs".into(),
+            // The thesis' limit per run.
+            time_limit_secs: 40.0,
+            memory_limit_mib: 2048,
+            threads: 1,
+            out_path: "experiment.csv".into(),
+            compare_path: String::new(),
+            export_path: "experiment-export".into(),
+        }
     }
 }

@@ -1,0 +1,283 @@
+//! The Experiments window driven by its labels: a tiny real run (six standard configurations,
+//! BFS and IDDFS) fills the tables and opens a configuration on the board; Pause and Resume
+//! finish the experiment without losing or duplicating a row; an existing output file is not
+//! overwritten; Ctrl+E opens the window.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ricochet_lab::app::experiments::series::Selection;
+use ricochet_lab::app::state::ExperimentSettings;
+use ricochet_lab::app::{AppState, RicochetApp};
+use ricochet_lab::experiment::record::read_records;
+use ricochet_lab::experiment::{Record, Status};
+use ricochet_lab::model::formats::game_id;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A fresh output path in the system's temporary directory.
+fn temp_csv(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "ricochet-lab-app-experiments-{}-{name}.csv",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn settings(configs: u64, out: &Path) -> ExperimentSettings {
+    ExperimentSettings {
+        configs,
+        seed: 7,
+        solvers: vec!["bfs".into(), "iddfs".into()],
+        baseline: "iddfs".into(),
+        time_limit_secs: 30.0,
+        out_path: out.display().to_string(),
+        ..ExperimentSettings::default()
+    }
+}
+
+fn harness_with(settings: ExperimentSettings) -> Harness<'static, RicochetApp> {
+    let state = AppState {
+        experiments: settings,
+        native_dialogs: false,
+        ..AppState::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size([1360.0, 900.0])
+        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state.clone()));
+    harness.run();
+    harness
+}
+
+/// Opens the window through the View menu.
+fn open_window(harness: &mut Harness<'_, RicochetApp>) {
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label_contains("Experiments...").click();
+    harness.run();
+    assert!(harness.state().experiments().open, "the window is open");
+}
+
+/// Steps frames until `done` (the run's thread wakes the UI).
+fn step_until(
+    harness: &mut Harness<'_, RicochetApp>,
+    timeout: Duration,
+    done: impl Fn(&RicochetApp) -> bool,
+) {
+    let start = Instant::now();
+    while !done(harness.state()) {
+        assert!(start.elapsed() < timeout, "gave up after {timeout:?}");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    harness.step();
+}
+
+fn keys(records: &[Record]) -> BTreeSet<(u64, String)> {
+    records
+        .iter()
+        .map(|r| (r.config, r.solver.clone()))
+        .collect()
+}
+
+#[test]
+fn a_tiny_run_fills_the_tables_and_opens_a_listed_configuration_on_the_board() {
+    let out = temp_csv("tiny");
+    let mut harness = harness_with(settings(6, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Start").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(120), |app| {
+        !app.experiments().is_running()
+    });
+    let view = harness.state().experiments();
+    assert_eq!(view.records().len(), 12, "{:?}", view.message());
+    assert!(view.message().unwrap().starts_with("Finished"));
+    // Both solvers are optimal, so each agrees with the baseline on every configuration.
+    assert!(
+        view.records().iter().all(|r| r.status == Status::Optimal),
+        "{:?}",
+        view.records()
+    );
+    let summary = view.summary();
+    assert_eq!(summary.distribution.values().sum::<u64>(), 6);
+    assert_eq!(summary.solvers.len(), 2);
+    assert!(summary.solvers.iter().all(|s| s.hit_rate() == 1.0));
+    // Every row is in the output file, once.
+    let written = read_records(&out).unwrap();
+    assert_eq!(keys(&written), keys(view.records()));
+    assert_eq!(written.len(), 12);
+
+    // The tables: a click on a move count (the last table's row) lists its configurations.
+    let moves = *summary.distribution.keys().next().unwrap();
+    harness.get_by_label("Tables").click();
+    harness.run();
+    harness
+        .get_all_by_label(&moves.to_string())
+        .last()
+        .unwrap()
+        .click();
+    harness.run();
+    assert_eq!(
+        harness.state().experiments().selection(),
+        Some(&Selection {
+            solver: None,
+            moves: Some(moves),
+        })
+    );
+    let listed: Vec<Record> = harness
+        .state()
+        .experiments()
+        .records()
+        .iter()
+        .filter(|r| r.required_moves == Some(moves))
+        .cloned()
+        .collect();
+    let mut first = listed.clone();
+    first.sort_by_key(|r| r.config);
+    let first = &first[0];
+    // Clicking the first listed run opens its configuration on the board.
+    harness
+        .get_all_by_label_contains(" required), ")
+        .next()
+        .unwrap()
+        .click();
+    harness.run();
+    harness.run();
+    let board = harness.state().draft().to_puzzle().unwrap();
+    assert_eq!(game_id::write(&board).unwrap(), first.puzzle);
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn pause_then_resume_finishes_without_losing_or_duplicating_a_row() {
+    let out = temp_csv("pause");
+    let configs = 60;
+    let mut harness = harness_with(settings(configs, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Start").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        app.experiments().records().len() >= 4 || !app.experiments().is_running()
+    });
+    let paused = harness.state().experiments().is_running();
+    if paused {
+        harness.get_by_label("Pause").click();
+        harness.step();
+        step_until(&mut harness, Duration::from_secs(60), |app| {
+            !app.experiments().is_running()
+        });
+        assert!(harness.state().experiments().is_paused());
+        // Every finished row is already in the file.
+        let written = read_records(&out).unwrap();
+        assert_eq!(
+            keys(&written),
+            keys(harness.state().experiments().records())
+        );
+    } else {
+        eprintln!("note: the run finished before it could be paused; resuming a finished file");
+    }
+    harness.get_by_label("Resume").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(300), |app| {
+        !app.experiments().is_running()
+    });
+    let view = harness.state().experiments();
+    assert!(!view.is_paused());
+    let written = read_records(&out).unwrap();
+    assert_eq!(written.len() as u64, configs * 2, "no row lost or repeated");
+    assert_eq!(keys(&written).len() as u64, configs * 2);
+    assert_eq!(keys(&written), keys(view.records()));
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn start_refuses_to_overwrite_an_existing_output_file() {
+    let out = temp_csv("exists");
+    std::fs::write(&out, "precious\n").unwrap();
+    let mut harness = harness_with(settings(2, &out));
+    // The shortcut opens the window too.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+    harness.run();
+    assert!(harness.state().experiments().open);
+    harness.get_by_label("Start").click();
+    harness.step();
+    let view = harness.state().experiments();
+    assert!(!view.is_running());
+    assert!(
+        view.message().unwrap().contains("already exists"),
+        "{:?}",
+        view.message()
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    let _ = std::fs::remove_file(&out);
+}
+
+#[test]
+fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
+    let out = temp_csv("compare-out");
+    let mut harness = harness_with(settings(3, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Start").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(120), |app| {
+        !app.experiments().is_running()
+    });
+    assert_eq!(harness.state().experiments().records().len(), 6);
+
+    // Load the run's own file as the comparison.
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
+        .click();
+    harness.run();
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
+        .type_text(&out.display().to_string());
+    harness.run();
+    harness.get_by_label("Load CSV to compare").click();
+    harness.run();
+    let message = harness.state().experiments().message().unwrap().to_string();
+    assert!(message.starts_with("Comparing with"), "{message}");
+    assert!(message.contains("6 rows"), "{message}");
+
+    // A file that is not a results file is refused with its name.
+    let bad = temp_csv("compare-bad");
+    std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();
+    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV");
+    field.click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
+        .type_text(&bad.display().to_string());
+    harness.run();
+    harness.get_by_label("Load CSV to compare").click();
+    harness.run();
+    let message = harness.state().experiments().message().unwrap().to_string();
+    assert!(message.starts_with("Cannot load"), "{message}");
+    assert!(message.contains("compare-bad"), "{message}");
+
+    // Export CSV writes the rows sorted, and they read back equal.
+    let export = temp_csv("export");
+    let base = export.with_extension("");
+    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Export to");
+    field.click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Export to")
+        .type_text(&base.display().to_string());
+    harness.run();
+    harness.get_by_label("Export CSV").click();
+    harness.run();
+    let exported = read_records(&export).unwrap();
+    assert_eq!(
+        keys(&exported),
+        keys(harness.state().experiments().records())
+    );
+    assert_eq!(exported.len(), 6);
+    for path in [out, bad, export] {
+        let _ = std::fs::remove_file(path);
+    }
+}
