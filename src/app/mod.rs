@@ -11,6 +11,7 @@ pub mod draft;
 pub mod editor;
 pub mod files;
 pub mod help;
+pub mod overlays;
 pub mod play;
 pub mod playback;
 pub mod plots;
