@@ -31,16 +31,35 @@ pub enum View {
     Plots,
     /// Play mode after a few moves, with trails.
     Play,
+    /// A debugged IDDFS run paused at a depth breakpoint: the node's robots, its path from the
+    /// root, the panel's node details and event log.
+    DebugPaused,
+    /// The search heat map of a debugged run stopped on its solution.
+    OverlayHeat,
+    /// The slide graph of every cell after a robot was moved, changed edges highlighted.
+    OverlayGraph,
+    /// The minimum-move values with their heat map.
+    OverlayMinMoves,
+    /// The stateless solver's final and intermediate states per cell.
+    OverlayStateless,
+    /// The last solution's path.
+    OverlaySolution,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 5] = [
+    pub const ALL: [(View, &'static str); 11] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
         (View::Plots, "plots"),
         (View::Play, "play"),
+        (View::DebugPaused, "debug-paused"),
+        (View::OverlayHeat, "overlay-heat"),
+        (View::OverlayGraph, "overlay-graph"),
+        (View::OverlayMinMoves, "overlay-min-moves"),
+        (View::OverlayStateless, "overlay-stateless"),
+        (View::OverlaySolution, "overlay-solution"),
     ];
 
     /// The view's name on the command line.
@@ -217,6 +236,41 @@ impl ScreenshotDirector {
                 self.jobs.reverse();
                 self.next_job(app);
             }
+            View::DebugPaused | View::OverlayHeat => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.state.solver.solver = "iddfs".into();
+                app.state.debug.enabled = true;
+                app.state.debug.start_paused = false;
+                app.state.debug.break_on_solution = true;
+                if self.view == View::DebugPaused {
+                    app.state.debug.break_on_depth = true;
+                    app.state.debug.break_depth = 5;
+                } else {
+                    app.state.overlays.search_heat = true;
+                }
+                app.apply(Command::Solve);
+            }
+            View::OverlayGraph => {
+                app.state.view.plots = false;
+                app.state.overlays.graph_edges = true;
+                app.state.overlays.graph_all_cells = true;
+            }
+            View::OverlayMinMoves => {
+                app.state.view.plots = false;
+                app.state.view.min_moves = true;
+            }
+            View::OverlayStateless => {
+                app.state.view.plots = false;
+                app.state.overlays.stateless = true;
+            }
+            View::OverlaySolution => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.state.overlays.solution_path = true;
+                app.state.solver.solver = "bfs".into();
+                app.apply(Command::Solve);
+            }
             View::Play => {
                 app.apply(Command::SetMode(Mode::Play));
                 for (robot, dir) in [
@@ -246,6 +300,33 @@ impl ScreenshotDirector {
     fn ready(&mut self, app: &mut RicochetApp) -> bool {
         let finished = app.session.as_ref().is_some_and(|s| s.run.is_finished());
         match self.view {
+            View::DebugPaused | View::OverlayHeat => app
+                .debugger
+                .as_ref()
+                .is_some_and(|d| d.is_paused() && d.frame().stop_reason.is_some()),
+            View::OverlayGraph => {
+                if app.graph_tracker.changes().is_empty() {
+                    // The first frames build the graph of the board as it is; then a robot moves.
+                    if app.now() > 0.2 {
+                        app.apply(Command::edit(super::draft::Edit::PlaceRobot {
+                            color: RobotColor::Green,
+                            pos: crate::model::Pos::new(5, 9),
+                        }));
+                    }
+                    return false;
+                }
+                if app.graph_tracker.check.is_none() {
+                    app.apply(Command::CheckGraph);
+                }
+                true
+            }
+            View::OverlayMinMoves | View::OverlayStateless => true,
+            View::OverlaySolution => {
+                if finished {
+                    app.playback = None;
+                }
+                finished
+            }
             View::Editor | View::Play => {
                 let now = app.now();
                 !app.play.as_ref().is_some_and(|p| p.is_animating(now))

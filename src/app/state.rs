@@ -29,6 +29,10 @@ pub struct AppState {
     pub view: ViewSettings,
     /// Whether to use the system's file dialogs (when the system has them).
     pub native_dialogs: bool,
+    /// The debugger's choices.
+    pub debug: super::debugger::DebugSettings,
+    /// Which overlay layers are on.
+    pub overlays: super::overlays::OverlaySettings,
 }
 
 impl Default for AppState {
@@ -42,6 +46,8 @@ impl Default for AppState {
             solver: SolverSettings::default(),
             view: ViewSettings::default(),
             native_dialogs: true,
+            debug: Default::default(),
+            overlays: Default::default(),
         }
     }
 }

@@ -155,14 +155,14 @@ pub struct OverlayPalette {
 pub const LIGHT_OVERLAY: OverlayPalette = OverlayPalette {
     graph_edge: Color32::from_rgba_premultiplied(40, 70, 120, 150),
     graph_changed: Color32::from_rgb(220, 60, 160),
-    graph_removed: Color32::from_rgba_premultiplied(120, 120, 120, 150),
+    graph_removed: Color32::from_rgb(240, 150, 40),
 };
 
 /// Overlay colours on the dark look.
 pub const DARK_OVERLAY: OverlayPalette = OverlayPalette {
     graph_edge: Color32::from_rgba_premultiplied(140, 180, 230, 150),
     graph_changed: Color32::from_rgb(255, 110, 200),
-    graph_removed: Color32::from_rgba_premultiplied(150, 150, 150, 150),
+    graph_removed: Color32::from_rgb(250, 170, 60),
 };
 
 /// The overlay colours that go with a board palette.
