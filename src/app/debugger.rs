@@ -750,7 +750,7 @@ pub fn event_text(event: &Event) -> String {
         Event::Solution { moves } => format!("solution of {} moves", moves.len()),
         Event::GraphBuilt(_) => "slide graph built".to_string(),
         Event::EdgeChanged(change) => format!(
-            "edge {} {} {:?} → {:?} (case {})",
+            "edge {} {} {:?} -> {:?} (case {})",
             change.vertex,
             change.dir.letter(),
             change.old,

@@ -375,6 +375,16 @@ impl RicochetApp {
         })
     }
 
+    /// The debugged run, when the last solve was started in debug mode.
+    pub fn debugger(&self) -> Option<&debugger::Debugger> {
+        self.debugger.as_ref()
+    }
+
+    /// The editor's slide graph, kept up to date while the graph overlay is on.
+    pub fn graph_tracker(&self) -> &debugger::GraphTracker {
+        &self.graph_tracker
+    }
+
     /// The persisted state as it would be saved now.
     pub fn persisted_state(&self) -> AppState {
         let mut state = self.state.clone();

@@ -52,12 +52,12 @@ pub struct CellFill {
     pub level: f32,
 }
 
-/// A short text in a cell, on one of a few lines from the top.
+/// A short text in a cell, in one of five places.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellText {
     /// The cell.
     pub pos: Pos,
-    /// The line, from 0 at the top.
+    /// Where in the cell: 0 top left, 1 top right, 2 bottom left, 3 bottom right, 4 centre.
     pub line: u8,
     /// The text.
     pub text: String,
@@ -170,7 +170,7 @@ pub fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
         });
         drawing.texts.push(CellText {
             pos,
-            line: 2,
+            line: 3,
             text: short_count(count),
             color: None,
         });
@@ -253,8 +253,7 @@ pub fn graph_layer(
     drawing
 }
 
-/// One line per edge change, in a fixed order: "place (3,4): (5,4) W (3,4)→(4,4) was (0,4),
-/// case 2b".
+/// One line per edge change, sorted: "place (5, 9): (5, 4) S (5, 15) -> (5, 8) (case 2b)".
 pub fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
     let mut sorted = changes.to_vec();
     sorted.sort_by_key(|c| (c.robot, c.vertex, c.dir.index()));
@@ -270,7 +269,7 @@ pub fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
                 crate::solver::slide_graph::GraphAction::Remove => "remove",
             };
             format!(
-                "{action} {}: {} {} {} → {} (case {})",
+                "{action} {}: {} {} {} -> {} (case {})",
                 board.pos(c.robot),
                 board.pos(c.vertex),
                 c.dir.letter(),
@@ -282,56 +281,52 @@ pub fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
         .collect()
 }
 
-/// The stateless solver's states per cell: final states as the robot's letter and move count
-/// on the first line, intermediate states (letter, direction, move count) on the second.
+/// The stateless solver's states per cell: each final state as its move count in the robot's
+/// colour, in the cell's corner for that colour (red top left, green top right, blue bottom
+/// left, yellow and silver bottom right); the intermediate states in the centre, as direction
+/// and moves in the robot's colour when the cell holds one, or as their count when it holds
+/// several.
 pub fn stateless_layer(
     board: &Board,
     finals: &[FinalState],
     intermediates: &[IntermediateState],
 ) -> OverlayDrawing {
-    let mut per_cell: std::collections::BTreeMap<Cell, (Vec<String>, Vec<String>)> =
-        std::collections::BTreeMap::new();
-    let mut sorted_finals: Vec<&FinalState> = finals.iter().collect();
+    let mut drawing = OverlayDrawing::default();
+    let mut sorted_finals: Vec<&FinalState> = finals
+        .iter()
+        .filter(|f| usize::from(f.cell) < board.cell_count())
+        .collect();
     sorted_finals.sort_by_key(|f| (f.cell, f.color.index(), f.moves));
     for state in sorted_finals {
-        per_cell.entry(state.cell).or_default().0.push(format!(
-            "{}{}",
-            state.color.letter(),
-            state.moves
-        ));
+        drawing.texts.push(CellText {
+            pos: board.pos(state.cell),
+            line: state.color.index().min(3) as u8,
+            text: state.moves.to_string(),
+            color: Some(state.color),
+        });
     }
-    let mut sorted_intermediates: Vec<&IntermediateState> = intermediates.iter().collect();
-    sorted_intermediates.sort_by_key(|i| (i.cell, i.dir.index(), i.color.index()));
-    for state in sorted_intermediates {
-        per_cell.entry(state.cell).or_default().1.push(format!(
-            "{}{}{}",
-            state.color.letter(),
-            state.dir.letter(),
-            state.moves
-        ));
+    let mut per_cell: std::collections::BTreeMap<Cell, Vec<&IntermediateState>> =
+        std::collections::BTreeMap::new();
+    for state in intermediates
+        .iter()
+        .filter(|i| usize::from(i.cell) < board.cell_count())
+    {
+        per_cell.entry(state.cell).or_default().push(state);
     }
-    let mut drawing = OverlayDrawing::default();
-    for (cell, (final_texts, intermediate_texts)) in per_cell {
-        if usize::from(cell) >= board.cell_count() {
-            continue;
-        }
-        let pos = board.pos(cell);
-        if !final_texts.is_empty() {
-            drawing.texts.push(CellText {
-                pos,
-                line: 0,
-                text: final_texts.join(" "),
-                color: None,
-            });
-        }
-        if !intermediate_texts.is_empty() {
-            drawing.texts.push(CellText {
-                pos,
-                line: 1,
-                text: intermediate_texts.join(" "),
-                color: None,
-            });
-        }
+    for (cell, states) in per_cell {
+        let (text, color) = match states.as_slice() {
+            [only] => (
+                format!("{}{}", only.dir.letter(), only.moves),
+                Some(only.color),
+            ),
+            many => (format!("+{}", many.len()), None),
+        };
+        drawing.texts.push(CellText {
+            pos: board.pos(cell),
+            line: 4,
+            text,
+            color,
+        });
     }
     drawing
 }
@@ -386,19 +381,19 @@ pub fn overlay_shapes(
     for text in &drawing.texts {
         let rect = geometry.cell_rect(text.pos);
         let color = text.color.map_or(palette.board_text, theme::robot);
+        let inset = cell * 0.06;
         let (anchor, align) = match text.line {
-            0 => (
-                rect.left_top() + vec2(cell * 0.06, cell * 0.3),
-                Align2::LEFT_TOP,
+            0 => (rect.left_top() + vec2(inset, inset), Align2::LEFT_TOP),
+            1 => (rect.right_top() + vec2(-inset, inset), Align2::RIGHT_TOP),
+            2 => (
+                rect.left_bottom() + vec2(inset, -inset),
+                Align2::LEFT_BOTTOM,
             ),
-            1 => (
-                rect.left_top() + vec2(cell * 0.06, cell * 0.52),
-                Align2::LEFT_TOP,
-            ),
-            _ => (
-                rect.right_bottom() - vec2(cell * 0.06, cell * 0.04),
+            3 => (
+                rect.right_bottom() - vec2(inset, inset),
                 Align2::RIGHT_BOTTOM,
             ),
+            _ => (rect.center(), Align2::CENTER_CENTER),
         };
         shapes.push(Shape::text(
             fonts,
@@ -465,7 +460,7 @@ pub fn legend(
     if settings.graph_edges {
         entries.push((
             colors.graph_edge,
-            "Slide-graph edge: cell → where a robot stops",
+            "Slide-graph edge: cell -> where a robot stops",
         ));
         entries.push((
             colors.graph_changed,
@@ -476,7 +471,7 @@ pub fn legend(
     if settings.stateless {
         entries.push((
             palette.board_text,
-            "Stateless: line 1 final states (robot, moves); line 2 intermediate (robot, direction, moves)",
+            "Stateless: final states as move counts in the robot's colour (R top left, G top right, B bottom left, Y/S bottom right); centre: an intermediate state (direction, moves) or +count",
         ));
     }
     if settings.search_heat {
@@ -576,7 +571,7 @@ mod tests {
     }
 
     #[test]
-    fn stateless_layer_puts_finals_on_the_first_line_and_intermediates_on_the_second() {
+    fn stateless_layer_shows_every_final_state_in_its_colour_corner() {
         let puzzle = samples::fogleman_22();
         let stores = crate::solver::stateless::compute_stores(&puzzle);
         let intermediates: Vec<IntermediateState> = stores
@@ -585,17 +580,24 @@ mod tests {
             .flat_map(|f| f.intermediates.iter().cloned())
             .collect();
         let drawing = stateless_layer(puzzle.board(), stores.finals(), &intermediates);
-        let first_lines = drawing.texts.iter().filter(|t| t.line == 0).count();
-        let cells_with_finals: std::collections::BTreeSet<Cell> =
-            stores.finals().iter().map(|f| f.cell).collect();
-        assert_eq!(first_lines, cells_with_finals.len());
-        let start = puzzle.robots()[0];
-        let text = drawing
-            .texts
+        let finals = drawing.texts.iter().filter(|t| t.line < 4).count();
+        assert_eq!(finals, stores.finals().len());
+        let centres: std::collections::BTreeSet<Pos> = intermediates
             .iter()
-            .find(|t| t.line == 0 && t.pos == start.pos)
-            .unwrap();
-        assert!(text.text.contains(&format!("{}0", start.color.letter())));
+            .map(|i| puzzle.board().pos(i.cell))
+            .collect();
+        assert_eq!(
+            drawing.texts.iter().filter(|t| t.line == 4).count(),
+            centres.len()
+        );
+        // Each robot's start is a final state of no moves, in its colour.
+        let start = puzzle.robots()[0];
+        assert!(
+            drawing
+                .texts
+                .iter()
+                .any(|t| t.pos == start.pos && t.color == Some(start.color) && t.text == "0")
+        );
     }
 
     #[test]

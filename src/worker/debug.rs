@@ -26,7 +26,7 @@ use super::{
     LiveCounters, LiveProbe, Message, SolveJob, SolveRun, StartError, Waker, next_run_number,
     panic_message,
 };
-use crate::model::{Cell, Direction, Move, Puzzle};
+use crate::model::{Cell, Move, Puzzle};
 use crate::solver::slide_graph::EdgeChange;
 use crate::solver::stateless::{FinalState, IntermediateState, StatelessStores};
 use crate::solver::{self, DepthStats, Event, Limits, Probe, PruneReason, RobotCells, kind};
@@ -614,16 +614,6 @@ pub fn puzzle_at(puzzle: &Puzzle, cells: &RobotCells) -> Puzzle {
         puzzle.with_robot_cells(cells.as_slice())
     } else {
         puzzle.clone()
-    }
-}
-
-/// The direction of a move, for drawing arrows: re-exported for the panel's labels.
-pub fn arrow(direction: Direction) -> &'static str {
-    match direction {
-        Direction::North => "↑",
-        Direction::East => "→",
-        Direction::South => "↓",
-        Direction::West => "←",
     }
 }
 
