@@ -802,10 +802,11 @@ pub fn overlays_ui(
     }
     ui.label(egui::RichText::new("Overlays").strong());
     for (color, text) in legend {
-        ui.horizontal(|ui| {
+        // Wrapped, so that a long legend never widens the panel.
+        ui.horizontal_wrapped(|ui| {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
             ui.painter().rect_filled(rect, 2.0, color);
-            ui.label(egui::RichText::new(text).small());
+            ui.add(egui::Label::new(egui::RichText::new(text).small()).wrap());
         });
     }
     if settings.graph_edges

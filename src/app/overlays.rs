@@ -471,7 +471,7 @@ pub fn legend(
     if settings.stateless {
         entries.push((
             palette.board_text,
-            "Stateless: final states as move counts in the robot's colour (R top left, G top right, B bottom left, Y/S bottom right); centre: an intermediate state (direction, moves) or +count",
+            "Stateless final states: moves, in the robot's colour and corner; centre: an intermediate state (direction, moves) or +count",
         ));
     }
     if settings.search_heat {
