@@ -749,14 +749,17 @@ pub fn event_text(event: &Event) -> String {
         }
         Event::Solution { moves } => format!("solution of {} moves", moves.len()),
         Event::GraphBuilt(_) => "slide graph built".to_string(),
-        Event::EdgeChanged(change) => format!(
-            "edge {} {} {:?} -> {:?} (case {})",
-            change.vertex,
-            change.dir.letter(),
-            change.old,
-            change.new,
-            change.case.label()
-        ),
+        Event::EdgeChanged(change) => {
+            let cell = |c: Option<Cell>| c.map_or("none".to_string(), |c| format!("cell {c}"));
+            format!(
+                "edge of cell {} {}: {} -> {} (case {})",
+                change.vertex,
+                change.dir.letter(),
+                cell(change.old),
+                cell(change.new),
+                change.case.label()
+            )
+        }
         Event::GoalRobotSearched {
             level, distance, ..
         } => format!(

@@ -1279,7 +1279,7 @@ impl RicochetApp {
             .as_ref()
             .is_some_and(|d| !d.frame().finals.is_empty());
         let stateless = match (&self.validity, settings.stateless && !debugged_stateless) {
-            (Ok(puzzle), true) => Some(&*self.stateless_cache.stores(puzzle)),
+            (Ok(puzzle), true) => Some(self.stateless_cache.stores(puzzle)),
             _ => None,
         };
         let solution = self
@@ -1312,7 +1312,10 @@ impl RicochetApp {
             scene.hover = self.editor.hover(hit, &self.state.editor);
             self.editor.adjust_scene(&mut scene);
         }
-        let focus = hit.map(|h| board.cell(h.cell()));
+        // Screenshots show no pointer, so no hovered cell's edges either.
+        let focus = hit
+            .filter(|_| self.screenshot.is_none())
+            .map(|h| board.cell(h.cell()));
         self.overlay_scene(&mut scene, focus);
         let (response, geometry) = board_ui(ui, &board, &scene);
         match self.state.mode {

@@ -44,11 +44,15 @@ pub enum View {
     OverlayStateless,
     /// The last solution's path.
     OverlaySolution,
+    /// A debugged Graph v1 run stepped to its first slide-graph update: the changed edges.
+    DebugGraph,
+    /// A debugged stateless run stepped part way: the intermediate states as they are then.
+    DebugStateless,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 11] = [
+    pub const ALL: [(View, &'static str); 13] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
@@ -60,6 +64,8 @@ impl View {
         (View::OverlayMinMoves, "overlay-min-moves"),
         (View::OverlayStateless, "overlay-stateless"),
         (View::OverlaySolution, "overlay-solution"),
+        (View::DebugGraph, "debug-graph"),
+        (View::DebugStateless, "debug-stateless"),
     ];
 
     /// The view's name on the command line.
@@ -251,6 +257,20 @@ impl ScreenshotDirector {
                 }
                 app.apply(Command::Solve);
             }
+            View::DebugGraph | View::DebugStateless => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.state.debug.enabled = true;
+                app.state.debug.start_paused = true;
+                if self.view == View::DebugGraph {
+                    app.state.solver.solver = "graph-v1".into();
+                    app.state.overlays.graph_edges = true;
+                } else {
+                    app.state.solver.solver = "stateless".into();
+                    app.state.overlays.stateless = true;
+                }
+                app.apply(Command::Solve);
+            }
             View::OverlayGraph => {
                 app.state.view.plots = false;
                 app.state.overlays.graph_edges = true;
@@ -321,6 +341,24 @@ impl ScreenshotDirector {
                 true
             }
             View::OverlayMinMoves | View::OverlayStateless => true,
+            View::DebugGraph | View::DebugStateless => {
+                let Some(debugger) = app.debugger.as_ref() else {
+                    return false;
+                };
+                let frame = debugger.frame();
+                if !frame.paused {
+                    return false;
+                }
+                let done = match self.view {
+                    View::DebugGraph => frame.recent_changes.len() >= 8,
+                    _ => frame.view.events >= 160,
+                };
+                if !done {
+                    // One event per frame, as the Step button does.
+                    app.apply(Command::Debug(super::debugger::DebugCommand::Step));
+                }
+                done
+            }
             View::OverlaySolution => {
                 if finished {
                     app.playback = None;
