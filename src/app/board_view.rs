@@ -203,6 +203,8 @@ pub struct BoardScene {
     pub coordinates: bool,
     /// From 0 to 1 while the target-reached ring shows.
     pub celebration: Option<f32>,
+    /// The overlay layers that are on (see [`super::overlays`]).
+    pub overlay: super::overlays::OverlayDrawing,
 }
 
 /// The board's cells: background, checker, grid lines and closed cells.
@@ -578,6 +580,12 @@ pub fn scene_shapes(
     palette: &Palette,
 ) -> Vec<Shape> {
     let mut shapes = cell_shapes(geometry, board, palette);
+    shapes.extend(super::overlays::overlay_shapes(
+        fonts,
+        geometry,
+        &scene.overlay,
+        palette,
+    ));
     shapes.extend(target_shapes(geometry, board, scene.goal, palette));
     if let Some(table) = &scene.min_moves {
         shapes.extend(min_moves_shapes(fonts, geometry, board, table, palette));
@@ -587,6 +595,12 @@ pub fn scene_shapes(
     }
     shapes.extend(wall_shapes(geometry, board, palette));
     shapes.extend(trail_shapes(fonts, geometry, &scene.trails, palette));
+    shapes.extend(trail_shapes(
+        fonts,
+        geometry,
+        &scene.overlay.trails,
+        palette,
+    ));
     shapes.extend(robot_shapes(
         fonts,
         geometry,

@@ -7,11 +7,13 @@
 //! end of the frame, so nothing changes halfway through a layout.
 
 pub mod board_view;
+pub mod debugger;
 pub mod draft;
 pub mod editor;
 pub mod experiments;
 pub mod files;
 pub mod help;
+pub mod overlays;
 pub mod play;
 pub mod playback;
 pub mod plots;
@@ -153,6 +155,10 @@ pub enum Command {
     Message(String),
     /// Show an error in the status line.
     Error(String),
+    /// A debugger action.
+    Debug(debugger::DebugCommand),
+    /// Compare the editor's incrementally updated slide graph with a fresh build.
+    CheckGraph,
 }
 
 impl Command {
@@ -241,6 +247,12 @@ pub struct RicochetApp {
     screenshot: Option<ScreenshotDirector>,
     /// The Experiments window.
     experiments: experiments::ExperimentsView,
+    /// The debugged run, when the last solve was started in debug mode.
+    debugger: Option<debugger::Debugger>,
+    /// The editor's slide graph, for the graph overlay.
+    graph_tracker: debugger::GraphTracker,
+    /// The stateless stores of the puzzle shown, for the stateless overlay.
+    stateless_cache: debugger::StatelessCache,
     ctx: egui::Context,
 }
 
@@ -301,6 +313,9 @@ impl RicochetApp {
             queued: Vec::new(),
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),
+            debugger: None,
+            graph_tracker: debugger::GraphTracker::default(),
+            stateless_cache: debugger::StatelessCache::default(),
             ctx,
         };
         app.ensure_play();
@@ -369,6 +384,16 @@ impl RicochetApp {
         })
     }
 
+    /// The debugged run, when the last solve was started in debug mode.
+    pub fn debugger(&self) -> Option<&debugger::Debugger> {
+        self.debugger.as_ref()
+    }
+
+    /// The editor's slide graph, kept up to date while the graph overlay is on.
+    pub fn graph_tracker(&self) -> &debugger::GraphTracker {
+        &self.graph_tracker
+    }
+
     /// The persisted state as it would be saved now.
     pub fn persisted_state(&self) -> AppState {
         let mut state = self.state.clone();
@@ -419,6 +444,7 @@ impl RicochetApp {
         }
         self.playback = None;
         self.play = None;
+        self.debugger = None;
         self.ensure_play();
     }
 
@@ -437,6 +463,9 @@ impl RicochetApp {
 
     fn drain_worker(&mut self) {
         let now = self.now();
+        if let Some(debugger) = &mut self.debugger {
+            debugger.refresh(self.state.debug.speed);
+        }
         let Some(session) = &mut self.session else {
             return;
         };
@@ -738,6 +767,15 @@ impl RicochetApp {
             Command::ClearPlots => self.plots.clear(),
             Command::Message(text) => self.note(text),
             Command::Error(text) => self.error(text),
+            Command::Debug(command) => {
+                if let Some(debugger) = &mut self.debugger {
+                    debugger.apply(command);
+                }
+            }
+            Command::CheckGraph => match self.graph_tracker.run_check() {
+                Ok(text) => self.note(text),
+                Err(text) => self.error(text),
+            },
         }
     }
 
@@ -938,7 +976,21 @@ impl RicochetApp {
             return;
         }
         let job = solver_panel::job_for(kind, puzzle.clone(), &self.state.solver);
-        match job.spawn(self.waker()) {
+        self.debugger = None;
+        let started = if self.state.debug.enabled {
+            let setup = crate::worker::debug::DebugSetup {
+                start_paused: self.state.debug.start_paused,
+                breakpoints: self.state.debug.breakpoints(puzzle.board(), None),
+                ..Default::default()
+            };
+            job.spawn_debug(self.waker(), setup).map(|(run, handle)| {
+                self.debugger = Some(debugger::Debugger::new(handle, puzzle.clone()));
+                run
+            })
+        } else {
+            job.spawn(self.waker())
+        };
+        match started {
             Ok(run) => {
                 // Replacing the session drops (and so cancels) any run still going.
                 self.session = Some(SolveSession {
@@ -1024,6 +1076,16 @@ impl RicochetApp {
                     self.experiments.open = true;
                     ui.close();
                 }
+                ui.separator();
+                let overlays = &mut self.state.overlays;
+                ui.checkbox(&mut overlays.graph_edges, "Slide-graph edges");
+                ui.add_enabled(
+                    overlays.graph_edges,
+                    egui::Checkbox::new(&mut overlays.graph_all_cells, "Edges of every cell"),
+                );
+                ui.checkbox(&mut overlays.stateless, "Stateless states");
+                ui.checkbox(&mut overlays.search_heat, "Search heat map");
+                ui.checkbox(&mut overlays.solution_path, "Solution path");
                 ui.separator();
                 ui.radio_value(&mut view.theme, state::ThemeChoice::System, "System theme");
                 ui.radio_value(&mut view.theme, state::ThemeChoice::Light, "Light theme");
@@ -1133,10 +1195,30 @@ impl RicochetApp {
             session: self.session.as_ref(),
             playback: self.playback.as_ref(),
         };
+        let running = self.session.as_ref().is_some_and(|s| !s.run.is_finished());
+        let min_moves = self.state.view.min_moves;
+        let tracker = self
+            .state
+            .overlays
+            .graph_edges
+            .then_some(&self.graph_tracker);
         egui::ScrollArea::vertical()
             .id_salt("solver-panel")
             .show(ui, |ui| {
                 solver_panel::solver_panel_ui(ui, view, &mut self.state.solver, commands);
+                ui.separator();
+                debugger::debugger_ui(
+                    ui,
+                    self.debugger.as_ref(),
+                    &mut self.state.debug,
+                    running,
+                    commands,
+                );
+                ui.separator();
+                debugger::overlays_ui(ui, &mut self.state.overlays, min_moves, tracker, commands);
+                if let Some(tracker) = tracker {
+                    debugger::change_list_ui(ui, &self.draft.board, tracker);
+                }
             });
     }
 
@@ -1151,7 +1233,17 @@ impl RicochetApp {
             ..BoardScene::default()
         };
         let speed = self.state.solver.playback_speed;
-        if let Some(playback) = &self.playback {
+        let running = self.session.as_ref().is_some_and(|s| !s.run.is_finished());
+        let debug_picture = self
+            .debugger
+            .as_ref()
+            .filter(|d| running || d.is_scrubbed_back())
+            .and_then(|d| d.board_picture().map(|p| (p, d.puzzle().goal())));
+        if let Some(((robots, trails), goal)) = debug_picture {
+            scene.robots = robots;
+            scene.trails = trails;
+            scene.goal = Some(goal);
+        } else if let Some(playback) = &self.playback {
             scene.robots = playback.sprites(now, speed);
             scene.trails = playback.trails();
             scene.goal = Some(playback.puzzle().goal());
@@ -1187,6 +1279,45 @@ impl RicochetApp {
         scene
     }
 
+    /// Adds the overlay layers that are on to the scene.
+    fn overlay_scene(&mut self, scene: &mut BoardScene, focus: Option<crate::model::Cell>) {
+        let settings = self.state.overlays.clone();
+        let board = &self.draft.board;
+        if settings.graph_edges {
+            let robots: Vec<crate::model::Cell> = self
+                .draft
+                .robots
+                .iter()
+                .filter(|r| board.contains(r.pos))
+                .map(|r| board.cell(r.pos))
+                .collect();
+            self.graph_tracker.follow(board, &robots);
+        }
+        let debugged_stateless = self
+            .debugger
+            .as_ref()
+            .is_some_and(|d| !d.frame().finals.is_empty());
+        let stateless = match (&self.validity, settings.stateless && !debugged_stateless) {
+            (Ok(puzzle), true) => Some(self.stateless_cache.stores(puzzle)),
+            _ => None,
+        };
+        let solution = self
+            .session
+            .as_ref()
+            .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
+        let sources = debugger::OverlaySources {
+            settings: &settings,
+            board,
+            min_moves: scene.min_moves.as_deref(),
+            debugger: self.debugger.as_ref(),
+            tracker: settings.graph_edges.then_some(&self.graph_tracker),
+            focus,
+            stateless,
+            solution,
+        };
+        scene.overlay = debugger::overlay_drawing(&sources);
+    }
+
     fn board_panel_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let now = self.now();
         let board = self.draft.board.clone();
@@ -1200,6 +1331,11 @@ impl RicochetApp {
             scene.hover = self.editor.hover(hit, &self.state.editor);
             self.editor.adjust_scene(&mut scene);
         }
+        // Screenshots show no pointer, so no hovered cell's edges either.
+        let focus = hit
+            .filter(|_| self.screenshot.is_none())
+            .map(|h| board.cell(h.cell()));
+        self.overlay_scene(&mut scene, focus);
         let (response, geometry) = board_ui(ui, &board, &scene);
         match self.state.mode {
             Mode::Edit => {

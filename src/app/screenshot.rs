@@ -37,11 +37,28 @@ pub enum View {
     ExperimentsTables,
     /// A long experiment part way, its plots growing and its progress bar showing the ETA.
     ExperimentsRunning,
+    /// A debugged IDDFS run paused at a depth breakpoint: the node's robots, its path from the
+    /// root, the panel's node details and event log.
+    DebugPaused,
+    /// The search heat map of a debugged run stopped on its solution.
+    OverlayHeat,
+    /// The slide graph of every cell after a robot was moved, changed edges highlighted.
+    OverlayGraph,
+    /// The minimum-move values with their heat map.
+    OverlayMinMoves,
+    /// The stateless solver's final and intermediate states per cell.
+    OverlayStateless,
+    /// The last solution's path.
+    OverlaySolution,
+    /// A debugged Graph v1 run stepped to its first slide-graph update: the changed edges.
+    DebugGraph,
+    /// A debugged stateless run stepped part way: the intermediate states as they are then.
+    DebugStateless,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 8] = [
+    pub const ALL: [(View, &'static str); 16] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
@@ -50,6 +67,14 @@ impl View {
         (View::Experiments, "experiments"),
         (View::ExperimentsTables, "experiments-tables"),
         (View::ExperimentsRunning, "experiments-running"),
+        (View::DebugPaused, "debug-paused"),
+        (View::OverlayHeat, "overlay-heat"),
+        (View::OverlayGraph, "overlay-graph"),
+        (View::OverlayMinMoves, "overlay-min-moves"),
+        (View::OverlayStateless, "overlay-stateless"),
+        (View::OverlaySolution, "overlay-solution"),
+        (View::DebugGraph, "debug-graph"),
+        (View::DebugStateless, "debug-stateless"),
     ];
 
     /// The view's name on the command line.
@@ -250,6 +275,55 @@ impl ScreenshotDirector {
                 self.jobs.reverse();
                 self.next_job(app);
             }
+            View::DebugPaused | View::OverlayHeat => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.state.solver.solver = "iddfs".into();
+                app.state.debug.enabled = true;
+                app.state.debug.start_paused = false;
+                app.state.debug.break_on_solution = true;
+                if self.view == View::DebugPaused {
+                    app.state.debug.break_on_depth = true;
+                    app.state.debug.break_depth = 5;
+                } else {
+                    app.state.overlays.search_heat = true;
+                }
+                app.apply(Command::Solve);
+            }
+            View::DebugGraph | View::DebugStateless => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.state.debug.enabled = true;
+                app.state.debug.start_paused = true;
+                if self.view == View::DebugGraph {
+                    app.state.solver.solver = "graph-v1".into();
+                    app.state.overlays.graph_edges = true;
+                } else {
+                    app.state.solver.solver = "stateless".into();
+                    app.state.overlays.stateless = true;
+                }
+                app.apply(Command::Solve);
+            }
+            View::OverlayGraph => {
+                app.state.view.plots = false;
+                app.state.overlays.graph_edges = true;
+                app.state.overlays.graph_all_cells = true;
+            }
+            View::OverlayMinMoves => {
+                app.state.view.plots = false;
+                app.state.view.min_moves = true;
+            }
+            View::OverlayStateless => {
+                app.state.view.plots = false;
+                app.state.overlays.stateless = true;
+            }
+            View::OverlaySolution => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.state.overlays.solution_path = true;
+                app.state.solver.solver = "bfs".into();
+                app.apply(Command::Solve);
+            }
             View::Play => {
                 app.apply(Command::SetMode(Mode::Play));
                 for (robot, dir) in [
@@ -305,6 +379,51 @@ impl ScreenshotDirector {
     fn ready(&mut self, app: &mut RicochetApp) -> bool {
         let finished = app.session.as_ref().is_some_and(|s| s.run.is_finished());
         match self.view {
+            View::DebugPaused | View::OverlayHeat => app
+                .debugger
+                .as_ref()
+                .is_some_and(|d| d.is_paused() && d.frame().stop_reason.is_some()),
+            View::OverlayGraph => {
+                if app.graph_tracker.changes().is_empty() {
+                    // The first frames build the graph of the board as it is; then a robot moves.
+                    if app.now() > 0.2 {
+                        app.apply(Command::edit(super::draft::Edit::PlaceRobot {
+                            color: RobotColor::Green,
+                            pos: crate::model::Pos::new(5, 9),
+                        }));
+                    }
+                    return false;
+                }
+                if app.graph_tracker.check.is_none() {
+                    app.apply(Command::CheckGraph);
+                }
+                true
+            }
+            View::OverlayMinMoves | View::OverlayStateless => true,
+            View::DebugGraph | View::DebugStateless => {
+                let Some(debugger) = app.debugger.as_ref() else {
+                    return false;
+                };
+                let frame = debugger.frame();
+                if !frame.paused {
+                    return false;
+                }
+                let done = match self.view {
+                    View::DebugGraph => frame.recent_changes.len() >= 8,
+                    _ => frame.view.events >= 160,
+                };
+                if !done {
+                    // One event per frame, as the Step button does.
+                    app.apply(Command::Debug(super::debugger::DebugCommand::Step));
+                }
+                done
+            }
+            View::OverlaySolution => {
+                if finished {
+                    app.playback = None;
+                }
+                finished
+            }
             View::Editor | View::Play => {
                 let now = app.now();
                 !app.play.as_ref().is_some_and(|p| p.is_animating(now))

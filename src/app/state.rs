@@ -31,6 +31,10 @@ pub struct AppState {
     pub native_dialogs: bool,
     /// The Experiments window's inputs.
     pub experiments: ExperimentSettings,
+    /// The debugger's choices.
+    pub debug: super::debugger::DebugSettings,
+    /// Which overlay layers are on.
+    pub overlays: super::overlays::OverlaySettings,
 }
 
 impl Default for AppState {
@@ -45,6 +49,8 @@ impl Default for AppState {
             view: ViewSettings::default(),
             native_dialogs: true,
             experiments: ExperimentSettings::default(),
+            debug: Default::default(),
+            overlays: Default::default(),
         }
     }
 }

@@ -139,3 +139,52 @@ pub const COUNTER_SERIES: [Color32; 3] = [
     Color32::from_rgb(255, 127, 14),
     Color32::from_rgb(44, 160, 44),
 ];
+
+/// The colours of the overlay layers for one look.
+#[derive(Clone, Copy, Debug)]
+pub struct OverlayPalette {
+    /// A slide-graph edge.
+    pub graph_edge: Color32,
+    /// An edge changed by the last update, towards its new child.
+    pub graph_changed: Color32,
+    /// Where a changed edge pointed before.
+    pub graph_removed: Color32,
+}
+
+/// Overlay colours on the light look.
+pub const LIGHT_OVERLAY: OverlayPalette = OverlayPalette {
+    graph_edge: Color32::from_rgba_premultiplied(40, 70, 120, 150),
+    graph_changed: Color32::from_rgb(220, 60, 160),
+    graph_removed: Color32::from_rgb(240, 150, 40),
+};
+
+/// Overlay colours on the dark look.
+pub const DARK_OVERLAY: OverlayPalette = OverlayPalette {
+    graph_edge: Color32::from_rgba_premultiplied(140, 180, 230, 150),
+    graph_changed: Color32::from_rgb(255, 110, 200),
+    graph_removed: Color32::from_rgb(250, 170, 60),
+};
+
+/// The overlay colours that go with a board palette.
+pub fn overlay(palette: &Palette) -> &'static OverlayPalette {
+    if palette.board == DARK.board {
+        &DARK_OVERLAY
+    } else {
+        &LIGHT_OVERLAY
+    }
+}
+
+/// A heat-map tint: `level` 0 is cold (faint), 1 is hot. The minimum-move map runs from pale
+/// blue to orange, the search heat map from pale yellow to deep red; both are translucent so
+/// the board's checker and walls show through.
+pub fn heat(search: bool, level: f32) -> Color32 {
+    let t = level.clamp(0.0, 1.0);
+    let (cold, hot) = if search {
+        ([255.0, 235.0, 120.0], [200.0, 20.0, 30.0])
+    } else {
+        ([120.0, 170.0, 230.0], [245.0, 130.0, 30.0])
+    };
+    let mix = |i: usize| (cold[i] + (hot[i] - cold[i]) * t) as u8;
+    let alpha = (60.0 + 120.0 * t) as u8;
+    Color32::from_rgba_unmultiplied(mix(0), mix(1), mix(2), alpha)
+}

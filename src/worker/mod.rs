@@ -20,6 +20,8 @@
 //! }
 //! ```
 
+pub mod debug;
+
 use crate::model::Puzzle;
 use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverKind};
 use crate::solver::{SolverOptions, kind};

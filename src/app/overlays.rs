@@ -1,0 +1,630 @@
+//! Overlay layers on the board: pure functions from a board and a snapshot of a search (or of
+//! the slide graph) to drawable data in board coordinates, then one painter that turns that data
+//! into shapes through the board's transform.
+//!
+//! The layers: minimum-move values as a heat map, the slide graph's edges (all cells or one,
+//! with the edges changed by the last update), the stateless solver's states per cell, how
+//! often the search put the active robot on each cell, and the path of a sequence of moves.
+
+use super::board_view::{BoardGeometry, Trail};
+use super::theme::{self, Palette};
+use crate::model::{Board, Cell, Direction, Move, MoveTables, Pos, Puzzle, RobotColor};
+use crate::solver::min_moves::UNREACHABLE;
+use crate::solver::slide_graph::{EdgeChange, SlideGraph};
+use crate::solver::stateless::{FinalState, IntermediateState};
+use egui::epaint::text::FontsView;
+use egui::{Align2, FontId, Shape, Stroke, vec2};
+use serde::{Deserialize, Serialize};
+
+/// Which overlays are on; kept between runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OverlaySettings {
+    /// The slide graph's edges.
+    pub graph_edges: bool,
+    /// The edges of every cell (otherwise only of the hovered cell).
+    pub graph_all_cells: bool,
+    /// The stateless solver's states per cell.
+    pub stateless: bool,
+    /// How often the search put the active robot on each cell.
+    pub search_heat: bool,
+    /// The last solution's moves as arrows.
+    pub solution_path: bool,
+}
+
+/// What a heat fill measures: each has its own colour ramp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeatKind {
+    /// Few moves to the target: hot.
+    MinMoves,
+    /// Often visited by the search: hot.
+    Search,
+}
+
+/// A cell tinted by a value scaled to 0..=1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellFill {
+    /// The cell.
+    pub pos: Pos,
+    /// The ramp.
+    pub kind: HeatKind,
+    /// Where on the ramp, from 0 (cold) to 1 (hot).
+    pub level: f32,
+}
+
+/// A short text in a cell, in one of five places.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellText {
+    /// The cell.
+    pub pos: Pos,
+    /// Where in the cell: 0 top left, 1 top right, 2 bottom left, 3 bottom right, 4 centre.
+    pub line: u8,
+    /// The text.
+    pub text: String,
+    /// Drawn in a robot's colour, or in the board's text colour.
+    pub color: Option<RobotColor>,
+}
+
+/// How an arrow between two cells is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrowKind {
+    /// A slide-graph edge.
+    Edge,
+    /// An edge the last update created or redirected (to its new child).
+    Changed,
+    /// Where a changed edge pointed before (to its old child).
+    Removed,
+}
+
+/// An arrow from a cell to a cell, drawn along `dir` and shifted to that direction's lane so
+/// that opposite edges between the same cells do not cover each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrow {
+    /// Where it starts.
+    pub from: Pos,
+    /// Where it ends.
+    pub to: Pos,
+    /// The edge's direction.
+    pub dir: Direction,
+    /// How it is drawn.
+    pub kind: ArrowKind,
+}
+
+/// Everything the overlays draw in one frame, in board terms.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OverlayDrawing {
+    /// Cell tints, drawn first.
+    pub fills: Vec<CellFill>,
+    /// Arrows.
+    pub arrows: Vec<Arrow>,
+    /// Texts, drawn last.
+    pub texts: Vec<CellText>,
+    /// Paths of moves, drawn as the board's trails.
+    pub trails: Vec<Trail>,
+}
+
+impl OverlayDrawing {
+    /// Adds another layer's data on top of this one's.
+    pub fn extend(&mut self, other: OverlayDrawing) {
+        self.fills.extend(other.fills);
+        self.arrows.extend(other.arrows);
+        self.texts.extend(other.texts);
+        self.trails.extend(other.trails);
+    }
+
+    /// Whether there is nothing to draw.
+    pub fn is_empty(&self) -> bool {
+        self.fills.is_empty()
+            && self.arrows.is_empty()
+            && self.texts.is_empty()
+            && self.trails.is_empty()
+    }
+}
+
+/// The minimum-move table as a heat map: the fewer moves, the hotter; unreachable cells stay
+/// untinted. The numbers themselves are the board's own minimum-move layer.
+pub fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
+    let highest = table
+        .iter()
+        .copied()
+        .filter(|&m| m != UNREACHABLE)
+        .max()
+        .unwrap_or(0);
+    let fills = table
+        .iter()
+        .enumerate()
+        .filter(|&(cell, &moves)| moves != UNREACHABLE && !board.is_closed(cell as Cell))
+        .map(|(cell, &moves)| CellFill {
+            pos: board.pos(cell as Cell),
+            kind: HeatKind::MinMoves,
+            level: if highest == 0 {
+                1.0
+            } else {
+                1.0 - f32::from(moves) / f32::from(highest)
+            },
+        })
+        .collect();
+    OverlayDrawing {
+        fills,
+        ..OverlayDrawing::default()
+    }
+}
+
+/// How often the search put the active robot on each cell: tinted on a square-root scale (a
+/// few cells take most visits) and counted in the cell's lower line.
+pub fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
+    let highest = heat.iter().copied().max().unwrap_or(0);
+    let mut drawing = OverlayDrawing::default();
+    if highest == 0 {
+        return drawing;
+    }
+    for (cell, &count) in heat.iter().enumerate() {
+        if count == 0 || cell >= board.cell_count() {
+            continue;
+        }
+        let pos = board.pos(cell as Cell);
+        drawing.fills.push(CellFill {
+            pos,
+            kind: HeatKind::Search,
+            level: (count as f32 / highest as f32).sqrt(),
+        });
+        drawing.texts.push(CellText {
+            pos,
+            line: 3,
+            text: short_count(count),
+            color: None,
+        });
+    }
+    drawing
+}
+
+/// A count in at most four characters: 950, 12k, 3.4M.
+pub fn short_count(count: u32) -> String {
+    match count {
+        0..=999 => count.to_string(),
+        1_000..=9_999 => format!("{:.1}k", count as f32 / 1e3),
+        10_000..=999_999 => format!("{}k", count / 1_000),
+        _ => format!("{:.1}M", count as f32 / 1e6),
+    }
+}
+
+/// The slide graph's edges, as a table of children per cell (north, east, south, west).
+pub fn graph_edges(graph: &SlideGraph) -> Vec<[Option<Cell>; 4]> {
+    (0..graph.cell_count())
+        .map(|cell| graph.edges(cell as Cell))
+        .collect()
+}
+
+/// The slide graph's edges as arrows from each cell to each child: of every cell, or of the
+/// `focus` cell only; the edges in `changes` are drawn highlighted to their new child, with
+/// their old child marked, whatever the focus.
+pub fn graph_layer(
+    board: &Board,
+    edges: &[[Option<Cell>; 4]],
+    focus: Option<Cell>,
+    changes: &[EdgeChange],
+) -> OverlayDrawing {
+    let mut drawing = OverlayDrawing::default();
+    let changed = |cell: Cell, dir: Direction| {
+        changes
+            .iter()
+            .any(|c| c.vertex == cell && c.dir == dir && c.new.is_some())
+    };
+    for (cell, children) in edges.iter().enumerate() {
+        let cell = cell as Cell;
+        if focus.is_some_and(|f| f != cell) || usize::from(cell) >= board.cell_count() {
+            continue;
+        }
+        for dir in Direction::ALL {
+            if let Some(child) = children[dir.index()]
+                && !changed(cell, dir)
+            {
+                drawing.arrows.push(Arrow {
+                    from: board.pos(cell),
+                    to: board.pos(child),
+                    dir,
+                    kind: ArrowKind::Edge,
+                });
+            }
+        }
+    }
+    for change in changes {
+        if usize::from(change.vertex) >= board.cell_count() {
+            continue;
+        }
+        let from = board.pos(change.vertex);
+        if let Some(old) = change.old {
+            drawing.arrows.push(Arrow {
+                from,
+                to: board.pos(old),
+                dir: change.dir,
+                kind: ArrowKind::Removed,
+            });
+        }
+        if let Some(new) = change.new {
+            drawing.arrows.push(Arrow {
+                from,
+                to: board.pos(new),
+                dir: change.dir,
+                kind: ArrowKind::Changed,
+            });
+        }
+    }
+    drawing
+}
+
+/// One line per edge change, sorted: "place (5, 9): (5, 4) S (5, 15) -> (5, 8) (case 2b)".
+pub fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
+    let mut sorted = changes.to_vec();
+    sorted.sort_by_key(|c| (c.robot, c.vertex, c.dir.index()));
+    let name = |cell: Option<Cell>| match cell {
+        Some(cell) => board.pos(cell).to_string(),
+        None => "none".to_string(),
+    };
+    sorted
+        .iter()
+        .map(|c| {
+            let action = match c.action {
+                crate::solver::slide_graph::GraphAction::Place => "place",
+                crate::solver::slide_graph::GraphAction::Remove => "remove",
+            };
+            format!(
+                "{action} {}: {} {} {} -> {} (case {})",
+                board.pos(c.robot),
+                board.pos(c.vertex),
+                c.dir.letter(),
+                name(c.old),
+                name(c.new),
+                c.case.label()
+            )
+        })
+        .collect()
+}
+
+/// The stateless solver's states per cell: each final state as its move count in the robot's
+/// colour, in the cell's corner for that colour (red top left, green top right, blue bottom
+/// left, yellow and silver bottom right); the intermediate states in the centre, as direction
+/// and moves in the robot's colour when the cell holds one, or as their count when it holds
+/// several.
+pub fn stateless_layer(
+    board: &Board,
+    finals: &[FinalState],
+    intermediates: &[IntermediateState],
+) -> OverlayDrawing {
+    let mut drawing = OverlayDrawing::default();
+    let mut sorted_finals: Vec<&FinalState> = finals
+        .iter()
+        .filter(|f| usize::from(f.cell) < board.cell_count())
+        .collect();
+    sorted_finals.sort_by_key(|f| (f.cell, f.color.index(), f.moves));
+    for state in sorted_finals {
+        drawing.texts.push(CellText {
+            pos: board.pos(state.cell),
+            line: state.color.index().min(3) as u8,
+            text: state.moves.to_string(),
+            color: Some(state.color),
+        });
+    }
+    let mut per_cell: std::collections::BTreeMap<Cell, Vec<&IntermediateState>> =
+        std::collections::BTreeMap::new();
+    for state in intermediates
+        .iter()
+        .filter(|i| usize::from(i.cell) < board.cell_count())
+    {
+        per_cell.entry(state.cell).or_default().push(state);
+    }
+    for (cell, states) in per_cell {
+        let (text, color) = match states.as_slice() {
+            [only] => (
+                format!("{}{}", only.dir.letter(), only.moves),
+                Some(only.color),
+            ),
+            many => (format!("+{}", many.len()), None),
+        };
+        drawing.texts.push(CellText {
+            pos: board.pos(cell),
+            line: 4,
+            text,
+            color,
+        });
+    }
+    drawing
+}
+
+/// The path of `moves` from the puzzle's start as trails, numbered, the last one emphasised.
+/// Moves of robots the puzzle does not have are skipped.
+pub fn path_trails(puzzle: &Puzzle, moves: &[Move]) -> Vec<Trail> {
+    let tables = MoveTables::new(puzzle.board());
+    let board = puzzle.board();
+    let mut cells = puzzle.robot_cells();
+    let mut trails = Vec::new();
+    for (number, mv) in moves.iter().enumerate() {
+        let Some(robot) = puzzle.robot_index(mv.robot) else {
+            continue;
+        };
+        let from = cells[robot];
+        let to = tables.slide(&cells, robot, mv.dir);
+        cells[robot] = to;
+        trails.push(Trail {
+            color: mv.robot,
+            from: board.pos(from),
+            to: board.pos(to),
+            emphasis: if number + 1 == moves.len() { 1.0 } else { 0.5 },
+            number: Some(number + 1),
+        });
+    }
+    trails
+}
+
+/// The overlay's shapes: fills, arrows, then texts, through the board's transform.
+pub fn overlay_shapes(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    drawing: &OverlayDrawing,
+    palette: &Palette,
+) -> Vec<Shape> {
+    let cell = geometry.cell_size();
+    let mut shapes = Vec::new();
+    for fill in &drawing.fills {
+        let rect = geometry.cell_rect(fill.pos).shrink(cell * 0.03);
+        shapes.push(Shape::rect_filled(
+            rect,
+            cell * 0.08,
+            theme::heat(fill.kind == HeatKind::Search, fill.level),
+        ));
+    }
+    let colors = theme::overlay(palette);
+    for arrow in &drawing.arrows {
+        shapes.extend(arrow_shapes(geometry, arrow, colors));
+    }
+    let font = FontId::monospace((cell * 0.2).max(7.0));
+    for text in &drawing.texts {
+        let rect = geometry.cell_rect(text.pos);
+        let color = text.color.map_or(palette.board_text, theme::robot);
+        let inset = cell * 0.06;
+        let (anchor, align) = match text.line {
+            0 => (rect.left_top() + vec2(inset, inset), Align2::LEFT_TOP),
+            1 => (rect.right_top() + vec2(-inset, inset), Align2::RIGHT_TOP),
+            2 => (
+                rect.left_bottom() + vec2(inset, -inset),
+                Align2::LEFT_BOTTOM,
+            ),
+            3 => (
+                rect.right_bottom() - vec2(inset, inset),
+                Align2::RIGHT_BOTTOM,
+            ),
+            _ => (rect.center(), Align2::CENTER_CENTER),
+        };
+        shapes.push(Shape::text(
+            fonts,
+            anchor,
+            align,
+            &text.text,
+            font.clone(),
+            color,
+        ));
+    }
+    shapes
+}
+
+fn arrow_shapes(
+    geometry: &BoardGeometry,
+    arrow: &Arrow,
+    palette: &theme::OverlayPalette,
+) -> Vec<Shape> {
+    let cell = geometry.cell_size();
+    let (color, width) = match arrow.kind {
+        ArrowKind::Edge => (palette.graph_edge, (cell * 0.025).max(0.8)),
+        ArrowKind::Changed => (palette.graph_changed, (cell * 0.06).max(1.5)),
+        ArrowKind::Removed => (palette.graph_removed, (cell * 0.04).max(1.0)),
+    };
+    // Each direction has its own lane across the line of travel.
+    let lane = match arrow.dir {
+        Direction::North => -0.12,
+        Direction::South => 0.12,
+        Direction::East => -0.12,
+        Direction::West => 0.12,
+    };
+    let a = geometry.cell_center(arrow.from);
+    let b = geometry.cell_center(arrow.to);
+    let along = b - a;
+    if along.length() < 1.0 {
+        return Vec::new();
+    }
+    let direction = along.normalized();
+    let across = direction.rot90() * cell * lane;
+    let start = a + across + direction * cell * 0.15;
+    let tip = b + across - direction * cell * 0.12;
+    let head = tip - direction * cell * 0.18;
+    let side = direction.rot90() * cell * 0.08;
+    vec![
+        Shape::line_segment([start, head], Stroke::new(width, color)),
+        Shape::convex_polygon(vec![tip, head + side, head - side], color, Stroke::NONE),
+    ]
+}
+
+/// The legend of the overlays that are on: a colour sample and what it means.
+pub fn legend(
+    settings: &OverlaySettings,
+    min_moves: bool,
+    palette: &Palette,
+) -> Vec<(egui::Color32, &'static str)> {
+    let colors = theme::overlay(palette);
+    let mut entries = Vec::new();
+    if min_moves {
+        entries.push((
+            theme::heat(false, 1.0),
+            "Minimum moves: few moves to the target (hot) to many (cold); number = moves",
+        ));
+    }
+    if settings.graph_edges {
+        entries.push((
+            colors.graph_edge,
+            "Slide-graph edge: cell -> where a robot stops",
+        ));
+        entries.push((
+            colors.graph_changed,
+            "Edge changed by the last update (new child)",
+        ));
+        entries.push((colors.graph_removed, "Where that edge pointed before"));
+    }
+    if settings.stateless {
+        entries.push((
+            palette.board_text,
+            "Stateless final states: moves, in the robot's colour and corner; centre: an intermediate state (direction, moves) or +count",
+        ));
+    }
+    if settings.search_heat {
+        entries.push((
+            theme::heat(true, 1.0),
+            "Search heat: how often the active robot stood here in the nodes examined",
+        ));
+    }
+    if settings.solution_path {
+        entries.push((
+            theme::robot(RobotColor::Red),
+            "Solution path: numbered moves in the robot's colour",
+        ));
+    }
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::samples;
+    use crate::solver::min_moves::min_moves;
+
+    #[test]
+    fn min_moves_heat_is_hottest_on_the_target_and_skips_unreachable_cells() {
+        let puzzle = samples::fogleman_22();
+        let board = puzzle.board();
+        let table = min_moves(board, puzzle.goal_cell());
+        let drawing = min_moves_layer(board, &table);
+        let target = board.pos(puzzle.goal_cell());
+        let on_target = drawing.fills.iter().find(|f| f.pos == target).unwrap();
+        assert_eq!(on_target.level, 1.0);
+        let reachable = table.iter().filter(|&&m| m != UNREACHABLE).count();
+        assert_eq!(drawing.fills.len(), reachable);
+        assert!(drawing.fills.iter().all(|f| (0.0..=1.0).contains(&f.level)));
+    }
+
+    #[test]
+    fn search_heat_counts_every_visited_cell_and_scales_to_the_busiest() {
+        let board = Board::new(4, 4).unwrap();
+        let mut heat = vec![0; 16];
+        heat[5] = 100;
+        heat[6] = 25;
+        let drawing = search_heat_layer(&board, &heat);
+        assert_eq!(drawing.fills.len(), 2);
+        assert_eq!(drawing.fills[0].level, 1.0);
+        assert!((drawing.fills[1].level - 0.5).abs() < 1e-6);
+        assert_eq!(drawing.texts[1].text, "25");
+        assert!(search_heat_layer(&board, &[0; 16]).is_empty());
+    }
+
+    #[test]
+    fn graph_layer_draws_every_edge_or_only_the_focus_cell() {
+        let board = Board::new(3, 3).unwrap();
+        let graph = SlideGraph::new(&board);
+        let edges = graph_edges(&graph);
+        let all = graph_layer(&board, &edges, None, &[]);
+        // On an empty 3x3 board each cell has an edge in every direction it can move: the
+        // corners 2, the sides 3, the middle 4.
+        assert_eq!(all.arrows.len(), 4 * 2 + 4 * 3 + 4);
+        let middle = graph_layer(&board, &edges, Some(4), &[]);
+        assert_eq!(middle.arrows.len(), 4);
+        assert!(middle.arrows.iter().all(|a| a.from == Pos::new(1, 1)));
+    }
+
+    #[test]
+    fn placing_a_robot_highlights_each_changed_edge_with_its_old_child() {
+        let board = Board::new(5, 1).unwrap();
+        let mut graph = SlideGraph::new(&board);
+        let mut changes = Vec::new();
+        graph.place(2, |c| changes.push(c)).unwrap();
+        let drawing = graph_layer(&board, &graph_edges(&graph), None, &changes);
+        let changed: Vec<&Arrow> = drawing
+            .arrows
+            .iter()
+            .filter(|a| a.kind == ArrowKind::Changed)
+            .collect();
+        let removed = drawing
+            .arrows
+            .iter()
+            .filter(|a| a.kind == ArrowKind::Removed)
+            .count();
+        assert_eq!(
+            changed.len(),
+            changes.iter().filter(|c| c.new.is_some()).count()
+        );
+        assert_eq!(removed, changes.iter().filter(|c| c.old.is_some()).count());
+        // Cell 0 sliding east now stops at cell 1, next to the robot.
+        assert!(
+            changed
+                .iter()
+                .any(|a| a.from == Pos::new(0, 0) && a.to == Pos::new(1, 0))
+        );
+        let lines = change_lines(&board, &changes);
+        assert_eq!(lines.len(), changes.len());
+        assert!(lines.iter().all(|l| l.contains("case 2")));
+    }
+
+    #[test]
+    fn stateless_layer_shows_every_final_state_in_its_colour_corner() {
+        let puzzle = samples::fogleman_22();
+        let stores = crate::solver::stateless::compute_stores(&puzzle);
+        let intermediates: Vec<IntermediateState> = stores
+            .fields()
+            .iter()
+            .flat_map(|f| f.intermediates.iter().cloned())
+            .collect();
+        let drawing = stateless_layer(puzzle.board(), stores.finals(), &intermediates);
+        let finals = drawing.texts.iter().filter(|t| t.line < 4).count();
+        assert_eq!(finals, stores.finals().len());
+        let centres: std::collections::BTreeSet<Pos> = intermediates
+            .iter()
+            .map(|i| puzzle.board().pos(i.cell))
+            .collect();
+        assert_eq!(
+            drawing.texts.iter().filter(|t| t.line == 4).count(),
+            centres.len()
+        );
+        // Each robot's start is a final state of no moves, in its colour.
+        let start = puzzle.robots()[0];
+        assert!(
+            drawing
+                .texts
+                .iter()
+                .any(|t| t.pos == start.pos && t.color == Some(start.color) && t.text == "0")
+        );
+    }
+
+    #[test]
+    fn path_trails_follow_the_slides_of_a_replayed_solution() {
+        let puzzle = samples::fogleman_22();
+        let report = crate::solver::run(
+            "bfs",
+            &crate::model::tiles::random_game(2, 4).unwrap().0,
+            &crate::solver::SolverOptions::default(),
+            &crate::solver::Limits::default(),
+            &mut crate::solver::NoProbe,
+        )
+        .unwrap();
+        let crate::solver::Outcome::Solved { moves } = report.outcome else {
+            panic!("the game is solvable");
+        };
+        let game = crate::model::tiles::random_game(2, 4).unwrap().0;
+        let trails = path_trails(&game, &moves);
+        assert_eq!(trails.len(), moves.len());
+        let cells = game.replay(&moves).unwrap();
+        let active = game.active_robot().unwrap();
+        let last_of_active = trails
+            .iter()
+            .rev()
+            .find(|t| t.color == moves.last().unwrap().robot);
+        assert_eq!(last_of_active.unwrap().to, game.board().pos(cells[active]));
+        assert_eq!(trails.last().unwrap().emphasis, 1.0);
+        assert!(path_trails(&puzzle, &[]).is_empty());
+    }
+}

@@ -1,0 +1,772 @@
+//! Stepping through a search: a probe that records the solver's events and can hold the solver
+//! thread inside [`Probe::event`] until the user interface lets it go on.
+//!
+//! The solver is the same code as in a plain run; only the probe differs. A plain run uses the
+//! batched live probe of [`super`] and never pays for any of this. Here every event takes a
+//! lock, updates the picture of the search ([`DebugView`], the heat map, the slide graph, the
+//! stateless stores), is recorded in a bounded log, and is checked against the run mode and the
+//! breakpoints. When the search must stop, the solver thread waits on a condition variable;
+//! the cancel flag is polled while it waits, so cancelling (or dropping the run) still ends a
+//! paused search.
+//!
+//! ```no_run
+//! use ricochet_lab::model::samples;
+//! use ricochet_lab::worker::debug::{DebugSetup, RunMode};
+//! use ricochet_lab::worker::{SolveJob, Waker};
+//! use std::sync::Arc;
+//!
+//! let waker: Waker = Arc::new(|_delay| {});
+//! let job = SolveJob::new("iddfs", samples::fogleman_22());
+//! let (run, debug) = job.spawn_debug(waker, DebugSetup::default()).unwrap();
+//! debug.wait_paused(std::time::Duration::from_secs(1));
+//! debug.set_mode(RunMode::Steps(10));
+//! ```
+
+use super::{
+    LiveCounters, LiveProbe, Message, SolveJob, SolveRun, StartError, Waker, next_run_number,
+    panic_message,
+};
+use crate::model::{Cell, Move, Puzzle};
+use crate::solver::slide_graph::EdgeChange;
+use crate::solver::stateless::{FinalState, IntermediateState, StatelessStores};
+use crate::solver::{self, DepthStats, Event, Limits, Probe, PruneReason, RobotCells, kind};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How many events the log keeps by default: enough to scrub back through several depths of a
+/// small search, small enough (a few megabytes) to never matter.
+pub const DEFAULT_RECORD_CAPACITY: usize = 20_000;
+
+/// How often a paused solver thread looks at the cancel flag.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+/// How many edge changes are kept as "changed by the last update".
+const MAX_RECENT_CHANGES: usize = 256;
+
+/// What the solver thread does with the next events.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RunMode {
+    /// Wait inside the probe until told otherwise.
+    Paused,
+    /// Let this many events through, then pause.
+    Steps(u64),
+    /// Run to the next node at this depth or shallower (step over the subtree).
+    StepOver(u32),
+    /// Run to the end of the current depth, bound or level.
+    StepDepth,
+    /// Run until a breakpoint or the end.
+    Continue,
+    /// Run until a solution is found (breakpoints are ignored).
+    ToSolution,
+    /// Animated play: this many events per second, stopping at breakpoints.
+    Play(f32),
+}
+
+/// Where the search stops by itself, besides the run mode's own stops.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Breakpoints {
+    /// Stop on the first node at this depth.
+    pub depth: Option<u32>,
+    /// Stop when the active robot (the first robot for a target any robot may reach) stands
+    /// on this cell in a node.
+    pub active_cell: Option<Cell>,
+    /// Stop when a node has exactly these robot cells.
+    pub state: Option<RobotCells>,
+    /// Stop when a solution is found.
+    pub solution: bool,
+}
+
+/// How a debugged run starts.
+#[derive(Clone, Debug)]
+pub struct DebugSetup {
+    /// Pause on the first event.
+    pub start_paused: bool,
+    /// The breakpoints to start with.
+    pub breakpoints: Breakpoints,
+    /// How many events the log keeps (at least one).
+    pub record_capacity: usize,
+}
+
+impl Default for DebugSetup {
+    fn default() -> Self {
+        DebugSetup {
+            start_paused: true,
+            breakpoints: Breakpoints::default(),
+            record_capacity: DEFAULT_RECORD_CAPACITY,
+        }
+    }
+}
+
+/// The node being examined and what the search knows about it: what the board and the panel
+/// show at a stop. Small, so one is kept with every recorded event.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DebugView {
+    /// The number of events seen so far (this view follows event number `events - 1`).
+    pub events: u64,
+    /// The current depth, bound or level.
+    pub iteration: Option<u32>,
+    /// The depth of the node last examined.
+    pub depth: u32,
+    /// The robots' cells in the node last examined, in colour order.
+    pub cells: Option<RobotCells>,
+    /// The moves from the root to that node (for depth-first searches; breadth-first ones
+    /// show only the last move).
+    pub path: Vec<Move>,
+    /// Why the last node was cut off, when it was.
+    pub last_prune: Option<PruneReason>,
+    /// Nodes examined so far.
+    pub nodes: u64,
+    /// Nodes cut off so far.
+    pub pruned: u64,
+    /// The graph solvers' last search of the goal robot alone: level, distance, best so far.
+    pub goal_search: Option<(u32, Option<u32>, Option<u32>)>,
+    /// The solution, once found.
+    pub solution: Option<Vec<Move>>,
+    /// The last finished depth's statistics.
+    pub last_depth: Option<DepthStats>,
+}
+
+/// One recorded event with the view right after it.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    /// The event's number in the run, from 0.
+    pub index: u64,
+    /// The event (slide-graph and store snapshots are recorded as their summary only).
+    pub event: Event,
+    /// What was shown after it.
+    pub view: DebugView,
+}
+
+/// The live picture of a debugged search: everything the overlays and the panel draw.
+#[derive(Clone, Debug, Default)]
+pub struct DebugFrame {
+    /// Whether the solver thread is waiting for the user.
+    pub paused: bool,
+    /// The run mode now.
+    pub mode: Option<RunMode>,
+    /// The view after the latest event.
+    pub view: DebugView,
+    /// Why the search stopped last ("breakpoint: depth 3"), if it stopped by itself.
+    pub stop_reason: Option<String>,
+    /// How often the active robot stood on each cell among the nodes examined.
+    pub heat: Vec<u32>,
+    /// The slide graph's edges (per cell, N E S W), once a graph solver built it.
+    pub graph: Option<Vec<[Option<Cell>; 4]>>,
+    /// Edge changes of the latest placement or removal.
+    pub recent_changes: Vec<EdgeChange>,
+    /// Stateless: final states stored so far.
+    pub finals: Vec<FinalState>,
+    /// Stateless: intermediate states alive now.
+    pub intermediates: Vec<IntermediateState>,
+    /// Stateless: the stores at the end of the run.
+    pub stores: Option<StatelessStores>,
+    /// The index of the oldest recorded event still kept.
+    pub first_recorded: u64,
+    /// How many events are recorded now.
+    pub recorded: usize,
+    /// How many the log keeps at most.
+    pub record_capacity: usize,
+}
+
+struct GateState {
+    mode: RunMode,
+    breakpoints: Breakpoints,
+    frame: DebugFrame,
+    log: VecDeque<Recorded>,
+    active: Option<usize>,
+    /// Whether the previous event was an edge change, so a new update starts a new list.
+    in_update: bool,
+}
+
+/// What the solver thread and the interface share.
+struct Gate {
+    state: Mutex<GateState>,
+    resume: Condvar,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Gate {
+    fn lock(&self) -> MutexGuard<'_, GateState> {
+        // A panic while the lock is held happens only in the solver thread, which then ends;
+        // the data is still a consistent picture of the last event, so keep using it.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The interface's handle on a debugged run: change the mode and breakpoints, read the
+/// picture, read the log.
+#[derive(Clone)]
+pub struct DebugHandle {
+    gate: Arc<Gate>,
+}
+
+impl DebugHandle {
+    /// Sets what the solver does next and wakes it if it waits.
+    pub fn set_mode(&self, mode: RunMode) {
+        let mut state = self.gate.lock();
+        state.mode = mode;
+        if mode != RunMode::Paused {
+            state.frame.stop_reason = None;
+        }
+        drop(state);
+        self.gate.resume.notify_all();
+    }
+
+    /// Sets the breakpoints.
+    pub fn set_breakpoints(&self, breakpoints: Breakpoints) {
+        self.gate.lock().breakpoints = breakpoints;
+    }
+
+    /// The breakpoints now.
+    pub fn breakpoints(&self) -> Breakpoints {
+        self.gate.lock().breakpoints.clone()
+    }
+
+    /// A copy of the live picture.
+    pub fn frame(&self) -> DebugFrame {
+        let state = self.gate.lock();
+        let mut frame = state.frame.clone();
+        frame.mode = Some(state.mode);
+        frame
+    }
+
+    /// The view after the latest event (cheaper than [`DebugHandle::frame`]).
+    pub fn view(&self) -> DebugView {
+        self.gate.lock().frame.view.clone()
+    }
+
+    /// Whether the solver thread waits for the user.
+    pub fn is_paused(&self) -> bool {
+        self.gate.lock().frame.paused
+    }
+
+    /// The recorded event with this run-wide index, if it is still kept.
+    pub fn recorded(&self, index: u64) -> Option<Recorded> {
+        let state = self.gate.lock();
+        let first = state.log.front()?.index;
+        let offset = usize::try_from(index.checked_sub(first)?).ok()?;
+        state.log.get(offset).cloned()
+    }
+
+    /// The last `count` recorded events, newest first.
+    pub fn latest(&self, count: usize) -> Vec<Recorded> {
+        let state = self.gate.lock();
+        state.log.iter().rev().take(count).cloned().collect()
+    }
+
+    /// Waits until the solver thread pauses or `timeout` passes; returns whether it paused.
+    /// For tests and the command line: the interface never blocks.
+    pub fn wait_paused(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.is_paused() {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// The probe of a debugged run: the live counters of a plain run, plus the gate.
+struct DebugProbe {
+    live: LiveProbe,
+    gate: Arc<Gate>,
+}
+
+impl Probe for DebugProbe {
+    fn wants_events(&self) -> bool {
+        true
+    }
+
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        if self.gate.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let event = event();
+        let mut state = self.gate.lock();
+        let stop = apply_event(&mut state, event);
+        if let Some(reason) = stop {
+            state.mode = RunMode::Paused;
+            state.frame.stop_reason = reason;
+        }
+        if state.mode == RunMode::Paused {
+            state.frame.paused = true;
+            (self.live.waker)(Duration::ZERO);
+            while state.mode == RunMode::Paused && !self.gate.cancel.load(Ordering::Relaxed) {
+                state = match self.gate.resume.wait_timeout(state, CANCEL_POLL) {
+                    Ok((guard, _)) => guard,
+                    Err(poisoned) => poisoned.into_inner().0,
+                };
+            }
+            state.frame.paused = false;
+        }
+        if let RunMode::Play(per_second) = state.mode {
+            drop(state);
+            (self.live.waker)(Duration::ZERO);
+            self.sleep_between_events(per_second);
+        }
+    }
+
+    fn depth_finished(&mut self, stats: &DepthStats) {
+        self.live.depth_finished(stats);
+    }
+
+    fn progress(&mut self, nodes: u64, memory_bytes: usize) {
+        self.live.progress(nodes, memory_bytes);
+    }
+}
+
+impl DebugProbe {
+    /// Waits one event's time of animated play, in short slices so that a pause, another
+    /// speed or a cancel takes effect at once.
+    fn sleep_between_events(&self, per_second: f32) {
+        let interval = Duration::from_secs_f32(1.0 / per_second.clamp(0.1, 100_000.0));
+        let until = Instant::now() + interval;
+        loop {
+            let now = Instant::now();
+            if now >= until || self.gate.cancel.load(Ordering::Relaxed) {
+                return;
+            }
+            let state = self.gate.lock();
+            if !matches!(state.mode, RunMode::Play(p) if p == per_second) {
+                return;
+            }
+            let _ = self
+                .gate
+                .resume
+                .wait_timeout(state, (until - now).min(CANCEL_POLL));
+        }
+    }
+}
+
+/// Applies one event to the picture and the log; returns `Some(reason)` when the search must
+/// stop after it (the reason is `None` for a plain step).
+fn apply_event(state: &mut GateState, event: Event) -> Option<Option<String>> {
+    let view = &mut state.frame.view;
+    view.events += 1;
+    let mut is_change = false;
+    match &event {
+        Event::IterationStarted { depth } => {
+            view.iteration = Some(*depth);
+        }
+        Event::Node { depth, cells, last } => {
+            view.nodes += 1;
+            view.depth = *depth;
+            view.cells = Some(*cells);
+            view.last_prune = None;
+            // Depth-first searches report nodes in depth order, so the path to this node is
+            // the path to its parent plus its own move.
+            view.path.truncate(depth.saturating_sub(1) as usize);
+            if let Some(mv) = last {
+                view.path.push(*mv);
+            }
+            let heat = &mut state.frame.heat;
+            match state.active {
+                Some(active) => {
+                    if let Some(&cell) = cells.as_slice().get(active) {
+                        bump(heat, cell);
+                    }
+                }
+                None => {
+                    for &cell in cells.as_slice() {
+                        bump(heat, cell);
+                    }
+                }
+            }
+        }
+        Event::Pruned { reason, .. } => {
+            view.pruned += 1;
+            view.last_prune = Some(*reason);
+        }
+        Event::IterationFinished(stats) => view.last_depth = Some(stats.clone()),
+        Event::Solution { moves } => view.solution = Some(moves.clone()),
+        Event::GraphBuilt(graph) => {
+            let edges = (0..graph.cell_count())
+                .map(|cell| graph.edges(cell as Cell))
+                .collect();
+            state.frame.graph = Some(edges);
+            state.frame.recent_changes.clear();
+        }
+        Event::EdgeChanged(change) => {
+            is_change = true;
+            if !state.in_update {
+                state.frame.recent_changes.clear();
+            }
+            if let Some(edges) = &mut state.frame.graph
+                && let Some(slot) = edges.get_mut(usize::from(change.vertex))
+            {
+                slot[change.dir.index()] = change.new;
+            }
+            if state.frame.recent_changes.len() < MAX_RECENT_CHANGES {
+                state.frame.recent_changes.push(*change);
+            }
+        }
+        Event::GoalRobotSearched {
+            level,
+            distance,
+            best,
+        } => view.goal_search = Some((*level, *distance, *best)),
+        Event::StatelessFinal(final_state) => state.frame.finals.push(final_state.clone()),
+        Event::StatelessIntermediate(intermediate) => {
+            state.frame.intermediates.push(intermediate.clone())
+        }
+        Event::StatelessConverted {
+            cell, color, dir, ..
+        } => state
+            .frame
+            .intermediates
+            .retain(|i| !(i.cell == *cell && i.color == *color && i.dir == *dir)),
+        Event::StatelessStores(stores) => state.frame.stores = Some((**stores).clone()),
+        _ => {}
+    }
+    state.in_update = is_change;
+    let stop = stop_reason(state.mode, &state.breakpoints, &event, state.active);
+    if let RunMode::Steps(n) = &mut state.mode {
+        *n = n.saturating_sub(1);
+    }
+    let view = state.frame.view.clone();
+    let index = view.events - 1;
+    // Snapshots of whole graphs and stores are drawn from the frame; the log keeps the event's
+    // kind only, so a long log stays small.
+    let event = match event {
+        Event::GraphBuilt(_) | Event::StatelessStores(_) => Event::Pruned {
+            depth: view.depth,
+            reason: PruneReason::Other(match event {
+                Event::GraphBuilt(_) => "slide graph built",
+                _ => "stateless stores complete",
+            }),
+        },
+        other => other,
+    };
+    if state.log.len() >= state.frame.record_capacity.max(1) {
+        state.log.pop_front();
+    }
+    state.log.push_back(Recorded { index, event, view });
+    state.frame.first_recorded = state.log.front().map_or(0, |r| r.index);
+    state.frame.recorded = state.log.len();
+    stop
+}
+
+fn bump(heat: &mut [u32], cell: Cell) {
+    if let Some(count) = heat.get_mut(usize::from(cell)) {
+        *count = count.saturating_add(1);
+    }
+}
+
+/// Whether the search stops after `event`, and why.
+fn stop_reason(
+    mode: RunMode,
+    breakpoints: &Breakpoints,
+    event: &Event,
+    active: Option<usize>,
+) -> Option<Option<String>> {
+    match mode {
+        RunMode::Paused => return Some(None),
+        RunMode::Steps(n) if n <= 1 => return Some(None),
+        RunMode::StepOver(depth) => {
+            if matches!(event, Event::Node { depth: d, .. } if *d <= depth) {
+                return Some(None);
+            }
+        }
+        RunMode::StepDepth => {
+            if matches!(event, Event::IterationFinished(_)) {
+                return Some(None);
+            }
+        }
+        RunMode::ToSolution => {
+            return matches!(event, Event::Solution { .. })
+                .then(|| Some("a solution was found".to_string()));
+        }
+        _ => {}
+    }
+    breakpoint_hit(breakpoints, event, active).map(Some)
+}
+
+/// The breakpoint an event hits, described for the panel.
+pub fn breakpoint_hit(
+    breakpoints: &Breakpoints,
+    event: &Event,
+    active: Option<usize>,
+) -> Option<String> {
+    match event {
+        Event::Node { depth, cells, .. } => {
+            if breakpoints.depth == Some(*depth) {
+                return Some(format!("breakpoint: depth {depth}"));
+            }
+            if let Some(target) = breakpoints.active_cell
+                && cells.as_slice().get(active.unwrap_or(0)) == Some(&target)
+            {
+                return Some(format!("breakpoint: the active robot on cell {target}"));
+            }
+            if breakpoints.state == Some(*cells) {
+                return Some("breakpoint: the chosen state".to_string());
+            }
+            None
+        }
+        Event::Solution { moves } if breakpoints.solution => {
+            Some(format!("breakpoint: a solution of {} moves", moves.len()))
+        }
+        _ => None,
+    }
+}
+
+impl SolveJob {
+    /// Starts the run on a new thread with the stepping probe: the same solver as
+    /// [`SolveJob::spawn`], observed event by event. Returns the run (counters, rows, result,
+    /// cancel) and the handle that steps it.
+    pub fn spawn_debug(
+        self,
+        waker: Waker,
+        setup: DebugSetup,
+    ) -> Result<(SolveRun, DebugHandle), StartError> {
+        let kind = kind(&self.solver).ok_or_else(|| {
+            StartError::Solve(solver::SolveError::UnknownSolver(self.solver.clone()))
+        })?;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let live = Arc::new(LiveCounters::default());
+        let (sender, receiver) = sync_channel(super::CHANNEL_CAPACITY);
+        let started = Instant::now();
+        let gate = Arc::new(Gate {
+            state: Mutex::new(GateState {
+                mode: if setup.start_paused {
+                    RunMode::Paused
+                } else {
+                    RunMode::Continue
+                },
+                breakpoints: setup.breakpoints,
+                frame: DebugFrame {
+                    heat: vec![0; self.puzzle.board().cell_count()],
+                    record_capacity: setup.record_capacity.max(1),
+                    ..DebugFrame::default()
+                },
+                log: VecDeque::new(),
+                active: self.puzzle.active_robot(),
+                in_update: false,
+            }),
+            resume: Condvar::new(),
+            cancel: Arc::clone(&cancel),
+        });
+        let thread = {
+            let live = Arc::clone(&live);
+            let gate = Arc::clone(&gate);
+            let cancel = Arc::clone(&cancel);
+            std::thread::Builder::new()
+                .name(format!("debug-{}-{}", kind.name, next_run_number()))
+                .spawn(move || {
+                    let limits = Limits {
+                        time: self.time_limit,
+                        memory_bytes: self.memory_limit,
+                        cancel: Some(cancel),
+                    };
+                    let mut probe = DebugProbe {
+                        live: LiveProbe {
+                            live: Arc::clone(&live),
+                            sender: sender.clone(),
+                            waker: Arc::clone(&waker),
+                            started,
+                            last_publish: started,
+                        },
+                        gate,
+                    };
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        solver::run(
+                            &self.solver,
+                            &self.puzzle,
+                            &self.options,
+                            &limits,
+                            &mut probe,
+                        )
+                    }));
+                    let end = match result {
+                        Ok(Ok(report)) => super::RunEnd::Finished(report),
+                        Ok(Err(error)) => super::RunEnd::Refused(error),
+                        Err(panic) => super::RunEnd::Crashed(panic_message(panic.as_ref())),
+                    };
+                    let _ = sender.send(Message::End(end));
+                    (waker)(Duration::ZERO);
+                })
+                .map_err(StartError::Thread)?
+        };
+        let run = SolveRun {
+            kind,
+            cancel,
+            live,
+            receiver,
+            thread: Some(thread),
+            started,
+            rows: Vec::new(),
+            end: None,
+            cancel_requested_at: None,
+        };
+        Ok((run, DebugHandle { gate }))
+    }
+}
+
+/// The robots of a puzzle moved to a node's cells: what the board shows at a stop.
+pub fn puzzle_at(puzzle: &Puzzle, cells: &RobotCells) -> Puzzle {
+    if cells.as_slice().len() == puzzle.robots().len() {
+        puzzle.with_robot_cells(cells.as_slice())
+    } else {
+        puzzle.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::samples;
+    use crate::model::tiles;
+    use crate::solver::Outcome;
+    use crate::worker::RunEnd;
+
+    fn quiet_waker() -> Waker {
+        Arc::new(|_| {})
+    }
+
+    fn small_puzzle() -> Puzzle {
+        // An eight-move standard game that IDDFS solves in milliseconds.
+        tiles::random_game(2, 4).unwrap().0
+    }
+
+    #[test]
+    fn a_paused_run_lets_through_exactly_the_steps_asked_for() {
+        let job = SolveJob::new("iddfs", small_puzzle());
+        let (mut run, debug) = job
+            .spawn_debug(quiet_waker(), DebugSetup::default())
+            .unwrap();
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        assert_eq!(debug.view().events, 1);
+        debug.set_mode(RunMode::Steps(5));
+        // The thread may not have taken the steps yet: wait until it pauses again at 6.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while debug.view().events < 6 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        assert_eq!(debug.view().events, 6);
+        let latest = debug.latest(3);
+        assert_eq!(
+            latest.iter().map(|r| r.index).collect::<Vec<_>>(),
+            vec![5, 4, 3]
+        );
+        assert!(!run.is_finished());
+        run.cancel();
+        let end = run.wait(Duration::from_secs(10)).expect("the run ends");
+        assert!(matches!(end, RunEnd::Finished(r) if r.outcome == Outcome::Cancelled));
+    }
+
+    #[test]
+    fn run_to_solution_ends_with_the_same_answer_as_a_plain_run() {
+        let puzzle = small_puzzle();
+        let (mut run, debug) = SolveJob::new("iddfs", puzzle.clone())
+            .spawn_debug(quiet_waker(), DebugSetup::default())
+            .unwrap();
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        debug.set_mode(RunMode::ToSolution);
+        // The search stops on the solution, so that it can be looked at, and ends when let go.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while debug.frame().view.solution.is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        assert_eq!(
+            debug.frame().stop_reason.as_deref(),
+            Some("a solution was found")
+        );
+        debug.set_mode(RunMode::Continue);
+        let end = run.wait(Duration::from_secs(60)).cloned();
+        let Some(RunEnd::Finished(report)) = end else {
+            panic!("unexpected end {end:?}");
+        };
+        let plain = solver::run(
+            "iddfs",
+            &puzzle,
+            &solver::SolverOptions::default(),
+            &Limits::default(),
+            &mut solver::NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, plain.outcome);
+        assert_eq!(report.nodes, plain.nodes);
+        let frame = debug.frame();
+        assert!(frame.view.solution.is_some());
+        assert!(frame.recorded <= DEFAULT_RECORD_CAPACITY);
+        assert!(frame.heat.iter().sum::<u32>() > 0);
+    }
+
+    #[test]
+    fn depth_breakpoint_stops_on_the_first_node_of_that_depth_with_its_path() {
+        let setup = DebugSetup {
+            start_paused: false,
+            breakpoints: Breakpoints {
+                depth: Some(3),
+                ..Breakpoints::default()
+            },
+            ..DebugSetup::default()
+        };
+        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+            .spawn_debug(quiet_waker(), setup)
+            .unwrap();
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        let frame = debug.frame();
+        assert_eq!(frame.view.depth, 3);
+        assert_eq!(frame.view.path.len(), 3);
+        assert_eq!(frame.stop_reason.as_deref(), Some("breakpoint: depth 3"));
+        // The path slides the robots to the cells the node reports.
+        let puzzle = small_puzzle();
+        let tables = crate::model::MoveTables::new(puzzle.board());
+        let mut cells = puzzle.robot_cells();
+        for mv in &frame.view.path {
+            let robot = puzzle.robot_index(mv.robot).unwrap();
+            cells[robot] = tables.slide(&cells, robot, mv.dir);
+        }
+        assert_eq!(cells, frame.view.cells.unwrap().as_slice());
+        run.cancel();
+        assert!(run.wait(Duration::from_secs(10)).is_some());
+    }
+
+    #[test]
+    fn step_depth_stops_at_the_end_of_an_iteration() {
+        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+            .spawn_debug(quiet_waker(), DebugSetup::default())
+            .unwrap();
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        debug.set_mode(RunMode::StepDepth);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while debug.frame().view.last_depth.is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        let latest = debug.latest(1);
+        assert!(matches!(latest[0].event, Event::IterationFinished(_)));
+        run.cancel();
+        assert!(run.wait(Duration::from_secs(10)).is_some());
+    }
+
+    #[test]
+    fn the_log_keeps_only_the_newest_events_up_to_its_bound() {
+        let setup = DebugSetup {
+            start_paused: false,
+            record_capacity: 50,
+            ..DebugSetup::default()
+        };
+        let (mut run, debug) = SolveJob::new("bfs", samples::fogleman_22())
+            .spawn_debug(quiet_waker(), setup)
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        run.cancel();
+        assert!(run.wait(Duration::from_secs(10)).is_some());
+        let frame = debug.frame();
+        assert_eq!(frame.recorded, 50);
+        let last = frame.view.events - 1;
+        assert_eq!(frame.first_recorded, last - 49);
+        assert!(debug.recorded(frame.first_recorded).is_some());
+        assert!(debug.recorded(frame.first_recorded - 1).is_none());
+    }
+}
