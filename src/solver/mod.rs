@@ -5,6 +5,7 @@
 //! Nothing here spawns threads or knows about the user interface.
 
 pub mod bfs;
+pub mod fast;
 pub mod iddfs;
 pub mod key;
 pub mod min_moves;
@@ -78,7 +79,7 @@ pub const DECK_COLUMNS: Columns = Columns {
 };
 
 /// Every solver, in the order they are listed to users.
-pub static SOLVERS: &[SolverKind] = &[bfs::KIND, iddfs::KIND];
+pub static SOLVERS: &[SolverKind] = &[bfs::KIND, iddfs::KIND, fast::KIND];
 
 /// Looks a solver up by its command-line name.
 pub fn kind(name: &str) -> Option<&'static SolverKind> {
@@ -328,6 +329,7 @@ pub fn run<P: Probe>(
     let end = match kind.name {
         bfs::NAME => bfs::solve(puzzle, &mut search),
         iddfs::NAME => iddfs::solve(puzzle, options, &mut search),
+        fast::NAME => fast::solve(puzzle, options, &mut search),
         _ => unreachable!("every registered solver is dispatched here"),
     };
     Ok(finish(kind, puzzle, end, search))

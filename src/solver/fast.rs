@@ -1,0 +1,1080 @@
+//! The fastest optimal solver here: iterative-deepening A* (IDA*) over packed states with a
+//! lock-free transposition table, an exact search of the last moves, a lower bound that knows
+//! when the target robot would need a helper nobody can bring, and two threads on big searches.
+//!
+//! The search is iterative deepening on the number of moves, like Fogleman's IDDFS, but every
+//! part of it is built for speed:
+//!
+//! - **Slides** read a stop table per cell and direction and resolve robots in the way with a
+//!   few integer comparisons (see [`geometry`]); nothing is allocated in the search.
+//! - **States** are packed into one word: the target robot's cell, then the other robots'
+//!   cells sorted (all robots sorted for the vortex), so positions that differ only by
+//!   swapping helpers share an entry.
+//! - **The transposition table** ([`table`]) stores, per state, the most moves left with which
+//!   it was searched; a state reached again with no more moves left is cut. Moves are never
+//!   restricted by the path that led to a state (only a move straight back onto the previous
+//!   state is skipped, which the table would cut anyway), so every entry is a plain fact
+//!   — "no solution within this many moves" — and cuts never lose a shortest solution.
+//! - **Bounds.** The minimum-move (rook) bound `R` of the target robot's cell. When `R` equals
+//!   the moves left, only the target robot can move and every move must lower `R` by one: that
+//!   last stretch is searched by a small exact routine without table or keys. When one move is
+//!   to spare (`R + 1` left), a solution either moves only the target robot, or moves helpers at
+//!   least once, and then the target robot needs `R` moves that each stop at a wall or next to
+//!   a cell some helper could occupy after one move of its own (same wall-delimited stretch of
+//!   row or column). If no such path exists the node is solved by searching the target robot's
+//!   own moves alone — a +1 on the bound wherever the robot needs a blocker it cannot have.
+//! - **Move order**: the target robot first, then the helpers, each in directions N, E, S, W.
+//! - **Two threads** on big iterations (scoped, joined before returning): the tree is cut at a
+//!   small depth into work units handed out in order; both threads share the table. The main
+//!   thread polls the limits, the cancel flag and the probe (through [`Search::tick`]) and
+//!   tells the other thread to stop. When several units hold solutions, the one from the
+//!   earliest unit is returned, so the answer is the one a single thread would give; in rare
+//!   races it can be another solution of the same length. Runs whose probe wants events (the
+//!   debugger) always use one thread, so every node is reported in order.
+//!
+//! Per-depth rows: *Nodes* counts the states visited, *expanded* those whose moves were
+//! generated, *hits* the table cuts; the extra columns count bound cuts and the nodes solved by
+//! the last-moves routine.
+//!
+//! Rules: the ricochet rule is honoured (a goal reached in fewer than two moves does not count;
+//! the table is not used at depths below two then). The no-rebound rule is not implemented.
+//! For the vortex the bound is the least rook bound over all robots and the helper test is not
+//! applied.
+
+pub mod geometry;
+pub mod table;
+
+use self::geometry::{EAST, Geometry, SOUTH, WEST, unreachable};
+use self::table::Table;
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
+};
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Direction, Move, Puzzle, RobotColor};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+/// The command-line name.
+pub const NAME: &str = "fast";
+
+/// The registry entry.
+pub const KIND: SolverKind = SolverKind {
+    name: NAME,
+    title: "Fast IDA*",
+    description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, a \
+                  helper-aware bound and two threads",
+    source: "Fogleman's IDDFS, sped up: stop tables, packed keys, stronger bounds",
+    optimality: Optimality::Guaranteed,
+    rules: RuleSupport {
+        ricochet: true,
+        no_rebound: false,
+    },
+    columns: Columns {
+        depth: "Depth",
+        nodes: "Nodes",
+        inner: "expanded",
+        hits: "hits",
+    },
+    takes_depth_limit: true,
+};
+
+/// Searches with fewer nodes than this in the previous iteration run on one thread: starting
+/// a thread costs more than it saves on small searches.
+const PARALLEL_THRESHOLD: u64 = 200_000;
+
+/// The depth at which the tree is cut into work units for two threads.
+const SPLIT_DEPTH: u32 = 3;
+
+/// How often (in nodes) a thread looks at the shared stop flags.
+const SHARED_CHECK_INTERVAL: u32 = 1 << 10;
+
+/// The table starts with this many bucket bits (16 KiB) and grows between iterations.
+const INITIAL_BUCKET_BITS: u32 = 9;
+
+/// The table never grows past this many bucket bits (2^24 buckets of 32 bytes: 512 MiB).
+const MAX_BUCKET_BITS: u32 = 24;
+
+/// Solves a puzzle with the fast IDA*.
+pub fn solve<P: Probe>(
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    search: &mut Search<'_, P>,
+) -> SearchEnd {
+    let setup = Setup::new(puzzle);
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(2);
+    Driver {
+        setup: &setup,
+        table: Table::new(INITIAL_BUCKET_BITS),
+        inserted: 0,
+        threads,
+    }
+    .run(options, search)
+}
+
+/// What every thread reads: the board tables and the puzzle's parts.
+struct Setup {
+    geometry: Geometry,
+    robots: usize,
+    active: Option<usize>,
+    goal: u16,
+    min_len: u32,
+    colors: [RobotColor; MAX_ROBOTS],
+    start: [u16; MAX_ROBOTS],
+    /// Whether the helper test applies (a target robot and at least one helper).
+    helper_test: bool,
+}
+
+impl Setup {
+    fn new(puzzle: &Puzzle) -> Setup {
+        let geometry = Geometry::new(puzzle.board(), puzzle.goal_cell());
+        let mut colors = [RobotColor::Red; MAX_ROBOTS];
+        let mut start = [0u16; MAX_ROBOTS];
+        for (i, robot) in puzzle.robots().iter().enumerate() {
+            colors[i] = robot.color;
+            start[i] = puzzle.board().cell(robot.pos);
+        }
+        let robots = puzzle.robots().len();
+        let active = puzzle.active_robot();
+        Setup {
+            geometry,
+            robots,
+            active,
+            goal: puzzle.goal_cell(),
+            min_len: puzzle.rules().min_solution_len() as u32,
+            colors,
+            start,
+            helper_test: active.is_some() && robots > 1,
+        }
+    }
+}
+
+/// Why a thread left its search early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// A limit, the cancel flag or the probe stopped the run.
+    Stop(Stop),
+    /// Its work unit no longer matters: an earlier unit holds a solution, or the run stopped.
+    Abandon,
+}
+
+/// Counters of one iteration.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counters {
+    nodes: u64,
+    expanded: u64,
+    hits: u64,
+    bound_cuts: u64,
+    last_moves: u64,
+    helper_cuts: u64,
+    inserted: u64,
+    /// Whether anything was cut off (so a deeper iteration could find more).
+    cut: bool,
+}
+
+impl Counters {
+    fn add(&mut self, other: &Counters) {
+        self.nodes += other.nodes;
+        self.expanded += other.expanded;
+        self.hits += other.hits;
+        self.bound_cuts += other.bound_cuts;
+        self.last_moves += other.last_moves;
+        self.helper_cuts += other.helper_cuts;
+        self.inserted += other.inserted;
+        self.cut |= other.cut;
+    }
+}
+
+/// How a thread is told to stop, and how it reports.
+trait Control {
+    /// Counts a node; fails when the search must stop.
+    fn tick(&mut self) -> Result<(), Halt>;
+    /// Reports an event when someone listens (only the main thread has a probe).
+    fn event(&mut self, event: impl FnOnce() -> Event);
+}
+
+/// The main thread's control: the run's [`Search`], plus the flags it shares with the other
+/// thread.
+struct MainControl<'a, 's, 'p, P: Probe> {
+    search: &'a mut Search<'p, P>,
+    shared: Option<&'s Shared>,
+    unit: usize,
+    countdown: u32,
+}
+
+impl<P: Probe> Control for MainControl<'_, '_, '_, P> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Halt> {
+        if let Err(stop) = self.search.tick() {
+            if let Some(shared) = self.shared {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+            return Err(Halt::Stop(stop));
+        }
+        if let Some(shared) = self.shared {
+            self.countdown -= 1;
+            if self.countdown == 0 {
+                self.countdown = SHARED_CHECK_INTERVAL;
+                if shared.abandons(self.unit) {
+                    return Err(Halt::Abandon);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        self.search.probe.event(event);
+    }
+}
+
+/// The second thread's control: only the shared flags.
+struct HelperControl<'s> {
+    shared: &'s Shared,
+    unit: usize,
+    countdown: u32,
+}
+
+impl Control for HelperControl<'_> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Halt> {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = SHARED_CHECK_INTERVAL;
+            if self.shared.abandons(self.unit) {
+                return Err(Halt::Abandon);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn event(&mut self, _event: impl FnOnce() -> Event) {}
+}
+
+/// What the two threads share during one iteration.
+struct Shared {
+    /// Set by the main thread when the run must stop.
+    stop: AtomicBool,
+    /// The next work unit to hand out.
+    next_unit: AtomicUsize,
+    /// The earliest unit known to hold a solution (`usize::MAX`: none yet).
+    best_unit: AtomicUsize,
+    /// That unit's solution.
+    best: Mutex<Option<(usize, Vec<(u8, u8)>)>>,
+    /// Nodes the second thread has counted, published now and then.
+    helper_done: AtomicBool,
+    helper_nodes: AtomicU64,
+}
+
+impl Shared {
+    #[inline(always)]
+    fn abandons(&self, unit: usize) -> bool {
+        self.stop.load(Ordering::Relaxed) || unit > self.best_unit.load(Ordering::Relaxed)
+    }
+
+    fn offer(&self, unit: usize, path: &[(u8, u8)]) {
+        // A poisoned lock only means the other thread panicked; the data is still usable.
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|(u, _)| unit < *u) {
+            *best = Some((unit, path.to_vec()));
+            self.best_unit.fetch_min(unit, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Marks a child whose key was not computed (real keys have at most 60 bits).
+const NO_KEY: u64 = u64::MAX;
+
+/// A generated move: the robot, the direction, where it lands and the child's key.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    robot: u8,
+    dir: u8,
+    cell: u16,
+    column: u16,
+    key: u64,
+}
+
+/// A subtree to search: the robots' cells after a prefix of moves.
+#[derive(Clone, Debug)]
+struct Unit {
+    cells: [u16; MAX_ROBOTS],
+    columns: [u16; MAX_ROBOTS],
+    path: Vec<(u8, u8)>,
+    last_from: u16,
+}
+
+/// One thread's search state.
+struct Worker<'g, C: Control> {
+    setup: &'g Setup,
+    table: &'g Table,
+    control: C,
+    /// Row-major cells of the robots, in colour order.
+    cells: [u16; MAX_ROBOTS],
+    /// Column-major indices of the same cells.
+    columns: [u16; MAX_ROBOTS],
+    /// The moves so far, as (robot, direction index).
+    path: Vec<(u8, u8)>,
+    counters: Counters,
+    /// When set, nodes at this depth are not searched but collected as work units.
+    split: Option<u32>,
+    units: Vec<Unit>,
+}
+
+impl<'g, C: Control> Worker<'g, C> {
+    fn new(setup: &'g Setup, table: &'g Table, control: C) -> Self {
+        let g = &setup.geometry;
+        let mut columns = [0u16; MAX_ROBOTS];
+        for i in 0..setup.robots {
+            columns[i] = g.column_index[usize::from(setup.start[i])];
+        }
+        Worker {
+            setup,
+            table,
+            control,
+            cells: setup.start,
+            columns,
+            path: Vec::with_capacity(256),
+            counters: Counters::default(),
+            split: None,
+            units: Vec::new(),
+        }
+    }
+
+    /// Where robot `robot` stops sliding in direction `dir` (row-major cell and column-major
+    /// index). Equal to its own cell when it cannot move.
+    #[inline(always)]
+    fn slide(&self, robot: usize, dir: usize) -> (u16, u16) {
+        let g = &self.setup.geometry;
+        let n = self.setup.robots;
+        let cell = self.cells[robot];
+        let stop = g.stops[usize::from(cell)][dir];
+        // A robot never blocks itself: its own index fails the strict comparison.
+        match dir {
+            EAST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other > cell && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            WEST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other < cell && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            SOUTH => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other > column && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+            _ => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other < column && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+        }
+    }
+
+    /// The packed state: the target robot's cell, then the others sorted (all sorted for the
+    /// vortex).
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        let bits = self.setup.geometry.cell_bits;
+        let mut rest = [0u16; MAX_ROBOTS];
+        let mut len = 0;
+        let mut key = 0u64;
+        for i in 0..self.setup.robots {
+            if Some(i) == self.setup.active {
+                key = u64::from(self.cells[i]);
+            } else {
+                rest[len] = self.cells[i];
+                len += 1;
+            }
+        }
+        let rest = &mut rest[..len];
+        rest.sort_unstable();
+        for &cell in rest.iter() {
+            key = (key << bits) | u64::from(cell);
+        }
+        key
+    }
+
+    #[inline(always)]
+    fn at_goal(&self) -> bool {
+        match self.setup.active {
+            Some(a) => self.cells[a] == self.setup.goal,
+            None => self.cells[..self.setup.robots].contains(&self.setup.goal),
+        }
+    }
+
+    /// The rook bound of the position: the target robot's, or the least over all robots.
+    #[inline(always)]
+    fn rook_bound(&self) -> u32 {
+        let g = &self.setup.geometry;
+        match self.setup.active {
+            Some(a) => g.rook(self.cells[a]),
+            None => self.cells[..self.setup.robots]
+                .iter()
+                .map(|&c| g.rook(c))
+                .min()
+                .unwrap_or(u32::MAX),
+        }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, robot: usize, to: (u16, u16)) {
+        self.cells[robot] = to.0;
+        self.columns[robot] = to.1;
+    }
+
+    #[inline(always)]
+    fn node_event(&mut self, depth: u32) {
+        let setup = self.setup;
+        let cells = self.cells;
+        let last = self.path.last().copied();
+        self.control.event(|| Event::Node {
+            depth,
+            cells: RobotCells::new(&cells[..setup.robots]),
+            last: last.map(|(r, d)| {
+                Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
+            }),
+        });
+    }
+
+    /// Searches the node reached by `self.path` with `left` moves to go. Returns whether a
+    /// solution was found (then `self.path` holds it).
+    fn node(&mut self, depth: u32, left: u32, last_from: u16, key: u64) -> Result<bool, Halt> {
+        if self.split == Some(depth) {
+            self.units.push(Unit {
+                cells: self.cells,
+                columns: self.columns,
+                path: self.path.clone(),
+                last_from,
+            });
+            return Ok(false);
+        }
+        self.counters.nodes += 1;
+        self.control.tick()?;
+        self.node_event(depth);
+        if self.at_goal() && depth >= self.setup.min_len {
+            return Ok(true);
+        }
+        if left == 0 {
+            self.counters.cut = true;
+            self.control.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::DepthLimit,
+            });
+            return Ok(false);
+        }
+        let bound = self.rook_bound();
+        if bound > left {
+            if !unreachable(bound) {
+                self.counters.cut = true;
+            }
+            self.counters.bound_cuts += 1;
+            self.control.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::LowerBound {
+                    bound,
+                    remaining: left,
+                },
+            });
+            return Ok(false);
+        }
+        if bound == left {
+            // Only a robot that can reach the target with every move lowering its bound can
+            // finish in time: nobody else has a move to spare.
+            self.counters.last_moves += 1;
+            self.counters.cut = true;
+            return self.finish_alone(depth, left);
+        }
+        self.counters.expanded += 1;
+        if left >= 2 && left - bound >= tt_spare() && depth >= self.setup.min_len {
+            let key = if key == NO_KEY { self.key() } else { key };
+            let (hit, inserted) = self.table.probe_or_store(key, left);
+            if inserted {
+                self.counters.inserted += 1;
+            }
+            if let Some(stored) = hit {
+                self.counters.hits += 1;
+                self.counters.cut = true;
+                self.control.event(|| Event::Pruned {
+                    depth,
+                    reason: PruneReason::TableHit { stored },
+                });
+                return Ok(false);
+            }
+        }
+        if self.setup.helper_test
+            && left - bound <= spare_limit()
+            && !self.relaxed_path_exists(left)
+        {
+            self.counters.cut = true;
+            self.counters.helper_cuts += 1;
+            self.control.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::Other("no helper can bring the blockers in time"),
+            });
+            return Ok(false);
+        }
+        // Generate every child first and fetch the table buckets of those that will look
+        // themselves up, so the memory reads overlap instead of stalling one by one.
+        let n = self.setup.robots;
+        let first = self.setup.active.unwrap_or(0);
+        let last = self.path.last().copied();
+        let child_probes = left - 1 >= 2 && depth + 1 >= self.setup.min_len;
+        let mut children = [Child::default(); MAX_ROBOTS * 4];
+        let mut count = 0;
+        for k in 0..n {
+            // The target robot first, then the rest in colour order.
+            let robot = if k == 0 {
+                first
+            } else if k <= first {
+                k - 1
+            } else {
+                k
+            };
+            let from = (self.cells[robot], self.columns[robot]);
+            for dir in 0..4 {
+                let to = self.slide(robot, dir);
+                if to.0 == from.0 {
+                    continue;
+                }
+                // A move straight back onto the previous state: the table would cut it.
+                if let Some((r, d)) = last
+                    && usize::from(r) == robot
+                    && usize::from(d) == dir ^ 2
+                    && to.0 == last_from
+                {
+                    continue;
+                }
+                let mut child = Child {
+                    robot: robot as u8,
+                    dir: dir as u8,
+                    cell: to.0,
+                    column: to.1,
+                    key: NO_KEY,
+                };
+                if child_probes {
+                    self.cells[robot] = to.0;
+                    // Children at their bound go to the last-moves search, not the table.
+                    if self.rook_bound() < left - 1 {
+                        child.key = self.key();
+                        self.table.prefetch(child.key);
+                    }
+                    self.cells[robot] = from.0;
+                }
+                children[count] = child;
+                count += 1;
+            }
+        }
+        for child in &children[..count] {
+            let robot = usize::from(child.robot);
+            let from = (self.cells[robot], self.columns[robot]);
+            self.set(robot, (child.cell, child.column));
+            self.path.push((child.robot, child.dir));
+            let found = self.node(depth + 1, left - 1, from.0, child.key);
+            if let Ok(true) = found {
+                return found;
+            }
+            self.path.pop();
+            self.set(robot, from);
+            found?;
+        }
+        Ok(false)
+    }
+
+    /// The last stretch: `left` equals the bound, so only robots whose own bound is `left`
+    /// may move, and every move must lower it by one.
+    fn finish_alone(&mut self, depth: u32, left: u32) -> Result<bool, Halt> {
+        if depth + left < self.setup.min_len {
+            return Ok(false);
+        }
+        match self.setup.active {
+            Some(a) => self.descend(a, depth, left),
+            None => {
+                for robot in 0..self.setup.robots {
+                    if self.setup.geometry.rook(self.cells[robot]) == left
+                        && self.descend(robot, depth, left)?
+                    {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    /// Whether `robot` reaches the target in exactly `left` moves, each lowering its rook bound
+    /// by one, with the other robots standing still. Pushes the moves when it does.
+    fn descend(&mut self, robot: usize, depth: u32, left: u32) -> Result<bool, Halt> {
+        if depth + left < self.setup.min_len {
+            return Ok(false);
+        }
+        let g = &self.setup.geometry;
+        let from = (self.cells[robot], self.columns[robot]);
+        for dir in 0..4 {
+            let to = self.slide(robot, dir);
+            // The bound drops by at most one per move, so this also skips non-moves.
+            if g.rook(to.0) + 1 != left {
+                continue;
+            }
+            self.set(robot, to);
+            self.path.push((robot as u8, dir as u8));
+            self.counters.nodes += 1;
+            self.control.tick()?;
+            self.node_event(depth + 1);
+            // A bound of zero is the target itself.
+            let found = left == 1 || self.descend(robot, depth + 1, left - 1)?;
+            if found {
+                return Ok(true);
+            }
+            self.path.pop();
+            self.set(robot, from);
+        }
+        Ok(false)
+    }
+
+    /// Whether `robot` alone reaches the target within `left` moves (others standing still),
+    /// with the rook bound pruning. Pushes the moves when it does.
+    fn alone_within(&mut self, robot: usize, depth: u32, left: u32) -> Result<bool, Halt> {
+        let g = &self.setup.geometry;
+        let bound = g.rook(self.cells[robot]);
+        if bound > left {
+            return Ok(false);
+        }
+        if bound == left {
+            return self.descend(robot, depth, left);
+        }
+        let from = (self.cells[robot], self.columns[robot]);
+        for dir in 0..4 {
+            let to = self.slide(robot, dir);
+            if to.0 == from.0 {
+                continue;
+            }
+            self.set(robot, to);
+            self.path.push((robot as u8, dir as u8));
+            self.counters.nodes += 1;
+            self.control.tick()?;
+            self.node_event(depth + 1);
+            let found = (self.cells[robot] == self.setup.goal && depth + 1 >= self.setup.min_len)
+                || self.alone_within(robot, depth + 1, left - 1)?;
+            if found {
+                return Ok(true);
+            }
+            self.path.pop();
+            self.set(robot, from);
+        }
+        Ok(false)
+    }
+
+    /// Whether the target robot could reach the target within `left` moves in a relaxed game
+    /// that never forbids what the real one allows, counting what its stops cost the helpers.
+    ///
+    /// The robot slides along its rays ignoring other robots (they might have moved away) and
+    /// may stop on any cell whose next cell in the moving direction is a wall, a helper's cell
+    /// now, or a *new blocker cell* that a helper must move to. If the helpers move `H` times
+    /// in a solution, `H` is at least the number of distinct new blocker cells, and at least
+    /// the rook distance from the nearest helper to each of them. So a solution within `left`
+    /// moves gives a relaxed path `P` with `|P| + max(count, farthest) <= left`; when the
+    /// bounded search below finds none, the node cannot be solved in time.
+    fn relaxed_path_exists(&self, left: u32) -> bool {
+        let Some(active) = self.setup.active else {
+            return true;
+        };
+        let mut helpers = [0u16; MAX_ROBOTS];
+        let mut count = 0;
+        for i in 0..self.setup.robots {
+            if i != active {
+                helpers[count] = self.cells[i];
+                count += 1;
+            }
+        }
+        let mut relaxed = Relaxed {
+            geometry: &self.setup.geometry,
+            goal: self.setup.goal,
+            helpers: &helpers[..count],
+            blockers: [0; MAX_RELAXED_BLOCKERS],
+            blocker_count: 0,
+            budget: left,
+        };
+        relaxed.search(self.cells[active], 0, 0)
+    }
+
+    /// Searches one work unit.
+    fn unit(&mut self, unit: &Unit, depth: u32, left: u32) -> Result<bool, Halt> {
+        self.cells = unit.cells;
+        self.columns = unit.columns;
+        self.path.clear();
+        self.path.extend_from_slice(&unit.path);
+        self.node(depth, left, unit.last_from, NO_KEY)
+    }
+}
+
+/// Runs the iterations and owns the table.
+struct Driver<'a> {
+    setup: &'a Setup,
+    table: Table,
+    /// Entries made since the table last grew.
+    inserted: u64,
+    threads: usize,
+}
+
+impl Driver<'_> {
+    fn run<P: Probe>(&mut self, options: &SolverOptions, search: &mut Search<'_, P>) -> SearchEnd {
+        if let Err(stop) = search.set_memory(self.table.bytes()) {
+            return SearchEnd::Stopped(stop);
+        }
+        let root = Worker::new(self.setup, &self.table, NoControl);
+        let start_bound = root.rook_bound();
+        if unreachable(start_bound) {
+            search.finish_depth(DepthStats::default());
+            return SearchEnd::Unsolvable(None);
+        }
+        let mut depth = start_bound.max(self.setup.min_len);
+        let mut previous_nodes = 0;
+        loop {
+            if options.depth_limit.is_some_and(|limit| depth > limit) {
+                return SearchEnd::Unsolvable(options.depth_limit);
+            }
+            if let Err(stop) = self.grow_table(search) {
+                return SearchEnd::Stopped(stop);
+            }
+            search
+                .probe
+                .event(|| Event::IterationStarted { depth });
+            let parallel = self.threads > 1
+                && !search.probe.wants_events()
+                && previous_nodes >= PARALLEL_THRESHOLD
+                && depth > SPLIT_DEPTH + 1;
+            let (result, counters) = if parallel {
+                self.parallel_iteration(depth, search)
+            } else {
+                self.single_iteration(depth, search)
+            };
+            previous_nodes = counters.nodes;
+            self.inserted += counters.inserted;
+            let stats = DepthStats {
+                depth,
+                nodes: counters.nodes,
+                inner: counters.expanded,
+                hits: counters.hits,
+                extra: vec![
+                    ("bound cuts", counters.bound_cuts),
+                    ("last-moves searches", counters.last_moves),
+                    ("helper cuts", counters.helper_cuts),
+                ],
+            };
+            match result {
+                Err(stop) => return SearchEnd::Stopped(stop),
+                Ok(Some(path)) => {
+                    search.finish_depth(stats);
+                    return SearchEnd::Found(self.moves(&path));
+                }
+                Ok(None) => search.finish_depth(stats),
+            }
+            if !counters.cut {
+                return SearchEnd::Unsolvable(None);
+            }
+            depth += 1;
+        }
+    }
+
+    /// Grows the table when the last iterations made more entries than it holds.
+    fn grow_table<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
+        let bits = self.table.bucket_bits();
+        if bits >= max_bits() || self.inserted <= self.table.capacity() as u64 / 2 {
+            return Ok(());
+        }
+        let wanted = (self.inserted * 4).max(1);
+        let mut new_bits = bits;
+        while new_bits < max_bits() && ((1u64 << new_bits) * 4) < wanted {
+            new_bits += 1;
+        }
+        new_bits = new_bits.max(bits + 2).min(max_bits());
+        let bytes = (1usize << new_bits) * 32;
+        search.set_memory(self.table.bytes() + bytes)?;
+        self.table = self.table.grown(new_bits);
+        self.inserted = 0;
+        search.set_memory(self.table.bytes())
+    }
+
+    fn single_iteration<P: Probe>(
+        &mut self,
+        depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> (Result<Option<Vec<(u8, u8)>>, Stop>, Counters) {
+        let control = MainControl {
+            search,
+            shared: None,
+            unit: 0,
+            countdown: SHARED_CHECK_INTERVAL,
+        };
+        let mut worker = Worker::new(self.setup, &self.table, control);
+        let result = match worker.node(0, depth, u16::MAX, NO_KEY) {
+            Ok(true) => Ok(Some(std::mem::take(&mut worker.path))),
+            Ok(false) => Ok(None),
+            Err(Halt::Stop(stop)) => Err(stop),
+            // Nothing can abandon a run on one thread.
+            Err(Halt::Abandon) => Ok(None),
+        };
+        (result, worker.counters)
+    }
+
+    fn parallel_iteration<P: Probe>(
+        &mut self,
+        depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> (Result<Option<Vec<(u8, u8)>>, Stop>, Counters) {
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            next_unit: AtomicUsize::new(0),
+            best_unit: AtomicUsize::new(usize::MAX),
+            best: Mutex::new(None),
+            helper_done: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        };
+        // Cut the tree into units on the main thread (this also searches the shallow part).
+        let mut counters = Counters::default();
+        let units = {
+            let control = MainControl {
+                search: &mut *search,
+                shared: Some(&shared),
+                unit: 0,
+                countdown: SHARED_CHECK_INTERVAL,
+            };
+            let mut worker = Worker::new(self.setup, &self.table, control);
+            worker.split = Some(SPLIT_DEPTH);
+            let result = worker.node(0, depth, u16::MAX, NO_KEY);
+            counters.add(&worker.counters);
+            match result {
+                Ok(true) => return (Ok(Some(std::mem::take(&mut worker.path))), counters),
+                Ok(false) => {}
+                Err(Halt::Stop(stop)) => return (Err(stop), counters),
+                Err(Halt::Abandon) => return (Ok(None), counters),
+            }
+            std::mem::take(&mut worker.units)
+        };
+        let setup = self.setup;
+        let table = &self.table;
+        let left = depth - SPLIT_DEPTH;
+        let mut stopped = None;
+        std::thread::scope(|scope| {
+            let helper = scope.spawn(|| {
+                let control = HelperControl {
+                    shared: &shared,
+                    unit: 0,
+                    countdown: SHARED_CHECK_INTERVAL,
+                };
+                let mut worker = Worker::new(setup, table, control);
+                loop {
+                    let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+                    if index >= units.len() || shared.abandons(index) {
+                        break;
+                    }
+                    worker.control.unit = index;
+                    if let Ok(true) = worker.unit(&units[index], SPLIT_DEPTH, left) {
+                        shared.offer(index, &worker.path);
+                    }
+                    shared
+                        .helper_nodes
+                        .store(worker.counters.nodes, Ordering::Relaxed);
+                }
+                shared.helper_done.store(true, Ordering::Release);
+                worker.counters
+            });
+            let control = MainControl {
+                search: &mut *search,
+                shared: Some(&shared),
+                unit: 0,
+                countdown: SHARED_CHECK_INTERVAL,
+            };
+            let mut worker = Worker::new(setup, table, control);
+            loop {
+                let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+                if index >= units.len() || shared.abandons(index) {
+                    break;
+                }
+                worker.control.unit = index;
+                match worker.unit(&units[index], SPLIT_DEPTH, left) {
+                    Ok(true) => shared.offer(index, &worker.path),
+                    Ok(false) | Err(Halt::Abandon) => {}
+                    Err(Halt::Stop(stop)) => {
+                        stopped = Some(stop);
+                        break;
+                    }
+                }
+            }
+            counters.add(&worker.counters);
+            // Keep honouring the limits while the other thread finishes its last unit.
+            let search = worker.control.search;
+            while stopped.is_none() && !shared.helper_done.load(Ordering::Acquire) {
+                if let Err(stop) = search.poll() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    stopped = Some(stop);
+                }
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+            // A panic in the other thread is a bug; its counters are then lost, not the run.
+            if let Ok(helper_counters) = helper.join() {
+                search.nodes += helper_counters.nodes;
+                counters.add(&helper_counters);
+            }
+        });
+        if let Some(stop) = stopped {
+            return (Err(stop), counters);
+        }
+        let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
+        (Ok(best.map(|(_, path)| path)), counters)
+    }
+
+    fn moves(&self, path: &[(u8, u8)]) -> Vec<Move> {
+        path.iter()
+            .map(|&(r, d)| Move::new(self.setup.colors[usize::from(r)], Direction::ALL[usize::from(d)]))
+            .collect()
+    }
+}
+
+fn max_bits() -> u32 {
+    static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| std::env::var("FAST_BITS").ok().and_then(|v| v.parse().ok()).unwrap_or(MAX_BUCKET_BITS))
+}
+
+fn tt_spare() -> u32 {
+    static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| std::env::var("FAST_TT").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
+}
+
+fn spare_limit() -> u32 {
+    static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| std::env::var("FAST_SPARE").ok().and_then(|v| v.parse().ok()).unwrap_or(MAX_RELAXED_SPARE))
+}
+
+/// The relaxed search of [`Worker::relaxed_path_exists`] is tried when the moves left exceed
+/// the rook bound by at most this much; with more to spare it rarely cuts and costs more.
+const MAX_RELAXED_SPARE: u32 = 2;
+
+/// The most distinct new blocker cells a relaxed path may use (each costs a helper move, so
+/// more would exceed any spare the test is tried with).
+const MAX_RELAXED_BLOCKERS: usize = 8;
+
+/// The state of one relaxed search (see [`Worker::relaxed_path_exists`]).
+struct Relaxed<'a> {
+    geometry: &'a Geometry,
+    goal: u16,
+    helpers: &'a [u16],
+    blockers: [u16; MAX_RELAXED_BLOCKERS],
+    blocker_count: usize,
+    budget: u32,
+}
+
+impl Relaxed<'_> {
+    /// Whether a relaxed path from `cell`, after `used` moves with helper cost `cost` so far,
+    /// reaches the target within the budget.
+    fn search(&mut self, cell: u16, used: u32, cost: u32) -> bool {
+        if cell == self.goal {
+            return true;
+        }
+        let g = self.geometry;
+        let stops = g.stops[usize::from(cell)];
+        for dir in 0..4 {
+            let horizontal = dir == EAST || dir == WEST;
+            let forward = dir == EAST || dir == SOUTH;
+            let start = if horizontal {
+                cell
+            } else {
+                g.column_index[usize::from(cell)]
+            };
+            let stop = stops[dir];
+            let mut at = start;
+            while at != stop {
+                at = if forward { at + 1 } else { at - 1 };
+                let here = if horizontal {
+                    at
+                } else {
+                    g.cell_of_column[usize::from(at)]
+                };
+                let rook = g.rook(here);
+                // Even free, this stop leaves too little.
+                if used + 1 + rook + cost > self.budget {
+                    continue;
+                }
+                if at == stop {
+                    if self.search(here, used + 1, cost) {
+                        return true;
+                    }
+                    continue;
+                }
+                let beyond = if forward { at + 1 } else { at - 1 };
+                let beyond = if horizontal {
+                    beyond
+                } else {
+                    g.cell_of_column[usize::from(beyond)]
+                };
+                if self.helpers.contains(&beyond)
+                    || self.blockers[..self.blocker_count].contains(&beyond)
+                {
+                    if self.search(here, used + 1, cost) {
+                        return true;
+                    }
+                    continue;
+                }
+                if self.blocker_count == MAX_RELAXED_BLOCKERS {
+                    continue;
+                }
+                let reach = self
+                    .helpers
+                    .iter()
+                    .map(|&h| g.rook_between(h, beyond))
+                    .min()
+                    .unwrap_or(u32::MAX);
+                let new_cost = cost.max(reach).max(self.blocker_count as u32 + 1);
+                if used + 1 + rook + new_cost > self.budget {
+                    continue;
+                }
+                self.blockers[self.blocker_count] = beyond;
+                self.blocker_count += 1;
+                let found = self.search(here, used + 1, new_cost);
+                self.blocker_count -= 1;
+                if found {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// A control for workers that never search (used to read the root's bound).
+struct NoControl;
+
+impl Control for NoControl {
+    fn tick(&mut self) -> Result<(), Halt> {
+        Ok(())
+    }
+
+    fn event(&mut self, _event: impl FnOnce() -> Event) {}
+}
