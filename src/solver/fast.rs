@@ -45,7 +45,7 @@ pub mod geometry;
 pub mod table;
 
 use self::geometry::{EAST, Geometry, SOUTH, WEST, unreachable};
-use self::table::Table;
+use self::table::{Lookup, Table, min_bucket_bits};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
@@ -86,6 +86,9 @@ const PARALLEL_THRESHOLD: u64 = 200_000;
 /// The depth at which the tree is cut into work units for two threads.
 const SPLIT_DEPTH: u32 = 3;
 
+/// The deepest iteration: table entries record depths and iterations in a byte.
+const MAX_DEPTH: u32 = 255;
+
 /// How often (in nodes) a thread looks at the shared stop flags.
 const SHARED_CHECK_INTERVAL: u32 = 1 << 10;
 
@@ -108,7 +111,10 @@ pub fn solve<P: Probe>(
         .min(2);
     Driver {
         setup: &setup,
-        table: Table::new(INITIAL_BUCKET_BITS),
+        table: Table::new(
+            INITIAL_BUCKET_BITS,
+            setup.geometry.cell_bits * setup.robots as u32,
+        ),
         inserted: 0,
         threads,
     }
@@ -324,10 +330,12 @@ struct Worker<'g, C: Control> {
     /// When set, nodes at this depth are not searched but collected as work units.
     split: Option<u32>,
     units: Vec<Unit>,
+    /// The iteration (its depth), stamped on table entries.
+    iteration: u32,
 }
 
 impl<'g, C: Control> Worker<'g, C> {
-    fn new(setup: &'g Setup, table: &'g Table, control: C) -> Self {
+    fn new(setup: &'g Setup, table: &'g Table, control: C, iteration: u32) -> Self {
         let g = &setup.geometry;
         let mut columns = [0u16; MAX_ROBOTS];
         for i in 0..setup.robots {
@@ -343,6 +351,7 @@ impl<'g, C: Control> Worker<'g, C> {
             counters: Counters::default(),
             split: None,
             units: Vec::new(),
+            iteration,
         }
     }
 
@@ -514,18 +523,19 @@ impl<'g, C: Control> Worker<'g, C> {
         self.counters.expanded += 1;
         if left >= 2 && left - bound >= tt_spare() && depth >= self.setup.min_len {
             let key = if key == NO_KEY { self.key() } else { key };
-            let (hit, inserted) = self.table.probe_or_store(key, left);
-            if inserted {
-                self.counters.inserted += 1;
-            }
-            if let Some(stored) = hit {
-                self.counters.hits += 1;
-                self.counters.cut = true;
-                self.control.event(|| Event::Pruned {
-                    depth,
-                    reason: PruneReason::TableHit { stored },
-                });
-                return Ok(false);
+            match self.table.probe_or_store(key, left, self.iteration) {
+                Lookup::Stored { new } => self.counters.inserted += u64::from(new),
+                Lookup::Hit { stored, older } => {
+                    self.counters.hits += 1;
+                    // A state searched earlier in this iteration adds nothing a deeper
+                    // iteration could extend beyond what that search already counted.
+                    self.counters.cut |= older;
+                    self.control.event(|| Event::Pruned {
+                        depth,
+                        reason: PruneReason::TableHit { stored },
+                    });
+                    return Ok(false);
+                }
             }
         }
         if self.setup.helper_test
@@ -658,39 +668,6 @@ impl<'g, C: Control> Worker<'g, C> {
         Ok(false)
     }
 
-    /// Whether `robot` alone reaches the target within `left` moves (others standing still),
-    /// with the rook bound pruning. Pushes the moves when it does.
-    fn alone_within(&mut self, robot: usize, depth: u32, left: u32) -> Result<bool, Halt> {
-        let g = &self.setup.geometry;
-        let bound = g.rook(self.cells[robot]);
-        if bound > left {
-            return Ok(false);
-        }
-        if bound == left {
-            return self.descend(robot, depth, left);
-        }
-        let from = (self.cells[robot], self.columns[robot]);
-        for dir in 0..4 {
-            let to = self.slide(robot, dir);
-            if to.0 == from.0 {
-                continue;
-            }
-            self.set(robot, to);
-            self.path.push((robot as u8, dir as u8));
-            self.counters.nodes += 1;
-            self.control.tick()?;
-            self.node_event(depth + 1);
-            let found = (self.cells[robot] == self.setup.goal && depth + 1 >= self.setup.min_len)
-                || self.alone_within(robot, depth + 1, left - 1)?;
-            if found {
-                return Ok(true);
-            }
-            self.path.pop();
-            self.set(robot, from);
-        }
-        Ok(false)
-    }
-
     /// Whether the target robot could reach the target within `left` moves in a relaxed game
     /// that never forbids what the real one allows, counting what its stops cost the helpers.
     ///
@@ -748,7 +725,7 @@ impl Driver<'_> {
         if let Err(stop) = search.set_memory(self.table.bytes()) {
             return SearchEnd::Stopped(stop);
         }
-        let root = Worker::new(self.setup, &self.table, NoControl);
+        let root = Worker::new(self.setup, &self.table, NoControl, 0);
         let start_bound = root.rook_bound();
         if unreachable(start_bound) {
             search.finish_depth(DepthStats::default());
@@ -757,15 +734,14 @@ impl Driver<'_> {
         let mut depth = start_bound.max(self.setup.min_len);
         let mut previous_nodes = 0;
         loop {
-            if options.depth_limit.is_some_and(|limit| depth > limit) {
-                return SearchEnd::Unsolvable(options.depth_limit);
+            let cap = options.depth_limit.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+            if depth > cap {
+                return SearchEnd::Unsolvable(Some(cap));
             }
             if let Err(stop) = self.grow_table(search) {
                 return SearchEnd::Stopped(stop);
             }
-            search
-                .probe
-                .event(|| Event::IterationStarted { depth });
+            search.probe.event(|| Event::IterationStarted { depth });
             let parallel = self.threads > 1
                 && !search.probe.wants_events()
                 && previous_nodes >= PARALLEL_THRESHOLD
@@ -815,8 +791,11 @@ impl Driver<'_> {
             new_bits += 1;
         }
         new_bits = new_bits.max(bits + 2).min(max_bits());
-        let bytes = (1usize << new_bits) * 32;
-        search.set_memory(self.table.bytes() + bytes)?;
+        new_bits = new_bits.max(min_bucket_bits(
+            self.setup.geometry.cell_bits * self.setup.robots as u32,
+        ));
+        // Both tables live while entries move over.
+        search.set_memory(self.table.bytes() + Table::bytes_for(new_bits))?;
         self.table = self.table.grown(new_bits);
         self.inserted = 0;
         search.set_memory(self.table.bytes())
@@ -833,7 +812,7 @@ impl Driver<'_> {
             unit: 0,
             countdown: SHARED_CHECK_INTERVAL,
         };
-        let mut worker = Worker::new(self.setup, &self.table, control);
+        let mut worker = Worker::new(self.setup, &self.table, control, depth);
         let result = match worker.node(0, depth, u16::MAX, NO_KEY) {
             Ok(true) => Ok(Some(std::mem::take(&mut worker.path))),
             Ok(false) => Ok(None),
@@ -866,7 +845,7 @@ impl Driver<'_> {
                 unit: 0,
                 countdown: SHARED_CHECK_INTERVAL,
             };
-            let mut worker = Worker::new(self.setup, &self.table, control);
+            let mut worker = Worker::new(self.setup, &self.table, control, depth);
             worker.split = Some(SPLIT_DEPTH);
             let result = worker.node(0, depth, u16::MAX, NO_KEY);
             counters.add(&worker.counters);
@@ -889,7 +868,7 @@ impl Driver<'_> {
                     unit: 0,
                     countdown: SHARED_CHECK_INTERVAL,
                 };
-                let mut worker = Worker::new(setup, table, control);
+                let mut worker = Worker::new(setup, table, control, depth);
                 loop {
                     let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
                     if index >= units.len() || shared.abandons(index) {
@@ -912,7 +891,7 @@ impl Driver<'_> {
                 unit: 0,
                 countdown: SHARED_CHECK_INTERVAL,
             };
-            let mut worker = Worker::new(setup, table, control);
+            let mut worker = Worker::new(setup, table, control, depth);
             loop {
                 let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
                 if index >= units.len() || shared.abandons(index) {
@@ -953,24 +932,44 @@ impl Driver<'_> {
 
     fn moves(&self, path: &[(u8, u8)]) -> Vec<Move> {
         path.iter()
-            .map(|&(r, d)| Move::new(self.setup.colors[usize::from(r)], Direction::ALL[usize::from(d)]))
+            .map(|&(r, d)| {
+                Move::new(
+                    self.setup.colors[usize::from(r)],
+                    Direction::ALL[usize::from(d)],
+                )
+            })
             .collect()
     }
 }
 
 fn max_bits() -> u32 {
     static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| std::env::var("FAST_BITS").ok().and_then(|v| v.parse().ok()).unwrap_or(MAX_BUCKET_BITS))
+    *LIMIT.get_or_init(|| {
+        std::env::var("FAST_BITS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(MAX_BUCKET_BITS)
+    })
 }
 
 fn tt_spare() -> u32 {
     static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| std::env::var("FAST_TT").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
+    *LIMIT.get_or_init(|| {
+        std::env::var("FAST_TT")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    })
 }
 
 fn spare_limit() -> u32 {
     static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| std::env::var("FAST_SPARE").ok().and_then(|v| v.parse().ok()).unwrap_or(MAX_RELAXED_SPARE))
+    *LIMIT.get_or_init(|| {
+        std::env::var("FAST_SPARE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(MAX_RELAXED_SPARE)
+    })
 }
 
 /// The relaxed search of [`Worker::relaxed_path_exists`] is tried when the moves left exceed

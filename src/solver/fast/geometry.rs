@@ -132,7 +132,8 @@ impl Geometry {
     #[inline(always)]
     pub fn within_one_move(&self, helper: u16, cell: u16) -> bool {
         let (h, c) = (usize::from(helper), usize::from(cell));
-        self.row_segment[h] == self.row_segment[c] || self.column_segment[h] == self.column_segment[c]
+        self.row_segment[h] == self.row_segment[c]
+            || self.column_segment[h] == self.column_segment[c]
     }
 }
 

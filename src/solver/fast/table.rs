@@ -1,60 +1,102 @@
 //! The transposition table: a fixed array of four-entry buckets of atomic words, shared by
 //! the search threads without locks.
 //!
-//! A state key (at most 60 bits) is mixed by a bijective hash; the low bits of the hash pick
-//! the bucket and the remaining high bits, the *tag*, are stored with the depth left. Because
-//! the hash is a bijection, bucket and tag together identify the key exactly: a hit is never a
-//! collision, so every cut the table makes is sound. Each entry is one 64-bit word (tag above,
-//! depth in the low byte), written and read whole, so a thread never sees half an entry. When a
-//! bucket is full the entry with the least depth left gives way; losing an entry only costs
-//! search, never correctness.
+//! A state key of `k` bits is mixed by a hash that is a bijection on `k`-bit numbers; the low
+//! bits of the hash pick the bucket and the remaining high bits, the *tag*, are stored with the
+//! iteration that wrote the entry and the depth left. Because the hash is a bijection, bucket
+//! and tag together identify the key exactly: a hit is never a collision, so every cut the table
+//! makes is sound. Each entry is one 64-bit word (tag, iteration byte, depth byte), written and
+//! read whole, so a thread never sees half an entry. When a bucket is full the entry with the
+//! least depth left gives way; losing an entry only costs search, never correctness.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket: four words, half a cache line.
 const WAYS: usize = 4;
 
-/// The fewest bucket bits: with at least 8 of them the tag of a 64-bit hash fits in 56 bits.
-pub const MIN_BUCKET_BITS: u32 = 8;
+/// Bits of an entry below the tag: the iteration byte and the depth byte.
+const PAYLOAD_BITS: u32 = 16;
 
 /// One bucket, aligned so it never straddles a cache line.
 #[repr(align(32))]
 #[derive(Default)]
 struct Bucket([AtomicU64; WAYS]);
 
+/// What a lookup found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// The state was searched (or is being searched) with at least this many moves left.
+    Hit {
+        /// The moves left it was searched with.
+        stored: u32,
+        /// Whether the entry was written in an earlier iteration.
+        older: bool,
+    },
+    /// Not searched that deep before; the entry now records this search. `new` says whether
+    /// the state had no entry at all.
+    Stored {
+        /// Whether a new entry was made.
+        new: bool,
+    },
+}
+
 /// A lock-free, lossy transposition table keyed on packed states, storing the depth left.
 pub struct Table {
     buckets: Vec<Bucket>,
     bucket_bits: u32,
+    key_bits: u32,
 }
 
-/// Mixes a key into a hash; a bijection on 64-bit words (each step can be undone).
-#[inline(always)]
-fn mix(key: u64) -> u64 {
-    let mut h = key;
-    h ^= h >> 31;
-    h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^= h >> 29;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h ^= h >> 32;
-    h
+/// The fewest bucket bits a table for `key_bits`-bit keys may have: the tag, the iteration
+/// byte and the depth byte must fit one word, and a table has at least 256 buckets.
+pub fn min_bucket_bits(key_bits: u32) -> u32 {
+    key_bits.saturating_sub(64 - PAYLOAD_BITS).max(8)
 }
 
 impl Table {
-    /// An empty table of `2^bucket_bits` buckets (at least [`MIN_BUCKET_BITS`]).
-    pub fn new(bucket_bits: u32) -> Table {
-        let bucket_bits = bucket_bits.max(MIN_BUCKET_BITS);
+    /// An empty table of `2^bucket_bits` buckets (at least [`min_bucket_bits`]) for keys of at
+    /// most `key_bits` bits (1 to 64).
+    pub fn new(bucket_bits: u32, key_bits: u32) -> Table {
+        let key_bits = key_bits.clamp(1, 64);
+        let bucket_bits = bucket_bits.max(min_bucket_bits(key_bits));
         let mut buckets = Vec::new();
         buckets.resize_with(1usize << bucket_bits, Bucket::default);
         Table {
             buckets,
             bucket_bits,
+            key_bits,
         }
+    }
+
+    /// Mixes a key into a hash of the same width; a bijection on `key_bits`-bit numbers (each
+    /// step, an xor with a shifted copy or a multiplication by an odd number modulo a power of
+    /// two, can be undone).
+    #[inline(always)]
+    fn mix(&self, key: u64) -> u64 {
+        let bits = self.key_bits;
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let shift = bits / 2 + 1;
+        let mut h = key & mask;
+        h ^= h >> shift;
+        h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
+        h ^= h >> shift;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9) & mask;
+        h ^= h >> shift;
+        h
     }
 
     /// The bytes the table takes.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// The bytes a table of `2^bucket_bits` buckets takes.
+    pub fn bytes_for(bucket_bits: u32) -> usize {
+        (1usize << bucket_bits) * std::mem::size_of::<Bucket>()
     }
 
     /// The number of entries it can hold.
@@ -67,49 +109,55 @@ impl Table {
         self.bucket_bits
     }
 
-    /// Looks a state up with `left` moves to go. Returns the depth stored for it when that is at
-    /// least `left` (the state was searched at least that deep: a hit). Otherwise records
-    /// `left` for the state and returns `None`. The second value says whether a new entry was
-    /// made.
     #[inline(always)]
-    pub fn probe_or_store(&self, key: u64, left: u32) -> (Option<u32>, bool) {
-        let hash = mix(key);
-        let bucket = &self.buckets[(hash as usize) & (self.buckets.len() - 1)].0;
+    fn bucket(&self, hash: u64) -> &[AtomicU64; WAYS] {
+        &self.buckets[(hash as usize) & (self.buckets.len() - 1)].0
+    }
+
+    /// Looks a state up with `left` moves to go in iteration `iteration` (both at most 255).
+    /// A hit when it was searched with at least `left` moves left; otherwise the entry is
+    /// raised to `left` (or made).
+    #[inline(always)]
+    pub fn probe_or_store(&self, key: u64, left: u32, iteration: u32) -> Lookup {
+        let hash = self.mix(key);
+        let bucket = self.bucket(hash);
         let tag = hash >> self.bucket_bits;
-        // Depths above 255 are stored as 255: storing less than the truth only weakens cuts.
-        let depth = u64::from(left.min(255));
+        let entry_for = (tag << PAYLOAD_BITS) | u64::from(iteration.min(255) << 8 | left.min(255));
         let mut weakest = 0;
         let mut weakest_depth = u64::MAX;
         for (way, slot) in bucket.iter().enumerate() {
             let entry = slot.load(Ordering::Relaxed);
-            if entry >> 8 == tag && entry != 0 {
-                let stored = entry & 0xFF;
-                if stored >= depth {
-                    return (Some(stored as u32), false);
-                }
-                slot.store((tag << 8) | depth, Ordering::Relaxed);
-                return (None, false);
-            }
             let stored = entry & 0xFF;
+            // Empty slots are zero; real entries have a depth of at least one.
+            if entry >> PAYLOAD_BITS == tag && stored != 0 {
+                if stored >= u64::from(left) {
+                    let written = ((entry >> 8) & 0xFF) as u32;
+                    return Lookup::Hit {
+                        stored: stored as u32,
+                        older: written != iteration,
+                    };
+                }
+                slot.store(entry_for, Ordering::Relaxed);
+                return Lookup::Stored { new: false };
+            }
             if stored < weakest_depth {
                 weakest_depth = stored;
                 weakest = way;
             }
         }
-        bucket[weakest].store((tag << 8) | depth, Ordering::Relaxed);
-        (None, true)
+        bucket[weakest].store(entry_for, Ordering::Relaxed);
+        Lookup::Stored { new: true }
     }
 
     /// Hints the processor to fetch the bucket of `key`.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        let hash = mix(key);
-        let bucket = &self.buckets[(hash as usize) & (self.buckets.len() - 1)];
+        let bucket = self.bucket(self.mix(key));
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is only a hint; the pointer is to a live bucket of this table.
+        // SAFETY: prefetching is only a hint and cannot fault; the pointer is to a live bucket.
         unsafe {
             std::arch::x86_64::_mm_prefetch(
-                (bucket as *const Bucket).cast::<i8>(),
+                bucket.as_ptr().cast::<i8>(),
                 std::arch::x86_64::_MM_HINT_T0,
             );
         }
@@ -119,23 +167,23 @@ impl Table {
 
     /// A table with `2^bucket_bits` buckets holding this one's entries (as many as fit).
     pub fn grown(&self, bucket_bits: u32) -> Table {
-        let bigger = Table::new(bucket_bits);
+        let bigger = Table::new(bucket_bits, self.key_bits);
         for (index, bucket) in self.buckets.iter().enumerate() {
             for slot in &bucket.0 {
                 let entry = slot.load(Ordering::Relaxed);
                 if entry == 0 {
                     continue;
                 }
-                // The bucket index and the tag together are the hash (see the module notes).
-                let hash = ((entry >> 8) << self.bucket_bits) | index as u64;
-                let target = &bigger.buckets[(hash as usize) & (bigger.buckets.len() - 1)].0;
+                // The tag above the bucket index is the hash (see the module notes).
+                let hash = ((entry >> PAYLOAD_BITS) << self.bucket_bits) | index as u64;
                 let tag = hash >> bigger.bucket_bits;
-                let depth = entry & 0xFF;
-                if let Some(free) = target
+                let payload = entry & ((1 << PAYLOAD_BITS) - 1);
+                if let Some(free) = bigger
+                    .bucket(hash)
                     .iter()
                     .find(|s| s.load(Ordering::Relaxed) == 0)
                 {
-                    free.store((tag << 8) | depth, Ordering::Relaxed);
+                    free.store((tag << PAYLOAD_BITS) | payload, Ordering::Relaxed);
                 }
             }
         }
@@ -148,39 +196,81 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mix_is_a_bijection_on_a_sample() {
-        let mut seen = std::collections::HashSet::new();
-        for key in 0..100_000u64 {
-            assert!(seen.insert(mix(key)));
+    fn mix_is_a_bijection_on_narrow_keys() {
+        for bits in [1u32, 5, 12, 17] {
+            let table = Table::new(8, bits);
+            let mut seen = std::collections::HashSet::new();
+            for key in 0..(1u64 << bits) {
+                let hash = table.mix(key);
+                assert!(hash < (1u64 << bits));
+                assert!(seen.insert(hash), "{bits}-bit keys collide at {key}");
+            }
         }
     }
 
     #[test]
     fn a_state_hits_only_when_searched_at_least_as_deep() {
-        let table = Table::new(8);
-        assert_eq!(table.probe_or_store(42, 3), (None, true));
-        assert_eq!(table.probe_or_store(42, 3), (Some(3), false));
-        assert_eq!(table.probe_or_store(42, 2), (Some(3), false));
-        assert_eq!(table.probe_or_store(42, 5), (None, false));
-        assert_eq!(table.probe_or_store(42, 4), (Some(5), false));
-        assert_eq!(table.probe_or_store(43, 1), (None, true));
+        let table = Table::new(8, 32);
+        assert_eq!(table.probe_or_store(42, 3, 7), Lookup::Stored { new: true });
+        assert_eq!(
+            table.probe_or_store(42, 3, 7),
+            Lookup::Hit {
+                stored: 3,
+                older: false
+            }
+        );
+        assert_eq!(
+            table.probe_or_store(42, 2, 8),
+            Lookup::Hit {
+                stored: 3,
+                older: true
+            }
+        );
+        assert_eq!(
+            table.probe_or_store(42, 5, 8),
+            Lookup::Stored { new: false }
+        );
+        assert_eq!(
+            table.probe_or_store(42, 4, 8),
+            Lookup::Hit {
+                stored: 5,
+                older: false
+            }
+        );
+        assert_eq!(table.probe_or_store(43, 2, 8), Lookup::Stored { new: true });
+    }
+
+    #[test]
+    fn wide_keys_never_collide_in_a_crowded_table() {
+        // 60-bit keys (five robots on the largest board) that differ only in their high bits.
+        let table = Table::new(0, 60);
+        for i in 0..64u64 {
+            table.probe_or_store(i << 50, 2, 1);
+        }
+        for i in 64..128u64 {
+            assert!(matches!(
+                table.probe_or_store(i << 50, 2, 1),
+                Lookup::Stored { .. }
+            ));
+        }
     }
 
     #[test]
     fn entries_survive_growth() {
-        let table = Table::new(8);
+        let table = Table::new(8, 40);
         for key in 0..500u64 {
-            table.probe_or_store(key * 7919, 2);
+            table.probe_or_store(key * 7919, 2, 1);
         }
+        let held: Vec<u64> = (0..500u64)
+            .filter(|&key| matches!(table.probe_or_store(key * 7919, 2, 1), Lookup::Hit { .. }))
+            .collect();
+        assert!(held.len() > 400);
         let grown = table.grown(12);
-        let kept = (0..500u64)
-            .filter(|&key| grown.probe_or_store(key * 7919, 2).0.is_some())
-            .count();
-        // Every entry the small table still held is found in the big one.
-        let held = (0..500u64)
-            .filter(|&key| table.probe_or_store(key * 7919, 2).0.is_some())
-            .count();
-        assert_eq!(kept, held);
-        assert!(held > 400);
+        for key in held {
+            assert!(matches!(
+                grown.probe_or_store(key * 7919, 2, 1),
+                Lookup::Hit { .. }
+            ));
+        }
     }
 }
