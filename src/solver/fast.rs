@@ -1,6 +1,6 @@
 //! The fastest optimal solver here: iterative-deepening A* (IDA*) over packed states with a
-//! lock-free transposition table, an exact search of the last moves, a lower bound that knows
-//! when the target robot would need a helper nobody can bring, and two threads on big searches.
+//! lock-free transposition table, an exact search of the last moves, prefetched table reads
+//! and two threads on big searches.
 //!
 //! The search is iterative deepening on the number of moves, like Fogleman's IDDFS, but every
 //! part of it is built for speed:
@@ -11,18 +11,18 @@
 //!   cells sorted (all robots sorted for the vortex), so positions that differ only by
 //!   swapping helpers share an entry.
 //! - **The transposition table** ([`table`]) stores, per state, the most moves left with which
-//!   it was searched; a state reached again with no more moves left is cut. Moves are never
-//!   restricted by the path that led to a state (only a move straight back onto the previous
-//!   state is skipped, which the table would cut anyway), so every entry is a plain fact
-//!   — "no solution within this many moves" — and cuts never lose a shortest solution.
+//!   it was searched, and the iteration that wrote it; a state reached again with no more moves
+//!   left is cut. Moves are never restricted by the path that led to a state (only a move
+//!   straight back onto the previous state is skipped, which the table would cut anyway), so
+//!   an entry means "no solution within this many moves" and cuts never lose a shortest
+//!   solution. Keys are mixed by a bijection, so a hit is never a collision.
+//! - **Prefetching.** A node generates all its children first and asks the processor for the
+//!   table buckets of those that will look themselves up, so the memory reads overlap.
 //! - **Bounds.** The minimum-move (rook) bound `R` of the target robot's cell. When `R` equals
 //!   the moves left, only the target robot can move and every move must lower `R` by one: that
-//!   last stretch is searched by a small exact routine without table or keys. When one move is
-//!   to spare (`R + 1` left), a solution either moves only the target robot, or moves helpers at
-//!   least once, and then the target robot needs `R` moves that each stop at a wall or next to
-//!   a cell some helper could occupy after one move of its own (same wall-delimited stretch of
-//!   row or column). If no such path exists the node is solved by searching the target robot's
-//!   own moves alone — a +1 on the bound wherever the robot needs a blocker it cannot have.
+//!   last stretch is searched by a small exact routine without table or keys. A node that fails
+//!   reports the least number of moves its children proved they need; an iteration whose root
+//!   proves more than one extra move skips the iterations in between.
 //! - **Move order**: the target robot first, then the helpers, each in directions N, E, S, W.
 //! - **Two threads** on big iterations (scoped, joined before returning): the tree is cut at a
 //!   small depth into work units handed out in order; both threads share the table. The main
@@ -32,14 +32,14 @@
 //!   races it can be another solution of the same length. Runs whose probe wants events (the
 //!   debugger) always use one thread, so every node is reported in order.
 //!
-//! Per-depth rows: *Nodes* counts the states visited, *expanded* those whose moves were
-//! generated, *hits* the table cuts; the extra columns count bound cuts and the nodes solved by
-//! the last-moves routine.
+//! Per-depth rows: *Nodes* counts the states visited, *expanded* those that passed the bound
+//! (table hits included), *hits* the table cuts; the extra columns count bound cuts and the
+//! last-moves searches.
 //!
 //! Rules: the ricochet rule is honoured (a goal reached in fewer than two moves does not count;
 //! the table is not used at depths below two then). The no-rebound rule is not implemented.
-//! For the vortex the bound is the least rook bound over all robots and the helper test is not
-//! applied.
+//! For the vortex the bound is the least rook bound over all robots, and when it equals the
+//! moves left only the robots whose own bound equals it move.
 
 pub mod geometry;
 pub mod table;
@@ -130,8 +130,6 @@ struct Setup {
     min_len: u32,
     colors: [RobotColor; MAX_ROBOTS],
     start: [u16; MAX_ROBOTS],
-    /// Whether the helper test applies (a target robot and at least one helper).
-    helper_test: bool,
 }
 
 impl Setup {
@@ -153,9 +151,26 @@ impl Setup {
             min_len: puzzle.rules().min_solution_len() as u32,
             colors,
             start,
-            helper_test: active.is_some() && robots > 1,
         }
     }
+}
+
+/// How the search of a node ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Visit {
+    /// A solution: the worker's path holds it.
+    Found,
+    /// No solution within the moves left; the node needs at least this many moves
+    /// (`MAX_DEPTH + 1` when none is possible).
+    Failed(u32),
+}
+
+/// How an iteration ended.
+enum Ending {
+    /// With this solution, as (robot, direction) pairs.
+    Found(Vec<(u8, u8)>),
+    /// Without one; the root needs at least this many moves.
+    Failed(u32),
 }
 
 /// Why a thread left its search early.
@@ -175,7 +190,6 @@ struct Counters {
     hits: u64,
     bound_cuts: u64,
     last_moves: u64,
-    helper_cuts: u64,
     inserted: u64,
     /// Whether anything was cut off (so a deeper iteration could find more).
     cut: bool,
@@ -188,7 +202,6 @@ impl Counters {
         self.hits += other.hits;
         self.bound_cuts += other.bound_cuts;
         self.last_moves += other.last_moves;
-        self.helper_cuts += other.helper_cuts;
         self.inserted += other.inserted;
         self.cut |= other.cut;
     }
@@ -473,8 +486,9 @@ impl<'g, C: Control> Worker<'g, C> {
     }
 
     /// Searches the node reached by `self.path` with `left` moves to go. Returns whether a
-    /// solution was found (then `self.path` holds it).
-    fn node(&mut self, depth: u32, left: u32, last_from: u16, key: u64) -> Result<bool, Halt> {
+    /// solution was found (then `self.path` holds it), or else a lower bound on the moves the
+    /// node needs, more than `left`.
+    fn node(&mut self, depth: u32, left: u32, last_from: u16, key: u64) -> Result<Visit, Halt> {
         if self.split == Some(depth) {
             self.units.push(Unit {
                 cells: self.cells,
@@ -482,13 +496,13 @@ impl<'g, C: Control> Worker<'g, C> {
                 path: self.path.clone(),
                 last_from,
             });
-            return Ok(false);
+            return Ok(Visit::Failed(left + 1));
         }
         self.counters.nodes += 1;
         self.control.tick()?;
         self.node_event(depth);
         if self.at_goal() && depth >= self.setup.min_len {
-            return Ok(true);
+            return Ok(Visit::Found);
         }
         if left == 0 {
             self.counters.cut = true;
@@ -496,7 +510,7 @@ impl<'g, C: Control> Worker<'g, C> {
                 depth,
                 reason: PruneReason::DepthLimit,
             });
-            return Ok(false);
+            return Ok(Visit::Failed(1));
         }
         let bound = self.rook_bound();
         if bound > left {
@@ -511,18 +525,24 @@ impl<'g, C: Control> Worker<'g, C> {
                     remaining: left,
                 },
             });
-            return Ok(false);
+            return Ok(Visit::Failed(bound.min(MAX_DEPTH + 1)));
         }
         if bound == left {
             // Only a robot that can reach the target with every move lowering its bound can
             // finish in time: nobody else has a move to spare.
             self.counters.last_moves += 1;
             self.counters.cut = true;
-            return self.finish_alone(depth, left);
+            return Ok(if self.finish_alone(depth, left)? {
+                Visit::Found
+            } else {
+                Visit::Failed(left + 1)
+            });
         }
         self.counters.expanded += 1;
-        if left >= 2 && left - bound >= tt_spare() && depth >= self.setup.min_len {
+        let mut probed_key = None;
+        if left >= 2 && depth >= self.setup.min_len {
             let key = if key == NO_KEY { self.key() } else { key };
+            probed_key = Some(key);
             match self.table.probe_or_store(key, left, self.iteration) {
                 Lookup::Stored { new } => self.counters.inserted += u64::from(new),
                 Lookup::Hit { stored, older } => {
@@ -534,21 +554,12 @@ impl<'g, C: Control> Worker<'g, C> {
                         depth,
                         reason: PruneReason::TableHit { stored },
                     });
-                    return Ok(false);
+                    // An entry of an earlier iteration is a finished search's proof; one of
+                    // this iteration may belong to a search still under way, so only
+                    // `left + 1` is certain.
+                    return Ok(Visit::Failed(if older { stored + 1 } else { left + 1 }));
                 }
             }
-        }
-        if self.setup.helper_test
-            && left - bound <= spare_limit()
-            && !self.relaxed_path_exists(left)
-        {
-            self.counters.cut = true;
-            self.counters.helper_cuts += 1;
-            self.control.event(|| Event::Pruned {
-                depth,
-                reason: PruneReason::Other("no helper can bring the blockers in time"),
-            });
-            return Ok(false);
         }
         // Generate every child first and fetch the table buckets of those that will look
         // themselves up, so the memory reads overlap instead of stalling one by one.
@@ -601,20 +612,32 @@ impl<'g, C: Control> Worker<'g, C> {
                 count += 1;
             }
         }
+        // The least over the children of one more than what each needs (no children: the
+        // node is a dead end).
+        let mut needed = MAX_DEPTH + 1;
         for child in &children[..count] {
             let robot = usize::from(child.robot);
             let from = (self.cells[robot], self.columns[robot]);
             self.set(robot, (child.cell, child.column));
             self.path.push((child.robot, child.dir));
-            let found = self.node(depth + 1, left - 1, from.0, child.key);
-            if let Ok(true) = found {
-                return found;
+            let visit = self.node(depth + 1, left - 1, from.0, child.key);
+            if let Ok(Visit::Found) = visit {
+                return visit;
             }
             self.path.pop();
             self.set(robot, from);
-            found?;
+            if let Visit::Failed(child_needs) = visit? {
+                needed = needed.min(child_needs + 1);
+            }
         }
-        Ok(false)
+        let needed = needed.max(left + 1);
+        if let Some(key) = probed_key
+            && needed > left + 1
+        {
+            // The subtree proved more than the iteration asked: record it for the next ones.
+            self.table.probe_or_store(key, needed - 1, self.iteration);
+        }
+        Ok(Visit::Failed(needed))
     }
 
     /// The last stretch: `left` equals the bound, so only robots whose own bound is `left`
@@ -668,41 +691,8 @@ impl<'g, C: Control> Worker<'g, C> {
         Ok(false)
     }
 
-    /// Whether the target robot could reach the target within `left` moves in a relaxed game
-    /// that never forbids what the real one allows, counting what its stops cost the helpers.
-    ///
-    /// The robot slides along its rays ignoring other robots (they might have moved away) and
-    /// may stop on any cell whose next cell in the moving direction is a wall, a helper's cell
-    /// now, or a *new blocker cell* that a helper must move to. If the helpers move `H` times
-    /// in a solution, `H` is at least the number of distinct new blocker cells, and at least
-    /// the rook distance from the nearest helper to each of them. So a solution within `left`
-    /// moves gives a relaxed path `P` with `|P| + max(count, farthest) <= left`; when the
-    /// bounded search below finds none, the node cannot be solved in time.
-    fn relaxed_path_exists(&self, left: u32) -> bool {
-        let Some(active) = self.setup.active else {
-            return true;
-        };
-        let mut helpers = [0u16; MAX_ROBOTS];
-        let mut count = 0;
-        for i in 0..self.setup.robots {
-            if i != active {
-                helpers[count] = self.cells[i];
-                count += 1;
-            }
-        }
-        let mut relaxed = Relaxed {
-            geometry: &self.setup.geometry,
-            goal: self.setup.goal,
-            helpers: &helpers[..count],
-            blockers: [0; MAX_RELAXED_BLOCKERS],
-            blocker_count: 0,
-            budget: left,
-        };
-        relaxed.search(self.cells[active], 0, 0)
-    }
-
     /// Searches one work unit.
-    fn unit(&mut self, unit: &Unit, depth: u32, left: u32) -> Result<bool, Halt> {
+    fn unit(&mut self, unit: &Unit, depth: u32, left: u32) -> Result<Visit, Halt> {
         self.cells = unit.cells;
         self.columns = unit.columns;
         self.path.clear();
@@ -761,36 +751,39 @@ impl Driver<'_> {
                 extra: vec![
                     ("bound cuts", counters.bound_cuts),
                     ("last-moves searches", counters.last_moves),
-                    ("helper cuts", counters.helper_cuts),
                 ],
             };
-            match result {
+            let needed = match result {
                 Err(stop) => return SearchEnd::Stopped(stop),
-                Ok(Some(path)) => {
+                Ok(Ending::Found(path)) => {
                     search.finish_depth(stats);
                     return SearchEnd::Found(self.moves(&path));
                 }
-                Ok(None) => search.finish_depth(stats),
-            }
+                Ok(Ending::Failed(needed)) => {
+                    search.finish_depth(stats);
+                    needed
+                }
+            };
             if !counters.cut {
                 return SearchEnd::Unsolvable(None);
             }
-            depth += 1;
+            // The root proved it needs `needed` moves: iterations below that would fail.
+            depth = needed.max(depth + 1);
         }
     }
 
     /// Grows the table when the last iterations made more entries than it holds.
     fn grow_table<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
         let bits = self.table.bucket_bits();
-        if bits >= max_bits() || self.inserted <= self.table.capacity() as u64 / 2 {
+        if bits >= MAX_BUCKET_BITS || self.inserted <= self.table.capacity() as u64 / 2 {
             return Ok(());
         }
         let wanted = (self.inserted * 4).max(1);
         let mut new_bits = bits;
-        while new_bits < max_bits() && ((1u64 << new_bits) * 4) < wanted {
+        while new_bits < MAX_BUCKET_BITS && ((1u64 << new_bits) * 4) < wanted {
             new_bits += 1;
         }
-        new_bits = new_bits.max(bits + 2).min(max_bits());
+        new_bits = new_bits.max(bits + 2).min(MAX_BUCKET_BITS);
         new_bits = new_bits.max(min_bucket_bits(
             self.setup.geometry.cell_bits * self.setup.robots as u32,
         ));
@@ -805,7 +798,7 @@ impl Driver<'_> {
         &mut self,
         depth: u32,
         search: &mut Search<'_, P>,
-    ) -> (Result<Option<Vec<(u8, u8)>>, Stop>, Counters) {
+    ) -> (Result<Ending, Stop>, Counters) {
         let control = MainControl {
             search,
             shared: None,
@@ -814,11 +807,11 @@ impl Driver<'_> {
         };
         let mut worker = Worker::new(self.setup, &self.table, control, depth);
         let result = match worker.node(0, depth, u16::MAX, NO_KEY) {
-            Ok(true) => Ok(Some(std::mem::take(&mut worker.path))),
-            Ok(false) => Ok(None),
+            Ok(Visit::Found) => Ok(Ending::Found(std::mem::take(&mut worker.path))),
+            Ok(Visit::Failed(needed)) => Ok(Ending::Failed(needed)),
             Err(Halt::Stop(stop)) => Err(stop),
             // Nothing can abandon a run on one thread.
-            Err(Halt::Abandon) => Ok(None),
+            Err(Halt::Abandon) => Ok(Ending::Failed(depth + 1)),
         };
         (result, worker.counters)
     }
@@ -827,7 +820,7 @@ impl Driver<'_> {
         &mut self,
         depth: u32,
         search: &mut Search<'_, P>,
-    ) -> (Result<Option<Vec<(u8, u8)>>, Stop>, Counters) {
+    ) -> (Result<Ending, Stop>, Counters) {
         let shared = Shared {
             stop: AtomicBool::new(false),
             next_unit: AtomicUsize::new(0),
@@ -850,10 +843,15 @@ impl Driver<'_> {
             let result = worker.node(0, depth, u16::MAX, NO_KEY);
             counters.add(&worker.counters);
             match result {
-                Ok(true) => return (Ok(Some(std::mem::take(&mut worker.path))), counters),
-                Ok(false) => {}
+                Ok(Visit::Found) => {
+                    return (
+                        Ok(Ending::Found(std::mem::take(&mut worker.path))),
+                        counters,
+                    );
+                }
+                Ok(Visit::Failed(_)) => {}
                 Err(Halt::Stop(stop)) => return (Err(stop), counters),
-                Err(Halt::Abandon) => return (Ok(None), counters),
+                Err(Halt::Abandon) => return (Ok(Ending::Failed(depth + 1)), counters),
             }
             std::mem::take(&mut worker.units)
         };
@@ -875,7 +873,7 @@ impl Driver<'_> {
                         break;
                     }
                     worker.control.unit = index;
-                    if let Ok(true) = worker.unit(&units[index], SPLIT_DEPTH, left) {
+                    if let Ok(Visit::Found) = worker.unit(&units[index], SPLIT_DEPTH, left) {
                         shared.offer(index, &worker.path);
                     }
                     shared
@@ -899,8 +897,8 @@ impl Driver<'_> {
                 }
                 worker.control.unit = index;
                 match worker.unit(&units[index], SPLIT_DEPTH, left) {
-                    Ok(true) => shared.offer(index, &worker.path),
-                    Ok(false) | Err(Halt::Abandon) => {}
+                    Ok(Visit::Found) => shared.offer(index, &worker.path),
+                    Ok(Visit::Failed(_)) | Err(Halt::Abandon) => {}
                     Err(Halt::Stop(stop)) => {
                         stopped = Some(stop);
                         break;
@@ -927,7 +925,12 @@ impl Driver<'_> {
             return (Err(stop), counters);
         }
         let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
-        (Ok(best.map(|(_, path)| path)), counters)
+        // The units do not report what they need, so the next iteration is one deeper.
+        let ending = match best {
+            Some((_, path)) => Ending::Found(path),
+            None => Ending::Failed(depth + 1),
+        };
+        (Ok(ending), counters)
     }
 
     fn moves(&self, path: &[(u8, u8)]) -> Vec<Move> {
@@ -939,131 +942,6 @@ impl Driver<'_> {
                 )
             })
             .collect()
-    }
-}
-
-fn max_bits() -> u32 {
-    static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("FAST_BITS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(MAX_BUCKET_BITS)
-    })
-}
-
-fn tt_spare() -> u32 {
-    static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("FAST_TT")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    })
-}
-
-fn spare_limit() -> u32 {
-    static LIMIT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("FAST_SPARE")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(MAX_RELAXED_SPARE)
-    })
-}
-
-/// The relaxed search of [`Worker::relaxed_path_exists`] is tried when the moves left exceed
-/// the rook bound by at most this much; with more to spare it rarely cuts and costs more.
-const MAX_RELAXED_SPARE: u32 = 2;
-
-/// The most distinct new blocker cells a relaxed path may use (each costs a helper move, so
-/// more would exceed any spare the test is tried with).
-const MAX_RELAXED_BLOCKERS: usize = 8;
-
-/// The state of one relaxed search (see [`Worker::relaxed_path_exists`]).
-struct Relaxed<'a> {
-    geometry: &'a Geometry,
-    goal: u16,
-    helpers: &'a [u16],
-    blockers: [u16; MAX_RELAXED_BLOCKERS],
-    blocker_count: usize,
-    budget: u32,
-}
-
-impl Relaxed<'_> {
-    /// Whether a relaxed path from `cell`, after `used` moves with helper cost `cost` so far,
-    /// reaches the target within the budget.
-    fn search(&mut self, cell: u16, used: u32, cost: u32) -> bool {
-        if cell == self.goal {
-            return true;
-        }
-        let g = self.geometry;
-        let stops = g.stops[usize::from(cell)];
-        for dir in 0..4 {
-            let horizontal = dir == EAST || dir == WEST;
-            let forward = dir == EAST || dir == SOUTH;
-            let start = if horizontal {
-                cell
-            } else {
-                g.column_index[usize::from(cell)]
-            };
-            let stop = stops[dir];
-            let mut at = start;
-            while at != stop {
-                at = if forward { at + 1 } else { at - 1 };
-                let here = if horizontal {
-                    at
-                } else {
-                    g.cell_of_column[usize::from(at)]
-                };
-                let rook = g.rook(here);
-                // Even free, this stop leaves too little.
-                if used + 1 + rook + cost > self.budget {
-                    continue;
-                }
-                if at == stop {
-                    if self.search(here, used + 1, cost) {
-                        return true;
-                    }
-                    continue;
-                }
-                let beyond = if forward { at + 1 } else { at - 1 };
-                let beyond = if horizontal {
-                    beyond
-                } else {
-                    g.cell_of_column[usize::from(beyond)]
-                };
-                if self.helpers.contains(&beyond)
-                    || self.blockers[..self.blocker_count].contains(&beyond)
-                {
-                    if self.search(here, used + 1, cost) {
-                        return true;
-                    }
-                    continue;
-                }
-                if self.blocker_count == MAX_RELAXED_BLOCKERS {
-                    continue;
-                }
-                let reach = self
-                    .helpers
-                    .iter()
-                    .map(|&h| g.rook_between(h, beyond))
-                    .min()
-                    .unwrap_or(u32::MAX);
-                let new_cost = cost.max(reach).max(self.blocker_count as u32 + 1);
-                if used + 1 + rook + new_cost > self.budget {
-                    continue;
-                }
-                self.blockers[self.blocker_count] = beyond;
-                self.blocker_count += 1;
-                let found = self.search(here, used + 1, new_cost);
-                self.blocker_count -= 1;
-                if found {
-                    return true;
-                }
-            }
-        }
-        false
     }
 }
 

@@ -59,8 +59,10 @@ impl Table {
     pub fn new(bucket_bits: u32, key_bits: u32) -> Table {
         let key_bits = key_bits.clamp(1, 64);
         let bucket_bits = bucket_bits.max(min_bucket_bits(key_bits));
-        let mut buckets = Vec::new();
-        buckets.resize_with(1usize << bucket_bits, Bucket::default);
+        let count = 1usize << bucket_bits;
+        let mut buckets = Vec::with_capacity(count);
+        advise_huge_pages(&buckets, count);
+        buckets.resize_with(count, Bucket::default);
         Table {
             buckets,
             bucket_bits,
@@ -189,6 +191,31 @@ impl Table {
         }
         bigger
     }
+}
+
+/// Asks the kernel to back a big table with 2 MiB pages before it is first written: lookups
+/// land at random places, and with 4 KiB pages nearly every one would also miss the address
+/// translation cache. Only a hint; where it is not available nothing changes.
+fn advise_huge_pages(buckets: &Vec<Bucket>, count: usize) {
+    let bytes = count * std::mem::size_of::<Bucket>();
+    if bytes < 4 << 20 {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // madvise wants a page-aligned start: advise the whole pages inside the allocation.
+        const PAGE: usize = 4096;
+        let start = buckets.as_ptr() as usize;
+        let aligned = start.next_multiple_of(PAGE);
+        let length = (start + bytes - aligned) / PAGE * PAGE;
+        // SAFETY: the range lies inside the vector's own allocation (its capacity of `bytes`
+        // bytes); madvise only changes how the kernel backs those pages, never their content.
+        unsafe {
+            libc::madvise(aligned as *mut libc::c_void, length, libc::MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buckets;
 }
 
 #[cfg(test)]
