@@ -83,6 +83,8 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Time solvers on the reference puzzles and 1,000 seeded random games.
+    Bench(crate::bench::BenchArgs),
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -191,6 +193,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Bench(args) => crate::bench::run(&args),
     }
 }
 

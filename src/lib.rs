@@ -6,6 +6,7 @@
 //! The [`cli`] gives the same engine headless.
 
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod model;
 pub mod solver;
