@@ -105,10 +105,14 @@ pub fn solve<P: Probe>(
     search: &mut Search<'_, P>,
 ) -> SearchEnd {
     let setup = Setup::new(puzzle);
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(2);
+    // Asking the system reads files on some platforms: ask once per process.
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let threads = *THREADS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(2)
+    });
     Driver {
         setup: &setup,
         table: Table::new(
@@ -306,6 +310,9 @@ impl Shared {
     }
 }
 
+/// What [`Worker::helpers_that_cannot_matter`] returns when it found a solution.
+const SKIP_FOUND: u32 = u32::MAX;
+
 /// Marks a child whose key was not computed (real keys have at most 60 bits).
 const NO_KEY: u64 = u64::MAX;
 
@@ -326,6 +333,9 @@ struct Unit {
     columns: [u16; MAX_ROBOTS],
     path: Vec<(u8, u8)>,
     last_from: u16,
+    /// The unit root's key and whether its parent already recorded it in the table.
+    key: u64,
+    stored: bool,
 }
 
 /// One thread's search state.
@@ -488,13 +498,25 @@ impl<'g, C: Control> Worker<'g, C> {
     /// Searches the node reached by `self.path` with `left` moves to go. Returns whether a
     /// solution was found (then `self.path` holds it), or else a lower bound on the moves the
     /// node needs, more than `left`.
-    fn node(&mut self, depth: u32, left: u32, last_from: u16, key: u64) -> Result<Visit, Halt> {
+    ///
+    /// `key` is the node's packed state when the parent computed it (else [`NO_KEY`]);
+    /// `stored` says the parent already looked it up in the table and recorded this search.
+    fn node(
+        &mut self,
+        depth: u32,
+        left: u32,
+        last_from: u16,
+        key: u64,
+        stored: bool,
+    ) -> Result<Visit, Halt> {
         if self.split == Some(depth) {
             self.units.push(Unit {
                 cells: self.cells,
                 columns: self.columns,
                 path: self.path.clone(),
                 last_from,
+                key,
+                stored,
             });
             return Ok(Visit::Failed(left + 1));
         }
@@ -540,7 +562,9 @@ impl<'g, C: Control> Worker<'g, C> {
         }
         self.counters.expanded += 1;
         let mut probed_key = None;
-        if left >= 2 && depth >= self.setup.min_len {
+        if stored {
+            probed_key = Some(key);
+        } else if left >= 2 && depth >= self.setup.min_len {
             let key = if key == NO_KEY { self.key() } else { key };
             probed_key = Some(key);
             match self.table.probe_or_store(key, left, self.iteration) {
@@ -567,8 +591,14 @@ impl<'g, C: Control> Worker<'g, C> {
         let first = self.setup.active.unwrap_or(0);
         let last = self.path.last().copied();
         let child_probes = left - 1 >= 2 && depth + 1 >= self.setup.min_len;
+        let skip = self.helpers_that_cannot_matter(depth, left, bound)?;
+        if skip == SKIP_FOUND {
+            return Ok(Visit::Found);
+        }
         let mut children = [Child::default(); MAX_ROBOTS * 4];
         let mut count = 0;
+        // Whether a real move was left out (it would have failed with `left - 1` to go).
+        let mut passed_over = false;
         for k in 0..n {
             // The target robot first, then the rest in colour order.
             let robot = if k == 0 {
@@ -578,6 +608,10 @@ impl<'g, C: Control> Worker<'g, C> {
             } else {
                 k
             };
+            if skip & (1 << robot) != 0 {
+                passed_over = true;
+                continue;
+            }
             let from = (self.cells[robot], self.columns[robot]);
             for dir in 0..4 {
                 let to = self.slide(robot, dir);
@@ -590,6 +624,7 @@ impl<'g, C: Control> Worker<'g, C> {
                     && usize::from(d) == dir ^ 2
                     && to.0 == last_from
                 {
+                    passed_over = true;
                     continue;
                 }
                 let mut child = Child {
@@ -619,8 +654,38 @@ impl<'g, C: Control> Worker<'g, C> {
             let robot = usize::from(child.robot);
             let from = (self.cells[robot], self.columns[robot]);
             self.set(robot, (child.cell, child.column));
+            if child.key != NO_KEY {
+                // The child passes every check before the table (its bound leaves it a move
+                // to spare and it is not the target), so look it up here: a hit then costs
+                // no call. It is counted exactly as if it had been visited.
+                match self
+                    .table
+                    .probe_or_store(child.key, left - 1, self.iteration)
+                {
+                    Lookup::Stored { new } => self.counters.inserted += u64::from(new),
+                    Lookup::Hit { stored, older } => {
+                        self.counters.nodes += 1;
+                        self.counters.expanded += 1;
+                        self.counters.hits += 1;
+                        self.counters.cut |= older;
+                        let ticked = self.control.tick();
+                        self.path.push((child.robot, child.dir));
+                        self.node_event(depth + 1);
+                        self.path.pop();
+                        self.control.event(|| Event::Pruned {
+                            depth: depth + 1,
+                            reason: PruneReason::TableHit { stored },
+                        });
+                        self.set(robot, from);
+                        ticked?;
+                        let child_needs = if older { stored + 1 } else { left };
+                        needed = needed.min(child_needs + 1);
+                        continue;
+                    }
+                }
+            }
             self.path.push((child.robot, child.dir));
-            let visit = self.node(depth + 1, left - 1, from.0, child.key);
+            let visit = self.node(depth + 1, left - 1, from.0, child.key, child.key != NO_KEY);
             if let Ok(Visit::Found) = visit {
                 return visit;
             }
@@ -630,6 +695,10 @@ impl<'g, C: Control> Worker<'g, C> {
                 needed = needed.min(child_needs + 1);
             }
         }
+        // A move left out proves no more than the least a failure proves.
+        if passed_over {
+            needed = needed.min(left + 1);
+        }
         let needed = needed.max(left + 1);
         if let Some(key) = probed_key
             && needed > left + 1
@@ -638,6 +707,43 @@ impl<'g, C: Control> Worker<'g, C> {
             self.table.probe_or_store(key, needed - 1, self.iteration);
         }
         Ok(Visit::Failed(needed))
+    }
+
+    /// With one move to spare (`left == bound + 1`), a helper move leaves the target robot
+    /// exactly `bound` moves, each lowering its bound: the last-moves search. A helper that
+    /// stands outside the region of that search and cannot enter it in one move leaves its
+    /// outcome as it is now, so its moves need not be tried: one last-moves search from here
+    /// stands for all of them. Returns the set of such helpers as a bit mask, or
+    /// [`SKIP_FOUND`] when that search finds a solution (then the path holds it).
+    #[inline(always)]
+    fn helpers_that_cannot_matter(
+        &mut self,
+        depth: u32,
+        left: u32,
+        bound: u32,
+    ) -> Result<u32, Halt> {
+        let Some(active) = self.setup.active else {
+            return Ok(0);
+        };
+        // Under the ricochet rule the helper's move may be what makes a solution long enough.
+        if bound + 1 != left || depth + bound < self.setup.min_len {
+            return Ok(0);
+        }
+        let g = &self.setup.geometry;
+        let cell = self.cells[active];
+        let mut skip = 0;
+        for robot in 0..self.setup.robots {
+            if robot != active && !g.may_matter(cell, self.cells[robot]) {
+                skip |= 1 << robot;
+            }
+        }
+        if skip != 0 {
+            self.counters.last_moves += 1;
+            if self.descend(active, depth, bound)? {
+                return Ok(SKIP_FOUND);
+            }
+        }
+        Ok(skip)
     }
 
     /// The last stretch: `left` equals the bound, so only robots whose own bound is `left`
@@ -697,7 +803,7 @@ impl<'g, C: Control> Worker<'g, C> {
         self.columns = unit.columns;
         self.path.clear();
         self.path.extend_from_slice(&unit.path);
-        self.node(depth, left, unit.last_from, NO_KEY)
+        self.node(depth, left, unit.last_from, unit.key, unit.stored)
     }
 }
 
@@ -806,7 +912,7 @@ impl Driver<'_> {
             countdown: SHARED_CHECK_INTERVAL,
         };
         let mut worker = Worker::new(self.setup, &self.table, control, depth);
-        let result = match worker.node(0, depth, u16::MAX, NO_KEY) {
+        let result = match worker.node(0, depth, u16::MAX, NO_KEY, false) {
             Ok(Visit::Found) => Ok(Ending::Found(std::mem::take(&mut worker.path))),
             Ok(Visit::Failed(needed)) => Ok(Ending::Failed(needed)),
             Err(Halt::Stop(stop)) => Err(stop),
@@ -840,7 +946,7 @@ impl Driver<'_> {
             };
             let mut worker = Worker::new(self.setup, &self.table, control, depth);
             worker.split = Some(SPLIT_DEPTH);
-            let result = worker.node(0, depth, u16::MAX, NO_KEY);
+            let result = worker.node(0, depth, u16::MAX, NO_KEY, false);
             counters.add(&worker.counters);
             match result {
                 Ok(Visit::Found) => {
