@@ -106,7 +106,7 @@ fn fast_agrees_with_bfs_on_thousands_of_small_boards() {
             total += 1;
             let what = format!("{w}x{h}, {robots} robots, seed {seed}");
             finished += usize::from(agrees_with("bfs", &puzzle, &what));
-            if seed % 3 == 0 {
+            if seed.is_multiple_of(3) {
                 let ricochet = puzzle.with_rules(Rules {
                     ricochet: true,
                     no_rebound: false,
@@ -157,6 +157,59 @@ fn ricochet_optimum(puzzle: &Puzzle) -> Option<usize> {
         }
     }
     None
+}
+
+#[test]
+fn fast_agrees_with_bfs_on_large_and_odd_boards() {
+    let shapes: [(u16, u16, usize); 5] = [
+        (64, 64, 2),
+        (64, 1, 2),
+        (1, 64, 3),
+        (40, 17, 2),
+        (33, 64, 1),
+    ];
+    let mut finished = 0;
+    for (i, &(w, h, robots)) in shapes.iter().enumerate() {
+        for seed in 0..6u64 {
+            let seed = seed + 100 * i as u64;
+            let Ok(puzzle) = random_puzzle(w, h, robots, 3, seed) else {
+                continue;
+            };
+            finished += usize::from(agrees_with(
+                "bfs",
+                &puzzle,
+                &format!("{w}x{h}, {robots} robots, seed {seed}"),
+            ));
+        }
+    }
+    assert!(finished >= 20, "only {finished} finished");
+}
+
+#[test]
+fn five_robots_on_the_largest_board_fit_the_table() {
+    // Five 12-bit cells make 60-bit keys: the widest the table takes.
+    for seed in 0..3u64 {
+        let puzzle = random_puzzle(64, 64, 5, 3, seed).unwrap();
+        let report = solver::run(
+            "fast",
+            &puzzle,
+            &SolverOptions::default(),
+            &Limits {
+                time: Some(Duration::from_secs(2)),
+                ..Limits::default()
+            },
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert!(
+            matches!(
+                report.outcome,
+                Outcome::Solved { .. } | Outcome::Unsolvable { .. } | Outcome::TimeLimit
+            ),
+            "seed {seed}: {:?}",
+            report.outcome
+        );
+    }
 }
 
 #[test]

@@ -177,6 +177,9 @@ enum Ending {
     Failed(u32),
 }
 
+/// Moves as (robot index, direction index) pairs.
+type Path = Vec<(u8, u8)>;
+
 /// Why a thread left its search early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Halt {
@@ -288,7 +291,7 @@ struct Shared {
     /// The earliest unit known to hold a solution (`usize::MAX`: none yet).
     best_unit: AtomicUsize,
     /// That unit's solution.
-    best: Mutex<Option<(usize, Vec<(u8, u8)>)>>,
+    best: Mutex<Option<(usize, Path)>>,
     /// Nodes the second thread has counted, published now and then.
     helper_done: AtomicBool,
     helper_nodes: AtomicU64,
@@ -361,8 +364,8 @@ impl<'g, C: Control> Worker<'g, C> {
     fn new(setup: &'g Setup, table: &'g Table, control: C, iteration: u32) -> Self {
         let g = &setup.geometry;
         let mut columns = [0u16; MAX_ROBOTS];
-        for i in 0..setup.robots {
-            columns[i] = g.column_index[usize::from(setup.start[i])];
+        for (column, &cell) in columns.iter_mut().zip(&setup.start[..setup.robots]) {
+            *column = g.column_index[usize::from(cell)];
         }
         Worker {
             setup,
@@ -590,7 +593,7 @@ impl<'g, C: Control> Worker<'g, C> {
         let n = self.setup.robots;
         let first = self.setup.active.unwrap_or(0);
         let last = self.path.last().copied();
-        let child_probes = left - 1 >= 2 && depth + 1 >= self.setup.min_len;
+        let child_probes = left > 2 && depth + 1 >= self.setup.min_len;
         let skip = self.helpers_that_cannot_matter(depth, left, bound)?;
         if skip == SKIP_FOUND {
             return Ok(Visit::Found);
@@ -818,7 +821,7 @@ struct Driver<'a> {
 
 impl Driver<'_> {
     fn run<P: Probe>(&mut self, options: &SolverOptions, search: &mut Search<'_, P>) -> SearchEnd {
-        if let Err(stop) = search.set_memory(self.table.bytes()) {
+        if let Err(stop) = search.set_memory(self.table.bytes() + self.setup.geometry.bytes()) {
             return SearchEnd::Stopped(stop);
         }
         let root = Worker::new(self.setup, &self.table, NoControl, 0);
@@ -894,10 +897,11 @@ impl Driver<'_> {
             self.setup.geometry.cell_bits * self.setup.robots as u32,
         ));
         // Both tables live while entries move over.
-        search.set_memory(self.table.bytes() + Table::bytes_for(new_bits))?;
+        let fixed = self.setup.geometry.bytes();
+        search.set_memory(fixed + self.table.bytes() + Table::bytes_for(new_bits))?;
         self.table = self.table.grown(new_bits);
         self.inserted = 0;
-        search.set_memory(self.table.bytes())
+        search.set_memory(fixed + self.table.bytes())
     }
 
     fn single_iteration<P: Probe>(
@@ -1060,4 +1064,113 @@ impl Control for NoControl {
     }
 
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::MoveTables;
+    use crate::model::random::random_puzzle;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Random puzzles of many shapes, and for each a few random placements of its robots.
+    fn placements(count: u64) -> Vec<(Puzzle, Vec<u16>)> {
+        let mut out = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for seed in 0..count {
+            let width = rng.random_range(1..=20);
+            let height = rng.random_range(1..=20);
+            let robots = rng.random_range(1..=5usize);
+            let Ok(puzzle) = random_puzzle(width, height, robots, 3, seed) else {
+                continue;
+            };
+            let cells = puzzle.board().cell_count() as u16;
+            for _ in 0..5 {
+                let mut placed: Vec<u16> = Vec::new();
+                while placed.len() < robots {
+                    let cell = rng.random_range(0..cells);
+                    if !puzzle.board().is_closed(cell) && !placed.contains(&cell) {
+                        placed.push(cell);
+                    }
+                }
+                out.push((puzzle.clone(), placed));
+            }
+        }
+        out
+    }
+
+    fn worker<'a>(setup: &'a Setup, table: &'a Table, cells: &[u16]) -> Worker<'a, NoControl> {
+        let mut worker = Worker::new(setup, table, NoControl, 1);
+        for (i, &cell) in cells.iter().enumerate() {
+            worker.set(i, (cell, setup.geometry.column_index[usize::from(cell)]));
+        }
+        worker
+    }
+
+    #[test]
+    fn slides_match_the_model_rule_on_any_board() {
+        for (puzzle, cells) in placements(300) {
+            let setup = Setup::new(&puzzle);
+            let table = Table::new(8, 8);
+            let worker = worker(&setup, &table, &cells);
+            let tables = MoveTables::new(puzzle.board());
+            for robot in 0..cells.len() {
+                for dir in 0..4 {
+                    let expected = tables.slide(&cells, robot, Direction::ALL[dir]);
+                    let (cell, column) = worker.slide(robot, dir);
+                    assert_eq!(cell, expected, "{cells:?} robot {robot} dir {dir}");
+                    assert_eq!(column, setup.geometry.column_index[usize::from(cell)]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_merge_swapped_helpers_but_not_the_target_robot() {
+        let puzzle = crate::model::samples::fogleman_22();
+        let setup = Setup::new(&puzzle);
+        let table = Table::new(8, 32);
+        // Blue (index 2) is the target robot.
+        let key = |cells: [u16; 4]| worker(&setup, &table, &cells).key();
+        assert_eq!(key([1, 2, 3, 4]), key([4, 2, 3, 1]));
+        assert_eq!(key([1, 2, 3, 4]), key([2, 4, 3, 1]));
+        assert_ne!(key([1, 2, 3, 4]), key([3, 2, 1, 4]));
+    }
+
+    #[test]
+    fn helpers_outside_the_region_never_change_the_last_moves_search() {
+        let mut checked = 0;
+        for (puzzle, cells) in placements(400) {
+            let Some(active) = puzzle.active_robot() else {
+                continue;
+            };
+            let setup = Setup::new(&puzzle);
+            let table = Table::new(8, 8);
+            let g = &setup.geometry;
+            let bound = g.rook(cells[active]);
+            if unreachable(bound) || bound == 0 {
+                continue;
+            }
+            let outcome = |cells: &[u16]| {
+                let mut w = worker(&setup, &table, cells);
+                w.descend(active, 0, bound) == Ok(true)
+            };
+            let before = outcome(&cells);
+            for helper in (0..cells.len()).filter(|&h| h != active) {
+                if g.may_matter(cells[active], cells[helper]) {
+                    continue;
+                }
+                let w = worker(&setup, &table, &cells);
+                for dir in 0..4 {
+                    let (to, _) = w.slide(helper, dir);
+                    let mut moved = cells.clone();
+                    moved[helper] = to;
+                    assert_eq!(outcome(&moved), before, "{cells:?} helper {helper} to {to}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "only {checked} helper moves checked");
+    }
 }

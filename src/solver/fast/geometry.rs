@@ -86,6 +86,12 @@ impl Geometry {
         geometry
     }
 
+    /// The bytes the tables take.
+    pub fn bytes(&self) -> usize {
+        let cells = self.rook.len();
+        cells * (2 + 2 + 8 + 2) + (self.region.len() + self.reach.len()) * 8
+    }
+
     /// The cells on the ray from `cell` in `dir` up to its wall stop, nearest first.
     fn ray(&self, cell: usize, dir: usize) -> impl Iterator<Item = usize> + '_ {
         let horizontal = dir == EAST || dir == WEST;

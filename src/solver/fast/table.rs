@@ -196,7 +196,7 @@ impl Table {
 /// Asks the kernel to back a big table with 2 MiB pages before it is first written: lookups
 /// land at random places, and with 4 KiB pages nearly every one would also miss the address
 /// translation cache. Only a hint; where it is not available nothing changes.
-fn advise_huge_pages(buckets: &Vec<Bucket>, count: usize) {
+fn advise_huge_pages(buckets: &[Bucket], count: usize) {
     let bytes = count * std::mem::size_of::<Bucket>();
     if bytes < 4 << 20 {
         return;
