@@ -83,6 +83,10 @@ pub const KIND: SolverKind = SolverKind {
 /// a thread costs more than it saves on small searches.
 const PARALLEL_THRESHOLD: u64 = 200_000;
 
+/// Searches with fewer nodes than this in the previous iteration do not skip helpers before
+/// the last moves: building the cell sets that allows it would cost them more.
+const LAST_MOVES_THRESHOLD: u64 = 5_000;
+
 /// The depth at which the tree is cut into work units for two threads.
 const SPLIT_DEPTH: u32 = 3;
 
@@ -733,6 +737,9 @@ impl<'g, C: Control> Worker<'g, C> {
             return Ok(0);
         }
         let g = &self.setup.geometry;
+        if !g.last_moves_ready() {
+            return Ok(0);
+        }
         let cell = self.cells[active];
         let mut skip = 0;
         for robot in 0..self.setup.robots {
@@ -839,6 +846,13 @@ impl Driver<'_> {
             }
             if let Err(stop) = self.grow_table(search) {
                 return SearchEnd::Stopped(stop);
+            }
+            if previous_nodes >= LAST_MOVES_THRESHOLD && !self.setup.geometry.last_moves_ready() {
+                self.setup.geometry.prepare_last_moves();
+                let bytes = self.table.bytes() + self.setup.geometry.bytes();
+                if let Err(stop) = search.set_memory(bytes) {
+                    return SearchEnd::Stopped(stop);
+                }
             }
             search.probe.event(|| Event::IterationStarted { depth });
             let parallel = self.threads > 1
@@ -1146,6 +1160,7 @@ mod tests {
                 continue;
             };
             let setup = Setup::new(&puzzle);
+            setup.geometry.prepare_last_moves();
             let table = Table::new(8, 8);
             let g = &setup.geometry;
             let bound = g.rook(cells[active]);
