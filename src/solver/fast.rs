@@ -17,7 +17,13 @@
 //!   an entry means "no solution within this many moves" and cuts never lose a shortest
 //!   solution. Keys are mixed by a bijection, so a hit is never a collision.
 //! - **Prefetching.** A node generates all its children first and asks the processor for the
-//!   table buckets of those that will look themselves up, so the memory reads overlap.
+//!   table buckets of those that will look themselves up, so the memory reads overlap; it then
+//!   looks them up itself, so a table hit costs no call.
+//! - **Helpers that cannot matter.** With one move to spare, any helper move leaves the target
+//!   robot's last-moves search to decide. Each cell has a precomputed region (the cells whose
+//!   occupation can change that search); a helper that cannot stand in it after one move of
+//!   its own cannot change the outcome, so one search from the node stands for all its moves.
+//!   The cell sets are built once a search passes a few thousand nodes.
 //! - **Bounds.** The minimum-move (rook) bound `R` of the target robot's cell. When `R` equals
 //!   the moves left, only the target robot can move and every move must lower `R` by one: that
 //!   last stretch is searched by a small exact routine without table or keys. A node that fails
