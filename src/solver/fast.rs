@@ -574,12 +574,9 @@ impl<'g, C: Control> Worker<'g, C> {
             });
         }
         self.counters.expanded += 1;
-        let mut probed_key = None;
-        if stored {
-            probed_key = Some(key);
-        } else if left >= 2 && depth >= self.setup.min_len {
+        // A parent that looked this node up has already recorded it in the table.
+        if !stored && left >= 2 && depth >= self.setup.min_len {
             let key = if key == NO_KEY { self.key() } else { key };
-            probed_key = Some(key);
             match self.table.probe_or_store(key, left, self.iteration) {
                 Lookup::Stored { new } => self.counters.inserted += u64::from(new),
                 Lookup::Hit { stored, older } => {
@@ -712,14 +709,7 @@ impl<'g, C: Control> Worker<'g, C> {
         if passed_over {
             needed = needed.min(left + 1);
         }
-        let needed = needed.max(left + 1);
-        if let Some(key) = probed_key
-            && needed > left + 1
-        {
-            // The subtree proved more than the iteration asked: record it for the next ones.
-            self.table.probe_or_store(key, needed - 1, self.iteration);
-        }
-        Ok(Visit::Failed(needed))
+        Ok(Visit::Failed(needed.max(left + 1)))
     }
 
     /// With one move to spare (`left == bound + 1`), a helper move leaves the target robot
