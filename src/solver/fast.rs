@@ -109,6 +109,11 @@ const INITIAL_BUCKET_BITS: u32 = 9;
 const MAX_BUCKET_BITS: u32 = 24;
 
 /// Solves a puzzle with the fast IDA*.
+///
+/// On big searches (and when the probe does not want events) a second thread helps: it is
+/// scoped, joined before this returns, and stops when the main thread sees the time limit,
+/// the cancel flag or the probe ask to stop. The table takes memory up to 512 MiB as the
+/// search grows; past the memory limit the run stops with [`Stop::MemoryLimit`].
 pub fn solve<P: Probe>(
     puzzle: &Puzzle,
     options: &SolverOptions,
