@@ -68,9 +68,9 @@ pub const NAME: &str = "fast";
 pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "Fast IDA*",
-    description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, a \
-                  helper-aware bound and two threads",
-    source: "Fogleman's IDDFS, sped up: stop tables, packed keys, stronger bounds",
+    description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, \
+                  skipping of helper moves that cannot matter, and two threads",
+    source: "Fogleman's IDDFS, sped up: stop tables, packed keys, prefetched table lookups",
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
         ricochet: true,
