@@ -97,6 +97,8 @@ enum Command {
         /// The PNG file to write.
         file: PathBuf,
     },
+    /// Time solvers on the reference puzzles and 1,000 seeded random games.
+    Bench(crate::bench::BenchArgs),
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -213,6 +215,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             println!("wrote {}", file.display());
             Ok(ExitCode::SUCCESS)
         }
+        Command::Bench(args) => crate::bench::run(&args),
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod accuracy;
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod experiment;
 pub mod model;

@@ -7,6 +7,7 @@
 pub mod astar;
 pub mod bfs;
 pub mod dls;
+pub mod fast;
 pub mod graph_solver;
 pub mod idastar;
 pub mod iddfs;
@@ -87,6 +88,7 @@ pub const DECK_COLUMNS: Columns = Columns {
 pub static SOLVERS: &[SolverKind] = &[
     bfs::KIND,
     iddfs::KIND,
+    fast::KIND,
     astar::KIND,
     astar::MANHATTAN_KIND,
     astar::ROW_COLUMN_KIND,
@@ -364,6 +366,7 @@ pub fn run<P: Probe>(
             graph_solver::solve(puzzle, graph_solver::Version::V2, &mut search)
         }
         stateless::NAME => stateless::solve(puzzle, &mut search),
+        fast::NAME => fast::solve(puzzle, options, &mut search),
         _ => unreachable!("every registered solver is dispatched here"),
     };
     Ok(finish(kind, puzzle, end, search))

@@ -1,0 +1,622 @@
+//! The `bench` command: runs solvers on a fixed suite of puzzles and prints what they took.
+//!
+//! Two suites, both deterministic so that two commits can be compared on one machine:
+//!
+//! - **reference**: every `.ron` puzzle in the boards folder (sorted by file name), plus the
+//!   known hard game ids that are not among them;
+//! - **random**: 1,000 standard games dealt by [`random_game`] for seeds 1 to 1,000, four robots.
+//!
+//! Per solver and reference puzzle the table gives the moves, the median time over the
+//! repeats, nodes, nodes per second and the peak memory the solver reported; for the random
+//! suite the mean, median, 99th percentile and largest time per solver. Every puzzle solved by
+//! more than one optimal solver is checked for equal move counts, and any disagreement is
+//! printed loudly and fails the command. Each run has a time limit, so a slow solver cannot
+//! hang the bench. Progress goes to standard error, one plain line per step.
+
+use crate::model::Puzzle;
+use crate::model::formats::{self, game_id};
+use crate::model::tiles::random_game;
+use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, Report, SolverOptions};
+use anyhow::Context;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The known hard positions, by game id (see the reference puzzle notes).
+pub const REFERENCE_GAME_IDS: [&str; 3] = [
+    "7650+42+E2302B12+C9",
+    "0765+42+2E21BD0F+93",
+    "3650+42+1CF10F0C+C9",
+];
+
+/// The seeds of the random suite.
+pub const RANDOM_SEEDS: std::ops::RangeInclusive<u64> = 1..=1000;
+
+/// Which puzzles to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    /// The puzzles in the boards folder and the known hard game ids.
+    Reference,
+    /// 1,000 seeded random standard games.
+    Random,
+    /// Both.
+    All,
+}
+
+/// The command-line arguments of `bench`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Comma-separated solver names, or `all` for every registered solver.
+    #[arg(long, default_value = "fast,iddfs", value_delimiter = ',')]
+    pub solvers: Vec<String>,
+    /// Which suite to run.
+    #[arg(long, value_enum, default_value_t = Suite::Reference)]
+    pub suite: Suite,
+    /// Runs per puzzle and solver; the median time is reported.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop each run after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub time_limit: f64,
+    /// Stop a run when the solver's tables exceed this many MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    pub memory_limit: u64,
+    /// The folder of reference puzzles.
+    #[arg(long, value_name = "DIR", default_value = "boards")]
+    pub boards: PathBuf,
+}
+
+/// One solver's result on one puzzle: the median run of the repeats.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// The puzzle's name.
+    pub puzzle: String,
+    /// The solver's name.
+    pub solver: &'static str,
+    /// How the run ended.
+    pub outcome: &'static str,
+    /// Moves of the solution, when solved.
+    pub moves: Option<usize>,
+    /// The median wall time of the repeats.
+    pub time: Duration,
+    /// Nodes counted in the median run.
+    pub nodes: u64,
+    /// The largest memory estimate the solver reported, in bytes.
+    pub peak_memory: usize,
+}
+
+impl Measurement {
+    /// Nodes per second of wall time.
+    pub fn nodes_per_second(&self) -> f64 {
+        let secs = self.time.as_secs_f64();
+        if secs > 0.0 {
+            self.nodes as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Time statistics of one solver over the random suite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// The solver's name.
+    pub solver: &'static str,
+    /// Puzzles it solved or proved unsolvable.
+    pub finished: usize,
+    /// Puzzles it did not finish (time or memory limit, invalid answer).
+    pub unfinished: usize,
+    /// Mean time in milliseconds.
+    pub mean_ms: f64,
+    /// Median time in milliseconds.
+    pub median_ms: f64,
+    /// 99th percentile time in milliseconds.
+    pub p99_ms: f64,
+    /// Largest time in milliseconds.
+    pub max_ms: f64,
+    /// Mean moves of the solved puzzles.
+    pub mean_moves: f64,
+    /// Nodes over all puzzles.
+    pub nodes: u64,
+}
+
+/// Optimal solvers that gave different move counts for one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The puzzle's name.
+    pub puzzle: String,
+    /// Each solver's move count (`None`: it proved there is no solution).
+    pub answers: Vec<(&'static str, Option<usize>)>,
+}
+
+/// Runs the bench command.
+pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let kinds = solver_kinds(&args.solvers)?;
+    let limits =
+        Limits {
+            time: Some(Duration::try_from_secs_f64(args.time_limit).map_err(|_| {
+                anyhow::anyhow!("--time-limit must be a positive number of seconds")
+            })?),
+            memory_bytes: Some((args.memory_limit as usize).saturating_mul(1 << 20)),
+            cancel: None,
+        };
+    let repeat = args.repeat.max(1);
+    let mut reference = Vec::new();
+    let mut random = Vec::new();
+    if matches!(args.suite, Suite::Reference | Suite::All) {
+        let puzzles = reference_puzzles(&args.boards)?;
+        reference = measure_all(&puzzles, &kinds, &limits, repeat, "reference")?;
+    }
+    if matches!(args.suite, Suite::Random | Suite::All) {
+        let puzzles = random_puzzles()?;
+        random = measure_all(&puzzles, &kinds, &limits, repeat, "random")?;
+    }
+    let summaries: Vec<Summary> = kinds.iter().map(|k| summarize(k.name, &random)).collect();
+    let mut found = disagreements(&reference);
+    found.extend(disagreements(&random));
+    for d in &found {
+        eprintln!(
+            "DISAGREEMENT on {}: {}",
+            d.puzzle,
+            d.answers
+                .iter()
+                .map(|(s, m)| format!("{s} {}", m.map_or("none".to_string(), |m| m.to_string())))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = to_json(&reference, &random, &summaries, &found, repeat);
+        writeln!(out, "{value}")?;
+    } else {
+        if !reference.is_empty() {
+            write!(out, "{}", reference_table(&reference))?;
+        }
+        if !random.is_empty() {
+            if !reference.is_empty() {
+                writeln!(out)?;
+            }
+            write!(
+                out,
+                "{}",
+                summary_table(&summaries, random.len() / kinds.len().max(1))
+            )?;
+        }
+        if found.is_empty() {
+            writeln!(out, "\nAll optimal solvers agree on every move count.")?;
+        } else {
+            writeln!(
+                out,
+                "\n{} DISAGREEMENTS between optimal solvers (listed on standard error).",
+                found.len()
+            )?;
+        }
+    }
+    Ok(if found.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn solver_kinds(names: &[String]) -> anyhow::Result<Vec<&'static solver::SolverKind>> {
+    if names.iter().any(|n| n == "all") {
+        return Ok(solver::SOLVERS.iter().collect());
+    }
+    names
+        .iter()
+        .map(|name| {
+            solver::kind(name.trim())
+                .ok_or_else(|| solver::SolveError::UnknownSolver(name.clone()).into())
+        })
+        .collect()
+}
+
+/// The reference suite: every `.ron` file in `dir` by file name, then the hard game ids that
+/// are not the same puzzle as one of the files.
+pub fn reference_puzzles(dir: &Path) -> anyhow::Result<Vec<(String, Puzzle)>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the boards folder {}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    let mut puzzles = Vec::new();
+    for path in files {
+        let puzzle = formats::load_source(&path.to_string_lossy())
+            .with_context(|| format!("cannot load {}", path.display()))?;
+        let name = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        puzzles.push((name, puzzle));
+    }
+    for id in REFERENCE_GAME_IDS {
+        let puzzle = game_id::parse(id).with_context(|| format!("game id {id}"))?;
+        if !puzzles.iter().any(|(_, p)| *p == puzzle) {
+            puzzles.push((id.to_string(), puzzle));
+        }
+    }
+    Ok(puzzles)
+}
+
+/// The random suite: standard games for seeds 1 to 1,000 with four robots.
+pub fn random_puzzles() -> anyhow::Result<Vec<(String, Puzzle)>> {
+    RANDOM_SEEDS
+        .map(|seed| {
+            let (puzzle, _) = random_game(seed, 4)?;
+            Ok((format!("seed {seed}"), puzzle))
+        })
+        .collect()
+}
+
+fn measure_all(
+    puzzles: &[(String, Puzzle)],
+    kinds: &[&'static solver::SolverKind],
+    limits: &Limits,
+    repeat: usize,
+    suite: &str,
+) -> anyhow::Result<Vec<Measurement>> {
+    let mut out = Vec::with_capacity(puzzles.len() * kinds.len());
+    let total = puzzles.len();
+    let mut stderr = std::io::stderr().lock();
+    for (i, (name, puzzle)) in puzzles.iter().enumerate() {
+        // Long runs name each puzzle; the random suite reports every hundred.
+        if total <= 50 || (i + 1) % 100 == 0 {
+            writeln!(stderr, "[{suite} {}/{total}] {name}", i + 1)?;
+        }
+        for kind in kinds {
+            out.push(measure(name, puzzle, kind, limits, repeat));
+        }
+    }
+    Ok(out)
+}
+
+/// Runs one solver on one puzzle `repeat` times and keeps the median run. A run that does not
+/// finish is not repeated.
+pub fn measure(
+    name: &str,
+    puzzle: &Puzzle,
+    kind: &'static solver::SolverKind,
+    limits: &Limits,
+    repeat: usize,
+) -> Measurement {
+    let mut runs: Vec<Result<Report, solver::SolveError>> = Vec::new();
+    for _ in 0..repeat.max(1) {
+        let report = solver::run(
+            kind.name,
+            puzzle,
+            &SolverOptions::default(),
+            limits,
+            &mut NoProbe,
+        );
+        let finished = matches!(
+            report.as_ref().map(|r| &r.outcome),
+            Ok(Outcome::Solved { .. } | Outcome::Unsolvable { .. })
+        );
+        runs.push(report);
+        if !finished {
+            break;
+        }
+    }
+    let mut reports: Vec<Report> = Vec::new();
+    for run in runs {
+        match run {
+            Ok(report) => reports.push(report),
+            Err(error) => {
+                // The solver refuses the puzzle (a rule it does not implement).
+                return Measurement {
+                    puzzle: name.to_string(),
+                    solver: kind.name,
+                    outcome: if matches!(error, solver::SolveError::UnsupportedRule { .. }) {
+                        "unsupported"
+                    } else {
+                        "error"
+                    },
+                    moves: None,
+                    time: Duration::ZERO,
+                    nodes: 0,
+                    peak_memory: 0,
+                };
+            }
+        }
+    }
+    reports.sort_by_key(|r| r.elapsed);
+    let median = &reports[reports.len() / 2];
+    Measurement {
+        puzzle: name.to_string(),
+        solver: kind.name,
+        outcome: median.outcome.name(),
+        moves: median.outcome.move_count(),
+        time: median.elapsed,
+        nodes: median.nodes,
+        peak_memory: reports.iter().map(|r| r.peak_memory).max().unwrap_or(0),
+    }
+}
+
+fn finished(m: &Measurement) -> bool {
+    m.outcome == "solved" || m.outcome == "unsolvable"
+}
+
+/// Time statistics of one solver over a list of measurements.
+pub fn summarize(solver: &'static str, measurements: &[Measurement]) -> Summary {
+    let mine: Vec<&Measurement> = measurements.iter().filter(|m| m.solver == solver).collect();
+    let done: Vec<&&Measurement> = mine.iter().filter(|m| finished(m)).collect();
+    let mut times: Vec<f64> = done.iter().map(|m| m.time.as_secs_f64() * 1e3).collect();
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| -> f64 {
+        if times.is_empty() {
+            return 0.0;
+        }
+        // Nearest rank: the smallest time with at least q of the runs at or below it.
+        let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
+        times[rank - 1]
+    };
+    let moves: Vec<usize> = done.iter().filter_map(|m| m.moves).collect();
+    Summary {
+        solver,
+        finished: done.len(),
+        unfinished: mine.len() - done.len(),
+        mean_ms: if times.is_empty() {
+            0.0
+        } else {
+            times.iter().sum::<f64>() / times.len() as f64
+        },
+        median_ms: at(0.5),
+        p99_ms: at(0.99),
+        max_ms: times.last().copied().unwrap_or(0.0),
+        mean_moves: if moves.is_empty() {
+            0.0
+        } else {
+            moves.iter().sum::<usize>() as f64 / moves.len() as f64
+        },
+        nodes: mine.iter().map(|m| m.nodes).sum(),
+    }
+}
+
+/// Puzzles on which the optimal solvers that finished gave different answers.
+pub fn disagreements(measurements: &[Measurement]) -> Vec<Disagreement> {
+    let mut names: Vec<&str> = Vec::new();
+    for m in measurements {
+        if !names.contains(&m.puzzle.as_str()) {
+            names.push(&m.puzzle);
+        }
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let answers: Vec<(&'static str, Option<usize>)> = measurements
+            .iter()
+            .filter(|m| m.puzzle == name && finished(m))
+            .filter(|m| {
+                solver::kind(m.solver).is_some_and(|k| k.optimality == Optimality::Guaranteed)
+            })
+            .map(|m| (m.solver, m.moves))
+            .collect();
+        if answers.windows(2).any(|w| w[0].1 != w[1].1) {
+            out.push(Disagreement {
+                puzzle: name.to_string(),
+                answers,
+            });
+        }
+    }
+    out
+}
+
+/// The reference table in Markdown.
+pub fn reference_table(measurements: &[Measurement]) -> String {
+    let mut text = String::from(
+        "| puzzle | solver | moves | time | nodes | nodes/s | peak memory | outcome |\n\
+         |---|---|---:|---:|---:|---:|---:|---|\n",
+    );
+    for m in measurements {
+        text.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            m.puzzle,
+            m.solver,
+            m.moves.map_or("-".to_string(), |n| n.to_string()),
+            format_time(m.time),
+            m.nodes,
+            format_rate(m.nodes_per_second()),
+            format_bytes(m.peak_memory),
+            m.outcome
+        ));
+    }
+    text
+}
+
+/// The random-suite table in Markdown.
+pub fn summary_table(summaries: &[Summary], puzzles: usize) -> String {
+    let mut text = format!(
+        "Random suite: {puzzles} standard games (seeds 1..={puzzles}, four robots)\n\n\
+         | solver | finished | mean moves | mean | median | p99 | max | nodes |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n"
+    );
+    for s in summaries {
+        text.push_str(&format!(
+            "| {} | {}{} | {:.2} | {} | {} | {} | {} | {} |\n",
+            s.solver,
+            s.finished,
+            if s.unfinished > 0 {
+                format!(" ({} not)", s.unfinished)
+            } else {
+                String::new()
+            },
+            s.mean_moves,
+            format_ms(s.mean_ms),
+            format_ms(s.median_ms),
+            format_ms(s.p99_ms),
+            format_ms(s.max_ms),
+            s.nodes
+        ));
+    }
+    text
+}
+
+fn format_time(time: Duration) -> String {
+    format_ms(time.as_secs_f64() * 1e3)
+}
+
+fn format_ms(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{:.2} s", ms / 1000.0)
+    } else if ms >= 1.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{:.0} µs", ms * 1000.0)
+    }
+}
+
+fn format_rate(rate: f64) -> String {
+    if rate >= 1e6 {
+        format!("{:.1} M", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.1} k", rate / 1e3)
+    } else {
+        format!("{rate:.0}")
+    }
+}
+
+fn format_bytes(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.0} MiB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
+    }
+}
+
+fn to_json(
+    reference: &[Measurement],
+    random: &[Measurement],
+    summaries: &[Summary],
+    disagreements: &[Disagreement],
+    repeat: usize,
+) -> serde_json::Value {
+    let row = |m: &Measurement| {
+        serde_json::json!({
+            "puzzle": m.puzzle,
+            "solver": m.solver,
+            "outcome": m.outcome,
+            "moves": m.moves,
+            "millis": m.time.as_secs_f64() * 1e3,
+            "nodes": m.nodes,
+            "nodes_per_second": m.nodes_per_second(),
+            "peak_memory_bytes": m.peak_memory,
+        })
+    };
+    let summary: Vec<serde_json::Value> = summaries
+        .iter()
+        .filter(|_| !random.is_empty())
+        .map(|s| {
+            serde_json::json!({
+                "solver": s.solver,
+                "finished": s.finished,
+                "unfinished": s.unfinished,
+                "mean_moves": s.mean_moves,
+                "mean_millis": s.mean_ms,
+                "median_millis": s.median_ms,
+                "p99_millis": s.p99_ms,
+                "max_millis": s.max_ms,
+                "nodes": s.nodes,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "repeat": repeat,
+        "reference": reference.iter().map(row).collect::<Vec<_>>(),
+        "random": random.iter().map(row).collect::<Vec<_>>(),
+        "random_summary": summary,
+        "disagreements": disagreements.iter().map(|d| serde_json::json!({
+            "puzzle": d.puzzle,
+            "answers": d.answers.iter().map(|(s, m)| serde_json::json!({"solver": s, "moves": m})).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measurement(
+        puzzle: &str,
+        solver: &'static str,
+        moves: Option<usize>,
+        ms: u64,
+    ) -> Measurement {
+        Measurement {
+            puzzle: puzzle.to_string(),
+            solver,
+            outcome: "solved",
+            moves,
+            time: Duration::from_millis(ms),
+            nodes: 10,
+            peak_memory: 0,
+        }
+    }
+
+    #[test]
+    fn percentiles_use_the_nearest_rank() {
+        let runs: Vec<Measurement> = (1..=100)
+            .map(|ms| measurement(&format!("seed {ms}"), "fast", Some(5), ms))
+            .collect();
+        let summary = summarize("fast", &runs);
+        assert_eq!(summary.finished, 100);
+        assert_eq!(summary.median_ms, 50.0);
+        assert_eq!(summary.p99_ms, 99.0);
+        assert_eq!(summary.max_ms, 100.0);
+        assert_eq!(summary.mean_ms, 50.5);
+        assert_eq!(summary.nodes, 1000);
+    }
+
+    #[test]
+    fn differing_move_counts_of_optimal_solvers_are_reported() {
+        let runs = vec![
+            measurement("a", "fast", Some(5), 1),
+            measurement("a", "iddfs", Some(5), 1),
+            measurement("b", "fast", Some(6), 1),
+            measurement("b", "iddfs", Some(7), 1),
+        ];
+        let found = disagreements(&runs);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].puzzle, "b");
+        assert_eq!(
+            found[0].answers,
+            vec![("fast", Some(6)), ("iddfs", Some(7))]
+        );
+    }
+
+    #[test]
+    fn the_reference_suite_holds_the_boards_and_the_hard_game_ids_once() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards");
+        let puzzles = reference_puzzles(&dir).unwrap();
+        let names: Vec<&str> = puzzles.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(names.contains(&"fogleman-22"));
+        // Every game id is either a shipped board or listed by its id, never both.
+        for id in REFERENCE_GAME_IDS {
+            let puzzle = game_id::parse(id).unwrap();
+            assert_eq!(
+                puzzles.iter().filter(|(_, p)| *p == puzzle).count(),
+                1,
+                "{id}"
+            );
+        }
+        // Files come first, sorted by name; game ids follow.
+        let files: Vec<&str> = names.iter().copied().filter(|n| !n.contains('+')).collect();
+        let mut sorted = files.clone();
+        sorted.sort_unstable();
+        assert_eq!(files, sorted);
+        assert_eq!(&names[..files.len()], &files[..]);
+    }
+
+    #[test]
+    fn the_random_suite_is_the_same_every_time() {
+        let a = random_puzzles().unwrap();
+        let b = random_puzzles().unwrap();
+        assert_eq!(a.len(), 1000);
+        assert!(a.iter().zip(&b).all(|(x, y)| x == y));
+    }
+}

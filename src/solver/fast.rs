@@ -1,0 +1,1192 @@
+//! The fastest optimal solver here: iterative-deepening A* (IDA*) over packed states with a
+//! lock-free transposition table, an exact search of the last moves, prefetched table reads
+//! and two threads on big searches.
+//!
+//! The search is iterative deepening on the number of moves, like Fogleman's IDDFS, but every
+//! part of it is built for speed:
+//!
+//! - **Slides** read a stop table per cell and direction and resolve robots in the way with a
+//!   few integer comparisons (see [`geometry`]); nothing is allocated in the search.
+//! - **States** are packed into one word: the target robot's cell, then the other robots'
+//!   cells sorted (all robots sorted for the vortex), so positions that differ only by
+//!   swapping helpers share an entry.
+//! - **The transposition table** ([`table`]) stores, per state, the most moves left with which
+//!   it was searched, and the iteration that wrote it; a state reached again with no more moves
+//!   left is cut. Moves are never restricted by the path that led to a state (only a move
+//!   straight back onto the previous state is skipped, which the table would cut anyway), so
+//!   an entry means "no solution within this many moves" and cuts never lose a shortest
+//!   solution. Keys are mixed by a bijection, so a hit is never a collision.
+//! - **Prefetching.** A node generates all its children first and asks the processor for the
+//!   table buckets of those that will look themselves up, so the memory reads overlap; it then
+//!   looks them up itself, so a table hit costs no call.
+//! - **Helpers that cannot matter.** With one move to spare, any helper move leaves the target
+//!   robot's last-moves search to decide. Each cell has a precomputed region (the cells whose
+//!   occupation can change that search); a helper that cannot stand in it after one move of
+//!   its own cannot change the outcome, so one search from the node stands for all its moves.
+//!   The cell sets are built once a search passes a few thousand nodes.
+//! - **Bounds.** The minimum-move (rook) bound `R` of the target robot's cell. When `R` equals
+//!   the moves left, only the target robot can move and every move must lower `R` by one: that
+//!   last stretch is searched by a small exact routine without table or keys. A node that fails
+//!   reports the least number of moves its children proved they need; an iteration whose root
+//!   proves more than one extra move skips the iterations in between.
+//! - **Move order**: the target robot first, then the helpers, each in directions N, E, S, W.
+//! - **Two threads** on big iterations (scoped, joined before returning): the tree is cut at a
+//!   small depth into work units handed out in order; both threads share the table. The main
+//!   thread polls the limits, the cancel flag and the probe (through [`Search::tick`]) and
+//!   tells the other thread to stop. When several units hold solutions, the one from the
+//!   earliest unit is returned, so the answer is the one a single thread would give; in rare
+//!   races it can be another solution of the same length. Runs whose probe wants events (the
+//!   debugger) always use one thread, so every node is reported in order.
+//!
+//! Per-depth rows: *Nodes* counts the states visited, *expanded* those that passed the bound
+//! (table hits included), *hits* the table cuts; the extra columns count bound cuts and the
+//! last-moves searches.
+//!
+//! Rules: the ricochet rule is honoured (a goal reached in fewer than two moves does not count;
+//! the table is not used at depths below two then). The no-rebound rule is not implemented.
+//! For the vortex the bound is the least rook bound over all robots, and when it equals the
+//! moves left only the robots whose own bound equals it move.
+
+pub mod geometry;
+pub mod table;
+
+use self::geometry::{EAST, Geometry, SOUTH, WEST, unreachable};
+use self::table::{Lookup, Table, min_bucket_bits};
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
+};
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Direction, Move, Puzzle, RobotColor};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+/// The command-line name.
+pub const NAME: &str = "fast";
+
+/// The registry entry.
+pub const KIND: SolverKind = SolverKind {
+    name: NAME,
+    title: "Fast IDA*",
+    description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, \
+                  skipping of helper moves that cannot matter, and two threads",
+    source: "Fogleman's IDDFS, sped up: stop tables, packed keys, prefetched table lookups",
+    optimality: Optimality::Guaranteed,
+    rules: RuleSupport {
+        ricochet: true,
+        no_rebound: false,
+    },
+    columns: Columns {
+        depth: "Depth",
+        nodes: "Nodes",
+        inner: "expanded",
+        hits: "hits",
+    },
+    takes_depth_limit: true,
+};
+
+/// Searches with fewer nodes than this in the previous iteration run on one thread: starting
+/// a thread costs more than it saves on small searches.
+const PARALLEL_THRESHOLD: u64 = 200_000;
+
+/// Searches with fewer nodes than this in the previous iteration do not skip helpers before
+/// the last moves: building the cell sets that allows it would cost them more.
+const LAST_MOVES_THRESHOLD: u64 = 5_000;
+
+/// The depth at which the tree is cut into work units for two threads.
+const SPLIT_DEPTH: u32 = 3;
+
+/// The deepest iteration: table entries record depths and iterations in a byte.
+const MAX_DEPTH: u32 = 255;
+
+/// How often (in nodes) a thread looks at the shared stop flags.
+const SHARED_CHECK_INTERVAL: u32 = 1 << 10;
+
+/// The table starts with this many bucket bits (16 KiB) and grows between iterations.
+const INITIAL_BUCKET_BITS: u32 = 9;
+
+/// The table never grows past this many bucket bits (2^24 buckets of 32 bytes: 512 MiB).
+const MAX_BUCKET_BITS: u32 = 24;
+
+/// Solves a puzzle with the fast IDA*.
+///
+/// On big searches (and when the probe does not want events) a second thread helps: it is
+/// scoped, joined before this returns, and stops when the main thread sees the time limit,
+/// the cancel flag or the probe ask to stop. The table takes memory up to 512 MiB as the
+/// search grows; past the memory limit the run stops with [`Stop::MemoryLimit`].
+pub fn solve<P: Probe>(
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    search: &mut Search<'_, P>,
+) -> SearchEnd {
+    let setup = Setup::new(puzzle);
+    // Asking the system reads files on some platforms: ask once per process.
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let threads = *THREADS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(2)
+    });
+    Driver {
+        setup: &setup,
+        table: Table::new(
+            INITIAL_BUCKET_BITS,
+            setup.geometry.cell_bits * setup.robots as u32,
+        ),
+        inserted: 0,
+        threads,
+    }
+    .run(options, search)
+}
+
+/// What every thread reads: the board tables and the puzzle's parts.
+struct Setup {
+    geometry: Geometry,
+    robots: usize,
+    active: Option<usize>,
+    goal: u16,
+    min_len: u32,
+    colors: [RobotColor; MAX_ROBOTS],
+    start: [u16; MAX_ROBOTS],
+}
+
+impl Setup {
+    fn new(puzzle: &Puzzle) -> Setup {
+        let geometry = Geometry::new(puzzle.board(), puzzle.goal_cell());
+        let mut colors = [RobotColor::Red; MAX_ROBOTS];
+        let mut start = [0u16; MAX_ROBOTS];
+        for (i, robot) in puzzle.robots().iter().enumerate() {
+            colors[i] = robot.color;
+            start[i] = puzzle.board().cell(robot.pos);
+        }
+        let robots = puzzle.robots().len();
+        let active = puzzle.active_robot();
+        Setup {
+            geometry,
+            robots,
+            active,
+            goal: puzzle.goal_cell(),
+            min_len: puzzle.rules().min_solution_len() as u32,
+            colors,
+            start,
+        }
+    }
+}
+
+/// How the search of a node ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Visit {
+    /// A solution: the worker's path holds it.
+    Found,
+    /// No solution within the moves left; the node needs at least this many moves
+    /// (`MAX_DEPTH + 1` when none is possible).
+    Failed(u32),
+}
+
+/// How an iteration ended.
+enum Ending {
+    /// With this solution, as (robot, direction) pairs.
+    Found(Vec<(u8, u8)>),
+    /// Without one; the root needs at least this many moves.
+    Failed(u32),
+}
+
+/// Moves as (robot index, direction index) pairs.
+type Path = Vec<(u8, u8)>;
+
+/// Why a thread left its search early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    /// A limit, the cancel flag or the probe stopped the run.
+    Stop(Stop),
+    /// Its work unit no longer matters: an earlier unit holds a solution, or the run stopped.
+    Abandon,
+}
+
+/// Counters of one iteration.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counters {
+    nodes: u64,
+    expanded: u64,
+    hits: u64,
+    bound_cuts: u64,
+    last_moves: u64,
+    inserted: u64,
+    /// Whether anything was cut off (so a deeper iteration could find more).
+    cut: bool,
+}
+
+impl Counters {
+    fn add(&mut self, other: &Counters) {
+        self.nodes += other.nodes;
+        self.expanded += other.expanded;
+        self.hits += other.hits;
+        self.bound_cuts += other.bound_cuts;
+        self.last_moves += other.last_moves;
+        self.inserted += other.inserted;
+        self.cut |= other.cut;
+    }
+}
+
+/// How a thread is told to stop, and how it reports.
+trait Control {
+    /// Counts a node; fails when the search must stop.
+    fn tick(&mut self) -> Result<(), Halt>;
+    /// Reports an event when someone listens (only the main thread has a probe).
+    fn event(&mut self, event: impl FnOnce() -> Event);
+}
+
+/// The main thread's control: the run's [`Search`], plus the flags it shares with the other
+/// thread.
+struct MainControl<'a, 's, 'p, P: Probe> {
+    search: &'a mut Search<'p, P>,
+    shared: Option<&'s Shared>,
+    unit: usize,
+    countdown: u32,
+}
+
+impl<P: Probe> Control for MainControl<'_, '_, '_, P> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Halt> {
+        if let Err(stop) = self.search.tick() {
+            if let Some(shared) = self.shared {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+            return Err(Halt::Stop(stop));
+        }
+        if let Some(shared) = self.shared {
+            self.countdown -= 1;
+            if self.countdown == 0 {
+                self.countdown = SHARED_CHECK_INTERVAL;
+                if shared.abandons(self.unit) {
+                    return Err(Halt::Abandon);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        self.search.probe.event(event);
+    }
+}
+
+/// The second thread's control: only the shared flags.
+struct HelperControl<'s> {
+    shared: &'s Shared,
+    unit: usize,
+    countdown: u32,
+}
+
+impl Control for HelperControl<'_> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Halt> {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = SHARED_CHECK_INTERVAL;
+            if self.shared.abandons(self.unit) {
+                return Err(Halt::Abandon);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn event(&mut self, _event: impl FnOnce() -> Event) {}
+}
+
+/// What the two threads share during one iteration.
+struct Shared {
+    /// Set by the main thread when the run must stop.
+    stop: AtomicBool,
+    /// The next work unit to hand out.
+    next_unit: AtomicUsize,
+    /// The earliest unit known to hold a solution (`usize::MAX`: none yet).
+    best_unit: AtomicUsize,
+    /// That unit's solution.
+    best: Mutex<Option<(usize, Path)>>,
+    /// Nodes the second thread has counted, published now and then.
+    helper_done: AtomicBool,
+    helper_nodes: AtomicU64,
+}
+
+impl Shared {
+    #[inline(always)]
+    fn abandons(&self, unit: usize) -> bool {
+        self.stop.load(Ordering::Relaxed) || unit > self.best_unit.load(Ordering::Relaxed)
+    }
+
+    fn offer(&self, unit: usize, path: &[(u8, u8)]) {
+        // A poisoned lock only means the other thread panicked; the data is still usable.
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|(u, _)| unit < *u) {
+            *best = Some((unit, path.to_vec()));
+            self.best_unit.fetch_min(unit, Ordering::Relaxed);
+        }
+    }
+}
+
+/// What [`Worker::helpers_that_cannot_matter`] returns when it found a solution.
+const SKIP_FOUND: u32 = u32::MAX;
+
+/// Marks a child whose key was not computed (real keys have at most 60 bits).
+const NO_KEY: u64 = u64::MAX;
+
+/// A generated move: the robot, the direction, where it lands and the child's key.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    robot: u8,
+    dir: u8,
+    cell: u16,
+    column: u16,
+    key: u64,
+}
+
+/// A subtree to search: the robots' cells after a prefix of moves.
+#[derive(Clone, Debug)]
+struct Unit {
+    cells: [u16; MAX_ROBOTS],
+    columns: [u16; MAX_ROBOTS],
+    path: Vec<(u8, u8)>,
+    last_from: u16,
+    /// The unit root's key and whether its parent already recorded it in the table.
+    key: u64,
+    stored: bool,
+}
+
+/// One thread's search state.
+struct Worker<'g, C: Control> {
+    setup: &'g Setup,
+    table: &'g Table,
+    control: C,
+    /// Row-major cells of the robots, in colour order.
+    cells: [u16; MAX_ROBOTS],
+    /// Column-major indices of the same cells.
+    columns: [u16; MAX_ROBOTS],
+    /// The moves so far, as (robot, direction index).
+    path: Vec<(u8, u8)>,
+    counters: Counters,
+    /// When set, nodes at this depth are not searched but collected as work units.
+    split: Option<u32>,
+    units: Vec<Unit>,
+    /// The iteration (its depth), stamped on table entries.
+    iteration: u32,
+}
+
+impl<'g, C: Control> Worker<'g, C> {
+    fn new(setup: &'g Setup, table: &'g Table, control: C, iteration: u32) -> Self {
+        let g = &setup.geometry;
+        let mut columns = [0u16; MAX_ROBOTS];
+        for (column, &cell) in columns.iter_mut().zip(&setup.start[..setup.robots]) {
+            *column = g.column_index[usize::from(cell)];
+        }
+        Worker {
+            setup,
+            table,
+            control,
+            cells: setup.start,
+            columns,
+            path: Vec::with_capacity(256),
+            counters: Counters::default(),
+            split: None,
+            units: Vec::new(),
+            iteration,
+        }
+    }
+
+    /// Where robot `robot` stops sliding in direction `dir` (row-major cell and column-major
+    /// index). Equal to its own cell when it cannot move.
+    #[inline(always)]
+    fn slide(&self, robot: usize, dir: usize) -> (u16, u16) {
+        let g = &self.setup.geometry;
+        let n = self.setup.robots;
+        let cell = self.cells[robot];
+        let stop = g.stops[usize::from(cell)][dir];
+        // A robot never blocks itself: its own index fails the strict comparison.
+        match dir {
+            EAST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other > cell && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            WEST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other < cell && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            SOUTH => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other > column && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+            _ => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other < column && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+        }
+    }
+
+    /// The packed state: the target robot's cell, then the others sorted (all sorted for the
+    /// vortex).
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        let bits = self.setup.geometry.cell_bits;
+        let mut rest = [0u16; MAX_ROBOTS];
+        let mut len = 0;
+        let mut key = 0u64;
+        for i in 0..self.setup.robots {
+            if Some(i) == self.setup.active {
+                key = u64::from(self.cells[i]);
+            } else {
+                rest[len] = self.cells[i];
+                len += 1;
+            }
+        }
+        let rest = &mut rest[..len];
+        rest.sort_unstable();
+        for &cell in rest.iter() {
+            key = (key << bits) | u64::from(cell);
+        }
+        key
+    }
+
+    #[inline(always)]
+    fn at_goal(&self) -> bool {
+        match self.setup.active {
+            Some(a) => self.cells[a] == self.setup.goal,
+            None => self.cells[..self.setup.robots].contains(&self.setup.goal),
+        }
+    }
+
+    /// The rook bound of the position: the target robot's, or the least over all robots.
+    #[inline(always)]
+    fn rook_bound(&self) -> u32 {
+        let g = &self.setup.geometry;
+        match self.setup.active {
+            Some(a) => g.rook(self.cells[a]),
+            None => self.cells[..self.setup.robots]
+                .iter()
+                .map(|&c| g.rook(c))
+                .min()
+                .unwrap_or(u32::MAX),
+        }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, robot: usize, to: (u16, u16)) {
+        self.cells[robot] = to.0;
+        self.columns[robot] = to.1;
+    }
+
+    #[inline(always)]
+    fn node_event(&mut self, depth: u32) {
+        let setup = self.setup;
+        let cells = self.cells;
+        let last = self.path.last().copied();
+        self.control.event(|| Event::Node {
+            depth,
+            cells: RobotCells::new(&cells[..setup.robots]),
+            last: last.map(|(r, d)| {
+                Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
+            }),
+        });
+    }
+
+    /// Searches the node reached by `self.path` with `left` moves to go. Returns whether a
+    /// solution was found (then `self.path` holds it), or else a lower bound on the moves the
+    /// node needs, more than `left`.
+    ///
+    /// `key` is the node's packed state when the parent computed it (else [`NO_KEY`]);
+    /// `stored` says the parent already looked it up in the table and recorded this search.
+    fn node(
+        &mut self,
+        depth: u32,
+        left: u32,
+        last_from: u16,
+        key: u64,
+        stored: bool,
+    ) -> Result<Visit, Halt> {
+        if self.split == Some(depth) {
+            self.units.push(Unit {
+                cells: self.cells,
+                columns: self.columns,
+                path: self.path.clone(),
+                last_from,
+                key,
+                stored,
+            });
+            return Ok(Visit::Failed(left + 1));
+        }
+        self.counters.nodes += 1;
+        self.control.tick()?;
+        self.node_event(depth);
+        if self.at_goal() && depth >= self.setup.min_len {
+            return Ok(Visit::Found);
+        }
+        if left == 0 {
+            self.counters.cut = true;
+            self.control.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::DepthLimit,
+            });
+            return Ok(Visit::Failed(1));
+        }
+        let bound = self.rook_bound();
+        if bound > left {
+            if !unreachable(bound) {
+                self.counters.cut = true;
+            }
+            self.counters.bound_cuts += 1;
+            self.control.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::LowerBound {
+                    bound,
+                    remaining: left,
+                },
+            });
+            return Ok(Visit::Failed(bound.min(MAX_DEPTH + 1)));
+        }
+        if bound == left {
+            // Only a robot that can reach the target with every move lowering its bound can
+            // finish in time: nobody else has a move to spare.
+            self.counters.last_moves += 1;
+            self.counters.cut = true;
+            return Ok(if self.finish_alone(depth, left)? {
+                Visit::Found
+            } else {
+                Visit::Failed(left + 1)
+            });
+        }
+        self.counters.expanded += 1;
+        // A parent that looked this node up has already recorded it in the table.
+        if !stored && left >= 2 && depth >= self.setup.min_len {
+            let key = if key == NO_KEY { self.key() } else { key };
+            match self.table.probe_or_store(key, left, self.iteration) {
+                Lookup::Stored { new } => self.counters.inserted += u64::from(new),
+                Lookup::Hit { stored, older } => {
+                    self.counters.hits += 1;
+                    // A state searched earlier in this iteration adds nothing a deeper
+                    // iteration could extend beyond what that search already counted.
+                    self.counters.cut |= older;
+                    self.control.event(|| Event::Pruned {
+                        depth,
+                        reason: PruneReason::TableHit { stored },
+                    });
+                    // An entry of an earlier iteration is a finished search's proof; one of
+                    // this iteration may belong to a search still under way, so only
+                    // `left + 1` is certain.
+                    return Ok(Visit::Failed(if older { stored + 1 } else { left + 1 }));
+                }
+            }
+        }
+        // Generate every child first and fetch the table buckets of those that will look
+        // themselves up, so the memory reads overlap instead of stalling one by one.
+        let n = self.setup.robots;
+        let first = self.setup.active.unwrap_or(0);
+        let last = self.path.last().copied();
+        let child_probes = left > 2 && depth + 1 >= self.setup.min_len;
+        let skip = self.helpers_that_cannot_matter(depth, left, bound)?;
+        if skip == SKIP_FOUND {
+            return Ok(Visit::Found);
+        }
+        let mut children = [Child::default(); MAX_ROBOTS * 4];
+        let mut count = 0;
+        // Whether a real move was left out (it would have failed with `left - 1` to go).
+        let mut passed_over = false;
+        for k in 0..n {
+            // The target robot first, then the rest in colour order.
+            let robot = if k == 0 {
+                first
+            } else if k <= first {
+                k - 1
+            } else {
+                k
+            };
+            if skip & (1 << robot) != 0 {
+                passed_over = true;
+                continue;
+            }
+            let from = (self.cells[robot], self.columns[robot]);
+            for dir in 0..4 {
+                let to = self.slide(robot, dir);
+                if to.0 == from.0 {
+                    continue;
+                }
+                // A move straight back onto the previous state: the table would cut it.
+                if let Some((r, d)) = last
+                    && usize::from(r) == robot
+                    && usize::from(d) == dir ^ 2
+                    && to.0 == last_from
+                {
+                    passed_over = true;
+                    continue;
+                }
+                let mut child = Child {
+                    robot: robot as u8,
+                    dir: dir as u8,
+                    cell: to.0,
+                    column: to.1,
+                    key: NO_KEY,
+                };
+                if child_probes {
+                    self.cells[robot] = to.0;
+                    // Children at their bound go to the last-moves search, not the table.
+                    if self.rook_bound() < left - 1 {
+                        child.key = self.key();
+                        self.table.prefetch(child.key);
+                    }
+                    self.cells[robot] = from.0;
+                }
+                children[count] = child;
+                count += 1;
+            }
+        }
+        // The least over the children of one more than what each needs (no children: the
+        // node is a dead end).
+        let mut needed = MAX_DEPTH + 1;
+        for child in &children[..count] {
+            let robot = usize::from(child.robot);
+            let from = (self.cells[robot], self.columns[robot]);
+            self.set(robot, (child.cell, child.column));
+            if child.key != NO_KEY {
+                // The child passes every check before the table (its bound leaves it a move
+                // to spare and it is not the target), so look it up here: a hit then costs
+                // no call. It is counted exactly as if it had been visited.
+                match self
+                    .table
+                    .probe_or_store(child.key, left - 1, self.iteration)
+                {
+                    Lookup::Stored { new } => self.counters.inserted += u64::from(new),
+                    Lookup::Hit { stored, older } => {
+                        self.counters.nodes += 1;
+                        self.counters.expanded += 1;
+                        self.counters.hits += 1;
+                        self.counters.cut |= older;
+                        let ticked = self.control.tick();
+                        self.path.push((child.robot, child.dir));
+                        self.node_event(depth + 1);
+                        self.path.pop();
+                        self.control.event(|| Event::Pruned {
+                            depth: depth + 1,
+                            reason: PruneReason::TableHit { stored },
+                        });
+                        self.set(robot, from);
+                        ticked?;
+                        let child_needs = if older { stored + 1 } else { left };
+                        needed = needed.min(child_needs + 1);
+                        continue;
+                    }
+                }
+            }
+            self.path.push((child.robot, child.dir));
+            let visit = self.node(depth + 1, left - 1, from.0, child.key, child.key != NO_KEY);
+            if let Ok(Visit::Found) = visit {
+                return visit;
+            }
+            self.path.pop();
+            self.set(robot, from);
+            if let Visit::Failed(child_needs) = visit? {
+                needed = needed.min(child_needs + 1);
+            }
+        }
+        // A move left out proves no more than the least a failure proves.
+        if passed_over {
+            needed = needed.min(left + 1);
+        }
+        Ok(Visit::Failed(needed.max(left + 1)))
+    }
+
+    /// With one move to spare (`left == bound + 1`), a helper move leaves the target robot
+    /// exactly `bound` moves, each lowering its bound: the last-moves search. A helper that
+    /// stands outside the region of that search and cannot enter it in one move leaves its
+    /// outcome as it is now, so its moves need not be tried: one last-moves search from here
+    /// stands for all of them. Returns the set of such helpers as a bit mask, or
+    /// [`SKIP_FOUND`] when that search finds a solution (then the path holds it).
+    #[inline(always)]
+    fn helpers_that_cannot_matter(
+        &mut self,
+        depth: u32,
+        left: u32,
+        bound: u32,
+    ) -> Result<u32, Halt> {
+        let Some(active) = self.setup.active else {
+            return Ok(0);
+        };
+        // Under the ricochet rule the helper's move may be what makes a solution long enough.
+        if bound + 1 != left || depth + bound < self.setup.min_len {
+            return Ok(0);
+        }
+        let g = &self.setup.geometry;
+        if !g.last_moves_ready() {
+            return Ok(0);
+        }
+        let cell = self.cells[active];
+        let mut skip = 0;
+        for robot in 0..self.setup.robots {
+            if robot != active && !g.may_matter(cell, self.cells[robot]) {
+                skip |= 1 << robot;
+            }
+        }
+        if skip != 0 {
+            self.counters.last_moves += 1;
+            if self.descend(active, depth, bound)? {
+                return Ok(SKIP_FOUND);
+            }
+        }
+        Ok(skip)
+    }
+
+    /// The last stretch: `left` equals the bound, so only robots whose own bound is `left`
+    /// may move, and every move must lower it by one.
+    fn finish_alone(&mut self, depth: u32, left: u32) -> Result<bool, Halt> {
+        if depth + left < self.setup.min_len {
+            return Ok(false);
+        }
+        match self.setup.active {
+            Some(a) => self.descend(a, depth, left),
+            None => {
+                for robot in 0..self.setup.robots {
+                    if self.setup.geometry.rook(self.cells[robot]) == left
+                        && self.descend(robot, depth, left)?
+                    {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    /// Whether `robot` reaches the target in exactly `left` moves, each lowering its rook bound
+    /// by one, with the other robots standing still. Pushes the moves when it does.
+    fn descend(&mut self, robot: usize, depth: u32, left: u32) -> Result<bool, Halt> {
+        if depth + left < self.setup.min_len {
+            return Ok(false);
+        }
+        let g = &self.setup.geometry;
+        let from = (self.cells[robot], self.columns[robot]);
+        for dir in 0..4 {
+            let to = self.slide(robot, dir);
+            // The bound drops by at most one per move, so this also skips non-moves.
+            if g.rook(to.0) + 1 != left {
+                continue;
+            }
+            self.set(robot, to);
+            self.path.push((robot as u8, dir as u8));
+            self.counters.nodes += 1;
+            self.control.tick()?;
+            self.node_event(depth + 1);
+            // A bound of zero is the target itself.
+            let found = left == 1 || self.descend(robot, depth + 1, left - 1)?;
+            if found {
+                return Ok(true);
+            }
+            self.path.pop();
+            self.set(robot, from);
+        }
+        Ok(false)
+    }
+
+    /// Searches one work unit.
+    fn unit(&mut self, unit: &Unit, depth: u32, left: u32) -> Result<Visit, Halt> {
+        self.cells = unit.cells;
+        self.columns = unit.columns;
+        self.path.clear();
+        self.path.extend_from_slice(&unit.path);
+        self.node(depth, left, unit.last_from, unit.key, unit.stored)
+    }
+}
+
+/// Runs the iterations and owns the table.
+struct Driver<'a> {
+    setup: &'a Setup,
+    table: Table,
+    /// Entries made since the table last grew.
+    inserted: u64,
+    threads: usize,
+}
+
+impl Driver<'_> {
+    fn run<P: Probe>(&mut self, options: &SolverOptions, search: &mut Search<'_, P>) -> SearchEnd {
+        if let Err(stop) = search.set_memory(self.table.bytes() + self.setup.geometry.bytes()) {
+            return SearchEnd::Stopped(stop);
+        }
+        let root = Worker::new(self.setup, &self.table, NoControl, 0);
+        let start_bound = root.rook_bound();
+        if unreachable(start_bound) {
+            search.finish_depth(DepthStats::default());
+            return SearchEnd::Unsolvable(None);
+        }
+        let mut depth = start_bound.max(self.setup.min_len);
+        let mut previous_nodes = 0;
+        loop {
+            let cap = options.depth_limit.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+            if depth > cap {
+                return SearchEnd::Unsolvable(Some(cap));
+            }
+            if let Err(stop) = self.grow_table(search) {
+                return SearchEnd::Stopped(stop);
+            }
+            if previous_nodes >= LAST_MOVES_THRESHOLD && !self.setup.geometry.last_moves_ready() {
+                self.setup.geometry.prepare_last_moves();
+                let bytes = self.table.bytes() + self.setup.geometry.bytes();
+                if let Err(stop) = search.set_memory(bytes) {
+                    return SearchEnd::Stopped(stop);
+                }
+            }
+            search.probe.event(|| Event::IterationStarted { depth });
+            let parallel = self.threads > 1
+                && !search.probe.wants_events()
+                && previous_nodes >= PARALLEL_THRESHOLD
+                && depth > SPLIT_DEPTH + 1;
+            let (result, counters) = if parallel {
+                self.parallel_iteration(depth, search)
+            } else {
+                self.single_iteration(depth, search)
+            };
+            previous_nodes = counters.nodes;
+            self.inserted += counters.inserted;
+            let stats = DepthStats {
+                depth,
+                nodes: counters.nodes,
+                inner: counters.expanded,
+                hits: counters.hits,
+                extra: vec![
+                    ("bound cuts", counters.bound_cuts),
+                    ("last-moves searches", counters.last_moves),
+                ],
+            };
+            let needed = match result {
+                Err(stop) => return SearchEnd::Stopped(stop),
+                Ok(Ending::Found(path)) => {
+                    search.finish_depth(stats);
+                    return SearchEnd::Found(self.moves(&path));
+                }
+                Ok(Ending::Failed(needed)) => {
+                    search.finish_depth(stats);
+                    needed
+                }
+            };
+            if !counters.cut {
+                return SearchEnd::Unsolvable(None);
+            }
+            // The root proved it needs `needed` moves: iterations below that would fail.
+            depth = needed.max(depth + 1);
+        }
+    }
+
+    /// Grows the table when the last iterations made more entries than it holds.
+    fn grow_table<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
+        let bits = self.table.bucket_bits();
+        if bits >= MAX_BUCKET_BITS || self.inserted <= self.table.capacity() as u64 / 2 {
+            return Ok(());
+        }
+        let wanted = (self.inserted * 4).max(1);
+        let mut new_bits = bits;
+        while new_bits < MAX_BUCKET_BITS && ((1u64 << new_bits) * 4) < wanted {
+            new_bits += 1;
+        }
+        new_bits = new_bits.max(bits + 2).min(MAX_BUCKET_BITS);
+        new_bits = new_bits.max(min_bucket_bits(
+            self.setup.geometry.cell_bits * self.setup.robots as u32,
+        ));
+        // Both tables live while entries move over.
+        let fixed = self.setup.geometry.bytes();
+        search.set_memory(fixed + self.table.bytes() + Table::bytes_for(new_bits))?;
+        self.table = self.table.grown(new_bits);
+        self.inserted = 0;
+        search.set_memory(fixed + self.table.bytes())
+    }
+
+    fn single_iteration<P: Probe>(
+        &mut self,
+        depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> (Result<Ending, Stop>, Counters) {
+        let control = MainControl {
+            search,
+            shared: None,
+            unit: 0,
+            countdown: SHARED_CHECK_INTERVAL,
+        };
+        let mut worker = Worker::new(self.setup, &self.table, control, depth);
+        let result = match worker.node(0, depth, u16::MAX, NO_KEY, false) {
+            Ok(Visit::Found) => Ok(Ending::Found(std::mem::take(&mut worker.path))),
+            Ok(Visit::Failed(needed)) => Ok(Ending::Failed(needed)),
+            Err(Halt::Stop(stop)) => Err(stop),
+            // Nothing can abandon a run on one thread.
+            Err(Halt::Abandon) => Ok(Ending::Failed(depth + 1)),
+        };
+        (result, worker.counters)
+    }
+
+    fn parallel_iteration<P: Probe>(
+        &mut self,
+        depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> (Result<Ending, Stop>, Counters) {
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            next_unit: AtomicUsize::new(0),
+            best_unit: AtomicUsize::new(usize::MAX),
+            best: Mutex::new(None),
+            helper_done: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        };
+        // Cut the tree into units on the main thread (this also searches the shallow part).
+        let mut counters = Counters::default();
+        let units = {
+            let control = MainControl {
+                search: &mut *search,
+                shared: Some(&shared),
+                unit: 0,
+                countdown: SHARED_CHECK_INTERVAL,
+            };
+            let mut worker = Worker::new(self.setup, &self.table, control, depth);
+            worker.split = Some(SPLIT_DEPTH);
+            let result = worker.node(0, depth, u16::MAX, NO_KEY, false);
+            counters.add(&worker.counters);
+            match result {
+                Ok(Visit::Found) => {
+                    return (
+                        Ok(Ending::Found(std::mem::take(&mut worker.path))),
+                        counters,
+                    );
+                }
+                Ok(Visit::Failed(_)) => {}
+                Err(Halt::Stop(stop)) => return (Err(stop), counters),
+                Err(Halt::Abandon) => return (Ok(Ending::Failed(depth + 1)), counters),
+            }
+            std::mem::take(&mut worker.units)
+        };
+        let setup = self.setup;
+        let table = &self.table;
+        let left = depth - SPLIT_DEPTH;
+        let mut stopped = None;
+        std::thread::scope(|scope| {
+            let helper = scope.spawn(|| {
+                let control = HelperControl {
+                    shared: &shared,
+                    unit: 0,
+                    countdown: SHARED_CHECK_INTERVAL,
+                };
+                let mut worker = Worker::new(setup, table, control, depth);
+                loop {
+                    let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+                    if index >= units.len() || shared.abandons(index) {
+                        break;
+                    }
+                    worker.control.unit = index;
+                    if let Ok(Visit::Found) = worker.unit(&units[index], SPLIT_DEPTH, left) {
+                        shared.offer(index, &worker.path);
+                    }
+                    shared
+                        .helper_nodes
+                        .store(worker.counters.nodes, Ordering::Relaxed);
+                }
+                shared.helper_done.store(true, Ordering::Release);
+                worker.counters
+            });
+            let control = MainControl {
+                search: &mut *search,
+                shared: Some(&shared),
+                unit: 0,
+                countdown: SHARED_CHECK_INTERVAL,
+            };
+            let mut worker = Worker::new(setup, table, control, depth);
+            loop {
+                let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+                if index >= units.len() || shared.abandons(index) {
+                    break;
+                }
+                worker.control.unit = index;
+                match worker.unit(&units[index], SPLIT_DEPTH, left) {
+                    Ok(Visit::Found) => shared.offer(index, &worker.path),
+                    Ok(Visit::Failed(_)) | Err(Halt::Abandon) => {}
+                    Err(Halt::Stop(stop)) => {
+                        stopped = Some(stop);
+                        break;
+                    }
+                }
+            }
+            counters.add(&worker.counters);
+            // Keep honouring the limits while the other thread finishes its last unit.
+            let search = worker.control.search;
+            while stopped.is_none() && !shared.helper_done.load(Ordering::Acquire) {
+                if let Err(stop) = search.poll() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    stopped = Some(stop);
+                }
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+            // A panic in the other thread is a bug; its counters are then lost, not the run.
+            if let Ok(helper_counters) = helper.join() {
+                search.nodes += helper_counters.nodes;
+                counters.add(&helper_counters);
+            }
+        });
+        if let Some(stop) = stopped {
+            return (Err(stop), counters);
+        }
+        let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
+        // The units do not report what they need, so the next iteration is one deeper.
+        let ending = match best {
+            Some((_, path)) => Ending::Found(path),
+            None => Ending::Failed(depth + 1),
+        };
+        (Ok(ending), counters)
+    }
+
+    fn moves(&self, path: &[(u8, u8)]) -> Vec<Move> {
+        path.iter()
+            .map(|&(r, d)| {
+                Move::new(
+                    self.setup.colors[usize::from(r)],
+                    Direction::ALL[usize::from(d)],
+                )
+            })
+            .collect()
+    }
+}
+
+/// A control for workers that never search (used to read the root's bound).
+struct NoControl;
+
+impl Control for NoControl {
+    fn tick(&mut self) -> Result<(), Halt> {
+        Ok(())
+    }
+
+    fn event(&mut self, _event: impl FnOnce() -> Event) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::MoveTables;
+    use crate::model::random::random_puzzle;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Random puzzles of many shapes, and for each a few random placements of its robots.
+    fn placements(count: u64) -> Vec<(Puzzle, Vec<u16>)> {
+        let mut out = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for seed in 0..count {
+            let width = rng.random_range(1..=20);
+            let height = rng.random_range(1..=20);
+            let robots = rng.random_range(1..=5usize);
+            let Ok(puzzle) = random_puzzle(width, height, robots, 3, seed) else {
+                continue;
+            };
+            let cells = puzzle.board().cell_count() as u16;
+            for _ in 0..5 {
+                let mut placed: Vec<u16> = Vec::new();
+                while placed.len() < robots {
+                    let cell = rng.random_range(0..cells);
+                    if !puzzle.board().is_closed(cell) && !placed.contains(&cell) {
+                        placed.push(cell);
+                    }
+                }
+                out.push((puzzle.clone(), placed));
+            }
+        }
+        out
+    }
+
+    fn worker<'a>(setup: &'a Setup, table: &'a Table, cells: &[u16]) -> Worker<'a, NoControl> {
+        let mut worker = Worker::new(setup, table, NoControl, 1);
+        for (i, &cell) in cells.iter().enumerate() {
+            worker.set(i, (cell, setup.geometry.column_index[usize::from(cell)]));
+        }
+        worker
+    }
+
+    #[test]
+    fn slides_match_the_model_rule_on_any_board() {
+        for (puzzle, cells) in placements(300) {
+            let setup = Setup::new(&puzzle);
+            let table = Table::new(8, 8);
+            let worker = worker(&setup, &table, &cells);
+            let tables = MoveTables::new(puzzle.board());
+            for robot in 0..cells.len() {
+                for dir in 0..4 {
+                    let expected = tables.slide(&cells, robot, Direction::ALL[dir]);
+                    let (cell, column) = worker.slide(robot, dir);
+                    assert_eq!(cell, expected, "{cells:?} robot {robot} dir {dir}");
+                    assert_eq!(column, setup.geometry.column_index[usize::from(cell)]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_merge_swapped_helpers_but_not_the_target_robot() {
+        let puzzle = crate::model::samples::fogleman_22();
+        let setup = Setup::new(&puzzle);
+        let table = Table::new(8, 32);
+        // Blue (index 2) is the target robot.
+        let key = |cells: [u16; 4]| worker(&setup, &table, &cells).key();
+        assert_eq!(key([1, 2, 3, 4]), key([4, 2, 3, 1]));
+        assert_eq!(key([1, 2, 3, 4]), key([2, 4, 3, 1]));
+        assert_ne!(key([1, 2, 3, 4]), key([3, 2, 1, 4]));
+    }
+
+    #[test]
+    fn helpers_outside_the_region_never_change_the_last_moves_search() {
+        let mut checked = 0;
+        for (puzzle, cells) in placements(400) {
+            let Some(active) = puzzle.active_robot() else {
+                continue;
+            };
+            let setup = Setup::new(&puzzle);
+            setup.geometry.prepare_last_moves();
+            let table = Table::new(8, 8);
+            let g = &setup.geometry;
+            let bound = g.rook(cells[active]);
+            if unreachable(bound) || bound == 0 {
+                continue;
+            }
+            let outcome = |cells: &[u16]| {
+                let mut w = worker(&setup, &table, cells);
+                w.descend(active, 0, bound) == Ok(true)
+            };
+            let before = outcome(&cells);
+            for helper in (0..cells.len()).filter(|&h| h != active) {
+                if g.may_matter(cells[active], cells[helper]) {
+                    continue;
+                }
+                let w = worker(&setup, &table, &cells);
+                for dir in 0..4 {
+                    let (to, _) = w.slide(helper, dir);
+                    let mut moved = cells.clone();
+                    moved[helper] = to;
+                    assert_eq!(outcome(&moved), before, "{cells:?} helper {helper} to {to}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "only {checked} helper moves checked");
+    }
+}

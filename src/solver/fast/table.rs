@@ -1,0 +1,303 @@
+//! The transposition table: a fixed array of four-entry buckets of atomic words, shared by
+//! the search threads without locks.
+//!
+//! A state key of `k` bits is mixed by a hash that is a bijection on `k`-bit numbers; the low
+//! bits of the hash pick the bucket and the remaining high bits, the *tag*, are stored with the
+//! iteration that wrote the entry and the depth left. Because the hash is a bijection, bucket
+//! and tag together identify the key exactly: a hit is never a collision, so every cut the table
+//! makes is sound. Each entry is one 64-bit word (tag, iteration byte, depth byte), written and
+//! read whole, so a thread never sees half an entry. When a bucket is full the entry with the
+//! least depth left gives way; losing an entry only costs search, never correctness.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Entries per bucket: four words, half a cache line.
+const WAYS: usize = 4;
+
+/// Bits of an entry below the tag: the iteration byte and the depth byte.
+const PAYLOAD_BITS: u32 = 16;
+
+/// One bucket, aligned so it never straddles a cache line.
+#[repr(align(32))]
+#[derive(Default)]
+struct Bucket([AtomicU64; WAYS]);
+
+/// What a lookup found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// The state was searched (or is being searched) with at least this many moves left.
+    Hit {
+        /// The moves left it was searched with.
+        stored: u32,
+        /// Whether the entry was written in an earlier iteration.
+        older: bool,
+    },
+    /// Not searched that deep before; the entry now records this search. `new` says whether
+    /// the state had no entry at all.
+    Stored {
+        /// Whether a new entry was made.
+        new: bool,
+    },
+}
+
+/// A lock-free, lossy transposition table keyed on packed states, storing the depth left.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    bucket_bits: u32,
+    key_bits: u32,
+}
+
+/// The fewest bucket bits a table for `key_bits`-bit keys may have: the tag, the iteration
+/// byte and the depth byte must fit one word, and a table has at least 256 buckets.
+pub fn min_bucket_bits(key_bits: u32) -> u32 {
+    key_bits.saturating_sub(64 - PAYLOAD_BITS).max(8)
+}
+
+impl Table {
+    /// An empty table of `2^bucket_bits` buckets (at least [`min_bucket_bits`]) for keys of at
+    /// most `key_bits` bits (1 to 64).
+    pub fn new(bucket_bits: u32, key_bits: u32) -> Table {
+        let key_bits = key_bits.clamp(1, 64);
+        let bucket_bits = bucket_bits.max(min_bucket_bits(key_bits));
+        let count = 1usize << bucket_bits;
+        let mut buckets = Vec::with_capacity(count);
+        advise_huge_pages(&buckets, count);
+        buckets.resize_with(count, Bucket::default);
+        Table {
+            buckets,
+            bucket_bits,
+            key_bits,
+        }
+    }
+
+    /// Mixes a key into a hash of the same width; a bijection on `key_bits`-bit numbers (each
+    /// step, an xor with a shifted copy or a multiplication by an odd number modulo a power of
+    /// two, can be undone).
+    #[inline(always)]
+    fn mix(&self, key: u64) -> u64 {
+        let bits = self.key_bits;
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let shift = bits / 2 + 1;
+        let mut h = key & mask;
+        h ^= h >> shift;
+        h = h.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
+        h ^= h >> shift;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9) & mask;
+        h ^= h >> shift;
+        h
+    }
+
+    /// The bytes the table takes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// The bytes a table of `2^bucket_bits` buckets takes.
+    pub fn bytes_for(bucket_bits: u32) -> usize {
+        (1usize << bucket_bits) * std::mem::size_of::<Bucket>()
+    }
+
+    /// The number of entries it can hold.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * WAYS
+    }
+
+    /// The bucket bits.
+    pub fn bucket_bits(&self) -> u32 {
+        self.bucket_bits
+    }
+
+    #[inline(always)]
+    fn bucket(&self, hash: u64) -> &[AtomicU64; WAYS] {
+        &self.buckets[(hash as usize) & (self.buckets.len() - 1)].0
+    }
+
+    /// Looks a state up with `left` moves to go in iteration `iteration` (both at most 255).
+    /// A hit when it was searched with at least `left` moves left; otherwise the entry is
+    /// raised to `left` (or made).
+    #[inline(always)]
+    pub fn probe_or_store(&self, key: u64, left: u32, iteration: u32) -> Lookup {
+        let hash = self.mix(key);
+        let bucket = self.bucket(hash);
+        let tag = hash >> self.bucket_bits;
+        let entry_for = (tag << PAYLOAD_BITS) | u64::from(iteration.min(255) << 8 | left.min(255));
+        let mut weakest = 0;
+        let mut weakest_depth = u64::MAX;
+        for (way, slot) in bucket.iter().enumerate() {
+            let entry = slot.load(Ordering::Relaxed);
+            let stored = entry & 0xFF;
+            // Empty slots are zero; real entries have a depth of at least one.
+            if entry >> PAYLOAD_BITS == tag && stored != 0 {
+                if stored >= u64::from(left) {
+                    let written = ((entry >> 8) & 0xFF) as u32;
+                    return Lookup::Hit {
+                        stored: stored as u32,
+                        older: written != iteration,
+                    };
+                }
+                slot.store(entry_for, Ordering::Relaxed);
+                return Lookup::Stored { new: false };
+            }
+            if stored < weakest_depth {
+                weakest_depth = stored;
+                weakest = way;
+            }
+        }
+        bucket[weakest].store(entry_for, Ordering::Relaxed);
+        Lookup::Stored { new: true }
+    }
+
+    /// Hints the processor to fetch the bucket of `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        let bucket = self.bucket(self.mix(key));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is only a hint and cannot fault; the pointer is to a live bucket.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                bucket.as_ptr().cast::<i8>(),
+                std::arch::x86_64::_MM_HINT_T0,
+            );
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
+    /// A table with `2^bucket_bits` buckets holding this one's entries (as many as fit).
+    pub fn grown(&self, bucket_bits: u32) -> Table {
+        let bigger = Table::new(bucket_bits, self.key_bits);
+        for (index, bucket) in self.buckets.iter().enumerate() {
+            for slot in &bucket.0 {
+                let entry = slot.load(Ordering::Relaxed);
+                if entry == 0 {
+                    continue;
+                }
+                // The tag above the bucket index is the hash (see the module notes).
+                let hash = ((entry >> PAYLOAD_BITS) << self.bucket_bits) | index as u64;
+                let tag = hash >> bigger.bucket_bits;
+                let payload = entry & ((1 << PAYLOAD_BITS) - 1);
+                if let Some(free) = bigger
+                    .bucket(hash)
+                    .iter()
+                    .find(|s| s.load(Ordering::Relaxed) == 0)
+                {
+                    free.store((tag << PAYLOAD_BITS) | payload, Ordering::Relaxed);
+                }
+            }
+        }
+        bigger
+    }
+}
+
+/// Asks the kernel to back a big table with 2 MiB pages before it is first written: lookups
+/// land at random places, and with 4 KiB pages nearly every one would also miss the address
+/// translation cache. Only a hint; where it is not available nothing changes.
+fn advise_huge_pages(buckets: &[Bucket], count: usize) {
+    let bytes = count * std::mem::size_of::<Bucket>();
+    if bytes < 4 << 20 {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // madvise wants a page-aligned start: advise the whole pages inside the allocation.
+        const PAGE: usize = 4096;
+        let start = buckets.as_ptr() as usize;
+        let aligned = start.next_multiple_of(PAGE);
+        let length = (start + bytes - aligned) / PAGE * PAGE;
+        // SAFETY: the range lies inside the vector's own allocation (its capacity of `bytes`
+        // bytes); madvise only changes how the kernel backs those pages, never their content.
+        unsafe {
+            libc::madvise(aligned as *mut libc::c_void, length, libc::MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buckets;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mix_is_a_bijection_on_narrow_keys() {
+        for bits in [1u32, 5, 12, 17] {
+            let table = Table::new(8, bits);
+            let mut seen = std::collections::HashSet::new();
+            for key in 0..(1u64 << bits) {
+                let hash = table.mix(key);
+                assert!(hash < (1u64 << bits));
+                assert!(seen.insert(hash), "{bits}-bit keys collide at {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_state_hits_only_when_searched_at_least_as_deep() {
+        let table = Table::new(8, 32);
+        assert_eq!(table.probe_or_store(42, 3, 7), Lookup::Stored { new: true });
+        assert_eq!(
+            table.probe_or_store(42, 3, 7),
+            Lookup::Hit {
+                stored: 3,
+                older: false
+            }
+        );
+        assert_eq!(
+            table.probe_or_store(42, 2, 8),
+            Lookup::Hit {
+                stored: 3,
+                older: true
+            }
+        );
+        assert_eq!(
+            table.probe_or_store(42, 5, 8),
+            Lookup::Stored { new: false }
+        );
+        assert_eq!(
+            table.probe_or_store(42, 4, 8),
+            Lookup::Hit {
+                stored: 5,
+                older: false
+            }
+        );
+        assert_eq!(table.probe_or_store(43, 2, 8), Lookup::Stored { new: true });
+    }
+
+    #[test]
+    fn wide_keys_never_collide_in_a_crowded_table() {
+        // 60-bit keys (five robots on the largest board) that differ only in their high bits.
+        let table = Table::new(0, 60);
+        for i in 0..64u64 {
+            table.probe_or_store(i << 50, 2, 1);
+        }
+        for i in 64..128u64 {
+            assert!(matches!(
+                table.probe_or_store(i << 50, 2, 1),
+                Lookup::Stored { .. }
+            ));
+        }
+    }
+
+    #[test]
+    fn entries_survive_growth() {
+        let table = Table::new(8, 40);
+        for key in 0..500u64 {
+            table.probe_or_store(key * 7919, 2, 1);
+        }
+        let held: Vec<u64> = (0..500u64)
+            .filter(|&key| matches!(table.probe_or_store(key * 7919, 2, 1), Lookup::Hit { .. }))
+            .collect();
+        assert!(held.len() > 400);
+        let grown = table.grown(12);
+        for key in held {
+            assert!(matches!(
+                grown.probe_or_store(key * 7919, 2, 1),
+                Lookup::Hit { .. }
+            ));
+        }
+    }
+}

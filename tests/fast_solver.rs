@@ -1,0 +1,423 @@
+//! The fast solver against the reference optimal solvers: the same move counts on thousands
+//! of random puzzles (standard games, and small boards of many sizes and robot counts, with
+//! and without the ricochet rule), the known optimal lengths of the reference puzzles, and the
+//! limits, cancel, events and edge cases every solver must honour.
+
+use ricochet_lab::model::formats::load_source;
+use ricochet_lab::model::random::random_puzzle;
+use ricochet_lab::model::tiles::random_game;
+use ricochet_lab::model::{Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, TargetColor};
+use ricochet_lab::solver::{self, Event, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+fn board(name: &str) -> String {
+    format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn solve(name: &str, puzzle: &Puzzle) -> Outcome {
+    let limits = Limits {
+        time: Some(Duration::from_secs(20)),
+        memory_bytes: Some(1 << 30),
+        cancel: None,
+    };
+    solver::run(
+        name,
+        puzzle,
+        &SolverOptions::default(),
+        &limits,
+        &mut NoProbe,
+    )
+    .unwrap()
+    .outcome
+}
+
+/// Compares `fast` with a reference solver; returns whether the reference finished. A fast
+/// answer is always replay-checked by `solver::run`, so `Solved` means a valid solution.
+fn agrees_with(reference: &str, puzzle: &Puzzle, what: &str) -> bool {
+    let expected = solve(reference, puzzle);
+    let fast = solve("fast", puzzle);
+    match (&expected, &fast) {
+        (Outcome::Solved { moves: a }, Outcome::Solved { moves: b }) => {
+            assert_eq!(a.len(), b.len(), "{what}: {reference} {a:?} but fast {b:?}");
+            true
+        }
+        (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => true,
+        (_, Outcome::TimeLimit) => panic!("{what}: fast ran out of time, {reference} {expected:?}"),
+        (Outcome::TimeLimit | Outcome::MemoryLimit, _) => false,
+        _ => panic!("{what}: {reference} {expected:?} but fast {fast:?}"),
+    }
+}
+
+#[test]
+fn fast_agrees_with_iddfs_on_a_thousand_random_standard_games() {
+    let mut finished = 0;
+    for seed in 1..=1000 {
+        let (puzzle, _) = random_game(seed, 4).unwrap();
+        finished += usize::from(agrees_with(
+            "iddfs",
+            &puzzle,
+            &format!("standard seed {seed}"),
+        ));
+    }
+    assert!(finished >= 990, "only {finished} of 1000 finished");
+}
+
+#[test]
+fn fast_agrees_with_bfs_on_random_standard_games_with_fewer_or_more_robots() {
+    let mut finished = 0;
+    for seed in 0..200u64 {
+        let robots = [1, 2, 3, 5][(seed % 4) as usize];
+        let (puzzle, _) = random_game(10_000 + seed, robots).unwrap();
+        finished += usize::from(agrees_with(
+            "bfs",
+            &puzzle,
+            &format!("seed {seed}, {robots} robots"),
+        ));
+    }
+    assert!(finished >= 190, "only {finished} of 200 finished");
+}
+
+#[test]
+fn fast_agrees_with_bfs_on_thousands_of_small_boards() {
+    let shapes: [(u16, u16, usize); 12] = [
+        (1, 1, 1),
+        (1, 9, 2),
+        (2, 2, 2),
+        (3, 3, 3),
+        (4, 4, 5),
+        (5, 7, 5),
+        (6, 6, 1),
+        (6, 6, 3),
+        (7, 7, 2),
+        (8, 8, 4),
+        (10, 3, 3),
+        (9, 9, 4),
+    ];
+    let mut total = 0;
+    let mut finished = 0;
+    for (i, &(w, h, robots)) in shapes.iter().enumerate() {
+        for seed in 0..200u64 {
+            let seed = seed + 1000 * i as u64;
+            let Ok(puzzle) = random_puzzle(w, h, robots, 3 + (seed % 4) as usize, seed) else {
+                continue;
+            };
+            total += 1;
+            let what = format!("{w}x{h}, {robots} robots, seed {seed}");
+            finished += usize::from(agrees_with("bfs", &puzzle, &what));
+            if seed.is_multiple_of(3) {
+                let ricochet = puzzle.with_rules(Rules {
+                    ricochet: true,
+                    no_rebound: false,
+                });
+                let expected = ricochet_optimum(&ricochet);
+                let fast = solve("fast", &ricochet);
+                assert_eq!(
+                    fast.move_count(),
+                    expected,
+                    "{what}, ricochet: fast {fast:?}"
+                );
+            }
+        }
+    }
+    assert!(total >= 2000, "only {total} puzzles could be made");
+    assert!(
+        finished * 100 >= total * 99,
+        "only {finished} of {total} finished"
+    );
+}
+
+/// The ricochet rule's optimum by plain breadth-first search over states that also remember
+/// whether two moves have been made yet: a state first reached after one move may still lead
+/// to an accepted solution when reached again later (the robot may leave the target and come
+/// back), so "visited" must not merge the two.
+fn ricochet_optimum(puzzle: &Puzzle) -> Option<usize> {
+    use std::collections::{HashSet, VecDeque};
+    let tables = ricochet_lab::model::MoveTables::new(puzzle.board());
+    let start = puzzle.robot_cells();
+    let mut seen = HashSet::from([(start.clone(), 0usize)]);
+    let mut queue = VecDeque::from([(start, 0usize)]);
+    while let Some((cells, depth)) = queue.pop_front() {
+        for robot in 0..cells.len() {
+            for dir in ricochet_lab::model::Direction::ALL {
+                let to = tables.slide(&cells, robot, dir);
+                if to == cells[robot] {
+                    continue;
+                }
+                let mut next = cells.clone();
+                next[robot] = to;
+                if depth + 1 >= 2 && puzzle.is_goal(&next) {
+                    return Some(depth + 1);
+                }
+                if seen.insert((next.clone(), (depth + 1).min(2))) {
+                    queue.push_back((next, depth + 1));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn fast_agrees_with_bfs_on_large_and_odd_boards() {
+    let shapes: [(u16, u16, usize); 5] = [
+        (64, 64, 2),
+        (64, 1, 2),
+        (1, 64, 3),
+        (40, 17, 2),
+        (33, 64, 1),
+    ];
+    let mut finished = 0;
+    for (i, &(w, h, robots)) in shapes.iter().enumerate() {
+        for seed in 0..6u64 {
+            let seed = seed + 100 * i as u64;
+            let Ok(puzzle) = random_puzzle(w, h, robots, 3, seed) else {
+                continue;
+            };
+            finished += usize::from(agrees_with(
+                "bfs",
+                &puzzle,
+                &format!("{w}x{h}, {robots} robots, seed {seed}"),
+            ));
+        }
+    }
+    assert!(finished >= 20, "only {finished} finished");
+}
+
+#[test]
+fn five_robots_on_the_largest_board_fit_the_table() {
+    // Five 12-bit cells make 60-bit keys: the widest the table takes.
+    for seed in 0..3u64 {
+        let puzzle = random_puzzle(64, 64, 5, 3, seed).unwrap();
+        let report = solver::run(
+            "fast",
+            &puzzle,
+            &SolverOptions::default(),
+            &Limits {
+                time: Some(Duration::from_secs(2)),
+                ..Limits::default()
+            },
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert!(
+            matches!(
+                report.outcome,
+                Outcome::Solved { .. } | Outcome::Unsolvable { .. } | Outcome::TimeLimit
+            ),
+            "seed {seed}: {:?}",
+            report.outcome
+        );
+    }
+}
+
+#[test]
+fn fast_agrees_with_bfs_on_the_vortex_with_any_robot() {
+    let mut seen = 0;
+    for seed in 0..3000u64 {
+        let Ok(puzzle) = random_puzzle(7, 7, 3, 4, seed) else {
+            continue;
+        };
+        if puzzle.goal().color != TargetColor::Any {
+            continue;
+        }
+        seen += 1;
+        agrees_with("bfs", &puzzle, &format!("vortex seed {seed}"));
+    }
+    assert!(seen >= 100, "only {seen} vortex puzzles");
+}
+
+fn optimum(source: &str) -> usize {
+    let puzzle = load_source(source).unwrap();
+    let report = solver::run(
+        "fast",
+        &puzzle,
+        &SolverOptions::default(),
+        &Limits::default(),
+        &mut NoProbe,
+    )
+    .unwrap();
+    match report.outcome {
+        Outcome::Solved { moves } => moves.len(),
+        other => panic!("{source}: {other:?}"),
+    }
+}
+
+#[test]
+fn fast_solves_the_shipped_boards_as_the_reference_solvers_do() {
+    for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
+        let puzzle = load_source(&board(name)).unwrap();
+        agrees_with("iddfs", &puzzle, name);
+    }
+}
+
+#[test]
+fn fast_solves_fogleman_22_in_22_moves() {
+    assert_eq!(optimum(&board("fogleman-22.ron")), 22);
+}
+
+#[test]
+fn fast_solves_real_21_in_21_moves() {
+    assert_eq!(optimum(&board("real-21.ron")), 21);
+    assert_eq!(optimum("3650+42+1CF10F0C+C9"), 21);
+}
+
+#[test]
+fn fast_solves_hansel_24_in_24_moves() {
+    assert_eq!(optimum(&board("hansel-24.ron")), 24);
+}
+
+#[test]
+fn fast_solves_hardest_25_in_25_moves() {
+    assert_eq!(optimum(&board("hardest-25.ron")), 25);
+    assert_eq!(optimum("7650+42+E2302B12+C9"), 25);
+}
+
+fn single_robot(width: u16, height: u16, robot: Pos, goal: Pos, rules: Rules) -> Puzzle {
+    let board = Board::new(width, height).unwrap();
+    let robots = vec![Robot {
+        color: RobotColor::Blue,
+        pos: robot,
+    }];
+    let goal = Goal {
+        pos: goal,
+        color: TargetColor::Blue,
+    };
+    Puzzle::new(board, robots, goal, rules).unwrap()
+}
+
+#[test]
+fn the_smallest_boards_and_the_ricochet_rule_are_handled() {
+    // On a 1x1 board the robot already stands on the target and can never move.
+    let at_goal = single_robot(1, 1, Pos::new(0, 0), Pos::new(0, 0), Rules::default());
+    assert_eq!(solve("fast", &at_goal), Outcome::Solved { moves: vec![] });
+    let ricochet = at_goal.with_rules(Rules {
+        ricochet: true,
+        no_rebound: false,
+    });
+    assert!(matches!(
+        solve("fast", &ricochet),
+        Outcome::Unsolvable { within: None }
+    ));
+    // A target in the middle of an empty row: a lone robot stops only at the ends.
+    let middle = single_robot(5, 1, Pos::new(0, 0), Pos::new(2, 0), Rules::default());
+    assert!(matches!(
+        solve("fast", &middle),
+        Outcome::Unsolvable { within: None }
+    ));
+    assert_eq!(solve("bfs", &middle), solve("fast", &middle));
+}
+
+#[test]
+fn a_depth_limit_bounds_the_search() {
+    let puzzle = load_source(&board("fogleman-22.ron")).unwrap();
+    let report = solver::run(
+        "fast",
+        &puzzle,
+        &SolverOptions {
+            depth_limit: Some(8),
+        },
+        &Limits::default(),
+        &mut NoProbe,
+    )
+    .unwrap();
+    assert_eq!(report.outcome, Outcome::Unsolvable { within: Some(8) });
+}
+
+#[test]
+fn the_no_rebound_rule_is_refused_honestly() {
+    let puzzle = load_source(&board("small-6x6.ron"))
+        .unwrap()
+        .with_rules(Rules {
+            ricochet: false,
+            no_rebound: true,
+        });
+    let error = solver::run(
+        "fast",
+        &puzzle,
+        &SolverOptions::default(),
+        &Limits::default(),
+        &mut NoProbe,
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("no-rebound"), "{error}");
+}
+
+#[test]
+fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
+    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
+    let run = |limits: &Limits| {
+        solver::run(
+            "fast",
+            &puzzle,
+            &SolverOptions::default(),
+            limits,
+            &mut NoProbe,
+        )
+        .unwrap()
+    };
+    let report = run(&Limits {
+        time: Some(Duration::from_millis(30)),
+        ..Limits::default()
+    });
+    assert_eq!(report.outcome, Outcome::TimeLimit);
+    assert!(
+        report.elapsed < Duration::from_secs(5),
+        "{:?}",
+        report.elapsed
+    );
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(60));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let report = run(&Limits {
+        cancel: Some(cancel),
+        ..Limits::default()
+    });
+    canceller.join().unwrap();
+    assert_eq!(report.outcome, Outcome::Cancelled);
+    assert!(
+        report.elapsed < Duration::from_secs(5),
+        "{:?}",
+        report.elapsed
+    );
+
+    let report = run(&Limits {
+        memory_bytes: Some(4 << 20),
+        ..Limits::default()
+    });
+    assert_eq!(report.outcome, Outcome::MemoryLimit);
+    assert!(report.peak_memory > 4 << 20);
+}
+
+#[test]
+fn every_node_is_reported_to_a_listening_probe() {
+    let puzzle = load_source(&board("standard-random.ron")).unwrap();
+    let mut probe = RecordingProbe::default();
+    let report = solver::run(
+        "fast",
+        &puzzle,
+        &SolverOptions::default(),
+        &Limits::default(),
+        &mut probe,
+    )
+    .unwrap();
+    let nodes = probe
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Node { .. }))
+        .count() as u64;
+    assert_eq!(nodes, report.nodes);
+    assert_eq!(probe.depths, report.depths);
+    assert!(matches!(probe.events.last(), Some(Event::Solution { .. })));
+    let started = probe
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::IterationStarted { .. }))
+        .count();
+    assert_eq!(started, report.depths.len());
+}
