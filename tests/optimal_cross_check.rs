@@ -109,3 +109,19 @@ fn rule_options_are_honoured_by_both_solvers() {
     }
     assert!(checked >= 100);
 }
+
+#[test]
+fn ricochet_rule_keeps_early_states_apart_from_later_ones() {
+    // The goal robot passes its own start position: a state first seen after fewer than two
+    // moves must be searched again when reached later, or the solution is lost.
+    let puzzle = random_puzzle(2, 2, 2, 3, 2124).unwrap().with_rules(Rules {
+        ricochet: true,
+        no_rebound: false,
+    });
+    for name in ["bfs", "iddfs", "fast", "astar", "idastar"] {
+        match solve(name, &puzzle) {
+            Outcome::Solved { moves } => assert_eq!(moves.len(), 3, "{name}: {moves:?}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}

@@ -41,7 +41,7 @@
 //! With the overestimating heuristics f is not monotone along a path, so a row also holds the
 //! states of smaller f expanded while it is open.
 
-use super::key::{KeyLayout, StateKey};
+use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::min_moves::{UNREACHABLE, min_moves};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
@@ -222,30 +222,6 @@ impl Estimator {
     #[inline(always)]
     pub(crate) fn cell_value(&self, cell: Cell) -> u32 {
         u32::from(self.own[usize::from(cell)])
-    }
-}
-
-/// The bits a state key of `robots` robots takes, with the ricochet phase when `phase`.
-pub(crate) fn key_bits(layout: &KeyLayout, robots: usize, phase: bool) -> u32 {
-    let robot_bits = layout.cell_bits + if layout.with_last_dir { 3 } else { 0 };
-    robot_bits * robots as u32 + if phase { 2 } else { 0 }
-}
-
-/// The key of a state: the robots (see [`KeyLayout::key`]) and, under the ricochet rule, how
-/// many of the first `min_len` moves have been made, since a goal only counts after them.
-#[inline(always)]
-pub(crate) fn state_key<K: StateKey>(
-    layout: &KeyLayout,
-    cells: &[Cell],
-    last_dir: &[Option<Direction>],
-    g: u32,
-    min_len: u32,
-) -> K {
-    let key: K = layout.key(cells, last_dir);
-    if min_len > 0 {
-        key.push(2, u64::from(g.min(min_len)))
-    } else {
-        key
     }
 }
 

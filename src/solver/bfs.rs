@@ -7,7 +7,7 @@
 //! A goal is recognised when a state is generated, so the level of a solution of n moves is
 //! n - 1 (and 0 reports a solution found at the root).
 
-use super::key::{KeyLayout, StateKey};
+use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
@@ -55,7 +55,8 @@ pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd
         puzzle.active_robot(),
         puzzle.rules().no_rebound,
     );
-    if layout.fits::<u64>(puzzle.robots().len()) {
+    let phase = puzzle.rules().min_solution_len() > 0;
+    if key_bits(&layout, puzzle.robots().len(), phase) <= u64::BITS {
         bfs::<P, u64>(puzzle, layout, search)
     } else {
         bfs::<P, u128>(puzzle, layout, search)
@@ -99,7 +100,15 @@ fn bfs_inner<P: Probe, K: StateKey>(
     // the queue is the tail of this list from `head` on.
     let mut nodes: Vec<Node> = vec![root];
     let mut visited: FxHashSet<K> = FxHashSet::default();
-    visited.insert(layout.key(&root.cells[..n], &root.last_dir[..n]));
+    // Under the ricochet rule the moves made so far (up to two) are part of the state: a goal
+    // reached too early does not count, so the same robots after more moves are a new state.
+    visited.insert(state_key::<K>(
+        &layout,
+        &root.cells[..n],
+        &root.last_dir[..n],
+        0,
+        min_len,
+    ));
     let mut head = 0;
     let mut stats = DepthStats::default();
     search.probe.event(|| Event::IterationStarted { depth: 0 });
@@ -146,7 +155,14 @@ fn bfs_inner<P: Probe, K: StateKey>(
                     search.finish_depth(stats);
                     return Ok(SearchEnd::Found(read_path(&nodes, nodes.len() - 1)));
                 }
-                if !visited.insert(layout.key(&child.cells[..n], &child.last_dir[..n])) {
+                let key = state_key::<K>(
+                    &layout,
+                    &child.cells[..n],
+                    &child.last_dir[..n],
+                    child.depth,
+                    min_len,
+                );
+                if !visited.insert(key) {
                     stats.hits += 1;
                     search.probe.event(|| Event::Pruned {
                         depth: child.depth,

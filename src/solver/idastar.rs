@@ -44,8 +44,9 @@
 //! Per-bound statistics: *Bound* is the iteration's bound, *Nodes* the nodes visited, *inner*
 //! the nodes within the bound (table hits included), *hits* the nodes cut off by the table.
 
-use super::astar::{Estimator, Heuristic, hash_table_bytes, key_bits, state_key};
+use super::astar::{Estimator, Heuristic, hash_table_bytes};
 use super::key::{KeyLayout, StateKey};
+use super::key::{key_bits, state_key};
 use super::min_moves::UNREACHABLE;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};

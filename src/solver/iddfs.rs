@@ -22,7 +22,8 @@
 //! robots, the list keeps its natural order, and when the bound equals the depth left only the
 //! robots whose own bound equals it move. With the no-rebound rule each robot's last direction
 //! joins the key and the opposite direction is skipped; with the ricochet rule a goal reached
-//! in fewer than two moves does not end the search.
+//! in fewer than two moves does not end the search, the number of moves made (up to two) joins
+//! the key, and moving straight back is allowed within the first two moves.
 //!
 //! The search stops with "unsolvable" when an iteration finishes without cutting anything off:
 //! no node at the depth limit, no finite bound above the depth left, no robot held back
@@ -31,7 +32,7 @@
 //! iteration would then search the same tree. Iterations stop at depth 255, the most a table
 //! entry records, with "no solution within 255 moves"; a depth limit option stops them sooner.
 
-use super::key::{KeyLayout, StateKey};
+use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::min_moves::{UNREACHABLE, min_moves};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
@@ -75,7 +76,8 @@ pub fn solve<P: Probe>(
         puzzle.active_robot(),
         puzzle.rules().no_rebound,
     );
-    if layout.fits::<u64>(puzzle.robots().len()) {
+    let phase = puzzle.rules().min_solution_len() > 0;
+    if key_bits(&layout, puzzle.robots().len(), phase) <= u64::BITS {
         Iddfs::<P, u64>::new(puzzle, layout, search).run(options)
     } else {
         Iddfs::<P, u128>::new(puzzle, layout, search).run(options)
@@ -236,7 +238,15 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         }
         self.stats.inner += 1;
         if height != 1 {
-            let key: K = self.layout.key(&self.cells, &self.last_dir);
+            // Under the ricochet rule the moves made so far (up to two) join the key: a goal
+            // reached too early does not count, so the same robots later are another state.
+            let key: K = state_key(
+                &self.layout,
+                &self.cells,
+                &self.last_dir,
+                depth,
+                self.min_len,
+            );
             let entry = self.table.entry(key).or_default();
             if u32::from(entry.height) >= height {
                 let stored = u32::from(entry.height);
@@ -271,7 +281,9 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
                 }
             }
             for dir in Direction::ALL {
-                if last == Some((robot, dir.opposite())) {
+                // Under the ricochet rule moving straight back can be what makes an early goal
+                // count, so the deck's rule applies only once the first moves are made.
+                if last == Some((robot, dir.opposite())) && depth >= self.min_len {
                     continue;
                 }
                 if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {

@@ -102,6 +102,30 @@ impl KeyLayout {
     }
 }
 
+/// The bits a state key of `robots` robots takes, with the ricochet phase when `phase`.
+pub fn key_bits(layout: &KeyLayout, robots: usize, phase: bool) -> u32 {
+    let robot_bits = layout.cell_bits + if layout.with_last_dir { 3 } else { 0 };
+    robot_bits * robots as u32 + if phase { 2 } else { 0 }
+}
+
+/// The key of a state: the robots (see [`KeyLayout::key`]) and, under the ricochet rule, how
+/// many of the first `min_len` moves have been made, since a goal only counts after them.
+#[inline(always)]
+pub fn state_key<K: StateKey>(
+    layout: &KeyLayout,
+    cells: &[Cell],
+    last_dir: &[Option<Direction>],
+    g: u32,
+    min_len: u32,
+) -> K {
+    let key: K = layout.key(cells, last_dir);
+    if min_len > 0 {
+        key.push(2, u64::from(g.min(min_len)))
+    } else {
+        key
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
