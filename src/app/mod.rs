@@ -992,7 +992,7 @@ impl RicochetApp {
         };
         match started {
             Ok(run) => {
-                // Replacing the session drops (and so cancels) any run still going.
+                // Replacing the solve state drops (and so cancels) any run still going.
                 self.session = Some(SolveSession {
                     run,
                     puzzle,

@@ -1,4 +1,4 @@
-//! Live plots: time against move count for every solve of the session (one series per
+//! Live plots: time against move count for every solve since the app started (one series per
 //! solver, log time axis), and nodes per depth of the current run (log scale), growing as the
 //! run's rows arrive.
 
@@ -23,7 +23,7 @@ pub struct SolvePoint {
     pub seconds: f64,
 }
 
-/// Every solve of the session, for the time plot.
+/// Every solve since the app started, for the time plot.
 #[derive(Clone, Debug, Default)]
 pub struct PlotHistory {
     points: Vec<SolvePoint>,
