@@ -48,7 +48,7 @@ pub struct FileWindows {
 }
 
 /// Whether the system can show file dialogs: on Linux that needs a desktop portal (reached
-/// over the session bus) or zenity; elsewhere the system always has them.
+/// over D-Bus) or zenity; elsewhere the system always has them.
 pub fn native_dialogs_available() -> bool {
     if cfg!(target_os = "linux") {
         std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || on_path("zenity")

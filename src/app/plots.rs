@@ -152,7 +152,7 @@ pub fn plots_ui(
         ui.strong("Plots");
         let count = history.points().len();
         ui.label(format!(
-            "{count} solve{} this session",
+            "{count} solve{} since the app started",
             if count == 1 { "" } else { "s" }
         ));
         if ui
