@@ -1,7 +1,8 @@
 //! The debugger driven by its accessible labels: a small IDDFS search started paused is
 //! stepped forward event by event, stepped back through the recording (each step back shows
 //! exactly what was shown at that event), forward again, to the end of a depth, to its
-//! solution, and cancelled while paused. The graph overlay's check compares the editor's
+//! solution, and cancelled while paused. A Graph v2 search stepped with the keys restores its
+//! slide graph and heat map when stepped back. The graph overlay's check compares the editor's
 //! updated slide graph with a fresh build after a robot moves.
 
 use egui_kittest::Harness;
@@ -10,8 +11,8 @@ use ricochet_lab::app::RicochetApp;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{MoveTables, Puzzle};
-use ricochet_lab::solver::Outcome;
-use ricochet_lab::worker::debug::DebugView;
+use ricochet_lab::solver::{self, Outcome};
+use ricochet_lab::worker::debug::{DebugView, SearchPicture};
 use std::time::{Duration, Instant};
 
 fn app_harness() -> Harness<'static, RicochetApp> {
@@ -66,6 +67,33 @@ fn shown(harness: &Harness<'_, RicochetApp>) -> DebugView {
         .expect("a debugged run")
         .shown_view()
         .clone()
+}
+
+fn shown_picture(harness: &Harness<'_, RicochetApp>) -> SearchPicture {
+    harness
+        .state()
+        .debugger()
+        .expect("a debugged run")
+        .shown_picture()
+        .clone()
+}
+
+fn choose_solver(harness: &mut Harness<'_, RicochetApp>, name: &str) {
+    let kind = solver::kind(name).expect("registered");
+    harness.get_by_label("Solver").click();
+    harness.run();
+    // The list may be taller than its popup: bring the entry into view first.
+    harness.get_by_label(kind.title).scroll_to_me();
+    harness.run();
+    harness.get_by_label(kind.title).click();
+    harness.run();
+}
+
+fn toggle_view(harness: &mut Harness<'_, RicochetApp>, label: &str) {
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label(label).click();
+    harness.run_steps(2);
 }
 
 fn paused_at(app: &RicochetApp, events: u64) -> bool {
@@ -205,4 +233,75 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
             .next()
             .is_some()
     );
+}
+
+#[test]
+fn the_keys_step_a_graph_search_and_stepping_back_restores_its_overlays() {
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    import(&mut harness, &game_id::write(&puzzle).unwrap());
+    choose_solver(&mut harness, "graph-v2");
+    toggle_view(&mut harness, "Slide-graph edges");
+    toggle_view(&mut harness, "Search heat map");
+    harness.get_by_label("Debug mode").click();
+    harness.run();
+    harness.get_by_label("Solve").click();
+    step_until(&mut harness, Duration::from_secs(20), |app| {
+        paused_at(app, 1)
+    });
+
+    assert_eq!(harness.state().run_summary().unwrap().solver, "graph-v2");
+
+    // F11 steps one event: the graph is built, robots are placed (edges change) and nodes
+    // are examined (the heat map grows).
+    let mut pictures = vec![shown_picture(&harness)];
+    for events in 2..=60 {
+        harness.key_press(egui::Key::F11);
+        step_until(&mut harness, Duration::from_secs(20), |app| {
+            paused_at(app, events)
+        });
+        pictures.push(shown_picture(&harness));
+    }
+    let last = pictures.last().unwrap();
+    assert!(last.graph.is_some(), "the slide graph was built");
+    assert!(last.heat.iter().sum::<u32>() > 0, "nodes were examined");
+    assert!(
+        pictures.iter().any(|p| !p.recent_changes.is_empty()),
+        "placing robots changed edges"
+    );
+    let distinct = pictures.windows(2).filter(|w| w[0] != w[1]).count();
+    assert!(
+        distinct >= 5,
+        "the overlays changed on {distinct} steps only"
+    );
+
+    // Shift+F11 steps back: each step shows the overlays exactly as they were at that event,
+    // while the live picture stays at the latest event.
+    for back in 1..=40 {
+        harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F11);
+        harness.run_steps(2);
+        let expected = &pictures[pictures.len() - 1 - back];
+        assert_eq!(&shown_picture(&harness), expected, "{back} steps back");
+        assert_eq!(shown(&harness).events, 60 - back as u64);
+    }
+    assert_eq!(&harness.state().debugger().unwrap().frame().picture, last);
+    // The timeline's Latest shows the live picture again.
+    harness.get_by_label("Latest").click();
+    harness.run_steps(2);
+    assert_eq!(&shown_picture(&harness), last);
+
+    // F5 continues: the run stops at its solution (a breakpoint by default), then ends.
+    harness.key_press(egui::Key::F5);
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        app.debugger()
+            .is_some_and(|d| d.is_paused() && d.frame().view.solution.is_some())
+    });
+    harness.key_press(egui::Key::F5);
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        app.run_summary().is_some_and(|r| !r.running)
+    });
+    assert!(matches!(
+        harness.state().run_summary().unwrap().outcome,
+        Some(Outcome::Solved { .. })
+    ));
 }

@@ -126,3 +126,56 @@ fn solver_names_are_unique_and_described() {
         assert!(solver::kind(kind.name).is_some());
     }
 }
+
+#[test]
+fn every_node_event_carries_the_moves_that_reach_it() {
+    use ricochet_lab::model::MoveTables;
+    use ricochet_lab::solver::{Event, RecordingProbe};
+    for name in ["small-6x6.ron", "five-robots.ron"] {
+        let puzzle = load_source(&board(name)).unwrap();
+        let tables = MoveTables::new(puzzle.board());
+        let limits = Limits {
+            time: Some(Duration::from_secs(30)),
+            ..Limits::default()
+        };
+        for kind in solver::SOLVERS {
+            if name == "five-robots.ron" && kind.name == "dls" {
+                // DLS's exhaustive search of five robots takes seconds even unobserved; the
+                // small board covers it.
+                continue;
+            }
+            let mut probe = RecordingProbe::default();
+            solver::run(
+                kind.name,
+                &puzzle,
+                &SolverOptions::default(),
+                &limits,
+                &mut probe,
+            )
+            .unwrap();
+            let mut nodes = 0;
+            for event in &probe.events {
+                let Event::Node { depth, cells, path } = event else {
+                    continue;
+                };
+                nodes += 1;
+                assert_eq!(path.len(), *depth as usize, "{name}: {}", kind.name);
+                let mut at = puzzle.robot_cells();
+                for mv in path {
+                    let robot = puzzle.robot_index(mv.robot).unwrap();
+                    at[robot] = tables.slide(&at, robot, mv.dir);
+                }
+                assert_eq!(
+                    at,
+                    cells.as_slice(),
+                    "{name}: {} reported a node its path does not reach: {}",
+                    kind.name,
+                    ricochet_lab::model::format_moves(path)
+                );
+            }
+            if kind.name != "stateless" {
+                assert!(nodes > 0, "{name}: {} reported no nodes", kind.name);
+            }
+        }
+    }
+}

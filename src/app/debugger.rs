@@ -14,7 +14,9 @@ use crate::model::{Board, Cell, Direction, Puzzle};
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
 use crate::solver::stateless::{IntermediateState, StatelessStores, compute_stores};
 use crate::solver::{Event, PruneReason, RobotCells};
-use crate::worker::debug::{Breakpoints, DebugFrame, DebugHandle, DebugView, Recorded, RunMode};
+use crate::worker::debug::{
+    Breakpoints, DebugFrame, DebugHandle, DebugView, Recorded, RunMode, SearchPicture,
+};
 use serde::{Deserialize, Serialize};
 
 /// How many events the panel's log lists.
@@ -113,6 +115,8 @@ pub struct Debugger {
     speed: f32,
     /// The state to stop at, when one was chosen.
     break_state: Option<RobotCells>,
+    /// The overlays' picture at the scrubbed-back event, with that event's index.
+    shown_picture: Option<(u64, SearchPicture)>,
 }
 
 impl Debugger {
@@ -126,6 +130,7 @@ impl Debugger {
             timeline: None,
             speed: 20.0,
             break_state: None,
+            shown_picture: None,
         }
     }
 
@@ -139,6 +144,30 @@ impl Debugger {
             && shown.index < self.frame.first_recorded
         {
             self.timeline = None;
+        }
+        self.sync_picture();
+    }
+
+    /// Rebuilds the overlays' picture when the shown event is a recorded one that changed.
+    fn sync_picture(&mut self) {
+        let Some(shown) = &self.timeline else {
+            self.shown_picture = None;
+            return;
+        };
+        if self.shown_picture.as_ref().map(|(index, _)| *index) != Some(shown.index) {
+            self.shown_picture = self
+                .handle
+                .picture_at(shown.index)
+                .map(|picture| (shown.index, picture));
+        }
+    }
+
+    /// The overlays' picture at the shown event: the heat map, slide graph and stateless
+    /// states as they were then.
+    pub fn shown_picture(&self) -> &SearchPicture {
+        match (&self.timeline, &self.shown_picture) {
+            (Some(_), Some((_, picture))) => picture,
+            _ => &self.frame.picture,
         }
     }
 
@@ -170,6 +199,11 @@ impl Debugger {
     /// Whether the panel shows a recorded event rather than the latest.
     pub fn is_scrubbed_back(&self) -> bool {
         self.timeline.is_some()
+    }
+
+    /// Whether the run stores stateless states, so the stateless layer draws its own.
+    pub fn is_stateless_run(&self) -> bool {
+        !self.frame.picture.finals.is_empty()
     }
 
     /// Whether the solver waits for the user.
@@ -238,6 +272,7 @@ impl Debugger {
         }
         // Read the picture again so the panel and tests see the effect of the action at once.
         self.frame = self.handle.frame();
+        self.sync_picture();
     }
 
     /// The robots where the shown node has them, and its path from the root.
@@ -422,11 +457,11 @@ pub fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
     if let Some(table) = sources.min_moves {
         drawing.extend(overlays::min_moves_layer(board, table));
     }
-    let frame = sources.debugger.map(Debugger::frame);
+    let picture = sources.debugger.map(Debugger::shown_picture);
     if settings.search_heat
-        && let Some(frame) = frame
+        && let Some(picture) = picture
     {
-        drawing.extend(overlays::search_heat_layer(board, &frame.heat));
+        drawing.extend(overlays::search_heat_layer(board, &picture.heat));
     }
     if settings.graph_edges {
         let focus = if settings.graph_all_cells {
@@ -435,12 +470,15 @@ pub fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
             // No cell hovered: only the changed edges.
             Some(sources.focus.unwrap_or(Cell::MAX))
         };
-        match (frame.and_then(|f| f.graph.as_ref()), sources.tracker) {
-            (Some(edges), _) => drawing.extend(overlays::graph_layer(
+        match (
+            picture.and_then(|p| p.graph.as_ref().map(|g| (g, p))),
+            sources.tracker,
+        ) {
+            (Some((edges, picture)), _) => drawing.extend(overlays::graph_layer(
                 board,
                 edges,
                 focus,
-                &frame.map(|f| f.recent_changes.clone()).unwrap_or_default(),
+                &picture.recent_changes,
             )),
             (None, Some(tracker)) => drawing.extend(overlays::graph_layer(
                 board,
@@ -452,24 +490,29 @@ pub fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
         }
     }
     if settings.stateless {
-        let debugged = frame.filter(|f| !f.finals.is_empty());
+        let stores_layer = |stores: &StatelessStores| {
+            let intermediates: Vec<IntermediateState> = stores
+                .fields()
+                .iter()
+                .flat_map(|f| f.intermediates.iter().cloned())
+                .collect();
+            overlays::stateless_layer(board, stores.finals(), &intermediates)
+        };
+        // A debugged stateless run draws its states as of the shown event: the stores as they
+        // grow while it runs, the complete stores once it has ended.
+        let debugged = sources.debugger.filter(|d| d.is_stateless_run());
         match (debugged, sources.stateless) {
-            (Some(frame), _) if frame.stores.is_none() => drawing.extend(
-                overlays::stateless_layer(board, &frame.finals, &frame.intermediates),
-            ),
-            (_, Some(stores)) => {
-                let intermediates: Vec<IntermediateState> = stores
-                    .fields()
-                    .iter()
-                    .flat_map(|f| f.intermediates.iter().cloned())
-                    .collect();
-                drawing.extend(overlays::stateless_layer(
-                    board,
-                    stores.finals(),
-                    &intermediates,
-                ));
+            (Some(debugger), _) => {
+                let picture = debugger.shown_picture();
+                drawing.extend(match &picture.stores {
+                    Some(stores) => stores_layer(stores),
+                    None => {
+                        overlays::stateless_layer(board, &picture.finals, &picture.intermediates)
+                    }
+                });
             }
-            _ => {}
+            (None, Some(stores)) => drawing.extend(stores_layer(stores)),
+            (None, None) => {}
         }
     }
     if settings.solution_path
@@ -516,7 +559,7 @@ pub fn debugger_ui(
             ui,
             debugger.is_some(),
             "Step back",
-            "One recorded event back",
+            "One recorded event back (Shift+F11)",
         ) {
             send(commands, DebugCommand::StepBack);
         }
@@ -524,7 +567,7 @@ pub fn debugger_ui(
             ui,
             (live && paused) || scrubbed,
             "Step",
-            "One event forward",
+            "One event forward (F11)",
         ) {
             send(commands, DebugCommand::Step);
         }
@@ -532,23 +575,33 @@ pub fn debugger_ui(
             ui,
             live && paused,
             "Step over",
-            "To the next node at this depth or shallower",
+            "To the next node at this depth or shallower (F10)",
         ) {
             send(commands, DebugCommand::StepOver);
         }
-        if button(ui, live && paused, "Step depth", "To the end of this depth") {
+        if button(
+            ui,
+            live && paused,
+            "Step depth",
+            "To the end of this depth (F9)",
+        ) {
             send(commands, DebugCommand::StepDepth);
         }
-        if button(ui, live && paused, "Continue", "Run to a breakpoint") {
+        if button(ui, live && paused, "Continue", "Run to a breakpoint (F5)") {
             send(commands, DebugCommand::Continue);
         }
-        if button(ui, live && !paused, "Pause", "Stop at the next event") {
+        if button(ui, live && !paused, "Pause", "Stop at the next event (F5)") {
             send(commands, DebugCommand::Pause);
         }
-        if button(ui, live, "Run to solution", "Run until a solution is found") {
+        if button(
+            ui,
+            live,
+            "Run to solution",
+            "Run until a solution is found (F8)",
+        ) {
             send(commands, DebugCommand::ToSolution);
         }
-        if button(ui, live, "Play", "Animated play at the speed below") {
+        if button(ui, live, "Play", "Animated play at the speed below (F7)") {
             send(commands, DebugCommand::Play);
         }
     });
@@ -735,7 +788,7 @@ pub fn prune_text(reason: PruneReason) -> String {
 pub fn event_text(event: &Event) -> String {
     match event {
         Event::IterationStarted { depth } => format!("start depth {depth}"),
-        Event::Node { depth, last, .. } => match last {
+        Event::Node { depth, path, .. } => match path.last() {
             Some(mv) => format!("node d{depth} after {mv}"),
             None => format!("node d{depth} (root)"),
         },

@@ -25,6 +25,15 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Space", "Play or pause the solution"),
     (", and .", "Solution: one move back or forward"),
     ("Home, End", "Solution: first or final position"),
+    ("F11, Shift+F11", "Debugger: step one event forward or back"),
+    (
+        "F10",
+        "Debugger: step over (to the next node at this depth or shallower)",
+    ),
+    ("F9", "Debugger: step to the end of this depth"),
+    ("F5", "Debugger: continue to a breakpoint, or pause"),
+    ("F7, F8", "Debugger: animated play; run to the solution"),
+    ("Ctrl+E", "The Experiments window"),
     ("F1", "This help"),
 ];
 

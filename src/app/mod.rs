@@ -31,6 +31,7 @@ use crate::solver::min_moves::min_moves;
 use crate::solver::{Outcome, SOLVERS};
 use crate::worker::{RunEnd, Waker};
 use board_view::{BoardGeometry, BoardScene, Hit, RobotSprite, board_ui};
+use debugger::DebugCommand;
 use draft::{Draft, Edit, History, parse_draft, problem_cells, write_draft};
 use editor::EditorInteraction;
 use egui::{Key, Modifiers};
@@ -531,6 +532,7 @@ impl RicochetApp {
         }
         let mode = self.state.mode;
         let has_playback = self.playback.is_some();
+        let debugger_paused = self.debugger.as_ref().map(debugger::Debugger::is_paused);
         let mut commands = Vec::new();
         ctx.input_mut(|input| {
             let ctrl_shift = Modifiers::COMMAND | Modifiers::SHIFT;
@@ -601,6 +603,32 @@ impl RicochetApp {
                 }
                 if input.consume_key(Modifiers::NONE, Key::N) {
                     commands.push(Command::NewGame);
+                }
+            }
+            if let Some(paused) = debugger_paused {
+                // The keys of common debuggers; Shift+F11 first, as consume_key ignores an
+                // extra Shift.
+                let debug = |command| Command::Debug(command);
+                if input.consume_key(Modifiers::SHIFT, Key::F11) {
+                    commands.push(debug(DebugCommand::StepBack));
+                }
+                for (key, command) in [
+                    (Key::F11, DebugCommand::Step),
+                    (Key::F10, DebugCommand::StepOver),
+                    (Key::F9, DebugCommand::StepDepth),
+                    (Key::F8, DebugCommand::ToSolution),
+                    (Key::F7, DebugCommand::Play),
+                ] {
+                    if input.consume_key(Modifiers::NONE, key) {
+                        commands.push(debug(command));
+                    }
+                }
+                if input.consume_key(Modifiers::NONE, Key::F5) {
+                    commands.push(debug(if paused {
+                        DebugCommand::Continue
+                    } else {
+                        DebugCommand::Pause
+                    }));
                 }
             }
             if has_playback {
@@ -1296,7 +1324,7 @@ impl RicochetApp {
         let debugged_stateless = self
             .debugger
             .as_ref()
-            .is_some_and(|d| !d.frame().finals.is_empty());
+            .is_some_and(debugger::Debugger::is_stateless_run);
         let stateless = match (&self.validity, settings.stateless && !debugged_stateless) {
             (Ok(puzzle), true) => Some(self.stateless_cache.stores(puzzle)),
             _ => None,

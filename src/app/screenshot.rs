@@ -409,7 +409,7 @@ impl ScreenshotDirector {
                     return false;
                 }
                 let done = match self.view {
-                    View::DebugGraph => frame.recent_changes.len() >= 8,
+                    View::DebugGraph => frame.picture.recent_changes.len() >= 8,
                     _ => frame.view.events >= 160,
                 };
                 if !done {

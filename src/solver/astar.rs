@@ -413,11 +413,11 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
             }
             self.stats.nodes += 1;
             self.search.tick()?;
-            let colors = &self.colors;
+            let (colors, nodes) = (&self.colors, &self.nodes);
             self.search.probe.event(|| Event::Node {
                 depth: node.g,
                 cells: RobotCells::new(&node.cells[..n]),
-                last: step_move(colors, node.step),
+                path: path_to(nodes, colors, node),
             });
             if let Some(goal) = self.expand(index, &node, &mut lowest)? {
                 self.finish_row();
@@ -543,15 +543,20 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
 
     /// The moves from the root to `goal`, through the parents.
     fn read_path(&self, goal: Node) -> Vec<Move> {
-        let mut moves = Vec::new();
-        let mut node = goal;
-        while let Some(mv) = step_move(&self.colors, node.step) {
-            moves.push(mv);
-            node = self.nodes[node.parent as usize];
-        }
-        moves.reverse();
-        moves
+        path_to(&self.nodes, &self.colors, goal)
     }
+}
+
+/// The moves from the root to `node`, through the parents in `nodes`.
+fn path_to(nodes: &[Node], colors: &[RobotColor], node: Node) -> Vec<Move> {
+    let mut moves = Vec::new();
+    let mut node = node;
+    while let Some(mv) = step_move(colors, node.step) {
+        moves.push(mv);
+        node = nodes[node.parent as usize];
+    }
+    moves.reverse();
+    moves
 }
 
 /// The move a node's `step` code stands for; `None` for the root.

@@ -132,7 +132,7 @@ fn bfs_inner<P: Probe, K: StateKey>(
         search.probe.event(|| Event::Node {
             depth: node.depth,
             cells: RobotCells::new(&node.cells[..n]),
-            last: node.mv,
+            path: read_path(&nodes, head),
         });
         for (robot, &color) in colors.iter().enumerate() {
             for dir in Direction::ALL {

@@ -244,10 +244,11 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
         self.search.probe.event(|| Event::Node {
             depth: g,
             cells: RobotCells::new(&self.cells),
-            last: self
+            path: self
                 .path
-                .last()
-                .map(|&(robot, dir)| Move::new(self.colors[robot], dir)),
+                .iter()
+                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
+                .collect(),
         });
         if self.at_goal(&self.cells) && g >= self.min_len {
             return Ok(Visit::Goal);

@@ -503,13 +503,16 @@ impl<'g, C: Control> Worker<'g, C> {
     fn node_event(&mut self, depth: u32) {
         let setup = self.setup;
         let cells = self.cells;
-        let last = self.path.last().copied();
+        let path = &self.path;
         self.control.event(|| Event::Node {
             depth,
             cells: RobotCells::new(&cells[..setup.robots]),
-            last: last.map(|(r, d)| {
-                Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
-            }),
+            path: path
+                .iter()
+                .map(|&(r, d)| {
+                    Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
+                })
+                .collect(),
         });
     }
 

@@ -321,7 +321,7 @@ impl GraphRun<'_> {
                 Event::Node {
                     depth: state.moves,
                     cells: RobotCells::new(&cells),
-                    last: state.mv,
+                    path: read_path(&nodes, head),
                 }
             });
             let mut edges_changed = 0u64;

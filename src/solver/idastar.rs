@@ -351,10 +351,11 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
         self.search.probe.event(|| Event::Node {
             depth: g,
             cells: RobotCells::new(&self.cells),
-            last: self
+            path: self
                 .path
-                .last()
-                .map(|&(robot, dir)| Move::new(self.colors[robot], dir)),
+                .iter()
+                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
+                .collect(),
         });
         if self.at_goal() && g >= self.min_len {
             return Ok(Visit::Goal);

@@ -208,7 +208,7 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         self.search.probe.event(|| Event::Node {
             depth,
             cells: RobotCells::new(&self.cells),
-            last: last.map(|(r, d)| Move::new(self.colors[r], d)),
+            path: self.path.clone(),
         });
         if self.at_goal() && depth >= self.min_len {
             return Ok(true);

@@ -89,8 +89,10 @@ pub enum Event {
         depth: u32,
         /// The robots' cells there, in colour order.
         cells: RobotCells,
-        /// The move that led to it.
-        last: Option<Move>,
+        /// The moves from the root to it; the last one led to it. Built only for a probe that
+        /// wants events, so every solver can report it, breadth-first ones through their
+        /// parent links.
+        path: Vec<Move>,
     },
     /// The node just examined was cut off.
     Pruned {

@@ -112,8 +112,7 @@ pub struct DebugView {
     pub depth: u32,
     /// The robots' cells in the node last examined, in colour order.
     pub cells: Option<RobotCells>,
-    /// The moves from the root to that node (for depth-first searches; breadth-first ones
-    /// show only the last move).
+    /// The moves from the root to that node.
     pub path: Vec<Move>,
     /// Why the last node was cut off, when it was.
     pub last_prune: Option<PruneReason>,
@@ -134,10 +133,97 @@ pub struct DebugView {
 pub struct Recorded {
     /// The event's number in the run, from 0.
     pub index: u64,
-    /// The event (slide-graph and store snapshots are recorded as their summary only).
+    /// The event.
     pub event: Event,
     /// What was shown after it.
     pub view: DebugView,
+}
+
+/// What the overlays draw of a search after some event: the search heat map, the slide graph
+/// and the stateless stores. It is the sum of the events so far, so it is rebuilt for any
+/// recorded event by applying the events up to it to the picture before the oldest one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchPicture {
+    /// How often the active robot stood on each cell among the nodes examined.
+    pub heat: Vec<u32>,
+    /// The slide graph's edges (per cell, N E S W), once a graph solver built it.
+    pub graph: Option<Vec<[Option<Cell>; 4]>>,
+    /// Edge changes of the latest placement or removal.
+    pub recent_changes: Vec<EdgeChange>,
+    /// Stateless: final states stored so far.
+    pub finals: Vec<FinalState>,
+    /// Stateless: intermediate states alive now.
+    pub intermediates: Vec<IntermediateState>,
+    /// Stateless: the stores at the end of the run.
+    pub stores: Option<StatelessStores>,
+    /// The robot whose cells the heat map counts (`None`: every robot's).
+    active: Option<usize>,
+    /// Whether the previous event was an edge change, so a new update starts a new list.
+    in_update: bool,
+}
+
+impl SearchPicture {
+    /// The picture before the first event of a search on a board of `cells` cells, counting
+    /// the `active` robot's cells in the heat map (every robot's when `None`).
+    pub fn new(cells: usize, active: Option<usize>) -> SearchPicture {
+        SearchPicture {
+            heat: vec![0; cells],
+            active,
+            ..SearchPicture::default()
+        }
+    }
+
+    /// Adds one event to the picture.
+    pub fn apply(&mut self, event: &Event) {
+        let mut is_change = false;
+        match event {
+            Event::Node { cells, .. } => match self.active {
+                Some(active) => {
+                    if let Some(&cell) = cells.as_slice().get(active) {
+                        bump(&mut self.heat, cell);
+                    }
+                }
+                None => {
+                    for &cell in cells.as_slice() {
+                        bump(&mut self.heat, cell);
+                    }
+                }
+            },
+            Event::GraphBuilt(graph) => {
+                let edges = (0..graph.cell_count())
+                    .map(|cell| graph.edges(cell as Cell))
+                    .collect();
+                self.graph = Some(edges);
+                self.recent_changes.clear();
+            }
+            Event::EdgeChanged(change) => {
+                is_change = true;
+                if !self.in_update {
+                    self.recent_changes.clear();
+                }
+                if let Some(edges) = &mut self.graph
+                    && let Some(slot) = edges.get_mut(usize::from(change.vertex))
+                {
+                    slot[change.dir.index()] = change.new;
+                }
+                if self.recent_changes.len() < MAX_RECENT_CHANGES {
+                    self.recent_changes.push(*change);
+                }
+            }
+            Event::StatelessFinal(final_state) => self.finals.push(final_state.clone()),
+            Event::StatelessIntermediate(intermediate) => {
+                self.intermediates.push(intermediate.clone())
+            }
+            Event::StatelessConverted {
+                cell, color, dir, ..
+            } => self
+                .intermediates
+                .retain(|i| !(i.cell == *cell && i.color == *color && i.dir == *dir)),
+            Event::StatelessStores(stores) => self.stores = Some((**stores).clone()),
+            _ => {}
+        }
+        self.in_update = is_change;
+    }
 }
 
 /// The live picture of a debugged search: everything the overlays and the panel draw.
@@ -151,18 +237,8 @@ pub struct DebugFrame {
     pub view: DebugView,
     /// Why the search stopped last ("breakpoint: depth 3"), if it stopped by itself.
     pub stop_reason: Option<String>,
-    /// How often the active robot stood on each cell among the nodes examined.
-    pub heat: Vec<u32>,
-    /// The slide graph's edges (per cell, N E S W), once a graph solver built it.
-    pub graph: Option<Vec<[Option<Cell>; 4]>>,
-    /// Edge changes of the latest placement or removal.
-    pub recent_changes: Vec<EdgeChange>,
-    /// Stateless: final states stored so far.
-    pub finals: Vec<FinalState>,
-    /// Stateless: intermediate states alive now.
-    pub intermediates: Vec<IntermediateState>,
-    /// Stateless: the stores at the end of the run.
-    pub stores: Option<StatelessStores>,
+    /// The overlays' picture after the latest event.
+    pub picture: SearchPicture,
     /// The index of the oldest recorded event still kept.
     pub first_recorded: u64,
     /// How many events are recorded now.
@@ -176,9 +252,10 @@ struct GateState {
     breakpoints: Breakpoints,
     frame: DebugFrame,
     log: VecDeque<Recorded>,
+    /// The overlays' picture before the oldest recorded event: the start from which the
+    /// picture at any recorded event is rebuilt.
+    base: SearchPicture,
     active: Option<usize>,
-    /// Whether the previous event was an edge change, so a new update starts a new list.
-    in_update: bool,
 }
 
 /// What the solver thread and the interface share.
@@ -251,6 +328,23 @@ impl DebugHandle {
         state.log.get(offset).cloned()
     }
 
+    /// The overlays' picture right after the recorded event with this run-wide index, if it
+    /// is still kept: what the overlays showed then. Rebuilt from the oldest kept event on,
+    /// so it costs up to one pass over the log.
+    pub fn picture_at(&self, index: u64) -> Option<SearchPicture> {
+        let state = self.gate.lock();
+        let first = state.log.front()?.index;
+        let offset = usize::try_from(index.checked_sub(first)?).ok()?;
+        if offset >= state.log.len() {
+            return None;
+        }
+        let mut picture = state.base.clone();
+        for recorded in state.log.iter().take(offset + 1) {
+            picture.apply(&recorded.event);
+        }
+        Some(picture)
+    }
+
     /// The last `count` recorded events, newest first.
     pub fn latest(&self, count: usize) -> Vec<Recorded> {
         let state = self.gate.lock();
@@ -291,6 +385,12 @@ impl Probe for DebugProbe {
         let event = event();
         let mut state = self.gate.lock();
         let stop = apply_event(&mut state, event);
+        // The solver publishes its node count every few thousand nodes; a stepped search
+        // shows the exact count at every stop.
+        self.live
+            .live
+            .nodes
+            .store(state.frame.view.nodes, Ordering::Relaxed);
         if let Some(reason) = stop {
             state.mode = RunMode::Paused;
             state.frame.stop_reason = reason;
@@ -350,35 +450,16 @@ impl DebugProbe {
 fn apply_event(state: &mut GateState, event: Event) -> Option<Option<String>> {
     let view = &mut state.frame.view;
     view.events += 1;
-    let mut is_change = false;
     match &event {
         Event::IterationStarted { depth } => {
             view.iteration = Some(*depth);
         }
-        Event::Node { depth, cells, last } => {
+        Event::Node { depth, cells, path } => {
             view.nodes += 1;
             view.depth = *depth;
             view.cells = Some(*cells);
             view.last_prune = None;
-            // Depth-first searches report nodes in depth order, so the path to this node is
-            // the path to its parent plus its own move.
-            view.path.truncate(depth.saturating_sub(1) as usize);
-            if let Some(mv) = last {
-                view.path.push(*mv);
-            }
-            let heat = &mut state.frame.heat;
-            match state.active {
-                Some(active) => {
-                    if let Some(&cell) = cells.as_slice().get(active) {
-                        bump(heat, cell);
-                    }
-                }
-                None => {
-                    for &cell in cells.as_slice() {
-                        bump(heat, cell);
-                    }
-                }
-            }
+            view.path.clone_from(path);
         }
         Event::Pruned { reason, .. } => {
             view.pruned += 1;
@@ -386,66 +467,25 @@ fn apply_event(state: &mut GateState, event: Event) -> Option<Option<String>> {
         }
         Event::IterationFinished(stats) => view.last_depth = Some(stats.clone()),
         Event::Solution { moves } => view.solution = Some(moves.clone()),
-        Event::GraphBuilt(graph) => {
-            let edges = (0..graph.cell_count())
-                .map(|cell| graph.edges(cell as Cell))
-                .collect();
-            state.frame.graph = Some(edges);
-            state.frame.recent_changes.clear();
-        }
-        Event::EdgeChanged(change) => {
-            is_change = true;
-            if !state.in_update {
-                state.frame.recent_changes.clear();
-            }
-            if let Some(edges) = &mut state.frame.graph
-                && let Some(slot) = edges.get_mut(usize::from(change.vertex))
-            {
-                slot[change.dir.index()] = change.new;
-            }
-            if state.frame.recent_changes.len() < MAX_RECENT_CHANGES {
-                state.frame.recent_changes.push(*change);
-            }
-        }
         Event::GoalRobotSearched {
             level,
             distance,
             best,
         } => view.goal_search = Some((*level, *distance, *best)),
-        Event::StatelessFinal(final_state) => state.frame.finals.push(final_state.clone()),
-        Event::StatelessIntermediate(intermediate) => {
-            state.frame.intermediates.push(intermediate.clone())
-        }
-        Event::StatelessConverted {
-            cell, color, dir, ..
-        } => state
-            .frame
-            .intermediates
-            .retain(|i| !(i.cell == *cell && i.color == *color && i.dir == *dir)),
-        Event::StatelessStores(stores) => state.frame.stores = Some((**stores).clone()),
         _ => {}
     }
-    state.in_update = is_change;
+    state.frame.picture.apply(&event);
     let stop = stop_reason(state.mode, &state.breakpoints, &event, state.active);
     if let RunMode::Steps(n) = &mut state.mode {
         *n = n.saturating_sub(1);
     }
     let view = state.frame.view.clone();
     let index = view.events - 1;
-    // Snapshots of whole graphs and stores are drawn from the frame; the log keeps the event's
-    // kind only, so a long log stays small.
-    let event = match event {
-        Event::GraphBuilt(_) | Event::StatelessStores(_) => Event::Pruned {
-            depth: view.depth,
-            reason: PruneReason::Other(match event {
-                Event::GraphBuilt(_) => "slide graph built",
-                _ => "stateless stores complete",
-            }),
-        },
-        other => other,
-    };
-    if state.log.len() >= state.frame.record_capacity.max(1) {
-        state.log.pop_front();
+    if state.log.len() >= state.frame.record_capacity.max(1)
+        && let Some(oldest) = state.log.pop_front()
+    {
+        // The oldest event leaves the log, so the base picture moves past it.
+        state.base.apply(&oldest.event);
     }
     state.log.push_back(Recorded { index, event, view });
     state.frame.first_recorded = state.log.front().map_or(0, |r| r.index);
@@ -532,6 +572,8 @@ impl SolveJob {
         let live = Arc::new(LiveCounters::default());
         let (sender, receiver) = sync_channel(super::CHANNEL_CAPACITY);
         let started = Instant::now();
+        let picture =
+            SearchPicture::new(self.puzzle.board().cell_count(), self.puzzle.active_robot());
         let gate = Arc::new(Gate {
             state: Mutex::new(GateState {
                 mode: if setup.start_paused {
@@ -541,13 +583,13 @@ impl SolveJob {
                 },
                 breakpoints: setup.breakpoints,
                 frame: DebugFrame {
-                    heat: vec![0; self.puzzle.board().cell_count()],
+                    picture: picture.clone(),
                     record_capacity: setup.record_capacity.max(1),
                     ..DebugFrame::default()
                 },
                 log: VecDeque::new(),
+                base: picture,
                 active: self.puzzle.active_robot(),
-                in_update: false,
             }),
             resume: Condvar::new(),
             cancel: Arc::clone(&cancel),
@@ -697,7 +739,7 @@ mod tests {
         let frame = debug.frame();
         assert!(frame.view.solution.is_some());
         assert!(frame.recorded <= DEFAULT_RECORD_CAPACITY);
-        assert!(frame.heat.iter().sum::<u32>() > 0);
+        assert!(frame.picture.heat.iter().sum::<u32>() > 0);
     }
 
     #[test]
@@ -768,5 +810,73 @@ mod tests {
         assert_eq!(frame.first_recorded, last - 49);
         assert!(debug.recorded(frame.first_recorded).is_some());
         assert!(debug.recorded(frame.first_recorded - 1).is_none());
+    }
+
+    #[test]
+    fn the_picture_at_a_recorded_event_is_the_picture_shown_then() {
+        // The same solvers run twice: recorded by a plain probe, from which the picture after
+        // every event is built from scratch, and debugged with a short log, whose rebuilt
+        // pictures must match them once the oldest events have left the log.
+        let puzzle = small_puzzle();
+        for solver_name in ["graph-v2", "stateless", "bfs"] {
+            let mut recording = crate::solver::RecordingProbe::default();
+            solver::run(
+                solver_name,
+                &puzzle,
+                &crate::solver::SolverOptions::default(),
+                &Limits::default(),
+                &mut recording,
+            )
+            .unwrap();
+            let setup = DebugSetup {
+                start_paused: false,
+                record_capacity: 300,
+                ..DebugSetup::default()
+            };
+            let (mut run, debug) = SolveJob::new(solver_name, puzzle.clone())
+                .spawn_debug(quiet_waker(), setup)
+                .unwrap();
+            assert!(run.wait(Duration::from_secs(30)).is_some());
+            let frame = debug.frame();
+            let total = recording.events.len() as u64;
+            assert_eq!(frame.view.events, total, "{solver_name}");
+            assert!(
+                frame.first_recorded > 0,
+                "{solver_name}: the log never filled"
+            );
+            let mut expected =
+                SearchPicture::new(puzzle.board().cell_count(), puzzle.active_robot());
+            for (index, event) in recording.events.iter().enumerate() {
+                expected.apply(event);
+                let index = index as u64;
+                if index < frame.first_recorded {
+                    assert!(debug.picture_at(index).is_none());
+                } else if index.is_multiple_of(7) || index + 1 == total {
+                    let rebuilt = debug.picture_at(index).unwrap();
+                    assert_eq!(rebuilt, expected, "{solver_name}: event {index}");
+                }
+            }
+            assert_eq!(frame.picture, expected, "{solver_name}: the live picture");
+            assert!(debug.picture_at(total).is_none());
+        }
+    }
+
+    #[test]
+    fn a_stepped_search_publishes_its_node_count_at_every_stop() {
+        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+            .spawn_debug(quiet_waker(), DebugSetup::default())
+            .unwrap();
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        debug.set_mode(RunMode::Steps(40));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while debug.view().events < 41 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        let nodes = debug.view().nodes;
+        assert!(nodes > 0);
+        assert_eq!(run.live().nodes(), nodes);
+        run.cancel();
+        assert!(run.wait(Duration::from_secs(10)).is_some());
     }
 }
