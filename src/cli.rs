@@ -96,6 +96,10 @@ enum Command {
         view: String,
         /// The PNG file to write.
         file: PathBuf,
+        /// For the experiments views: show the rows of this results CSV (as written by
+        /// `experiment`) instead of running a fresh 300-configuration experiment.
+        #[arg(long, value_name = "CSV")]
+        results: Option<PathBuf>,
     },
     /// Time solvers on the reference puzzles and 1,000 seeded random games.
     Bench(crate::bench::BenchArgs),
@@ -209,9 +213,14 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Accuracy(args) => crate::accuracy::command(&args),
-        Command::Screenshot { view, file } => {
+        Command::Screenshot {
+            view,
+            file,
+            results,
+        } => {
             let view: crate::app::screenshot::View = view.parse().map_err(anyhow::Error::msg)?;
-            crate::app::screenshot::run(view, &file).map_err(anyhow::Error::msg)?;
+            crate::app::screenshot::run(view, &file, results.as_deref())
+                .map_err(anyhow::Error::msg)?;
             println!("wrote {}", file.display());
             Ok(ExitCode::SUCCESS)
         }

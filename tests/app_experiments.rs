@@ -1,7 +1,7 @@
 //! The Experiments window driven by its labels: a tiny real run (six standard configurations,
 //! BFS and IDDFS) fills the tables and opens a configuration on the board; Pause and Resume
 //! finish the experiment without losing or duplicating a row; an existing output file is not
-//! overwritten; Ctrl+E opens the window.
+//! overwritten; a finished file opens without running anything; Ctrl+E opens the window.
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -278,6 +278,63 @@ fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
     );
     assert_eq!(exported.len(), 6);
     for path in [out, bad, export] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn open_results_shows_a_finished_file_without_running_anything() {
+    // A finished file, written by a first window's run.
+    let out = temp_csv("open-results");
+    let mut first = harness_with(settings(3, &out));
+    open_window(&mut first);
+    first.get_by_label("Start").click();
+    first.step();
+    step_until(&mut first, Duration::from_secs(120), |app| {
+        !app.experiments().is_running()
+    });
+    drop(first);
+    let written = read_records(&out).unwrap();
+    assert_eq!(written.len(), 6);
+
+    // A second window opens it: every row is shown, and nothing runs.
+    let mut harness = harness_with(settings(3, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Open results").click();
+    harness.run();
+    let view = harness.state().experiments();
+    assert!(!view.is_running());
+    assert_eq!(keys(view.records()), keys(&written));
+    let message = view.message().unwrap().to_string();
+    assert!(
+        message.contains("6 rows, 3 configurations, 2 solvers"),
+        "{message}"
+    );
+    assert_eq!(
+        read_records(&out).unwrap().len(),
+        6,
+        "the file is untouched"
+    );
+
+    // A file that is not a results file is refused with its name, keeping what is shown.
+    let bad = temp_csv("open-bad");
+    std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();
+    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Output CSV");
+    field.click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Output CSV")
+        .type_text(&bad.display().to_string());
+    harness.run();
+    harness.get_by_label("Open results").click();
+    harness.run();
+    let view = harness.state().experiments();
+    let message = view.message().unwrap().to_string();
+    assert!(message.starts_with("Cannot open"), "{message}");
+    assert!(message.contains("open-bad"), "{message}");
+    assert_eq!(view.records().len(), 6);
+    for path in [out, bad] {
         let _ = std::fs::remove_file(path);
     }
 }

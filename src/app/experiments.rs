@@ -371,6 +371,44 @@ impl ExperimentsView {
         Some((done, self.total_runs, eta))
     }
 
+    /// Opens a finished (or interrupted) results file as the current experiment, to look at
+    /// its plots and tables and open its configurations, without running anything: for
+    /// example a study made by `ricochet-lab experiment`.
+    pub fn open_results(&mut self, path: &Path) {
+        if self.run.is_some() {
+            self.error("Stop the running experiment before opening another results file.");
+            return;
+        }
+        match record::read_records(path) {
+            Ok(records) if records.is_empty() => {
+                self.error(format!("{} holds no results yet.", path.display()))
+            }
+            Ok(records) => {
+                let solvers: std::collections::BTreeSet<&str> =
+                    records.iter().map(|r| r.solver.as_str()).collect();
+                let configs: std::collections::BTreeSet<u64> =
+                    records.iter().map(|r| r.config).collect();
+                self.note(format!(
+                    "Opened {}: {} rows, {} configurations, {} solvers.",
+                    path.display(),
+                    records.len(),
+                    configs.len(),
+                    solvers.len()
+                ));
+                self.records = records;
+                self.resummarise();
+                // The file's own experiment is not known here: fixed-board rows without a
+                // game id cannot be dealt again, which opening one of them explains.
+                self.config = None;
+                self.output = Some(path.to_path_buf());
+                self.total_runs = 0;
+                self.paused = false;
+                self.selection = None;
+            }
+            Err(error) => self.error(format!("Cannot open {}: {error}", path.display())),
+        }
+    }
+
     /// Loads a previous results file to draw beside the current one.
     fn load_comparison(&mut self, path: &Path) {
         match record::read_records(path) {
@@ -685,6 +723,23 @@ fn inputs_ui(
                     .save_file()
             {
                 settings.out_path = path.display().to_string();
+            }
+            if ui
+                .add_enabled(view.run.is_none(), egui::Button::new("Open results"))
+                .on_hover_text(
+                    "Show the rows already in this CSV (from an earlier run here or from \
+                     `ricochet-lab experiment`) without running anything.",
+                )
+                .clicked()
+            {
+                if native_dialogs
+                    && let Some(path) = rfd::FileDialog::new()
+                        .add_filter("CSV", &["csv"])
+                        .pick_file()
+                {
+                    settings.out_path = path.display().to_string();
+                }
+                view.open_results(&PathBuf::from(settings.out_path.trim()));
             }
         });
     });

@@ -115,11 +115,20 @@ const SETTLE_FRAMES: u32 = 8;
 
 /// Opens the app on a view, takes the screenshot and closes; returns what went wrong, if
 /// anything.
-pub fn run(view: View, path: &Path) -> Result<(), String> {
+pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String> {
+    if let Some(results) = results
+        && !matches!(view, View::Experiments | View::ExperimentsTables)
+    {
+        return Err(format!(
+            "--results {} applies to the experiments and experiments-tables views only",
+            results.display()
+        ));
+    }
     let outcome: Arc<Mutex<Option<Result<(), String>>>> = Arc::new(Mutex::new(None));
     let director = ScreenshotDirector {
         view,
         path: path.to_path_buf(),
+        results: results.map(Path::to_path_buf),
         phase: Phase::Setup,
         started: Instant::now(),
         outcome: Arc::clone(&outcome),
@@ -129,7 +138,7 @@ pub fn run(view: View, path: &Path) -> Result<(), String> {
     // A screenshot must not read or overwrite the user's stored state and window layout.
     options.persist_window = false;
     options.persistence_path = None;
-    eframe::run_native(
+    let opened = eframe::run_native(
         super::APP_NAME,
         options,
         Box::new(move |cc| {
@@ -146,7 +155,10 @@ pub fn run(view: View, path: &Path) -> Result<(), String> {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| format!("the window could not be opened: {e}"))?;
+    .map_err(|e| format!("the window could not be opened: {e}"));
+    // The experiment views' own results file has served its purpose.
+    let _ = std::fs::remove_file(experiment_csv());
+    opened?;
     let result = outcome
         .lock()
         .map_err(|_| "the screenshot writer stopped unexpectedly".to_string())?
@@ -167,6 +179,8 @@ enum Phase {
 pub struct ScreenshotDirector {
     view: View,
     path: PathBuf,
+    /// A results CSV the experiments views show instead of running an experiment.
+    results: Option<PathBuf>,
     phase: Phase,
     started: Instant,
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
@@ -341,6 +355,12 @@ impl ScreenshotDirector {
                 if self.view == View::ExperimentsTables {
                     app.experiments.show_tab(super::experiments::Tab::Tables);
                 }
+                if let Some(results) = &self.results {
+                    app.state.experiments.out_path = results.display().to_string();
+                    app.experiments.open = true;
+                    app.experiments.open_results(results);
+                    return;
+                }
                 let settings = &mut app.state.experiments;
                 settings.configs = if self.view == View::ExperimentsRunning {
                     16_000
@@ -351,10 +371,7 @@ impl ScreenshotDirector {
                 settings.time_limit_secs = 10.0;
                 settings.threads = 2;
                 // A fresh file each time: the picture shows one whole run.
-                let out = std::env::temp_dir().join(format!(
-                    "ricochet-lab-screenshot-{}.csv",
-                    std::process::id()
-                ));
+                let out = experiment_csv();
                 let _ = std::fs::remove_file(&out);
                 settings.out_path = out.display().to_string();
                 app.experiments.open = true;
@@ -503,6 +520,15 @@ impl ScreenshotDirector {
 }
 
 /// Configurations in the experiments view: `RICOCHET_SCREENSHOT_CONFIGS`, or 300.
+/// The results file of the experiment an experiments view runs: in the temporary folder, one
+/// per process, removed when the screenshot is taken.
+fn experiment_csv() -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "ricochet-lab-screenshot-{}.csv",
+        std::process::id()
+    ))
+}
+
 fn experiment_configs() -> u64 {
     std::env::var("RICOCHET_SCREENSHOT_CONFIGS")
         .ok()
