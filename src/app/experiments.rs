@@ -23,10 +23,11 @@ use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::solver::{self, Optimality, SOLVERS, SolverOptions};
 use egui_plot::{
-    Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, GridInput, GridMark, Legend, Line,
-    LineStyle, Plot, PlotPoint, Points,
+    AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, GridInput, GridMark, Legend,
+    Line, LineStyle, Plot, PlotPoint, Points,
 };
 use series::{Selection, SolverSeries};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -99,6 +100,8 @@ pub struct ExperimentsView {
     paused: bool,
     comparison: Option<Comparison>,
     selection: Option<Selection>,
+    /// Solvers left out of the plots (clicked off in the legend).
+    hidden: BTreeSet<String>,
     message: Option<(String, bool)>,
     plots_rect: Option<egui::Rect>,
     png_result: Arc<Mutex<Option<Result<PathBuf, String>>>>,
@@ -121,6 +124,7 @@ impl Default for ExperimentsView {
             paused: false,
             comparison: None,
             selection: None,
+            hidden: BTreeSet::new(),
             message: None,
             plots_rect: None,
             png_result: Arc::new(Mutex::new(None)),
@@ -373,8 +377,9 @@ impl ExperimentsView {
 
     /// Opens a finished (or interrupted) results file as the current experiment, to look at
     /// its plots and tables and open its configurations, without running anything: for
-    /// example a study made by `ricochet-lab experiment`.
-    pub fn open_results(&mut self, path: &Path) {
+    /// example a study made by `ricochet-lab experiment`. The inputs take the file's
+    /// configuration count, seed and solvers, so Resume continues that experiment.
+    pub fn open_results(&mut self, path: &Path, settings: &mut ExperimentSettings) {
         if self.run.is_some() {
             self.error("Stop the running experiment before opening another results file.");
             return;
@@ -384,10 +389,8 @@ impl ExperimentsView {
                 self.error(format!("{} holds no results yet.", path.display()))
             }
             Ok(records) => {
-                let solvers: std::collections::BTreeSet<&str> =
-                    records.iter().map(|r| r.solver.as_str()).collect();
-                let configs: std::collections::BTreeSet<u64> =
-                    records.iter().map(|r| r.config).collect();
+                let solvers: BTreeSet<&str> = records.iter().map(|r| r.solver.as_str()).collect();
+                let configs: BTreeSet<u64> = records.iter().map(|r| r.config).collect();
                 self.note(format!(
                     "Opened {}: {} rows, {} configurations, {} solvers.",
                     path.display(),
@@ -395,6 +398,21 @@ impl ExperimentsView {
                     configs.len(),
                     solvers.len()
                 ));
+                if let Some(last) = configs.last() {
+                    settings.configs = last + 1;
+                }
+                if let Some(first) = records.first()
+                    && let Some(offset) = first.config_seed.checked_sub(first.config)
+                    && offset % runner::SEED_STRIDE == 0
+                {
+                    settings.seed = offset / runner::SEED_STRIDE;
+                }
+                settings.solvers = crate::solver::SOLVERS
+                    .iter()
+                    .map(|k| k.name)
+                    .filter(|name| solvers.contains(name))
+                    .map(str::to_string)
+                    .collect();
                 self.records = records;
                 self.resummarise();
                 // The file's own experiment is not known here: fixed-board rows without a
@@ -739,7 +757,8 @@ fn inputs_ui(
                 {
                     settings.out_path = path.display().to_string();
                 }
-                view.open_results(&PathBuf::from(settings.out_path.trim()));
+                let path = PathBuf::from(settings.out_path.trim());
+                view.open_results(&path, settings);
             }
         });
     });
@@ -909,13 +928,97 @@ fn legend() -> Legend {
         .position(Corner::LeftTop)
 }
 
+/// One legend for the four plots, above them: a plot's own legend of ten or more solvers
+/// would cover its lines. A click on a solver hides it in every plot, or shows it again.
+fn shared_legend_ui(ui: &mut egui::Ui, all: &[SolverSeries], hidden: &mut BTreeSet<String>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Solvers (click to hide or show):");
+        for s in all {
+            let shown = !hidden.contains(&s.solver);
+            let color = theme::series(s.color_index);
+            let swatch = if shown {
+                color
+            } else {
+                color.gamma_multiply(0.2)
+            };
+            let text_color = if shown {
+                ui.visuals().text_color()
+            } else {
+                ui.visuals().weak_text_color()
+            };
+            // Swatch and name are one widget, so a wrapped row never parts them.
+            let galley = ui.painter().layout_no_wrap(
+                s.title.clone(),
+                egui::TextStyle::Body.resolve(ui.style()),
+                text_color,
+            );
+            let swatch_size = 12.0;
+            let size = egui::vec2(
+                swatch_size + 5.0 + galley.size().x,
+                galley.size().y.max(swatch_size),
+            );
+            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+            response.widget_info(|| {
+                egui::WidgetInfo::selected(
+                    egui::Role::CheckBox,
+                    ui.is_enabled(),
+                    shown,
+                    s.title.clone(),
+                )
+            });
+            if response.hovered() {
+                ui.painter().rect_filled(
+                    rect.expand(2.0),
+                    3.0,
+                    ui.visuals().widgets.hovered.bg_fill,
+                );
+            }
+            let swatch_rect = egui::Rect::from_center_size(
+                egui::pos2(rect.left() + swatch_size / 2.0, rect.center().y),
+                egui::vec2(swatch_size, swatch_size),
+            );
+            ui.painter().rect_filled(swatch_rect, 2.0, swatch);
+            ui.painter().galley(
+                egui::pos2(
+                    rect.left() + swatch_size + 5.0,
+                    rect.center().y - galley.size().y / 2.0,
+                ),
+                galley,
+                text_color,
+            );
+            let response = response.on_hover_text(format!(
+                "{}: {:.1}% optimal; click to {} it in the plots",
+                s.solver,
+                s.total_hit_rate,
+                if shown { "hide" } else { "show" }
+            ));
+            if response.clicked() && !hidden.remove(&s.solver) {
+                hidden.insert(s.solver.clone());
+            }
+        }
+        if !hidden.is_empty() && ui.small_button("Show all").clicked() {
+            hidden.clear();
+        }
+    });
+}
+
 fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
-    let current = series::solver_series(&view.summary);
-    let compared = view
-        .comparison
-        .as_ref()
-        .map(|c| (c.name.clone(), series::solver_series(&c.summary)));
+    // The exported picture starts above the legend, which names the plots' colours.
     let top = ui.cursor().min;
+    let all = series::solver_series(&view.summary);
+    shared_legend_ui(ui, &all, &mut view.hidden);
+    let hidden = &view.hidden;
+    let current: Vec<SolverSeries> = all
+        .into_iter()
+        .filter(|s| !hidden.contains(&s.solver))
+        .collect();
+    let compared = view.comparison.as_ref().map(|c| {
+        let series = series::solver_series(&c.summary)
+            .into_iter()
+            .filter(|s| !hidden.contains(&s.solver))
+            .collect::<Vec<_>>();
+        (c.name.clone(), series)
+    });
     let width = ui.available_width();
     let plot_height = ((ui.available_height() - 60.0) / 2.0).max(140.0);
     let mut clicked: Option<Selection> = None;
@@ -977,7 +1080,6 @@ fn time_plot(
     let count = current.len().max(1) as f64;
     let response = Plot::new("experiment-time")
         .height(height)
-        .legend(legend())
         .x_axis_label("required moves")
         .y_axis_label("time")
         .y_grid_spacer(decades)
@@ -1087,7 +1189,6 @@ fn hit_rate_plot(
 ) -> Option<Selection> {
     let response = Plot::new("experiment-hit-rate")
         .height(height)
-        .legend(legend().position(Corner::LeftBottom))
         .x_axis_label("required moves")
         .y_axis_label("hit rate")
         .y_axis_formatter(|mark, _| format!("{:.0}%", mark.value))
@@ -1131,22 +1232,33 @@ fn total_hit_plot(
     compared: Option<&(String, Vec<SolverSeries>)>,
     height: f32,
 ) -> Option<Selection> {
-    // Command-line names on the axis: the display names are too long to sit side by side.
+    // Horizontal bars, so the solvers' names fit beside them on the axis, first at the top.
+    let count = current.len();
+    let row = move |i: usize| (count - 1 - i) as f64;
     let titles: Vec<String> = current.iter().map(|s| s.solver.clone()).collect();
-    // No legend: the axis names the solvers, and a legend would cover the bars.
     let response = Plot::new("experiment-total-hit-rate")
         .height(height)
-        .y_axis_label("hit rate")
-        .y_axis_formatter(|mark, _| format!("{:.0}%", mark.value))
-        .x_axis_formatter(move |mark, _| {
-            let index = mark.value.round();
-            if (mark.value - index).abs() < 1e-6 && index >= 0.0 {
-                titles.get(index as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .x_grid_spacer(|input| {
+        .x_axis_label("hit rate")
+        .x_axis_formatter(|mark, _| format!("{:.0}%", mark.value))
+        .custom_y_axes(vec![
+            AxisHints::new_y()
+                .formatter(move |mark, _| {
+                    let index = mark.value.round();
+                    if (mark.value - index).abs() < 1e-6 && index >= 0.0 && (index as usize) < count
+                    {
+                        titles
+                            .get(count - 1 - index as usize)
+                            .cloned()
+                            .unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
+                })
+                // One name per bar, even when the bars are close together.
+                .label_spacing(9.0..=12.0)
+                .min_thickness(100.0),
+        ])
+        .y_grid_spacer(|input| {
             let (low, high) = input.bounds;
             let mut marks = Vec::new();
             let mut k = low.ceil().max(0.0);
@@ -1159,29 +1271,34 @@ fn total_hit_plot(
             }
             marks
         })
-        .include_y(0.0)
-        .include_y(112.0)
-        .include_x(-0.6)
-        .include_x(current.len().max(1) as f64 - 0.1)
+        .include_x(0.0)
+        .include_x(112.0)
+        .include_y(-0.6)
+        .include_y(count.max(1) as f64 - 0.4)
         .allow_scroll(false)
         .allow_drag(false)
         .allow_zoom(false)
         .show(ui, |plot| {
             let width = if compared.is_some() { 0.4 } else { 0.7 };
-            let shift = if compared.is_some() { -0.2 } else { 0.0 };
+            let shift = if compared.is_some() { 0.2 } else { 0.0 };
             for (i, s) in current.iter().enumerate() {
                 let color = theme::series(s.color_index);
-                let bar = Bar::new(i as f64 + shift, s.total_hit_rate)
+                let bar = Bar::new(row(i) + shift, s.total_hit_rate)
                     .width(width)
                     .fill(color)
                     .name(format!("{}: {:.1}%", s.title, s.total_hit_rate));
-                plot.add(BarChart::new(s.title.clone(), vec![bar]).color(color));
+                plot.add(
+                    BarChart::new(s.title.clone(), vec![bar])
+                        .horizontal()
+                        .color(color),
+                );
                 plot.add(
                     egui_plot::Text::new(
                         format!("{} rate", s.title),
-                        PlotPoint::new(i as f64 + shift, s.total_hit_rate + 5.0),
+                        PlotPoint::new(s.total_hit_rate + 1.5, row(i) + shift),
                         format!("{:.1}%", s.total_hit_rate),
                     )
+                    .anchor(egui::Align2::LEFT_CENTER)
                     .color(color),
                 );
             }
@@ -1191,20 +1308,20 @@ fn total_hit_plot(
                         continue;
                     };
                     let color = theme::series(s.color_index);
-                    let bar = Bar::new(i as f64 + 0.2, s.total_hit_rate)
+                    let bar = Bar::new(row(i) - 0.2, s.total_hit_rate)
                         .width(width)
                         .fill(color.gamma_multiply(0.35))
                         .stroke(egui::Stroke::new(1.0, color))
                         .name(format!("{} ({name}): {:.1}%", s.title, s.total_hit_rate));
-                    plot.add(BarChart::new(name.clone(), vec![bar]));
+                    plot.add(BarChart::new(name.clone(), vec![bar]).horizontal());
                 }
             }
             clicked_point(plot)
         });
     let point = response.inner?;
-    let index = point.x.round();
-    (index >= 0.0)
-        .then(|| current.get(index as usize))
+    let index = point.y.round();
+    (index >= 0.0 && (index as usize) < count)
+        .then(|| current.get(count - 1 - index as usize))
         .flatten()
         .map(|s| Selection {
             solver: Some(s.solver.clone()),

@@ -358,7 +358,8 @@ impl ScreenshotDirector {
                 if let Some(results) = &self.results {
                     app.state.experiments.out_path = results.display().to_string();
                     app.experiments.open = true;
-                    app.experiments.open_results(results);
+                    app.experiments
+                        .open_results(results, &mut app.state.experiments);
                     return;
                 }
                 let settings = &mut app.state.experiments;

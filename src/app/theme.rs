@@ -120,7 +120,8 @@ pub const VORTEX: [Color32; 4] = [
 /// The colour of the n-th series in a plot (one per solver), cycling through a set chosen to
 /// stay apart on both looks.
 pub fn series(index: usize) -> Color32 {
-    const SERIES: [Color32; 8] = [
+    // Twelve, so that every registered solver has a colour of its own.
+    const SERIES: [Color32; 12] = [
         Color32::from_rgb(31, 119, 180),
         Color32::from_rgb(255, 127, 14),
         Color32::from_rgb(44, 160, 44),
@@ -129,6 +130,10 @@ pub fn series(index: usize) -> Color32 {
         Color32::from_rgb(140, 86, 75),
         Color32::from_rgb(227, 119, 194),
         Color32::from_rgb(23, 190, 207),
+        Color32::from_rgb(188, 189, 34),
+        Color32::from_rgb(127, 127, 127),
+        Color32::from_rgb(0, 100, 80),
+        Color32::from_rgb(250, 190, 0),
     ];
     SERIES[index % SERIES.len()]
 }
@@ -187,4 +192,17 @@ pub fn heat(search: bool, level: f32) -> Color32 {
     let mix = |i: usize| (cold[i] + (hot[i] - cold[i]) * t) as u8;
     let alpha = (60.0 + 120.0 * t) as u8;
     Color32::from_rgba_unmultiplied(mix(0), mix(1), mix(2), alpha)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_solver_has_a_series_colour_of_its_own() {
+        let colours: std::collections::BTreeSet<[u8; 4]> = (0..crate::solver::SOLVERS.len())
+            .map(|i| series(i).to_array())
+            .collect();
+        assert_eq!(colours.len(), crate::solver::SOLVERS.len());
+    }
 }

@@ -67,9 +67,12 @@ impl ExperimentConfig {
     }
 }
 
+/// How far apart the configuration seeds of consecutive experiment seeds start.
+pub const SEED_STRIDE: u64 = 1_000_000;
+
 /// The seed configuration `index` of an experiment with `seed` is dealt from.
 pub fn config_seed(seed: u64, index: u64) -> u64 {
-    seed.wrapping_mul(1_000_000).wrapping_add(index)
+    seed.wrapping_mul(SEED_STRIDE).wrapping_add(index)
 }
 
 /// The puzzle of configuration `index`.
