@@ -316,6 +316,20 @@ fn open_results_shows_a_finished_file_without_running_anything() {
         "the file is untouched"
     );
 
+    // The plots' legend hides a solver in every plot, and shows it again.
+    harness.get_by_label("Naive BFS in the plots").click();
+    harness.run();
+    let hidden: Vec<&String> = harness
+        .state()
+        .experiments()
+        .hidden_solvers()
+        .iter()
+        .collect();
+    assert_eq!(hidden, ["bfs"]);
+    harness.get_by_label("Show all").click();
+    harness.run();
+    assert!(harness.state().experiments().hidden_solvers().is_empty());
+
     // A file that is not a results file is refused with its name, keeping what is shown.
     let bad = temp_csv("open-bad");
     std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();

@@ -375,6 +375,11 @@ impl ExperimentsView {
         Some((done, self.total_runs, eta))
     }
 
+    /// The solvers clicked off in the plots' legend.
+    pub fn hidden_solvers(&self) -> &BTreeSet<String> {
+        &self.hidden
+    }
+
     /// Opens a finished (or interrupted) results file as the current experiment, to look at
     /// its plots and tables and open its configurations, without running anything: for
     /// example a study made by `ricochet-lab experiment`. The inputs take the file's
@@ -963,7 +968,7 @@ fn shared_legend_ui(ui: &mut egui::Ui, all: &[SolverSeries], hidden: &mut BTreeS
                     egui::Role::CheckBox,
                     ui.is_enabled(),
                     shown,
-                    s.title.clone(),
+                    format!("{} in the plots", s.title),
                 )
             });
             if response.hovered() {
