@@ -137,7 +137,6 @@ impl Debugger {
     /// Reads the run's picture; called once per frame.
     pub fn refresh(&mut self, speed: f32) {
         self.frame = self.handle.frame();
-        self.log = self.handle.latest(LOG_LINES);
         self.speed = speed;
         // A scrubbed-back event that fell out of the bounded log can no longer be shown.
         if let Some(shown) = &self.timeline
@@ -148,8 +147,18 @@ impl Debugger {
         self.sync_picture();
     }
 
+    /// Reads the log lines the panel lists: the latest events, or those around the
+    /// scrubbed-back event so that it is among them.
+    fn read_log(&mut self) {
+        self.log = match &self.timeline {
+            Some(shown) => self.handle.around(shown.index, LOG_LINES),
+            None => self.handle.latest(LOG_LINES),
+        };
+    }
+
     /// Rebuilds the overlays' picture when the shown event is a recorded one that changed.
     fn sync_picture(&mut self) {
+        self.read_log();
         let Some(shown) = &self.timeline else {
             self.shown_picture = None;
             return;
@@ -730,10 +739,15 @@ pub fn debugger_ui(
             for recorded in &debugger.log {
                 let text = format!("{:>7}  {}", recorded.index, event_text(&recorded.event));
                 let mut rich = egui::RichText::new(text).monospace().small();
-                if Some(recorded.index) == shown {
+                let is_shown = Some(recorded.index) == shown;
+                if is_shown {
                     rich = rich.strong().color(palette.success);
                 }
-                ui.label(rich);
+                let line = ui.label(rich);
+                if is_shown && debugger.is_scrubbed_back() {
+                    // Scrubbed back, the event shown sits among its neighbours: keep it in view.
+                    line.scroll_to_me(Some(egui::Align::Center));
+                }
             }
         });
 }

@@ -54,11 +54,14 @@ pub enum View {
     DebugGraph,
     /// A debugged stateless run stepped part way: the intermediate states as they are then.
     DebugStateless,
+    /// A debugged Graph v2 run stopped at a depth breakpoint, then scrubbed back along the
+    /// timeline: the node, slide graph and search heat map as they were at that event.
+    DebugStepBack,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 16] = [
+    pub const ALL: [(View, &'static str); 17] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
@@ -75,6 +78,7 @@ impl View {
         (View::OverlaySolution, "overlay-solution"),
         (View::DebugGraph, "debug-graph"),
         (View::DebugStateless, "debug-stateless"),
+        (View::DebugStepBack, "debug-step-back"),
     ];
 
     /// The view's name on the command line.
@@ -318,6 +322,18 @@ impl ScreenshotDirector {
                 }
                 app.apply(Command::Solve);
             }
+            View::DebugStepBack => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.state.solver.solver = "graph-v2".into();
+                app.state.debug.enabled = true;
+                app.state.debug.start_paused = false;
+                app.state.debug.break_on_depth = true;
+                app.state.debug.break_depth = 2;
+                app.state.overlays.graph_edges = true;
+                app.state.overlays.search_heat = true;
+                app.apply(Command::Solve);
+            }
             View::OverlayGraph => {
                 app.state.view.plots = false;
                 app.state.overlays.graph_edges = true;
@@ -418,6 +434,23 @@ impl ScreenshotDirector {
                 true
             }
             View::OverlayMinMoves | View::OverlayStateless => true,
+            View::DebugStepBack => {
+                let Some(debugger) = app.debugger.as_ref() else {
+                    return false;
+                };
+                if !(debugger.is_paused() && debugger.frame().stop_reason.is_some()) {
+                    return false;
+                }
+                if debugger.is_scrubbed_back() {
+                    return true;
+                }
+                let latest = debugger.frame().view.events.saturating_sub(1);
+                let back = latest
+                    .saturating_sub(60)
+                    .max(debugger.frame().first_recorded);
+                app.apply(Command::Debug(super::debugger::DebugCommand::Scrub(back)));
+                false
+            }
             View::DebugGraph | View::DebugStateless => {
                 let Some(debugger) = app.debugger.as_ref() else {
                     return false;

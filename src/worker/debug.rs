@@ -345,6 +345,22 @@ impl DebugHandle {
         Some(picture)
     }
 
+    /// Up to `count` recorded events around the one with this index (about half of them
+    /// newer), newest first: the log as it reads when the timeline shows that event.
+    pub fn around(&self, index: u64, count: usize) -> Vec<Recorded> {
+        let state = self.gate.lock();
+        let Some(first) = state.log.front().map(|r| r.index) else {
+            return Vec::new();
+        };
+        let len = state.log.len();
+        let at = usize::try_from(index.saturating_sub(first))
+            .unwrap_or(usize::MAX)
+            .min(len - 1);
+        let end = (at + count / 2 + 1).min(len).max(count.min(len));
+        let start = end.saturating_sub(count);
+        state.log.range(start..end).rev().cloned().collect()
+    }
+
     /// The last `count` recorded events, newest first.
     pub fn latest(&self, count: usize) -> Vec<Recorded> {
         let state = self.gate.lock();
@@ -810,6 +826,16 @@ mod tests {
         assert_eq!(frame.first_recorded, last - 49);
         assert!(debug.recorded(frame.first_recorded).is_some());
         assert!(debug.recorded(frame.first_recorded - 1).is_none());
+        // The log around an event holds it, half newer events, and stays inside the log.
+        let middle = frame.first_recorded + 25;
+        let around: Vec<u64> = debug.around(middle, 10).iter().map(|r| r.index).collect();
+        assert_eq!(around, (middle - 4..=middle + 5).rev().collect::<Vec<_>>());
+        let oldest: Vec<u64> = debug.around(0, 10).iter().map(|r| r.index).collect();
+        assert_eq!(oldest.last(), Some(&frame.first_recorded));
+        assert_eq!(oldest.len(), 10);
+        let newest: Vec<u64> = debug.around(last, 10).iter().map(|r| r.index).collect();
+        assert_eq!(newest.first(), Some(&last));
+        assert_eq!(newest.len(), 10);
     }
 
     #[test]
