@@ -240,6 +240,17 @@ pub enum SearchEnd {
 /// within microseconds, large enough that the clock is not read in the hot loop.
 const CHECK_INTERVAL: u32 = 1 << 12;
 
+/// The nodes between polls: every node for a probe that looks at events (a debugged search
+/// shows its exact counters at every stop, and per-node events cost far more than a poll),
+/// [`CHECK_INTERVAL`] otherwise.
+fn check_interval<P: Probe>(probe: &P) -> u32 {
+    if probe.wants_events() {
+        1
+    } else {
+        CHECK_INTERVAL
+    }
+}
+
 /// The running search's bookkeeping: the probe, the limits, counters and the depth rows.
 pub struct Search<'p, P: Probe> {
     /// The observer.
@@ -260,13 +271,14 @@ impl<'p, P: Probe> Search<'p, P> {
     /// Starts the clock.
     pub fn new(probe: &'p mut P, limits: &Limits) -> Search<'p, P> {
         let start = Instant::now();
+        let countdown = check_interval(probe);
         Search {
             probe,
             start,
             deadline: limits.time.map(|t| start + t),
             memory_limit: limits.memory_bytes,
             cancel: limits.cancel.clone(),
-            countdown: CHECK_INTERVAL,
+            countdown,
             nodes: 0,
             memory: 0,
             peak_memory: 0,
@@ -280,7 +292,6 @@ impl<'p, P: Probe> Search<'p, P> {
         self.nodes += 1;
         self.countdown -= 1;
         if self.countdown == 0 {
-            self.countdown = CHECK_INTERVAL;
             return self.poll();
         }
         Ok(())
@@ -289,6 +300,7 @@ impl<'p, P: Probe> Search<'p, P> {
     /// Polls the limits and the probe now.
     #[cold]
     pub fn poll(&mut self) -> Result<(), Stop> {
+        self.countdown = check_interval(self.probe);
         self.probe.progress(self.nodes, self.memory);
         if self.probe.should_stop()
             || self

@@ -401,12 +401,6 @@ impl Probe for DebugProbe {
         let event = event();
         let mut state = self.gate.lock();
         let stop = apply_event(&mut state, event);
-        // The solver publishes its node count every few thousand nodes; a stepped search
-        // shows the exact count at every stop.
-        self.live
-            .live
-            .nodes
-            .store(state.frame.view.nodes, Ordering::Relaxed);
         if let Some(reason) = stop {
             state.mode = RunMode::Paused;
             state.frame.stop_reason = reason;
@@ -434,7 +428,12 @@ impl Probe for DebugProbe {
     }
 
     fn progress(&mut self, nodes: u64, memory_bytes: usize) {
-        self.live.progress(nodes, memory_bytes);
+        // Polled at every node of a stepped search: the counters are exact at every stop.
+        self.live.live.nodes.store(nodes, Ordering::Relaxed);
+        self.live
+            .live
+            .memory_bytes
+            .store(memory_bytes, Ordering::Relaxed);
     }
 }
 
