@@ -242,7 +242,13 @@ fn the_keys_step_a_graph_search_and_stepping_back_restores_its_overlays() {
     import(&mut harness, &game_id::write(&puzzle).unwrap());
     choose_solver(&mut harness, "graph-v2");
     toggle_view(&mut harness, "Slide-graph edges");
-    toggle_view(&mut harness, "Search heat map");
+    // The panel has the same switches as the View menu.
+    harness.get_by_label("Overlay layers").click();
+    harness.run();
+    harness.get_by_label("Search heat map").click();
+    harness.run();
+    let overlays = harness.state().persisted_state().overlays;
+    assert!(overlays.graph_edges && overlays.search_heat);
     harness.get_by_label("Debug mode").click();
     harness.run();
     harness.get_by_label("Solve").click();

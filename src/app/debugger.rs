@@ -857,7 +857,27 @@ pub fn event_text(event: &Event) -> String {
     }
 }
 
-/// The overlay toggles and their legends.
+/// The overlay layers' switches in the panel, the same as in the View menu, so layers can be
+/// combined while stepping without opening the menu each time.
+pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings, min_moves: &mut bool) {
+    egui::CollapsingHeader::new("Overlay layers")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.checkbox(min_moves, "Minimum-move map");
+                ui.checkbox(&mut settings.graph_edges, "Slide-graph edges");
+                ui.add_enabled(
+                    settings.graph_edges,
+                    egui::Checkbox::new(&mut settings.graph_all_cells, "Edges of every cell"),
+                );
+                ui.checkbox(&mut settings.stateless, "Stateless states");
+                ui.checkbox(&mut settings.search_heat, "Search heat map");
+                ui.checkbox(&mut settings.solution_path, "Solution path");
+            });
+        });
+}
+
+/// The overlay legends, with the slide graph's check.
 pub fn overlays_ui(
     ui: &mut egui::Ui,
     settings: &mut OverlaySettings,

@@ -1243,6 +1243,11 @@ impl RicochetApp {
                     commands,
                 );
                 ui.separator();
+                debugger::overlay_toggles_ui(
+                    ui,
+                    &mut self.state.overlays,
+                    &mut self.state.view.min_moves,
+                );
                 debugger::overlays_ui(ui, &mut self.state.overlays, min_moves, tracker, commands);
                 if let Some(tracker) = tracker {
                     debugger::change_list_ui(ui, &self.draft.board, tracker);
