@@ -865,16 +865,21 @@ pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings, min
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.checkbox(min_moves, "Minimum-move map");
-                ui.checkbox(&mut settings.graph_edges, "Slide-graph edges");
-                ui.add_enabled(
-                    settings.graph_edges,
-                    egui::Checkbox::new(&mut settings.graph_all_cells, "Edges of every cell"),
-                );
-                ui.checkbox(&mut settings.stateless, "Stateless states");
-                ui.checkbox(&mut settings.search_heat, "Search heat map");
-                ui.checkbox(&mut settings.solution_path, "Solution path");
+                overlay_checkboxes(ui, settings);
             });
         });
+}
+
+/// One checkbox per overlay layer of the search (the View menu has them too).
+pub fn overlay_checkboxes(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
+    ui.checkbox(&mut settings.graph_edges, "Slide-graph edges");
+    ui.add_enabled(
+        settings.graph_edges,
+        egui::Checkbox::new(&mut settings.graph_all_cells, "Edges of every cell"),
+    );
+    ui.checkbox(&mut settings.stateless, "Stateless states");
+    ui.checkbox(&mut settings.search_heat, "Search heat map");
+    ui.checkbox(&mut settings.solution_path, "Solution path");
 }
 
 /// The overlay legends, with the slide graph's check.

@@ -755,14 +755,7 @@ fn inputs_ui(
                 )
                 .clicked()
             {
-                if native_dialogs
-                    && let Some(path) = rfd::FileDialog::new()
-                        .add_filter("CSV", &["csv"])
-                        .pick_file()
-                {
-                    settings.out_path = path.display().to_string();
-                }
-                let path = PathBuf::from(settings.out_path.trim());
+                let path = pick_csv(native_dialogs, &mut settings.out_path);
                 view.open_results(&path, settings);
             }
         });
@@ -837,15 +830,7 @@ fn controls_ui(
         ui.add(egui::TextEdit::singleline(&mut settings.compare_path).desired_width(200.0))
             .labelled_by(label.id);
         if ui.button("Load CSV to compare").clicked() {
-            // With the system's dialogs, the button asks for the file; the field keeps it.
-            if native_dialogs
-                && let Some(path) = rfd::FileDialog::new()
-                    .add_filter("CSV", &["csv"])
-                    .pick_file()
-            {
-                settings.compare_path = path.display().to_string();
-            }
-            let path = PathBuf::from(settings.compare_path.trim());
+            let path = pick_csv(native_dialogs, &mut settings.compare_path);
             view.load_comparison(&path);
         }
         if view.comparison.is_some() && ui.button("Stop comparing").clicked() {
@@ -889,6 +874,19 @@ fn controls_ui(
         };
         ui.colored_label(color, text);
     }
+}
+
+/// The CSV file a button opens: with the system's dialogs, the button asks for it and the
+/// field keeps the answer; otherwise the field names it.
+fn pick_csv(native_dialogs: bool, field: &mut String) -> PathBuf {
+    if native_dialogs
+        && let Some(path) = rfd::FileDialog::new()
+            .add_filter("CSV", &["csv"])
+            .pick_file()
+    {
+        *field = path.display().to_string();
+    }
+    PathBuf::from(field.trim())
 }
 
 /// "1 h 05 min", "3 min 20 s", "12 s".

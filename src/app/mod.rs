@@ -1105,15 +1105,7 @@ impl RicochetApp {
                     ui.close();
                 }
                 ui.separator();
-                let overlays = &mut self.state.overlays;
-                ui.checkbox(&mut overlays.graph_edges, "Slide-graph edges");
-                ui.add_enabled(
-                    overlays.graph_edges,
-                    egui::Checkbox::new(&mut overlays.graph_all_cells, "Edges of every cell"),
-                );
-                ui.checkbox(&mut overlays.stateless, "Stateless states");
-                ui.checkbox(&mut overlays.search_heat, "Search heat map");
-                ui.checkbox(&mut overlays.solution_path, "Solution path");
+                debugger::overlay_checkboxes(ui, &mut self.state.overlays);
                 ui.separator();
                 ui.radio_value(&mut view.theme, state::ThemeChoice::System, "System theme");
                 ui.radio_value(&mut view.theme, state::ThemeChoice::Light, "Light theme");
