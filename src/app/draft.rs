@@ -6,17 +6,14 @@
 //! plays and saves only what passes. Drafts are stored in the native RON layout, so a valid
 //! draft's text is exactly the native format's text.
 
-use crate::model::board::{MAX_SIDE, MIN_SIDE};
-use crate::model::formats::native::FORMAT_VERSION;
+use crate::model::formats::native;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::tiles::{random_goal, random_robots};
 use crate::model::{
-    Board, Direction, Goal, ModelError, Pos, Puzzle, Robot, RobotColor, Rules, Shape, Target,
-    TargetColor,
+    Board, Direction, Goal, ModelError, Pos, Puzzle, Robot, RobotColor, Rules, Target, TargetColor,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::Deserialize;
 
 /// An editable puzzle: the same parts as a [`Puzzle`], without the promise that they fit
 /// together. Robots are kept in colour order with distinct colours and on the board.
@@ -338,169 +335,21 @@ impl History {
     }
 }
 
-/// The stored form of a draft as read back: the native format's layout, without the checks a
-/// puzzle needs.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DraftFile {
-    format: u32,
-    width: u16,
-    height: u16,
-    #[serde(default)]
-    walls: Vec<(u16, u16, Direction)>,
-    #[serde(default)]
-    closed: Vec<(u16, u16)>,
-    #[serde(default)]
-    targets: Vec<TargetEntry>,
-    #[serde(default)]
-    robots: Vec<RobotEntry>,
-    goal: GoalEntry,
-    #[serde(default)]
-    rules: Rules,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TargetEntry {
-    x: u16,
-    y: u16,
-    color: TargetColor,
-    shape: Shape,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RobotEntry {
-    color: RobotColor,
-    x: u16,
-    y: u16,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GoalEntry {
-    x: u16,
-    y: u16,
-    color: TargetColor,
-}
-
-/// Writes a draft in the native RON layout: a valid draft through the native format's own
-/// writer, an unfinished one laid out the same way (one item per line), so that the stored
-/// text reads and diffs like any board file.
+/// Writes a draft in the native RON layout, valid or not, so that the stored text reads and
+/// diffs like any board file.
 pub fn write_draft(draft: &Draft) -> String {
-    if let Ok(puzzle) = draft.to_puzzle() {
-        return crate::model::formats::native::write(&puzzle);
-    }
-    let board = &draft.board;
-    let mut out = format!(
-        "(\n    format: {FORMAT_VERSION},\n    width: {},\n    height: {},\n",
-        board.width(),
-        board.height()
-    );
-    let walls: Vec<String> = board
-        .interior_walls()
-        .into_iter()
-        .map(|(p, d)| format!("({}, {}, {d:?})", p.x, p.y))
-        .collect();
-    write_list(&mut out, "walls", &walls);
-    let closed: Vec<String> = board
-        .closed_cells()
-        .into_iter()
-        .map(|p| format!("({}, {})", p.x, p.y))
-        .collect();
-    out.push_str(&format!("    closed: [{}],\n", closed.join(", ")));
-    let targets: Vec<String> = board
-        .targets()
-        .iter()
-        .map(|t| {
-            format!(
-                "(x: {}, y: {}, color: {:?}, shape: {:?})",
-                t.pos.x, t.pos.y, t.color, t.shape
-            )
-        })
-        .collect();
-    write_list(&mut out, "targets", &targets);
-    let robots: Vec<String> = draft
-        .robots
-        .iter()
-        .map(|r| format!("(color: {:?}, x: {}, y: {})", r.color, r.pos.x, r.pos.y))
-        .collect();
-    write_list(&mut out, "robots", &robots);
-    out.push_str(&format!(
-        "    goal: (x: {}, y: {}, color: {:?}),\n    rules: (ricochet: {}, no_rebound: {}),\n)\n",
-        draft.goal.pos.x,
-        draft.goal.pos.y,
-        draft.goal.color,
-        draft.rules.ricochet,
-        draft.rules.no_rebound
-    ));
-    out
-}
-
-fn write_list(out: &mut String, name: &str, items: &[String]) {
-    if items.is_empty() {
-        out.push_str(&format!("    {name}: [],\n"));
-        return;
-    }
-    out.push_str(&format!("    {name}: [\n"));
-    for item in items {
-        out.push_str(&format!("        {item},\n"));
-    }
-    out.push_str("    ],\n");
+    native::write_parts(&draft.board, &draft.robots, &draft.goal, &draft.rules)
 }
 
 /// Reads a draft written by [`write_draft`] (or any native puzzle file). The board must be
 /// well formed; robots and the target may be in any state the editor allows.
 pub fn parse_draft(text: &str) -> Result<Draft, String> {
-    let file: DraftFile = ron::from_str(text).map_err(|e| {
-        format!(
-            "line {}, column {}: {}",
-            e.span.start.line, e.span.start.col, e.code
-        )
-    })?;
-    if file.format == 0 || file.format > FORMAT_VERSION {
-        return Err(format!(
-            "format version {} is not supported (this program reads version {FORMAT_VERSION})",
-            file.format
-        ));
-    }
-    if !(MIN_SIDE..=MAX_SIDE).contains(&file.width) || !(MIN_SIDE..=MAX_SIDE).contains(&file.height)
-    {
-        return Err(ModelError::Size {
-            width: file.width,
-            height: file.height,
-        }
-        .to_string());
-    }
-    let mut board = Board::new(file.width, file.height).map_err(|e| e.to_string())?;
-    for (x, y, side) in file.walls {
-        board
-            .set_wall(Pos::new(x, y), side, true)
-            .map_err(|e| e.to_string())?;
-    }
-    for (x, y) in file.closed {
-        board
-            .set_closed(Pos::new(x, y), true)
-            .map_err(|e| e.to_string())?;
-    }
-    for t in file.targets {
-        board
-            .set_target(Target {
-                pos: Pos::new(t.x, t.y),
-                color: t.color,
-                shape: t.shape,
-            })
-            .map_err(|e| e.to_string())?;
-    }
+    let parts = native::parse_parts(text).map_err(|e| e.to_string())?;
     let mut robots: Vec<Robot> = Vec::new();
-    for r in file.robots {
-        let robot = Robot {
-            color: r.color,
-            pos: Pos::new(r.x, r.y),
-        };
+    for robot in parts.robots {
         // The editor never stores two robots of a colour, robots on one cell or robots off
         // the board; a hand-edited file that does loses the extra ones.
-        if board.contains(robot.pos)
+        if parts.board.contains(robot.pos)
             && !robots
                 .iter()
                 .any(|o| o.color == robot.color || o.pos == robot.pos)
@@ -510,13 +359,10 @@ pub fn parse_draft(text: &str) -> Result<Draft, String> {
     }
     robots.sort_by_key(|r| r.color);
     Ok(Draft {
-        board,
+        board: parts.board,
         robots,
-        goal: Goal {
-            pos: Pos::new(file.goal.x, file.goal.y),
-            color: file.goal.color,
-        },
-        rules: file.rules,
+        goal: parts.goal,
+        rules: parts.rules,
     })
 }
 

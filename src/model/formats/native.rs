@@ -37,6 +37,7 @@ struct PuzzleFile {
     closed: Vec<(u16, u16)>,
     #[serde(default)]
     targets: Vec<TargetEntry>,
+    #[serde(default)]
     robots: Vec<RobotEntry>,
     goal: GoalEntry,
     #[serde(default)]
@@ -68,9 +69,35 @@ struct GoalEntry {
     color: TargetColor,
 }
 
+/// A native file's contents before the checks a puzzle needs: a well-formed board, and robots
+/// and a goal as listed. The editor reads unfinished designs through this.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleParts {
+    /// The board, walls, closed cells and targets included.
+    pub board: Board,
+    /// The robots in file order, not yet checked against the board or each other.
+    pub robots: Vec<Robot>,
+    /// The goal, not yet checked.
+    pub goal: Goal,
+    /// The rule options.
+    pub rules: Rules,
+}
+
 /// Parses a native puzzle file, reporting syntax errors by line and column and impossible
 /// puzzles by what and where.
 pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
+    let parts = parse_parts(text)?;
+    Ok(Puzzle::new(
+        parts.board,
+        parts.robots,
+        parts.goal,
+        parts.rules,
+    )?)
+}
+
+/// Parses a native file as far as a board: syntax, version and board errors are reported,
+/// the robots and goal are returned as listed.
+pub fn parse_parts(text: &str) -> Result<PuzzleParts, FormatError> {
     let file: PuzzleFile = ron::from_str(text).map_err(|e| FormatError::Syntax {
         line: e.span.start.line,
         column: e.span.start.col,
@@ -114,14 +141,29 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
         pos: Pos::new(file.goal.x, file.goal.y),
         color: file.goal.color,
     };
-    Ok(Puzzle::new(board, robots, goal, file.rules)?)
+    Ok(PuzzleParts {
+        board,
+        robots,
+        goal,
+        rules: file.rules,
+    })
 }
 
 /// Writes a puzzle in the native format: one wall, target or robot per line, so files read
 /// well and diff well.
 pub fn write(puzzle: &Puzzle) -> String {
+    write_parts(
+        puzzle.board(),
+        puzzle.robots(),
+        &puzzle.goal(),
+        &puzzle.rules(),
+    )
+}
+
+/// Writes a board, robots, goal and rules in the native layout whether or not they make a
+/// valid puzzle (the editor stores unfinished designs this way).
+pub fn write_parts(board: &Board, robots: &[Robot], goal: &Goal, rules: &Rules) -> String {
     use std::fmt::Write as _;
-    let board = puzzle.board();
     let mut out = String::new();
     // Writing into a String cannot fail, so the results of write! are ignored below.
     let _ = writeln!(out, "(\n    format: {FORMAT_VERSION},");
@@ -154,19 +196,16 @@ pub fn write(puzzle: &Puzzle) -> String {
         })
         .collect();
     write_list(&mut out, "targets", &targets);
-    let robots: Vec<String> = puzzle
-        .robots()
+    let robots: Vec<String> = robots
         .iter()
         .map(|r| format!("(color: {:?}, x: {}, y: {})", r.color, r.pos.x, r.pos.y))
         .collect();
     write_list(&mut out, "robots", &robots);
-    let goal = puzzle.goal();
     let _ = writeln!(
         out,
         "    goal: (x: {}, y: {}, color: {:?}),",
         goal.pos.x, goal.pos.y, goal.color
     );
-    let rules = puzzle.rules();
     let _ = writeln!(
         out,
         "    rules: (ricochet: {}, no_rebound: {}),\n)",
