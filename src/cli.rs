@@ -92,7 +92,8 @@ enum Command {
     /// Open the app on a view and save a screenshot of it as PNG (needs a display; use
     /// xvfb-run on a machine without one).
     Screenshot {
-        /// The view: editor, solving, playback, plots or play.
+        /// The view: the name of a picture in screenshots/ without `.png` (editor, solving,
+        /// debug-paused, experiments, ...); an unknown name lists them all.
         view: String,
         /// The PNG file to write.
         file: PathBuf,
