@@ -736,8 +736,13 @@ pub fn debugger_ui(
         .auto_shrink([false, true])
         .show(ui, |ui| {
             let shown = debugger.shown_index();
+            let board = debugger.puzzle().board();
             for recorded in &debugger.log {
-                let text = format!("{:>7}  {}", recorded.index, event_text(&recorded.event));
+                let text = format!(
+                    "{:>7}  {}",
+                    recorded.index,
+                    event_text(board, &recorded.event)
+                );
                 let mut rich = egui::RichText::new(text).monospace().small();
                 let is_shown = Some(recorded.index) == shown;
                 if is_shown {
@@ -798,8 +803,9 @@ pub fn prune_text(reason: PruneReason) -> String {
     }
 }
 
-/// One line of the event log.
-pub fn event_text(event: &Event) -> String {
+/// One line of the event log; cells are named by column and row on `board`.
+pub fn event_text(board: &Board, event: &Event) -> String {
+    let at = |cell: Cell| board.pos(cell).to_string();
     match event {
         Event::IterationStarted { depth } => format!("start depth {depth}"),
         Event::Node { depth, path, .. } => match path.last() {
@@ -817,10 +823,10 @@ pub fn event_text(event: &Event) -> String {
         Event::Solution { moves } => format!("solution of {} moves", moves.len()),
         Event::GraphBuilt(_) => "slide graph built".to_string(),
         Event::EdgeChanged(change) => {
-            let cell = |c: Option<Cell>| c.map_or("none".to_string(), |c| format!("cell {c}"));
+            let cell = |c: Option<Cell>| c.map_or("none".to_string(), at);
             format!(
-                "edge of cell {} {}: {} -> {} (case {})",
-                change.vertex,
+                "edge of {} {}: {} -> {} (case {})",
+                at(change.vertex),
                 change.dir.letter(),
                 cell(change.old),
                 cell(change.new),
@@ -834,20 +840,20 @@ pub fn event_text(event: &Event) -> String {
             distance.map_or("no path".into(), |d| format!("{d} moves"))
         ),
         Event::StatelessFinal(state) => format!(
-            "final {}{} at cell {}",
+            "final {}{} at {}",
             state.color.letter(),
             state.moves,
-            state.cell
+            at(state.cell)
         ),
         Event::StatelessIntermediate(state) => format!(
-            "intermediate {}{}{} at cell {}",
+            "intermediate {}{}{} at {}",
             state.color.letter(),
             state.dir.letter(),
             state.moves,
-            state.cell
+            at(state.cell)
         ),
         Event::StatelessConverted { cell, color, .. } => {
-            format!("converted {} at cell {cell}", color.letter())
+            format!("converted {} at {}", color.letter(), at(*cell))
         }
         Event::StatelessMoved { state, moves } => format!("move final {state} ({moves} moves)"),
         Event::StatelessStores(_) => "stateless stores complete".to_string(),
