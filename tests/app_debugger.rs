@@ -5,60 +5,18 @@
 //! slide graph and heat map when stepped back. The graph overlay's check compares the editor's
 //! updated slide graph with a fresh build after a robot moves.
 
+mod common;
+
+use common::{app_harness, choose_solver, import, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{MoveTables, Puzzle};
-use ricochet_lab::solver::{self, Outcome};
+use ricochet_lab::solver::Outcome;
 use ricochet_lab::worker::debug::{DebugView, SearchPicture};
-use std::time::{Duration, Instant};
-
-fn app_harness() -> Harness<'static, RicochetApp> {
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(|cc| RicochetApp::new(cc));
-    harness.run();
-    harness
-}
-
-fn import(harness: &mut Harness<'_, RicochetApp>, id: &str) {
-    harness.get_by_label("File").click();
-    harness.run();
-    harness
-        .get_by_label("Import game id or Cox text...")
-        .click();
-    harness.run();
-    harness
-        .get_by_role(egui::accesskit::Role::MultilineTextInput)
-        .click();
-    harness.run();
-    harness
-        .get_by_role(egui::accesskit::Role::MultilineTextInput)
-        .type_text(id);
-    harness.run();
-    harness.get_by_label("Import").click();
-    harness.run();
-}
-
-/// Steps frames until `done` (the solver thread runs on its own).
-fn step_until(
-    harness: &mut Harness<'_, RicochetApp>,
-    timeout: Duration,
-    done: impl Fn(&RicochetApp) -> bool,
-) {
-    let start = Instant::now();
-    loop {
-        harness.step();
-        if done(harness.state()) {
-            break;
-        }
-        assert!(start.elapsed() < timeout, "gave up after {timeout:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    harness.step();
-}
+use std::time::Duration;
 
 fn shown(harness: &Harness<'_, RicochetApp>) -> DebugView {
     harness
@@ -76,17 +34,6 @@ fn shown_picture(harness: &Harness<'_, RicochetApp>) -> SearchPicture {
         .expect("a debugged run")
         .shown_picture()
         .clone()
-}
-
-fn choose_solver(harness: &mut Harness<'_, RicochetApp>, name: &str) {
-    let kind = solver::kind(name).expect("registered");
-    harness.get_by_label("Solver").click();
-    harness.run();
-    // The list may be taller than its popup: bring the entry into view first.
-    harness.get_by_label(kind.title).scroll_to_me();
-    harness.run();
-    harness.get_by_label(kind.title).click();
-    harness.run();
 }
 
 fn toggle_view(harness: &mut Harness<'_, RicochetApp>, label: &str) {

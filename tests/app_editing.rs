@@ -2,18 +2,13 @@
 //! a shipped board, play mode by keyboard. Assertions are on the app's state.
 
 use egui::{Modifiers, Pos2, Rect};
+mod common;
+
+use common::app_harness;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::{Mode, RicochetApp};
 use ricochet_lab::model::{Direction, Pos, RobotColor, samples};
-
-fn app_harness() -> Harness<'static, RicochetApp> {
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(|cc| RicochetApp::new(cc));
-    harness.run();
-    harness
-}
 
 /// The board widget's rectangle and its cell size.
 fn board_rect(harness: &Harness<'_, RicochetApp>) -> (Rect, f32) {

@@ -3,72 +3,20 @@
 //! editing the board cancels a running solve. One test renders the app through wgpu (software
 //! rendering when there is no GPU) and checks pixels on the board.
 
+mod common;
+
+use common::{app_harness, choose_solver, import, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::{self, Outcome};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A standard game that takes a few seconds or more for the deck's IDDFS (21 moves deep
 /// after five seconds on one core).
 const HARD_GAME: &str = "7650+42+E2302B12+C9";
-
-fn app_harness() -> Harness<'static, RicochetApp> {
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(|cc| RicochetApp::new(cc));
-    harness.run();
-    harness
-}
-
-/// Imports a game id through the Import window.
-fn import(harness: &mut Harness<'_, RicochetApp>, id: &str) {
-    harness.get_by_label("File").click();
-    harness.run();
-    harness
-        .get_by_label("Import game id or Cox text...")
-        .click();
-    harness.run();
-    let field = harness.get_by_role(egui::accesskit::Role::MultilineTextInput);
-    field.click();
-    harness.run();
-    harness
-        .get_by_role(egui::accesskit::Role::MultilineTextInput)
-        .type_text(id);
-    harness.run();
-    harness.get_by_label("Import").click();
-    harness.run();
-    assert_eq!(
-        game_id::write(&harness.state().draft().to_puzzle().unwrap()).unwrap(),
-        id,
-        "the imported board is the game"
-    );
-}
-
-fn choose_solver(harness: &mut Harness<'_, RicochetApp>, name: &str) {
-    let kind = solver::kind(name).expect("registered");
-    harness.get_by_label("Solver").click();
-    harness.run();
-    harness.get_by_label(kind.title).click();
-    harness.run();
-}
-
-/// Steps frames (the worker wakes the UI; a spinner keeps it repainting) until `done`.
-fn step_until(
-    harness: &mut Harness<'_, RicochetApp>,
-    timeout: Duration,
-    done: impl Fn(&RicochetApp) -> bool,
-) {
-    let start = Instant::now();
-    while !done(harness.state()) {
-        assert!(start.elapsed() < timeout, "gave up after {timeout:?}");
-        harness.step();
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    harness.step();
-}
 
 #[test]
 fn a_fast_solve_shows_the_solution_and_its_per_depth_rows() {
