@@ -23,8 +23,8 @@ use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::solver::{self, Optimality, SOLVERS, SolverOptions};
 use egui_plot::{
-    AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, GridInput, GridMark, Legend,
-    Line, LineStyle, Plot, PlotPoint, Points,
+    AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, Legend, Line, LineStyle, Plot,
+    PlotPoint, Points,
 };
 use series::{Selection, SolverSeries};
 use std::collections::BTreeSet;
@@ -907,24 +907,6 @@ fn log_seconds_text(exponent: f64) -> String {
     widgets::format_duration(Duration::from_secs_f64(seconds))
 }
 
-/// Grid marks at every whole power of ten of a log axis inside the visible range.
-fn decades(input: GridInput) -> Vec<GridMark> {
-    let (low, high) = input.bounds;
-    if !(low.is_finite() && high.is_finite()) || high - low > 400.0 {
-        return Vec::new();
-    }
-    let mut marks = Vec::new();
-    let mut k = low.ceil();
-    while k <= high.floor() {
-        marks.push(GridMark {
-            value: k,
-            step_size: 1.0,
-        });
-        k += 1.0;
-    }
-    marks
-}
-
 fn legend() -> Legend {
     Legend::default()
         .follow_insertion_order(true)
@@ -1085,7 +1067,7 @@ fn time_plot(
         .height(height)
         .x_axis_label("required moves")
         .y_axis_label("time")
-        .y_grid_spacer(decades)
+        .y_grid_spacer(plots::whole_marks)
         .y_axis_formatter(|mark, _| plots::seconds_label(mark.value))
         .label_formatter(|hover| match hover {
             egui_plot::HoverPosition::NearDataPoint {
@@ -1261,19 +1243,7 @@ fn total_hit_plot(
                 .label_spacing(9.0..=12.0)
                 .min_thickness(100.0),
         ])
-        .y_grid_spacer(|input| {
-            let (low, high) = input.bounds;
-            let mut marks = Vec::new();
-            let mut k = low.ceil().max(0.0);
-            while k <= high.floor() {
-                marks.push(GridMark {
-                    value: k,
-                    step_size: 1.0,
-                });
-                k += 1.0;
-            }
-            marks
-        })
+        .y_grid_spacer(plots::whole_marks)
         .include_x(0.0)
         .include_x(112.0)
         .include_y(-0.6)

@@ -86,8 +86,9 @@ pub fn depth_series(rows: &[DepthRow]) -> [Vec<[f64; 2]>; 3] {
     ]
 }
 
-/// Grid marks at every whole power of ten of a log axis.
-fn decades(input: GridInput) -> Vec<GridMark> {
+/// Grid marks at every whole number in the visible range: every power of ten of a log axis,
+/// or every bar of a bar chart whose bars stand at whole numbers.
+pub(crate) fn whole_marks(input: GridInput) -> Vec<GridMark> {
     let (low, high) = input.bounds;
     if !(low.is_finite() && high.is_finite()) || high - low > 400.0 {
         return Vec::new();
@@ -181,7 +182,7 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
         )
         .x_axis_label("moves")
         .y_axis_label("time")
-        .y_grid_spacer(decades)
+        .y_grid_spacer(whole_marks)
         .y_axis_formatter(|mark, _| seconds_label(mark.value))
         .label_formatter(|hover| match hover {
             HoverPosition::NearDataPoint {
@@ -234,7 +235,7 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
         )
         .x_axis_label(kind.columns.depth)
         .y_axis_label("count")
-        .y_grid_spacer(decades)
+        .y_grid_spacer(whole_marks)
         .y_axis_formatter(|mark, _| count_label(mark.value))
         .include_x(0.0)
         .include_y(0.0)
