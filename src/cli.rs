@@ -55,6 +55,9 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Threads for a parallel solver (`fast`); one per core by default.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// List the solvers with their descriptions.
     Solvers,
@@ -138,6 +141,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             ricochet,
             no_rebound,
             json,
+            threads,
         } => {
             let puzzle = load(&source)?;
             let mut rules = puzzle.rules();
@@ -155,7 +159,10 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 memory_bytes: Some((memory_limit as usize).saturating_mul(1 << 20)),
                 cancel: None,
             };
-            let options = SolverOptions { depth_limit };
+            let options = SolverOptions {
+                depth_limit,
+                threads: threads.map(usize::from),
+            };
             let report = if json {
                 solver::run(&solver, &puzzle, &options, &limits, &mut NoProbe)?
             } else {
@@ -309,6 +316,8 @@ pub fn report_json(report: &Report) -> serde_json::Value {
         "millis": report.elapsed.as_secs_f64() * 1000.0,
         "nodes": report.nodes,
         "peak_memory_bytes": report.peak_memory,
+        "threads": report.threads,
+        "cpu_millis": report.cpu_millis,
     });
     if let Outcome::Invalid { error, .. } = &report.outcome {
         value["replay_error"] = serde_json::json!(error.to_string());

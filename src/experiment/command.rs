@@ -86,6 +86,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         baseline: args.baseline.clone(),
         options: SolverOptions {
             depth_limit: args.depth_limit,
+            ..SolverOptions::default()
         },
         time_limit,
         memory_limit: (args.memory_limit as usize).saturating_mul(1 << 20),

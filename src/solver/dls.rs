@@ -409,6 +409,7 @@ mod tests {
             &puzzle,
             &SolverOptions {
                 depth_limit: Some(u32::MAX),
+                ..SolverOptions::default()
             },
             &Limits {
                 memory_bytes: Some(limit),
@@ -470,6 +471,7 @@ mod tests {
             &small(),
             &SolverOptions {
                 depth_limit: Some(6),
+                ..SolverOptions::default()
             },
             &Limits::default(),
             &mut probe,
