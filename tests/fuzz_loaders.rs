@@ -12,6 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use ricochet_lab::model::Puzzle;
 use ricochet_lab::model::formats::{cox, decode, game_id, native};
+use std::cell::Cell;
 
 /// The seed corpus: every shipped board in one format.
 fn corpus(format: Loader) -> Vec<Vec<u8>> {
@@ -98,11 +99,12 @@ fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
     bytes
 }
 
-/// Reads mutated bytes as the loader would and checks what it accepts.
-fn check(loader: Loader, bytes: Vec<u8>) -> Result<(), TestCaseError> {
+/// Reads mutated bytes as the loader would and checks what it accepts; says whether the loader
+/// accepted them.
+fn check(loader: Loader, bytes: Vec<u8>) -> Result<bool, TestCaseError> {
     // Bytes go through the same decoding as a file (UTF-8 check, byte-order mark).
     let Ok(text) = decode(bytes) else {
-        return Ok(());
+        return Ok(false);
     };
     let parsed = match loader {
         Loader::Native => native::parse(&text),
@@ -110,7 +112,7 @@ fn check(loader: Loader, bytes: Vec<u8>) -> Result<(), TestCaseError> {
         Loader::GameId => game_id::parse(&text),
     };
     let Ok(puzzle) = parsed else {
-        return Ok(());
+        return Ok(false);
     };
     // What was accepted passes every check again, as a fresh puzzle.
     let rebuilt = Puzzle::new(
@@ -138,7 +140,7 @@ fn check(loader: Loader, bytes: Vec<u8>) -> Result<(), TestCaseError> {
             prop_assert_eq!(game_id::parse(&id).unwrap(), puzzle);
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 fn fuzz(loader: Loader, cases: u32) {
@@ -149,11 +151,22 @@ fn fuzz(loader: Loader, cases: u32) {
         ..Config::default()
     });
     let strategy = (0..corpus.len(), proptest::collection::vec(mutation(), 1..8));
+    let (runs, accepted) = (Cell::new(0u32), Cell::new(0u32));
     runner
         .run(&strategy, |(file, mutations)| {
-            check(loader, mutate(corpus[file].clone(), &mutations))
+            runs.set(runs.get() + 1);
+            let ok = check(loader, mutate(corpus[file].clone(), &mutations))?;
+            accepted.set(accepted.get() + u32::from(ok));
+            Ok(())
         })
         .unwrap();
+    // Shown with --nocapture: how many mutated inputs were tried and how many were puzzles.
+    eprintln!(
+        "{loader:?}: {} inputs, {} accepted and checked",
+        runs.get(),
+        accepted.get()
+    );
+    assert!(runs.get() >= cases);
 }
 
 fn long_run_cases() -> u32 {
