@@ -81,6 +81,7 @@ fn a_finished_runs_peak_is_what_its_tables_held() {
         ("graph-v1", "five-robots.ron"),
         ("graph-v2", "standard-random.ron"),
         ("astar", "five-robots.ron"),
+        ("iddfs", "five-robots.ron"),
     ] {
         let puzzle = board(file);
         let free = run(name, &puzzle, None);

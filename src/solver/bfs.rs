@@ -193,7 +193,7 @@ pub(crate) fn table_bytes<T, K>(nodes: &Vec<T>, visited: &FxHashSet<K>) -> usize
 }
 
 /// The buckets behind a hash set that reports this capacity (7/8 of the buckets from 8 on).
-fn buckets_for_capacity(capacity: usize) -> usize {
+pub(crate) fn buckets_for_capacity(capacity: usize) -> usize {
     match capacity {
         0 => 0,
         1..7 => capacity + 1,
@@ -202,7 +202,7 @@ fn buckets_for_capacity(capacity: usize) -> usize {
 }
 
 /// The buckets a hash set allocates to hold `items` entries.
-fn buckets_to_hold(items: usize) -> usize {
+pub(crate) fn buckets_to_hold(items: usize) -> usize {
     match items {
         0 => 0,
         1..4 => 4,
@@ -213,7 +213,7 @@ fn buckets_to_hold(items: usize) -> usize {
 
 /// The bytes of a hash table with this many buckets of `key` bytes: one control byte per
 /// bucket plus one group of 16 for the wrap-around.
-fn set_bytes(buckets: usize, key: usize) -> usize {
+pub(crate) fn set_bytes(buckets: usize, key: usize) -> usize {
     if buckets == 0 {
         return 0;
     }
