@@ -45,6 +45,14 @@ pub enum FormatError {
     /// A puzzle the target format cannot express.
     #[error("{0}")]
     Unrepresentable(String),
+    /// An error in a named source (a file or a game id given by the user), which is named.
+    #[error("{name}: {error}")]
+    InSource {
+        /// The source as the user gave it.
+        name: String,
+        /// What is wrong in it.
+        error: Box<FormatError>,
+    },
     /// A file name without a known extension.
     #[error(
         "'{}' is neither a .ron puzzle, a .txt Cox board, nor a game id such as 7650+42+E2302B12+C9",
@@ -293,6 +301,21 @@ pub fn load_source(source: &str) -> Result<Puzzle, FormatError> {
     }
 }
 
+/// Loads a puzzle like [`load_source`], with the source named in every error: the errors
+/// that already name it (an unreadable file, an unknown format, a bad game id) stay as they
+/// are, the others are wrapped in [`FormatError::InSource`].
+pub fn load(source: &str) -> Result<Puzzle, FormatError> {
+    load_source(source).map_err(|error| match error {
+        FormatError::Io { .. } | FormatError::UnknownFormat(_) | FormatError::GameId { .. } => {
+            error
+        }
+        other => FormatError::InSource {
+            name: source.to_string(),
+            error: Box::new(other),
+        },
+    })
+}
+
 /// Reads and parses a puzzle file.
 pub fn load_file(path: &Path, format: Format) -> Result<Puzzle, FormatError> {
     let text = read_text(path)?;
@@ -433,6 +456,20 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
         let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(names.len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_load_error_names_its_source() {
+        let dir = std::env::temp_dir().join(format!("ricochet-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("broken.ron");
+        std::fs::write(&path, "(size: oops)").unwrap();
+        let source = path.to_string_lossy().into_owned();
+        let message = load(&source).unwrap_err().to_string();
+        assert!(message.starts_with(&format!("{source}: ")), "{message}");
+        let message = load("no-such-file.ron").unwrap_err().to_string();
+        assert!(message.starts_with("no-such-file.ron: "), "{message}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
