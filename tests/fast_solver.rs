@@ -530,3 +530,38 @@ mod property {
         }
     }
 }
+
+#[test]
+fn fast_reports_the_memory_its_tables_held() {
+    let puzzle = load_source(&board("five-robots.ron")).unwrap();
+    let run = |memory: Option<usize>| {
+        solver::run(
+            "fast",
+            &puzzle,
+            &SolverOptions {
+                threads: Some(1),
+                ..SolverOptions::default()
+            },
+            &Limits {
+                memory_bytes: memory,
+                ..Limits::default()
+            },
+            &mut NoProbe,
+        )
+        .unwrap()
+    };
+    let free = run(None);
+    assert!(matches!(free.outcome, Outcome::Solved { .. }));
+    // Exactly the reported peak is enough for the same run, and one byte less is not.
+    let same = run(Some(free.peak_memory));
+    assert_eq!(same.outcome, free.outcome);
+    assert_eq!(same.peak_memory, free.peak_memory);
+    let less = run(Some(free.peak_memory - 1));
+    assert_eq!(less.outcome, Outcome::MemoryLimit);
+    assert!(less.peak_memory < free.peak_memory);
+    // Stopped between two table sizes, the run reports what it held, not the next size.
+    let limit = free.peak_memory * 2 / 3;
+    let stopped = run(Some(limit));
+    assert_eq!(stopped.outcome, Outcome::MemoryLimit);
+    assert!(stopped.peak_memory <= limit, "{}", stopped.peak_memory);
+}
