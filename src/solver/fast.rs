@@ -131,6 +131,9 @@ pub fn solve<P: Probe>(
     .run(options, search)
 }
 
+/// Tables from this size on ask for huge pages, so the bench reports how many they got.
+const HUGE_PAGE_REPORT_BYTES: usize = 4 << 20;
+
 /// The threads the system offers this process (one per core it may run on), at least one.
 pub fn available_threads() -> usize {
     // Asking the system reads files on some platforms: ask once per process.
@@ -847,6 +850,19 @@ struct Driver<'a> {
 
 impl Driver<'_> {
     fn run<P: Probe>(&mut self, options: &SolverOptions, search: &mut Search<'_, P>) -> SearchEnd {
+        let end = self.iterate(options, search);
+        // While the table still lives: how much of it the system backed with huge pages.
+        if self.table.bytes() >= HUGE_PAGE_REPORT_BYTES {
+            search.huge_page_bytes = table::anon_huge_page_bytes();
+        }
+        end
+    }
+
+    fn iterate<P: Probe>(
+        &mut self,
+        options: &SolverOptions,
+        search: &mut Search<'_, P>,
+    ) -> SearchEnd {
         let bytes = self.table.bytes() + self.setup.geometry.bytes();
         if let Err(stop) = search.reserve_memory(bytes) {
             return SearchEnd::Stopped(stop);

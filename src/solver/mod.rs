@@ -201,6 +201,9 @@ pub struct Report {
     /// CPU time the process spent during the run (all its threads), in milliseconds, where
     /// the system reports it.
     pub cpu_millis: Option<f64>,
+    /// Of a big table, the bytes the system backed with huge pages at the end of the search
+    /// (the whole process's `AnonHugePages` on Linux), when the solver measured it.
+    pub huge_page_bytes: Option<usize>,
 }
 
 /// CPU time this process has used so far (user and system, all threads), where the system
@@ -297,6 +300,8 @@ pub struct Search<'p, P: Probe> {
     depths: Vec<DepthStats>,
     /// The most threads the solver searched with at once.
     pub threads: usize,
+    /// See [`Report::huge_page_bytes`].
+    pub huge_page_bytes: Option<usize>,
 }
 
 impl<'p, P: Probe> Search<'p, P> {
@@ -316,6 +321,7 @@ impl<'p, P: Probe> Search<'p, P> {
             peak_memory: 0,
             depths: Vec::new(),
             threads: 1,
+            huge_page_bytes: None,
         }
     }
 
@@ -473,6 +479,7 @@ fn finish<P: Probe>(
         nodes: search.nodes,
         threads: search.threads,
         cpu_millis: None,
+        huge_page_bytes: search.huge_page_bytes,
     }
 }
 

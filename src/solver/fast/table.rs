@@ -196,6 +196,15 @@ impl Table {
     }
 }
 
+/// The bytes of this process's anonymous memory backed by huge pages (`AnonHugePages` of
+/// `/proc/self/smaps_rollup`), on Linux.
+pub fn anon_huge_page_bytes() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+    let line = text.lines().find(|l| l.starts_with("AnonHugePages:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Asks the kernel to back a big table (`bytes` bytes from `start`, allocated but not yet
 /// written) with 2 MiB pages before it is first written: lookups land at random places, and
 /// with 4 KiB pages nearly every one would also miss the address translation cache. Only a
