@@ -1,6 +1,6 @@
 //! The fastest optimal solver here: iterative-deepening A* (IDA*) over packed states with a
 //! lock-free transposition table, an exact search of the last moves, prefetched table reads
-//! and two threads on big searches.
+//! and every core on big searches.
 //!
 //! The search is iterative deepening on the number of moves, like Fogleman's IDDFS, but every
 //! part of it is built for speed:
@@ -30,20 +30,26 @@
 //!   reports the least number of moves its children proved they need; an iteration whose root
 //!   proves more than one extra move skips the iterations in between.
 //! - **Move order**: the target robot first, then the helpers, each in directions N, E, S, W.
-//! - **Two threads** on big iterations (scoped, joined before returning): the tree is cut at a
-//!   small depth into work units handed out in order; both threads share the table. The main
-//!   thread polls the limits, the cancel flag and the probe (through [`Search::tick`]) and
-//!   tells the other thread to stop. When several units hold solutions, the one from the
-//!   earliest unit is returned, so the answer is the one a single thread would give; in rare
-//!   races it can be another solution of the same length. Runs whose probe wants events (the
-//!   debugger) always use one thread, so every node is reported in order.
+//! - **Every core** (one thread per core the system offers, or `SolverOptions::threads`) on
+//!   iterations after one of at least [`PARALLEL_THRESHOLD`] nodes (scoped threads, joined
+//!   before returning): the tree is cut at a small depth into work units handed out in order
+//!   from a shared counter; all threads share the table. Each unit reports the moves it proved
+//!   it needs, so a parallel iteration still lets the next skip depths. The main thread polls
+//!   the limits, the cancel flag and the probe (through [`Search::tick`]) and tells the others
+//!   to stop; they look every thousand nodes. When several units hold solutions, the one from
+//!   the earliest unit is returned, so the answer is the one a single thread would give; in
+//!   rare races it can be another solution of the same length. Runs whose probe wants events
+//!   (the debugger) always use one thread, so every node is reported in order.
 //!
 //! Per-depth rows: *Nodes* counts the states visited, *expanded* those that passed the bound
 //! (table hits included), *hits* the table cuts; the extra columns count bound cuts and the
 //! last-moves searches.
 //!
 //! Rules: the ricochet rule is honoured (a goal reached in fewer than two moves does not count;
-//! the table is not used at depths below two then). The no-rebound rule is not implemented.
+//! the table is not used at depths below two then). Under the no-rebound rule each robot's
+//! last direction joins the state (three more key bits per robot) and its reverse is not
+//! generated; when such keys would pass 64 bits (five robots on boards of more than 512
+//! cells) the search runs without the table, slower but still exact.
 //! For the vortex the bound is the least rook bound over all robots, and when it equals the
 //! moves left only the robots whose own bound equals it move.
 
@@ -69,7 +75,7 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "Fast IDA*",
     description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, \
-                  skipping of helper moves that cannot matter, and two threads",
+                  skipping of helper moves that cannot matter, and every core",
     source: "Fogleman's IDDFS, sped up: stop tables, packed keys, prefetched table lookups",
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
@@ -111,9 +117,9 @@ const MAX_BUCKET_BITS: u32 = 24;
 
 /// Solves a puzzle with the fast IDA*.
 ///
-/// On big searches (and when the probe does not want events) a second thread helps: it is
-/// scoped, joined before this returns, and stops when the main thread sees the time limit,
-/// the cancel flag or the probe ask to stop. The table takes memory up to 512 MiB as the
+/// On big searches (and when the probe does not want events) `options.threads` threads (one
+/// per core by default) search together: they are scoped, joined before this returns, and stop
+/// when the main thread sees the time limit, the cancel flag or the probe ask to stop. The table takes memory up to 512 MiB as the
 /// search grows; past the memory limit the run stops with [`Stop::MemoryLimit`].
 pub fn solve<P: Probe>(
     puzzle: &Puzzle,
