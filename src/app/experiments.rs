@@ -16,12 +16,13 @@ pub mod series;
 use super::draft::Draft;
 use super::state::ExperimentSettings;
 use super::{Command, Pending, plots, theme, widgets};
-use crate::experiment::record::{self, Record, ResultsWriter};
-use crate::experiment::runner::{self, BoardSource, ExperimentConfig};
-use crate::experiment::stats::{Summary, summarize};
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::solver::{self, Optimality, SOLVERS, SolverOptions};
+use crate::study::experiment::record::{self, Record, ResultsWriter};
+use crate::study::experiment::runner::{self, BoardSource, ExperimentConfig};
+use crate::study::experiment::stats::{Summary, summarize};
+use crate::study::format::format_ms;
 use egui_plot::{
     AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, Legend, Line, LineStyle, Plot,
     PlotPoint, Points,
@@ -586,15 +587,9 @@ pub fn settings_config(
         memory_limit: (settings.memory_limit_mib as usize).saturating_mul(1 << 20),
         threads: settings.threads.max(1),
     };
-    config.validate().map_err(|e| e.to_string())?;
-    if solver::kind(&config.baseline).is_some_and(|k| k.optimality != Optimality::Guaranteed) {
-        return Err(format!(
-            "The baseline '{}' does not guarantee optimal answers; choose an optimal solver.",
-            config.baseline
-        ));
-    }
-    runner::config_puzzle(&config, 0)
-        .map_err(|e| format!("Configurations cannot be dealt: {e}"))?;
+    config
+        .validate()
+        .map_err(|e| format!("The experiment cannot start: {e}."))?;
     Ok(config)
 }
 
@@ -1370,7 +1365,7 @@ fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
             .is_some_and(|s| s.solver.as_deref() == solver && s.moves == moves)
     };
     // Columns in registry order, as the plots' legends are.
-    let mut solvers: Vec<&crate::experiment::stats::SolverSummary> =
+    let mut solvers: Vec<&crate::study::experiment::stats::SolverSummary> =
         summary.solvers.iter().collect();
     solvers.sort_by_key(|s| {
         SOLVERS
@@ -1491,12 +1486,7 @@ fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
 }
 
 /// How a table writes one bucket.
-type CellText = fn(&crate::experiment::stats::Bucket) -> String;
-
-/// Milliseconds as the tables show them.
-fn format_ms(ms: f64) -> String {
-    widgets::format_duration(Duration::from_secs_f64((ms / 1000.0).clamp(0.0, 1e9)))
-}
+type CellText = fn(&crate::study::experiment::stats::Bucket) -> String;
 
 fn selection_ui(ui: &mut egui::Ui, view: &mut ExperimentsView, commands: &mut Vec<Command>) {
     ui.strong("Configurations");
@@ -1563,8 +1553,8 @@ fn selection_ui(ui: &mut egui::Ui, view: &mut ExperimentsView, commands: &mut Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::Status;
     use crate::model::random::random_puzzle;
+    use crate::study::experiment::Status;
 
     fn settings(solvers: &[&str], baseline: &str) -> ExperimentSettings {
         ExperimentSettings {

@@ -1,7 +1,7 @@
 //! `ricochet-lab accuracy`: how often a solver finds the optimum, by optimal move count.
 
-use ricochet_lab::accuracy::{self, AccuracyConfig};
 use ricochet_lab::solver::Limits;
+use ricochet_lab::study::accuracy::{self, AccuracyConfig};
 use std::process::ExitCode;
 
 /// The arguments of `accuracy`.

@@ -1,9 +1,9 @@
 //! `ricochet-lab experiment`: the thesis' study over many seeded configurations.
 
-use ricochet_lab::experiment::command::{self, ResultsFile};
-use ricochet_lab::experiment::{BoardSource, ExperimentConfig};
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::{self, SolverOptions};
+use ricochet_lab::study::experiment::command::{self, ResultsFile};
+use ricochet_lab::study::experiment::{BoardSource, ExperimentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
