@@ -2,7 +2,9 @@
 
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats;
-use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, Probe, Report, SolverOptions};
+use ricochet_lab::solver::{
+    self, Limits, NoProbe, Outcome, Probe, Report, SolverId, SolverOptions,
+};
 use std::process::ExitCode;
 
 /// Exit code for a run stopped by a limit or cancelled.
@@ -15,9 +17,9 @@ const EXIT_INVALID: u8 = 4;
 pub struct SolveArgs {
     /// A .ron file, a .txt Cox file, or a game id.
     source: String,
-    /// The solver's name (see `ricochet-lab solvers`).
-    #[arg(long, default_value = "iddfs")]
-    solver: String,
+    /// The solver (see `ricochet-lab solvers`).
+    #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
+    solver: SolverId,
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS")]
     time_limit: Option<f64>,
@@ -54,12 +56,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         depth_limit: args.depth_limit,
     };
     let report = if args.json {
-        solver::run(&args.solver, &puzzle, &options, &limits, &mut NoProbe)?
+        solver::run(args.solver, &puzzle, &options, &limits, &mut NoProbe)?
     } else {
-        let kind = solver::kind(&args.solver)
-            .ok_or_else(|| solver::SolveError::UnknownSolver(args.solver.clone()))?;
-        let mut probe = PrintRows { kind };
-        solver::run(&args.solver, &puzzle, &options, &limits, &mut probe)?
+        let mut probe = PrintRows {
+            kind: args.solver.kind(),
+        };
+        solver::run(args.solver, &puzzle, &options, &limits, &mut probe)?
     };
     if args.json {
         println!("{}", report_json(&report));
