@@ -339,8 +339,10 @@ fn a_plotted_solve_names_its_puzzle() {
 // 9. Small things.
 #[test]
 fn enter_in_the_save_path_field_saves() {
-    let mut state = AppState::default();
-    state.native_dialogs = false;
+    let state = AppState {
+        native_dialogs: false,
+        ..AppState::default()
+    };
     let mut harness = harness_with(state);
     let dir = std::env::temp_dir().join(format!("ricochet-app-enter-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

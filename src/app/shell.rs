@@ -341,6 +341,6 @@ fn menu_button(ui: &mut egui::Ui, enabled: bool, label: &str, keys: String) -> e
         button = button.shortcut_text(keys);
     }
     let response = ui.add_enabled(enabled, button);
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::WidgetType::Button, enabled, label));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, label));
     response
 }
