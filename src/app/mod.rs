@@ -496,4 +496,21 @@ impl eframe::App for RicochetApp {
     fn persist_egui_memory(&self) -> bool {
         self.presentation.persist
     }
+
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        // A picture for the screenshot command shows no pointer: no hover outline, no plot
+        // crosshair, no tooltip, wherever the display's pointer happens to be.
+        if !self.presentation.pointer_feedback {
+            raw_input.events.retain(|event| {
+                !matches!(
+                    event,
+                    egui::Event::PointerMoved(_)
+                        | egui::Event::MouseMoved(_)
+                        | egui::Event::PointerButton { .. }
+                        | egui::Event::MouseWheel { .. }
+                )
+            });
+            raw_input.events.push(egui::Event::PointerGone);
+        }
+    }
 }
