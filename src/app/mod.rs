@@ -9,6 +9,7 @@
 //! - [`commands`]: every whole-app action collected as a [`Command`] while panels are drawn
 //!   and applied once at the end of the frame, so nothing changes halfway through a layout;
 //! - [`scene`]: what the board shows, derived each frame from the document and the runs;
+//! - [`windows`]: the windows over the board ([`new_board`], files, Help, Experiments);
 //! - the persisted [`AppState`] apart from runtime state, `logic` (drain the workers, keys,
 //!   timers) apart from `ui`.
 
@@ -36,6 +37,7 @@ pub mod solver_panel;
 pub mod state;
 pub mod theme;
 pub mod widgets;
+pub mod windows;
 
 use crate::model::{RobotColor, samples};
 use crate::worker::{RunEnd, Waker};

@@ -316,6 +316,10 @@ impl ScreenshotDirector {
                     app.state.overlays.search_heat = true;
                 }
                 app.apply(Command::Solve);
+                if self.view == View::OverlayHeat {
+                    // The heat map's legend is in the Overlays tab.
+                    app.dock = super::shell::DockTab::Overlays;
+                }
             }
             View::DebugGraph | View::DebugStateless => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
@@ -344,17 +348,28 @@ impl ScreenshotDirector {
                 app.apply(Command::Solve);
             }
             View::OverlayGraph => {
+                app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.graph_edges = true;
                 app.state.overlays.graph_all_cells = true;
             }
             View::OverlayMinMoves => {
+                app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.view.min_moves = true;
             }
             View::OverlayStateless => {
+                app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.stateless = true;
+                // One robot's final states: the target's robot, one number per cell.
+                app.state.overlays.stateless_robot = app
+                    .doc
+                    .validity()
+                    .as_ref()
+                    .ok()
+                    .and_then(|p| p.goal().color.robot())
+                    .or(Some(crate::model::RobotColor::Red));
             }
             View::OverlaySolution => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));

@@ -50,23 +50,7 @@ impl RicochetApp {
             .show(ui, |ui| self.side_panel_ui(ui, commands));
         egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
 
-        files::file_windows_ui(&ctx, &mut self.windows, self.boards.as_deref(), commands);
-        self.new_window_ui(&ctx, commands);
-        help::help_ui(&ctx, &mut self.help_open);
-        let native_dialogs = self.use_native_dialogs();
-        let waker = self.waker();
-        experiments::experiments_window(
-            &ctx,
-            &mut self.experiments,
-            &mut self.state.experiments,
-            self.doc.validity().as_ref().ok(),
-            native_dialogs,
-            waker,
-            commands,
-        );
-        if let Some(pending) = &self.pending {
-            files::unsaved_changes_ui(&ctx, pending, commands);
-        }
+        self.windows_ui(&ctx, commands);
     }
 
     pub(super) fn apply_theme(&mut self, ctx: &egui::Context) {
