@@ -85,6 +85,16 @@ fn depth_limits_dls_cannot_use_are_refused() {
     let (code, _, err) = run(&["solve", "boards/small-6x6.ron", "--depth-limit", "0"]);
     assert_ne!(code, 0);
     assert!(err.contains("--depth-limit"), "{err}");
+    let (code, _, err) = run(&[
+        "solve",
+        "boards/small-6x6.ron",
+        "--solver",
+        "bfs",
+        "--depth-limit",
+        "5",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("takes no depth limit"), "{err}");
 }
 
 #[test]

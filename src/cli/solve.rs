@@ -58,6 +58,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             solver::dls::MAX_DEPTH_LIMIT
         );
     }
+    if args.depth_limit.is_some()
+        && solver::kind(&args.solver).is_some_and(|kind| !kind.takes_depth_limit)
+    {
+        anyhow::bail!(
+            "the {} solver takes no depth limit; leave out --depth-limit",
+            args.solver
+        );
+    }
     let limits = Limits {
         time: args.time_limit.map(super::seconds).transpose()?,
         memory_bytes: Some(super::mebibytes(args.memory_limit)?),
