@@ -40,7 +40,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         json: args.json,
         limits: Limits {
             time: Some(super::seconds(args.time_limit)?),
-            memory_bytes: Some(super::mebibytes(args.memory_limit)),
+            memory_bytes: Some(super::mebibytes(args.memory_limit)?),
             cancel: None,
         },
         boards: args.boards,

@@ -77,7 +77,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             depth_limit: args.depth_limit,
         },
         time_limit: super::seconds(args.time_limit)?,
-        memory_limit: super::mebibytes(args.memory_limit),
+        memory_limit: super::mebibytes(args.memory_limit)?,
         threads: args.threads,
     };
     command::run(
