@@ -40,6 +40,9 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Threads for a parallel solver (`fast`); one per core by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 /// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
@@ -50,7 +53,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
     if let Some(limit) = args.depth_limit
-        && args.solver == solver::dls::NAME
+        && args.solver == SolverId::Dls
         && limit > solver::dls::MAX_DEPTH_LIMIT
     {
         anyhow::bail!(
@@ -60,9 +63,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             solver::dls::MAX_DEPTH_LIMIT
         );
     }
-    if args.depth_limit.is_some()
-        && solver::kind(&args.solver).is_some_and(|kind| !kind.takes_depth_limit)
-    {
+    if args.depth_limit.is_some() && !args.solver.kind().takes_depth_limit {
         anyhow::bail!(
             "the {} solver takes no depth limit; leave out --depth-limit",
             args.solver
@@ -75,6 +76,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let options = SolverOptions {
         depth_limit: args.depth_limit,
+        threads: args.threads.map(usize::from),
     };
     let report = if args.json {
         solver::run(args.solver, &puzzle, &options, &limits, &mut NoProbe)?
@@ -179,6 +181,8 @@ fn report_json(report: &Report) -> serde_json::Value {
         "millis": report.elapsed.as_secs_f64() * 1000.0,
         "nodes": report.nodes,
         "peak_memory_bytes": report.peak_memory,
+        "threads": report.threads,
+        "cpu_millis": report.cpu_millis,
     });
     if let Outcome::Invalid { error, .. } = &report.outcome {
         value["replay_error"] = serde_json::json!(error.to_string());
