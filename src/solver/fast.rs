@@ -56,7 +56,7 @@
 pub mod geometry;
 pub mod table;
 
-use self::geometry::{Geometry, unreachable};
+use self::geometry::{EAST, Geometry, SOUTH, WEST, unreachable};
 use self::table::{Lookup, Table, min_bucket_bits};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
@@ -429,10 +429,51 @@ impl<'g, C: Control> Worker<'g, C> {
     /// index). Equal to its own cell when it cannot move.
     #[inline(always)]
     fn slide(&self, robot: usize, dir: usize) -> (u16, u16) {
+        let g = &self.setup.geometry;
         let n = self.setup.robots;
-        self.setup
-            .geometry
-            .slide(&self.cells[..n], &self.columns[..n], robot, dir)
+        let cell = self.cells[robot];
+        let stop = g.stops[usize::from(cell)][dir];
+        // A robot never blocks itself: its own index fails the strict comparison.
+        match dir {
+            EAST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other > cell && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            WEST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other < cell && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            SOUTH => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other > column && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+            _ => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other < column && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+        }
     }
 
     /// The packed state: the target robot's cell, then the others sorted (all sorted for the
