@@ -128,13 +128,25 @@ pub fn solve<P: Probe>(
 ) -> SearchEnd {
     let setup = Setup::new(puzzle);
     let threads = options.threads.unwrap_or_else(available_threads).max(1);
-    Driver {
-        setup: &setup,
-        table: Table::new(INITIAL_BUCKET_BITS, setup.robot_bits * setup.robots as u32),
-        inserted: 0,
-        threads,
+    let table = Table::new(INITIAL_BUCKET_BITS, setup.robot_bits * setup.robots as u32);
+    // The rule is a type parameter, so searches without it carry no direction bookkeeping.
+    if setup.no_rebound {
+        Driver::<true> {
+            setup: &setup,
+            table,
+            inserted: 0,
+            threads,
+        }
+        .run(options, search)
+    } else {
+        Driver::<false> {
+            setup: &setup,
+            table,
+            inserted: 0,
+            threads,
+        }
+        .run(options, search)
     }
-    .run(options, search)
 }
 
 /// Tables from this size on ask for huge pages, so the bench reports how many they got.
@@ -382,7 +394,7 @@ struct Unit {
 }
 
 /// One thread's search state.
-struct Worker<'g, C: Control> {
+struct Worker<'g, C: Control, const NO_REBOUND: bool> {
     setup: &'g Setup,
     table: &'g Table,
     control: C,
@@ -403,7 +415,7 @@ struct Worker<'g, C: Control> {
     iteration: u32,
 }
 
-impl<'g, C: Control> Worker<'g, C> {
+impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     fn new(setup: &'g Setup, table: &'g Table, control: C, iteration: u32) -> Self {
         let g = &setup.geometry;
         let mut columns = [0u16; MAX_ROBOTS];
@@ -485,7 +497,7 @@ impl<'g, C: Control> Worker<'g, C> {
         let mut len = 0;
         let mut key = 0u64;
         for i in 0..self.setup.robots {
-            let code = if self.setup.no_rebound {
+            let code = if NO_REBOUND {
                 (self.cells[i] << 3) | u16::from(self.last_dirs[i])
             } else {
                 self.cells[i]
@@ -530,7 +542,7 @@ impl<'g, C: Control> Worker<'g, C> {
     /// Records a robot's move direction when the no-rebound rule needs it.
     #[inline(always)]
     fn set_last_dir(&mut self, robot: usize, dir: usize) {
-        if self.setup.no_rebound {
+        if NO_REBOUND {
             self.last_dirs[robot] = dir as u8 + 1;
         }
     }
@@ -679,7 +691,7 @@ impl<'g, C: Control> Worker<'g, C> {
             for dir in 0..4 {
                 // Under no-rebound a robot may not reverse its own last move (0 never
                 // matches: the robot has not moved, or the rule is off).
-                if usize::from(last_dir) == (dir ^ 2) + 1 {
+                if NO_REBOUND && usize::from(last_dir) == (dir ^ 2) + 1 {
                     continue;
                 }
                 let to = self.slide(robot, dir);
@@ -849,7 +861,7 @@ impl<'g, C: Control> Worker<'g, C> {
         let from = (self.cells[robot], self.columns[robot]);
         let from_dir = self.last_dirs[robot];
         for dir in 0..4 {
-            if usize::from(from_dir) == (dir ^ 2) + 1 {
+            if NO_REBOUND && usize::from(from_dir) == (dir ^ 2) + 1 {
                 continue;
             }
             let to = self.slide(robot, dir);
@@ -887,7 +899,7 @@ impl<'g, C: Control> Worker<'g, C> {
 }
 
 /// Runs the iterations and owns the table.
-struct Driver<'a> {
+struct Driver<'a, const NO_REBOUND: bool> {
     setup: &'a Setup,
     table: Table,
     /// Entries made since the table last grew.
@@ -895,7 +907,7 @@ struct Driver<'a> {
     threads: usize,
 }
 
-impl Driver<'_> {
+impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
     fn run<P: Probe>(&mut self, options: &SolverOptions, search: &mut Search<'_, P>) -> SearchEnd {
         let end = self.iterate(options, search);
         // While the table still lives: how much of it the system backed with huge pages.
@@ -917,7 +929,7 @@ impl Driver<'_> {
         if let Err(stop) = search.set_memory(bytes) {
             return SearchEnd::Stopped(stop);
         }
-        let root = Worker::new(self.setup, &self.table, NoControl, 0);
+        let root = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, NoControl, 0);
         let start_bound = root.rook_bound();
         if unreachable(start_bound) {
             search.finish_depth(DepthStats::default());
@@ -1022,7 +1034,7 @@ impl Driver<'_> {
             unit: 0,
             countdown: SHARED_CHECK_INTERVAL,
         };
-        let mut worker = Worker::new(self.setup, &self.table, control, depth);
+        let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
         let result = match worker.node(0, depth, u16::MAX, NO_KEY, false) {
             Ok(Visit::Found) => Ok(Ending::Found(std::mem::take(&mut worker.path))),
             Ok(Visit::Failed(needed)) => Ok(Ending::Failed(needed)),
@@ -1055,7 +1067,7 @@ impl Driver<'_> {
                 unit: 0,
                 countdown: SHARED_CHECK_INTERVAL,
             };
-            let mut worker = Worker::new(self.setup, &self.table, control, depth);
+            let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
             worker.split = Some(SPLIT_DEPTH);
             let result = worker.node(0, depth, u16::MAX, NO_KEY, false);
             counters.add(&worker.counters);
@@ -1091,7 +1103,7 @@ impl Driver<'_> {
                             unit: 0,
                             countdown: SHARED_CHECK_INTERVAL,
                         };
-                        let mut worker = Worker::new(setup, table, control, depth);
+                        let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
                         let mut needs = MAX_DEPTH + 1;
                         loop {
                             let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
@@ -1117,7 +1129,7 @@ impl Driver<'_> {
                 unit: 0,
                 countdown: SHARED_CHECK_INTERVAL,
             };
-            let mut worker = Worker::new(setup, table, control, depth);
+            let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
             loop {
                 let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
                 if index >= units.len() || shared.abandons(index) {
@@ -1223,8 +1235,12 @@ mod tests {
         out
     }
 
-    fn worker<'a>(setup: &'a Setup, table: &'a Table, cells: &[u16]) -> Worker<'a, NoControl> {
-        let mut worker = Worker::new(setup, table, NoControl, 1);
+    fn worker<'a>(
+        setup: &'a Setup,
+        table: &'a Table,
+        cells: &[u16],
+    ) -> Worker<'a, NoControl, false> {
+        let mut worker = Worker::<_, false>::new(setup, table, NoControl, 1);
         for (i, &cell) in cells.iter().enumerate() {
             worker.set(i, (cell, setup.geometry.column_index[usize::from(cell)]));
         }
