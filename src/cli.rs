@@ -55,7 +55,22 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// List every optimal solution (an optimal solver fixes the length first).
+        #[arg(long)]
+        all_solutions: bool,
+        /// With --all-solutions: list at most this many.
+        #[arg(long, value_name = "N", default_value_t = crate::solver::all_solutions::DEFAULT_MAX_SOLUTIONS, requires = "all_solutions")]
+        max_solutions: usize,
     },
+    /// Give a hint: the optimal move count, then which robots move, the first move, the
+    /// whole solution.
+    Hint(crate::commands::HintArgs),
+    /// Print the exact distance map: for every robot and cell, the fewest moves (any robot may
+    /// move) after which the robot stands there.
+    Distances(crate::commands::DistancesArgs),
+    /// Analyse a board: solve every target with many seeded random robot deals and print the
+    /// distribution of optimal lengths, each target's difficulty and the hardest positions.
+    Analyze(crate::commands::AnalyzeArgs),
     /// List the solvers with their descriptions.
     Solvers,
     /// Draw a puzzle as text.
@@ -138,6 +153,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             ricochet,
             no_rebound,
             json,
+            all_solutions,
+            max_solutions,
         } => {
             let puzzle = load(&source)?;
             let mut rules = puzzle.rules();
@@ -156,6 +173,31 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
                 cancel: None,
             };
             let options = SolverOptions { depth_limit };
+            if all_solutions {
+                return if json {
+                    crate::commands::solve_all(
+                        &solver,
+                        &puzzle,
+                        &options,
+                        max_solutions,
+                        &limits,
+                        &mut NoProbe,
+                        true,
+                    )
+                } else {
+                    let kind = solver::kind(&solver)
+                        .ok_or_else(|| solver::SolveError::UnknownSolver(solver.clone()))?;
+                    crate::commands::solve_all(
+                        &solver,
+                        &puzzle,
+                        &options,
+                        max_solutions,
+                        &limits,
+                        &mut PrintRows { kind },
+                        false,
+                    )
+                };
+            }
             let report = if json {
                 solver::run(&solver, &puzzle, &options, &limits, &mut NoProbe)?
             } else {
@@ -171,6 +213,9 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(exit_code(&report.outcome))
         }
+        Command::Hint(args) => crate::commands::hint(&args),
+        Command::Distances(args) => crate::commands::distances(&args),
+        Command::Analyze(args) => crate::commands::analyze(&args),
         Command::Solvers => {
             for kind in solver::SOLVERS {
                 let optimal = match kind.optimality {
@@ -250,7 +295,8 @@ impl Probe for PrintRows {
     }
 }
 
-fn print_report(report: &Report) {
+/// Prints a solve's outcome: the solution and its move count, or why there is none.
+pub fn print_report(report: &Report) {
     let millis = report.elapsed.as_secs_f64() * 1000.0;
     match &report.outcome {
         Outcome::Solved { moves } => {

@@ -6,9 +6,11 @@
 //! The [`cli`] gives the same engine headless.
 
 pub mod accuracy;
+pub mod analyze;
 pub mod app;
 pub mod bench;
 pub mod cli;
+pub mod commands;
 pub mod experiment;
 pub mod model;
 pub mod solver;
