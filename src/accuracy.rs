@@ -19,37 +19,6 @@ use crate::model::tiles;
 use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, SolverOptions};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::process::ExitCode;
-use std::time::Duration;
-
-/// The command-line arguments of `accuracy`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct AccuracyArgs {
-    /// The solver to measure (see `ricochet-lab solvers`).
-    #[arg(long)]
-    pub solver: String,
-    /// The number of puzzles.
-    #[arg(long, default_value_t = 1000)]
-    pub puzzles: u64,
-    /// The first puzzle's seed; puzzle i uses seed + i.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// The optimal solver that gives the optimum.
-    #[arg(long, default_value = "iddfs")]
-    pub baseline: String,
-    /// Stop each run (baseline and solver) after this many seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 40.0)]
-    pub time_limit: f64,
-    /// Stop each run when its tables exceed this many MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 4096)]
-    pub memory_limit: u64,
-    /// The number of robots (red, green, blue, yellow, then silver).
-    #[arg(long, default_value_t = 4)]
-    pub robots: usize,
-    /// Print one JSON object instead of the table.
-    #[arg(long)]
-    pub json: bool,
-}
 
 /// What became of one puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -423,42 +392,10 @@ pub fn report_json(report: &AccuracyReport) -> serde_json::Value {
     })
 }
 
-/// Runs the `accuracy` command.
-pub fn command(args: &AccuracyArgs) -> anyhow::Result<ExitCode> {
-    let time = Duration::try_from_secs_f64(args.time_limit)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| anyhow::anyhow!("--time-limit must be a positive number of seconds"))?;
-    let config = AccuracyConfig {
-        solver: args.solver.clone(),
-        baseline: args.baseline.clone(),
-        puzzles: args.puzzles,
-        seed: args.seed,
-        robots: args.robots,
-        limits: Limits {
-            time: Some(time),
-            memory_bytes: Some((args.memory_limit as usize).saturating_mul(1 << 20)),
-            cancel: None,
-        },
-    };
-    let total = args.puzzles;
-    let report = measure(&config, |index, _, _| {
-        let done = index + 1;
-        if done % 100 == 0 || done == total {
-            eprintln!("{done}/{total} puzzles");
-        }
-    })?;
-    if args.json {
-        println!("{}", report_json(&report));
-    } else {
-        print!("{}", format_table(&report));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn optimal_solver_against_itself_is_always_optimal() {

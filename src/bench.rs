@@ -44,29 +44,20 @@ pub enum Suite {
     All,
 }
 
-/// The command-line arguments of `bench`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct BenchArgs {
-    /// Comma-separated solver names, or `all` for every registered solver.
-    #[arg(long, default_value = "fast,iddfs", value_delimiter = ',')]
+/// What the bench runs.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Solver names, or `all` for every registered solver.
     pub solvers: Vec<String>,
     /// Which suite to run.
-    #[arg(long, value_enum, default_value_t = Suite::Reference)]
     pub suite: Suite,
     /// Runs per puzzle and solver; the median time is reported.
-    #[arg(long, default_value_t = 1)]
     pub repeat: usize,
     /// Print one JSON object instead of tables.
-    #[arg(long)]
     pub json: bool,
-    /// Stop each run after this many seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    pub time_limit: f64,
-    /// Stop a run when the solver's tables exceed this many MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 8192)]
-    pub memory_limit: u64,
+    /// The limits of each run.
+    pub limits: Limits,
     /// The folder of reference puzzles.
-    #[arg(long, value_name = "DIR", default_value = "boards")]
     pub boards: PathBuf,
 }
 
@@ -134,16 +125,9 @@ pub struct Disagreement {
 }
 
 /// Runs the bench command.
-pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
     let kinds = solver_kinds(&args.solvers)?;
-    let limits =
-        Limits {
-            time: Some(Duration::try_from_secs_f64(args.time_limit).map_err(|_| {
-                anyhow::anyhow!("--time-limit must be a positive number of seconds")
-            })?),
-            memory_bytes: Some((args.memory_limit as usize).saturating_mul(1 << 20)),
-            cancel: None,
-        };
+    let limits = args.limits.clone();
     let repeat = args.repeat.max(1);
     let mut reference = Vec::new();
     let mut random = Vec::new();

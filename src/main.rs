@@ -1,5 +1,7 @@
 //! The `ricochet-lab` binary: the app with no arguments, the command line otherwise.
 
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    ricochet_lab::cli::main()
+    cli::main()
 }

@@ -1,0 +1,63 @@
+//! `ricochet-lab accuracy`: how often a solver finds the optimum, by optimal move count.
+
+use ricochet_lab::accuracy::{self, AccuracyConfig};
+use ricochet_lab::solver::Limits;
+use std::process::ExitCode;
+
+/// The arguments of `accuracy`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AccuracyArgs {
+    /// The solver to measure (see `ricochet-lab solvers`).
+    #[arg(long)]
+    solver: String,
+    /// The number of puzzles.
+    #[arg(long, default_value_t = 1000)]
+    puzzles: u64,
+    /// The first puzzle's seed; puzzle i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The optimal solver that gives the optimum.
+    #[arg(long, default_value = "iddfs")]
+    baseline: String,
+    /// Stop each run (baseline and solver) after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 40.0)]
+    time_limit: f64,
+    /// Stop each run when its tables exceed this many MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    memory_limit: u64,
+    /// The number of robots (red, green, blue, yellow, then silver).
+    #[arg(long, default_value_t = 4)]
+    robots: usize,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Measures, printing progress every 100 puzzles, then prints the table or JSON.
+pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
+    let config = AccuracyConfig {
+        solver: args.solver,
+        baseline: args.baseline,
+        puzzles: args.puzzles,
+        seed: args.seed,
+        robots: args.robots,
+        limits: Limits {
+            time: Some(super::seconds(args.time_limit)?),
+            memory_bytes: Some(super::mebibytes(args.memory_limit)),
+            cancel: None,
+        },
+    };
+    let total = config.puzzles;
+    let report = accuracy::measure(&config, |index, _, _| {
+        let done = index + 1;
+        if done % 100 == 0 || done == total {
+            eprintln!("{done}/{total} puzzles");
+        }
+    })?;
+    if args.json {
+        println!("{}", accuracy::report_json(&report));
+    } else {
+        print!("{}", accuracy::format_table(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,48 @@
+//! `ricochet-lab bench`: times solvers on the reference puzzles and seeded random games.
+
+use ricochet_lab::bench::{self, BenchConfig, Suite};
+use ricochet_lab::solver::Limits;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The arguments of `bench`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Comma-separated solver names, or `all` for every registered solver.
+    #[arg(long, default_value = "fast,iddfs", value_delimiter = ',')]
+    solvers: Vec<String>,
+    /// Which suite to run.
+    #[arg(long, value_enum, default_value_t = Suite::Reference)]
+    suite: Suite,
+    /// Runs per puzzle and solver; the median time is reported.
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Stop each run after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    time_limit: f64,
+    /// Stop a run when the solver's tables exceed this many MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    memory_limit: u64,
+    /// The folder of reference puzzles.
+    #[arg(long, value_name = "DIR", default_value = "boards")]
+    boards: PathBuf,
+}
+
+/// Runs the bench; fails when optimal solvers disagree.
+pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    bench::run(&BenchConfig {
+        solvers: args.solvers,
+        suite: args.suite,
+        repeat: args.repeat,
+        json: args.json,
+        limits: Limits {
+            time: Some(super::seconds(args.time_limit)?),
+            memory_bytes: Some(super::mebibytes(args.memory_limit)),
+            cancel: None,
+        },
+        boards: args.boards,
+    })
+}

@@ -1,0 +1,90 @@
+//! `ricochet-lab experiment`: the thesis' study over many seeded configurations.
+
+use ricochet_lab::experiment::command::{self, ResultsFile};
+use ricochet_lab::experiment::{BoardSource, ExperimentConfig};
+use ricochet_lab::model::formats;
+use ricochet_lab::solver::{self, SolverOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The arguments of `experiment`.
+#[derive(clap::Args, Debug)]
+pub struct ExperimentArgs {
+    /// Number of game configurations.
+    #[arg(long, default_value_t = 1000)]
+    configs: u64,
+    /// Seed: configuration i is dealt from seed * 1000000 + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Robots per configuration.
+    #[arg(long, default_value_t = 4)]
+    robots: usize,
+    /// A fixed board (.ron, .txt or game id) to deal robots and targets on; standard random
+    /// boards from the real tiles when left out.
+    #[arg(long)]
+    board: Option<String>,
+    /// Solvers to compare, comma-separated (all registered solvers when left out).
+    #[arg(long, value_delimiter = ',')]
+    solvers: Vec<String>,
+    /// The optimal solver whose move count is the required number of moves.
+    #[arg(long, default_value = "iddfs")]
+    baseline: String,
+    /// Per-run time limit in seconds (the thesis used 40).
+    #[arg(long, default_value_t = 40.0)]
+    time_limit: f64,
+    /// Per-run memory limit in MiB.
+    #[arg(long, default_value_t = 2048)]
+    memory_limit: u64,
+    /// Depth limit passed to solvers that take one.
+    #[arg(long)]
+    depth_limit: Option<u32>,
+    /// Worker threads (1 keeps timings undisturbed).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// The CSV file rows are appended to as they finish.
+    #[arg(long, default_value = "results.csv")]
+    out: PathBuf,
+    /// Continue an interrupted run in --out, skipping the rows already there.
+    #[arg(long)]
+    resume: bool,
+    /// Print the tables of an existing results file and run nothing.
+    #[arg(long, value_name = "CSV")]
+    report: Option<PathBuf>,
+}
+
+/// Prints a report of an existing file, or runs the experiment into `--out`.
+pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.report {
+        return command::report(path);
+    }
+    let board = match &args.board {
+        None => BoardSource::Standard,
+        Some(source) => BoardSource::Fixed(Box::new(formats::load(source)?)),
+    };
+    let solvers = if args.solvers.is_empty() {
+        solver::SOLVERS.iter().map(|k| k.name.to_string()).collect()
+    } else {
+        args.solvers
+    };
+    let config = ExperimentConfig {
+        board,
+        configs: args.configs,
+        seed: args.seed,
+        robots: args.robots,
+        solvers,
+        baseline: args.baseline,
+        options: SolverOptions {
+            depth_limit: args.depth_limit,
+        },
+        time_limit: super::seconds(args.time_limit)?,
+        memory_limit: super::mebibytes(args.memory_limit),
+        threads: args.threads,
+    };
+    command::run(
+        &config,
+        &ResultsFile {
+            path: args.out,
+            resume: args.resume,
+        },
+    )
+}

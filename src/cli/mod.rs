@@ -1,0 +1,125 @@
+//! The command line: `solve`, `solvers`, `show`, `convert`, `random`, `experiment`,
+//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, and the app when no subcommand is given.
+//!
+//! This module only parses arguments: each command's file turns its clap arguments into the
+//! library's plain configuration and calls the library. Nothing in the library imports it.
+
+mod accuracy;
+mod all_solutions;
+mod analyze;
+mod bench;
+mod convert;
+mod distances;
+mod experiment;
+mod hint;
+mod random;
+mod screenshot;
+mod show;
+mod solve;
+mod solvers;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ricochet-lab",
+    version,
+    about = "Board editor, visualiser and algorithm debugger for Ricochet Robots",
+    long_about = "With no subcommand, opens the app. Every command that takes a puzzle accepts \
+                  a .ron file, a .txt file in Kevin Cox's format, or a DriftingDroids game id \
+                  such as 7650+42+E2302B12+C9."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a puzzle and print the per-depth statistics and the solution.
+    Solve(solve::SolveArgs),
+    /// List the solvers with their descriptions.
+    Solvers,
+    /// Draw a puzzle as text.
+    Show(show::ShowArgs),
+    /// Convert a puzzle between formats, chosen by the output's extension (.ron, .txt), or
+    /// print its game id when the output is `-`.
+    Convert(convert::ConvertArgs),
+    /// Run every chosen solver on many seeded configurations, write the results to CSV and
+    /// print the thesis' tables (distribution, hit rates, times per required move count).
+    Experiment(experiment::ExperimentArgs),
+    /// Deal a random standard game from the real tiles.
+    Random(random::RandomArgs),
+    /// Measure how often a solver finds the optimum on random standard games, by optimal move
+    /// count, against an optimal baseline.
+    Accuracy(accuracy::AccuracyArgs),
+    /// Open the app on a view and save a screenshot of it as PNG (needs a display; use
+    /// xvfb-run on a machine without one).
+    Screenshot(screenshot::ScreenshotArgs),
+    /// Time solvers on the reference puzzles and 1,000 seeded random games.
+    Bench(bench::BenchArgs),
+    /// Give a hint: the optimal move count, then which robots move, the first move, the
+    /// whole solution.
+    Hint(hint::HintArgs),
+    /// Print the exact distance map: for every robot and cell, the fewest moves (any robot may
+    /// move) after which the robot stands there.
+    Distances(distances::DistancesArgs),
+    /// Analyse a board: solve every target with many seeded random robot deals and print the
+    /// distribution of optimal lengths, each target's difficulty and the hardest positions.
+    Analyze(analyze::AnalyzeArgs),
+}
+
+/// Runs the program: the app without arguments, a command otherwise.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        return match ricochet_lab::app::run_native() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("error: the window could not be opened: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    };
+    match run(command) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Solve(args) => solve::run(args),
+        Command::Solvers => solvers::run(),
+        Command::Show(args) => show::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Experiment(args) => experiment::run(args),
+        Command::Random(args) => random::run(args),
+        Command::Accuracy(args) => accuracy::run(args),
+        Command::Screenshot(args) => screenshot::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Hint(args) => hint::run(&args),
+        Command::Distances(args) => distances::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+    }
+}
+
+/// A `--time-limit` in seconds as a duration; zero, negative and non-finite values are refused.
+fn seconds(value: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| anyhow::anyhow!("--time-limit must be a positive number of seconds"))
+}
+
+/// A `--memory-limit` in MiB as bytes.
+fn mebibytes(value: u64) -> usize {
+    usize::try_from(value)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(1 << 20)
+}

@@ -1,0 +1,199 @@
+//! `ricochet-lab solve`: solves one puzzle and prints the per-depth rows and the answer.
+
+use ricochet_lab::model::format_moves;
+use ricochet_lab::model::formats;
+use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, Probe, Report, SolverOptions};
+use std::process::ExitCode;
+
+/// Exit code for a run stopped by a limit or cancelled.
+const EXIT_STOPPED: u8 = 3;
+/// Exit code for a solver answer that failed its replay.
+const EXIT_INVALID: u8 = 4;
+
+/// The arguments of `solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// A .ron file, a .txt Cox file, or a game id.
+    source: String,
+    /// The solver's name (see `ricochet-lab solvers`).
+    #[arg(long, default_value = "iddfs")]
+    solver: String,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+    /// Stop when the solver's tables exceed this many MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    memory_limit: u64,
+    /// The deepest search a depth-limited solver tries.
+    #[arg(long, value_name = "N")]
+    depth_limit: Option<u32>,
+    /// Apply the ricochet rule (no solutions of zero or one move).
+    #[arg(long)]
+    ricochet: bool,
+    /// Apply the no-rebound rule (a robot may not move straight back).
+    #[arg(long)]
+    no_rebound: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// List every optimal solution (an optimal solver fixes the length first).
+    #[arg(long)]
+    all_solutions: bool,
+    /// With --all-solutions: list at most this many.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ricochet_lab::solver::all_solutions::DEFAULT_MAX_SOLUTIONS,
+        requires = "all_solutions"
+    )]
+    max_solutions: usize,
+}
+
+/// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
+pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let puzzle = formats::load(&args.source)?;
+    let mut rules = puzzle.rules();
+    rules.ricochet |= args.ricochet;
+    rules.no_rebound |= args.no_rebound;
+    let puzzle = puzzle.with_rules(rules);
+    let limits = Limits {
+        time: args.time_limit.map(super::seconds).transpose()?,
+        memory_bytes: Some(super::mebibytes(args.memory_limit)),
+        cancel: None,
+    };
+    let options = SolverOptions {
+        depth_limit: args.depth_limit,
+    };
+    if args.all_solutions {
+        return if args.json {
+            super::all_solutions::solve_all(
+                &args.solver,
+                &puzzle,
+                &options,
+                args.max_solutions,
+                &limits,
+                &mut NoProbe,
+                true,
+            )
+        } else {
+            let kind = solver::kind(&args.solver)
+                .ok_or_else(|| solver::SolveError::UnknownSolver(args.solver.clone()))?;
+            super::all_solutions::solve_all(
+                &args.solver,
+                &puzzle,
+                &options,
+                args.max_solutions,
+                &limits,
+                &mut PrintRows { kind },
+                false,
+            )
+        };
+    }
+    let report = if args.json {
+        solver::run(&args.solver, &puzzle, &options, &limits, &mut NoProbe)?
+    } else {
+        let kind = solver::kind(&args.solver)
+            .ok_or_else(|| solver::SolveError::UnknownSolver(args.solver.clone()))?;
+        let mut probe = PrintRows { kind };
+        solver::run(&args.solver, &puzzle, &options, &limits, &mut probe)?
+    };
+    if args.json {
+        println!("{}", report_json(&report));
+    } else {
+        print_report(&report);
+    }
+    Ok(exit_code(&report.outcome))
+}
+
+/// Prints each finished depth as the deck does, with the solver's column names.
+pub(super) struct PrintRows {
+    kind: &'static solver::SolverKind,
+}
+
+impl Probe for PrintRows {
+    fn depth_finished(&mut self, stats: &solver::DepthStats) {
+        println!("{}", solver::format_depth_line(&self.kind.columns, stats));
+    }
+}
+
+/// Prints a solve's outcome: the solution and its move count, or why there is none.
+pub(super) fn print_report(report: &Report) {
+    let millis = report.elapsed.as_secs_f64() * 1000.0;
+    match &report.outcome {
+        Outcome::Solved { moves } => {
+            println!("{}", format_moves(moves));
+            println!("{} moves in {millis:.1} ms", moves.len());
+        }
+        Outcome::Unsolvable { within: Some(n) } => {
+            println!("no solution within {n} moves ({millis:.1} ms)")
+        }
+        Outcome::Unsolvable { within: None } => println!("no solution exists ({millis:.1} ms)"),
+        Outcome::NotFound => println!(
+            "no solution found ({millis:.1} ms); this solver is not exhaustive, so one may exist"
+        ),
+        Outcome::Cancelled => println!("cancelled after {millis:.1} ms"),
+        Outcome::TimeLimit => println!("time limit reached after {millis:.1} ms"),
+        Outcome::MemoryLimit => println!(
+            "memory limit reached after {millis:.1} ms ({} MiB in tables)",
+            report.peak_memory >> 20
+        ),
+        Outcome::Invalid { claimed, error } => {
+            println!("{}", format_moves(claimed));
+            println!("claimed {} moves, {error} ({millis:.1} ms)", claimed.len());
+        }
+    }
+}
+
+/// The JSON object `solve --json` prints.
+pub(super) fn report_json(report: &Report) -> serde_json::Value {
+    let solution: Vec<String> = match &report.outcome {
+        Outcome::Solved { moves } => moves.iter().map(ToString::to_string).collect(),
+        Outcome::Invalid { claimed, .. } => claimed.iter().map(ToString::to_string).collect(),
+        _ => Vec::new(),
+    };
+    let depths: Vec<serde_json::Value> = report
+        .depths
+        .iter()
+        .map(|d| {
+            let mut row = serde_json::json!({
+                "depth": d.depth,
+                "nodes": d.nodes,
+                "inner": d.inner,
+                "hits": d.hits,
+            });
+            for (name, value) in &d.extra {
+                row[*name] = serde_json::json!(value);
+            }
+            row
+        })
+        .collect();
+    let mut value = serde_json::json!({
+        "solver": report.solver,
+        "outcome": report.outcome.name(),
+        "moves": report.outcome.move_count(),
+        "solution": solution,
+        "depths": depths,
+        "millis": report.elapsed.as_secs_f64() * 1000.0,
+        "nodes": report.nodes,
+        "peak_memory_bytes": report.peak_memory,
+    });
+    if let Outcome::Invalid { error, .. } = &report.outcome {
+        value["replay_error"] = serde_json::json!(error.to_string());
+    }
+    if let Outcome::Unsolvable { within } = &report.outcome {
+        value["within"] = serde_json::json!(within);
+    }
+    value
+}
+
+fn exit_code(outcome: &Outcome) -> ExitCode {
+    match outcome {
+        Outcome::Solved { .. } | Outcome::Unsolvable { .. } | Outcome::NotFound => {
+            ExitCode::SUCCESS
+        }
+        Outcome::Cancelled | Outcome::TimeLimit | Outcome::MemoryLimit => {
+            ExitCode::from(EXIT_STOPPED)
+        }
+        Outcome::Invalid { .. } => ExitCode::from(EXIT_INVALID),
+    }
+}
