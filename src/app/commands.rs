@@ -84,6 +84,8 @@ pub enum Command {
     ResetPlay,
     /// Play mode: deal new robots and a new target on this board.
     NewGame,
+    /// Play mode: show the next hint level for the current position.
+    Hint,
     /// Start the chosen solver.
     Solve,
     /// Cancel the running solve.
@@ -214,6 +216,7 @@ impl RicochetApp {
                 }
             }
             Command::NewGame => self.new_game(),
+            Command::Hint => self.request_hint(),
             Command::Solve => self.solve(),
             Command::Cancel => {
                 if let Some(session) = &mut self.session

@@ -22,6 +22,7 @@ pub mod editor;
 pub mod experiments;
 pub mod files;
 pub mod help;
+pub mod hints;
 pub mod keys;
 pub mod logic;
 pub mod new_board;
@@ -175,6 +176,8 @@ pub struct RicochetApp {
     graph_tracker: overlays::assembly::GraphTracker,
     /// The stateless stores of the puzzle shown, for the stateless overlay.
     stateless_cache: overlays::assembly::StatelessCache,
+    /// Play mode's hint for the current position.
+    hints: hints::HintState,
     ctx: egui::Context,
 }
 
@@ -242,6 +245,7 @@ impl RicochetApp {
             debugger: None,
             graph_tracker: Default::default(),
             stateless_cache: Default::default(),
+            hints: Default::default(),
             ctx,
         };
         app.sync_board_fields();

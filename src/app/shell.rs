@@ -244,7 +244,8 @@ impl RicochetApp {
                     commands,
                 ),
                 Mode::Play => {
-                    play::play_panel_ui(ui, self.play.as_ref(), problem.as_deref(), commands)
+                    play::play_panel_ui(ui, self.play.as_ref(), problem.as_deref(), commands);
+                    self.hint_ui(ui, commands);
                 }
             });
     }

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod debug;
+pub mod hint;
 
 use crate::model::Puzzle;
 use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverKind};
