@@ -12,6 +12,7 @@ impl RicochetApp {
             debugger.refresh(self.state.debug.speed);
         }
         self.hints.drain();
+        self.solutions.drain();
         let Some(session) = &mut self.session else {
             return;
         };

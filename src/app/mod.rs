@@ -33,6 +33,7 @@ pub mod plots;
 pub mod scene;
 pub mod screenshot;
 pub mod shell;
+pub mod solutions_list;
 pub mod solver_panel;
 pub mod state;
 pub mod theme;
@@ -178,6 +179,8 @@ pub struct RicochetApp {
     stateless_cache: overlays::assembly::StatelessCache,
     /// Play mode's hint for the current position.
     hints: hints::HintState,
+    /// Every optimal solution of the last run, when listed.
+    solutions: solutions_list::SolutionsList,
     ctx: egui::Context,
 }
 
@@ -246,6 +249,7 @@ impl RicochetApp {
             graph_tracker: Default::default(),
             stateless_cache: Default::default(),
             hints: Default::default(),
+            solutions: Default::default(),
             ctx,
         };
         app.sync_board_fields();

@@ -295,6 +295,7 @@ impl RicochetApp {
         match self.dock {
             DockTab::Run => {
                 solver_panel::run_ui(ui, &view, &mut self.state.solver, commands);
+                self.solutions_ui(ui, commands);
             }
             DockTab::Debugger => {
                 debugger::panel::debugger_ui(

@@ -105,7 +105,45 @@ pub fn enumerate<P: Probe>(
         time: limits.time.map(|t| t.saturating_sub(optimum.elapsed)),
         ..limits.clone()
     };
-    let mut search = Search::new(probe, &rest);
+    let listing = list_optimal(puzzle, depth, max_solutions, &rest, probe);
+    Ok(Enumeration {
+        optimum,
+        solutions: listing.solutions,
+        complete: listing.complete,
+        stopped: listing.stopped,
+        rejected: listing.rejected,
+        nodes: listing.nodes,
+        elapsed: listing.elapsed,
+    })
+}
+
+/// The optimal solutions of a puzzle whose optimal length is already known.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// The solutions found, sorted, each replayed.
+    pub solutions: Vec<Vec<Move>>,
+    /// Whether they are all of them: false when capped or stopped.
+    pub complete: bool,
+    /// Why the listing stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// Sequences that failed their replay (never listed; empty unless there is a bug).
+    pub rejected: Vec<(Vec<Move>, ReplayError)>,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Lists the solutions of exactly `depth` moves, which must be the optimal length (as an
+/// optimal solver found it), within the limits: at most `max_solutions`, replayed and sorted.
+pub fn list_optimal<P: Probe>(
+    puzzle: &Puzzle,
+    depth: u32,
+    max_solutions: usize,
+    limits: &Limits,
+    probe: &mut P,
+) -> Listing {
+    let mut search = Search::new(probe, limits);
     let (mut found, stopped) = list_at_depth(puzzle, depth, max_solutions, &mut search);
     let elapsed = search.elapsed();
     let nodes = search.nodes;
@@ -120,15 +158,14 @@ pub fn enumerate<P: Probe>(
     }
     sort_solutions(&mut solutions);
     solutions.truncate(max_solutions);
-    Ok(Enumeration {
-        optimum,
+    Listing {
         complete: !capped && stopped.is_none() && rejected.is_empty(),
         solutions,
         stopped,
         rejected,
         nodes,
         elapsed,
-    })
+    }
 }
 
 /// How many distinct robots a sequence moves.
