@@ -50,7 +50,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
     if let Some(limit) = args.depth_limit
-        && args.solver == solver::dls::NAME
+        && args.solver == SolverId::Dls
         && limit > solver::dls::MAX_DEPTH_LIMIT
     {
         anyhow::bail!(
@@ -60,9 +60,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             solver::dls::MAX_DEPTH_LIMIT
         );
     }
-    if args.depth_limit.is_some()
-        && solver::kind(&args.solver).is_some_and(|kind| !kind.takes_depth_limit)
-    {
+    if args.depth_limit.is_some() && !args.solver.kind().takes_depth_limit {
         anyhow::bail!(
             "the {} solver takes no depth limit; leave out --depth-limit",
             args.solver
