@@ -151,7 +151,7 @@ fn cancelling_a_debugged_run_puts_the_boards_robots_back() {
     }
     harness.get_by_label("Cancel").click();
     step_until(&mut harness, Duration::from_secs(20), finished);
-    harness.run();
+    harness.run_steps(3);
     let draft: Vec<_> = harness
         .state()
         .draft()
@@ -339,8 +339,10 @@ fn a_plotted_solve_names_its_puzzle() {
 // 9. Small things.
 #[test]
 fn enter_in_the_save_path_field_saves() {
-    let mut state = AppState::default();
-    state.native_dialogs = false;
+    let state = AppState {
+        native_dialogs: false,
+        ..AppState::default()
+    };
     let mut harness = harness_with(state);
     let dir = std::env::temp_dir().join(format!("ricochet-app-enter-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -389,7 +391,7 @@ fn the_solve_button_names_its_key_for_every_mode() {
     harness.run_steps(2);
     std::thread::sleep(Duration::from_millis(700));
     harness.run_steps(3);
-    assert!(harness.query_by_label_contains("in play mode").is_none());
+    assert!(harness.query_by_label_contains("S in play mode").is_none());
     assert!(harness.query_by_label_contains("Solve (S)").is_some());
 }
 

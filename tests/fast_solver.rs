@@ -391,7 +391,8 @@ fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
         ..Limits::default()
     });
     assert_eq!(report.outcome, Outcome::MemoryLimit);
-    assert!(report.peak_memory > 4 << 20);
+    // The growth past the limit is refused, not made: the peak stays within the limit.
+    assert!(report.peak_memory <= 4 << 20, "{}", report.peak_memory);
 }
 
 #[test]

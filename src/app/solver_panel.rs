@@ -70,19 +70,9 @@ pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> 
 
 /// Why a solver cannot take a puzzle's rules, if it cannot.
 pub fn unsupported_rule(kind: &SolverKind, rules: Rules) -> Option<String> {
-    if rules.ricochet && !kind.rules.ricochet {
-        return Some(format!(
-            "{} does not implement the ricochet rule",
-            kind.title
-        ));
-    }
-    if rules.no_rebound && !kind.rules.no_rebound {
-        return Some(format!(
-            "{} does not implement the no-rebound rule",
-            kind.title
-        ));
-    }
-    None
+    kind.rules
+        .unsupported(rules)
+        .map(|rule| format!("{} does not implement the {rule} rule", kind.title))
 }
 
 /// Everything the panel reads to draw itself.
@@ -192,9 +182,9 @@ pub fn solver_controls_ui(
     ui.horizontal(|ui| {
         let solve = ui
             .add_enabled(blocker.is_none(), egui::Button::new("Solve"))
-            .on_hover_text(keys::tooltip(
-                "Solve the board (in play mode, from the current position)",
-                Action::Solve,
+            .on_hover_text(format!(
+                "{}: the board as it stands, or the game's position while playing",
+                keys::tooltip("Solve", Action::Solve)
             ))
             .on_disabled_hover_text(blocker.clone().unwrap_or_default());
         if solve.clicked() {

@@ -1,7 +1,7 @@
 //! `ricochet-lab bench`: times solvers on the reference puzzles and seeded random games.
 
-use ricochet_lab::bench::{self, BenchConfig, Suite};
 use ricochet_lab::solver::Limits;
+use ricochet_lab::study::bench::{self, BenchConfig, Suite};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,7 +40,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         json: args.json,
         limits: Limits {
             time: Some(super::seconds(args.time_limit)?),
-            memory_bytes: Some(super::mebibytes(args.memory_limit)),
+            memory_bytes: Some(super::mebibytes(args.memory_limit)?),
             cancel: None,
         },
         boards: args.boards,

@@ -770,8 +770,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(report.outcome, Outcome::MemoryLimit);
-        // The growth that would have passed the limit was refused, not made.
-        assert!(report.peak_memory > limit);
+        // The growth that would have passed the limit was refused, not made, so the peak is
+        // what the tables held: within the limit.
+        assert!(report.peak_memory <= limit, "{}", report.peak_memory);
+        assert!(report.peak_memory > limit / 4, "{}", report.peak_memory);
         assert!(!report.depths.is_empty());
     }
 

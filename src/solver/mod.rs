@@ -17,12 +17,14 @@ pub mod iddfs;
 pub mod key;
 pub mod min_moves;
 pub mod probe;
+pub mod registry;
 pub mod slide_graph;
 pub mod stateless;
 
 pub use probe::{DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells};
+pub use registry::{SolverId, SolverRef};
 
-use crate::model::{Move, Puzzle, ReplayError};
+use crate::model::{Move, Puzzle, ReplayError, Rules};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -43,6 +45,21 @@ pub struct RuleSupport {
     pub ricochet: bool,
     /// The no-rebound rule.
     pub no_rebound: bool,
+}
+
+impl RuleSupport {
+    /// The first rule `rules` asks for that is not supported (`"ricochet"` or
+    /// `"no-rebound"`), or `None` when the solver can take the puzzle. Every run is checked
+    /// here, and the solver panel asks the same question before it offers a run.
+    pub fn unsupported(&self, rules: Rules) -> Option<&'static str> {
+        if rules.ricochet && !self.ricochet {
+            Some("ricochet")
+        } else if rules.no_rebound && !self.no_rebound {
+            Some("no-rebound")
+        } else {
+            None
+        }
+    }
 }
 
 /// A registered solver: what it is called, what it does and where it comes from.
@@ -87,24 +104,21 @@ pub const DECK_COLUMNS: Columns = Columns {
     hits: "hits",
 };
 
-/// Every solver, in the order they are listed to users.
-pub static SOLVERS: &[SolverKind] = &[
-    bfs::KIND,
-    iddfs::KIND,
-    fast::KIND,
-    astar::KIND,
-    astar::MANHATTAN_KIND,
-    astar::ROW_COLUMN_KIND,
-    idastar::KIND,
-    dls::KIND,
-    graph_solver::V1_KIND,
-    graph_solver::V2_KIND,
-    stateless::KIND,
-];
+/// Every solver's registry entry, in the order of [`SolverId::ALL`] (built from it, so the
+/// two cannot disagree).
+pub static SOLVERS: &[SolverKind] = &{
+    let mut kinds = [*SolverId::Bfs.kind(); SolverId::ALL.len()];
+    let mut i = 0;
+    while i < kinds.len() {
+        kinds[i] = *SolverId::ALL[i].kind();
+        i += 1;
+    }
+    kinds
+};
 
 /// Looks a solver up by its command-line name.
 pub fn kind(name: &str) -> Option<&'static SolverKind> {
-    SOLVERS.iter().find(|k| k.name == name)
+    SolverId::from_name(name).map(SolverId::kind)
 }
 
 /// Limits on one run.
@@ -346,47 +360,26 @@ impl<'p, P: Probe> Search<'p, P> {
     }
 }
 
-/// Runs a solver by name on a puzzle and checks its answer by replaying it.
+/// Runs a solver (a [`SolverId`] or its command-line name) on a puzzle and checks its answer
+/// by replaying it. A name that is no solver, and a rule the solver does not implement, are
+/// errors before the search starts.
 pub fn run<P: Probe>(
-    name: &str,
+    solver: impl SolverRef,
     puzzle: &Puzzle,
     options: &SolverOptions,
     limits: &Limits,
     probe: &mut P,
 ) -> Result<Report, SolveError> {
-    let kind = kind(name).ok_or_else(|| SolveError::UnknownSolver(name.to_string()))?;
-    let rules = puzzle.rules();
-    if rules.ricochet && !kind.rules.ricochet {
+    let id = solver.solver_id()?;
+    let kind = id.kind();
+    if let Some(rule) = kind.rules.unsupported(puzzle.rules()) {
         return Err(SolveError::UnsupportedRule {
             solver: kind.name,
-            rule: "ricochet",
-        });
-    }
-    if rules.no_rebound && !kind.rules.no_rebound {
-        return Err(SolveError::UnsupportedRule {
-            solver: kind.name,
-            rule: "no-rebound",
+            rule,
         });
     }
     let mut search = Search::new(probe, limits);
-    let end = match kind.name {
-        bfs::NAME => bfs::solve(puzzle, &mut search),
-        iddfs::NAME => iddfs::solve(puzzle, options, &mut search),
-        astar::NAME => astar::solve(puzzle, astar::Heuristic::MinMoves, &mut search),
-        astar::MANHATTAN_NAME => astar::solve(puzzle, astar::Heuristic::Manhattan, &mut search),
-        astar::ROW_COLUMN_NAME => astar::solve(puzzle, astar::Heuristic::RowColumn, &mut search),
-        idastar::NAME => idastar::solve(puzzle, &mut search),
-        dls::NAME => dls::solve(puzzle, options, &mut search),
-        graph_solver::V1_NAME => {
-            graph_solver::solve(puzzle, graph_solver::Version::V1, &mut search)
-        }
-        graph_solver::V2_NAME => {
-            graph_solver::solve(puzzle, graph_solver::Version::V2, &mut search)
-        }
-        stateless::NAME => stateless::solve(puzzle, &mut search),
-        fast::NAME => fast::solve(puzzle, options, &mut search),
-        _ => unreachable!("every registered solver is dispatched here"),
-    };
+    let end = id.search(puzzle, options, &mut search);
     Ok(finish(kind, puzzle, end, search))
 }
 

@@ -23,7 +23,7 @@ use crate::solver::stateless::{FinalState, IntermediateState};
 use serde::{Deserialize, Serialize};
 
 /// Which overlays are on; kept between runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OverlaySettings {
     /// The stateless layer shows only this robot's states (all robots' when `None`).
@@ -40,20 +40,6 @@ pub struct OverlaySettings {
     pub search_heat: bool,
     /// The last solution's moves as arrows.
     pub solution_path: bool,
-}
-
-impl Default for OverlaySettings {
-    fn default() -> Self {
-        OverlaySettings {
-            stateless_robot: None,
-            stateless_kinds: StatelessKinds::default(),
-            graph_edges: false,
-            graph_all_cells: false,
-            stateless: false,
-            search_heat: false,
-            solution_path: false,
-        }
-    }
 }
 
 /// Which of the stateless solver's states the layer shows.

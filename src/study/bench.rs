@@ -13,6 +13,7 @@
 //! printed loudly and fails the command. Each run has a time limit, so a slow solver cannot
 //! hang the bench. Progress goes to standard error, one plain line per step.
 
+use super::format::{format_bytes, format_ms, format_rate, format_time};
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::model::tiles::random_game;
@@ -439,38 +440,6 @@ pub fn summary_table(summaries: &[Summary], puzzles: usize) -> String {
         ));
     }
     text
-}
-
-fn format_time(time: Duration) -> String {
-    format_ms(time.as_secs_f64() * 1e3)
-}
-
-fn format_ms(ms: f64) -> String {
-    if ms >= 1000.0 {
-        format!("{:.2} s", ms / 1000.0)
-    } else if ms >= 1.0 {
-        format!("{ms:.1} ms")
-    } else {
-        format!("{:.0} µs", ms * 1000.0)
-    }
-}
-
-fn format_rate(rate: f64) -> String {
-    if rate >= 1e6 {
-        format!("{:.1} M", rate / 1e6)
-    } else if rate >= 1e3 {
-        format!("{:.1} k", rate / 1e3)
-    } else {
-        format!("{rate:.0}")
-    }
-}
-
-fn format_bytes(bytes: usize) -> String {
-    if bytes >= 1 << 20 {
-        format!("{:.0} MiB", bytes as f64 / f64::from(1 << 20))
-    } else {
-        format!("{:.0} KiB", bytes as f64 / 1024.0)
-    }
 }
 
 fn to_json(
