@@ -51,6 +51,9 @@ pub struct SolveArgs {
         requires = "all_solutions"
     )]
     max_solutions: usize,
+    /// Threads for a parallel solver (`fast`); one per core by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 /// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
@@ -61,7 +64,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
     if let Some(limit) = args.depth_limit
-        && args.solver.kind().name == solver::dls::NAME
+        && args.solver == SolverId::Dls
         && limit > solver::dls::MAX_DEPTH_LIMIT
     {
         anyhow::bail!(
@@ -84,6 +87,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let options = SolverOptions {
         depth_limit: args.depth_limit,
+        threads: args.threads.map(usize::from),
     };
     if args.all_solutions {
         return if args.json {
@@ -213,6 +217,8 @@ pub(super) fn report_json(report: &Report) -> serde_json::Value {
         "millis": report.elapsed.as_secs_f64() * 1000.0,
         "nodes": report.nodes,
         "peak_memory_bytes": report.peak_memory,
+        "threads": report.threads,
+        "cpu_millis": report.cpu_millis,
     });
     if let Outcome::Invalid { error, .. } = &report.outcome {
         value["replay_error"] = serde_json::json!(error.to_string());

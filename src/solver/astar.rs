@@ -642,7 +642,10 @@ pub(crate) mod fixtures {
         solver::run(
             name,
             puzzle,
-            &SolverOptions { depth_limit },
+            &SolverOptions {
+                depth_limit,
+                ..SolverOptions::default()
+            },
             &Limits::default(),
             &mut NoProbe,
         )
