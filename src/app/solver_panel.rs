@@ -406,7 +406,7 @@ fn depth_table_ui(
     }
     // Column widths: the depth, three counters and any extra counters, the time; shrunk to
     // the panel's width when there are many, down to what a count needs.
-    let mut widths = vec![44.0, 96.0, 96.0, 96.0];
+    let mut widths = vec![56.0, 96.0, 96.0, 96.0];
     widths.extend(extra_names.iter().map(|_| 90.0));
     widths.push(64.0);
     fit_widths(&mut widths, ui.available_width() - 16.0);
@@ -467,7 +467,7 @@ fn depth_table_ui(
 /// below what a seven-digit count needs.
 fn fit_widths(widths: &mut [f32], available: f32) {
     const GAP: f32 = 6.0;
-    const NARROWEST: f32 = 52.0;
+    const NARROWEST: f32 = 56.0;
     let total: f32 = widths.iter().sum::<f32>() + GAP * widths.len() as f32;
     if total <= available || widths.is_empty() {
         return;
