@@ -3,15 +3,12 @@
 //!
 //! Layers depend one way: [`model`] (board, robots, move rules, file formats) ←
 //! [`solver`] (every algorithm, generic over a probe) ← [`worker`] (threads, cancellation,
-//! live counters) ← [`app`] (the egui user interface). Beside the app, the study code
-//! ([`experiment`], [`bench`], [`accuracy`]) runs solvers in bulk. The command line is part
-//! of the binary, not of this library: it only turns arguments into the configurations
-//! defined here.
+//! live counters) ← [`app`] (the egui user interface). Beside the app, [`study`] (experiments,
+//! bench, accuracy) runs solvers in bulk. The command line is part of the binary, not of this
+//! library: it only turns arguments into the configurations defined here.
 
-pub mod accuracy;
 pub mod app;
-pub mod bench;
-pub mod experiment;
 pub mod model;
 pub mod solver;
+pub mod study;
 pub mod worker;

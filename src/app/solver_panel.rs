@@ -70,19 +70,9 @@ pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> 
 
 /// Why a solver cannot take a puzzle's rules, if it cannot.
 pub fn unsupported_rule(kind: &SolverKind, rules: Rules) -> Option<String> {
-    if rules.ricochet && !kind.rules.ricochet {
-        return Some(format!(
-            "{} does not implement the ricochet rule",
-            kind.title
-        ));
-    }
-    if rules.no_rebound && !kind.rules.no_rebound {
-        return Some(format!(
-            "{} does not implement the no-rebound rule",
-            kind.title
-        ));
-    }
-    None
+    kind.rules
+        .unsupported(rules)
+        .map(|rule| format!("{} does not implement the {rule} rule", kind.title))
 }
 
 /// Everything the panel reads to draw itself.

@@ -1,15 +1,15 @@
 //! `ricochet-lab accuracy`: how often a solver finds the optimum, by optimal move count.
 
-use ricochet_lab::accuracy::{self, AccuracyConfig};
-use ricochet_lab::solver::Limits;
+use ricochet_lab::solver::{Limits, SolverId};
+use ricochet_lab::study::accuracy::{self, AccuracyConfig};
 use std::process::ExitCode;
 
 /// The arguments of `accuracy`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct AccuracyArgs {
     /// The solver to measure (see `ricochet-lab solvers`).
-    #[arg(long)]
-    solver: String,
+    #[arg(long, value_enum)]
+    solver: SolverId,
     /// The number of puzzles.
     #[arg(long, default_value_t = 1000)]
     puzzles: u64,
@@ -17,8 +17,8 @@ pub struct AccuracyArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The optimal solver that gives the optimum.
-    #[arg(long, default_value = "iddfs")]
-    baseline: String,
+    #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
+    baseline: SolverId,
     /// Stop each run (baseline and solver) after this many seconds.
     #[arg(long, value_name = "SECS", default_value_t = 40.0)]
     time_limit: f64,
@@ -36,14 +36,14 @@ pub struct AccuracyArgs {
 /// Measures, printing progress every 100 puzzles, then prints the table or JSON.
 pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
     let config = AccuracyConfig {
-        solver: args.solver,
-        baseline: args.baseline,
+        solver: args.solver.name().to_string(),
+        baseline: args.baseline.name().to_string(),
         puzzles: args.puzzles,
         seed: args.seed,
         robots: args.robots,
         limits: Limits {
             time: Some(super::seconds(args.time_limit)?),
-            memory_bytes: Some(super::mebibytes(args.memory_limit)),
+            memory_bytes: Some(super::mebibytes(args.memory_limit)?),
             cancel: None,
         },
     };

@@ -1,9 +1,9 @@
 //! `ricochet-lab experiment`: the thesis' study over many seeded configurations.
 
-use ricochet_lab::experiment::command::{self, ResultsFile};
-use ricochet_lab::experiment::{BoardSource, ExperimentConfig};
 use ricochet_lab::model::formats;
-use ricochet_lab::solver::{self, SolverOptions};
+use ricochet_lab::solver::{SolverId, SolverOptions};
+use ricochet_lab::study::experiment::command::{self, ResultsFile};
+use ricochet_lab::study::experiment::{BoardSource, ExperimentConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,11 +24,11 @@ pub struct ExperimentArgs {
     #[arg(long)]
     board: Option<String>,
     /// Solvers to compare, comma-separated (all registered solvers when left out).
-    #[arg(long, value_delimiter = ',')]
-    solvers: Vec<String>,
+    #[arg(long, value_enum, value_delimiter = ',')]
+    solvers: Vec<SolverId>,
     /// The optimal solver whose move count is the required number of moves.
-    #[arg(long, default_value = "iddfs")]
-    baseline: String,
+    #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
+    baseline: SolverId,
     /// Per-run time limit in seconds (the thesis used 40).
     #[arg(long, default_value_t = 40.0)]
     time_limit: f64,
@@ -62,7 +62,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         Some(source) => BoardSource::Fixed(Box::new(formats::load(source)?)),
     };
     let solvers = if args.solvers.is_empty() {
-        solver::SOLVERS.iter().map(|k| k.name.to_string()).collect()
+        SolverId::ALL.to_vec()
     } else {
         args.solvers
     };
@@ -71,13 +71,14 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         configs: args.configs,
         seed: args.seed,
         robots: args.robots,
-        solvers,
-        baseline: args.baseline,
+        solvers: solvers.iter().map(|id| id.name().to_string()).collect(),
+        baseline: args.baseline.name().to_string(),
         options: SolverOptions {
             depth_limit: args.depth_limit,
+            ..SolverOptions::default()
         },
         time_limit: super::seconds(args.time_limit)?,
-        memory_limit: super::mebibytes(args.memory_limit),
+        memory_limit: super::mebibytes(args.memory_limit)?,
         threads: args.threads,
     };
     command::run(

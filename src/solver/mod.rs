@@ -14,12 +14,14 @@ pub mod iddfs;
 pub mod key;
 pub mod min_moves;
 pub mod probe;
+pub mod registry;
 pub mod slide_graph;
 pub mod stateless;
 
 pub use probe::{DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells};
+pub use registry::{SolverId, SolverRef};
 
-use crate::model::{Move, Puzzle, ReplayError};
+use crate::model::{Move, Puzzle, ReplayError, Rules};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -40,6 +42,21 @@ pub struct RuleSupport {
     pub ricochet: bool,
     /// The no-rebound rule.
     pub no_rebound: bool,
+}
+
+impl RuleSupport {
+    /// The first rule `rules` asks for that is not supported (`"ricochet"` or
+    /// `"no-rebound"`), or `None` when the solver can take the puzzle. Every run is checked
+    /// here, and the solver panel asks the same question before it offers a run.
+    pub fn unsupported(&self, rules: Rules) -> Option<&'static str> {
+        if rules.ricochet && !self.ricochet {
+            Some("ricochet")
+        } else if rules.no_rebound && !self.no_rebound {
+            Some("no-rebound")
+        } else {
+            None
+        }
+    }
 }
 
 /// A registered solver: what it is called, what it does and where it comes from.
@@ -84,24 +101,21 @@ pub const DECK_COLUMNS: Columns = Columns {
     hits: "hits",
 };
 
-/// Every solver, in the order they are listed to users.
-pub static SOLVERS: &[SolverKind] = &[
-    bfs::KIND,
-    iddfs::KIND,
-    fast::KIND,
-    astar::KIND,
-    astar::MANHATTAN_KIND,
-    astar::ROW_COLUMN_KIND,
-    idastar::KIND,
-    dls::KIND,
-    graph_solver::V1_KIND,
-    graph_solver::V2_KIND,
-    stateless::KIND,
-];
+/// Every solver's registry entry, in the order of [`SolverId::ALL`] (built from it, so the
+/// two cannot disagree).
+pub static SOLVERS: &[SolverKind] = &{
+    let mut kinds = [*SolverId::Bfs.kind(); SolverId::ALL.len()];
+    let mut i = 0;
+    while i < kinds.len() {
+        kinds[i] = *SolverId::ALL[i].kind();
+        i += 1;
+    }
+    kinds
+};
 
 /// Looks a solver up by its command-line name.
 pub fn kind(name: &str) -> Option<&'static SolverKind> {
-    SOLVERS.iter().find(|k| k.name == name)
+    SolverId::from_name(name).map(SolverId::kind)
 }
 
 /// Limits on one run.
@@ -120,6 +134,8 @@ pub struct Limits {
 pub struct SolverOptions {
     /// The deepest search a depth-limited solver tries.
     pub depth_limit: Option<u32>,
+    /// Threads a parallel solver may use (`None`: one per core the system offers).
+    pub threads: Option<usize>,
 }
 
 /// How a run ended.
@@ -194,6 +210,37 @@ pub struct Report {
     pub peak_memory: usize,
     /// Nodes counted over the whole run.
     pub nodes: u64,
+    /// The most threads the solver searched with at once (1 for the sequential solvers).
+    pub threads: usize,
+    /// CPU time the process spent during the run (all its threads), in milliseconds, where
+    /// the system reports it.
+    pub cpu_millis: Option<f64>,
+    /// Of a big table, the bytes the system backed with huge pages at the end of the search
+    /// (the whole process's `AnonHugePages` on Linux), when the solver measured it.
+    pub huge_page_bytes: Option<usize>,
+}
+
+/// CPU time this process has used so far (user and system, all threads), where the system
+/// reports it.
+pub fn process_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+        // SAFETY: getrusage writes a whole rusage into the pointer it is given on success.
+        let usage = unsafe {
+            if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
+                return None;
+            }
+            usage.assume_init()
+        };
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec.max(0) as u64)
+                + Duration::from_micros(t.tv_usec.max(0) as u64)
+        };
+        Some(time(usage.ru_utime) + time(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// Why a run could not start.
@@ -265,6 +312,10 @@ pub struct Search<'p, P: Probe> {
     memory: usize,
     peak_memory: usize,
     depths: Vec<DepthStats>,
+    /// The most threads the solver searched with at once.
+    pub threads: usize,
+    /// See [`Report::huge_page_bytes`].
+    pub huge_page_bytes: Option<usize>,
 }
 
 impl<'p, P: Probe> Search<'p, P> {
@@ -283,6 +334,8 @@ impl<'p, P: Probe> Search<'p, P> {
             memory: 0,
             peak_memory: 0,
             depths: Vec::new(),
+            threads: 1,
+            huge_page_bytes: None,
         }
     }
 
@@ -330,6 +383,16 @@ impl<'p, P: Probe> Search<'p, P> {
         Ok(())
     }
 
+    /// Fails when the solver's tables would take `bytes` bytes past the limit; records
+    /// nothing, so a solver asks before it allocates and the peak never passes the limit.
+    #[inline]
+    pub fn reserve_memory(&self, bytes: usize) -> Result<(), Stop> {
+        if self.memory_limit.is_some_and(|limit| bytes > limit) {
+            return Err(Stop::MemoryLimit);
+        }
+        Ok(())
+    }
+
     /// Records a finished depth and tells the probe.
     pub fn finish_depth(&mut self, stats: DepthStats) {
         self.probe.depth_finished(&stats);
@@ -343,48 +406,33 @@ impl<'p, P: Probe> Search<'p, P> {
     }
 }
 
-/// Runs a solver by name on a puzzle and checks its answer by replaying it.
+/// Runs a solver (a [`SolverId`] or its command-line name) on a puzzle and checks its answer
+/// by replaying it. A name that is no solver, and a rule the solver does not implement, are
+/// errors before the search starts.
 pub fn run<P: Probe>(
-    name: &str,
+    solver: impl SolverRef,
     puzzle: &Puzzle,
     options: &SolverOptions,
     limits: &Limits,
     probe: &mut P,
 ) -> Result<Report, SolveError> {
-    let kind = kind(name).ok_or_else(|| SolveError::UnknownSolver(name.to_string()))?;
-    let rules = puzzle.rules();
-    if rules.ricochet && !kind.rules.ricochet {
+    let id = solver.solver_id()?;
+    let kind = id.kind();
+    if let Some(rule) = kind.rules.unsupported(puzzle.rules()) {
         return Err(SolveError::UnsupportedRule {
             solver: kind.name,
-            rule: "ricochet",
+            rule,
         });
     }
-    if rules.no_rebound && !kind.rules.no_rebound {
-        return Err(SolveError::UnsupportedRule {
-            solver: kind.name,
-            rule: "no-rebound",
-        });
-    }
+    let cpu_start = process_cpu_time();
     let mut search = Search::new(probe, limits);
-    let end = match kind.name {
-        bfs::NAME => bfs::solve(puzzle, &mut search),
-        iddfs::NAME => iddfs::solve(puzzle, options, &mut search),
-        astar::NAME => astar::solve(puzzle, astar::Heuristic::MinMoves, &mut search),
-        astar::MANHATTAN_NAME => astar::solve(puzzle, astar::Heuristic::Manhattan, &mut search),
-        astar::ROW_COLUMN_NAME => astar::solve(puzzle, astar::Heuristic::RowColumn, &mut search),
-        idastar::NAME => idastar::solve(puzzle, &mut search),
-        dls::NAME => dls::solve(puzzle, options, &mut search),
-        graph_solver::V1_NAME => {
-            graph_solver::solve(puzzle, graph_solver::Version::V1, &mut search)
-        }
-        graph_solver::V2_NAME => {
-            graph_solver::solve(puzzle, graph_solver::Version::V2, &mut search)
-        }
-        stateless::NAME => stateless::solve(puzzle, &mut search),
-        fast::NAME => fast::solve(puzzle, options, &mut search),
-        _ => unreachable!("every registered solver is dispatched here"),
-    };
-    Ok(finish(kind, puzzle, end, search))
+    let end = id.search(puzzle, options, &mut search);
+    let cpu = process_cpu_time()
+        .zip(cpu_start)
+        .map(|(end, start)| end.saturating_sub(start));
+    let mut report = finish(kind, puzzle, end, search);
+    report.cpu_millis = cpu.map(|c| c.as_secs_f64() * 1000.0);
+    Ok(report)
 }
 
 /// Turns a solver's end into a report, replaying any claimed solution.
@@ -422,6 +470,9 @@ fn finish<P: Probe>(
         depths: search.depths,
         peak_memory: search.peak_memory,
         nodes: search.nodes,
+        threads: search.threads,
+        cpu_millis: None,
+        huge_page_bytes: search.huge_page_bytes,
     }
 }
 

@@ -21,12 +21,12 @@ pub mod tables;
 use super::draft::Draft;
 use super::state::ExperimentSettings;
 use super::{Command, Pending, theme, widgets};
-use crate::experiment::record::{self, Record, ResultsWriter};
-use crate::experiment::runner::{self, BoardSource, ExperimentConfig};
-use crate::experiment::stats::{Summary, summarize};
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::solver::{self, Optimality, SOLVERS, SolverOptions};
+use crate::study::experiment::record::{self, Record, ResultsWriter};
+use crate::study::experiment::runner::{self, BoardSource, ExperimentConfig};
+use crate::study::experiment::stats::{Summary, summarize};
 use crate::worker::{Task, TaskLink, Waker, spawn_task};
 use egui_plot::{
     AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, Legend, Line, LineStyle, Plot,
@@ -412,8 +412,8 @@ pub fn experiments_window(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::Status;
     use crate::model::random::random_puzzle;
+    use crate::study::experiment::Status;
 
     fn settings(solvers: &[&str], baseline: &str) -> ExperimentSettings {
         ExperimentSettings {

@@ -258,14 +258,8 @@ pub fn settings_config(
         memory_limit: (settings.memory_limit_mib as usize).saturating_mul(1 << 20),
         threads: settings.threads.max(1),
     };
-    config.validate().map_err(|e| e.to_string())?;
-    if solver::kind(&config.baseline).is_some_and(|k| k.optimality != Optimality::Guaranteed) {
-        return Err(format!(
-            "The baseline '{}' does not guarantee optimal answers; choose an optimal solver.",
-            config.baseline
-        ));
-    }
-    runner::config_puzzle(&config, 0)
-        .map_err(|e| format!("Configurations cannot be dealt: {e}"))?;
+    config
+        .validate()
+        .map_err(|e| format!("The experiment cannot start: {e}."))?;
     Ok(config)
 }

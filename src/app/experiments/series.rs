@@ -2,9 +2,9 @@
 //! per solver, the distribution's bars, which series a click is nearest to, the runs behind a
 //! selection and the time left. Pure functions, tested without a window.
 
-use crate::experiment::record::Record;
-use crate::experiment::stats::Summary;
 use crate::solver::{self, SOLVERS};
+use crate::study::experiment::record::Record;
+use crate::study::experiment::stats::Summary;
 use std::time::Duration;
 
 /// One solver's series, as plotted.
@@ -157,8 +157,8 @@ pub fn eta(elapsed: Duration, finished: u64, remaining: u64) -> Option<Duration>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::record::Status;
-    use crate::experiment::stats::summarize;
+    use crate::study::experiment::record::Status;
+    use crate::study::experiment::stats::summarize;
 
     fn record(config: u64, solver: &str, required: u32, found: u32, millis: f64) -> Record {
         let status = if found == required {

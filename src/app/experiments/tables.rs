@@ -1,6 +1,7 @@
 //! The thesis' Tables 1 and 2, whose cells select their configurations.
 
 use super::*;
+use crate::study::format::format_ms;
 
 pub(super) fn cell_button(ui: &mut egui::Ui, text: String, selected: bool) -> bool {
     ui.selectable_label(selected, text).clicked()
@@ -20,7 +21,7 @@ pub(super) fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
             .is_some_and(|s| s.solver.as_deref() == solver && s.moves == moves)
     };
     // Columns in registry order, as the plots' legends are.
-    let mut solvers: Vec<&crate::experiment::stats::SolverSummary> =
+    let mut solvers: Vec<&crate::study::experiment::stats::SolverSummary> =
         summary.solvers.iter().collect();
     solvers.sort_by_key(|s| {
         SOLVERS
@@ -141,9 +142,4 @@ pub(super) fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
 }
 
 /// How a table writes one bucket.
-type CellText = fn(&crate::experiment::stats::Bucket) -> String;
-
-/// Milliseconds as the tables show them.
-pub(super) fn format_ms(ms: f64) -> String {
-    widgets::format_duration(Duration::from_secs_f64((ms / 1000.0).clamp(0.0, 1e9)))
-}
+type CellText = fn(&crate::study::experiment::stats::Bucket) -> String;

@@ -3,6 +3,7 @@
 //! move count over all results (its Table 1) and over the optimal ones only (its Table 2).
 
 use super::record::{Record, Status};
+use crate::study::format::format_ms;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Running times of one solver at one required move count.
@@ -203,11 +204,11 @@ pub fn format_tables(summary: &Summary) -> String {
     out.push('\n');
     for (title, optimal_only) in [
         (
-            "Table 1: average time in ms per required move count, all results",
+            "Table 1: average time per required move count, all results",
             false,
         ),
         (
-            "Table 2: average time in ms per required move count, optimal results only",
+            "Table 2: average time per required move count, optimal results only",
             true,
         ),
     ] {
@@ -229,16 +230,6 @@ pub fn format_tables(summary: &Summary) -> String {
         }
     }
     out
-}
-
-fn format_ms(ms: f64) -> String {
-    if ms >= 100.0 {
-        format!("{ms:.0}")
-    } else if ms >= 1.0 {
-        format!("{ms:.2}")
-    } else {
-        format!("{ms:.4}")
-    }
 }
 
 #[cfg(test)]

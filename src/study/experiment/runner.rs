@@ -58,13 +58,33 @@ impl ExperimentConfig {
         order
     }
 
-    /// Checks that every solver exists and the baseline is optimal.
-    pub fn validate(&self) -> Result<(), SolveError> {
+    /// Checks everything a run needs before it starts: every solver exists, the baseline
+    /// guarantees optimal answers, and the first configuration can be dealt (which checks the
+    /// robot count and a fixed board). The command line and the app both start here.
+    pub fn validate(&self) -> Result<(), ConfigError> {
         for name in self.run_order() {
             solver::kind(&name).ok_or_else(|| SolveError::UnknownSolver(name.clone()))?;
         }
+        crate::study::optimal_baseline(&self.baseline)?;
+        if self.configs > 0 {
+            config_puzzle(self, 0).map_err(ConfigError::Deal)?;
+        }
         Ok(())
     }
+}
+
+/// Why an experiment cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A solver is unknown.
+    #[error(transparent)]
+    Solver(#[from] SolveError),
+    /// The baseline is unknown or not optimal.
+    #[error(transparent)]
+    Baseline(#[from] crate::study::BaselineError),
+    /// The configurations cannot be dealt.
+    #[error("configurations cannot be dealt: {0}")]
+    Deal(ModelError),
 }
 
 /// How far apart the configuration seeds of consecutive experiment seeds start.
@@ -240,7 +260,7 @@ pub fn check_resume(config: &ExperimentConfig, records: &[Record]) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::record::done_runs;
+    use crate::study::experiment::record::done_runs;
 
     fn config(configs: u64) -> ExperimentConfig {
         ExperimentConfig {

@@ -4,7 +4,6 @@
 use super::record::{self, Record, ResultsWriter};
 use super::runner::{self, ExperimentConfig};
 use super::stats;
-use crate::solver;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -32,15 +31,6 @@ pub fn report(path: &Path) -> anyhow::Result<ExitCode> {
 /// Runs an experiment into a results file with a progress bar, then prints its tables.
 pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitCode> {
     config.validate()?;
-    if solver::kind(&config.baseline)
-        .is_some_and(|k| k.optimality != solver::Optimality::Guaranteed)
-    {
-        bail!(
-            "the baseline '{}' does not guarantee optimal answers; choose an optimal solver",
-            config.baseline
-        );
-    }
-    runner::config_puzzle(config, 0)?;
 
     let exists = out.path.exists();
     if exists && !out.resume {

@@ -15,8 +15,9 @@
 //! `invalid`, `no answer` and `stopped`, and the median times in milliseconds of the solver
 //! and of the baseline.
 
+use super::format::median;
 use crate::model::tiles;
-use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, SolverOptions};
+use crate::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -169,19 +170,6 @@ fn row(optimum: Option<usize>, results: &[&PuzzleResult]) -> Row {
     }
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    values.sort_by(f64::total_cmp);
-    let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[mid]
-    } else {
-        (values[mid - 1] + values[mid]) / 2.0
-    }
-}
-
 /// What the measurement is asked to do.
 #[derive(Clone, Debug)]
 pub struct AccuracyConfig {
@@ -205,9 +193,9 @@ pub enum AccuracyError {
     /// A solver could not run.
     #[error(transparent)]
     Solve(#[from] solver::SolveError),
-    /// The baseline does not guarantee optimal answers.
-    #[error("the baseline '{0}' does not guarantee optimal answers; use bfs or iddfs")]
-    BaselineNotOptimal(String),
+    /// The baseline is unknown or does not guarantee optimal answers.
+    #[error(transparent)]
+    Baseline(#[from] super::BaselineError),
     /// A puzzle could not be dealt.
     #[error("the game with seed {seed} could not be dealt: {error}")]
     Deal {
@@ -223,11 +211,7 @@ pub fn measure(
     config: &AccuracyConfig,
     mut progress: impl FnMut(u64, u64, Option<&PuzzleResult>),
 ) -> Result<AccuracyReport, AccuracyError> {
-    let baseline_kind = solver::kind(&config.baseline)
-        .ok_or_else(|| solver::SolveError::UnknownSolver(config.baseline.clone()))?;
-    if baseline_kind.optimality != Optimality::Guaranteed {
-        return Err(AccuracyError::BaselineNotOptimal(config.baseline.clone()));
-    }
+    super::optimal_baseline(&config.baseline)?;
     solver::kind(&config.solver)
         .ok_or_else(|| solver::SolveError::UnknownSolver(config.solver.clone()))?;
     let options = SolverOptions::default();
@@ -434,7 +418,9 @@ mod tests {
         };
         assert_eq!(
             measure(&config, |_, _, _| ()),
-            Err(AccuracyError::BaselineNotOptimal("stateless".into()))
+            Err(AccuracyError::Baseline(
+                crate::study::BaselineError::NotOptimal("stateless".into())
+            ))
         );
         let unknown = AccuracyConfig {
             solver: "nonsense".into(),
@@ -442,12 +428,5 @@ mod tests {
             ..config
         };
         assert!(measure(&unknown, |_, _, _| ()).is_err());
-    }
-
-    #[test]
-    fn median_of_even_and_odd_counts() {
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
-        assert_eq!(median(Vec::new()), 0.0);
     }
 }

@@ -1,8 +1,8 @@
 //! Experiments: the thesis' study of every solver over thousands of game configurations,
 //! reproducible from a seed, streamed to CSV and summarised in its tables.
 //!
-//! This layer runs solvers on worker threads (a rayon pool); the model and solver layers
-//! below it stay single-threaded.
+//! [`runner::run`] runs configurations on a rayon pool of `threads` threads (one by default,
+//! so timings are not disturbed), joined before it returns.
 
 pub mod command;
 pub mod record;
@@ -10,5 +10,5 @@ pub mod runner;
 pub mod stats;
 
 pub use record::{Record, Status};
-pub use runner::{BoardSource, ExperimentConfig};
+pub use runner::{BoardSource, ConfigError, ExperimentConfig};
 pub use stats::{Summary, summarize};

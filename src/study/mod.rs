@@ -1,0 +1,37 @@
+//! Studies: solvers run in bulk rather than one at a time.
+//!
+//! - [`experiment`]: the thesis' study of every solver over thousands of seeded game
+//!   configurations, streamed to CSV and summarised in its tables;
+//! - [`bench`]: times solvers on a fixed suite so two commits can be compared on one machine;
+//! - [`accuracy`]: how often a solver finds the optimum, by optimal move count.
+//!
+//! They share the baseline check ([`optimal_baseline`]) and one way of writing times and sizes
+//! ([`format`]).
+
+pub mod accuracy;
+pub mod bench;
+pub mod experiment;
+pub mod format;
+
+use crate::solver::{self, Optimality, SolveError, SolverKind};
+
+/// Why a solver cannot be a study's baseline.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BaselineError {
+    /// No solver has that name.
+    #[error(transparent)]
+    Unknown(#[from] SolveError),
+    /// The solver may return answers longer than the optimum.
+    #[error("the baseline '{0}' does not guarantee optimal answers; choose an optimal solver")]
+    NotOptimal(String),
+}
+
+/// The solver a study measures others against: it must exist and guarantee optimal answers,
+/// since its move count is taken as the required number of moves.
+pub fn optimal_baseline(name: &str) -> Result<&'static SolverKind, BaselineError> {
+    let kind = solver::kind(name).ok_or_else(|| SolveError::UnknownSolver(name.to_string()))?;
+    if kind.optimality != Optimality::Guaranteed {
+        return Err(BaselineError::NotOptimal(name.to_string()));
+    }
+    Ok(kind)
+}
