@@ -502,23 +502,6 @@ fn fit_widths(widths: &mut [f32], available: f32) {
     }
 }
 
-#[cfg(test)]
-mod fit_tests {
-    use super::fit_widths;
-
-    #[test]
-    fn columns_shrink_to_the_room_without_going_below_a_count() {
-        let mut widths = vec![56.0, 96.0, 96.0, 96.0, 90.0, 90.0, 64.0];
-        fit_widths(&mut widths, 450.0);
-        let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
-        assert!(total <= 450.5, "{total}");
-        assert!(widths.iter().all(|w| *w >= 52.0), "{widths:?}");
-        let mut wide = vec![56.0, 96.0];
-        fit_widths(&mut wide, 400.0);
-        assert_eq!(wide, vec![56.0, 96.0]);
-    }
-}
-
 /// One row of fixed-width cells, numbers right-aligned.
 fn table_row_ui(
     ui: &mut egui::Ui,
@@ -600,5 +583,22 @@ fn playback_ui(
     );
     if ui.button("Hide solution").clicked() {
         commands.push(Command::Playback(PlaybackControl::Close));
+    }
+}
+
+#[cfg(test)]
+mod fit_tests {
+    use super::fit_widths;
+
+    #[test]
+    fn columns_shrink_to_the_room_without_going_below_a_count() {
+        let mut widths = vec![56.0, 96.0, 96.0, 96.0, 90.0, 90.0, 64.0];
+        fit_widths(&mut widths, 450.0);
+        let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
+        assert!(total <= 450.5, "{total}");
+        assert!(widths.iter().all(|w| *w >= 52.0), "{widths:?}");
+        let mut wide = vec![56.0, 96.0];
+        fit_widths(&mut wide, 400.0);
+        assert_eq!(wide, vec![56.0, 96.0]);
     }
 }
