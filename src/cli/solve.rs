@@ -40,6 +40,17 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// List every optimal solution (an optimal solver fixes the length first).
+    #[arg(long)]
+    all_solutions: bool,
+    /// With --all-solutions: list at most this many.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ricochet_lab::solver::all_solutions::DEFAULT_MAX_SOLUTIONS,
+        requires = "all_solutions"
+    )]
+    max_solutions: usize,
     /// Threads for a parallel solver (`fast`); one per core by default.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
@@ -78,6 +89,30 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         depth_limit: args.depth_limit,
         threads: args.threads.map(usize::from),
     };
+    if args.all_solutions {
+        return if args.json {
+            super::all_solutions::solve_all(
+                args.solver,
+                &puzzle,
+                &options,
+                args.max_solutions,
+                &limits,
+                &mut NoProbe,
+                true,
+            )
+        } else {
+            let kind = args.solver.kind();
+            super::all_solutions::solve_all(
+                args.solver,
+                &puzzle,
+                &options,
+                args.max_solutions,
+                &limits,
+                &mut PrintRows { kind },
+                false,
+            )
+        };
+    }
     let report = if args.json {
         solver::run(args.solver, &puzzle, &options, &limits, &mut NoProbe)?
     } else {
@@ -111,7 +146,7 @@ fn cancel_on_signal() -> anyhow::Result<Arc<AtomicBool>> {
 }
 
 /// Prints each finished depth as the deck does, with the solver's column names.
-struct PrintRows {
+pub(super) struct PrintRows {
     kind: &'static solver::SolverKind,
 }
 
@@ -121,7 +156,8 @@ impl Probe for PrintRows {
     }
 }
 
-fn print_report(report: &Report) {
+/// Prints a solve's outcome: the solution and its move count, or why there is none.
+pub(super) fn print_report(report: &Report) {
     let millis = report.elapsed.as_secs_f64() * 1000.0;
     match &report.outcome {
         Outcome::Solved { moves } => {
@@ -150,7 +186,7 @@ fn print_report(report: &Report) {
 }
 
 /// The JSON object `solve --json` prints.
-fn report_json(report: &Report) -> serde_json::Value {
+pub(super) fn report_json(report: &Report) -> serde_json::Value {
     let solution: Vec<String> = match &report.outcome {
         Outcome::Solved { moves } => moves.iter().map(ToString::to_string).collect(),
         Outcome::Invalid { claimed, .. } => claimed.iter().map(ToString::to_string).collect(),

@@ -4,11 +4,14 @@
 //! applies the limits, replays any claimed solution on the board and returns a [`Report`].
 //! Nothing here spawns threads or knows about the user interface.
 
+pub mod all_solutions;
 pub mod astar;
 pub mod bfs;
+pub mod distances;
 pub mod dls;
 pub mod fast;
 pub mod graph_solver;
+pub mod hints;
 pub mod idastar;
 pub mod iddfs;
 pub mod key;
