@@ -189,8 +189,8 @@ fn the_keys_step_a_graph_search_and_stepping_back_restores_its_overlays() {
     import(&mut harness, &game_id::write(&puzzle).unwrap());
     choose_solver(&mut harness, "graph-v2");
     toggle_view(&mut harness, "Slide-graph edges");
-    // The panel has the same switches as the View menu.
-    harness.get_by_label("Overlay layers").click();
+    // The dock's Overlays tab has the same switches as the View menu.
+    harness.get_by_label("Overlays").click();
     harness.run();
     harness.get_by_label("Search heat map").click();
     harness.run();

@@ -359,16 +359,24 @@ pub fn trail_shapes(
     palette: &Palette,
 ) -> Vec<Shape> {
     let cell = geometry.cell_size();
+    let dark = palette.board.r() < 128;
+    let halo = theme::halo(dark);
     let mut shapes = Vec::new();
     for (index, trail) in trails.iter().enumerate() {
-        let color = theme::robot(trail.color).gamma_multiply(0.25 + 0.75 * trail.emphasis);
+        let color =
+            theme::robot_text(trail.color, dark).gamma_multiply(0.35 + 0.65 * trail.emphasis);
         // Moves along the same line (there and back) are drawn side by side, not on top of
         // each other: each is shifted a little across its direction, by its place in the list.
         let along = geometry.cell_center(trail.to) - geometry.cell_center(trail.from);
         let across = along.normalized().rot90() * cell * ((index % 3) as f32 - 1.0) * 0.1;
         let a = geometry.cell_center(trail.from) + across;
         let b = geometry.cell_center(trail.to) + across;
-        let width = cell * (0.05 + 0.05 * trail.emphasis);
+        let width = cell * (0.06 + 0.06 * trail.emphasis);
+        // An outline under the line keeps the path visible on any cell, fill or theme.
+        shapes.push(Shape::line_segment(
+            [a, b],
+            Stroke::new(width + cell * 0.05, halo),
+        ));
         shapes.push(Shape::line_segment([a, b], Stroke::new(width, color)));
         let direction = (b - a).normalized();
         if direction.length() > 0.0 {
@@ -382,14 +390,21 @@ pub fn trail_shapes(
             ));
         }
         if let Some(number) = trail.number {
+            // The move's number on a disc in the path's colour.
             let mid = a + (b - a) * 0.5 + (b - a).normalized().rot90() * cell * 0.22;
+            shapes.push(Shape::circle_filled(mid, cell * 0.2, halo));
+            shapes.push(Shape::circle_filled(mid, cell * 0.17, color));
             shapes.push(Shape::text(
                 fonts,
                 mid,
                 Align2::CENTER_CENTER,
                 number,
-                FontId::proportional((cell * 0.3).max(8.0)),
-                palette.board_text,
+                FontId::proportional((cell * 0.26).max(9.0)),
+                if dark {
+                    egui::Color32::BLACK
+                } else {
+                    egui::Color32::WHITE
+                },
             ));
         }
     }
@@ -481,44 +496,6 @@ pub fn min_moves_shapes(
     shapes
 }
 
-/// Column and row numbers along the top and left edges, inside the board.
-pub fn coordinate_shapes(
-    fonts: &mut FontsView<'_>,
-    geometry: &BoardGeometry,
-    board: &Board,
-    palette: &Palette,
-) -> Vec<Shape> {
-    let cell = geometry.cell_size();
-    if cell < 12.0 {
-        return Vec::new();
-    }
-    let font = FontId::monospace((cell * 0.22).max(7.0));
-    let mut shapes = Vec::new();
-    for x in 0..board.width() {
-        let rect = geometry.cell_rect(Pos::new(x, 0));
-        shapes.push(Shape::text(
-            fonts,
-            rect.right_top() + vec2(-cell * 0.08, cell * 0.06),
-            Align2::RIGHT_TOP,
-            x,
-            font.clone(),
-            palette.board_text,
-        ));
-    }
-    for y in 1..board.height() {
-        let rect = geometry.cell_rect(Pos::new(0, y));
-        shapes.push(Shape::text(
-            fonts,
-            rect.left_bottom() + vec2(cell * 0.1, -cell * 0.06),
-            Align2::LEFT_BOTTOM,
-            y,
-            font.clone(),
-            palette.board_text,
-        ));
-    }
-    shapes
-}
-
 /// Red outlines around cells that make the puzzle invalid.
 pub fn problem_shapes(geometry: &BoardGeometry, cells: &[Pos], palette: &Palette) -> Vec<Shape> {
     let stroke = Stroke::new((geometry.cell_size() * 0.08).max(2.0), palette.invalid);
@@ -590,9 +567,6 @@ pub fn scene_shapes(
     if let Some(table) = &scene.min_moves {
         shapes.extend(min_moves_shapes(fonts, geometry, board, table, palette));
     }
-    if scene.coordinates {
-        shapes.extend(coordinate_shapes(fonts, geometry, board, palette));
-    }
     shapes.extend(wall_shapes(geometry, board, palette));
     shapes.extend(trail_shapes(fonts, geometry, &scene.trails, palette));
     shapes.extend(trail_shapes(
@@ -625,9 +599,14 @@ pub fn board_ui(
     board: &Board,
     scene: &BoardScene,
 ) -> (egui::Response, BoardGeometry) {
-    // Decide the size: all the space left, the board square-celled in its middle.
+    // Decide the size: all the space left, the board square-celled in its middle, with room
+    // for the coordinates outside its edges.
     let available = ui.available_rect_before_wrap();
-    let geometry = BoardGeometry::fit(available.shrink(6.0), board.width(), board.height());
+    let geometry = BoardGeometry::fit(
+        super::coordinates::board_area(ui, available, scene.coordinates),
+        board.width(),
+        board.height(),
+    );
     // Allocate the board's own rectangle, so that clicks beside it are not board clicks.
     let response = ui.allocate_rect(geometry.screen_rect(), egui::Sense::click_and_drag());
     response
@@ -637,6 +616,14 @@ pub fn board_ui(
     let shapes = ui.fonts_mut(|fonts| scene_shapes(fonts, &geometry, board, scene, palette));
     // Clipped to the board, so wall ends that reach past the border are cut at its edge.
     ui.painter_at(geometry.screen_rect()).extend(shapes);
+    if scene.coordinates {
+        let color = ui.visuals().text_color();
+        let size = super::coordinates::body_size(ui);
+        let labels = ui.fonts_mut(|fonts| {
+            super::coordinates::coordinate_shapes(fonts, &geometry, board, color, size)
+        });
+        ui.painter_at(available).extend(labels);
+    }
     (response, geometry)
 }
 

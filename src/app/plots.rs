@@ -6,13 +6,13 @@ use super::Command;
 use super::theme;
 use crate::solver::SolverKind;
 use crate::worker::DepthRow;
-use egui_plot::{
-    Corner, GridInput, GridMark, HoverPosition, Legend, Line, MarkerShape, Plot, Points,
-};
+use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points};
 
 /// One finished solve: which solver, how many moves, how long.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolvePoint {
+    /// The puzzle it solved: its file's name, the name it was made with, or its game id.
+    pub puzzle: String,
     /// The solver's command-line name.
     pub solver: &'static str,
     /// Its display name.
@@ -174,35 +174,51 @@ pub fn plots_ui(
 
 fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]) {
     ui.label("Time against solution length, every solve (log time)");
-    Plot::new("time-vs-moves")
-        .legend(
-            Legend::default()
-                .follow_insertion_order(true)
-                .position(Corner::LeftTop),
-        )
+    let series = history.series(solvers);
+    legend_row_ui(
+        ui,
+        series
+            .iter()
+            .map(|(index, title, _)| (theme::series(*index), *title)),
+    );
+    if series.is_empty() {
+        no_data_ui(ui, "Solve a puzzle to plot its time here.");
+        return;
+    }
+    // Every point, with what its tooltip says: the solver, the puzzle, moves and time.
+    let labelled: Vec<([f64; 2], String)> = history
+        .points()
+        .iter()
+        .map(|p| {
+            let at = [p.moves as f64, log10_clamped(p.seconds)];
+            let text = format!(
+                "{}\n{}\n{} moves in {}",
+                p.title,
+                p.puzzle,
+                p.moves,
+                seconds_text(at[1])
+            );
+            (at, text)
+        })
+        .collect();
+    let (x_range, y_range) = data_range(labelled.iter().map(|(at, _)| *at));
+    let response = Plot::new("time-vs-moves")
         .x_axis_label("moves")
         .y_axis_label("time")
         .y_grid_spacer(whole_marks)
         .y_axis_formatter(|mark, _| seconds_label(mark.value))
-        .label_formatter(|hover| match hover {
-            HoverPosition::NearDataPoint {
-                plot_name,
-                position,
-                ..
-            } => Some(format!(
-                "{plot_name}\n{:.0} moves, {}",
-                position.x,
-                seconds_text(position.y)
-            )),
-            HoverPosition::Elsewhere { .. } => None,
-        })
-        .include_x(0.0)
-        .include_x(10.0)
-        .include_y(-3.0)
-        .include_y(0.0)
+        // The plot's own hover label is drawn inside the plot and clipped at its edge; the
+        // tooltip below is not.
+        .label_formatter(|_| None)
+        .show_crosshair(false)
+        .include_x(x_range.0 - 0.5)
+        .include_x(x_range.1 + 0.5)
+        // Half a decade of room above and below the points, whatever their times.
+        .include_y(y_range.0 - 0.5)
+        .include_y(y_range.1 + 0.5)
         .allow_scroll(false)
         .show(ui, |plot| {
-            for (index, title, points) in history.series(solvers) {
+            for (index, title, points) in series {
                 plot.add(
                     Points::new(title, points)
                         .radius(4.0)
@@ -210,13 +226,18 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
                         .color(theme::series(index)),
                 );
             }
+            nearest_label(plot, &labelled)
         });
+    if let Some(text) = response.inner {
+        response.response.on_hover_text_at_pointer(text);
+    }
 }
 
 fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>) {
-    let Some((kind, rows)) = current else {
+    let Some((kind, rows)) = current.filter(|(_, rows)| !rows.is_empty()) else {
         ui.label("Nodes per depth of the current run (log scale)");
-        ui.label("Run a solver to see its counters per depth.");
+        legend_row_ui(ui, std::iter::empty());
+        no_data_ui(ui, "Run a solver to see its counters per depth.");
         return;
     };
     ui.label(format!(
@@ -227,18 +248,41 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
     ));
     let names = [kind.columns.nodes, kind.columns.inner, kind.columns.hits];
     let series = depth_series(rows);
-    Plot::new("nodes-per-depth")
-        .legend(
-            Legend::default()
-                .follow_insertion_order(true)
-                .position(Corner::LeftTop),
-        )
+    legend_row_ui(
+        ui,
+        names
+            .iter()
+            .zip(&series)
+            .enumerate()
+            .filter(|(_, (_, points))| !points.is_empty())
+            .map(|(i, (name, _))| (theme::COUNTER_SERIES[i], *name)),
+    );
+    let mut labelled = Vec::new();
+    for (name, points) in names.iter().zip(&series) {
+        for at in points {
+            labelled.push((
+                *at,
+                format!(
+                    "{name}\n{} {}: {}",
+                    kind.columns.depth,
+                    at[0],
+                    super::widgets::format_count(10f64.powf(at[1]).round() as u64)
+                ),
+            ));
+        }
+    }
+    let (x_range, y_range) = data_range(labelled.iter().map(|(at, _)| *at));
+    let response = Plot::new("nodes-per-depth")
         .x_axis_label(kind.columns.depth)
         .y_axis_label("count")
         .y_grid_spacer(whole_marks)
         .y_axis_formatter(|mark, _| count_label(mark.value))
-        .include_x(0.0)
+        .label_formatter(|_| None)
+        .show_crosshair(false)
+        .include_x(x_range.0 - 0.5)
+        .include_x(x_range.1 + 0.5)
         .include_y(0.0)
+        .include_y(y_range.1 + 0.5)
         .allow_scroll(false)
         .show(ui, |plot| {
             for (i, (name, points)) in names.into_iter().zip(series).enumerate() {
@@ -249,7 +293,80 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
                 plot.add(Line::new(name, points.clone()).color(color).width(2.0));
                 plot.add(Points::new(name, points).radius(3.0).color(color));
             }
+            nearest_label(plot, &labelled)
         });
+    if let Some(text) = response.inner {
+        response.response.on_hover_text_at_pointer(text);
+    }
+}
+
+/// The smallest and largest x and y of some points; `(0, 1)` each when there are none.
+pub fn data_range(points: impl Iterator<Item = [f64; 2]>) -> ((f64, f64), (f64, f64)) {
+    let mut x = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut y = (f64::INFINITY, f64::NEG_INFINITY);
+    for [px, py] in points {
+        x = (x.0.min(px), x.1.max(px));
+        y = (y.0.min(py), y.1.max(py));
+    }
+    if !x.0.is_finite() {
+        return ((0.0, 1.0), (0.0, 1.0));
+    }
+    (x, y)
+}
+
+/// The label of the point nearest the pointer, when one is within a few points of it.
+pub(crate) fn nearest_label(
+    plot: &egui_plot::PlotUi<'_>,
+    labelled: &[([f64; 2], String)],
+) -> Option<String> {
+    let pointer = plot.pointer_coordinate()?;
+    let pointer = plot.screen_from_plot(pointer);
+    labelled
+        .iter()
+        .map(|(at, text)| {
+            let screen = plot.screen_from_plot(PlotPoint::new(at[0], at[1]));
+            (screen.distance(pointer), text)
+        })
+        .filter(|(distance, _)| *distance <= 8.0)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, text)| text.clone())
+}
+
+/// A plot's legend as a row above it, so that it never covers the data.
+pub(crate) fn legend_row_ui<'a>(
+    ui: &mut egui::Ui,
+    entries: impl Iterator<Item = (egui::Color32, &'a str)>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        // Always one row high, so the plot below does not move when entries come.
+        ui.set_min_height(ui.text_style_height(&egui::TextStyle::Body));
+        for (color, name) in entries {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            ui.painter().circle_filled(rect.center(), 5.0, color);
+            ui.label(name);
+        }
+    });
+}
+
+/// The place of an empty plot: a frame that says there is no data yet, and how to get some,
+/// rather than axes around nothing.
+pub(crate) fn no_data_ui(ui: &mut egui::Ui, how: &str) {
+    let size = ui.available_size().max(egui::vec2(120.0, 60.0));
+    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    ui.painter().rect_stroke(
+        rect,
+        4.0,
+        ui.visuals().widgets.noninteractive.bg_stroke,
+        egui::StrokeKind::Inside,
+    );
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect.shrink(8.0)).layout(
+        egui::Layout::centered_and_justified(egui::Direction::TopDown),
+    ));
+    child.vertical_centered(|ui| {
+        ui.add_space((rect.height() / 2.0 - 24.0).max(0.0));
+        ui.label(egui::RichText::new("no data yet").strong());
+        ui.label(egui::RichText::new(how).weak());
+    });
 }
 
 #[cfg(test)]
@@ -277,12 +394,14 @@ mod tests {
         let last = SOLVERS.last().unwrap();
         let first = SOLVERS.first().unwrap();
         history.push(SolvePoint {
+            puzzle: "a".into(),
             solver: last.name,
             title: last.title,
             moves: 8,
             seconds: 0.01,
         });
         history.push(SolvePoint {
+            puzzle: "b".into(),
             solver: first.name,
             title: first.title,
             moves: 5,
@@ -294,6 +413,14 @@ mod tests {
         assert_eq!(series.last().unwrap().2, vec![[8.0, -2.0]]);
         history.clear();
         assert!(history.series(SOLVERS).is_empty());
+    }
+
+    #[test]
+    fn the_axes_follow_the_data_whatever_its_scale() {
+        let (x, y) = data_range([[3.0, -5.0], [9.0, 2.5]].into_iter());
+        assert_eq!(x, (3.0, 9.0));
+        assert_eq!(y, (-5.0, 2.5));
+        assert_eq!(data_range(std::iter::empty()), ((0.0, 1.0), (0.0, 1.0)));
     }
 
     #[test]

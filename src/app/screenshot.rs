@@ -155,7 +155,7 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
                 ..AppState::default()
             };
             let mut app = RicochetApp::with_state(cc.egui_ctx.clone(), state);
-            app.screenshot = Some(director);
+            app.present_for_screenshot(director);
             Ok(Box::new(app))
         }),
     )
@@ -392,9 +392,10 @@ impl ScreenshotDirector {
                 let _ = std::fs::remove_file(&out);
                 settings.out_path = out.display().to_string();
                 app.experiments.open = true;
-                let board = app.validity.as_ref().ok().cloned();
+                let board = app.doc.validity().as_ref().ok().cloned();
+                let waker = app.waker();
                 app.experiments
-                    .start(&app.state.experiments, board.as_ref(), &app.ctx, false);
+                    .start(&app.state.experiments, board.as_ref(), waker, false);
             }
         }
     }

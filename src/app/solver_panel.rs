@@ -1,6 +1,8 @@
 //! The solver panel: choose any registered solver and its options, run it on a worker thread,
 //! watch its per-depth table grow, read the result and play the solution back.
 
+use super::debugger::DebugSettings;
+use super::keys::{self, Action};
 use super::playback::{Playback, PlaybackControl};
 use super::state::SolverSettings;
 use super::widgets::{format_bytes, format_count, format_duration};
@@ -16,6 +18,12 @@ pub struct SolveSession {
     pub run: SolveRun,
     /// The puzzle it solves (a snapshot taken at the start).
     pub puzzle: Puzzle,
+    /// What the board was called when the run started, for the plots.
+    pub puzzle_name: String,
+    /// The board's revision when the run started: the run is shown only while it is current.
+    pub revision: super::document::Revision,
+    /// Counts the app's runs, so each run's table starts unscrolled.
+    pub serial: u64,
     /// Why the app cancelled it, when it did (e.g. the board was edited).
     pub interrupted: Option<String>,
     /// Whether its result has gone into the plot history.
@@ -75,15 +83,20 @@ pub struct PanelView<'a> {
     pub puzzle: Result<&'a Puzzle, &'a str>,
     /// The current or last run.
     pub session: Option<&'a SolveSession>,
+    /// Whether that run was made on the board as it is now.
+    pub current: bool,
     /// The solution being played back.
     pub playback: Option<&'a Playback>,
 }
 
-/// The solver panel.
-pub fn solver_panel_ui(
+/// The solver's controls at the top of the dock: choice, limits, debug mode, Solve and
+/// Cancel. Nothing a run shows is drawn here, so these stay where they are while it runs.
+pub fn solver_controls_ui(
     ui: &mut egui::Ui,
-    view: PanelView<'_>,
+    view: &PanelView<'_>,
     settings: &mut SolverSettings,
+    debug: &mut DebugSettings,
+    running: bool,
     commands: &mut Vec<Command>,
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
@@ -162,7 +175,6 @@ pub fn solver_panel_ui(
         .labelled_by(check.id)
         .on_hover_text("Memory the solver's tables may take");
     });
-    let running = view.session.is_some_and(|s| !s.run.is_finished());
     let blocker = match view.puzzle {
         Err(problem) => Some(format!("Cannot solve: {problem}")),
         Ok(puzzle) => unsupported_rule(kind, puzzle.rules()),
@@ -170,31 +182,64 @@ pub fn solver_panel_ui(
     ui.horizontal(|ui| {
         let solve = ui
             .add_enabled(blocker.is_none(), egui::Button::new("Solve"))
-            .on_hover_text("S in play mode");
+            .on_hover_text(keys::tooltip(
+                "Solve the board (in play mode, from the current position)",
+                Action::Solve,
+            ))
+            .on_disabled_hover_text(blocker.clone().unwrap_or_default());
         if solve.clicked() {
             commands.push(Command::Solve);
         }
         if ui
             .add_enabled(running, egui::Button::new("Cancel"))
-            .on_hover_text("Esc")
+            .on_hover_text(keys::tooltip("Stop the run", Action::Cancel))
             .clicked()
         {
             commands.push(Command::Cancel);
         }
+        ui.separator();
+        ui.checkbox(&mut debug.enabled, "Debug mode")
+            .on_hover_text("Solve through the stepping probe: step, pause, breakpoints");
+        ui.add_enabled(
+            debug.enabled,
+            egui::Checkbox::new(&mut debug.start_paused, "Start paused"),
+        );
     });
     if let Some(blocker) = &blocker {
         ui.colored_label(palette.error, blocker);
     }
-    ui.label(
-        egui::RichText::new("Editing the board cancels a running solve.")
-            .color(palette.muted)
-            .small(),
-    );
-    ui.separator();
-    if let Some(session) = view.session {
-        session_ui(ui, session, palette);
-    } else {
-        ui.label(egui::RichText::new("No run yet.").color(palette.muted));
+}
+
+/// The Run tab: the run's result, its per-depth rows and the solution's playback. A run made
+/// on an earlier version of the board is not shown as this board's.
+pub fn run_ui(
+    ui: &mut egui::Ui,
+    view: &PanelView<'_>,
+    settings: &mut SolverSettings,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    match view.session {
+        Some(session) if view.current => session_ui(ui, session, palette),
+        Some(session) => {
+            let text = match &session.interrupted {
+                Some(why) => format!(
+                    "Cancelled {why}; its rows were for the board before the change. Press \
+                     Solve to run on this one."
+                ),
+                None => "The last run was on the board before the change. Press Solve to run \
+                         on this one."
+                    .to_string(),
+            };
+            ui.label(egui::RichText::new(text).color(palette.muted));
+        }
+        None => {
+            ui.label(egui::RichText::new("No run on this board yet.").color(palette.muted));
+            ui.label(
+                egui::RichText::new("Editing the board cancels a running solve.")
+                    .color(palette.muted),
+            );
+        }
     }
     if let Some(playback) = view.playback {
         ui.separator();
@@ -235,6 +280,7 @@ fn session_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palett
         kind,
         run.rows(),
         (!run.is_finished()).then(|| run.live().nodes()),
+        session.serial,
     );
 }
 
@@ -338,6 +384,7 @@ fn depth_table_ui(
     kind: &SolverKind,
     rows: &[DepthRow],
     running_nodes: Option<u64>,
+    serial: u64,
 ) {
     let mut extra_names: Vec<&'static str> = Vec::new();
     for row in rows {
@@ -347,10 +394,12 @@ fn depth_table_ui(
             }
         }
     }
-    // Column widths: the depth, three counters and any extra counters, the time.
-    let mut widths = vec![52.0, 96.0, 96.0, 96.0];
+    // Column widths: the depth, three counters and any extra counters, the time; shrunk to
+    // the panel's width when there are many, down to what a count needs.
+    let mut widths = vec![44.0, 96.0, 96.0, 96.0];
     widths.extend(extra_names.iter().map(|_| 90.0));
     widths.push(64.0);
+    fit_widths(&mut widths, ui.available_width() - 16.0);
     let mut header: Vec<String> = vec![
         kind.columns.depth.to_string(),
         kind.columns.nodes.to_string(),
@@ -360,13 +409,16 @@ fn depth_table_ui(
     header.extend(extra_names.iter().map(|n| (*n).to_string()));
     header.push("Time".into());
     ui.label(egui::RichText::new(format!("{} rows", kind.columns.depth)).strong());
+    // Each run has its own scroll state, so a new run starts at its first column; the bar is
+    // always drawn when the columns do not all fit.
     egui::ScrollArea::horizontal()
-        .id_salt("depth-table-wide")
+        .id_salt(("depth-table-wide", serial))
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded)
         .show(ui, |ui| {
             table_row_ui(ui, &widths, &header, true, None);
             let stripe = ui.visuals().faint_bg_color;
             egui::ScrollArea::vertical()
-                .id_salt("depth-table")
+                .id_salt(("depth-table", serial))
                 .max_height(ui.available_height().clamp(120.0, 360.0))
                 .stick_to_bottom(true)
                 .auto_shrink([false, true])
@@ -399,6 +451,22 @@ fn depth_table_ui(
                     }
                 });
         });
+}
+
+/// Shrinks column widths in proportion so that they (with their gaps) fit `available`, never
+/// below what a seven-digit count needs.
+fn fit_widths(widths: &mut [f32], available: f32) {
+    const GAP: f32 = 6.0;
+    const NARROWEST: f32 = 52.0;
+    let total: f32 = widths.iter().sum::<f32>() + GAP * widths.len() as f32;
+    if total <= available || widths.is_empty() {
+        return;
+    }
+    let room = (available - GAP * widths.len() as f32).max(0.0);
+    let scale = room / widths.iter().sum::<f32>();
+    for width in widths.iter_mut() {
+        *width = (*width * scale).max(NARROWEST.min(*width));
+    }
 }
 
 /// One row of fixed-width cells, numbers right-aligned.

@@ -19,6 +19,8 @@ pub struct AppState {
     pub saved_board: Option<String>,
     /// The file the board was opened from or saved to.
     pub file: Option<PathBuf>,
+    /// The name the board was made or imported with, when it has no file.
+    pub board_name: Option<String>,
     /// Editing or playing.
     pub mode: Mode,
     /// The editor's tool and the options of its generators.
@@ -43,6 +45,7 @@ impl Default for AppState {
             board: None,
             saved_board: None,
             file: None,
+            board_name: None,
             mode: Mode::Edit,
             editor: EditorSettings::default(),
             solver: SolverSettings::default(),

@@ -101,6 +101,33 @@ pub fn robot(color: RobotColor) -> Color32 {
     }
 }
 
+/// A robot's colour for lines and text drawn on the board: brighter than its body on the
+/// dark board and deeper on the light one, so that thin strokes and small digits keep their
+/// contrast in both themes.
+pub fn robot_text(color: RobotColor, dark_board: bool) -> Color32 {
+    match (color, dark_board) {
+        (RobotColor::Red, true) => Color32::from_rgb(255, 120, 115),
+        (RobotColor::Green, true) => Color32::from_rgb(105, 220, 125),
+        (RobotColor::Blue, true) => Color32::from_rgb(125, 175, 255),
+        (RobotColor::Yellow, true) => Color32::from_rgb(250, 210, 70),
+        (RobotColor::Silver, true) => Color32::from_rgb(215, 220, 230),
+        (RobotColor::Red, false) => Color32::from_rgb(190, 25, 30),
+        (RobotColor::Green, false) => Color32::from_rgb(20, 125, 45),
+        (RobotColor::Blue, false) => Color32::from_rgb(25, 75, 195),
+        (RobotColor::Yellow, false) => Color32::from_rgb(150, 105, 0),
+        (RobotColor::Silver, false) => Color32::from_rgb(85, 90, 100),
+    }
+}
+
+/// The outline drawn under a path so it stands out from the board in either theme.
+pub fn halo(dark_board: bool) -> Color32 {
+    if dark_board {
+        Color32::from_black_alpha(200)
+    } else {
+        Color32::from_white_alpha(220)
+    }
+}
+
 /// A target's colour; the vortex is drawn in all four robot colours by [`VORTEX`].
 pub fn target(color: TargetColor) -> Color32 {
     match color.robot() {
@@ -204,5 +231,40 @@ mod tests {
             .map(|i| series(i).to_array())
             .collect();
         assert_eq!(colours.len(), crate::solver::SOLVERS.len());
+    }
+}
+
+#[cfg(test)]
+mod contrast_tests {
+    use super::*;
+
+    /// WCAG's relative luminance of an sRGB colour.
+    fn luminance(color: Color32) -> f32 {
+        let channel = |c: u8| {
+            let c = f32::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(color.r()) + 0.7152 * channel(color.g()) + 0.0722 * channel(color.b())
+    }
+
+    fn contrast(a: Color32, b: Color32) -> f32 {
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn robot_text_reads_on_both_boards() {
+        for (palette, dark) in [(&LIGHT, false), (&DARK, true)] {
+            for color in RobotColor::ALL {
+                for board in [palette.board, palette.board_alt] {
+                    let ratio = contrast(robot_text(color, dark), board);
+                    assert!(ratio >= 3.0, "{color:?} on {board:?}: {ratio:.2}");
+                }
+            }
+        }
     }
 }

@@ -89,4 +89,42 @@ pub enum ModelError {
     /// No target on the board suits the robots.
     #[error("the board has no target for any of its robots")]
     NoTarget,
+    /// The goal names a cell where no target is printed.
+    #[error("the goal at {0} has no target on the board: list a target on that cell")]
+    GoalWithoutTarget(Pos),
+    /// The goal asks for another robot than the target printed on its cell.
+    #[error("the goal at {pos} is for {goal}, but the target on that cell is {target}")]
+    GoalColor {
+        /// The goal's cell.
+        pos: Pos,
+        /// The colour the goal asks for.
+        goal: TargetColor,
+        /// The colour of the printed target.
+        target: TargetColor,
+    },
+    /// A target whose shape does not suit its colour: the vortex shape belongs to the vortex
+    /// target (any robot) alone.
+    #[error(
+        "the target at {pos} has color {color:?} and shape {shape:?}: the shape Vortex goes with \
+         the color Any (the vortex, for any robot) and with no other"
+    )]
+    TargetShape {
+        /// Where.
+        pos: Pos,
+        /// Its colour.
+        color: TargetColor,
+        /// Its shape.
+        shape: Shape,
+    },
+    /// A standard board that uses one physical tile twice.
+    #[error(
+        "tiles {first} and {second} are one physical tile (the same face, or its two faces); \
+         a board uses each physical tile at most once"
+    )]
+    TileTwice {
+        /// The first tile's name.
+        first: String,
+        /// The second tile's name.
+        second: String,
+    },
 }

@@ -1,7 +1,7 @@
 //! A puzzle: a board, the robots on it, the active target and the rule options.
 
 use super::ModelError;
-use super::board::{Board, RobotColor, TargetColor};
+use super::board::{Board, RobotColor, Shape, TargetColor};
 use super::geometry::{Cell, Direction, Pos};
 use super::moves::{Move, MoveTables};
 use serde::{Deserialize, Serialize};
@@ -124,6 +124,41 @@ impl Puzzle {
             Some(active) => cells[active] == goal,
             None => cells.contains(&goal),
         }
+    }
+
+    /// The checks every file format makes on top of [`Puzzle::new`], so that a puzzle read
+    /// from one format is valid in every format that can express it: the goal stands on a
+    /// printed target that counts for the goal's robot (the target's own colour, or the vortex
+    /// that any robot may take); no target lies on a closed cell; and the vortex shape belongs
+    /// to the vortex target (colour `Any`) alone, which has no other shape.
+    pub fn check_targets(&self) -> Result<(), ModelError> {
+        for target in self.board.targets() {
+            if self.board.is_closed(self.board.cell(target.pos)) {
+                return Err(ModelError::OnClosedCell {
+                    what: format!("{} target", target.color),
+                    pos: target.pos,
+                });
+            }
+            if (target.shape == Shape::Vortex) != (target.color == TargetColor::Any) {
+                return Err(ModelError::TargetShape {
+                    pos: target.pos,
+                    color: target.color,
+                    shape: target.shape,
+                });
+            }
+        }
+        let goal = self.goal;
+        let Some(target) = self.board.target_at(goal.pos) else {
+            return Err(ModelError::GoalWithoutTarget(goal.pos));
+        };
+        if target.color != goal.color && target.color != TargetColor::Any {
+            return Err(ModelError::GoalColor {
+                pos: goal.pos,
+                goal: goal.color,
+                target: target.color,
+            });
+        }
+        Ok(())
     }
 
     /// A copy with other rule options.

@@ -22,7 +22,10 @@
 //!   move moves its robot, the no-rebound rule when on, the ricochet rule's length when on)
 //!   and ends with the target reached. After any removal the trial starts over, until no
 //!   single move and no pair can be removed. The time limit and cancel are honoured between
-//!   trials; if either strikes, the valid sequence shortened so far is returned.
+//!   trials: a run stopped while trimming reports the stop, never an untrimmed answer.
+//! - Depth limits are capped at [`MAX_DEPTH_LIMIT`]: a deeper limit only makes the first
+//!   solution found longer (the search dives to the limit before it turns back), and the
+//!   trimming pass costs the cube of that length.
 //!
 //! Under the no-rebound rule a robot also never moves opposite to its own previous move.
 //!
@@ -41,6 +44,10 @@ pub const NAME: &str = "dls";
 
 /// The depth limit when none is given: the report's best.
 pub const DEFAULT_DEPTH_LIMIT: u32 = 10;
+
+/// The deepest limit the search uses; larger limits are capped here (see the module notes).
+/// At this depth one trimming pass already replays about half a billion moves.
+pub const MAX_DEPTH_LIMIT: u32 = 1000;
 
 /// The registry entry.
 pub const KIND: SolverKind = SolverKind {
@@ -70,7 +77,10 @@ pub fn solve<P: Probe>(
     options: &SolverOptions,
     search: &mut Search<'_, P>,
 ) -> SearchEnd {
-    let limit = options.depth_limit.unwrap_or(DEFAULT_DEPTH_LIMIT);
+    let limit = options
+        .depth_limit
+        .unwrap_or(DEFAULT_DEPTH_LIMIT)
+        .min(MAX_DEPTH_LIMIT);
     let mut dls = Dls::new(puzzle, search);
     match dls.run(limit) {
         Err(stop) => SearchEnd::Stopped(stop),
@@ -81,7 +91,10 @@ pub fn solve<P: Probe>(
         Ok(true) => {
             dls.report_rows();
             let found = std::mem::take(&mut dls.path);
-            SearchEnd::Found(dls.shorten(puzzle, found))
+            match dls.shorten(puzzle, found) {
+                Ok(moves) => SearchEnd::Found(moves),
+                Err(stop) => SearchEnd::Stopped(stop),
+            }
         }
     }
 }
@@ -272,15 +285,18 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
     }
 
     /// A solution, as (robot index, direction), with removable moves removed (see the module
-    /// documentation).
-    fn shorten(&mut self, puzzle: &Puzzle, mut moves: Vec<(usize, Direction)>) -> Vec<Move> {
+    /// documentation). Fails when a limit strikes before no move can be removed: a half-trimmed
+    /// answer is not the algorithm's answer.
+    fn shorten(
+        &mut self,
+        puzzle: &Puzzle,
+        mut moves: Vec<(usize, Direction)>,
+    ) -> Result<Vec<Move>, Stop> {
         let start = puzzle.robot_cells();
         'shorter: loop {
             let len = moves.len();
             for i in (0..len).rev() {
-                if self.search.poll().is_err() {
-                    break 'shorter;
-                }
+                self.search.poll()?;
                 let trial = without(&moves, &[i]);
                 if self.solves(&start, &trial) {
                     moves = trial;
@@ -289,9 +305,7 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
             }
             for j in (0..len).rev() {
                 for i in (0..j).rev() {
-                    if self.search.poll().is_err() {
-                        break 'shorter;
-                    }
+                    self.search.poll()?;
                     let trial = without(&moves, &[i, j]);
                     if self.solves(&start, &trial) {
                         moves = trial;
@@ -301,10 +315,10 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
             }
             break;
         }
-        moves
+        Ok(moves
             .into_iter()
             .map(|(robot, dir)| Move::new(self.colors[robot], dir))
-            .collect()
+            .collect())
     }
 
     /// Whether `moves` played from `start` are legal under the puzzle's rules and end on the
@@ -403,7 +417,7 @@ mod tests {
             run("bfs", &puzzle, None).outcome,
             Outcome::Unsolvable { within: None }
         );
-        let limit = 1 << 20;
+        let limit = 1 << 14;
         let report = crate::solver::run(
             NAME,
             &puzzle,
@@ -419,7 +433,73 @@ mod tests {
         )
         .unwrap();
         assert_eq!(report.outcome, Outcome::MemoryLimit);
-        assert!(report.peak_memory > limit);
+        // The stack was not grown past the limit, and the peak says what was held.
+        assert!(report.peak_memory <= limit, "{}", report.peak_memory);
+        assert!(report.peak_memory > limit / 2, "{}", report.peak_memory);
+    }
+
+    #[test]
+    fn a_limit_that_strikes_while_trimming_reports_the_stop_not_the_long_answer() {
+        // The depth-1000 search of the small board meets a 965-move solution at once; its
+        // trimming takes far longer than the time allowed.
+        let report = crate::solver::run(
+            NAME,
+            &small(),
+            &SolverOptions {
+                depth_limit: Some(1000),
+            },
+            &Limits {
+                time: Some(std::time::Duration::from_millis(200)),
+                ..Limits::default()
+            },
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::TimeLimit);
+        assert!(report.elapsed < std::time::Duration::from_secs(5));
+        // A cancel during trimming is reported as a cancel.
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut probe = CancelAfterSearch {
+            cancel: cancel.clone(),
+        };
+        let report = crate::solver::run(
+            NAME,
+            &small(),
+            &SolverOptions {
+                depth_limit: Some(1000),
+            },
+            &Limits {
+                cancel: Some(cancel),
+                ..Limits::default()
+            },
+            &mut probe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::Cancelled);
+    }
+
+    /// Sets the cancel flag when the search's rows are reported, that is once the search has
+    /// found its answer and before the trimming starts.
+    struct CancelAfterSearch {
+        cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl crate::solver::Probe for CancelAfterSearch {
+        fn depth_finished(&mut self, _stats: &DepthStats) {
+            self.cancel
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn depth_limits_past_the_cap_search_to_the_cap() {
+        let report = run(NAME, &corridor(true, Rules::default()), Some(u32::MAX));
+        assert_eq!(
+            report.outcome,
+            Outcome::Unsolvable {
+                within: Some(MAX_DEPTH_LIMIT)
+            }
+        );
     }
 
     #[test]
@@ -456,7 +536,7 @@ mod tests {
         assert!(!dls.solves(&start, &without(&round_trip, &[2])));
         for padded in [excursion, round_trip] {
             assert!(dls.solves(&start, &padded));
-            let shortened = dls.shorten(&puzzle, padded);
+            let shortened = dls.shorten(&puzzle, padded).unwrap();
             assert_eq!(format_moves(&shortened), "RN, GS, RW, RS, RE");
             puzzle.replay(&shortened).unwrap();
         }

@@ -352,6 +352,8 @@ impl GraphRun<'_> {
                 best: best.as_ref().map(|b| b.moves.len() as u32),
             });
             place(graph, gr_start, search, &mut edges_changed);
+            // Room for every child first, so the tables grow only within the memory limit.
+            super::bfs::reserve_within(&mut nodes, &mut visited, 4 * or_count, search)?;
             for slot in 0..or_count {
                 for dir in Direction::ALL {
                     let Some(to) = graph.child(ors[slot], dir) else {
@@ -379,11 +381,6 @@ impl GraphRun<'_> {
             }
             stats.extra[0].1 += edges_changed;
             head += 1;
-            if head % 1024 == 0 {
-                let bytes = nodes.capacity() * std::mem::size_of::<StateNode>()
-                    + visited.capacity() * (std::mem::size_of::<u64>() + 1);
-                search.set_memory(bytes)?;
-            }
         }
         search.finish_depth(self.with_best(stats, best));
         Ok(())

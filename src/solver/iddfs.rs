@@ -247,6 +247,9 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
                 depth,
                 self.min_len,
             );
+            if self.table.len() == self.table.capacity() {
+                self.grow_table()?;
+            }
             let entry = self.table.entry(key).or_default();
             if u32::from(entry.height) >= height {
                 let stored = u32::from(entry.height);
@@ -317,10 +320,28 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         let capacity = self.table.capacity();
         if capacity != self.table_bytes_checked {
             self.table_bytes_checked = capacity;
-            // A hash table slot holds the key, the value and one control byte.
-            let slot = std::mem::size_of::<(K, Entry)>() + 1;
-            self.search.set_memory(capacity * slot)?;
+            let bytes = super::bfs::set_bytes(
+                super::bfs::buckets_for_capacity(capacity),
+                std::mem::size_of::<(K, Entry)>(),
+            );
+            self.search.set_memory(bytes)?;
         }
         Ok(())
+    }
+
+    /// Doubles the full table, after the memory limit allowed the size it will have: a table
+    /// that grew on its own inside an insert would hold twice the limit before it was noticed.
+    #[cold]
+    fn grow_table(&mut self) -> Result<(), Stop> {
+        let items = (self.table.capacity() + 1).max(1024);
+        let planned = super::bfs::set_bytes(
+            super::bfs::buckets_to_hold(items),
+            std::mem::size_of::<(K, Entry)>(),
+        );
+        self.search.set_memory(planned)?;
+        self.table
+            .try_reserve(items - self.table.len())
+            .map_err(|_| Stop::MemoryLimit)?;
+        self.track_memory()
     }
 }

@@ -330,14 +330,17 @@ impl<'p, P: Probe> Search<'p, P> {
         Ok(())
     }
 
-    /// Records the memory the solver's tables take now; fails past the limit.
+    /// Records the memory the solver's tables hold, or are about to hold; fails past the
+    /// limit without recording it. A solver calls this with the size a table will have
+    /// before it grows the table, so a run stopped at its limit never held more than the limit
+    /// and its peak says so.
     #[inline]
     pub fn set_memory(&mut self, bytes: usize) -> Result<(), Stop> {
-        self.memory = bytes;
-        self.peak_memory = self.peak_memory.max(bytes);
         if self.memory_limit.is_some_and(|limit| bytes > limit) {
             return Err(Stop::MemoryLimit);
         }
+        self.memory = bytes;
+        self.peak_memory = self.peak_memory.max(bytes);
         Ok(())
     }
 

@@ -23,8 +23,8 @@
 //! ```
 
 use super::{
-    LiveCounters, LiveProbe, Message, SolveJob, SolveRun, StartError, Waker, next_run_number,
-    panic_message,
+    LiveCounters, LiveProbe, Message, SolveJob, SolveRun, StartError, TaskLink, Waker,
+    next_run_number, panic_message,
 };
 use crate::model::{Cell, Move, Puzzle};
 use crate::solver::slide_graph::EdgeChange;
@@ -32,7 +32,6 @@ use crate::solver::stateless::{FinalState, IntermediateState, StatelessStores};
 use crate::solver::{self, DepthStats, Event, Limits, Probe, PruneReason, RobotCells, kind};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -387,6 +386,10 @@ impl DebugHandle {
 struct DebugProbe {
     live: LiveProbe,
     gate: Arc<Gate>,
+    /// Running time allowed; time spent paused does not count.
+    time_limit: Option<Duration>,
+    /// Whether the time limit stopped the search.
+    timed_out: bool,
 }
 
 impl Probe for DebugProbe {
@@ -407,24 +410,36 @@ impl Probe for DebugProbe {
         }
         if state.mode == RunMode::Paused {
             state.frame.paused = true;
-            (self.live.waker)(Duration::ZERO);
+            self.live.link.wake(Duration::ZERO);
+            let paused_at = Instant::now();
             while state.mode == RunMode::Paused && !self.gate.cancel.load(Ordering::Relaxed) {
                 state = match self.gate.resume.wait_timeout(state, CANCEL_POLL) {
                     Ok((guard, _)) => guard,
                     Err(poisoned) => poisoned.into_inner().0,
                 };
             }
+            self.live.paused += paused_at.elapsed();
             state.frame.paused = false;
         }
         if let RunMode::Play(per_second) = state.mode {
             drop(state);
-            (self.live.waker)(Duration::ZERO);
+            self.live.link.wake(Duration::ZERO);
             self.sleep_between_events(per_second);
         }
     }
 
     fn depth_finished(&mut self, stats: &DepthStats) {
         self.live.depth_finished(stats);
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self
+            .time_limit
+            .is_some_and(|limit| self.live.running_time() >= limit)
+        {
+            self.timed_out = true;
+        }
+        self.timed_out
     }
 
     fn progress(&mut self, nodes: u64, memory_bytes: usize) {
@@ -583,53 +598,57 @@ impl SolveJob {
         let kind = kind(&self.solver).ok_or_else(|| {
             StartError::Solve(solver::SolveError::UnknownSolver(self.solver.clone()))
         })?;
-        let cancel = Arc::new(AtomicBool::new(false));
         let live = Arc::new(LiveCounters::default());
-        let (sender, receiver) = sync_channel(super::CHANNEL_CAPACITY);
         let started = Instant::now();
         let picture =
             SearchPicture::new(self.puzzle.board().cell_count(), self.puzzle.active_robot());
-        let gate = Arc::new(Gate {
-            state: Mutex::new(GateState {
-                mode: if setup.start_paused {
-                    RunMode::Paused
-                } else {
-                    RunMode::Continue
-                },
-                breakpoints: setup.breakpoints,
-                frame: DebugFrame {
-                    picture: picture.clone(),
-                    record_capacity: setup.record_capacity.max(1),
-                    ..DebugFrame::default()
-                },
-                log: VecDeque::new(),
-                base: picture,
-                active: self.puzzle.active_robot(),
-            }),
-            resume: Condvar::new(),
-            cancel: Arc::clone(&cancel),
-        });
-        let thread = {
+        // The gate shares the task's cancel flag; the flag exists only once the task does, so
+        // the gate is handed to the thread through a channel of one.
+        let (gate_sender, gate_receiver) = std::sync::mpsc::sync_channel::<Arc<Gate>>(1);
+        let state = GateState {
+            mode: if setup.start_paused {
+                RunMode::Paused
+            } else {
+                RunMode::Continue
+            },
+            breakpoints: setup.breakpoints,
+            frame: DebugFrame {
+                picture: picture.clone(),
+                record_capacity: setup.record_capacity.max(1),
+                ..DebugFrame::default()
+            },
+            log: VecDeque::new(),
+            base: picture,
+            active: self.puzzle.active_robot(),
+        };
+        let task = {
             let live = Arc::clone(&live);
-            let gate = Arc::clone(&gate);
-            let cancel = Arc::clone(&cancel);
-            std::thread::Builder::new()
-                .name(format!("debug-{}-{}", kind.name, next_run_number()))
-                .spawn(move || {
+            super::spawn_task(
+                format!("debug-{}-{}", kind.name, next_run_number()),
+                waker,
+                super::CHANNEL_CAPACITY,
+                move |link: TaskLink<Message>| {
+                    let Ok(gate) = gate_receiver.recv() else {
+                        return;
+                    };
+                    // The time limit counts running time only: the probe checks it, leaving
+                    // out the time spent paused, rather than the solver's wall clock.
                     let limits = Limits {
-                        time: self.time_limit,
+                        time: None,
                         memory_bytes: self.memory_limit,
-                        cancel: Some(cancel),
+                        cancel: Some(Arc::clone(&link.cancel)),
                     };
                     let mut probe = DebugProbe {
                         live: LiveProbe {
                             live: Arc::clone(&live),
-                            sender: sender.clone(),
-                            waker: Arc::clone(&waker),
+                            link,
                             started,
                             last_publish: started,
+                            paused: Duration::ZERO,
                         },
                         gate,
+                        time_limit: self.time_limit,
+                        timed_out: false,
                     };
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         solver::run(
@@ -641,26 +660,29 @@ impl SolveJob {
                         )
                     }));
                     let end = match result {
-                        Ok(Ok(report)) => super::RunEnd::Finished(report),
+                        Ok(Ok(mut report)) => {
+                            if probe.timed_out && report.outcome == solver::Outcome::Cancelled {
+                                report.outcome = solver::Outcome::TimeLimit;
+                            }
+                            report.elapsed = report.elapsed.saturating_sub(probe.live.paused);
+                            super::RunEnd::Finished(report)
+                        }
                         Ok(Err(error)) => super::RunEnd::Refused(error),
                         Err(panic) => super::RunEnd::Crashed(panic_message(panic.as_ref())),
                     };
-                    let _ = sender.send(Message::End(end));
-                    (waker)(Duration::ZERO);
-                })
-                .map_err(StartError::Thread)?
+                    probe.live.link.send(Message::End(end), Duration::ZERO);
+                },
+            )
+            .map_err(StartError::Thread)?
         };
-        let run = SolveRun {
-            kind,
-            cancel,
-            live,
-            receiver,
-            thread: Some(thread),
-            started,
-            rows: Vec::new(),
-            end: None,
-            cancel_requested_at: None,
-        };
+        let gate = Arc::new(Gate {
+            state: Mutex::new(state),
+            resume: Condvar::new(),
+            cancel: Arc::clone(task.cancel_flag()),
+        });
+        // The thread waits for its gate; it is alive, so the channel is open.
+        let _ = gate_sender.send(Arc::clone(&gate));
+        let run = SolveRun::new(kind, task, live, started);
         Ok((run, DebugHandle { gate }))
     }
 }

@@ -2,6 +2,11 @@
 //! the user interface can read at any moment, and finished depth rows sent over a bounded
 //! channel.
 //!
+//! Every thread the app needs starts through one function, [`spawn_task`]: a plain run
+//! ([`SolveJob::spawn`]), a debugged run ([`SolveJob::spawn_debug`]) and a batch of runs such
+//! as an experiment each get a named thread, a cancel flag, a bounded channel and the same
+//! [`Waker`]; the caller keeps a [`Task`] and never a thread of its own.
+//!
 //! The worker knows nothing about the user interface: it is handed a [`Waker`] that it calls
 //! when there is something new to show, with the delay after which a repaint is wanted, so
 //! bursts of news are coalesced into one repaint.
@@ -27,7 +32,7 @@ use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverK
 use crate::solver::{SolverOptions, kind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -47,6 +52,105 @@ pub const PROGRESS_REPAINT_DELAY: Duration = Duration::from_millis(80);
 /// the end, so this bound is far above what a run produces between two frames; should the
 /// interface stop draining, the solver waits rather than losing a row.
 const CHANNEL_CAPACITY: usize = 1024;
+
+/// A thread started by [`spawn_task`], as its caller holds it: the messages it sends, and its
+/// cancel flag. Dropping it cancels the thread, which then ends at its next check.
+pub struct Task<M> {
+    cancel: Arc<AtomicBool>,
+    receiver: Receiver<M>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl<M> Task<M> {
+    /// Asks the thread to stop.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The cancel flag.
+    pub fn cancel_flag(&self) -> &Arc<AtomicBool> {
+        &self.cancel
+    }
+
+    /// The next message, without blocking.
+    pub fn try_recv(&self) -> Result<M, TryRecvError> {
+        self.receiver.try_recv()
+    }
+
+    /// The next message, waiting at most `timeout`.
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<M, RecvTimeoutError> {
+        self.receiver.recv_timeout(timeout)
+    }
+
+    /// Waits for the thread to return, once it has sent its last message; returns `false`
+    /// when it panicked.
+    pub fn join(&mut self) -> bool {
+        match self.thread.take() {
+            Some(thread) => thread.join().is_ok(),
+            None => true,
+        }
+    }
+}
+
+impl<M> Drop for Task<M> {
+    fn drop(&mut self) {
+        // Nobody will read the result: stop the thread rather than let it run on.
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The thread's side of a [`Task`]: its cancel flag, its channel and the waker.
+pub struct TaskLink<M> {
+    /// Set when the caller cancels.
+    pub cancel: Arc<AtomicBool>,
+    sender: SyncSender<M>,
+    waker: Waker,
+}
+
+impl<M> TaskLink<M> {
+    /// Whether the caller asked the thread to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Sends a message (waiting while the channel is full) and asks for a repaint after
+    /// `wake_after`. A caller that has gone is not an error: the cancel flag stops the thread.
+    pub fn send(&self, message: M, wake_after: Duration) {
+        let _ = self.sender.send(message);
+        (self.waker)(wake_after);
+    }
+
+    /// Asks for a repaint after `after`, with nothing to send.
+    pub fn wake(&self, after: Duration) {
+        (self.waker)(after);
+    }
+}
+
+/// Starts `body` on a new thread named `name`, with a cancel flag and a channel of
+/// `capacity` messages back to the returned [`Task`]; `waker` is called whenever the body
+/// sends. The one place the worker layer starts threads.
+pub fn spawn_task<M: Send + 'static>(
+    name: String,
+    waker: Waker,
+    capacity: usize,
+    body: impl FnOnce(TaskLink<M>) + Send + 'static,
+) -> std::io::Result<Task<M>> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (sender, receiver) = sync_channel(capacity.max(1));
+    let link = TaskLink {
+        cancel: Arc::clone(&cancel),
+        sender,
+        waker,
+    };
+    let thread = std::thread::Builder::new()
+        .name(name)
+        .spawn(move || body(link))?;
+    Ok(Task {
+        cancel,
+        receiver,
+        thread: Some(thread),
+    })
+}
 
 /// Everything needed to start one run.
 #[derive(Clone, Debug)]
@@ -81,30 +185,19 @@ impl SolveJob {
     pub fn spawn(self, waker: Waker) -> Result<SolveRun, StartError> {
         let kind = kind(&self.solver)
             .ok_or_else(|| StartError::Solve(SolveError::UnknownSolver(self.solver.clone())))?;
-        let cancel = Arc::new(AtomicBool::new(false));
         let live = Arc::new(LiveCounters::default());
-        let (sender, receiver) = sync_channel(CHANNEL_CAPACITY);
         let started = Instant::now();
-        let thread = {
-            let cancel = Arc::clone(&cancel);
+        let task = {
             let live = Arc::clone(&live);
-            let waker = Arc::clone(&waker);
-            std::thread::Builder::new()
-                .name(format!("solver-{}-{}", kind.name, next_run_number()))
-                .spawn(move || run_on_thread(self, cancel, live, sender, waker, started))
-                .map_err(StartError::Thread)?
+            spawn_task(
+                format!("solver-{}-{}", kind.name, next_run_number()),
+                waker,
+                CHANNEL_CAPACITY,
+                move |link| run_on_thread(self, live, link, started),
+            )
+            .map_err(StartError::Thread)?
         };
-        Ok(SolveRun {
-            kind,
-            cancel,
-            live,
-            receiver,
-            thread: Some(thread),
-            started,
-            rows: Vec::new(),
-            end: None,
-            cancel_requested_at: None,
-        })
+        Ok(SolveRun::new(kind, task, live, started))
     }
 }
 
@@ -159,7 +252,8 @@ pub enum RunEnd {
     Crashed(String),
 }
 
-enum Message {
+/// What a solver thread sends.
+pub(crate) enum Message {
     Row(DepthRow),
     End(RunEnd),
 }
@@ -169,10 +263,8 @@ enum Message {
 /// Dropping it cancels the run; the thread then ends on its own at its next poll.
 pub struct SolveRun {
     kind: &'static SolverKind,
-    cancel: Arc<AtomicBool>,
+    task: Task<Message>,
     live: Arc<LiveCounters>,
-    receiver: Receiver<Message>,
-    thread: Option<JoinHandle<()>>,
     started: Instant,
     rows: Vec<DepthRow>,
     end: Option<(RunEnd, Duration)>,
@@ -180,6 +272,23 @@ pub struct SolveRun {
 }
 
 impl SolveRun {
+    pub(crate) fn new(
+        kind: &'static SolverKind,
+        task: Task<Message>,
+        live: Arc<LiveCounters>,
+        started: Instant,
+    ) -> SolveRun {
+        SolveRun {
+            kind,
+            task,
+            live,
+            started,
+            rows: Vec::new(),
+            end: None,
+            cancel_requested_at: None,
+        }
+    }
+
     /// The solver being run.
     pub fn kind(&self) -> &'static SolverKind {
         self.kind
@@ -191,7 +300,7 @@ impl SolveRun {
         if self.end.is_none() && self.cancel_requested_at.is_none() {
             self.cancel_requested_at = Some(Instant::now());
         }
-        self.cancel.store(true, Ordering::Relaxed);
+        self.task.cancel();
     }
 
     /// Whether a cancel was asked for.
@@ -204,7 +313,7 @@ impl SolveRun {
     pub fn drain(&mut self) -> bool {
         let mut news = false;
         loop {
-            match self.receiver.try_recv() {
+            match self.task.try_recv() {
                 Ok(Message::Row(row)) => {
                     self.rows.push(row);
                     news = true;
@@ -234,11 +343,9 @@ impl SolveRun {
     }
 
     fn join(&mut self) {
-        if let Some(thread) = self.thread.take() {
-            // The thread has sent its last message and is returning; a panic was already
-            // caught and reported, so the join result carries nothing more.
-            let _ = thread.join();
-        }
+        // The thread has sent its last message and is returning; a panic was already caught
+        // and reported, so the join result carries nothing more.
+        let _ = self.task.join();
     }
 
     /// The finished depth rows received so far.
@@ -284,10 +391,7 @@ impl SolveRun {
         let deadline = Instant::now() + timeout;
         while self.end.is_none() {
             let left = deadline.checked_duration_since(Instant::now())?;
-            match self
-                .receiver
-                .recv_timeout(left.min(Duration::from_millis(20)))
-            {
+            match self.task.recv_timeout(left.min(Duration::from_millis(20))) {
                 Ok(Message::Row(row)) => self.rows.push(row),
                 Ok(Message::End(end)) => {
                     self.end = Some((end, self.started.elapsed()));
@@ -302,32 +406,31 @@ impl SolveRun {
     }
 }
 
-impl Drop for SolveRun {
-    fn drop(&mut self) {
-        // Nobody will read the result: stop the solver rather than let it run on.
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-}
-
 /// The probe of a live run: publishes counters to atomics at most every
 /// [`PUBLISH_INTERVAL`], sends each finished depth at once, and wakes the interface.
-struct LiveProbe {
-    live: Arc<LiveCounters>,
-    sender: SyncSender<Message>,
-    waker: Waker,
-    started: Instant,
-    last_publish: Instant,
+pub(crate) struct LiveProbe {
+    pub(crate) live: Arc<LiveCounters>,
+    pub(crate) link: TaskLink<Message>,
+    pub(crate) started: Instant,
+    pub(crate) last_publish: Instant,
+    /// Time the run spent paused by a debugger: not part of its running time.
+    pub(crate) paused: Duration,
+}
+
+impl LiveProbe {
+    /// Time since the start, less the time spent paused.
+    pub(crate) fn running_time(&self) -> Duration {
+        self.started.elapsed().saturating_sub(self.paused)
+    }
 }
 
 impl Probe for LiveProbe {
     fn depth_finished(&mut self, stats: &DepthStats) {
         let row = DepthRow {
             stats: stats.clone(),
-            at: self.started.elapsed(),
+            at: self.running_time(),
         };
-        // A closed channel means the interface dropped the run; the cancel flag stops us soon.
-        let _ = self.sender.send(Message::Row(row));
-        (self.waker)(Duration::ZERO);
+        self.link.send(Message::Row(row), Duration::ZERO);
     }
 
     fn progress(&mut self, nodes: u64, memory_bytes: usize) {
@@ -340,30 +443,28 @@ impl Probe for LiveProbe {
             self.live
                 .memory_bytes
                 .store(memory_bytes, Ordering::Relaxed);
-            (self.waker)(PROGRESS_REPAINT_DELAY);
+            self.link.wake(PROGRESS_REPAINT_DELAY);
         }
     }
 }
 
 fn run_on_thread(
     job: SolveJob,
-    cancel: Arc<AtomicBool>,
     live: Arc<LiveCounters>,
-    sender: SyncSender<Message>,
-    waker: Waker,
+    link: TaskLink<Message>,
     started: Instant,
 ) {
     let limits = Limits {
         time: job.time_limit,
         memory_bytes: job.memory_limit,
-        cancel: Some(cancel),
+        cancel: Some(Arc::clone(&link.cancel)),
     };
     let mut probe = LiveProbe {
         live: Arc::clone(&live),
-        sender: sender.clone(),
-        waker: Arc::clone(&waker),
+        link,
         started,
         last_publish: started,
+        paused: Duration::ZERO,
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         solver::run(&job.solver, &job.puzzle, &job.options, &limits, &mut probe)
@@ -378,11 +479,10 @@ fn run_on_thread(
         Ok(Err(error)) => RunEnd::Refused(error),
         Err(panic) => RunEnd::Crashed(panic_message(panic.as_ref())),
     };
-    let _ = sender.send(Message::End(end));
-    (waker)(Duration::ZERO);
+    probe.link.send(Message::End(end), Duration::ZERO);
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     if let Some(text) = panic.downcast_ref::<&str>() {
         format!("the solver stopped on an internal error: {text}")
     } else if let Some(text) = panic.downcast_ref::<String>() {
@@ -393,7 +493,7 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Numbers runs in the order they start, so each solver thread has its own name.
-fn next_run_number() -> u64 {
+pub(crate) fn next_run_number() -> u64 {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     COUNTER.fetch_add(1, Ordering::Relaxed) + 1
 }
@@ -517,7 +617,7 @@ mod tests {
         let puzzle = game_id::parse("7650+42+E2302B12+C9").unwrap();
         let (waker, _) = counting_waker();
         let run = SolveJob::new("iddfs", puzzle).spawn(waker).unwrap();
-        let flag = Arc::clone(&run.cancel);
+        let flag = Arc::clone(run.task.cancel_flag());
         drop(run);
         assert!(flag.load(Ordering::Relaxed));
     }

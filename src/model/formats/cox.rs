@@ -21,8 +21,8 @@
 //! files do for four-robot games, and is left out. The format has no printed targets, so the
 //! active target becomes the board's only target (a circle, or the vortex for any robot).
 
-use super::FormatError;
-use crate::model::board::{Board, RobotColor, Shape, Target, TargetColor};
+use super::{FormatError, checked, quote, strip_bom};
+use crate::model::board::{Board, MAX_SIDE, MIN_SIDE, RobotColor, Shape, Target, TargetColor};
 use crate::model::geometry::{Direction, Pos};
 use crate::model::puzzle::{Goal, Puzzle, Robot, Rules};
 
@@ -57,7 +57,7 @@ impl Line<'_> {
         };
         token
             .parse()
-            .map_err(|_| self.error(index, format!("expected {what}, found '{token}'")))
+            .map_err(|_| self.error(index, format!("expected {what}, found '{}'", quote(token))))
     }
 
     fn expect_len(&self, len: usize, shape: &str) -> Result<(), FormatError> {
@@ -103,6 +103,7 @@ fn lines(text: &str) -> Vec<Line<'_>> {
 
 /// Parses Cox's text format.
 pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
+    let text = strip_bom(text);
     let all = lines(text);
     let mut rest = all.iter();
     let end = |what: &str| FormatError::Syntax {
@@ -116,8 +117,20 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
         return Err(header.error(0, "expected 'board WIDTH HEIGHT'".into()));
     }
     header.expect_len(3, "board WIDTH HEIGHT")?;
-    let width: u16 = header.number(1, "the board width")?;
-    let height: u16 = header.number(2, "the board height")?;
+    let side = |index: usize, what: &str| -> Result<u16, FormatError> {
+        let value: i64 = header.number(index, what)?;
+        u16::try_from(value)
+            .ok()
+            .filter(|side| (MIN_SIDE..=MAX_SIDE).contains(side))
+            .ok_or_else(|| {
+                header.error(
+                    index,
+                    format!("{what} {value} is out of range: a board side must be {MIN_SIDE} to {MAX_SIDE}"),
+                )
+            })
+    };
+    let width = side(1, "the board width")?;
+    let height = side(2, "the board height")?;
     let mut board = Board::new(width, height)?;
     for y in 0..height {
         let row = rest
@@ -139,7 +152,10 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
                 "W" => (false, true),
                 "C" => (false, false),
                 _ => {
-                    return Err(row.error(x, format!("'{token}' is not a cell: use B, N, W or C")));
+                    return Err(row.error(
+                        x,
+                        format!("'{}' is not a cell: use B, N, W or C", quote(token)),
+                    ));
                 }
             };
             let pos = Pos::new(x as u16, y);
@@ -272,7 +288,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
         pos: goal_pos,
         color: goal_color,
     };
-    Ok(Puzzle::new(board, robots, goal, Rules::default())?)
+    checked(Puzzle::new(board, robots, goal, Rules::default())?)
 }
 
 /// Writes a puzzle in Cox's format. Closed cells are written as cells walled on all sides (a

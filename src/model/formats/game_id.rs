@@ -6,34 +6,60 @@
 //! target's cell index, which must be a printed target of the active robot's colour or the
 //! vortex. A game id carries no rule options and describes only boards of real tiles.
 
-use super::FormatError;
+use super::{FormatError, checked, quote};
+use crate::model::ModelError;
 use crate::model::board::{RobotColor, STANDARD_SIDE, TargetColor};
 use crate::model::geometry::Pos;
 use crate::model::puzzle::{Goal, Puzzle, Robot, Rules};
-use crate::model::tiles::{TileVariant, assemble_ids, identify_tiles};
+use crate::model::tiles::{TileVariant, assemble_ids, identify_tiles, tile_by_id};
 
-/// Whether text has the shape of a game id (four `+`-separated fields), so that a command-line
-/// argument can be told apart from a file name.
+/// Whether text has the shape of a game id (four `+`-separated fields of letters and digits),
+/// so that a command-line argument can be told apart from a file name. A field with a letter
+/// that is not a hexadecimal digit still looks like a game id, so that [`parse`] can name it.
 pub fn looks_like(text: &str) -> bool {
     let fields: Vec<&str> = text.trim().split('+').collect();
     fields.len() == 4
         && fields
             .iter()
-            .all(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_hexdigit()))
+            .all(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
-fn hex_digits(id: &str, field: &str, what: &str) -> Result<Vec<u8>, FormatError> {
+/// The hexadecimal digits of the field that starts at byte `start` of `id`; a character that
+/// is not one is named with its 1-based position in the id.
+fn hex_digits(id: &str, start: usize, field: &str, what: &str) -> Result<Vec<u8>, FormatError> {
     field
-        .chars()
-        .map(|c| {
+        .char_indices()
+        .map(|(offset, c)| {
             c.to_digit(16)
                 .map(|d| d as u8)
                 .ok_or_else(|| FormatError::GameId {
                     id: id.to_string(),
-                    message: format!("'{c}' in the {what} is not a hexadecimal digit"),
+                    message: format!(
+                        "'{}' at position {} (in the {what}) is not a hexadecimal digit 0-9 or A-F",
+                        c.escape_default(),
+                        id[..start + offset].chars().count() + 1
+                    ),
                 })
         })
         .collect()
+}
+
+/// The physical tiles of the game: a tile's two faces are one piece (sides A and B of the first
+/// edition, C and D of the later ones), so a board uses at most one face of each piece.
+fn check_tiles(ids: [u8; 4]) -> Result<(), ModelError> {
+    let piece = |id: u8| tile_by_id(id).map(|t| (t.group, t.name.ends_with(['A', 'B'])));
+    for (i, &id) in ids.iter().enumerate() {
+        for &earlier in &ids[..i] {
+            if piece(id).is_some() && piece(id) == piece(earlier) {
+                let name = |id: u8| tile_by_id(id).map_or(String::new(), |t| t.name.clone());
+                return Err(ModelError::TileTwice {
+                    first: name(earlier),
+                    second: name(id),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Parses a game id into a puzzle on the real standard board.
@@ -50,13 +76,24 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
             fields.len()
         )));
     };
-    let tile_ids = hex_digits(id, tiles, "tile field")?;
-    let tile_ids: [u8; 4] = tile_ids
-        .try_into()
-        .map_err(|_| err(format!("the tile field '{tiles}' must have 4 digits")))?;
+    // Where each field starts in the id, to name a bad character's position.
+    let starts = [
+        0,
+        tiles.len() + 1,
+        tiles.len() + counts.len() + 2,
+        tiles.len() + counts.len() + robots.len() + 3,
+    ];
+    let tile_ids = hex_digits(id, starts[0], tiles, "tile field")?;
+    let tile_ids: [u8; 4] = tile_ids.try_into().map_err(|_| {
+        err(format!(
+            "the tile field '{}' must have 4 digits",
+            quote(tiles)
+        ))
+    })?;
+    check_tiles(tile_ids)?;
     let board = assemble_ids(tile_ids, TileVariant::Real)?;
 
-    let counts = hex_digits(id, counts, "robot field")?;
+    let counts = hex_digits(id, starts[1], counts, "robot field")?;
     let [count, active] = counts.as_slice() else {
         return Err(err(
             "the second field must have 2 digits: robot count and active robot".into(),
@@ -66,7 +103,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     if !(1..=5).contains(&count) {
         return Err(err(format!("the robot count must be 1 to 5, not {count}")));
     }
-    let robot_digits = hex_digits(id, robots, "robot positions")?;
+    let robot_digits = hex_digits(id, starts[2], robots, "robot positions")?;
     if robot_digits.len() != 2 * count {
         return Err(err(format!(
             "{count} robots need {} digits of positions, found {}",
@@ -87,7 +124,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
         })
         .collect();
 
-    let target_digits = hex_digits(id, target, "target field")?;
+    let target_digits = hex_digits(id, starts[3], target, "target field")?;
     let [hi, lo] = target_digits.as_slice() else {
         return Err(err("the target field must have 2 digits".into()));
     };
@@ -126,7 +163,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
         pos: target_pos,
         color,
     };
-    Ok(Puzzle::new(board, robots, goal, Rules::default())?)
+    checked(Puzzle::new(board, robots, goal, Rules::default())?)
 }
 
 /// Writes the game id of a puzzle on a real standard board whose robots are the first colours
@@ -138,6 +175,7 @@ pub fn write(puzzle: &Puzzle) -> Result<String, FormatError> {
             "this board is not assembled from the real tiles, so it has no game id".into(),
         )
     })?;
+    check_tiles(tiles)?;
     let robots = puzzle.robots();
     for (robot, color) in robots.iter().zip(RobotColor::ALL) {
         if robot.color != color {

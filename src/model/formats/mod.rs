@@ -32,7 +32,7 @@ pub enum FormatError {
         message: String,
     },
     /// A game id that does not parse.
-    #[error("game id '{id}': {message}")]
+    #[error("game id '{}': {message}", quote(id))]
     GameId {
         /// The id as given.
         id: String,
@@ -55,9 +55,187 @@ pub enum FormatError {
     },
     /// A file name without a known extension.
     #[error(
-        "'{0}' is neither a .ron puzzle, a .txt Cox board, nor a game id such as 7650+42+E2302B12+C9"
+        "'{}' is neither a .ron puzzle, a .txt Cox board, nor a game id such as 7650+42+E2302B12+C9",
+        quote(.0)
     )]
     UnknownFormat(String),
+    /// An output path whose extension names no format this program writes.
+    #[error(
+        "cannot write '{}': the output's extension must be .ron (native) or .txt (Cox's format)",
+        quote(&.0.display().to_string())
+    )]
+    UnknownOutputFormat(PathBuf),
+    /// An input larger than [`MAX_INPUT_BYTES`].
+    #[error(
+        "{}: the input is larger than {} MiB, more than any puzzle needs; it was not read",
+        path.display(), MAX_INPUT_BYTES >> 20
+    )]
+    TooLarge {
+        /// The file (`-` for standard input).
+        path: PathBuf,
+    },
+    /// A path that names a device, a pipe, a directory or a socket rather than a regular file.
+    #[error(
+        "{}: this is {what}, not a regular file; puzzles are read from regular files or from \
+         standard input (-)",
+        path.display()
+    )]
+    NotAFile {
+        /// The path as given.
+        path: PathBuf,
+        /// What it is ("a directory", "a device", ...).
+        what: &'static str,
+    },
+    /// Input that is not UTF-8 text, with the place of its first bad byte.
+    #[error(
+        "line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not UTF-8 text; \
+         puzzle files are UTF-8"
+    )]
+    Encoding {
+        /// 1-based line of the bad byte.
+        line: usize,
+        /// 1-based column (in characters) of the bad byte.
+        column: usize,
+        /// 0-based byte offset of the bad byte.
+        offset: usize,
+        /// The bad byte.
+        byte: u8,
+    },
+    /// A save that would replace a file the caller did not ask to replace.
+    #[error("{} already exists and was left as it is", path.display())]
+    Exists {
+        /// The existing file.
+        path: PathBuf,
+    },
+}
+
+/// The most bytes read from one puzzle file or from standard input. The largest board the
+/// model allows (64x64, every wall, target and robot listed) takes well under 1 MiB in any
+/// format, so anything larger is not a puzzle; the cap keeps a link to `/dev/zero` or a huge
+/// file from filling the memory.
+pub const MAX_INPUT_BYTES: u64 = 4 << 20;
+
+/// The longest piece of user text an error message repeats.
+const QUOTE_CHARS: usize = 40;
+
+/// User text made safe to print in an error message: control characters are escaped (a file
+/// cannot clear the terminal) and text longer than a few words is cut, saying how long it was.
+pub fn quote(text: &str) -> String {
+    quote_up_to(text, QUOTE_CHARS)
+}
+
+/// [`quote`] with another length: at most `max` characters of `text` are kept.
+pub(crate) fn quote_up_to(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push_str(&format!("... ({} bytes in all)", text.len()));
+            return out;
+        }
+        if c.is_control() || c == '\u{feff}' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The text of a puzzle file's bytes: a UTF-8 byte-order mark is accepted and dropped, and
+/// bytes that are not UTF-8 are reported by line, column and byte offset.
+pub fn decode(bytes: Vec<u8>) -> Result<String, FormatError> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        }),
+        Err(error) => {
+            let bytes = error.as_bytes();
+            let offset = error.utf8_error().valid_up_to();
+            // Everything before the bad byte is valid UTF-8, so it can be counted in chars.
+            let before = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            Err(FormatError::Encoding {
+                line: before.matches('\n').count() + 1,
+                column: before[line_start..].chars().count() + 1,
+                offset,
+                byte: bytes[offset],
+            })
+        }
+    }
+}
+
+/// Text without a leading UTF-8 byte-order mark (some editors write one).
+pub(crate) fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] of puzzle text from a regular file, or from standard
+/// input when the path is `-`. Devices, pipes and directories are refused before they are
+/// opened, so a link to `/dev/zero` or a FIFO fails at once instead of hanging.
+pub fn read_text(path: &Path) -> Result<String, FormatError> {
+    use std::io::Read;
+    let io = |error| FormatError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .lock()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+    } else {
+        // The metadata of what a symbolic link points to: the link itself is fine.
+        let metadata = std::fs::metadata(path).map_err(io)?;
+        if !metadata.is_file() {
+            return Err(FormatError::NotAFile {
+                path: path.to_path_buf(),
+                what: file_kind(&metadata),
+            });
+        }
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+    }
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(FormatError::TooLarge {
+            path: path.to_path_buf(),
+        });
+    }
+    decode(bytes)
+}
+
+/// What a path that is not a regular file is, in words.
+fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = metadata.file_type();
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if metadata.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A parsed puzzle after the checks every format shares ([`Puzzle::check_targets`]).
+pub(crate) fn checked(puzzle: Puzzle) -> Result<Puzzle, FormatError> {
+    puzzle.check_targets()?;
+    Ok(puzzle)
 }
 
 /// Which format a file or argument is in.
@@ -100,9 +278,22 @@ pub fn write(puzzle: &Puzzle, format: Format) -> Result<String, FormatError> {
     }
 }
 
-/// Loads a puzzle from a command-line argument: a `.ron` or `.txt` file, or a game id.
+/// Loads a puzzle from a command-line argument: a `.ron` or `.txt` file, a game id, or `-`
+/// for standard input (a game id, native text or Cox text, told apart by their first word).
 pub fn load_source(source: &str) -> Result<Puzzle, FormatError> {
     let path = Path::new(source);
+    if source == "-" {
+        let text = read_text(path)?;
+        let trimmed = text.trim_start();
+        let format = if game_id::looks_like(trimmed) {
+            Format::GameId
+        } else if trimmed.starts_with("board") {
+            Format::Cox
+        } else {
+            Format::Native
+        };
+        return parse(&text, format);
+    }
     match Format::of_path(path) {
         Some(format) => load_file(path, format),
         None if game_id::looks_like(source) => game_id::parse(source),
@@ -127,25 +318,59 @@ pub fn load(source: &str) -> Result<Puzzle, FormatError> {
 
 /// Reads and parses a puzzle file.
 pub fn load_file(path: &Path, format: Format) -> Result<Puzzle, FormatError> {
-    let text = std::fs::read_to_string(path).map_err(|error| FormatError::Io {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let text = read_text(path)?;
     parse(&text, format)
+}
+
+/// Whether a save may replace an existing file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overwrite {
+    /// Replace whatever is there (the app's Save, `--force`).
+    Allow,
+    /// Fail with [`FormatError::Exists`] when the path exists.
+    Refuse,
 }
 
 /// Writes a file atomically: the text goes to a temporary file beside the target, which is
 /// flushed to disk and then renamed over it, so a crash never leaves a half-written file.
+/// A symbolic link is followed: its target is replaced in its own directory and the link is
+/// kept. A replaced file keeps its permissions.
 pub fn save_atomic(path: &Path, text: &str) -> Result<(), FormatError> {
+    save_atomic_with(path, text, Overwrite::Allow)
+}
+
+/// [`save_atomic`], refusing to replace an existing file unless `overwrite` allows it. The
+/// refusal is atomic too: the finished temporary file is linked to the new name, which fails
+/// if anything took that name meanwhile.
+pub fn save_atomic_with(path: &Path, text: &str, overwrite: Overwrite) -> Result<(), FormatError> {
+    let target = resolve_links(path);
     let io = |error| FormatError::Io {
         path: path.to_path_buf(),
         error,
     };
-    let dir = match path.parent() {
+    let existing = match std::fs::metadata(&target) {
+        Ok(metadata) => Some(metadata),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => return Err(io(error)),
+    };
+    if existing.is_some() && overwrite == Overwrite::Refuse {
+        return Err(FormatError::Exists {
+            path: path.to_path_buf(),
+        });
+    }
+    if let Some(metadata) = &existing
+        && !metadata.is_file()
+    {
+        return Err(FormatError::NotAFile {
+            path: path.to_path_buf(),
+            what: file_kind(metadata),
+        });
+    }
+    let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "puzzle".into());
@@ -153,21 +378,68 @@ pub fn save_atomic(path: &Path, text: &str) -> Result<(), FormatError> {
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(text.as_bytes())?;
+        if let Some(metadata) = &existing {
+            file.set_permissions(metadata.permissions())?;
+        }
         file.sync_all()?;
-        std::fs::rename(&temp, path)
+        match overwrite {
+            Overwrite::Allow => std::fs::rename(&temp, &target),
+            Overwrite::Refuse => {
+                std::fs::hard_link(&temp, &target)?;
+                std::fs::remove_file(&temp)
+            }
+        }
     })();
-    if result.is_err() {
+    if let Err(error) = result {
         let _ = std::fs::remove_file(&temp);
+        if error.kind() == std::io::ErrorKind::AlreadyExists {
+            return Err(FormatError::Exists {
+                path: path.to_path_buf(),
+            });
+        }
+        return Err(io(error));
     }
-    result.map_err(io)
+    Ok(())
 }
 
-/// Saves a puzzle in the format its path's extension names.
+/// The file a path finally names after following symbolic links (at most 40, as the system
+/// does), whether or not that file exists yet. A relative link target is taken from the
+/// link's own directory.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        let is_link = std::fs::symlink_metadata(&current).is_ok_and(|m| m.file_type().is_symlink());
+        if !is_link {
+            break;
+        }
+        let Ok(target) = std::fs::read_link(&current) else {
+            break;
+        };
+        current = match current.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    current
+}
+
+/// Saves a puzzle in the format its path's extension names. The puzzle must pass the checks
+/// every loader makes, so that whatever is written can be read back.
 pub fn save_puzzle(puzzle: &Puzzle, path: &Path) -> Result<(), FormatError> {
+    save_puzzle_with(puzzle, path, Overwrite::Allow)
+}
+
+/// [`save_puzzle`], refusing to replace an existing file unless `overwrite` allows it.
+pub fn save_puzzle_with(
+    puzzle: &Puzzle,
+    path: &Path,
+    overwrite: Overwrite,
+) -> Result<(), FormatError> {
     let format = Format::of_path(path)
-        .ok_or_else(|| FormatError::UnknownFormat(path.display().to_string()))?;
+        .ok_or_else(|| FormatError::UnknownOutputFormat(path.to_path_buf()))?;
+    puzzle.check_targets()?;
     let text = write(puzzle, format)?;
-    save_atomic(path, &text)
+    save_atomic_with(path, &text, overwrite)
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@
 //! A wall `(x, y, side)` stands on that side of cell (x, y) and so on the neighbouring cell
 //! too; walls on the border are implied.
 
-use super::FormatError;
-use crate::model::board::{Board, RobotColor, Shape, Target, TargetColor};
+use super::{FormatError, checked, quote_up_to, strip_bom};
+use crate::model::board::{Board, MAX_SIDE, MIN_SIDE, RobotColor, Shape, Target, TargetColor};
 use crate::model::geometry::{Direction, Pos};
 use crate::model::puzzle::{Goal, Puzzle, Robot, Rules};
 use serde::Deserialize;
@@ -29,8 +29,8 @@ pub const FORMAT_VERSION: u32 = 1;
 #[serde(deny_unknown_fields)]
 struct PuzzleFile {
     format: u32,
-    width: u16,
-    height: u16,
+    width: Side<Width>,
+    height: Side<Height>,
     #[serde(default)]
     walls: Vec<(u16, u16, Direction)>,
     #[serde(default)]
@@ -69,6 +69,43 @@ struct GoalEntry {
     color: TargetColor,
 }
 
+/// The name of a board-side field, for its range error.
+trait FieldName {
+    const NAME: &'static str;
+}
+
+struct Width;
+struct Height;
+
+impl FieldName for Width {
+    const NAME: &'static str = "width";
+}
+
+impl FieldName for Height {
+    const NAME: &'static str = "height";
+}
+
+/// A board side read as any integer and checked against the model's range, so that a value
+/// far out of range is reported with its field and the range rather than as an integer that
+/// does not fit.
+struct Side<F>(u16, std::marker::PhantomData<F>);
+
+impl<'de, F: FieldName> Deserialize<'de> for Side<F> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = i64::deserialize(deserializer)?;
+        let range = i64::from(MIN_SIDE)..=i64::from(MAX_SIDE);
+        if !range.contains(&value) {
+            return Err(serde::de::Error::custom(format!(
+                "{}: {value} is out of range: a board side must be {MIN_SIDE} to {MAX_SIDE} \
+                 ({MIN_SIDE}..={MAX_SIDE})",
+                F::NAME
+            )));
+        }
+        // The range check above keeps the value within u16.
+        Ok(Side(value as u16, std::marker::PhantomData))
+    }
+}
+
 /// A native file's contents before the checks a puzzle needs: a well-formed board, and robots
 /// and a goal as listed. The editor reads unfinished designs through this.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,7 +124,7 @@ pub struct PuzzleParts {
 /// puzzles by what and where.
 pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     let parts = parse_parts(text)?;
-    Ok(Puzzle::new(
+    checked(Puzzle::new(
         parts.board,
         parts.robots,
         parts.goal,
@@ -98,10 +135,24 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
 /// Parses a native file as far as a board: syntax, version and board errors are reported,
 /// the robots and goal are returned as listed.
 pub fn parse_parts(text: &str) -> Result<PuzzleParts, FormatError> {
-    let file: PuzzleFile = ron::from_str(text).map_err(|e| FormatError::Syntax {
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
+    let text = strip_bom(text);
+    let file: PuzzleFile = ron::from_str(text).map_err(|e| {
+        let (line, column) = (e.span.start.line, e.span.start.col);
+        let message = match (&e.code, field_before(text, line, column)) {
+            (ron::Error::IntegerOutOfBounds, Some(field)) => {
+                format!(
+                    "{field}: the number is out of range ({})",
+                    field_range(field)
+                )
+            }
+            // The message may repeat text from the file: it is escaped and cut.
+            (code, _) => quote_up_to(&code.to_string(), 200),
+        };
+        FormatError::Syntax {
+            line,
+            column,
+            message,
+        }
     })?;
     if file.format == 0 || file.format > FORMAT_VERSION {
         return Err(FormatError::Unrepresentable(format!(
@@ -109,7 +160,7 @@ pub fn parse_parts(text: &str) -> Result<PuzzleParts, FormatError> {
             file.format
         )));
     }
-    let mut board = Board::new(file.width, file.height)?;
+    let mut board = Board::new(file.width.0, file.height.0)?;
     for (x, y, side) in file.walls {
         board.set_wall(Pos::new(x, y), side, true)?;
     }
@@ -147,6 +198,31 @@ pub fn parse_parts(text: &str) -> Result<PuzzleParts, FormatError> {
         goal,
         rules: file.rules,
     })
+}
+
+/// The name of the field whose value starts at a 1-based line and column (`width` in
+/// `width: 1000000`), or `None` when no `name:` stands right before it.
+fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
+    let row = text.lines().nth(line.checked_sub(1)?)?;
+    let end = row
+        .char_indices()
+        .nth(column.checked_sub(1)?)
+        .map_or(row.len(), |(i, _)| i);
+    let before = row[..end].trim_end().strip_suffix(':')?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let name = &before[start..];
+    (!name.is_empty() && name.len() <= 16).then_some(name)
+}
+
+/// The allowed values of a numeric field, in words.
+fn field_range(field: &str) -> String {
+    match field {
+        "width" | "height" => format!("a board side must be {MIN_SIDE} to {MAX_SIDE}"),
+        "format" => format!("this program reads format {FORMAT_VERSION}"),
+        _ => format!("a coordinate must be 0 to {}", MAX_SIDE - 1),
+    }
 }
 
 /// Writes a puzzle in the native format: one wall, target or robot per line, so files read

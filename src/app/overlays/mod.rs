@@ -5,21 +5,31 @@
 //! The layers: minimum-move values as a heat map, the slide graph's edges (all cells or one,
 //! with the edges changed by the last update), the stateless solver's states per cell, how
 //! often the search put the active robot on each cell, and the path of a sequence of moves.
+//! [`assembly`] puts the layers that are on together each frame; [`panel`] is the dock's
+//! Overlays tab.
 
-use super::board_view::{BoardGeometry, Trail};
+pub mod assembly;
+pub mod paint;
+pub mod panel;
+
+pub use paint::overlay_shapes;
+
+use super::board_view::Trail;
 use super::theme::{self, Palette};
 use crate::model::{Board, Cell, Direction, Move, MoveTables, Pos, Puzzle, RobotColor};
 use crate::solver::min_moves::UNREACHABLE;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
 use crate::solver::stateless::{FinalState, IntermediateState};
-use egui::epaint::text::FontsView;
-use egui::{Align2, FontId, Shape, Stroke, vec2};
 use serde::{Deserialize, Serialize};
 
 /// Which overlays are on; kept between runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OverlaySettings {
+    /// The stateless layer shows only this robot's states (all robots' when `None`).
+    pub stateless_robot: Option<RobotColor>,
+    /// Which of the stateless solver's states it shows.
+    pub stateless_kinds: StatelessKinds,
     /// The slide graph's edges.
     pub graph_edges: bool,
     /// The edges of every cell (otherwise only of the hovered cell).
@@ -30,6 +40,58 @@ pub struct OverlaySettings {
     pub search_heat: bool,
     /// The last solution's moves as arrows.
     pub solution_path: bool,
+}
+
+/// Which of the stateless solver's states the layer shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StatelessKinds {
+    /// Final states: where a robot can stop, after how many moves.
+    pub finals: bool,
+    /// Intermediate states: where a robot passes, moving in a direction.
+    pub intermediates: bool,
+}
+
+impl Default for StatelessKinds {
+    fn default() -> Self {
+        // The final states alone are readable on a full board; intermediates are asked for.
+        StatelessKinds {
+            finals: true,
+            intermediates: false,
+        }
+    }
+}
+
+/// What the stateless layer draws: one robot's states or every robot's, and which kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatelessFilter {
+    /// Only this robot's states, when given.
+    pub robot: Option<RobotColor>,
+    /// Which kinds.
+    pub kinds: StatelessKinds,
+}
+
+impl StatelessFilter {
+    /// Everything: every robot, both kinds.
+    pub const ALL: StatelessFilter = StatelessFilter {
+        robot: None,
+        kinds: StatelessKinds {
+            finals: true,
+            intermediates: true,
+        },
+    };
+
+    /// The filter the settings describe.
+    pub fn of(settings: &OverlaySettings) -> StatelessFilter {
+        StatelessFilter {
+            robot: settings.stateless_robot,
+            kinds: settings.stateless_kinds,
+        }
+    }
+
+    fn shows(&self, color: RobotColor) -> bool {
+        self.robot.is_none_or(|robot| robot == color)
+    }
 }
 
 /// What a heat fill measures: each has its own colour ramp.
@@ -63,6 +125,8 @@ pub struct CellText {
     pub text: String,
     /// Drawn in a robot's colour, or in the board's text colour.
     pub color: Option<RobotColor>,
+    /// Drawn large (the one number of a cell), or small (one of several).
+    pub large: bool,
 }
 
 /// How an arrow between two cells is drawn.
@@ -173,6 +237,7 @@ pub fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
             line: 3,
             text: short_count(count),
             color: None,
+            large: false,
         });
     }
     drawing
@@ -286,31 +351,44 @@ pub fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
 /// left, yellow and silver bottom right); the intermediate states in the centre, as direction
 /// and moves in the robot's colour when the cell holds one, or as their count when it holds
 /// several.
+///
+/// With one robot chosen, its final state is the cell's one large number in the centre and its
+/// intermediate states go to the bottom left corner, so the layer reads at a glance.
 pub fn stateless_layer(
     board: &Board,
     finals: &[FinalState],
     intermediates: &[IntermediateState],
+    filter: StatelessFilter,
 ) -> OverlayDrawing {
     let mut drawing = OverlayDrawing::default();
+    let single = filter.robot.is_some();
     let mut sorted_finals: Vec<&FinalState> = finals
         .iter()
-        .filter(|f| usize::from(f.cell) < board.cell_count())
+        .filter(|f| {
+            filter.kinds.finals && filter.shows(f.color) && usize::from(f.cell) < board.cell_count()
+        })
         .collect();
     sorted_finals.sort_by_key(|f| (f.cell, f.color.index(), f.moves));
     for state in sorted_finals {
         drawing.texts.push(CellText {
             pos: board.pos(state.cell),
-            line: state.color.index().min(3) as u8,
+            line: if single {
+                4
+            } else {
+                state.color.index().min(3) as u8
+            },
             text: state.moves.to_string(),
             color: Some(state.color),
+            large: single,
         });
     }
     let mut per_cell: std::collections::BTreeMap<Cell, Vec<&IntermediateState>> =
         std::collections::BTreeMap::new();
-    for state in intermediates
-        .iter()
-        .filter(|i| usize::from(i.cell) < board.cell_count())
-    {
+    for state in intermediates.iter().filter(|i| {
+        filter.kinds.intermediates
+            && filter.shows(i.color)
+            && usize::from(i.cell) < board.cell_count()
+    }) {
         per_cell.entry(state.cell).or_default().push(state);
     }
     for (cell, states) in per_cell {
@@ -323,9 +401,10 @@ pub fn stateless_layer(
         };
         drawing.texts.push(CellText {
             pos: board.pos(cell),
-            line: 4,
+            line: if single { 2 } else { 4 },
             text,
             color,
+            large: !single && !filter.kinds.finals,
         });
     }
     drawing
@@ -349,98 +428,12 @@ pub fn path_trails(puzzle: &Puzzle, moves: &[Move]) -> Vec<Trail> {
             color: mv.robot,
             from: board.pos(from),
             to: board.pos(to),
-            emphasis: if number + 1 == moves.len() { 1.0 } else { 0.5 },
+            // The whole path stands out; the last move the most.
+            emphasis: if number + 1 == moves.len() { 1.0 } else { 0.8 },
             number: Some(number + 1),
         });
     }
     trails
-}
-
-/// The overlay's shapes: fills, arrows, then texts, through the board's transform.
-pub fn overlay_shapes(
-    fonts: &mut FontsView<'_>,
-    geometry: &BoardGeometry,
-    drawing: &OverlayDrawing,
-    palette: &Palette,
-) -> Vec<Shape> {
-    let cell = geometry.cell_size();
-    let mut shapes = Vec::new();
-    for fill in &drawing.fills {
-        let rect = geometry.cell_rect(fill.pos).shrink(cell * 0.03);
-        shapes.push(Shape::rect_filled(
-            rect,
-            cell * 0.08,
-            theme::heat(fill.kind == HeatKind::Search, fill.level),
-        ));
-    }
-    let colors = theme::overlay(palette);
-    for arrow in &drawing.arrows {
-        shapes.extend(arrow_shapes(geometry, arrow, colors));
-    }
-    let font = FontId::monospace((cell * 0.2).max(7.0));
-    for text in &drawing.texts {
-        let rect = geometry.cell_rect(text.pos);
-        let color = text.color.map_or(palette.board_text, theme::robot);
-        let inset = cell * 0.06;
-        let (anchor, align) = match text.line {
-            0 => (rect.left_top() + vec2(inset, inset), Align2::LEFT_TOP),
-            1 => (rect.right_top() + vec2(-inset, inset), Align2::RIGHT_TOP),
-            2 => (
-                rect.left_bottom() + vec2(inset, -inset),
-                Align2::LEFT_BOTTOM,
-            ),
-            3 => (
-                rect.right_bottom() - vec2(inset, inset),
-                Align2::RIGHT_BOTTOM,
-            ),
-            _ => (rect.center(), Align2::CENTER_CENTER),
-        };
-        shapes.push(Shape::text(
-            fonts,
-            anchor,
-            align,
-            &text.text,
-            font.clone(),
-            color,
-        ));
-    }
-    shapes
-}
-
-fn arrow_shapes(
-    geometry: &BoardGeometry,
-    arrow: &Arrow,
-    palette: &theme::OverlayPalette,
-) -> Vec<Shape> {
-    let cell = geometry.cell_size();
-    let (color, width) = match arrow.kind {
-        ArrowKind::Edge => (palette.graph_edge, (cell * 0.025).max(0.8)),
-        ArrowKind::Changed => (palette.graph_changed, (cell * 0.06).max(1.5)),
-        ArrowKind::Removed => (palette.graph_removed, (cell * 0.04).max(1.0)),
-    };
-    // Each direction has its own lane across the line of travel.
-    let lane = match arrow.dir {
-        Direction::North => -0.12,
-        Direction::South => 0.12,
-        Direction::East => -0.12,
-        Direction::West => 0.12,
-    };
-    let a = geometry.cell_center(arrow.from);
-    let b = geometry.cell_center(arrow.to);
-    let along = b - a;
-    if along.length() < 1.0 {
-        return Vec::new();
-    }
-    let direction = along.normalized();
-    let across = direction.rot90() * cell * lane;
-    let start = a + across + direction * cell * 0.15;
-    let tip = b + across - direction * cell * 0.12;
-    let head = tip - direction * cell * 0.18;
-    let side = direction.rot90() * cell * 0.08;
-    vec![
-        Shape::line_segment([start, head], Stroke::new(width, color)),
-        Shape::convex_polygon(vec![tip, head + side, head - side], color, Stroke::NONE),
-    ]
 }
 
 /// The legend of the overlays that are on: a colour sample and what it means.
@@ -471,7 +464,7 @@ pub fn legend(
     if settings.stateless {
         entries.push((
             palette.board_text,
-            "Stateless final states: moves, in the robot's colour and corner; centre: an intermediate state (direction, moves) or +count",
+            "Stateless states, in the robot's colour: a final state's moves (one robot: in the centre; all: in the robot's corner); an intermediate state as direction and moves, or +count. Hover a cell for its states in full.",
         ));
     }
     if settings.search_heat {
@@ -571,6 +564,30 @@ mod tests {
     }
 
     #[test]
+    fn the_stateless_filter_keeps_one_robots_final_states_in_the_centre() {
+        let puzzle = samples::fogleman_22();
+        let stores = crate::solver::stateless::compute_stores(&puzzle);
+        let filter = StatelessFilter {
+            robot: Some(RobotColor::Blue),
+            kinds: StatelessKinds::default(),
+        };
+        let drawing = stateless_layer(puzzle.board(), stores.finals(), &[], filter);
+        let blue = stores
+            .finals()
+            .iter()
+            .filter(|f| f.color == RobotColor::Blue)
+            .count();
+        assert!(blue > 0);
+        assert_eq!(drawing.texts.len(), blue);
+        assert!(
+            drawing
+                .texts
+                .iter()
+                .all(|t| t.line == 4 && t.large && t.color == Some(RobotColor::Blue))
+        );
+    }
+
+    #[test]
     fn stateless_layer_shows_every_final_state_in_its_colour_corner() {
         let puzzle = samples::fogleman_22();
         let stores = crate::solver::stateless::compute_stores(&puzzle);
@@ -579,7 +596,12 @@ mod tests {
             .iter()
             .flat_map(|f| f.intermediates.iter().cloned())
             .collect();
-        let drawing = stateless_layer(puzzle.board(), stores.finals(), &intermediates);
+        let drawing = stateless_layer(
+            puzzle.board(),
+            stores.finals(),
+            &intermediates,
+            StatelessFilter::ALL,
+        );
         let finals = drawing.texts.iter().filter(|t| t.line < 4).count();
         assert_eq!(finals, stores.finals().len());
         let centres: std::collections::BTreeSet<Pos> = intermediates

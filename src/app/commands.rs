@@ -1,0 +1,502 @@
+//! Whole-app actions: each is collected as a [`Command`] while the panels are drawn and
+//! applied once at the end of the frame, so nothing changes halfway through a layout.
+
+use super::*;
+use crate::model::formats::{self, cox, game_id};
+use crate::model::tiles::random_game_on;
+use crate::model::{Direction, RobotColor};
+use crate::solver::SOLVERS;
+use document::display_name;
+use draft::Edit;
+use files::{Resolution, SaveKind};
+use playback::PlaybackControl;
+use std::path::PathBuf;
+
+/// Whether a draft change starts a new undo step or joins the previous one (a drag stroke).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndoStep {
+    /// A new step.
+    New,
+    /// Part of the step already recorded.
+    Continue,
+}
+
+/// An action that would drop the current board, asked about first when it has unsaved
+/// changes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pending {
+    /// Replace the board by a new one; the text names it ("Standard game, seed 4").
+    Replace(Box<Draft>, String),
+    /// Open a file.
+    Open(PathBuf),
+    /// Import a game id or Cox text.
+    Import(String),
+    /// Close the app.
+    Quit,
+}
+
+/// A whole-app action, collected while the panels are drawn and applied once per frame.
+#[must_use]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Change the board (an undoable edit).
+    Edit {
+        /// The change.
+        edit: Edit,
+        /// New undo step or part of the last.
+        step: UndoStep,
+    },
+    /// Undo the last edit.
+    Undo,
+    /// Redo.
+    Redo,
+    /// Switch between editing and playing.
+    SetMode(Mode),
+    /// Do something that drops the board, asking first if it has unsaved changes.
+    Guarded(Pending),
+    /// The answer to the unsaved-changes question.
+    ResolvePending(Resolution),
+    /// Show the New board window.
+    ShowNewWindow,
+    /// Open a file through the system's dialog (or the in-app window without one).
+    OpenDialog,
+    /// Show the in-app Open window with the boards list.
+    ShowOpenWindow,
+    /// Show the Import window.
+    ShowImportWindow,
+    /// Show the Help window.
+    ShowHelp,
+    /// Save to the board's file (asking where when it has none).
+    Save,
+    /// Ask where to save (or export).
+    SaveAs(SaveKind),
+    /// Save (or export) to a path.
+    SaveTo(PathBuf, SaveKind),
+    /// Copy the board's game id to the clipboard.
+    CopyGameId,
+    /// Play mode: select a robot.
+    SelectRobot(RobotColor),
+    /// Play mode: slide the selected robot.
+    MoveRobot(Direction),
+    /// Play mode: take the last move back.
+    UndoMove,
+    /// Play mode: put the robots back.
+    ResetPlay,
+    /// Play mode: deal new robots and a new target on this board.
+    NewGame,
+    /// Start the chosen solver.
+    Solve,
+    /// Cancel the running solve.
+    Cancel,
+    /// Step or play the solution.
+    Playback(PlaybackControl),
+    /// Forget the plot history.
+    ClearPlots,
+    /// Show a note in the status line.
+    Message(String),
+    /// Show an error in the status line.
+    Error(String),
+    /// A debugger action.
+    Debug(debugger::DebugCommand),
+    /// Compare the editor's incrementally updated slide graph with a fresh build.
+    CheckGraph,
+    /// Show or hide the Experiments window.
+    ToggleExperiments,
+}
+
+impl Command {
+    /// An edit that is its own undo step.
+    pub fn edit(edit: Edit) -> Command {
+        Command::Edit {
+            edit,
+            step: UndoStep::New,
+        }
+    }
+}
+
+impl RicochetApp {
+    pub(super) fn apply(&mut self, command: Command) {
+        match command {
+            Command::Edit { edit, step } => self.apply_edit(&edit, step),
+            Command::Undo => {
+                if self.doc.undo() {
+                    self.after_board_change("the board was edited (undo)");
+                } else {
+                    self.note("Nothing to undo.");
+                }
+            }
+            Command::Redo => {
+                if self.doc.redo() {
+                    self.after_board_change("the board was edited (redo)");
+                } else {
+                    self.note("Nothing to redo.");
+                }
+            }
+            Command::SetMode(mode) => {
+                if self.state.mode != mode {
+                    self.state.mode = mode;
+                    self.play = None;
+                    self.editor.reset();
+                    self.ensure_play();
+                }
+            }
+            Command::Guarded(pending) => {
+                if self.is_dirty() {
+                    self.pending = Some(pending);
+                } else {
+                    self.perform(pending);
+                }
+            }
+            Command::ResolvePending(resolution) => self.resolve_pending(resolution),
+            Command::ShowNewWindow => self.new_window.open = true,
+            Command::ShowOpenWindow => self.windows.open = true,
+            Command::ShowImportWindow => self.windows.import = true,
+            Command::ShowHelp => self.help_open = true,
+            Command::OpenDialog => {
+                if self.use_native_dialogs() {
+                    if let Some(path) = files::pick_open_file(self.boards.as_deref()) {
+                        self.apply(Command::Guarded(Pending::Open(path)));
+                    }
+                } else {
+                    self.windows.open = true;
+                }
+            }
+            Command::Save => {
+                let _ = self.save();
+            }
+            Command::SaveAs(kind) => {
+                let _ = self.save_as(kind);
+            }
+            Command::SaveTo(path, kind) => {
+                if self.save_to(&path, kind) {
+                    self.windows.save = None;
+                }
+            }
+            Command::CopyGameId => match self.doc.validity() {
+                Ok(puzzle) => match game_id::write(puzzle) {
+                    Ok(id) => {
+                        self.ctx.copy_text(id.clone());
+                        self.note(format!("Copied the game id {id}"));
+                    }
+                    Err(error) => self.error(format!("This board has no game id: {error}")),
+                },
+                Err(error) => self.error(format!("This board has no game id: {error}")),
+            },
+            Command::SelectRobot(color) => {
+                if let Some(play) = &mut self.play
+                    && let Err(error) = play.select(color)
+                {
+                    self.error(capital(&error.to_string()));
+                }
+            }
+            Command::MoveRobot(dir) => {
+                let now = self.now();
+                if let Some(play) = &mut self.play {
+                    self.playback = None;
+                    match play.slide(dir, now) {
+                        Ok(_) if play.is_reached() => {
+                            let count = play.moves().len();
+                            self.note(format!("Target reached in {count} moves."));
+                        }
+                        Ok(_) => {}
+                        Err(error) => self.error(capital(&error.to_string())),
+                    }
+                }
+            }
+            Command::UndoMove => {
+                if let Some(play) = &mut self.play {
+                    play.undo();
+                }
+            }
+            Command::ResetPlay => {
+                if let Some(play) = &mut self.play {
+                    play.reset();
+                }
+            }
+            Command::NewGame => self.new_game(),
+            Command::Solve => self.solve(),
+            Command::Cancel => {
+                if let Some(session) = &mut self.session
+                    && !session.run.is_finished()
+                {
+                    session.run.cancel();
+                    self.note("Cancelling the solve.");
+                }
+            }
+            Command::Playback(control) => {
+                if control == PlaybackControl::Close {
+                    self.playback = None;
+                } else {
+                    let now = self.now();
+                    if let Some(playback) = &mut self.playback {
+                        playback.control(control, now);
+                    }
+                }
+            }
+            Command::ClearPlots => self.plots.clear(),
+            Command::Message(text) => self.note(text),
+            Command::Error(text) => self.error(text),
+            Command::Debug(command) => {
+                if let Some(debugger) = &mut self.debugger {
+                    debugger.apply(command);
+                }
+            }
+            Command::CheckGraph => match self.graph_tracker.run_check() {
+                Ok(text) => self.note(text),
+                Err(text) => self.error(text),
+            },
+            Command::ToggleExperiments => self.experiments.open = !self.experiments.open,
+        }
+    }
+
+    pub(super) fn apply_edit(&mut self, edit: &Edit, step: UndoStep) {
+        match self.doc.edit(edit, step == UndoStep::New) {
+            Ok(true) => {
+                self.after_board_change("the board was edited");
+            }
+            Ok(false) => {}
+            Err(error) => self.error(capital(&error.to_string())),
+        }
+    }
+
+    pub(super) fn perform(&mut self, pending: Pending) {
+        match pending {
+            Pending::Replace(draft, name) => {
+                let note = format!("New board: {name}");
+                self.set_document(*draft, None, Some(name), &note);
+            }
+            Pending::Open(path) => {
+                let format = formats::Format::of_path(&path);
+                let loaded = match format {
+                    Some(format) => formats::load_file(&path, format),
+                    None => Err(formats::FormatError::UnknownFormat(
+                        path.display().to_string(),
+                    )),
+                };
+                match loaded {
+                    Ok(puzzle) => {
+                        let name = display_name(&path);
+                        let file = (format == Some(formats::Format::Native)).then(|| path.clone());
+                        // A file in another format is imported: it keeps its name, not its path.
+                        self.set_document(
+                            Draft::from_puzzle(&puzzle),
+                            file,
+                            Some(name.clone()),
+                            &format!("Opened {name}"),
+                        );
+                        self.windows.open = false;
+                    }
+                    Err(error) => self.error(format!("Could not open {}: {error}", path.display())),
+                }
+            }
+            Pending::Import(text) => {
+                let text = text.trim();
+                let is_id = game_id::looks_like(text);
+                let parsed = if is_id {
+                    game_id::parse(text)
+                } else {
+                    cox::parse(text)
+                };
+                match parsed {
+                    Ok(puzzle) => {
+                        let name = if is_id {
+                            text.to_string()
+                        } else {
+                            "Imported Cox board".to_string()
+                        };
+                        let note = format!("Imported {name}");
+                        self.set_document(Draft::from_puzzle(&puzzle), None, Some(name), &note);
+                        self.windows.import = false;
+                    }
+                    Err(error) => self.error(format!("Could not import: {error}")),
+                }
+            }
+            Pending::Quit => {
+                self.close_confirmed = true;
+                self.ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    pub(super) fn resolve_pending(&mut self, resolution: Resolution) {
+        let Some(pending) = self.pending.take() else {
+            return;
+        };
+        match resolution {
+            Resolution::Cancel => {}
+            Resolution::Discard => self.perform(pending),
+            Resolution::Save => match self.save() {
+                SaveResult::Saved => self.perform(pending),
+                SaveResult::Failed => {}
+                SaveResult::Asked => self.note("Choose where to save, then try again."),
+            },
+        }
+    }
+
+    pub(super) fn use_native_dialogs(&self) -> bool {
+        self.state.native_dialogs
+            && self.presentation.native_dialogs
+            && files::native_dialogs_available()
+    }
+
+    pub(super) fn save(&mut self) -> SaveResult {
+        match self.doc.file().map(Path::to_path_buf) {
+            Some(path) if formats::Format::of_path(&path) == Some(formats::Format::Native) => {
+                if self.save_to(&path, SaveKind::Native) {
+                    SaveResult::Saved
+                } else {
+                    SaveResult::Failed
+                }
+            }
+            _ => self.save_as(SaveKind::Native),
+        }
+    }
+
+    pub(super) fn save_as(&mut self, kind: SaveKind) -> SaveResult {
+        let file = self.doc.file().map(Path::to_path_buf);
+        let name = match (&file, kind) {
+            (Some(path), _) => path
+                .with_extension(kind.extension())
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            (None, _) => format!("board.{}", kind.extension()),
+        };
+        if self.use_native_dialogs() {
+            let start = file
+                .as_ref()
+                .and_then(|p| p.parent().map(Path::to_path_buf))
+                .or_else(|| self.boards.clone());
+            match files::pick_save_file(kind, start.as_deref(), &name) {
+                Some(path) => {
+                    if self.save_to(&path, kind) {
+                        SaveResult::Saved
+                    } else {
+                        SaveResult::Failed
+                    }
+                }
+                None => SaveResult::Asked,
+            }
+        } else {
+            self.windows.path = file
+                .as_ref()
+                .map(|p| p.with_extension(kind.extension()).display().to_string())
+                .unwrap_or_else(|| format!("boards/{name}"));
+            self.windows.save = Some(kind);
+            SaveResult::Asked
+        }
+    }
+
+    /// Saves (or exports) atomically; returns whether it worked.
+    pub(super) fn save_to(&mut self, path: &Path, kind: SaveKind) -> bool {
+        let puzzle = match self.doc.validity() {
+            Ok(puzzle) => puzzle.clone(),
+            Err(error) => {
+                let error = error.to_string();
+                self.error(format!("Cannot save this board yet: {error}"));
+                return false;
+            }
+        };
+        match formats::save_puzzle(&puzzle, path) {
+            Ok(()) => {
+                if kind == SaveKind::Native {
+                    self.doc.saved_to(path);
+                    self.note(format!("Saved {}", display_name(path)));
+                } else {
+                    self.note(format!("Exported {}", display_name(path)));
+                }
+                true
+            }
+            Err(error) => {
+                self.error(format!("Could not save: {error}"));
+                false
+            }
+        }
+    }
+
+    pub(super) fn new_game(&mut self) {
+        let seed = self.state.editor.robots_seed;
+        let count = self.doc.draft().robots.len().clamp(1, 5);
+        match random_game_on(&self.doc.draft().board, seed, count) {
+            Ok(puzzle) => {
+                let mut draft = Draft::from_puzzle(&puzzle);
+                draft.rules = self.doc.draft().rules;
+                self.apply_edit(&Edit::Replace(Box::new(draft)), UndoStep::New);
+                self.state.editor.robots_seed += 1;
+                self.note(format!("New game dealt with seed {seed}"));
+            }
+            Err(error) => self.error(format!("No new game on this board: {error}")),
+        }
+    }
+
+    pub(super) fn solve(&mut self) {
+        let puzzle = match (&self.play, self.state.mode) {
+            (Some(play), Mode::Play) => play.position(),
+            _ => match self.doc.validity() {
+                Ok(puzzle) => puzzle.clone(),
+                Err(error) => {
+                    let error = error.to_string();
+                    self.error(format!("Cannot solve: {error}"));
+                    return;
+                }
+            },
+        };
+        let Some(kind) = SOLVERS
+            .iter()
+            .find(|k| k.name == self.state.solver.solver)
+            .or(SOLVERS.first())
+        else {
+            self.error("No solvers are registered.");
+            return;
+        };
+        if let Some(reason) = solver_panel::unsupported_rule(kind, puzzle.rules()) {
+            self.error(format!("Cannot solve: {reason}"));
+            return;
+        }
+        let job = solver_panel::job_for(kind, puzzle.clone(), &self.state.solver);
+        self.debugger = None;
+        let started = if self.state.debug.enabled {
+            let setup = crate::worker::debug::DebugSetup {
+                start_paused: self.state.debug.start_paused,
+                breakpoints: self.state.debug.breakpoints(puzzle.board(), None),
+                ..Default::default()
+            };
+            job.spawn_debug(self.waker(), setup).map(|(run, handle)| {
+                self.debugger = Some(debugger::Debugger::new(handle, puzzle.clone()));
+                run
+            })
+        } else {
+            job.spawn(self.waker())
+        };
+        match started {
+            Ok(run) => {
+                // Replacing the solve state drops (and so cancels) any run still going.
+                self.session = Some(SolveSession {
+                    run,
+                    puzzle,
+                    puzzle_name: self.doc.name(),
+                    revision: self.doc.revision(),
+                    serial: self.session.as_ref().map_or(1, |s| s.serial + 1),
+                    interrupted: None,
+                    recorded: false,
+                });
+                if self.debugger.is_some() {
+                    self.dock = shell::DockTab::Debugger;
+                }
+                self.playback = None;
+                self.note(format!("Solving with {}", kind.title));
+            }
+            Err(error) => self.error(format!("Could not start the solver: {error}")),
+        }
+    }
+}
+
+/// What a save attempt came to.
+pub(super) enum SaveResult {
+    /// Written.
+    Saved,
+    /// Not written; the status line says why.
+    Failed,
+    /// A dialog or window was shown (or cancelled); nothing was saved yet.
+    Asked,
+}

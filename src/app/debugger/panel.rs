@@ -1,0 +1,341 @@
+//! The Debugger tab: the debug controls, breakpoints, the shown node and the event log.
+
+use super::{DebugCommand, DebugSettings, Debugger};
+use crate::app::widgets::format_count;
+use crate::app::{Command, theme};
+use crate::model::{Board, Cell};
+use crate::solver::{Event, PruneReason};
+
+/// The debug controls, breakpoints, the shown node and the event log.
+pub fn debugger_ui(
+    ui: &mut egui::Ui,
+    debugger: Option<&Debugger>,
+    settings: &mut DebugSettings,
+    running: bool,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    if !settings.enabled && debugger.is_none() {
+        ui.label(
+            egui::RichText::new(
+                "Turn on Debug mode above and press Solve to step through a search.",
+            )
+            .color(palette.muted),
+        );
+        return;
+    }
+    let send = |commands: &mut Vec<Command>, command: DebugCommand| {
+        commands.push(Command::Debug(command));
+    };
+    let live = debugger.is_some() && running;
+    let paused = debugger.is_some_and(Debugger::is_paused);
+    ui.horizontal_wrapped(|ui| {
+        let button = |ui: &mut egui::Ui, enabled: bool, label: &str, hint: &str| {
+            ui.add_enabled(enabled, egui::Button::new(label))
+                .on_hover_text(hint)
+                .clicked()
+        };
+        let scrubbed = debugger.is_some_and(Debugger::is_scrubbed_back);
+        if button(
+            ui,
+            debugger.is_some(),
+            "Step back",
+            "One recorded event back (Shift+F11)",
+        ) {
+            send(commands, DebugCommand::StepBack);
+        }
+        if button(
+            ui,
+            (live && paused) || scrubbed,
+            "Step",
+            "One event forward (F11)",
+        ) {
+            send(commands, DebugCommand::Step);
+        }
+        if button(
+            ui,
+            live && paused,
+            "Step over",
+            "To the next node at this depth or shallower (F10)",
+        ) {
+            send(commands, DebugCommand::StepOver);
+        }
+        if button(
+            ui,
+            live && paused,
+            "Step depth",
+            "To the end of this depth (F9)",
+        ) {
+            send(commands, DebugCommand::StepDepth);
+        }
+        if button(ui, live && paused, "Continue", "Run to a breakpoint (F5)") {
+            send(commands, DebugCommand::Continue);
+        }
+        if button(ui, live && !paused, "Pause", "Stop at the next event (F5)") {
+            send(commands, DebugCommand::Pause);
+        }
+        if button(
+            ui,
+            live,
+            "Run to solution",
+            "Run until a solution is found (F8)",
+        ) {
+            send(commands, DebugCommand::ToSolution);
+        }
+        if button(ui, live, "Play", "Animated play at the speed below (F7)") {
+            send(commands, DebugCommand::Play);
+        }
+    });
+    ui.add(
+        egui::Slider::new(&mut settings.speed, 1.0..=100_000.0)
+            .logarithmic(true)
+            .text("Events per second"),
+    );
+    egui::CollapsingHeader::new("Breakpoints")
+        .default_open(false)
+        .show(ui, |ui| {
+            let before = settings.clone();
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut settings.break_on_depth, "At depth");
+                ui.add(egui::DragValue::new(&mut settings.break_depth).range(0..=255));
+            });
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut settings.break_on_cell, "Active robot on cell");
+                ui.add(
+                    egui::DragValue::new(&mut settings.break_x)
+                        .range(0..=63)
+                        .prefix("x "),
+                );
+                ui.add(
+                    egui::DragValue::new(&mut settings.break_y)
+                        .range(0..=63)
+                        .prefix("y "),
+                );
+            });
+            ui.checkbox(&mut settings.break_on_solution, "When a solution is found");
+            let mut state = debugger.and_then(|d| d.break_state);
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(
+                        debugger.is_some_and(|d| d.shown_view().cells.is_some()),
+                        egui::Button::new("Stop at the state shown"),
+                    )
+                    .clicked()
+                {
+                    state = debugger.and_then(|d| d.shown_view().cells);
+                }
+                if ui
+                    .add_enabled(state.is_some(), egui::Button::new("Forget the state"))
+                    .clicked()
+                {
+                    state = None;
+                }
+            });
+            if let Some(debugger) = debugger
+                && (before != *settings || state != debugger.break_state)
+            {
+                send(
+                    commands,
+                    DebugCommand::Breakpoints(
+                        settings.breakpoints(debugger.puzzle().board(), state),
+                    ),
+                );
+            }
+        });
+    let Some(debugger) = debugger else {
+        ui.label(
+            egui::RichText::new("Press Solve to start a debugged run.")
+                .color(palette.muted)
+                .small(),
+        );
+        return;
+    };
+    let frame = debugger.frame();
+    let view = debugger.shown_view();
+    let status = if !running {
+        "Finished".to_string()
+    } else if debugger.is_paused() {
+        match &frame.stop_reason {
+            Some(reason) => format!("Paused ({reason})"),
+            None => "Paused".to_string(),
+        }
+    } else {
+        "Running".to_string()
+    };
+    ui.label(egui::RichText::new(status).strong());
+    timeline_ui(ui, debugger, commands);
+    egui::Grid::new("debug-node").num_columns(2).show(ui, |ui| {
+        ui.label("Event");
+        ui.label(format_count(view.events));
+        ui.end_row();
+        ui.label("Depth / bound");
+        ui.label(match view.iteration {
+            Some(bound) => format!("node depth {}, iteration {bound}", view.depth),
+            None => format!("node depth {}", view.depth),
+        });
+        ui.end_row();
+        ui.label("Nodes / pruned");
+        ui.label(format!(
+            "{} / {}",
+            format_count(view.nodes),
+            format_count(view.pruned)
+        ));
+        ui.end_row();
+        ui.label("Last prune");
+        ui.label(view.last_prune.map_or("-".to_string(), prune_text));
+        ui.end_row();
+        ui.label("Path");
+        ui.label(if view.path.is_empty() {
+            "(root)".to_string()
+        } else {
+            crate::model::format_moves(&view.path)
+        });
+        ui.end_row();
+        if let Some((level, distance, best)) = view.goal_search {
+            ui.label("Goal robot");
+            ui.label(format!(
+                "level {level}, distance {}, best {}",
+                distance.map_or("-".into(), |d| d.to_string()),
+                best.map_or("-".into(), |b| b.to_string())
+            ));
+            ui.end_row();
+        }
+    });
+    ui.label(egui::RichText::new("Event log (newest first)").strong());
+    // The log fills the rest of the tab, at the body text's size: at least fifteen lines.
+    let body = ui.text_style_height(&egui::TextStyle::Body);
+    let line_height = body + ui.spacing().item_spacing.y;
+    egui::ScrollArea::vertical()
+        .id_salt("debug-log")
+        .min_scrolled_height(15.0 * line_height)
+        .max_height(ui.available_height().max(15.0 * line_height))
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let shown = debugger.shown_index();
+            let board = debugger.puzzle().board();
+            for recorded in &debugger.log {
+                let text = format!(
+                    "{:>7}  {}",
+                    recorded.index,
+                    event_text(board, &recorded.event)
+                );
+                let size = ui.style().text_styles[&egui::TextStyle::Body].size;
+                let mut rich = egui::RichText::new(text).monospace().size(size);
+                let is_shown = Some(recorded.index) == shown;
+                if is_shown {
+                    rich = rich.strong().color(palette.success);
+                }
+                let line = ui.label(rich);
+                if is_shown && debugger.is_scrubbed_back() {
+                    // Scrubbed back, the event shown sits among its neighbours: keep it in view.
+                    line.scroll_to_me(Some(egui::Align::Center));
+                }
+            }
+        });
+}
+
+fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Command>) {
+    let frame = debugger.frame();
+    let Some(last) = frame.view.events.checked_sub(1) else {
+        return;
+    };
+    let first = frame.first_recorded;
+    let mut index = debugger.shown_index().unwrap_or(last);
+    ui.horizontal(|ui| {
+        let slider = ui.add_enabled(
+            last > first,
+            egui::Slider::new(&mut index, first..=last).text("Timeline"),
+        );
+        if slider.changed() {
+            commands.push(Command::Debug(DebugCommand::Scrub(index)));
+        }
+        if ui
+            .add_enabled(debugger.is_scrubbed_back(), egui::Button::new("Latest"))
+            .clicked()
+        {
+            commands.push(Command::Debug(DebugCommand::Latest));
+        }
+    });
+    ui.label(
+        egui::RichText::new(format!(
+            "Recorded events {first}..{last}: the last {} are kept",
+            format_count(frame.record_capacity as u64)
+        ))
+        .small(),
+    );
+}
+
+/// A prune reason for the panel.
+pub fn prune_text(reason: PruneReason) -> String {
+    match reason {
+        PruneReason::DepthLimit => "depth limit".to_string(),
+        PruneReason::LowerBound { bound, remaining } => {
+            format!("lower bound {bound} > {remaining} moves left")
+        }
+        PruneReason::TableHit { stored } => {
+            format!("table hit (searched with {stored} moves left)")
+        }
+        PruneReason::Visited => "already visited".to_string(),
+        PruneReason::Other(why) => why.to_string(),
+    }
+}
+
+/// One line of the event log; cells are named by column and row on `board`.
+pub fn event_text(board: &Board, event: &Event) -> String {
+    let at = |cell: Cell| board.pos(cell).to_string();
+    match event {
+        Event::IterationStarted { depth } => format!("start depth {depth}"),
+        Event::Node { depth, path, .. } => match path.last() {
+            Some(mv) => format!("node d{depth} after {mv}"),
+            None => format!("node d{depth} (root)"),
+        },
+        Event::Pruned { depth, reason } => format!("pruned d{depth}: {}", prune_text(*reason)),
+        Event::IterationFinished(stats) => {
+            format!(
+                "end depth {}: {} nodes",
+                stats.depth,
+                format_count(stats.nodes)
+            )
+        }
+        Event::Solution { moves } => format!("solution of {} moves", moves.len()),
+        Event::GraphBuilt(_) => "slide graph built".to_string(),
+        Event::EdgeChanged(change) => {
+            let cell = |c: Option<Cell>| c.map_or("none".to_string(), at);
+            format!(
+                "edge of {} {}: {} -> {} (case {})",
+                at(change.vertex),
+                change.dir.letter(),
+                cell(change.old),
+                cell(change.new),
+                change.case.label()
+            )
+        }
+        Event::GoalRobotSearched {
+            level, distance, ..
+        } => format!(
+            "goal robot at level {level}: {}",
+            distance.map_or("no path".into(), |d| format!("{d} moves"))
+        ),
+        Event::StatelessFinal(state) => format!(
+            "final {}{} at {}",
+            state.color.letter(),
+            state.moves,
+            at(state.cell)
+        ),
+        Event::StatelessIntermediate(state) => format!(
+            "intermediate {}{}{} at {}",
+            state.color.letter(),
+            state.dir.letter(),
+            state.moves,
+            at(state.cell)
+        ),
+        Event::StatelessConverted { cell, color, .. } => {
+            format!("converted {} at {}", color.letter(), at(*cell))
+        }
+        Event::StatelessMoved { state, moves } => format!("move final {state} ({moves} moves)"),
+        Event::StatelessStores(_) => "stateless stores complete".to_string(),
+        // Events added later are shown in their debug form until they get their own line.
+        #[allow(unreachable_patterns)]
+        other => format!("{other:?}"),
+    }
+}

@@ -1,0 +1,242 @@
+//! The Experiments window's inputs (the options of `ricochet-lab experiment`) and its
+//! controls: Start, Pause, Resume, Cancel, the progress bar, results files and export.
+
+use super::*;
+
+pub(super) fn inputs_ui(
+    ui: &mut egui::Ui,
+    view: &mut ExperimentsView,
+    settings: &mut ExperimentSettings,
+    current_board: Option<&Puzzle>,
+    native_dialogs: bool,
+) {
+    let running = view.run.is_some();
+    ui.add_enabled_ui(!running, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Boards:");
+            ui.radio_value(&mut settings.fixed_board, false, "Standard random boards");
+            ui.add_enabled_ui(current_board.is_some(), |ui| {
+                ui.radio_value(&mut settings.fixed_board, true, "The current board");
+            });
+            ui.separator();
+            widgets::labeled_drag(ui, "Configurations", &mut settings.configs, 1..=1_000_000);
+            widgets::labeled_drag(ui, "Seed", &mut settings.seed, 0..=u64::MAX);
+            widgets::labeled_drag(ui, "Robots", &mut settings.robots, 1..=5);
+            widgets::labeled_drag(ui, "Threads", &mut settings.threads, 1..=64);
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Solvers:");
+            for kind in SOLVERS {
+                let mut chosen = settings.solvers.iter().any(|s| s == kind.name);
+                if ui.checkbox(&mut chosen, kind.title).changed() {
+                    settings.solvers.retain(|s| s != kind.name);
+                    if chosen {
+                        settings.solvers.push(kind.name.to_string());
+                        // Registry order, so that the plots' colours and columns are stable.
+                        settings.solvers.sort_by_key(|name| {
+                            SOLVERS.iter().position(|k| k.name == name.as_str())
+                        });
+                    }
+                }
+            }
+            ui.separator();
+            let baseline_title = solver::kind(&settings.baseline).map_or("?", |k| k.title);
+            egui::ComboBox::from_label("Baseline")
+                .selected_text(baseline_title)
+                .show_ui(ui, |ui| {
+                    for kind in SOLVERS
+                        .iter()
+                        .filter(|k| k.optimality == Optimality::Guaranteed)
+                    {
+                        ui.selectable_value(
+                            &mut settings.baseline,
+                            kind.name.to_string(),
+                            kind.title,
+                        );
+                    }
+                });
+        });
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Time limit per run");
+            ui.add(
+                egui::DragValue::new(&mut settings.time_limit_secs)
+                    .range(0.01..=3600.0)
+                    .speed(0.5)
+                    .suffix(" s"),
+            )
+            .labelled_by(label.id);
+            let label = ui.label("Memory limit per run");
+            ui.add(
+                egui::DragValue::new(&mut settings.memory_limit_mib)
+                    .range(16..=1_048_576)
+                    .speed(16)
+                    .suffix(" MiB"),
+            )
+            .labelled_by(label.id);
+            ui.separator();
+            let label = ui.label("Output CSV");
+            ui.add(egui::TextEdit::singleline(&mut settings.out_path).desired_width(260.0))
+                .labelled_by(label.id);
+            if native_dialogs
+                && ui.button("Choose...").clicked()
+                && let Some(path) = rfd::FileDialog::new()
+                    .add_filter("CSV", &["csv"])
+                    .set_file_name("experiment.csv")
+                    .save_file()
+            {
+                settings.out_path = path.display().to_string();
+            }
+            if ui
+                .add_enabled(view.run.is_none(), egui::Button::new("Open results"))
+                .on_hover_text(
+                    "Show the rows already in this CSV (from an earlier run here or from \
+                     `ricochet-lab experiment`) without running anything.",
+                )
+                .clicked()
+            {
+                let path = pick_csv(native_dialogs, &mut settings.out_path);
+                view.open_results(&path, settings);
+            }
+        });
+    });
+}
+
+pub(super) fn controls_ui(
+    ui: &mut egui::Ui,
+    view: &mut ExperimentsView,
+    settings: &mut ExperimentSettings,
+    current_board: Option<&Puzzle>,
+    native_dialogs: bool,
+    waker: &Waker,
+) {
+    let ctx = ui.ctx().clone();
+    ui.horizontal_wrapped(|ui| {
+        let running = view.run.is_some();
+        let stopping = view.run.as_ref().is_some_and(|r| r.stopping.is_some());
+        if ui
+            .add_enabled(!running, egui::Button::new("Start"))
+            .clicked()
+        {
+            view.start(settings, current_board, Arc::clone(waker), false);
+        }
+        if ui
+            .add_enabled(running && !stopping, egui::Button::new("Pause"))
+            .on_hover_text(
+                "Stop now, keeping every finished row; Resume continues from the output file \
+                 and runs the interrupted configurations again.",
+            )
+            .clicked()
+        {
+            view.pause();
+        }
+        if ui
+            .add_enabled(!running, egui::Button::new("Resume"))
+            .on_hover_text(
+                "Continue the experiment in the output file, skipping its finished rows.",
+            )
+            .clicked()
+        {
+            view.start(settings, current_board, Arc::clone(waker), true);
+        }
+        if ui
+            .add_enabled(running && !stopping, egui::Button::new("Cancel"))
+            .clicked()
+        {
+            view.cancel();
+        }
+        if let Some((done, total, eta)) = view.progress() {
+            let fraction = if total == 0 {
+                1.0
+            } else {
+                done as f32 / total as f32
+            };
+            let mut text = format!("{done} / {total} runs");
+            if let Some(eta) = eta {
+                text.push_str(&format!(", ETA {}", format_eta(eta)));
+            }
+            if stopping {
+                text.push_str(", stopping");
+            }
+            ui.add(
+                egui::ProgressBar::new(fraction)
+                    .desired_width(360.0)
+                    .text(text)
+                    .animate(running),
+            );
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        let label = ui.label("Compare with CSV");
+        ui.add(egui::TextEdit::singleline(&mut settings.compare_path).desired_width(200.0))
+            .labelled_by(label.id);
+        if ui.button("Load CSV to compare").clicked() {
+            let path = pick_csv(native_dialogs, &mut settings.compare_path);
+            view.load_comparison(&path);
+        }
+        if view.comparison.is_some() && ui.button("Stop comparing").clicked() {
+            view.comparison = None;
+        }
+        ui.separator();
+        let label = ui.label("Export to");
+        ui.add(egui::TextEdit::singleline(&mut settings.export_path).desired_width(200.0))
+            .labelled_by(label.id);
+        if native_dialogs
+            && ui.button("Choose...").clicked()
+            && let Some(path) = rfd::FileDialog::new()
+                .add_filter("CSV or PNG", &["csv", "png"])
+                .save_file()
+        {
+            settings.export_path = path.with_extension("").display().to_string();
+        }
+        let base = PathBuf::from(settings.export_path.trim());
+        if ui
+            .add_enabled(!view.records.is_empty(), egui::Button::new("Export CSV"))
+            .clicked()
+        {
+            view.export_csv(&base.with_extension("csv"));
+        }
+        if ui
+            .add_enabled(
+                !view.records.is_empty() && view.tab == Tab::Plots,
+                egui::Button::new("Export PNG"),
+            )
+            .on_hover_text("A picture of the four plots as they are shown.")
+            .clicked()
+        {
+            view.export_png(&ctx, base.with_extension("png"));
+        }
+    });
+    if let Some((text, error)) = &view.message {
+        let color = if *error {
+            ui.visuals().error_fg_color
+        } else {
+            ui.visuals().weak_text_color()
+        };
+        ui.colored_label(color, text);
+    }
+}
+
+/// The CSV file a button opens: with the system's dialogs, the button asks for it and the
+/// field keeps the answer; otherwise the field names it.
+pub(super) fn pick_csv(native_dialogs: bool, field: &mut String) -> PathBuf {
+    if native_dialogs
+        && let Some(path) = rfd::FileDialog::new()
+            .add_filter("CSV", &["csv"])
+            .pick_file()
+    {
+        *field = path.display().to_string();
+    }
+    PathBuf::from(field.trim())
+}
+
+/// "1 h 05 min", "3 min 20 s", "12 s".
+pub fn format_eta(eta: Duration) -> String {
+    let secs = eta.as_secs();
+    if secs >= 3600 {
+        format!("{} h {:02} min", secs / 3600, (secs % 3600) / 60)
+    } else if secs >= 60 {
+        format!("{} min {:02} s", secs / 60, secs % 60)
+    } else {
+        format!("{secs} s")
+    }
+}

@@ -1,0 +1,130 @@
+//! The Overlays tab: each layer's switch, the stateless layer's filters, the legends, the
+//! slide graph's check and the edges the last edit changed.
+
+use super::assembly::GraphTracker;
+use super::{OverlaySettings, StatelessKinds};
+use crate::app::{Command, theme};
+use crate::model::{Board, RobotColor};
+
+/// The overlay layers' switches in the panel, the same as in the View menu, so layers can be
+/// combined while stepping without opening the menu each time.
+pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings, min_moves: &mut bool) {
+    ui.label(egui::RichText::new("Overlay layers").strong());
+    ui.horizontal_wrapped(|ui| {
+        ui.checkbox(min_moves, "Minimum-move map");
+        overlay_checkboxes(ui, settings);
+    });
+    if settings.stateless {
+        stateless_filter_ui(ui, settings);
+    }
+}
+
+/// The stateless layer's filters: one robot or all, final and intermediate states.
+pub fn stateless_filter_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
+    let name = |robot: Option<RobotColor>| match robot {
+        Some(color) => crate::app::editor::capitalised(color.name()),
+        None => "All robots".to_string(),
+    };
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_label("States of robot")
+            .selected_text(name(settings.stateless_robot))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut settings.stateless_robot, None, name(None));
+                for color in RobotColor::ALL {
+                    ui.selectable_value(
+                        &mut settings.stateless_robot,
+                        Some(color),
+                        name(Some(color)),
+                    );
+                }
+            });
+    });
+    let kinds: &mut StatelessKinds = &mut settings.stateless_kinds;
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut kinds.finals, "Final states")
+            .on_hover_text("Where a robot can stop, and after how many moves");
+        ui.checkbox(&mut kinds.intermediates, "Intermediate states")
+            .on_hover_text("Where a robot passes while moving, by direction");
+    });
+}
+
+/// One checkbox per overlay layer of the search (the View menu has them too).
+pub fn overlay_checkboxes(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
+    ui.checkbox(&mut settings.graph_edges, "Slide-graph edges");
+    ui.add_enabled(
+        settings.graph_edges,
+        egui::Checkbox::new(&mut settings.graph_all_cells, "Edges of every cell"),
+    );
+    ui.checkbox(&mut settings.stateless, "Stateless states");
+    ui.checkbox(&mut settings.search_heat, "Search heat map");
+    ui.checkbox(&mut settings.solution_path, "Solution path");
+}
+
+/// The overlay legends, with the slide graph's check.
+pub fn overlays_ui(
+    ui: &mut egui::Ui,
+    settings: &mut OverlaySettings,
+    min_moves: bool,
+    tracker: Option<&GraphTracker>,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    let legend = super::legend(settings, min_moves, palette);
+    if legend.is_empty() {
+        return;
+    }
+    ui.label(egui::RichText::new("Overlays").strong());
+    for (color, text) in legend {
+        // Wrapped, so that a long legend never widens the panel.
+        ui.horizontal_wrapped(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, color);
+            ui.add(egui::Label::new(egui::RichText::new(text)).wrap());
+        });
+    }
+    if settings.graph_edges
+        && let Some(tracker) = tracker
+    {
+        ui.horizontal(|ui| {
+            if ui
+                .button("Check graph")
+                .on_hover_text("Compare the incrementally updated graph with a fresh build")
+                .clicked()
+            {
+                commands.push(Command::CheckGraph);
+            }
+            match &tracker.check {
+                Some(Ok(text)) => {
+                    ui.colored_label(palette.success, text);
+                }
+                Some(Err(text)) => {
+                    ui.colored_label(palette.error, text);
+                }
+                None => {}
+            }
+        });
+        let lines = tracker.changes().to_vec();
+        if !lines.is_empty() {
+            ui.label(
+                egui::RichText::new(format!("Edges changed by the last edit: {}", lines.len()))
+                    .small(),
+            );
+        }
+    }
+}
+
+/// The changed-edge list of the editor's graph, one line per edge.
+pub fn change_list_ui(ui: &mut egui::Ui, board: &Board, tracker: &GraphTracker) {
+    let lines = super::change_lines(board, tracker.changes());
+    if lines.is_empty() {
+        return;
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("graph-changes")
+        .max_height(140.0)
+        .show(ui, |ui| {
+            for line in lines {
+                ui.label(egui::RichText::new(line).monospace());
+            }
+        });
+}

@@ -1,0 +1,182 @@
+//! What the board shows, assembled each frame from the document and the runs: the robots
+//! where the debugged node, the solution played back, the game or the design has them, the
+//! minimum-move map, and the overlay layers. Nothing here is kept between frames, so nothing
+//! can show a board that is no longer open.
+
+use super::*;
+use crate::model::Cell;
+use crate::solver::Outcome;
+use crate::solver::min_moves::min_moves;
+use board_view::{BoardGeometry, BoardScene, Hit, RobotSprite, board_ui};
+use draft::problem_cells;
+use overlays::assembly::{OverlaySources, overlay_drawing, stateless_details};
+
+impl RicochetApp {
+    /// The scene of the board as it is now.
+    pub(super) fn scene(&self, now: f64) -> BoardScene {
+        let mut scene = BoardScene {
+            coordinates: self.state.view.coordinates,
+            ..BoardScene::default()
+        };
+        let speed = self.state.solver.playback_speed;
+        let running = self.is_running();
+        let cancelled = self.current_session().is_some_and(|s| {
+            matches!(
+                s.run.end(),
+                Some(RunEnd::Finished(crate::solver::Report {
+                    outcome: Outcome::Cancelled,
+                    ..
+                }))
+            )
+        });
+        // A debugged node is shown while its search runs, or when a finished search is looked
+        // back at; a cancelled search leaves the board as it is.
+        let debug_picture = self
+            .debugger
+            .as_ref()
+            .filter(|d| running || (d.is_scrubbed_back() && !cancelled))
+            .and_then(|d| d.board_picture().map(|p| (p, d.puzzle().goal())));
+        let draft = self.doc.draft();
+        if let Some(((robots, trails), goal)) = debug_picture {
+            scene.robots = robots;
+            scene.trails = trails;
+            scene.goal = Some(goal);
+        } else if let Some(playback) = &self.playback {
+            scene.robots = playback.sprites(now, speed);
+            scene.trails = playback.trails();
+            scene.goal = Some(playback.puzzle().goal());
+        } else if let (Mode::Play, Some(play)) = (self.state.mode, &self.play) {
+            scene.robots = play.sprites(now);
+            if self.state.view.trails {
+                scene.trails = play.trails();
+            }
+            scene.goal = Some(play.start().goal());
+            scene.selected = Some(play.selected());
+            scene.celebration = play.celebration(now);
+        } else {
+            scene.robots = draft
+                .robots
+                .iter()
+                .map(|r| RobotSprite::at(r.color, r.pos))
+                .collect();
+            scene.goal = Some(draft.goal);
+            if let Err(error) = self.doc.validity() {
+                scene.problems = problem_cells(error);
+            }
+        }
+        if self.state.view.min_moves
+            && let Some(goal) = scene.goal
+            && draft.board.contains(goal.pos)
+        {
+            scene.min_moves = Some(min_moves(&draft.board, draft.board.cell(goal.pos)));
+        }
+        scene
+    }
+
+    /// Adds the overlay layers that are on to the scene.
+    pub(super) fn overlay_scene(&mut self, scene: &mut BoardScene, focus: Option<Cell>) {
+        let settings = self.state.overlays.clone();
+        let draft = self.doc.draft();
+        let board = &draft.board;
+        if settings.graph_edges {
+            let robots: Vec<Cell> = draft
+                .robots
+                .iter()
+                .filter(|r| board.contains(r.pos))
+                .map(|r| board.cell(r.pos))
+                .collect();
+            self.graph_tracker.follow(board, &robots);
+        }
+        let debugged_stateless = self
+            .debugger
+            .as_ref()
+            .is_some_and(debugger::Debugger::is_stateless_run);
+        let stateless = match (
+            self.doc.validity(),
+            settings.stateless && !debugged_stateless,
+        ) {
+            (Ok(puzzle), true) => Some(self.stateless_cache.stores(puzzle)),
+            _ => None,
+        };
+        // Only a solution of the board as it is now is drawn on it.
+        let solution = self
+            .session
+            .as_ref()
+            .filter(|s| s.revision == self.doc.revision())
+            .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
+        let sources = OverlaySources {
+            settings: &settings,
+            board,
+            min_moves: scene.min_moves.as_deref(),
+            debugger: self.debugger.as_ref(),
+            tracker: settings.graph_edges.then_some(&self.graph_tracker),
+            focus,
+            stateless,
+            solution,
+        };
+        scene.overlay = overlay_drawing(&sources);
+    }
+
+    /// The central panel: the board, and what clicks on it do.
+    pub(super) fn board_panel_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let now = self.now();
+        let board = self.doc.draft().board.clone();
+        let available = ui.available_rect_before_wrap();
+        let geometry = BoardGeometry::fit(
+            coordinates::board_area(ui, available, self.state.view.coordinates),
+            board.width(),
+            board.height(),
+        );
+        let pointer = ui.input(|i| i.pointer.hover_pos());
+        let hit = pointer
+            .filter(|_| self.presentation.pointer_feedback)
+            .and_then(|p| geometry.hit(p));
+        let mut scene = self.scene(now);
+        if self.state.mode == Mode::Edit && self.presentation.pointer_feedback {
+            scene.hover = self.editor.hover(hit, &self.state.editor);
+            self.editor.adjust_scene(&mut scene);
+        }
+        let focus = hit.map(|h| board.cell(h.cell()));
+        self.overlay_scene(&mut scene, focus);
+        let (response, geometry) = board_ui(ui, &board, &scene);
+        // The stateless layer's details of the hovered cell, every robot's states in full.
+        let response = match (self.state.overlays.stateless, focus) {
+            (true, Some(cell)) => {
+                let details = self.doc.validity().as_ref().ok().and_then(|puzzle| {
+                    let stores = self.stateless_cache.stores(puzzle);
+                    stateless_details(&board, stores, cell)
+                });
+                match details {
+                    Some(text) => response.on_hover_text_at_pointer(text),
+                    None => response,
+                }
+            }
+            _ => response,
+        };
+        match self.state.mode {
+            Mode::Edit => {
+                self.editor.board_input(
+                    &response,
+                    &geometry,
+                    self.doc.draft(),
+                    &self.state.editor,
+                    commands,
+                );
+            }
+            Mode::Play => {
+                if response.clicked()
+                    && let Some(pos) = response
+                        .interact_pointer_pos()
+                        .and_then(|p| geometry.hit(p))
+                        .map(Hit::cell)
+                    && let Some(play) = &self.play
+                {
+                    let cells = play.position();
+                    if let Some(robot) = cells.robots().iter().find(|r| r.pos == pos) {
+                        commands.push(Command::SelectRobot(robot.color));
+                    }
+                }
+            }
+        }
+    }
+}

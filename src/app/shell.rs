@@ -1,0 +1,344 @@
+//! The shell: the panels, menus and status line around the board, and the windows over it.
+//!
+//! Panels have fixed widths, so nothing a panel shows can move the board or another panel
+//! under the pointer. The right-hand dock has the solver's controls on top, always in the same
+//! place, and below them one of three tabs: the run (result, per-depth rows, playback), the
+//! debugger (controls, node, event log) and the overlay layers.
+
+use super::*;
+use files::SaveKind;
+use solver_panel::PanelView;
+
+/// The editor or play panel's width.
+pub const LEFT_PANEL_WIDTH: f32 = 300.0;
+
+/// The solver dock's width.
+pub const RIGHT_PANEL_WIDTH: f32 = 470.0;
+
+/// Which tab of the solver dock shows below its controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DockTab {
+    /// The run's result, rows and playback.
+    Run,
+    /// The debugger.
+    Debugger,
+    /// The overlay layers and their legends.
+    Overlays,
+}
+
+impl RicochetApp {
+    /// The whole window: panels first (outermost first), then the board, then windows.
+    pub(super) fn shell_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let ctx = ui.ctx().clone();
+        egui::Panel::top("menu-bar").show(ui, |ui| self.menu_bar_ui(ui, commands));
+        egui::Panel::bottom("status-line").show(ui, |ui| self.status_ui(ui));
+        // The dock takes the full height, so the debugger's log has room.
+        egui::Panel::right("solver")
+            .resizable(false)
+            .exact_size(RIGHT_PANEL_WIDTH)
+            .show(ui, |ui| self.dock_ui(ui, commands));
+        if self.state.view.plots {
+            egui::Panel::bottom("plots")
+                .resizable(true)
+                .default_size(self.plots_height)
+                .min_size(160.0)
+                .show(ui, |ui| self.plots_ui(ui, commands));
+        }
+        egui::Panel::left("tools")
+            .resizable(false)
+            .exact_size(LEFT_PANEL_WIDTH)
+            .show(ui, |ui| self.side_panel_ui(ui, commands));
+        egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
+
+        files::file_windows_ui(&ctx, &mut self.windows, self.boards.as_deref(), commands);
+        self.new_window_ui(&ctx, commands);
+        help::help_ui(&ctx, &mut self.help_open);
+        let native_dialogs = self.use_native_dialogs();
+        let waker = self.waker();
+        experiments::experiments_window(
+            &ctx,
+            &mut self.experiments,
+            &mut self.state.experiments,
+            self.doc.validity().as_ref().ok(),
+            native_dialogs,
+            waker,
+            commands,
+        );
+        if let Some(pending) = &self.pending {
+            files::unsaved_changes_ui(&ctx, pending, commands);
+        }
+    }
+
+    pub(super) fn apply_theme(&mut self, ctx: &egui::Context) {
+        if self.applied_theme != Some(self.state.view.theme) {
+            ctx.set_theme(self.state.view.theme.preference());
+            self.applied_theme = Some(self.state.view.theme);
+        }
+    }
+
+    pub(super) fn menu_bar_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        use keys::{Action, hint};
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                let mut item = |ui: &mut egui::Ui, label: &str, keys: String, command: Command| {
+                    if ui
+                        .add(egui::Button::new(label).shortcut_text(keys))
+                        .clicked()
+                    {
+                        commands.push(command);
+                        ui.close();
+                    }
+                };
+                item(ui, "New...", hint(Action::New), Command::ShowNewWindow);
+                item(ui, "Open...", hint(Action::Open), Command::OpenDialog);
+                item(
+                    ui,
+                    "Open from boards/...",
+                    String::new(),
+                    Command::ShowOpenWindow,
+                );
+                item(ui, "Save", hint(Action::Save), Command::Save);
+                item(
+                    ui,
+                    "Save as...",
+                    hint(Action::SaveAs),
+                    Command::SaveAs(SaveKind::Native),
+                );
+                ui.separator();
+                item(
+                    ui,
+                    "Import game id or Cox text...",
+                    String::new(),
+                    Command::ShowImportWindow,
+                );
+                item(
+                    ui,
+                    "Export as Cox text...",
+                    String::new(),
+                    Command::SaveAs(SaveKind::Cox),
+                );
+                item(ui, "Copy game id", String::new(), Command::CopyGameId);
+                ui.separator();
+                item(ui, "Quit", String::new(), Command::Guarded(Pending::Quit));
+            });
+            ui.menu_button("Edit", |ui| {
+                if ui
+                    .add_enabled(
+                        self.doc.history().can_undo(),
+                        egui::Button::new("Undo").shortcut_text(hint(Action::Undo)),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::Undo);
+                    ui.close();
+                }
+                if ui
+                    .add_enabled(
+                        self.doc.history().can_redo(),
+                        egui::Button::new("Redo").shortcut_text(hint(Action::Redo)),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::Redo);
+                    ui.close();
+                }
+            });
+            ui.menu_button("View", |ui| {
+                let view = &mut self.state.view;
+                ui.checkbox(&mut view.coordinates, "Coordinates");
+                ui.checkbox(&mut view.min_moves, "Minimum-move map");
+                ui.checkbox(&mut view.trails, "Move trails");
+                ui.checkbox(&mut view.plots, "Plots panel");
+                if ui
+                    .add(
+                        egui::Button::new("Experiments...")
+                            .shortcut_text(hint(Action::Experiments)),
+                    )
+                    .clicked()
+                {
+                    self.experiments.open = true;
+                    ui.close();
+                }
+                ui.separator();
+                overlays::panel::overlay_checkboxes(ui, &mut self.state.overlays);
+                ui.separator();
+                ui.radio_value(&mut view.theme, state::ThemeChoice::System, "System theme");
+                ui.radio_value(&mut view.theme, state::ThemeChoice::Light, "Light theme");
+                ui.radio_value(&mut view.theme, state::ThemeChoice::Dark, "Dark theme");
+                ui.separator();
+                ui.checkbox(
+                    &mut self.state.native_dialogs,
+                    "Use the system's file dialogs",
+                );
+            });
+            ui.menu_button("Help", |ui| {
+                if ui
+                    .add(egui::Button::new("Keys and help").shortcut_text(hint(Action::Help)))
+                    .clicked()
+                {
+                    commands.push(Command::ShowHelp);
+                    ui.close();
+                }
+            });
+            ui.separator();
+            let mut mode = self.state.mode;
+            ui.selectable_value(&mut mode, Mode::Edit, "Edit mode")
+                .on_hover_text(keys::tooltip("Design the board", Action::EditMode));
+            ui.selectable_value(&mut mode, Mode::Play, "Play mode")
+                .on_hover_text(keys::tooltip("Play the board", Action::PlayMode));
+            if mode != self.state.mode {
+                commands.push(Command::SetMode(mode));
+            }
+        });
+    }
+
+    pub(super) fn status_ui(&self, ui: &mut egui::Ui) {
+        let palette = theme::palette(ui.visuals().dark_mode);
+        ui.horizontal(|ui| {
+            let mode = match self.state.mode {
+                Mode::Edit => format!("Editing: {} tool", self.state.editor.tool.label()),
+                Mode::Play => "Playing".to_string(),
+            };
+            ui.label(mode);
+            if let (Mode::Play, Some(play)) = (self.state.mode, &self.play) {
+                ui.separator();
+                ui.label(format!("Selected: {}", play.selected()));
+                ui.separator();
+                ui.label(format!("Moves: {}", play.moves().len()));
+            }
+            ui.separator();
+            let name = self.doc.name();
+            if self.is_dirty() {
+                ui.label(format!("{name} (unsaved changes)"));
+            } else {
+                ui.label(name);
+            }
+            if let Some(message) = &self.message {
+                ui.separator();
+                let color = if message.error {
+                    palette.error
+                } else {
+                    palette.muted
+                };
+                ui.colored_label(color, &message.text);
+            }
+        });
+    }
+
+    pub(super) fn side_panel_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let problem = self
+            .doc
+            .validity()
+            .as_ref()
+            .err()
+            .map(|e| capital(&e.to_string()));
+        egui::ScrollArea::vertical()
+            .id_salt("side-panel")
+            .auto_shrink([false, false])
+            .show(ui, |ui| match self.state.mode {
+                Mode::Edit => editor::editor_panel_ui(
+                    ui,
+                    self.doc.draft(),
+                    problem.as_deref(),
+                    &mut self.state.editor,
+                    commands,
+                ),
+                Mode::Play => {
+                    play::play_panel_ui(ui, self.play.as_ref(), problem.as_deref(), commands)
+                }
+            });
+    }
+
+    /// The right-hand dock: the solver's controls, then the chosen tab.
+    pub(super) fn dock_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let problem = self
+            .doc
+            .validity()
+            .as_ref()
+            .err()
+            .map(|e| capital(&e.to_string()));
+        let position = match (&self.play, self.state.mode) {
+            (Some(play), Mode::Play) => Some(play.position()),
+            _ => None,
+        };
+        let puzzle = match (&position, self.doc.validity()) {
+            (Some(position), _) => Ok(position),
+            (None, Ok(puzzle)) => Ok(puzzle),
+            (None, Err(_)) => Err(problem
+                .as_deref()
+                .unwrap_or("the board is not a valid puzzle")),
+        };
+        let running = self.is_running();
+        let view = PanelView {
+            solvers: crate::solver::SOLVERS,
+            puzzle,
+            session: self.session.as_ref(),
+            current: self.current_session().is_some(),
+            playback: self.playback.as_ref(),
+        };
+        solver_panel::solver_controls_ui(
+            ui,
+            &view,
+            &mut self.state.solver,
+            &mut self.state.debug,
+            running,
+            commands,
+        );
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.dock, DockTab::Run, "Run");
+            ui.selectable_value(&mut self.dock, DockTab::Debugger, "Debugger");
+            ui.selectable_value(&mut self.dock, DockTab::Overlays, "Overlays");
+        });
+        ui.separator();
+        match self.dock {
+            DockTab::Run => {
+                solver_panel::run_ui(ui, &view, &mut self.state.solver, commands);
+            }
+            DockTab::Debugger => {
+                debugger::panel::debugger_ui(
+                    ui,
+                    self.debugger.as_ref(),
+                    &mut self.state.debug,
+                    running,
+                    commands,
+                );
+            }
+            DockTab::Overlays => {
+                let min_moves = self.state.view.min_moves;
+                let tracker = self
+                    .state
+                    .overlays
+                    .graph_edges
+                    .then_some(&self.graph_tracker);
+                egui::ScrollArea::vertical()
+                    .id_salt("overlays-tab")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        overlays::panel::overlay_toggles_ui(
+                            ui,
+                            &mut self.state.overlays,
+                            &mut self.state.view.min_moves,
+                        );
+                        ui.separator();
+                        overlays::panel::overlays_ui(
+                            ui,
+                            &mut self.state.overlays,
+                            min_moves,
+                            tracker,
+                            commands,
+                        );
+                        if let Some(tracker) = tracker {
+                            overlays::panel::change_list_ui(ui, &self.doc.draft().board, tracker);
+                        }
+                    });
+            }
+        }
+    }
+
+    pub(super) fn plots_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        // Only the rows of a run on the board as it is now.
+        let current = self.current_session().map(|s| (s.run.kind(), s.run.rows()));
+        plots::plots_ui(ui, &self.plots, crate::solver::SOLVERS, current, commands);
+    }
+}

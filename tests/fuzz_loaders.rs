@@ -1,0 +1,210 @@
+//! Fuzzing of every loader: the bytes of the files in `boards/` (as native files, as Cox text
+//! and as game ids) are mutated (bytes replaced, inserted, removed, copied from elsewhere,
+//! digits changed) and read the way a file is read. No input may panic; every accepted puzzle
+//! must pass the checks every format shares and come back the same from its own format.
+//!
+//! The long runs are ignored by default; run them with
+//! `cargo nextest run --release --test fuzz_loaders --run-ignored only` (100,000 cases per
+//! loader, a few minutes). `FUZZ_CASES=N` sets another number of cases. A short run of each
+//! is part of the normal tests.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use ricochet_lab::model::Puzzle;
+use ricochet_lab::model::formats::{cox, decode, game_id, native};
+use std::cell::Cell;
+
+/// The seed corpus: every shipped board in one format.
+fn corpus(format: Loader) -> Vec<Vec<u8>> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/boards");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    let puzzles: Vec<Puzzle> = paths
+        .iter()
+        .map(|p| native::parse(&std::fs::read_to_string(p).unwrap()).unwrap())
+        .collect();
+    let texts: Vec<String> = match format {
+        Loader::Native => puzzles.iter().map(native::write).collect(),
+        Loader::Cox => puzzles.iter().filter_map(|p| cox::write(p).ok()).collect(),
+        Loader::GameId => puzzles
+            .iter()
+            .filter_map(|p| game_id::write(p).ok())
+            .collect(),
+    };
+    assert!(!texts.is_empty());
+    texts.into_iter().map(String::into_bytes).collect()
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Loader {
+    Native,
+    Cox,
+    GameId,
+}
+
+/// One change to a file's bytes.
+#[derive(Clone, Debug)]
+enum Mutation {
+    Replace(prop::sample::Index, u8),
+    Insert(prop::sample::Index, u8),
+    Remove(prop::sample::Index),
+    /// Copies a run of bytes from one place to another (keeps the file's own vocabulary).
+    Splice(prop::sample::Index, prop::sample::Index, usize),
+    /// Changes a digit to another digit, where most of the meaning is.
+    Digit(prop::sample::Index, u8),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::Replace(i, b)),
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::Insert(i, b)),
+        any::<prop::sample::Index>().prop_map(Mutation::Remove),
+        (
+            any::<prop::sample::Index>(),
+            any::<prop::sample::Index>(),
+            1usize..40
+        )
+            .prop_map(|(a, b, n)| Mutation::Splice(a, b, n)),
+        (any::<prop::sample::Index>(), 0u8..10).prop_map(|(i, d)| Mutation::Digit(i, d)),
+    ]
+}
+
+fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
+    for m in mutations {
+        let len = bytes.len();
+        match *m {
+            Mutation::Replace(i, b) if len > 0 => bytes[i.index(len)] = b,
+            Mutation::Insert(i, b) => bytes.insert(i.index(len + 1), b),
+            Mutation::Remove(i) if len > 0 => {
+                bytes.remove(i.index(len));
+            }
+            Mutation::Splice(from, to, n) if len > 0 => {
+                let from = from.index(len);
+                let run: Vec<u8> = bytes[from..(from + n).min(len)].to_vec();
+                let to = to.index(len + 1);
+                bytes.splice(to..to, run);
+            }
+            Mutation::Digit(i, d) if len > 0 => {
+                let digits: Vec<usize> = (0..len).filter(|&j| bytes[j].is_ascii_digit()).collect();
+                if !digits.is_empty() {
+                    bytes[digits[i.index(digits.len())]] = b'0' + d;
+                }
+            }
+            _ => {}
+        }
+    }
+    bytes
+}
+
+/// Reads mutated bytes as the loader would and checks what it accepts; says whether the loader
+/// accepted them.
+fn check(loader: Loader, bytes: Vec<u8>) -> Result<bool, TestCaseError> {
+    // Bytes go through the same decoding as a file (UTF-8 check, byte-order mark).
+    let Ok(text) = decode(bytes) else {
+        return Ok(false);
+    };
+    let parsed = match loader {
+        Loader::Native => native::parse(&text),
+        Loader::Cox => cox::parse(&text),
+        Loader::GameId => game_id::parse(&text),
+    };
+    let Ok(puzzle) = parsed else {
+        return Ok(false);
+    };
+    // What was accepted passes every check again, as a fresh puzzle.
+    let rebuilt = Puzzle::new(
+        puzzle.board().clone(),
+        puzzle.robots().to_vec(),
+        puzzle.goal(),
+        puzzle.rules(),
+    );
+    prop_assert_eq!(rebuilt.as_ref(), Ok(&puzzle));
+    prop_assert!(puzzle.check_targets().is_ok());
+    // And round-trips through its own format (and the native one).
+    let native_back = native::parse(&native::write(&puzzle)).ok();
+    prop_assert_eq!(native_back.as_ref(), Some(&puzzle));
+    match loader {
+        Loader::Native => {}
+        Loader::Cox => {
+            let written = cox::write(&puzzle).unwrap();
+            let back = cox::parse(&written).unwrap();
+            prop_assert_eq!(back.robots(), puzzle.robots());
+            prop_assert_eq!(back.goal(), puzzle.goal());
+            prop_assert_eq!(cox::write(&back).unwrap(), written);
+        }
+        Loader::GameId => {
+            let id = game_id::write(&puzzle).unwrap();
+            prop_assert_eq!(game_id::parse(&id).unwrap(), puzzle);
+        }
+    }
+    Ok(true)
+}
+
+fn fuzz(loader: Loader, cases: u32) {
+    let corpus = corpus(loader);
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (0..corpus.len(), proptest::collection::vec(mutation(), 1..8));
+    let (runs, accepted) = (Cell::new(0u32), Cell::new(0u32));
+    runner
+        .run(&strategy, |(file, mutations)| {
+            runs.set(runs.get() + 1);
+            let ok = check(loader, mutate(corpus[file].clone(), &mutations))?;
+            accepted.set(accepted.get() + u32::from(ok));
+            Ok(())
+        })
+        .unwrap();
+    // Shown with --nocapture: how many mutated inputs were tried and how many were puzzles.
+    eprintln!(
+        "{loader:?}: {} inputs, {} accepted and checked",
+        runs.get(),
+        accepted.get()
+    );
+    assert!(runs.get() >= cases);
+}
+
+fn long_run_cases() -> u32 {
+    std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000)
+}
+
+#[test]
+fn native_loader_survives_a_short_fuzz() {
+    fuzz(Loader::Native, 300);
+}
+
+#[test]
+fn cox_loader_survives_a_short_fuzz() {
+    fuzz(Loader::Cox, 300);
+}
+
+#[test]
+fn game_id_loader_survives_a_short_fuzz() {
+    fuzz(Loader::GameId, 2000);
+}
+
+#[test]
+#[ignore = "long: 100,000 cases; run on demand"]
+fn native_loader_fuzz() {
+    fuzz(Loader::Native, long_run_cases());
+}
+
+#[test]
+#[ignore = "long: 100,000 cases; run on demand"]
+fn cox_loader_fuzz() {
+    fuzz(Loader::Cox, long_run_cases());
+}
+
+#[test]
+#[ignore = "long: 100,000 cases; run on demand"]
+fn game_id_loader_fuzz() {
+    fuzz(Loader::GameId, long_run_cases());
+}
