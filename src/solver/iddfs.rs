@@ -32,7 +32,7 @@
 //! iteration would then search the same tree. Iterations stop at depth 255, the most a table
 //! entry records, with "no solution within 255 moves"; a depth limit option stops them sooner.
 
-use super::key::{KeyLayout, StateKey, key_bits, state_key};
+use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::min_moves::{UNREACHABLE, min_moves};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
@@ -71,17 +71,9 @@ pub fn solve<P: Probe>(
     options: &SolverOptions,
     search: &mut Search<'_, P>,
 ) -> SearchEnd {
-    let layout = KeyLayout::new(
-        puzzle.board().cell_count(),
-        puzzle.active_robot(),
-        puzzle.rules().no_rebound,
-    );
-    let phase = puzzle.rules().min_solution_len() > 0;
-    if key_bits(&layout, puzzle.robots().len(), phase) <= u64::BITS {
-        Iddfs::<P, u64>::new(puzzle, layout, search).run(options)
-    } else {
-        Iddfs::<P, u128>::new(puzzle, layout, search).run(options)
-    }
+    with_key_width!(puzzle, |layout, Key| {
+        Iddfs::<P, Key>::new(puzzle, layout, search).run(options)
+    })
 }
 
 /// The deepest iteration: table entries record depths in a byte.

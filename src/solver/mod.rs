@@ -10,7 +10,10 @@ pub mod astar;
 pub mod bfs;
 pub mod dls;
 pub mod fast;
+#[cfg(test)]
+pub mod fixtures;
 pub mod graph_solver;
+pub mod heuristics;
 pub mod idastar;
 pub mod iddfs;
 pub mod key;
