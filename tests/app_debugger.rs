@@ -157,6 +157,10 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
     harness.run();
     harness.get_by_label("Slide-graph edges").click();
     harness.run_steps(3);
+    // The changed edges and the check are in the dock's Overlays tab.
+    harness.key_press(egui::Key::Escape);
+    harness.get_by_label("Overlays").click();
+    harness.run_steps(3);
     assert!(harness.state().graph_tracker().changes().is_empty());
     // New random robots: the old ones are removed from the graph and the new ones placed.
     let before = harness.state().draft().robots.clone();

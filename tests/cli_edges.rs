@@ -85,22 +85,31 @@ fn depth_limits_dls_cannot_use_are_refused() {
     let (code, _, err) = run(&["solve", "boards/small-6x6.ron", "--depth-limit", "0"]);
     assert_ne!(code, 0);
     assert!(err.contains("--depth-limit"), "{err}");
+    let (code, _, err) = run(&[
+        "solve",
+        "boards/small-6x6.ron",
+        "--solver",
+        "bfs",
+        "--depth-limit",
+        "5",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("takes no depth limit"), "{err}");
 }
 
 #[test]
 fn nonsense_limits_are_refused() {
-    for args in [
-        ["--time-limit", "0"],
-        ["--time-limit", "-1"],
-        ["--time-limit", "NaN"],
-        ["--time-limit", "inf"],
-        ["--memory-limit", "0"],
+    for arg in [
+        "--time-limit=0",
+        "--time-limit=-1",
+        "--time-limit=NaN",
+        "--time-limit=inf",
+        "--memory-limit=0",
     ] {
-        let mut all = vec!["solve", "boards/small-6x6.ron"];
-        all.extend(args);
-        let (code, out, err) = run(&all);
-        assert_ne!(code, 0, "{args:?} was accepted: {out}");
-        assert!(err.contains(args[0]), "{args:?}: {err}");
+        let (code, out, err) = run(&["solve", "boards/small-6x6.ron", arg]);
+        assert_ne!(code, 0, "{arg} was accepted: {out}");
+        let name = arg.split('=').next().unwrap();
+        assert!(err.contains(name), "{arg}: {err}");
     }
 }
 

@@ -317,6 +317,7 @@ fn a_depth_limit_bounds_the_search() {
         &puzzle,
         &SolverOptions {
             depth_limit: Some(8),
+            ..SolverOptions::default()
         },
         &Limits::default(),
         &mut NoProbe,
@@ -326,22 +327,53 @@ fn a_depth_limit_bounds_the_search() {
 }
 
 #[test]
-fn the_no_rebound_rule_is_refused_honestly() {
-    let puzzle = load_source(&board("small-6x6.ron"))
-        .unwrap()
-        .with_rules(Rules {
+fn fast_honours_the_no_rebound_rule_as_bfs_does() {
+    let mut compared = 0;
+    for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
+        let puzzle = load_source(&board(name)).unwrap().with_rules(Rules {
             ricochet: false,
             no_rebound: true,
         });
-    let error = solver::run(
-        "fast",
-        &puzzle,
-        &SolverOptions::default(),
-        &Limits::default(),
-        &mut NoProbe,
-    )
-    .unwrap_err();
-    assert!(error.to_string().contains("no-rebound"), "{error}");
+        compared += usize::from(agrees_with("bfs", &puzzle, name));
+    }
+    for seed in 1..=40 {
+        let (puzzle, _) = random_game(seed, 4).unwrap();
+        let puzzle = puzzle.with_rules(Rules {
+            ricochet: seed % 2 == 0,
+            no_rebound: true,
+        });
+        compared += usize::from(agrees_with("bfs", &puzzle, &format!("seed {seed}")));
+    }
+    assert!(compared >= 40, "only {compared} compared");
+}
+
+#[test]
+fn any_thread_count_gives_the_same_move_counts() {
+    for seed in 1..=30 {
+        let (puzzle, _) = random_game(500 + seed, 4).unwrap();
+        let counts: Vec<Option<usize>> = [1, 2, 5]
+            .iter()
+            .map(|&threads| {
+                let report = solver::run(
+                    "fast",
+                    &puzzle,
+                    &SolverOptions {
+                        threads: Some(threads),
+                        ..SolverOptions::default()
+                    },
+                    &Limits::default(),
+                    &mut NoProbe,
+                )
+                .unwrap();
+                assert!(report.threads <= threads, "seed {seed}: {}", report.threads);
+                report.outcome.move_count()
+            })
+            .collect();
+        assert!(
+            counts.iter().all(|c| *c == counts[0]),
+            "seed {seed}: {counts:?}"
+        );
+    }
 }
 
 #[test]
@@ -391,7 +423,38 @@ fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
         ..Limits::default()
     });
     assert_eq!(report.outcome, Outcome::MemoryLimit);
-    assert!(report.peak_memory > 4 << 20);
+    // The table is not grown past the limit, so the peak is what was held.
+    assert!(report.peak_memory <= 4 << 20, "{}", report.peak_memory);
+    assert!(report.peak_memory > 1 << 20, "{}", report.peak_memory);
+}
+
+#[test]
+fn every_thread_stops_at_the_limits() {
+    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
+    for threads in [2, 8] {
+        let report = solver::run(
+            "fast",
+            &puzzle,
+            &SolverOptions {
+                threads: Some(threads),
+                ..SolverOptions::default()
+            },
+            &Limits {
+                time: Some(Duration::from_millis(400)),
+                ..Limits::default()
+            },
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::TimeLimit);
+        assert_eq!(report.threads, threads);
+        // Generous: the machine may be busy, and only a thread that ran on would take seconds.
+        assert!(
+            report.elapsed < Duration::from_secs(3),
+            "{:?}",
+            report.elapsed
+        );
+    }
 }
 
 #[test]
@@ -420,4 +483,85 @@ fn every_node_is_reported_to_a_listening_probe() {
         .filter(|e| matches!(e, Event::IterationStarted { .. }))
         .count();
     assert_eq!(started, report.depths.len());
+}
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// `fast` finds answers exactly as short as breadth-first search's, on any small board
+        /// with one to five robots, under every combination of the two rule options.
+        #[test]
+        fn fast_matches_bfs_on_random_small_boards(
+            width in 1u16..=8,
+            height in 1u16..=8,
+            robots in 1usize..=5,
+            wall_every in 2usize..=6,
+            seed in any::<u64>(),
+            ricochet in any::<bool>(),
+            no_rebound in any::<bool>(),
+            threads in 1usize..=3,
+        ) {
+            let Ok(puzzle) = random_puzzle(width, height, robots, wall_every, seed) else {
+                return Ok(());
+            };
+            let puzzle = puzzle.with_rules(Rules { ricochet, no_rebound });
+            let expected = solve("bfs", &puzzle);
+            let fast = solver::run(
+                "fast",
+                &puzzle,
+                &SolverOptions { threads: Some(threads), ..SolverOptions::default() },
+                &Limits { time: Some(Duration::from_secs(20)), ..Limits::default() },
+                &mut NoProbe,
+            )
+            .unwrap()
+            .outcome;
+            match (&expected, &fast) {
+                (Outcome::Solved { moves: a }, Outcome::Solved { moves: b }) => {
+                    prop_assert_eq!(a.len(), b.len(), "bfs {:?} but fast {:?}", a, b);
+                }
+                (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => {}
+                (Outcome::TimeLimit | Outcome::MemoryLimit, _) => {}
+                _ => prop_assert!(false, "bfs {:?} but fast {:?}", expected, fast),
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_reports_the_memory_its_tables_held() {
+    let puzzle = load_source(&board("five-robots.ron")).unwrap();
+    let run = |memory: Option<usize>| {
+        solver::run(
+            "fast",
+            &puzzle,
+            &SolverOptions {
+                threads: Some(1),
+                ..SolverOptions::default()
+            },
+            &Limits {
+                memory_bytes: memory,
+                ..Limits::default()
+            },
+            &mut NoProbe,
+        )
+        .unwrap()
+    };
+    let free = run(None);
+    assert!(matches!(free.outcome, Outcome::Solved { .. }));
+    // Exactly the reported peak is enough for the same run, and one byte less is not.
+    let same = run(Some(free.peak_memory));
+    assert_eq!(same.outcome, free.outcome);
+    assert_eq!(same.peak_memory, free.peak_memory);
+    let less = run(Some(free.peak_memory - 1));
+    assert_eq!(less.outcome, Outcome::MemoryLimit);
+    assert!(less.peak_memory < free.peak_memory);
+    // Stopped between two table sizes, the run reports what it held, not the next size.
+    let limit = free.peak_memory * 2 / 3;
+    let stopped = run(Some(limit));
+    assert_eq!(stopped.outcome, Outcome::MemoryLimit);
+    assert!(stopped.peak_memory <= limit, "{}", stopped.peak_memory);
 }

@@ -208,11 +208,12 @@ fn native_files_follow_the_rules_game_ids_follow() {
 
 #[test]
 fn game_ids_use_each_physical_tile_once() {
-    // Tile 7 (4B) four times, twice, and with 3 (4A), the other face of the same tile.
+    // Tile 7 (4B) four times, twice, and with 3 (4A), the other face of the same tile; each
+    // of these ids has a printed target of its own and was accepted before.
     for (id, needle) in [
-        ("7777+42+E2302B12+C9", "tiles 4B and 4B"),
-        ("7657+42+E2302B12+C9", "tiles 4B and 4B"),
-        ("3657+42+E2302B12+C9", "tiles 4A and 4B"),
+        ("7777+42+E2302B12+38", "tiles 4B and 4B"),
+        ("7657+42+E2302B12+2B", "tiles 4B and 4B"),
+        ("3657+42+E2302B12+16", "tiles 4A and 4B"),
     ] {
         let message = game_id::parse(id).unwrap_err().to_string();
         assert!(message.contains(needle), "{id}: {message}");

@@ -41,7 +41,10 @@ fn run(name: &str, puzzle: &Puzzle, millis: u64, depth_limit: Option<u32>) -> Ou
     solver::run(
         name,
         puzzle,
-        &SolverOptions { depth_limit },
+        &SolverOptions {
+            depth_limit,
+            ..SolverOptions::default()
+        },
         &limits,
         &mut NoProbe,
     )

@@ -108,6 +108,7 @@ fn dls_with_a_deep_limit_and_a_time_limit_reports_the_time_limit() {
         &board("small-6x6.ron"),
         &SolverOptions {
             depth_limit: Some(1000),
+            ..SolverOptions::default()
         },
         &Limits {
             time: Some(Duration::from_millis(300)),

@@ -413,32 +413,44 @@ pub fn editor_panel_ui(
     );
     match settings.tool {
         Tool::Robots => {
-            ui.horizontal_wrapped(|ui| {
-                for color in RobotColor::ALL {
-                    ui.horizontal(|ui| {
-                        color_swatch(ui, theme::robot(color));
-                        ui.selectable_value(
-                            &mut settings.robot_color,
-                            color,
-                            capitalised(color.name()),
-                        );
-                    });
-                }
-            });
+            // A grid of three columns fits the panel's fixed width, so choosing this tool
+            // never widens the panel or pushes a colour out of reach.
+            egui::Grid::new("robot-colours")
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for (index, color) in RobotColor::ALL.into_iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            color_swatch(ui, theme::robot(color));
+                            ui.selectable_value(
+                                &mut settings.robot_color,
+                                color,
+                                capitalised(color.name()),
+                            );
+                        });
+                        if index % 3 == 2 {
+                            ui.end_row();
+                        }
+                    }
+                });
         }
         Tool::Targets => {
-            ui.horizontal_wrapped(|ui| {
-                for color in TargetColor::ALL {
-                    ui.horizontal(|ui| {
-                        color_swatch(ui, theme::target(color));
-                        let name = match color {
-                            TargetColor::Any => "Vortex".to_string(),
-                            c => capitalised(&c.to_string()),
-                        };
-                        ui.selectable_value(&mut settings.target_color, color, name);
-                    });
-                }
-            });
+            egui::Grid::new("target-colours")
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for (index, color) in TargetColor::ALL.into_iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            color_swatch(ui, theme::target(color));
+                            let name = match color {
+                                TargetColor::Any => "Vortex".to_string(),
+                                c => capitalised(&c.to_string()),
+                            };
+                            ui.selectable_value(&mut settings.target_color, color, name);
+                        });
+                        if index % 3 == 2 {
+                            ui.end_row();
+                        }
+                    }
+                });
             if settings.target_color != TargetColor::Any {
                 ui.horizontal_wrapped(|ui| {
                     for shape in [

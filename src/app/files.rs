@@ -162,13 +162,17 @@ pub fn file_windows_ui(
                 }
                 ui.horizontal(|ui| {
                     let label = ui.label("Path");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut windows.path)
-                            .hint_text("boards/fogleman-22.ron")
-                            .desired_width(220.0),
-                    )
-                    .labelled_by(label.id);
-                    if ui.button("Open path").clicked() && !windows.path.trim().is_empty() {
+                    let field = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut windows.path)
+                                .hint_text("boards/fogleman-22.ron")
+                                .desired_width(220.0),
+                        )
+                        .labelled_by(label.id);
+                    let entered = submitted(ui, &field);
+                    if (ui.button("Open path").clicked() || entered)
+                        && !windows.path.trim().is_empty()
+                    {
                         commands.push(Command::Guarded(Pending::Open(PathBuf::from(
                             windows.path.trim(),
                         ))));
@@ -187,13 +191,17 @@ pub fn file_windows_ui(
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
                     let label = ui.label("Path");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut windows.path)
-                            .hint_text(format!("boards/my-board.{}", kind.extension()))
-                            .desired_width(220.0),
-                    )
-                    .labelled_by(label.id);
-                    if ui.button("Save to path").clicked() && !windows.path.trim().is_empty() {
+                    let field = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut windows.path)
+                                .hint_text(format!("boards/my-board.{}", kind.extension()))
+                                .desired_width(220.0),
+                        )
+                        .labelled_by(label.id);
+                    let entered = submitted(ui, &field);
+                    if (ui.button("Save to path").clicked() || entered)
+                        && !windows.path.trim().is_empty()
+                    {
                         let path = with_extension(PathBuf::from(windows.path.trim()), kind);
                         commands.push(Command::SaveTo(path, kind));
                     }
@@ -239,6 +247,11 @@ pub fn file_windows_ui(
     }
 }
 
+/// Whether Enter was pressed in a single-line field this frame (it loses focus on Enter).
+fn submitted(ui: &egui::Ui, field: &egui::Response) -> bool {
+    field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
+}
+
 /// The shipped boards as buttons, each opening its board.
 pub fn boards_list_ui(ui: &mut egui::Ui, boards: Option<&Path>, commands: &mut Vec<Command>) {
     match boards {
@@ -260,6 +273,9 @@ pub fn boards_list_ui(ui: &mut egui::Ui, boards: Option<&Path>, commands: &mut V
                             commands.push(Command::Guarded(Pending::Open(path.clone())));
                         }
                     }
+                    // Room under the last entry, so that the window's resize edge never takes
+                    // a click meant for it.
+                    ui.add_space(8.0);
                 });
         }
         None => {

@@ -9,6 +9,7 @@
 //! - [`commands`]: every whole-app action collected as a [`Command`] while panels are drawn
 //!   and applied once at the end of the frame, so nothing changes halfway through a layout;
 //! - [`scene`]: what the board shows, derived each frame from the document and the runs;
+//! - [`windows`]: the windows over the board ([`new_board`], files, Help, Experiments);
 //! - the persisted [`AppState`] apart from runtime state, `logic` (drain the workers, keys,
 //!   timers) apart from `ui`.
 
@@ -36,6 +37,7 @@ pub mod solver_panel;
 pub mod state;
 pub mod theme;
 pub mod widgets;
+pub mod windows;
 
 use crate::model::{RobotColor, samples};
 use crate::worker::{RunEnd, Waker};
@@ -495,5 +497,22 @@ impl eframe::App for RicochetApp {
 
     fn persist_egui_memory(&self) -> bool {
         self.presentation.persist
+    }
+
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        // A picture for the screenshot command shows no pointer: no hover outline, no plot
+        // crosshair, no tooltip, wherever the display's pointer happens to be.
+        if !self.presentation.pointer_feedback {
+            raw_input.events.retain(|event| {
+                !matches!(
+                    event,
+                    egui::Event::PointerMoved(_)
+                        | egui::Event::MouseMoved(_)
+                        | egui::Event::PointerButton { .. }
+                        | egui::Event::MouseWheel { .. }
+                )
+            });
+            raw_input.events.push(egui::Event::PointerGone);
+        }
     }
 }

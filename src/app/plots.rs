@@ -86,22 +86,51 @@ pub fn depth_series(rows: &[DepthRow]) -> [Vec<[f64; 2]>; 3] {
     ]
 }
 
-/// Grid marks at every whole number in the visible range: every power of ten of a log axis,
-/// or every bar of a bar chart whose bars stand at whole numbers.
+/// Grid marks at whole numbers in the visible range: every power of ten of a log axis, or
+/// every bar of a bar chart whose bars stand at whole numbers; every second or fifth one when
+/// the axis is too short for a label at each (egui_plot leaves out labels closer than about
+/// twenty points on a vertical axis).
 pub(crate) fn whole_marks(input: GridInput) -> Vec<GridMark> {
+    // The base step is the value of egui_plot's smallest grid spacing (8 points).
+    let step = nice_step(input.base_step_size * 2.6);
+    marks_every(input, step)
+}
+
+/// Grid marks for a move-count axis: whole numbers, as far apart as a horizontal axis needs
+/// for its labels (about sixty points).
+pub(crate) fn moves_marks(input: GridInput) -> Vec<GridMark> {
+    let step = nice_step(input.base_step_size * 7.6);
+    marks_every(input, step)
+}
+
+/// The smallest of 1, 2, 5, 10, 20, 50, ... that is at least `at_least`.
+fn nice_step(at_least: f64) -> f64 {
+    let mut step = 1.0;
+    while step < at_least && step < 1e12 {
+        for factor in [2.0, 2.5, 2.0] {
+            step *= factor;
+            if step >= at_least {
+                break;
+            }
+        }
+    }
+    step
+}
+
+fn marks_every(input: GridInput, step: f64) -> Vec<GridMark> {
     let (low, high) = input.bounds;
-    if !(low.is_finite() && high.is_finite()) || high - low > 400.0 {
+    if !(low.is_finite() && high.is_finite()) || (high - low) / step > 400.0 {
         return Vec::new();
     }
     // Only marks inside the visible range: a label outside it would be drawn past the plot.
     let mut marks = Vec::new();
-    let mut k = low.ceil();
-    while k <= high.floor() {
+    let mut k = (low / step).ceil() * step;
+    while k <= high {
         marks.push(GridMark {
             value: k,
-            step_size: 1.0,
+            step_size: step,
         });
-        k += 1.0;
+        k += step;
     }
     marks
 }
@@ -204,6 +233,7 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
     let (x_range, y_range) = data_range(labelled.iter().map(|(at, _)| *at));
     let response = Plot::new("time-vs-moves")
         .x_axis_label("moves")
+        .x_grid_spacer(moves_marks)
         .y_axis_label("time")
         .y_grid_spacer(whole_marks)
         .y_axis_formatter(|mark, _| seconds_label(mark.value))
@@ -274,6 +304,7 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
     let (x_range, y_range) = data_range(labelled.iter().map(|(at, _)| *at));
     let response = Plot::new("nodes-per-depth")
         .x_axis_label(kind.columns.depth)
+        .x_grid_spacer(moves_marks)
         .y_axis_label("count")
         .y_grid_spacer(whole_marks)
         .y_axis_formatter(|mark, _| count_label(mark.value))
@@ -413,6 +444,24 @@ mod tests {
         assert_eq!(series.last().unwrap().2, vec![[8.0, -2.0]]);
         history.clear();
         assert!(history.series(SOLVERS).is_empty());
+    }
+
+    #[test]
+    fn marks_thin_out_to_nice_whole_steps() {
+        assert_eq!(nice_step(0.3), 1.0);
+        assert_eq!(nice_step(1.5), 2.0);
+        assert_eq!(nice_step(3.0), 5.0);
+        assert_eq!(nice_step(7.0), 10.0);
+        assert_eq!(nice_step(11.0), 20.0);
+        let marks = marks_every(
+            GridInput {
+                bounds: (-0.5, 9.5),
+                base_step_size: 0.1,
+            },
+            2.0,
+        );
+        let values: Vec<f64> = marks.iter().map(|m| m.value).collect();
+        assert_eq!(values, vec![0.0, 2.0, 4.0, 6.0, 8.0]);
     }
 
     #[test]

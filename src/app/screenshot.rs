@@ -137,6 +137,7 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
         started: Instant::now(),
         outcome: Arc::clone(&outcome),
         jobs: Vec::new(),
+        long_run: false,
     };
     let mut options = super::native_options();
     // A screenshot must not read or overwrite the user's stored state and window layout.
@@ -190,6 +191,8 @@ pub struct ScreenshotDirector {
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
     /// Solves still to run for the plots view: (solver, standard game seed).
     jobs: Vec<(&'static str, u64)>,
+    /// Whether the solving view's long run has started (after its quick solves).
+    long_run: bool,
 }
 
 impl ScreenshotDirector {
@@ -273,9 +276,15 @@ impl ScreenshotDirector {
                 app.state.view.plots = false;
             }
             View::Solving => {
-                load_game_id(app, "7650+42+E2302B12+C9");
-                app.state.solver.solver = "iddfs".into();
-                app.apply(Command::Solve);
+                // A few quick solves first, so that the time plot has points beside the live
+                // run's table and nodes plot.
+                for seed in 1..=6 {
+                    for solver in ["fast", "iddfs", "astar"] {
+                        self.jobs.push((solver, seed));
+                    }
+                }
+                self.jobs.reverse();
+                self.next_job(app);
             }
             View::Playback => {
                 // An eight-move standard game that the BFS solves at once.
@@ -307,6 +316,10 @@ impl ScreenshotDirector {
                     app.state.overlays.search_heat = true;
                 }
                 app.apply(Command::Solve);
+                if self.view == View::OverlayHeat {
+                    // The heat map's legend is in the Overlays tab.
+                    app.dock = super::shell::DockTab::Overlays;
+                }
             }
             View::DebugGraph | View::DebugStateless => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
@@ -335,17 +348,28 @@ impl ScreenshotDirector {
                 app.apply(Command::Solve);
             }
             View::OverlayGraph => {
+                app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.graph_edges = true;
                 app.state.overlays.graph_all_cells = true;
             }
             View::OverlayMinMoves => {
+                app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.view.min_moves = true;
             }
             View::OverlayStateless => {
+                app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.stateless = true;
+                // One robot's final states: the target's robot, one number per cell.
+                app.state.overlays.stateless_robot = app
+                    .doc
+                    .validity()
+                    .as_ref()
+                    .ok()
+                    .and_then(|p| p.goal().color.robot())
+                    .or(Some(crate::model::RobotColor::Red));
             }
             View::OverlaySolution => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
@@ -507,10 +531,26 @@ impl ScreenshotDirector {
                 app.experiments.select_for_screenshot();
                 true
             }
-            View::Solving => app
-                .session
-                .as_ref()
-                .is_some_and(|s| !s.run.is_finished() && s.run.rows().len() >= 16),
+            View::Solving => {
+                if self.long_run {
+                    return app
+                        .session
+                        .as_ref()
+                        .is_some_and(|s| !s.run.is_finished() && s.run.rows().len() >= 16);
+                }
+                if finished {
+                    if self.jobs.is_empty() {
+                        load_game_id(app, "7650+42+E2302B12+C9");
+                        app.state.solver.solver = "iddfs".into();
+                        app.state.solver.use_time_limit = false;
+                        app.apply(Command::Solve);
+                        self.long_run = true;
+                    } else {
+                        self.next_job(app);
+                    }
+                }
+                false
+            }
             View::Playback => {
                 if !finished {
                     return false;
@@ -580,9 +620,11 @@ fn replace<E: ToString>(app: &mut RicochetApp, puzzle: Result<crate::model::Puzz
         eprintln!("note: the view's puzzle could not be made ({error}); using the deck's");
         samples::fogleman_22()
     });
+    // Named by its game id (as an imported game is), so plot points say which game they are.
+    let name = game_id::write(&puzzle).unwrap_or_else(|_| "Screenshot board".to_string());
     app.apply(Command::Guarded(Pending::Replace(
         Box::new(Draft::from_puzzle(&puzzle)),
-        "Screenshot setup".into(),
+        name,
     )));
 }
 

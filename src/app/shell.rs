@@ -50,23 +50,7 @@ impl RicochetApp {
             .show(ui, |ui| self.side_panel_ui(ui, commands));
         egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
 
-        files::file_windows_ui(&ctx, &mut self.windows, self.boards.as_deref(), commands);
-        self.new_window_ui(&ctx, commands);
-        help::help_ui(&ctx, &mut self.help_open);
-        let native_dialogs = self.use_native_dialogs();
-        let waker = self.waker();
-        experiments::experiments_window(
-            &ctx,
-            &mut self.experiments,
-            &mut self.state.experiments,
-            self.doc.validity().as_ref().ok(),
-            native_dialogs,
-            waker,
-            commands,
-        );
-        if let Some(pending) = &self.pending {
-            files::unsaved_changes_ui(&ctx, pending, commands);
-        }
+        self.windows_ui(&ctx, commands);
     }
 
     pub(super) fn apply_theme(&mut self, ctx: &egui::Context) {
@@ -81,10 +65,7 @@ impl RicochetApp {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 let mut item = |ui: &mut egui::Ui, label: &str, keys: String, command: Command| {
-                    if ui
-                        .add(egui::Button::new(label).shortcut_text(keys))
-                        .clicked()
-                    {
+                    if menu_button(ui, true, label, keys).clicked() {
                         commands.push(command);
                         ui.close();
                     }
@@ -122,22 +103,24 @@ impl RicochetApp {
                 item(ui, "Quit", String::new(), Command::Guarded(Pending::Quit));
             });
             ui.menu_button("Edit", |ui| {
-                if ui
-                    .add_enabled(
-                        self.doc.history().can_undo(),
-                        egui::Button::new("Undo").shortcut_text(hint(Action::Undo)),
-                    )
-                    .clicked()
+                if menu_button(
+                    ui,
+                    self.doc.history().can_undo(),
+                    "Undo",
+                    hint(Action::Undo),
+                )
+                .clicked()
                 {
                     commands.push(Command::Undo);
                     ui.close();
                 }
-                if ui
-                    .add_enabled(
-                        self.doc.history().can_redo(),
-                        egui::Button::new("Redo").shortcut_text(hint(Action::Redo)),
-                    )
-                    .clicked()
+                if menu_button(
+                    ui,
+                    self.doc.history().can_redo(),
+                    "Redo",
+                    hint(Action::Redo),
+                )
+                .clicked()
                 {
                     commands.push(Command::Redo);
                     ui.close();
@@ -149,13 +132,7 @@ impl RicochetApp {
                 ui.checkbox(&mut view.min_moves, "Minimum-move map");
                 ui.checkbox(&mut view.trails, "Move trails");
                 ui.checkbox(&mut view.plots, "Plots panel");
-                if ui
-                    .add(
-                        egui::Button::new("Experiments...")
-                            .shortcut_text(hint(Action::Experiments)),
-                    )
-                    .clicked()
-                {
+                if menu_button(ui, true, "Experiments...", hint(Action::Experiments)).clicked() {
                     self.experiments.open = true;
                     ui.close();
                 }
@@ -172,10 +149,7 @@ impl RicochetApp {
                 );
             });
             ui.menu_button("Help", |ui| {
-                if ui
-                    .add(egui::Button::new("Keys and help").shortcut_text(hint(Action::Help)))
-                    .clicked()
-                {
+                if menu_button(ui, true, "Keys and help", hint(Action::Help)).clicked() {
                     commands.push(Command::ShowHelp);
                     ui.close();
                 }
@@ -341,4 +315,16 @@ impl RicochetApp {
         let current = self.current_session().map(|s| (s.run.kind(), s.run.rows()));
         plots::plots_ui(ui, &self.plots, crate::solver::SOLVERS, current, commands);
     }
+}
+
+/// A menu entry with its keys on the right; announced by its name alone, so that tests and
+/// screen readers find "Save" rather than "Save Ctrl+S".
+fn menu_button(ui: &mut egui::Ui, enabled: bool, label: &str, keys: String) -> egui::Response {
+    let mut button = egui::Button::new(label);
+    if !keys.is_empty() {
+        button = button.shortcut_text(keys);
+    }
+    let response = ui.add_enabled(enabled, button);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, label));
+    response
 }

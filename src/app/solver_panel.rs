@@ -182,9 +182,9 @@ pub fn solver_controls_ui(
     ui.horizontal(|ui| {
         let solve = ui
             .add_enabled(blocker.is_none(), egui::Button::new("Solve"))
-            .on_hover_text(keys::tooltip(
-                "Solve the board (in play mode, from the current position)",
-                Action::Solve,
+            .on_hover_text(format!(
+                "{}: the board as it stands, or the game's position while playing",
+                keys::tooltip("Solve", Action::Solve)
             ))
             .on_disabled_hover_text(blocker.clone().unwrap_or_default());
         if solve.clicked() {

@@ -43,7 +43,7 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
         robots: args.robots,
         limits: Limits {
             time: Some(super::seconds(args.time_limit)?),
-            memory_bytes: Some(super::mebibytes(args.memory_limit)),
+            memory_bytes: Some(super::mebibytes(args.memory_limit)?),
             cancel: None,
         },
     };

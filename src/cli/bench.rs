@@ -29,6 +29,22 @@ pub struct BenchArgs {
     /// The folder of reference puzzles.
     #[arg(long, value_name = "DIR", default_value = "boards")]
     boards: PathBuf,
+    /// Comma-separated thread counts to run `fast` with, each in turn (e.g. `1,2`); the
+    /// speed-up over the first is printed per puzzle. One per core when left out.
+    #[arg(long, value_name = "N,..", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Vec<u16>,
+    /// Another build of this program (e.g. an older commit's binary) to time in the same run,
+    /// right after this one on each reference puzzle, through its `solve --json`.
+    #[arg(long, value_name = "PATH")]
+    compare_with: Option<PathBuf>,
+    /// The solvers to run in the build given by --compare-with.
+    #[arg(
+        long,
+        value_name = "NAMES",
+        default_value = "iddfs",
+        value_delimiter = ','
+    )]
+    compare_solvers: Vec<String>,
 }
 
 /// Runs the bench; fails when optimal solvers disagree.
@@ -40,9 +56,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         json: args.json,
         limits: Limits {
             time: Some(super::seconds(args.time_limit)?),
-            memory_bytes: Some(super::mebibytes(args.memory_limit)),
+            memory_bytes: Some(super::mebibytes(args.memory_limit)?),
             cancel: None,
         },
         boards: args.boards,
+        threads: args.threads.into_iter().map(usize::from).collect(),
+        compare_with: args.compare_with,
+        compare_solvers: args.compare_solvers,
     })
 }

@@ -11,6 +11,9 @@ pub struct ConvertArgs {
     input: String,
     /// A .ron or .txt path, or `-` for the game id on standard output.
     output: String,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Writes the puzzle in the format the output names.
@@ -19,7 +22,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     if args.output == "-" {
         println!("{}", game_id::write(&puzzle)?);
     } else {
-        formats::save_puzzle(&puzzle, Path::new(&args.output))?;
+        formats::save_puzzle_with(
+            &puzzle,
+            Path::new(&args.output),
+            super::overwrite(args.force),
+        )
+        .map_err(super::save_error)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -86,9 +86,10 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         baseline: args.baseline.name().to_string(),
         options: SolverOptions {
             depth_limit: args.depth_limit,
+            ..SolverOptions::default()
         },
         time_limit: super::seconds(args.time_limit)?,
-        memory_limit: super::mebibytes(args.memory_limit),
+        memory_limit: super::mebibytes(args.memory_limit)?,
         threads: args.threads,
         shard: args.shard.unwrap_or(Shard::WHOLE),
     };

@@ -101,9 +101,31 @@ fn seconds(value: f64) -> anyhow::Result<Duration> {
         .ok_or_else(|| anyhow::anyhow!("--time-limit must be a positive number of seconds"))
 }
 
-/// A `--memory-limit` in MiB as bytes.
-fn mebibytes(value: u64) -> usize {
-    usize::try_from(value)
+/// A `--memory-limit` in MiB as bytes; zero is refused (no search fits in no memory).
+fn mebibytes(value: u64) -> anyhow::Result<usize> {
+    if value == 0 {
+        anyhow::bail!("--memory-limit must be at least 1 MiB");
+    }
+    Ok(usize::try_from(value)
         .unwrap_or(usize::MAX)
-        .saturating_mul(1 << 20)
+        .saturating_mul(1 << 20))
+}
+
+/// How a command that writes a file treats an existing one: replaced only with `--force`.
+fn overwrite(force: bool) -> ricochet_lab::model::formats::Overwrite {
+    if force {
+        ricochet_lab::model::formats::Overwrite::Allow
+    } else {
+        ricochet_lab::model::formats::Overwrite::Refuse
+    }
+}
+
+/// A save error, with the way out when the file exists.
+fn save_error(error: ricochet_lab::model::formats::FormatError) -> anyhow::Error {
+    match error {
+        ricochet_lab::model::formats::FormatError::Exists { .. } => {
+            anyhow::anyhow!("{error}; give --force to replace it")
+        }
+        other => other.into(),
+    }
 }

@@ -17,13 +17,17 @@ pub struct RandomArgs {
     /// Save the game to this .ron or .txt file instead of printing it.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace the --out file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Deals the game and saves or prints it.
 pub fn run(args: RandomArgs) -> anyhow::Result<ExitCode> {
     let (puzzle, _) = tiles::random_game(args.seed, args.robots)?;
     match args.out {
-        Some(path) => formats::save_puzzle(&puzzle, &path)?,
+        Some(path) => formats::save_puzzle_with(&puzzle, &path, super::overwrite(args.force))
+            .map_err(super::save_error)?,
         None => {
             print!("{}", text::draw(&puzzle));
             if let Ok(id) = game_id::write(&puzzle) {

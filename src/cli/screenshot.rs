@@ -16,11 +16,20 @@ pub struct ScreenshotArgs {
     /// `experiment`) instead of running a fresh 300-configuration experiment.
     #[arg(long, value_name = "CSV")]
     results: Option<PathBuf>,
+    /// Replace the PNG file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Renders the view and writes the file.
 pub fn run(args: ScreenshotArgs) -> anyhow::Result<ExitCode> {
     let view: View = args.view.parse().map_err(anyhow::Error::msg)?;
+    if !args.force && std::fs::symlink_metadata(&args.file).is_ok() {
+        anyhow::bail!(
+            "{} already exists and was left as it is; give --force to replace it",
+            args.file.display()
+        );
+    }
     screenshot::run(view, &args.file, args.results.as_deref()).map_err(anyhow::Error::msg)?;
     println!("wrote {}", args.file.display());
     Ok(ExitCode::SUCCESS)

@@ -6,6 +6,8 @@ use ricochet_lab::solver::{
     self, Limits, NoProbe, Outcome, Probe, Report, SolverId, SolverOptions,
 };
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Exit code for a run stopped by a limit or cancelled.
 const EXIT_STOPPED: u8 = 3;
@@ -26,8 +28,8 @@ pub struct SolveArgs {
     /// Stop when the solver's tables exceed this many MiB.
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     memory_limit: u64,
-    /// The deepest search a depth-limited solver tries.
-    #[arg(long, value_name = "N")]
+    /// The deepest search a depth-limited solver tries (dls: 1 to 1000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     depth_limit: Option<u32>,
     /// Apply the ricochet rule (no solutions of zero or one move).
     #[arg(long)]
@@ -38,6 +40,9 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Threads for a parallel solver (`fast`); one per core by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 /// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
@@ -47,13 +52,31 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.ricochet |= args.ricochet;
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
+    if let Some(limit) = args.depth_limit
+        && args.solver == SolverId::Dls
+        && limit > solver::dls::MAX_DEPTH_LIMIT
+    {
+        anyhow::bail!(
+            "--depth-limit {limit} is more than dls can use: it searches 1 to {} moves deep \
+             (a deeper limit only lengthens the first answer, and trimming it costs the cube of \
+             its length)",
+            solver::dls::MAX_DEPTH_LIMIT
+        );
+    }
+    if args.depth_limit.is_some() && !args.solver.kind().takes_depth_limit {
+        anyhow::bail!(
+            "the {} solver takes no depth limit; leave out --depth-limit",
+            args.solver
+        );
+    }
     let limits = Limits {
         time: args.time_limit.map(super::seconds).transpose()?,
-        memory_bytes: Some(super::mebibytes(args.memory_limit)),
-        cancel: None,
+        memory_bytes: Some(super::mebibytes(args.memory_limit)?),
+        cancel: Some(cancel_on_signal()?),
     };
     let options = SolverOptions {
         depth_limit: args.depth_limit,
+        threads: args.threads.map(usize::from),
     };
     let report = if args.json {
         solver::run(args.solver, &puzzle, &options, &limits, &mut NoProbe)?
@@ -69,6 +92,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         print_report(&report);
     }
     Ok(exit_code(&report.outcome))
+}
+
+/// A flag that Ctrl-C (SIGINT) or SIGTERM sets, so the solver stops at its next poll and the
+/// run ends as `cancelled`, reported like any other stop. A second signal ends the process at
+/// once, in case the search does not come back.
+fn cancel_on_signal() -> anyhow::Result<Arc<AtomicBool>> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    // ctrlc runs this on its own signal-waiting thread, which only sets the flag.
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    })
+    .map_err(|error| anyhow::anyhow!("cannot catch Ctrl-C: {error}"))?;
+    Ok(cancel)
 }
 
 /// Prints each finished depth as the deck does, with the solver's column names.
@@ -102,8 +141,9 @@ fn print_report(report: &Report) {
             "memory limit reached after {millis:.1} ms ({} MiB in tables)",
             report.peak_memory >> 20
         ),
+        // A claim that failed its replay is not a solution: its moves are not printed as a
+        // move line (--json lists them, marked invalid).
         Outcome::Invalid { claimed, error } => {
-            println!("{}", format_moves(claimed));
             println!("claimed {} moves, {error} ({millis:.1} ms)", claimed.len());
         }
     }
@@ -141,6 +181,8 @@ fn report_json(report: &Report) -> serde_json::Value {
         "millis": report.elapsed.as_secs_f64() * 1000.0,
         "nodes": report.nodes,
         "peak_memory_bytes": report.peak_memory,
+        "threads": report.threads,
+        "cpu_millis": report.cpu_millis,
     });
     if let Outcome::Invalid { error, .. } = &report.outcome {
         value["replay_error"] = serde_json::json!(error.to_string());

@@ -441,7 +441,6 @@ fn step_move(colors: &[RobotColor], step: u8) -> Option<Move> {
     })
 }
 
-/// Puzzles and a runner shared by the tests of the solvers in this family.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -554,8 +553,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(report.outcome, Outcome::MemoryLimit);
-        // The growth that would have passed the limit was refused, not made.
-        assert!(report.peak_memory > limit);
+        // The growth that would have passed the limit was refused, not made, so the peak is
+        // what the tables held: within the limit.
+        assert!(report.peak_memory <= limit, "{}", report.peak_memory);
+        assert!(report.peak_memory > limit / 4, "{}", report.peak_memory);
         assert!(!report.depths.is_empty());
     }
 

@@ -423,6 +423,7 @@ mod tests {
             &puzzle,
             &SolverOptions {
                 depth_limit: Some(u32::MAX),
+                ..SolverOptions::default()
             },
             &Limits {
                 memory_bytes: Some(limit),
@@ -447,6 +448,7 @@ mod tests {
             &small(),
             &SolverOptions {
                 depth_limit: Some(1000),
+                ..SolverOptions::default()
             },
             &Limits {
                 time: Some(std::time::Duration::from_millis(200)),
@@ -467,6 +469,7 @@ mod tests {
             &small(),
             &SolverOptions {
                 depth_limit: Some(1000),
+                ..SolverOptions::default()
             },
             &Limits {
                 cancel: Some(cancel),
@@ -550,6 +553,7 @@ mod tests {
             &small(),
             &SolverOptions {
                 depth_limit: Some(6),
+                ..SolverOptions::default()
             },
             &Limits::default(),
             &mut probe,

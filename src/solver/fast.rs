@@ -50,7 +50,7 @@
 pub mod geometry;
 pub mod table;
 
-use self::geometry::{EAST, Geometry, SOUTH, WEST, unreachable};
+use self::geometry::{Geometry, unreachable};
 use self::table::{Lookup, Table, min_bucket_bits};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
@@ -59,7 +59,7 @@ use super::{
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Move, Puzzle, RobotColor};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The command-line name.
 pub const NAME: &str = "fast";
@@ -74,7 +74,7 @@ pub const KIND: SolverKind = SolverKind {
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
         ricochet: true,
-        no_rebound: false,
+        no_rebound: true,
     },
     columns: Columns {
         depth: "Depth",
@@ -87,13 +87,14 @@ pub const KIND: SolverKind = SolverKind {
 
 /// Searches with fewer nodes than this in the previous iteration run on one thread: starting
 /// a thread costs more than it saves on small searches.
-const PARALLEL_THRESHOLD: u64 = 200_000;
+const PARALLEL_THRESHOLD: u64 = 20_000;
 
 /// Searches with fewer nodes than this in the previous iteration do not skip helpers before
 /// the last moves: building the cell sets that allows it would cost them more.
 const LAST_MOVES_THRESHOLD: u64 = 5_000;
 
-/// The depth at which the tree is cut into work units for two threads.
+/// The depth at which the tree is cut into work units for the threads: a few thousand units
+/// with four robots, enough to keep dozens of threads busy to the end of an iteration.
 const SPLIT_DEPTH: u32 = 3;
 
 /// The deepest iteration: table entries record depths and iterations in a byte.
@@ -120,24 +121,28 @@ pub fn solve<P: Probe>(
     search: &mut Search<'_, P>,
 ) -> SearchEnd {
     let setup = Setup::new(puzzle);
-    // Asking the system reads files on some platforms: ask once per process.
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    let threads = *THREADS.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(2)
-    });
+    let threads = options.threads.unwrap_or_else(available_threads).max(1);
     Driver {
         setup: &setup,
-        table: Table::new(
-            INITIAL_BUCKET_BITS,
-            setup.geometry.cell_bits * setup.robots as u32,
-        ),
+        table: Table::new(INITIAL_BUCKET_BITS, setup.robot_bits * setup.robots as u32),
         inserted: 0,
         threads,
     }
     .run(options, search)
+}
+
+/// Tables from this size on ask for huge pages, so the bench reports how many they got.
+const HUGE_PAGE_REPORT_BYTES: usize = 4 << 20;
+
+/// The threads the system offers this process (one per core it may run on), at least one.
+pub fn available_threads() -> usize {
+    // Asking the system reads files on some platforms: ask once per process.
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 /// What every thread reads: the board tables and the puzzle's parts.
@@ -149,6 +154,14 @@ struct Setup {
     min_len: u32,
     colors: [RobotColor; MAX_ROBOTS],
     start: [u16; MAX_ROBOTS],
+    /// Whether the no-rebound rule holds: each robot's last direction is then part of the
+    /// state.
+    no_rebound: bool,
+    /// Bits of one robot in a state key.
+    robot_bits: u32,
+    /// Whether states fit the table's keys (at most 64 bits); otherwise the search runs
+    /// without a table, slower but still exact.
+    use_table: bool,
 }
 
 impl Setup {
@@ -162,7 +175,13 @@ impl Setup {
         }
         let robots = puzzle.robots().len();
         let active = puzzle.active_robot();
+        let no_rebound = puzzle.rules().no_rebound;
+        // Under no-rebound a robot's code is its cell and its last direction (0: none yet).
+        let robot_bits = geometry.cell_bits + if no_rebound { 3 } else { 0 };
         Setup {
+            no_rebound,
+            robot_bits,
+            use_table: robot_bits * robots as u32 <= 64,
             geometry,
             robots,
             active,
@@ -297,7 +316,7 @@ impl Control for HelperControl<'_> {
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
 }
 
-/// What the two threads share during one iteration.
+/// What the threads share during one iteration.
 struct Shared {
     /// Set by the main thread when the run must stop.
     stop: AtomicBool,
@@ -307,9 +326,8 @@ struct Shared {
     best_unit: AtomicUsize,
     /// That unit's solution.
     best: Mutex<Option<(usize, Path)>>,
-    /// Nodes the second thread has counted, published now and then.
-    helper_done: AtomicBool,
-    helper_nodes: AtomicU64,
+    /// How many of the other threads have finished.
+    helpers_done: AtomicUsize,
 }
 
 impl Shared {
@@ -349,6 +367,7 @@ struct Child {
 struct Unit {
     cells: [u16; MAX_ROBOTS],
     columns: [u16; MAX_ROBOTS],
+    last_dirs: [u8; MAX_ROBOTS],
     path: Vec<(u8, u8)>,
     last_from: u16,
     /// The unit root's key and whether its parent already recorded it in the table.
@@ -365,6 +384,9 @@ struct Worker<'g, C: Control> {
     cells: [u16; MAX_ROBOTS],
     /// Column-major indices of the same cells.
     columns: [u16; MAX_ROBOTS],
+    /// Under the no-rebound rule, each robot's last direction index plus one (0: it has not
+    /// moved); always zero otherwise.
+    last_dirs: [u8; MAX_ROBOTS],
     /// The moves so far, as (robot, direction index).
     path: Vec<(u8, u8)>,
     counters: Counters,
@@ -388,6 +410,7 @@ impl<'g, C: Control> Worker<'g, C> {
             control,
             cells: setup.start,
             columns,
+            last_dirs: [0; MAX_ROBOTS],
             path: Vec::with_capacity(256),
             counters: Counters::default(),
             split: None,
@@ -400,66 +423,30 @@ impl<'g, C: Control> Worker<'g, C> {
     /// index). Equal to its own cell when it cannot move.
     #[inline(always)]
     fn slide(&self, robot: usize, dir: usize) -> (u16, u16) {
-        let g = &self.setup.geometry;
         let n = self.setup.robots;
-        let cell = self.cells[robot];
-        let stop = g.stops[usize::from(cell)][dir];
-        // A robot never blocks itself: its own index fails the strict comparison.
-        match dir {
-            EAST => {
-                let mut to = stop;
-                for &other in &self.cells[..n] {
-                    if other > cell && other <= to {
-                        to = other - 1;
-                    }
-                }
-                (to, g.column_index[usize::from(to)])
-            }
-            WEST => {
-                let mut to = stop;
-                for &other in &self.cells[..n] {
-                    if other < cell && other >= to {
-                        to = other + 1;
-                    }
-                }
-                (to, g.column_index[usize::from(to)])
-            }
-            SOUTH => {
-                let column = self.columns[robot];
-                let mut to = stop;
-                for &other in &self.columns[..n] {
-                    if other > column && other <= to {
-                        to = other - 1;
-                    }
-                }
-                (g.cell_of_column[usize::from(to)], to)
-            }
-            _ => {
-                let column = self.columns[robot];
-                let mut to = stop;
-                for &other in &self.columns[..n] {
-                    if other < column && other >= to {
-                        to = other + 1;
-                    }
-                }
-                (g.cell_of_column[usize::from(to)], to)
-            }
-        }
+        self.setup
+            .geometry
+            .slide(&self.cells[..n], &self.columns[..n], robot, dir)
     }
 
     /// The packed state: the target robot's cell, then the others sorted (all sorted for the
     /// vortex).
     #[inline(always)]
     fn key(&self) -> u64 {
-        let bits = self.setup.geometry.cell_bits;
+        let bits = self.setup.robot_bits;
         let mut rest = [0u16; MAX_ROBOTS];
         let mut len = 0;
         let mut key = 0u64;
         for i in 0..self.setup.robots {
-            if Some(i) == self.setup.active {
-                key = u64::from(self.cells[i]);
+            let code = if self.setup.no_rebound {
+                (self.cells[i] << 3) | u16::from(self.last_dirs[i])
             } else {
-                rest[len] = self.cells[i];
+                self.cells[i]
+            };
+            if Some(i) == self.setup.active {
+                key = u64::from(code);
+            } else {
+                rest[len] = code;
                 len += 1;
             }
         }
@@ -490,6 +477,14 @@ impl<'g, C: Control> Worker<'g, C> {
                 .map(|&c| g.rook(c))
                 .min()
                 .unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Records a robot's move direction when the no-rebound rule needs it.
+    #[inline(always)]
+    fn set_last_dir(&mut self, robot: usize, dir: usize) {
+        if self.setup.no_rebound {
+            self.last_dirs[robot] = dir as u8 + 1;
         }
     }
 
@@ -534,12 +529,14 @@ impl<'g, C: Control> Worker<'g, C> {
             self.units.push(Unit {
                 cells: self.cells,
                 columns: self.columns,
+                last_dirs: self.last_dirs,
                 path: self.path.clone(),
                 last_from,
                 key,
                 stored,
             });
-            return Ok(Visit::Failed(left + 1));
+            // The unit's own search reports what it needs; here it proves nothing.
+            return Ok(Visit::Failed(MAX_DEPTH + 1));
         }
         self.counters.nodes += 1;
         self.control.tick()?;
@@ -583,7 +580,7 @@ impl<'g, C: Control> Worker<'g, C> {
         }
         self.counters.expanded += 1;
         // A parent that looked this node up has already recorded it in the table.
-        if !stored && left >= 2 && depth >= self.setup.min_len {
+        if !stored && left >= 2 && depth >= self.setup.min_len && self.setup.use_table {
             let key = if key == NO_KEY { self.key() } else { key };
             match self.table.probe_or_store(key, left, self.iteration) {
                 Lookup::Stored { new } => self.counters.inserted += u64::from(new),
@@ -608,7 +605,7 @@ impl<'g, C: Control> Worker<'g, C> {
         let n = self.setup.robots;
         let first = self.setup.active.unwrap_or(0);
         let last = self.path.last().copied();
-        let child_probes = left > 2 && depth + 1 >= self.setup.min_len;
+        let child_probes = left > 2 && depth + 1 >= self.setup.min_len && self.setup.use_table;
         let skip = self.helpers_that_cannot_matter(depth, left, bound)?;
         if skip == SKIP_FOUND {
             return Ok(Visit::Found);
@@ -631,13 +628,21 @@ impl<'g, C: Control> Worker<'g, C> {
                 continue;
             }
             let from = (self.cells[robot], self.columns[robot]);
+            let last_dir = self.last_dirs[robot];
             for dir in 0..4 {
+                // Under no-rebound a robot may not reverse its own last move (0 never
+                // matches: the robot has not moved, or the rule is off).
+                if usize::from(last_dir) == (dir ^ 2) + 1 {
+                    continue;
+                }
                 let to = self.slide(robot, dir);
                 if to.0 == from.0 {
                     continue;
                 }
-                // A move straight back onto the previous state: the table would cut it.
+                // A move straight back onto the previous state: the table would cut it. Under
+                // the ricochet rule only once the previous state's goal counted too.
                 if let Some((r, d)) = last
+                    && depth > self.setup.min_len
                     && usize::from(r) == robot
                     && usize::from(d) == dir ^ 2
                     && to.0 == last_from
@@ -654,12 +659,14 @@ impl<'g, C: Control> Worker<'g, C> {
                 };
                 if child_probes {
                     self.cells[robot] = to.0;
+                    self.set_last_dir(robot, dir);
                     // Children at their bound go to the last-moves search, not the table.
                     if self.rook_bound() < left - 1 {
                         child.key = self.key();
                         self.table.prefetch(child.key);
                     }
                     self.cells[robot] = from.0;
+                    self.last_dirs[robot] = last_dir;
                 }
                 children[count] = child;
                 count += 1;
@@ -671,7 +678,9 @@ impl<'g, C: Control> Worker<'g, C> {
         for child in &children[..count] {
             let robot = usize::from(child.robot);
             let from = (self.cells[robot], self.columns[robot]);
+            let from_dir = self.last_dirs[robot];
             self.set(robot, (child.cell, child.column));
+            self.set_last_dir(robot, usize::from(child.dir));
             if child.key != NO_KEY {
                 // The child passes every check before the table (its bound leaves it a move
                 // to spare and it is not the target), so look it up here: a hit then costs
@@ -695,6 +704,7 @@ impl<'g, C: Control> Worker<'g, C> {
                             reason: PruneReason::TableHit { stored },
                         });
                         self.set(robot, from);
+                        self.last_dirs[robot] = from_dir;
                         ticked?;
                         let child_needs = if older { stored + 1 } else { left };
                         needed = needed.min(child_needs + 1);
@@ -709,6 +719,7 @@ impl<'g, C: Control> Worker<'g, C> {
             }
             self.path.pop();
             self.set(robot, from);
+            self.last_dirs[robot] = from_dir;
             if let Visit::Failed(child_needs) = visit? {
                 needed = needed.min(child_needs + 1);
             }
@@ -789,13 +800,18 @@ impl<'g, C: Control> Worker<'g, C> {
         }
         let g = &self.setup.geometry;
         let from = (self.cells[robot], self.columns[robot]);
+        let from_dir = self.last_dirs[robot];
         for dir in 0..4 {
+            if usize::from(from_dir) == (dir ^ 2) + 1 {
+                continue;
+            }
             let to = self.slide(robot, dir);
             // The bound drops by at most one per move, so this also skips non-moves.
             if g.rook(to.0) + 1 != left {
                 continue;
             }
             self.set(robot, to);
+            self.set_last_dir(robot, dir);
             self.path.push((robot as u8, dir as u8));
             self.counters.nodes += 1;
             self.control.tick()?;
@@ -807,6 +823,7 @@ impl<'g, C: Control> Worker<'g, C> {
             }
             self.path.pop();
             self.set(robot, from);
+            self.last_dirs[robot] = from_dir;
         }
         Ok(false)
     }
@@ -815,6 +832,7 @@ impl<'g, C: Control> Worker<'g, C> {
     fn unit(&mut self, unit: &Unit, depth: u32, left: u32) -> Result<Visit, Halt> {
         self.cells = unit.cells;
         self.columns = unit.columns;
+        self.last_dirs = unit.last_dirs;
         self.path.clear();
         self.path.extend_from_slice(&unit.path);
         self.node(depth, left, unit.last_from, unit.key, unit.stored)
@@ -832,7 +850,24 @@ struct Driver<'a> {
 
 impl Driver<'_> {
     fn run<P: Probe>(&mut self, options: &SolverOptions, search: &mut Search<'_, P>) -> SearchEnd {
-        if let Err(stop) = search.set_memory(self.table.bytes() + self.setup.geometry.bytes()) {
+        let end = self.iterate(options, search);
+        // While the table still lives: how much of it the system backed with huge pages.
+        if self.table.bytes() >= HUGE_PAGE_REPORT_BYTES {
+            search.huge_page_bytes = table::anon_huge_page_bytes();
+        }
+        end
+    }
+
+    fn iterate<P: Probe>(
+        &mut self,
+        options: &SolverOptions,
+        search: &mut Search<'_, P>,
+    ) -> SearchEnd {
+        let bytes = self.table.bytes() + self.setup.geometry.bytes();
+        if let Err(stop) = search.reserve_memory(bytes) {
+            return SearchEnd::Stopped(stop);
+        }
+        if let Err(stop) = search.set_memory(bytes) {
             return SearchEnd::Stopped(stop);
         }
         let root = Worker::new(self.setup, &self.table, NoControl, 0);
@@ -852,9 +887,13 @@ impl Driver<'_> {
                 return SearchEnd::Stopped(stop);
             }
             if previous_nodes >= LAST_MOVES_THRESHOLD && !self.setup.geometry.last_moves_ready() {
-                self.setup.geometry.prepare_last_moves();
-                let bytes = self.table.bytes() + self.setup.geometry.bytes();
-                if let Err(stop) = search.set_memory(bytes) {
+                let g = &self.setup.geometry;
+                let bytes = self.table.bytes() + g.bytes() + g.last_moves_bytes();
+                if let Err(stop) = search.reserve_memory(bytes) {
+                    return SearchEnd::Stopped(stop);
+                }
+                g.prepare_last_moves();
+                if let Err(stop) = search.set_memory(self.table.bytes() + g.bytes()) {
                     return SearchEnd::Stopped(stop);
                 }
             }
@@ -912,11 +951,14 @@ impl Driver<'_> {
         }
         new_bits = new_bits.max(bits + 2).min(MAX_BUCKET_BITS);
         new_bits = new_bits.max(min_bucket_bits(
-            self.setup.geometry.cell_bits * self.setup.robots as u32,
+            self.setup.robot_bits * self.setup.robots as u32,
         ));
-        // Both tables live while entries move over.
+        // Both tables live while entries move over. Asked before allocating, so a run stopped
+        // here reports only what it held.
         let fixed = self.setup.geometry.bytes();
-        search.set_memory(fixed + self.table.bytes() + Table::bytes_for(new_bits))?;
+        let during = fixed + self.table.bytes() + Table::bytes_for(new_bits);
+        search.reserve_memory(during)?;
+        search.set_memory(during)?;
         self.table = self.table.grown(new_bits);
         self.inserted = 0;
         search.set_memory(fixed + self.table.bytes())
@@ -954,11 +996,11 @@ impl Driver<'_> {
             next_unit: AtomicUsize::new(0),
             best_unit: AtomicUsize::new(usize::MAX),
             best: Mutex::new(None),
-            helper_done: AtomicBool::new(false),
-            helper_nodes: AtomicU64::new(0),
+            helpers_done: AtomicUsize::new(0),
         };
         // Cut the tree into units on the main thread (this also searches the shallow part).
         let mut counters = Counters::default();
+        let shallow_needs;
         let units = {
             let control = MainControl {
                 search: &mut *search,
@@ -977,7 +1019,7 @@ impl Driver<'_> {
                         counters,
                     );
                 }
-                Ok(Visit::Failed(_)) => {}
+                Ok(Visit::Failed(needs)) => shallow_needs = needs,
                 Err(Halt::Stop(stop)) => return (Err(stop), counters),
                 Err(Halt::Abandon) => return (Ok(Ending::Failed(depth + 1)), counters),
             }
@@ -986,34 +1028,45 @@ impl Driver<'_> {
         let setup = self.setup;
         let table = &self.table;
         let left = depth - SPLIT_DEPTH;
+        let helpers = self.threads - 1;
+        search.threads = search.threads.max(self.threads);
         let mut stopped = None;
+        // The least a unit proved it needs, counted from the root.
+        let mut unit_needs = MAX_DEPTH + 1;
+        let units = &units;
+        let shared = &shared;
         std::thread::scope(|scope| {
-            let helper = scope.spawn(|| {
-                let control = HelperControl {
-                    shared: &shared,
-                    unit: 0,
-                    countdown: SHARED_CHECK_INTERVAL,
-                };
-                let mut worker = Worker::new(setup, table, control, depth);
-                loop {
-                    let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
-                    if index >= units.len() || shared.abandons(index) {
-                        break;
-                    }
-                    worker.control.unit = index;
-                    if let Ok(Visit::Found) = worker.unit(&units[index], SPLIT_DEPTH, left) {
-                        shared.offer(index, &worker.path);
-                    }
-                    shared
-                        .helper_nodes
-                        .store(worker.counters.nodes, Ordering::Relaxed);
-                }
-                shared.helper_done.store(true, Ordering::Release);
-                worker.counters
-            });
+            let handles: Vec<_> = (0..helpers)
+                .map(|_| {
+                    scope.spawn(move || {
+                        let control = HelperControl {
+                            shared,
+                            unit: 0,
+                            countdown: SHARED_CHECK_INTERVAL,
+                        };
+                        let mut worker = Worker::new(setup, table, control, depth);
+                        let mut needs = MAX_DEPTH + 1;
+                        loop {
+                            let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+                            if index >= units.len() || shared.abandons(index) {
+                                break;
+                            }
+                            worker.control.unit = index;
+                            match worker.unit(&units[index], SPLIT_DEPTH, left) {
+                                Ok(Visit::Found) => shared.offer(index, &worker.path),
+                                Ok(Visit::Failed(n)) => needs = needs.min(n + SPLIT_DEPTH),
+                                // An abandoned unit proves only what the iteration does.
+                                Err(_) => needs = needs.min(depth + 1),
+                            }
+                        }
+                        shared.helpers_done.fetch_add(1, Ordering::Release);
+                        (worker.counters, needs)
+                    })
+                })
+                .collect();
             let control = MainControl {
                 search: &mut *search,
-                shared: Some(&shared),
+                shared: Some(shared),
                 unit: 0,
                 countdown: SHARED_CHECK_INTERVAL,
             };
@@ -1026,7 +1079,8 @@ impl Driver<'_> {
                 worker.control.unit = index;
                 match worker.unit(&units[index], SPLIT_DEPTH, left) {
                     Ok(Visit::Found) => shared.offer(index, &worker.path),
-                    Ok(Visit::Failed(_)) | Err(Halt::Abandon) => {}
+                    Ok(Visit::Failed(n)) => unit_needs = unit_needs.min(n + SPLIT_DEPTH),
+                    Err(Halt::Abandon) => unit_needs = unit_needs.min(depth + 1),
                     Err(Halt::Stop(stop)) => {
                         stopped = Some(stop);
                         break;
@@ -1034,29 +1088,33 @@ impl Driver<'_> {
                 }
             }
             counters.add(&worker.counters);
-            // Keep honouring the limits while the other thread finishes its last unit.
+            // Keep honouring the limits while the other threads finish their last units.
             let search = worker.control.search;
-            while stopped.is_none() && !shared.helper_done.load(Ordering::Acquire) {
+            while stopped.is_none() && shared.helpers_done.load(Ordering::Acquire) < helpers {
                 if let Err(stop) = search.poll() {
                     shared.stop.store(true, Ordering::Relaxed);
                     stopped = Some(stop);
                 }
                 std::thread::sleep(std::time::Duration::from_micros(200));
             }
-            // A panic in the other thread is a bug; its counters are then lost, not the run.
-            if let Ok(helper_counters) = helper.join() {
-                search.nodes += helper_counters.nodes;
-                counters.add(&helper_counters);
+            for handle in handles {
+                // A panic in another thread is a bug; its counters are then lost, not the run.
+                if let Ok((helper_counters, needs)) = handle.join() {
+                    search.nodes += helper_counters.nodes;
+                    counters.add(&helper_counters);
+                    unit_needs = unit_needs.min(needs);
+                }
             }
         });
         if let Some(stop) = stopped {
             return (Err(stop), counters);
         }
-        let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
-        // The units do not report what they need, so the next iteration is one deeper.
+        let best = shared.best.lock().unwrap_or_else(|e| e.into_inner()).take();
+        // The root needs what its shallow part proved or the least a unit proved, whichever
+        // is less: every path from the root either ends above the units or passes one.
         let ending = match best {
             Some((_, path)) => Ending::Found(path),
-            None => Ending::Failed(depth + 1),
+            None => Ending::Failed(shallow_needs.min(unit_needs).max(depth + 1)),
         };
         (Ok(ending), counters)
     }

@@ -71,7 +71,10 @@ pub fn run(name: &str, puzzle: &Puzzle, depth_limit: Option<u32>) -> Report {
     solver::run(
         name,
         puzzle,
-        &SolverOptions { depth_limit },
+        &SolverOptions {
+            depth_limit,
+            ..SolverOptions::default()
+        },
         &Limits::default(),
         &mut NoProbe,
     )

@@ -32,14 +32,15 @@
 //! iteration would then search the same tree. Iterations stop at depth 255, the most a table
 //! entry records, with "no solution within 255 moves"; a depth limit option stops them sooner.
 
-use super::key::{KeyLayout, StateKey, state_key, with_key_width};
-use super::min_moves::{UNREACHABLE, min_moves};
+use super::fast::geometry::Geometry;
+use super::key::{KeyLayout, StateKey, key_bits, state_key};
+use super::min_moves::UNREACHABLE;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
 };
-use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
-use rustc_hash::FxHashMap;
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
 
 /// The command-line name.
 pub const NAME: &str = "iddfs";
@@ -71,42 +72,237 @@ pub fn solve<P: Probe>(
     options: &SolverOptions,
     search: &mut Search<'_, P>,
 ) -> SearchEnd {
-    with_key_width!(puzzle, |layout, Key| {
-        Iddfs::<P, Key>::new(puzzle, layout, search).run(options)
-    })
+    let layout = KeyLayout::new(
+        puzzle.board().cell_count(),
+        puzzle.active_robot(),
+        puzzle.rules().no_rebound,
+    );
+    let phase = puzzle.rules().min_solution_len() > 0;
+    let bits = key_bits(&layout, puzzle.robots().len(), phase);
+    if bits <= PACKED_KEY_BITS {
+        Iddfs::<P, PackedSlot>::new(puzzle, layout, search).run(options)
+    } else if bits <= u64::BITS {
+        Iddfs::<P, WideSlot<u64>>::new(puzzle, layout, search).run(options)
+    } else {
+        Iddfs::<P, WideSlot<u128>>::new(puzzle, layout, search).run(options)
+    }
 }
 
 /// The deepest iteration: table entries record depths in a byte.
 const MAX_DEPTH: u32 = 255;
 
-/// A table entry: the depth left when the state was searched, and the iteration that wrote it.
+/// A table slot: a state key, the depth left when the state was searched and the iteration
+/// that wrote it. A height of zero marks an empty slot: a stored state always has at least
+/// two moves left.
+trait Slot: Copy + Default {
+    /// The state key it holds.
+    type Key: StateKey;
+    fn new(key: Self::Key, height: u8, iteration: u8) -> Self;
+    fn key(&self) -> Self::Key;
+    fn height(&self) -> u8;
+    fn iteration(&self) -> u8;
+}
+
+/// A slot of one word for keys of at most 48 bits (four robots on a 16 by 16 board take 34):
+/// the key above the iteration byte and the height byte. Half the size of a [`WideSlot`], so
+/// twice as many fit each cache line and page.
 #[derive(Clone, Copy, Default)]
-struct Entry {
+struct PackedSlot(u64);
+
+/// The widest key a [`PackedSlot`] holds.
+const PACKED_KEY_BITS: u32 = 48;
+
+impl Slot for PackedSlot {
+    type Key = u64;
+    #[inline(always)]
+    fn new(key: u64, height: u8, iteration: u8) -> Self {
+        PackedSlot(key << 16 | u64::from(iteration) << 8 | u64::from(height))
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.0 >> 16
+    }
+    #[inline(always)]
+    fn height(&self) -> u8 {
+        self.0 as u8
+    }
+    #[inline(always)]
+    fn iteration(&self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+}
+
+/// A slot for any key.
+#[derive(Clone, Copy, Default)]
+struct WideSlot<K> {
+    key: K,
     height: u8,
     iteration: u8,
 }
 
-struct Iddfs<'s, 'p, P: Probe, K: StateKey> {
+impl<K: StateKey> Slot for WideSlot<K> {
+    type Key = K;
+    #[inline(always)]
+    fn new(key: K, height: u8, iteration: u8) -> Self {
+        WideSlot {
+            key,
+            height,
+            iteration,
+        }
+    }
+    #[inline(always)]
+    fn key(&self) -> K {
+        self.key
+    }
+    #[inline(always)]
+    fn height(&self) -> u8 {
+        self.height
+    }
+    #[inline(always)]
+    fn iteration(&self) -> u8 {
+        self.iteration
+    }
+}
+
+/// The transposition table: open addressing with linear probing, hashed by one
+/// multiplication, doubled when half full. Like Fogleman's own table it does one memory read
+/// for most lookups and never allocates per state.
+struct DepthTable<S> {
+    slots: Vec<S>,
+    /// `64 - log2(slots)`: the hash's top bits pick the home slot.
+    shift: u32,
+    len: usize,
+}
+
+/// The slots a table starts with.
+const INITIAL_SLOTS: usize = 1 << 12;
+
+impl<S: Slot> DepthTable<S> {
+    fn new() -> Self {
+        DepthTable {
+            slots: Self::empty_slots(INITIAL_SLOTS),
+            shift: 64 - INITIAL_SLOTS.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    /// `count` empty slots, on huge pages where the system gives them: lookups land at
+    /// random places in a table of hundreds of MiB.
+    fn empty_slots(count: usize) -> Vec<S> {
+        let mut slots: Vec<S> = Vec::with_capacity(count);
+        super::fast::table::advise_huge_pages(slots.as_ptr().cast(), Self::bytes_for(count));
+        slots.resize(count, S::default());
+        slots
+    }
+
+    /// The bytes a table of `slots` slots takes.
+    fn bytes_for(slots: usize) -> usize {
+        slots * std::mem::size_of::<S>()
+    }
+
+    fn bytes(&self) -> usize {
+        Self::bytes_for(self.slots.len())
+    }
+
+    /// Whether one more state would fill it past half.
+    #[inline(always)]
+    fn full(&self) -> bool {
+        (self.len + 1) * 2 > self.slots.len()
+    }
+
+    #[inline(always)]
+    fn home(&self, key: S::Key) -> usize {
+        (key.fold().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The index of `key`'s slot: its own, or the empty slot where it goes (the caller fills
+    /// it). The table is never full, so the probe ends.
+    #[inline(always)]
+    fn find(&self, key: S::Key) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut index = self.home(key);
+        loop {
+            let slot = &self.slots[index];
+            if slot.height() == 0 || slot.key() == key {
+                return index;
+            }
+            index = (index + 1) & mask;
+        }
+    }
+
+    /// Hints the processor to fetch the home slot of `key`.
+    #[inline(always)]
+    fn prefetch(&self, key: S::Key) {
+        let slot = &self.slots[self.home(key)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is only a hint and cannot fault; the pointer is to a live slot.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                std::ptr::from_ref(slot).cast::<i8>(),
+                std::arch::x86_64::_MM_HINT_T0,
+            );
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
+    /// Moves every entry into a table twice the size.
+    fn grow(&mut self) {
+        let doubled = Self::empty_slots(self.slots.len() * 2);
+        let old = std::mem::replace(&mut self.slots, doubled);
+        self.shift -= 1;
+        for slot in old.into_iter().filter(|s| s.height() != 0) {
+            let index = self.find(slot.key());
+            self.slots[index] = slot;
+        }
+    }
+}
+
+/// A generated move: the robot, the direction, where it lands and, when it will look itself
+/// up, the child's key.
+#[derive(Clone, Copy)]
+struct Child<K> {
+    robot: u8,
+    dir: Direction,
+    to: (Cell, u16),
+    key: Option<K>,
+}
+
+impl<K> Default for Child<K> {
+    fn default() -> Self {
+        Child {
+            robot: 0,
+            dir: Direction::North,
+            to: (0, 0),
+            key: None,
+        }
+    }
+}
+
+struct Iddfs<'s, 'p, P: Probe, S: Slot> {
     search: &'s mut Search<'p, P>,
-    tables: MoveTables,
-    bound: Vec<u16>,
+    /// Stop tables and the minimum-move bound.
+    geometry: Geometry,
     goal: Cell,
     active: Option<usize>,
     colors: Vec<RobotColor>,
     order: Vec<usize>,
-    cells: Vec<Cell>,
-    last_dir: Vec<Option<Direction>>,
+    robots: usize,
+    /// Row-major cells of the robots.
+    cells: [Cell; MAX_ROBOTS],
+    /// Column-major indices of the same cells.
+    columns: [u16; MAX_ROBOTS],
+    last_dir: [Option<Direction>; MAX_ROBOTS],
     no_rebound: bool,
     min_len: u32,
     layout: KeyLayout,
-    table: FxHashMap<K, Entry>,
+    table: DepthTable<S>,
     path: Vec<Move>,
     stats: DepthStats,
     cut: bool,
-    table_bytes_checked: usize,
 }
 
-impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
+impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
     fn new(puzzle: &Puzzle, layout: KeyLayout, search: &'s mut Search<'p, P>) -> Self {
         let n = puzzle.robots().len();
         let active = puzzle.active_robot();
@@ -114,28 +310,38 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         if let Some(a) = active {
             order.swap(0, a);
         }
+        let geometry = Geometry::new(puzzle.board(), puzzle.goal_cell());
+        let mut cells = [0; MAX_ROBOTS];
+        let mut columns = [0; MAX_ROBOTS];
+        for (i, cell) in puzzle.robot_cells().into_iter().enumerate() {
+            cells[i] = cell;
+            columns[i] = geometry.column_index[usize::from(cell)];
+        }
         Iddfs {
             search,
-            tables: MoveTables::new(puzzle.board()),
-            bound: min_moves(puzzle.board(), puzzle.goal_cell()),
+            geometry,
             goal: puzzle.goal_cell(),
             active,
             colors: puzzle.robots().iter().map(|r| r.color).collect(),
             order,
-            cells: puzzle.robot_cells(),
-            last_dir: vec![None; n],
+            robots: n,
+            cells,
+            columns,
+            last_dir: [None; MAX_ROBOTS],
             no_rebound: puzzle.rules().no_rebound,
             min_len: puzzle.rules().min_solution_len() as u32,
             layout,
-            table: FxHashMap::default(),
+            table: DepthTable::new(),
             path: Vec::new(),
             stats: DepthStats::default(),
             cut: false,
-            table_bytes_checked: 0,
         }
     }
 
     fn run(mut self, options: &SolverOptions) -> SearchEnd {
+        if let Err(stop) = self.search.set_memory(self.table.bytes()) {
+            return SearchEnd::Stopped(stop);
+        }
         let mut max_depth = 1;
         let cap = options.depth_limit.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         loop {
@@ -150,7 +356,7 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
             self.search
                 .probe
                 .event(|| Event::IterationStarted { depth: max_depth });
-            let found = self.node(0, max_depth, None);
+            let found = self.node(0, max_depth, None, None);
             let stats = std::mem::take(&mut self.stats);
             match found {
                 Err(stop) => return SearchEnd::Stopped(stop),
@@ -171,11 +377,10 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
     #[inline(always)]
     fn lower_bound(&self) -> u32 {
         match self.active {
-            Some(a) => u32::from(self.bound[usize::from(self.cells[a])]),
-            None => self
-                .cells
+            Some(a) => self.geometry.rook(self.cells[a]),
+            None => self.cells[..self.robots]
                 .iter()
-                .map(|&c| u32::from(self.bound[usize::from(c)]))
+                .map(|&c| self.geometry.rook(c))
                 .min()
                 .unwrap_or(u32::from(UNREACHABLE)),
         }
@@ -185,7 +390,7 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
     fn at_goal(&self) -> bool {
         match self.active {
             Some(a) => self.cells[a] == self.goal,
-            None => self.cells.contains(&self.goal),
+            None => self.cells[..self.robots].contains(&self.goal),
         }
     }
 
@@ -194,12 +399,13 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         depth: u32,
         max_depth: u32,
         last: Option<(usize, Direction)>,
+        key: Option<S::Key>,
     ) -> Result<bool, Stop> {
         self.stats.nodes += 1;
         self.search.tick()?;
         self.search.probe.event(|| Event::Node {
             depth,
-            cells: RobotCells::new(&self.cells),
+            cells: RobotCells::new(&self.cells[..self.robots]),
             path: self.path.clone(),
         });
         if self.at_goal() && depth >= self.min_len {
@@ -232,20 +438,24 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
         if height != 1 {
             // Under the ricochet rule the moves made so far (up to two) join the key: a goal
             // reached too early does not count, so the same robots later are another state.
-            let key: K = state_key(
-                &self.layout,
-                &self.cells,
-                &self.last_dir,
-                depth,
-                self.min_len,
-            );
-            if self.table.len() == self.table.capacity() {
+            // The parent computed the key when it fetched the slot ahead.
+            let key: S::Key = key.unwrap_or_else(|| {
+                state_key(
+                    &self.layout,
+                    &self.cells[..self.robots],
+                    &self.last_dir[..self.robots],
+                    depth,
+                    self.min_len,
+                )
+            });
+            if self.table.full() {
                 self.grow_table()?;
             }
-            let entry = self.table.entry(key).or_default();
-            if u32::from(entry.height) >= height {
-                let stored = u32::from(entry.height);
-                if entry.iteration != max_depth as u8 {
+            let index = self.table.find(key);
+            let entry = self.table.slots[index];
+            if u32::from(entry.height()) >= height {
+                let stored = u32::from(entry.height());
+                if entry.iteration() != max_depth as u8 {
                     self.cut = true;
                 }
                 self.stats.hits += 1;
@@ -255,17 +465,26 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
                 });
                 return Ok(false);
             }
+            if entry.height() == 0 {
+                self.table.len += 1;
+            }
             // Heights and iterations are at most MAX_DEPTH, so they fit a byte.
-            *entry = Entry {
-                height: height as u8,
-                iteration: max_depth as u8,
-            };
-            self.track_memory()?;
+            self.table.slots[index] = S::new(key, height as u8, max_depth as u8);
         }
+        // Generate the children first, in the deck's order, and ask the processor for the table
+        // slots of those that will look themselves up, so the memory reads overlap instead of
+        // stalling one by one. The children are then searched in the same order, so every
+        // count is the deck's.
+        let mut children = [Child::<S::Key>::default(); MAX_ROBOTS * 4];
+        let mut count = 0;
+        // A child looks itself up unless it has one move left or its bound cuts it first.
+        let child_height = height - 1;
+        let child_probes = child_height >= 2;
+        let n = self.robots;
         for i in 0..self.order.len() {
             let robot = self.order[i];
             if bound == height {
-                let own = u32::from(self.bound[usize::from(self.cells[robot])]);
+                let own = self.geometry.rook(self.cells[robot]);
                 let may_reach = match self.active {
                     Some(a) => robot == a,
                     None => own == height,
@@ -284,56 +503,68 @@ impl<'s, 'p, P: Probe, K: StateKey> Iddfs<'s, 'p, P, K> {
                 if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
                     continue;
                 }
-                let from = self.cells[robot];
-                let to = self.tables.slide(&self.cells, robot, dir);
-                if to == from {
+                let from = (self.cells[robot], self.columns[robot]);
+                let to =
+                    self.geometry
+                        .slide(&self.cells[..n], &self.columns[..n], robot, dir.index());
+                if to.0 == from.0 {
                     continue;
                 }
-                let previous_dir = self.last_dir[robot];
-                self.cells[robot] = to;
-                self.last_dir[robot] = Some(dir);
-                self.path.push(Move::new(self.colors[robot], dir));
-                let found = self.node(depth + 1, max_depth, Some((robot, dir)));
-                if let Ok(true) = found {
-                    return found;
+                let mut child = Child {
+                    robot: robot as u8,
+                    dir,
+                    to,
+                    key: None,
+                };
+                if child_probes {
+                    let previous_dir = self.last_dir[robot];
+                    self.cells[robot] = to.0;
+                    if self.lower_bound() <= child_height {
+                        self.last_dir[robot] = Some(dir);
+                        let key: S::Key = state_key(
+                            &self.layout,
+                            &self.cells[..n],
+                            &self.last_dir[..n],
+                            depth + 1,
+                            self.min_len,
+                        );
+                        self.table.prefetch(key);
+                        child.key = Some(key);
+                    }
+                    self.cells[robot] = from.0;
+                    self.last_dir[robot] = previous_dir;
                 }
-                self.path.pop();
-                self.cells[robot] = from;
-                self.last_dir[robot] = previous_dir;
-                found?;
+                children[count] = child;
+                count += 1;
             }
+        }
+        for child in &children[..count] {
+            let robot = usize::from(child.robot);
+            let dir = child.dir;
+            let from = (self.cells[robot], self.columns[robot]);
+            let previous_dir = self.last_dir[robot];
+            (self.cells[robot], self.columns[robot]) = child.to;
+            self.last_dir[robot] = Some(dir);
+            self.path.push(Move::new(self.colors[robot], dir));
+            let found = self.node(depth + 1, max_depth, Some((robot, dir)), child.key);
+            if let Ok(true) = found {
+                return found;
+            }
+            self.path.pop();
+            (self.cells[robot], self.columns[robot]) = from;
+            self.last_dir[robot] = previous_dir;
+            found?;
         }
         Ok(false)
     }
 
-    /// Reports the table's size when it has grown, so the memory limit is honoured.
-    #[inline(always)]
-    fn track_memory(&mut self) -> Result<(), Stop> {
-        let capacity = self.table.capacity();
-        if capacity != self.table_bytes_checked {
-            self.table_bytes_checked = capacity;
-            let bytes = super::bfs::set_bytes(
-                super::bfs::buckets_for_capacity(capacity),
-                std::mem::size_of::<(K, Entry)>(),
-            );
-            self.search.set_memory(bytes)?;
-        }
-        Ok(())
-    }
-
-    /// Doubles the full table, after the memory limit allowed the size it will have: a table
-    /// that grew on its own inside an insert would hold twice the limit before it was noticed.
+    /// Doubles the table, within the memory limit: both tables are held while entries move.
     #[cold]
     fn grow_table(&mut self) -> Result<(), Stop> {
-        let items = (self.table.capacity() + 1).max(1024);
-        let planned = super::bfs::set_bytes(
-            super::bfs::buckets_to_hold(items),
-            std::mem::size_of::<(K, Entry)>(),
-        );
-        self.search.set_memory(planned)?;
-        self.table
-            .try_reserve(items - self.table.len())
-            .map_err(|_| Stop::MemoryLimit)?;
-        self.track_memory()
+        let now = self.table.bytes();
+        self.search.reserve_memory(now + 2 * now)?;
+        self.search.set_memory(now + 2 * now)?;
+        self.table.grow();
+        self.search.set_memory(self.table.bytes())
     }
 }

@@ -12,6 +12,8 @@ pub trait StateKey: Copy + Eq + Hash + Default + Ord + std::fmt::Debug {
     fn push(self, bits: u32, value: u64) -> Self;
     /// The number of bits the key holds.
     const BITS: u32;
+    /// The key folded into one word for hashing (the identity on `u64`).
+    fn fold(self) -> u64;
 }
 
 impl StateKey for u64 {
@@ -20,6 +22,10 @@ impl StateKey for u64 {
         (self << bits) | value
     }
     const BITS: u32 = 64;
+    #[inline(always)]
+    fn fold(self) -> u64 {
+        self
+    }
 }
 
 impl StateKey for u128 {
@@ -28,6 +34,11 @@ impl StateKey for u128 {
         (self << bits) | u128::from(value)
     }
     const BITS: u32 = 128;
+    #[inline(always)]
+    fn fold(self) -> u64 {
+        // A multiplication spreads the high half before the halves are combined.
+        (self as u64) ^ ((self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
 }
 
 /// How states of one puzzle are packed.

@@ -139,6 +139,8 @@ pub struct Limits {
 pub struct SolverOptions {
     /// The deepest search a depth-limited solver tries.
     pub depth_limit: Option<u32>,
+    /// Threads a parallel solver may use (`None`: one per core the system offers).
+    pub threads: Option<usize>,
 }
 
 /// How a run ended.
@@ -213,6 +215,37 @@ pub struct Report {
     pub peak_memory: usize,
     /// Nodes counted over the whole run.
     pub nodes: u64,
+    /// The most threads the solver searched with at once (1 for the sequential solvers).
+    pub threads: usize,
+    /// CPU time the process spent during the run (all its threads), in milliseconds, where
+    /// the system reports it.
+    pub cpu_millis: Option<f64>,
+    /// Of a big table, the bytes the system backed with huge pages at the end of the search
+    /// (the whole process's `AnonHugePages` on Linux), when the solver measured it.
+    pub huge_page_bytes: Option<usize>,
+}
+
+/// CPU time this process has used so far (user and system, all threads), where the system
+/// reports it.
+pub fn process_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+        // SAFETY: getrusage writes a whole rusage into the pointer it is given on success.
+        let usage = unsafe {
+            if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
+                return None;
+            }
+            usage.assume_init()
+        };
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec.max(0) as u64)
+                + Duration::from_micros(t.tv_usec.max(0) as u64)
+        };
+        Some(time(usage.ru_utime) + time(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// Why a run could not start.
@@ -284,6 +317,10 @@ pub struct Search<'p, P: Probe> {
     memory: usize,
     peak_memory: usize,
     depths: Vec<DepthStats>,
+    /// The most threads the solver searched with at once.
+    pub threads: usize,
+    /// See [`Report::huge_page_bytes`].
+    pub huge_page_bytes: Option<usize>,
 }
 
 impl<'p, P: Probe> Search<'p, P> {
@@ -302,6 +339,8 @@ impl<'p, P: Probe> Search<'p, P> {
             memory: 0,
             peak_memory: 0,
             depths: Vec::new(),
+            threads: 1,
+            huge_page_bytes: None,
         }
     }
 
@@ -349,6 +388,16 @@ impl<'p, P: Probe> Search<'p, P> {
         Ok(())
     }
 
+    /// Fails when the solver's tables would take `bytes` bytes past the limit; records
+    /// nothing, so a solver asks before it allocates and the peak never passes the limit.
+    #[inline]
+    pub fn reserve_memory(&self, bytes: usize) -> Result<(), Stop> {
+        if self.memory_limit.is_some_and(|limit| bytes > limit) {
+            return Err(Stop::MemoryLimit);
+        }
+        Ok(())
+    }
+
     /// Records a finished depth and tells the probe.
     pub fn finish_depth(&mut self, stats: DepthStats) {
         self.probe.depth_finished(&stats);
@@ -380,9 +429,15 @@ pub fn run<P: Probe>(
             rule,
         });
     }
+    let cpu_start = process_cpu_time();
     let mut search = Search::new(probe, limits);
     let end = id.search(puzzle, options, &mut search);
-    Ok(finish(kind, puzzle, end, search))
+    let cpu = process_cpu_time()
+        .zip(cpu_start)
+        .map(|(end, start)| end.saturating_sub(start));
+    let mut report = finish(kind, puzzle, end, search);
+    report.cpu_millis = cpu.map(|c| c.as_secs_f64() * 1000.0);
+    Ok(report)
 }
 
 /// Turns a solver's end into a report, replaying any claimed solution.
@@ -420,6 +475,9 @@ fn finish<P: Probe>(
         depths: search.depths,
         peak_memory: search.peak_memory,
         nodes: search.nodes,
+        threads: search.threads,
+        cpu_millis: None,
+        huge_page_bytes: search.huge_page_bytes,
     }
 }
 

@@ -60,6 +60,13 @@ pub struct BenchConfig {
     pub limits: Limits,
     /// The folder of reference puzzles.
     pub boards: PathBuf,
+    /// Thread counts to run `fast` with, each in turn (empty: one run with its default).
+    pub threads: Vec<usize>,
+    /// Another build of this program to time in the same run, puzzle by puzzle, through
+    /// its `solve --json` (reference suite only).
+    pub compare_with: Option<PathBuf>,
+    /// The solvers to run in that build.
+    pub compare_solvers: Vec<String>,
 }
 
 /// One solver's result on one puzzle: the median run of the repeats.
@@ -79,9 +86,25 @@ pub struct Measurement {
     pub nodes: u64,
     /// The largest memory estimate the solver reported, in bytes.
     pub peak_memory: usize,
+    /// The threads the run was allowed (the count asked for), or else the most it used.
+    pub threads: usize,
+    /// CPU time of the median run (all threads), where the system reports it.
+    pub cpu: Option<Duration>,
+    /// Bytes backed by huge pages at the end of the median run, when the solver measured it.
+    pub huge_pages: Option<usize>,
+    /// The other build that made this measurement (its file name), or `None` for this one.
+    pub build: Option<String>,
 }
 
 impl Measurement {
+    /// The solver's name, with the other build's name when it made the measurement.
+    pub fn label(&self) -> String {
+        match &self.build {
+            Some(build) => format!("{} ({build})", self.solver),
+            None => self.solver.to_string(),
+        }
+    }
+
     /// Nodes per second of wall time.
     pub fn nodes_per_second(&self) -> f64 {
         let secs = self.time.as_secs_f64();
@@ -134,11 +157,31 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
     let mut random = Vec::new();
     if matches!(args.suite, Suite::Reference | Suite::All) {
         let puzzles = reference_puzzles(&args.boards)?;
-        reference = measure_all(&puzzles, &kinds, &limits, repeat, "reference")?;
+        let other = match &args.compare_with {
+            Some(path) => Some(OtherBuild::new(path, &args.compare_solvers, &args.boards)?),
+            None => None,
+        };
+        reference = measure_all(
+            &puzzles,
+            &kinds,
+            &limits,
+            repeat,
+            &args.threads,
+            other.as_ref(),
+            "reference",
+        )?;
     }
     if matches!(args.suite, Suite::Random | Suite::All) {
         let puzzles = random_puzzles()?;
-        random = measure_all(&puzzles, &kinds, &limits, repeat, "random")?;
+        random = measure_all(
+            &puzzles,
+            &kinds,
+            &limits,
+            repeat,
+            &args.threads,
+            None,
+            "random",
+        )?;
     }
     let summaries: Vec<Summary> = kinds.iter().map(|k| summarize(k.name, &random)).collect();
     let mut found = disagreements(&reference);
@@ -161,6 +204,14 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
     } else {
         if !reference.is_empty() {
             write!(out, "{}", reference_table(&reference))?;
+            let speedups = speedup_table(&reference);
+            if !speedups.is_empty() {
+                write!(out, "\n{speedups}")?;
+            }
+            let ratios = ratio_table(&reference);
+            if !ratios.is_empty() {
+                write!(out, "\n{ratios}")?;
+            }
         }
         if !random.is_empty() {
             if !reference.is_empty() {
@@ -245,6 +296,8 @@ fn measure_all(
     kinds: &[&'static solver::SolverKind],
     limits: &Limits,
     repeat: usize,
+    threads: &[usize],
+    other: Option<&OtherBuild>,
     suite: &str,
 ) -> anyhow::Result<Vec<Measurement>> {
     let mut out = Vec::with_capacity(puzzles.len() * kinds.len());
@@ -256,7 +309,20 @@ fn measure_all(
             writeln!(stderr, "[{suite} {}/{total}] {name}", i + 1)?;
         }
         for kind in kinds {
-            out.push(measure(name, puzzle, kind, limits, repeat));
+            // Only the parallel solver runs once per thread count.
+            if kind.name == solver::fast::NAME && !threads.is_empty() {
+                for &count in threads {
+                    out.push(measure(name, puzzle, kind, limits, repeat, Some(count)));
+                }
+            } else {
+                out.push(measure(name, puzzle, kind, limits, repeat, None));
+            }
+        }
+        // The other build right after this one, puzzle by puzzle, so both see the same load.
+        if let Some(other) = other {
+            for solver in &other.solvers {
+                out.push(other.measure(name, solver, limits, repeat)?);
+            }
         }
     }
     Ok(out)
@@ -270,13 +336,17 @@ pub fn measure(
     kind: &'static solver::SolverKind,
     limits: &Limits,
     repeat: usize,
+    threads: Option<usize>,
 ) -> Measurement {
     let mut runs: Vec<Result<Report, solver::SolveError>> = Vec::new();
     for _ in 0..repeat.max(1) {
         let report = solver::run(
             kind.name,
             puzzle,
-            &SolverOptions::default(),
+            &SolverOptions {
+                threads,
+                ..SolverOptions::default()
+            },
             limits,
             &mut NoProbe,
         );
@@ -307,6 +377,10 @@ pub fn measure(
                     time: Duration::ZERO,
                     nodes: 0,
                     peak_memory: 0,
+                    threads: 0,
+                    cpu: None,
+                    huge_pages: None,
+                    build: None,
                 };
             }
         }
@@ -321,7 +395,205 @@ pub fn measure(
         time: median.elapsed,
         nodes: median.nodes,
         peak_memory: reports.iter().map(|r| r.peak_memory).max().unwrap_or(0),
+        // The count asked for, so rows of one puzzle line up even when a small search
+        // never needed more than one.
+        threads: threads.unwrap_or(median.threads),
+        cpu: median
+            .cpu_millis
+            .map(|ms| Duration::from_secs_f64(ms / 1e3)),
+        huge_pages: median.huge_page_bytes,
+        build: None,
     }
+}
+
+/// Another build of this program, run through its `solve --json` on the reference puzzles.
+pub struct OtherBuild {
+    path: PathBuf,
+    /// Its file name, shown beside its solvers.
+    name: String,
+    solvers: Vec<&'static str>,
+    boards: PathBuf,
+}
+
+impl OtherBuild {
+    /// Checks that `path` can be run.
+    pub fn new(path: &Path, solvers: &[String], boards: &Path) -> anyhow::Result<OtherBuild> {
+        std::process::Command::new(path)
+            .arg("--version")
+            .output()
+            .with_context(|| format!("cannot run {}", path.display()))?;
+        let solvers = solver_kinds(solvers)?.iter().map(|k| k.name).collect();
+        Ok(OtherBuild {
+            path: path.to_path_buf(),
+            name: path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            ),
+            solvers,
+            boards: boards.to_path_buf(),
+        })
+    }
+
+    /// Runs `solver` on the reference puzzle `name` (a file of the boards folder or a game
+    /// id) `repeat` times and keeps the median run; the CPU time is the child's.
+    fn measure(
+        &self,
+        name: &str,
+        solver: &'static str,
+        limits: &Limits,
+        repeat: usize,
+    ) -> anyhow::Result<Measurement> {
+        let source = if REFERENCE_GAME_IDS.contains(&name) {
+            name.to_string()
+        } else {
+            self.boards
+                .join(format!("{name}.ron"))
+                .to_string_lossy()
+                .into_owned()
+        };
+        let mut runs = Vec::new();
+        for _ in 0..repeat.max(1) {
+            let mut command = std::process::Command::new(&self.path);
+            command.args(["solve", &source, "--solver", solver, "--json"]);
+            if let Some(time) = limits.time {
+                command.args(["--time-limit", &time.as_secs_f64().to_string()]);
+            }
+            if let Some(bytes) = limits.memory_bytes {
+                command.args(["--memory-limit", &(bytes >> 20).max(1).to_string()]);
+            }
+            let cpu_before = children_cpu_time();
+            let output = command
+                .output()
+                .with_context(|| format!("cannot run {}", self.path.display()))?;
+            let cpu = children_cpu_time()
+                .zip(cpu_before)
+                .map(|(after, before)| after.saturating_sub(before));
+            let value: serde_json::Value = serde_json::from_slice(&output.stdout)
+                .with_context(|| format!("{} gave no JSON report on {name}", self.name))?;
+            let outcome = match value["outcome"].as_str() {
+                Some("solved") => "solved",
+                Some("unsolvable") => "unsolvable",
+                Some("time-limit") => "time-limit",
+                Some("memory-limit") => "memory-limit",
+                _ => "error",
+            };
+            let finished = outcome == "solved" || outcome == "unsolvable";
+            runs.push(Measurement {
+                puzzle: name.to_string(),
+                solver,
+                outcome,
+                moves: value["moves"].as_u64().map(|m| m as usize),
+                time: Duration::from_secs_f64(value["millis"].as_f64().unwrap_or(0.0) / 1e3),
+                nodes: value["nodes"].as_u64().unwrap_or(0),
+                peak_memory: value["peak_memory_bytes"].as_u64().unwrap_or(0) as usize,
+                threads: value["threads"].as_u64().unwrap_or(1) as usize,
+                cpu,
+                huge_pages: None,
+                build: Some(self.name.clone()),
+            });
+            if !finished {
+                break;
+            }
+        }
+        runs.sort_by_key(|m| m.time);
+        let median = runs.len() / 2;
+        Ok(runs.swap_remove(median))
+    }
+}
+
+/// CPU time of the finished child processes so far, where the system reports it.
+fn children_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+        // SAFETY: getrusage writes a whole rusage into the pointer it is given on success.
+        let usage = unsafe {
+            if libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) != 0 {
+                return None;
+            }
+            usage.assume_init()
+        };
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec.max(0) as u64)
+                + Duration::from_micros(t.tv_usec.max(0) as u64)
+        };
+        Some(time(usage.ru_utime) + time(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// Per puzzle, the time of each thread count of the same solver and the speed-up over the
+/// first, in Markdown; empty when no solver ran with more than one thread count.
+pub fn speedup_table(measurements: &[Measurement]) -> String {
+    let mut rows = String::new();
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for m in measurements.iter().filter(|m| m.build.is_none()) {
+        if seen.contains(&(m.puzzle.as_str(), m.solver)) {
+            continue;
+        }
+        seen.push((&m.puzzle, m.solver));
+        let runs: Vec<&Measurement> = measurements
+            .iter()
+            .filter(|o| o.build.is_none() && o.puzzle == m.puzzle && o.solver == m.solver)
+            .collect();
+        if runs.len() < 2 {
+            continue;
+        }
+        let base = runs[0];
+        for run in &runs[1..] {
+            let speedup = base.time.as_secs_f64() / run.time.as_secs_f64().max(1e-9);
+            rows.push_str(&format!(
+                "| {} | {} | {} × {} | {} × {} | {speedup:.2}x |\n",
+                m.puzzle,
+                m.solver,
+                base.threads,
+                format_time(base.time),
+                run.threads,
+                format_time(run.time),
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "Speed-up with more threads (wall time, same run)\n\n\
+         | puzzle | solver | threads × time | threads × time | speed-up |\n\
+         |---|---|---:|---:|---:|\n{rows}"
+    )
+}
+
+/// Per puzzle, the other build's time over this build's for every pair of solvers, in
+/// Markdown; empty without another build.
+pub fn ratio_table(measurements: &[Measurement]) -> String {
+    let mut rows = String::new();
+    for theirs in measurements.iter().filter(|m| m.build.is_some()) {
+        for ours in measurements
+            .iter()
+            .filter(|m| m.build.is_none() && m.puzzle == theirs.puzzle)
+        {
+            if !finished(ours) || !finished(theirs) {
+                continue;
+            }
+            let ratio = theirs.time.as_secs_f64() / ours.time.as_secs_f64().max(1e-9);
+            rows.push_str(&format!(
+                "| {} | {} × {} | {} | {ratio:.2}x |\n",
+                ours.puzzle,
+                ours.solver,
+                ours.threads,
+                theirs.label(),
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "How many times faster than the other build (its wall time over ours, same run)\n\n\
+         | puzzle | this build × threads | other build | ratio |\n\
+         |---|---|---|---:|\n{rows}"
+    )
 }
 
 fn finished(m: &Measurement) -> bool {
@@ -395,19 +667,22 @@ pub fn disagreements(measurements: &[Measurement]) -> Vec<Disagreement> {
 /// The reference table in Markdown.
 pub fn reference_table(measurements: &[Measurement]) -> String {
     let mut text = String::from(
-        "| puzzle | solver | moves | time | nodes | nodes/s | peak memory | outcome |\n\
-         |---|---|---:|---:|---:|---:|---:|---|\n",
+        "| puzzle | solver | threads | moves | time | CPU | nodes | nodes/s | peak memory | huge pages | outcome |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for m in measurements {
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             m.puzzle,
-            m.solver,
+            m.label(),
+            m.threads,
             m.moves.map_or("-".to_string(), |n| n.to_string()),
             format_time(m.time),
+            m.cpu.map_or("-".to_string(), format_time),
             m.nodes,
             format_rate(m.nodes_per_second()),
             format_bytes(m.peak_memory),
+            m.huge_pages.map_or("-".to_string(), format_bytes),
             m.outcome
         ));
     }
@@ -459,6 +734,10 @@ fn to_json(
             "nodes": m.nodes,
             "nodes_per_second": m.nodes_per_second(),
             "peak_memory_bytes": m.peak_memory,
+            "threads": m.threads,
+            "cpu_millis": m.cpu.map(|c| c.as_secs_f64() * 1e3),
+            "huge_page_bytes": m.huge_pages,
+            "build": m.build,
         })
     };
     let summary: Vec<serde_json::Value> = summaries
@@ -508,6 +787,10 @@ mod tests {
             time: Duration::from_millis(ms),
             nodes: 10,
             peak_memory: 0,
+            threads: 1,
+            cpu: None,
+            huge_pages: None,
+            build: None,
         }
     }
 

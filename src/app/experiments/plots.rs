@@ -179,9 +179,12 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         }
     });
     let bottom = ui.cursor().min.y;
-    // A small margin so that the titles' first letters are in the picture.
-    view.plots_rect =
-        Some(egui::Rect::from_min_size(top, egui::vec2(width, bottom - top.y)).expand(12.0));
+    // A margin at the sides so that the titles' first letters are in the picture, none above
+    // the legend, so that no part of the row above it is.
+    view.plots_rect = Some(egui::Rect::from_min_max(
+        egui::pos2(top.x - 8.0, top.y),
+        egui::pos2(top.x + width + 8.0, bottom + 4.0),
+    ));
     if clicked.is_some() {
         view.selection = clicked;
     }
@@ -196,6 +199,7 @@ pub(super) fn time_plot(
 ) -> Option<Selection> {
     let count = current.len().max(1) as f64;
     let response = Plot::new("experiment-time")
+        .show_crosshair(false)
         .height(height)
         .x_axis_label("required moves")
         .y_axis_label("time")
@@ -305,6 +309,7 @@ pub(super) fn hit_rate_plot(
     height: f32,
 ) -> Option<Selection> {
     let response = Plot::new("experiment-hit-rate")
+        .show_crosshair(false)
         .height(height)
         .x_axis_label("required moves")
         .y_axis_label("hit rate")
@@ -354,6 +359,7 @@ pub(super) fn total_hit_plot(
     let row = move |i: usize| (count - 1 - i) as f64;
     let titles: Vec<String> = current.iter().map(|s| s.solver.clone()).collect();
     let response = Plot::new("experiment-total-hit-rate")
+        .show_crosshair(false)
         .height(height)
         .x_axis_label("hit rate")
         .x_axis_formatter(|mark, _| format!("{:.0}%", mark.value))
@@ -441,6 +447,7 @@ pub(super) fn distribution_plot(
     height: f32,
 ) -> Option<Selection> {
     let response = Plot::new("experiment-distribution")
+        .show_crosshair(false)
         .height(height)
         .legend(legend().position(Corner::RightTop))
         .x_axis_label("required moves")

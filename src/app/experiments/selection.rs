@@ -1,8 +1,8 @@
 //! The configurations behind a selected point or table cell, each of which opens on the
 //! board.
 
-use super::tables::format_ms;
 use super::*;
+use crate::study::format::format_ms;
 
 pub(super) fn selection_ui(
     ui: &mut egui::Ui,

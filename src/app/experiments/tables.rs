@@ -1,6 +1,7 @@
 //! The thesis' Tables 1 and 2, whose cells select their configurations.
 
 use super::*;
+use crate::study::format::format_ms;
 
 pub(super) fn cell_button(ui: &mut egui::Ui, text: String, selected: bool) -> bool {
     ui.selectable_label(selected, text).clicked()
@@ -142,5 +143,3 @@ pub(super) fn tables_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
 
 /// How a table writes one bucket.
 type CellText = fn(&crate::study::experiment::stats::Bucket) -> String;
-
-pub(super) use crate::study::format::format_ms;

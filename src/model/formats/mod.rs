@@ -306,9 +306,11 @@ pub fn load_source(source: &str) -> Result<Puzzle, FormatError> {
 /// are, the others are wrapped in [`FormatError::InSource`].
 pub fn load(source: &str) -> Result<Puzzle, FormatError> {
     load_source(source).map_err(|error| match error {
-        FormatError::Io { .. } | FormatError::UnknownFormat(_) | FormatError::GameId { .. } => {
-            error
-        }
+        FormatError::Io { .. }
+        | FormatError::UnknownFormat(_)
+        | FormatError::GameId { .. }
+        | FormatError::TooLarge { .. }
+        | FormatError::NotAFile { .. } => error,
         other => FormatError::InSource {
             name: source.to_string(),
             error: Box::new(other),

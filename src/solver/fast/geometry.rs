@@ -102,6 +102,15 @@ impl Geometry {
         cells * (2 + 2 + 8 + 2) + sets
     }
 
+    /// The bytes [`Geometry::prepare_last_moves`] adds.
+    pub fn last_moves_bytes(&self) -> usize {
+        if self.last_moves_ready() {
+            0
+        } else {
+            2 * self.rook.len() * self.words * 8
+        }
+    }
+
     /// The cells on the ray from `cell` in `dir` up to its wall stop, nearest first.
     fn ray(&self, cell: usize, dir: usize) -> impl Iterator<Item = usize> + '_ {
         let horizontal = dir == EAST || dir == WEST;
@@ -200,6 +209,56 @@ impl Geometry {
         let region = &sets.region[usize::from(cell) * w..(usize::from(cell) + 1) * w];
         let reach = &sets.reach[usize::from(helper) * w..(usize::from(helper) + 1) * w];
         region.iter().zip(reach).any(|(a, b)| a & b != 0)
+    }
+
+    /// Where robot `robot` stops sliding in direction `dir` (row-major cell and column-major
+    /// index), with the robots at `cells` (row-major) and `columns` (column-major, the same
+    /// robots in the same order). Equal to its own cell when it cannot move.
+    #[inline(always)]
+    pub fn slide(&self, cells: &[u16], columns: &[u16], robot: usize, dir: usize) -> (u16, u16) {
+        let cell = cells[robot];
+        let stop = self.stops[usize::from(cell)][dir];
+        // A robot never blocks itself: its own index fails the strict comparison.
+        match dir {
+            EAST => {
+                let mut to = stop;
+                for &other in cells {
+                    if other > cell && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (to, self.column_index[usize::from(to)])
+            }
+            WEST => {
+                let mut to = stop;
+                for &other in cells {
+                    if other < cell && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (to, self.column_index[usize::from(to)])
+            }
+            SOUTH => {
+                let column = columns[robot];
+                let mut to = stop;
+                for &other in columns {
+                    if other > column && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (self.cell_of_column[usize::from(to)], to)
+            }
+            _ => {
+                let column = columns[robot];
+                let mut to = stop;
+                for &other in columns {
+                    if other < column && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (self.cell_of_column[usize::from(to)], to)
+            }
+        }
     }
 
     /// The rook bound of a cell; [`UNREACHABLE`] when the target cannot be reached from it.

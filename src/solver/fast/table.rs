@@ -60,8 +60,11 @@ impl Table {
         let key_bits = key_bits.clamp(1, 64);
         let bucket_bits = bucket_bits.max(min_bucket_bits(key_bits));
         let count = 1usize << bucket_bits;
-        let mut buckets = Vec::with_capacity(count);
-        advise_huge_pages(&buckets, count);
+        let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
+        advise_huge_pages(
+            buckets.as_ptr().cast(),
+            count * std::mem::size_of::<Bucket>(),
+        );
         buckets.resize_with(count, Bucket::default);
         Table {
             buckets,
@@ -193,11 +196,20 @@ impl Table {
     }
 }
 
-/// Asks the kernel to back a big table with 2 MiB pages before it is first written: lookups
-/// land at random places, and with 4 KiB pages nearly every one would also miss the address
-/// translation cache. Only a hint; where it is not available nothing changes.
-fn advise_huge_pages(buckets: &[Bucket], count: usize) {
-    let bytes = count * std::mem::size_of::<Bucket>();
+/// The bytes of this process's anonymous memory backed by huge pages (`AnonHugePages` of
+/// `/proc/self/smaps_rollup`), on Linux.
+pub fn anon_huge_page_bytes() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+    let line = text.lines().find(|l| l.starts_with("AnonHugePages:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Asks the kernel to back a big table (`bytes` bytes from `start`, allocated but not yet
+/// written) with 2 MiB pages before it is first written: lookups land at random places, and
+/// with 4 KiB pages nearly every one would also miss the address translation cache. Only a
+/// hint; where it is not available nothing changes.
+pub fn advise_huge_pages(start: *const u8, bytes: usize) {
     if bytes < 4 << 20 {
         return;
     }
@@ -205,17 +217,17 @@ fn advise_huge_pages(buckets: &[Bucket], count: usize) {
     {
         // madvise wants a page-aligned start: advise the whole pages inside the allocation.
         const PAGE: usize = 4096;
-        let start = buckets.as_ptr() as usize;
+        let start = start as usize;
         let aligned = start.next_multiple_of(PAGE);
         let length = (start + bytes - aligned) / PAGE * PAGE;
-        // SAFETY: the range lies inside the vector's own allocation (its capacity of `bytes`
-        // bytes); madvise only changes how the kernel backs those pages, never their content.
+        // SAFETY: the range lies inside the caller's allocation of `bytes` bytes; madvise only
+        // changes how the kernel backs those pages, never their content.
         unsafe {
             libc::madvise(aligned as *mut libc::c_void, length, libc::MADV_HUGEPAGE);
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = buckets;
+    let _ = start;
 }
 
 #[cfg(test)]
