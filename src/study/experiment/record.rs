@@ -30,18 +30,34 @@ pub enum Status {
 }
 
 impl Status {
-    /// The name written in CSV files.
+    /// The name written in CSV files: serde's own spelling of the variant, so the two cannot
+    /// drift apart.
     pub fn name(self) -> &'static str {
-        match self {
-            Status::Optimal => "optimal",
-            Status::Suboptimal => "suboptimal",
-            Status::Invalid => "invalid",
-            Status::Timeout => "timeout",
-            Status::Memory => "memory",
-            Status::Cancelled => "cancelled",
-            Status::Unsolved => "unsolved",
-            Status::Unknown => "unknown",
-        }
+        // A unit variant serializes as its kebab-case name; the names are few and fixed, so
+        // they are made once and looked up rather than allocated on every call.
+        const ALL: [Status; 8] = [
+            Status::Optimal,
+            Status::Suboptimal,
+            Status::Invalid,
+            Status::Timeout,
+            Status::Memory,
+            Status::Cancelled,
+            Status::Unsolved,
+            Status::Unknown,
+        ];
+        static NAMES: std::sync::OnceLock<Vec<(Status, String)>> = std::sync::OnceLock::new();
+        let names = NAMES.get_or_init(|| {
+            ALL.iter()
+                .map(|&status| {
+                    let json = serde_json::to_string(&status).unwrap_or_default();
+                    (status, json.trim_matches('"').to_string())
+                })
+                .collect()
+        });
+        names
+            .iter()
+            .find(|(status, _)| *status == self)
+            .map_or("", |(_, name)| name.as_str())
     }
 }
 
