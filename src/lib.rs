@@ -7,6 +7,7 @@
 //! bench, accuracy) runs solvers in bulk. The command line is part of the binary, not of this
 //! library: it only turns arguments into the configurations defined here.
 
+pub mod analyze;
 pub mod app;
 pub mod model;
 pub mod solver;

@@ -84,6 +84,14 @@ pub enum Command {
     ResetPlay,
     /// Play mode: deal new robots and a new target on this board.
     NewGame,
+    /// Play mode: show the next hint level for the current position.
+    Hint,
+    /// List every optimal solution of the last run.
+    ListSolutions,
+    /// Stop listing them.
+    StopListing,
+    /// Play back the listed solution with this index.
+    PlayListedSolution(usize),
     /// Start the chosen solver.
     Solve,
     /// Cancel the running solve.
@@ -214,6 +222,10 @@ impl RicochetApp {
                 }
             }
             Command::NewGame => self.new_game(),
+            Command::Hint => self.request_hint(),
+            Command::ListSolutions => self.list_solutions(),
+            Command::StopListing => self.stop_listing(),
+            Command::PlayListedSolution(index) => self.play_listed_solution(index),
             Command::Solve => self.solve(),
             Command::Cancel => {
                 if let Some(session) = &mut self.session

@@ -56,6 +56,8 @@ pub enum Action {
     UndoMove,
     /// Deal a new game on this board.
     NewGame,
+    /// Show the next hint level for the current position.
+    Hint,
     /// A debugger step.
     Debug(DebugCommand),
     /// Continue or pause the debugged run.
@@ -169,6 +171,12 @@ pub fn bindings() -> Vec<KeyBinding> {
             Play,
             A::NewGame,
             "Play mode: deal a new game (new robots and target) on this board",
+        ),
+        row(
+            key(NONE, Key::H),
+            Play,
+            A::Hint,
+            "Play mode: a hint for the current position; again for more",
         ),
         row(
             key(Modifiers::SHIFT, Key::F11),
@@ -336,6 +344,7 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
         Action::Slide(dir) => Command::MoveRobot(dir),
         Action::UndoMove => Command::UndoMove,
         Action::NewGame => Command::NewGame,
+        Action::Hint => Command::Hint,
         Action::Debug(debug) => Command::Debug(debug),
         Action::DebugContinueOrPause => Command::Debug(match context.debugger_paused? {
             true => DebugCommand::Continue,

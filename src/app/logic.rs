@@ -11,6 +11,8 @@ impl RicochetApp {
         if let Some(debugger) = &mut self.debugger {
             debugger.refresh(self.state.debug.speed);
         }
+        self.hints.drain();
+        self.solutions.drain();
         let Some(session) = &mut self.session else {
             return;
         };

@@ -23,6 +23,7 @@ pub mod editor;
 pub mod experiments;
 pub mod files;
 pub mod help;
+pub mod hints;
 pub mod keys;
 pub mod logic;
 pub mod new_board;
@@ -33,6 +34,7 @@ pub mod plots;
 pub mod scene;
 pub mod screenshot;
 pub mod shell;
+pub mod solutions_list;
 pub mod solver_panel;
 pub mod state;
 pub mod theme;
@@ -177,6 +179,10 @@ pub struct RicochetApp {
     graph_tracker: overlays::assembly::GraphTracker,
     /// The stateless stores of the puzzle shown, for the stateless overlay.
     stateless_cache: overlays::assembly::StatelessCache,
+    /// Play mode's hint for the current position.
+    hints: hints::HintState,
+    /// Every optimal solution of the last run, when listed.
+    solutions: solutions_list::SolutionsList,
     ctx: egui::Context,
 }
 
@@ -244,6 +250,8 @@ impl RicochetApp {
             debugger: None,
             graph_tracker: Default::default(),
             stateless_cache: Default::default(),
+            hints: Default::default(),
+            solutions: Default::default(),
             ctx,
         };
         app.sync_board_fields();

@@ -218,7 +218,8 @@ impl RicochetApp {
                     commands,
                 ),
                 Mode::Play => {
-                    play::play_panel_ui(ui, self.play.as_ref(), problem.as_deref(), commands)
+                    play::play_panel_ui(ui, self.play.as_ref(), problem.as_deref(), commands);
+                    self.hint_ui(ui, commands);
                 }
             });
     }
@@ -268,6 +269,7 @@ impl RicochetApp {
         match self.dock {
             DockTab::Run => {
                 solver_panel::run_ui(ui, &view, &mut self.state.solver, commands);
+                self.solutions_ui(ui, commands);
             }
             DockTab::Debugger => {
                 debugger::panel::debugger_ui(

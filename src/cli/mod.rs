@@ -1,13 +1,17 @@
 //! The command line: `solve`, `solvers`, `show`, `convert`, `random`, `experiment`,
-//! `accuracy`, `screenshot`, `bench`, and the app when no subcommand is given.
+//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, and the app when no subcommand is given.
 //!
 //! This module only parses arguments: each command's file turns its clap arguments into the
 //! library's plain configuration and calls the library. Nothing in the library imports it.
 
 mod accuracy;
+mod all_solutions;
+mod analyze;
 mod bench;
 mod convert;
+mod distances;
 mod experiment;
+mod hint;
 mod random;
 mod screenshot;
 mod show;
@@ -56,6 +60,15 @@ enum Command {
     Screenshot(screenshot::ScreenshotArgs),
     /// Time solvers on the reference puzzles and 1,000 seeded random games.
     Bench(bench::BenchArgs),
+    /// Give a hint: the optimal move count, then which robots move, the first move, the
+    /// whole solution.
+    Hint(hint::HintArgs),
+    /// Print the exact distance map: for every robot and cell, the fewest moves (any robot may
+    /// move) after which the robot stands there.
+    Distances(distances::DistancesArgs),
+    /// Analyse a board: solve every target with many seeded random robot deals and print the
+    /// distribution of optimal lengths, each target's difficulty and the hardest positions.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -90,6 +103,9 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Accuracy(args) => accuracy::run(args),
         Command::Screenshot(args) => screenshot::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Hint(args) => hint::run(&args),
+        Command::Distances(args) => distances::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
     }
 }
 

@@ -5,8 +5,6 @@ use ricochet_lab::model::formats;
 use ricochet_lab::solver::{
     self, Limits, NoProbe, Outcome, Probe, Report, SolverId, SolverOptions,
 };
-use serde::Serialize;
-use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,6 +43,17 @@ pub struct SolveArgs {
     /// Threads for a parallel solver (`fast`); one per core by default.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// List every optimal solution (an optimal solver fixes the length first).
+    #[arg(long)]
+    all_solutions: bool,
+    /// With --all-solutions: list at most this many.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ricochet_lab::solver::all_solutions::DEFAULT_MAX_SOLUTIONS,
+        requires = "all_solutions"
+    )]
+    max_solutions: usize,
 }
 
 /// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
@@ -80,6 +89,30 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         depth_limit: args.depth_limit,
         threads: args.threads.map(usize::from),
     };
+    if args.all_solutions {
+        return if args.json {
+            super::all_solutions::solve_all(
+                args.solver.name(),
+                &puzzle,
+                &options,
+                args.max_solutions,
+                &limits,
+                &mut NoProbe,
+                true,
+            )
+        } else {
+            let kind = args.solver.kind();
+            super::all_solutions::solve_all(
+                args.solver.name(),
+                &puzzle,
+                &options,
+                args.max_solutions,
+                &limits,
+                &mut PrintRows { kind },
+                false,
+            )
+        };
+    }
     let report = if args.json {
         solver::run(args.solver, &puzzle, &options, &limits, &mut NoProbe)?
     } else {
@@ -113,7 +146,7 @@ fn cancel_on_signal() -> anyhow::Result<Arc<AtomicBool>> {
 }
 
 /// Prints each finished depth as the deck does, with the solver's column names.
-struct PrintRows {
+pub(super) struct PrintRows {
     kind: &'static solver::SolverKind,
 }
 
@@ -123,7 +156,8 @@ impl Probe for PrintRows {
     }
 }
 
-fn print_report(report: &Report) {
+/// Prints a solve's outcome: the solution and its move count, or why there is none.
+pub(super) fn print_report(report: &Report) {
     let millis = report.elapsed.as_secs_f64() * 1000.0;
     match &report.outcome {
         Outcome::Solved { moves } => {
@@ -152,71 +186,47 @@ fn print_report(report: &Report) {
 }
 
 /// The JSON object `solve --json` prints.
-#[derive(Serialize)]
-struct ReportJson<'r> {
-    solver: &'r str,
-    outcome: &'static str,
-    moves: Option<usize>,
-    solution: Vec<String>,
-    depths: Vec<DepthJson>,
-    millis: f64,
-    nodes: u64,
-    peak_memory_bytes: usize,
-    /// Where a claimed answer failed its replay (invalid answers only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    replay_error: Option<String>,
-    /// The bound an unsolvability proof holds to (unsolvable outcomes only; `null` for none).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    within: Option<Option<u32>>,
-}
-
-/// One per-depth row, with the solver's extra counters beside the deck's three.
-#[derive(Serialize)]
-struct DepthJson {
-    depth: u32,
-    nodes: u64,
-    inner: u64,
-    hits: u64,
-    #[serde(flatten)]
-    extra: BTreeMap<&'static str, u64>,
-}
-
-fn report_json(report: &Report) -> String {
-    let solution = match &report.outcome {
+pub(super) fn report_json(report: &Report) -> serde_json::Value {
+    let solution: Vec<String> = match &report.outcome {
         Outcome::Solved { moves } => moves.iter().map(ToString::to_string).collect(),
         Outcome::Invalid { claimed, .. } => claimed.iter().map(ToString::to_string).collect(),
         _ => Vec::new(),
     };
-    let json = ReportJson {
-        solver: report.solver,
-        outcome: report.outcome.name(),
-        moves: report.outcome.move_count(),
-        solution,
-        depths: report
-            .depths
-            .iter()
-            .map(|d| DepthJson {
-                depth: d.depth,
-                nodes: d.nodes,
-                inner: d.inner,
-                hits: d.hits,
-                extra: d.extra.iter().copied().collect(),
-            })
-            .collect(),
-        millis: report.elapsed.as_secs_f64() * 1000.0,
-        nodes: report.nodes,
-        peak_memory_bytes: report.peak_memory,
-        replay_error: match &report.outcome {
-            Outcome::Invalid { error, .. } => Some(error.to_string()),
-            _ => None,
-        },
-        within: match &report.outcome {
-            Outcome::Unsolvable { within } => Some(*within),
-            _ => None,
-        },
-    };
-    // Plain structs of strings and numbers always serialize.
-    serde_json::to_string(&json).unwrap_or_default()
+    let depths: Vec<serde_json::Value> = report
+        .depths
+        .iter()
+        .map(|d| {
+            let mut row = serde_json::json!({
+                "depth": d.depth,
+                "nodes": d.nodes,
+                "inner": d.inner,
+                "hits": d.hits,
+            });
+            for (name, value) in &d.extra {
+                row[*name] = serde_json::json!(value);
+            }
+            row
+        })
+        .collect();
+    let mut value = serde_json::json!({
+        "solver": report.solver,
+        "outcome": report.outcome.name(),
+        "moves": report.outcome.move_count(),
+        "solution": solution,
+        "depths": depths,
+        "millis": report.elapsed.as_secs_f64() * 1000.0,
+        "nodes": report.nodes,
+        "peak_memory_bytes": report.peak_memory,
+        "threads": report.threads,
+        "cpu_millis": report.cpu_millis,
+    });
+    if let Outcome::Invalid { error, .. } = &report.outcome {
+        value["replay_error"] = serde_json::json!(error.to_string());
+    }
+    if let Outcome::Unsolvable { within } = &report.outcome {
+        value["within"] = serde_json::json!(within);
+    }
+    value
 }
 
 fn exit_code(outcome: &Outcome) -> ExitCode {

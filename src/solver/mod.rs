@@ -6,14 +6,17 @@
 //! of its own (the fast solver searches in parallel), always joined before it returns; every
 //! other thread is started by the worker layer.
 
+pub mod all_solutions;
 pub mod astar;
 pub mod bfs;
+pub mod distances;
 pub mod dls;
 pub mod fast;
 #[cfg(test)]
 pub mod fixtures;
 pub mod graph_solver;
 pub mod heuristics;
+pub mod hints;
 pub mod idastar;
 pub mod iddfs;
 pub mod key;

@@ -26,6 +26,8 @@
 //! ```
 
 pub mod debug;
+pub mod hint;
+pub mod solutions;
 
 use crate::model::Puzzle;
 use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverKind};

@@ -1,0 +1,158 @@
+//! Play mode's hints: `H` (or the Hint button) shows the next level for the current position,
+//! from the optimal move count to the whole solution. The hint is computed on a worker thread;
+//! a move, a new game or an edit makes it stale, and the next request starts again at level 1.
+
+use crate::model::Puzzle;
+use crate::solver::hints::{Hint, HintLevel};
+use crate::worker::hint::{HintResult, spawn_hint};
+use crate::worker::{Task, Waker};
+use std::sync::mpsc::TryRecvError;
+use std::time::Duration;
+
+/// The time a hint may take before it gives up.
+pub const HINT_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// The hint of one position, and how much of it is shown.
+#[derive(Default)]
+pub struct HintState {
+    /// The position the hint is for.
+    position: Option<Puzzle>,
+    /// The level shown (or to show when the computation ends).
+    level: Option<HintLevel>,
+    task: Option<Task<HintResult>>,
+    result: Option<HintResult>,
+}
+
+impl HintState {
+    /// Asks for the next hint level of `position`: the first level when the position is new,
+    /// otherwise one level more than shown. Starts the worker when the hint is not known.
+    pub fn request(&mut self, position: &Puzzle, waker: Waker) -> Result<(), String> {
+        if self.position.as_ref() == Some(position) {
+            self.level = Some(self.level.map_or(HintLevel::MoveCount, HintLevel::next));
+            return Ok(());
+        }
+        self.forget();
+        let task = spawn_hint(position.clone(), Some(HINT_TIME_LIMIT), waker)
+            .map_err(|e| format!("The hint could not start: {e}"))?;
+        self.position = Some(position.clone());
+        self.level = Some(HintLevel::MoveCount);
+        self.task = Some(task);
+        Ok(())
+    }
+
+    /// Drops the hint (the position changed); a running computation is cancelled.
+    pub fn forget(&mut self) {
+        if let Some(task) = &self.task {
+            task.cancel();
+        }
+        *self = HintState::default();
+    }
+
+    /// Takes the worker's answer when it has come.
+    pub fn drain(&mut self) {
+        let Some(task) = &self.task else {
+            return;
+        };
+        match task.try_recv() {
+            Ok(result) => {
+                self.result = Some(result);
+                self.task = None;
+            }
+            Err(TryRecvError::Empty) => {}
+            Err(TryRecvError::Disconnected) => {
+                self.result = Some(Err("The hint's thread stopped without an answer.".into()));
+                self.task = None;
+            }
+        }
+    }
+
+    /// Whether the hint is being computed.
+    pub fn is_computing(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// The position the hint belongs to.
+    pub fn position(&self) -> Option<&Puzzle> {
+        self.position.as_ref()
+    }
+
+    /// The lines shown: `Moves: N` first, then what the level adds; empty while computing or
+    /// before any request.
+    pub fn lines(&self) -> Vec<String> {
+        match (&self.result, self.level) {
+            (Some(Ok(hint)), Some(level)) => hint.lines(level),
+            (Some(Err(error)), _) => vec![error.clone()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The hint, when known.
+    pub fn hint(&self) -> Option<&Hint> {
+        match &self.result {
+            Some(Ok(hint)) => Some(hint),
+            _ => None,
+        }
+    }
+
+    /// The hint's part of the play panel: a Hint button and the lines shown. Returns whether
+    /// the button was clicked.
+    pub fn ui(&self, ui: &mut egui::Ui) -> bool {
+        ui.separator();
+        let label = match self.level {
+            Some(level) if self.result.is_some() && level < HintLevel::Solution => "More hint",
+            _ => "Hint",
+        };
+        let clicked = ui
+            .button(label)
+            .on_hover_text("The next hint for this position (H)")
+            .clicked();
+        if self.is_computing() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Computing a hint…");
+            });
+        }
+        for line in self.lines() {
+            ui.label(egui::RichText::new(line).monospace());
+        }
+        clicked
+    }
+}
+
+impl super::RicochetApp {
+    /// Asks for the next hint level of the position in play.
+    pub(super) fn request_hint(&mut self) {
+        let Some(position) = self.play.as_ref().map(super::play::PlayState::position) else {
+            self.error("There is no game to hint at: switch to Play on a valid board.");
+            return;
+        };
+        let waker = self.waker();
+        if let Err(error) = self.hints.request(&position, waker) {
+            self.error(error);
+        }
+    }
+
+    /// The hint's part of the play panel; a hint for another position than the one in play is
+    /// dropped first.
+    pub(super) fn hint_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<super::Command>) {
+        let Some(play) = &self.play else {
+            return;
+        };
+        if self.hints.position().is_some_and(|p| *p != play.position()) {
+            self.hints.forget();
+        }
+        if self.hints.ui(ui) {
+            commands.push(super::Command::Hint);
+        }
+    }
+
+    /// The hint lines shown in the play panel (for tests and tools that drive the app).
+    pub fn hint_lines(&self) -> Vec<String> {
+        self.hints.lines()
+    }
+
+    /// Whether a hint is being computed.
+    pub fn hint_computing(&self) -> bool {
+        self.hints.is_computing()
+    }
+}

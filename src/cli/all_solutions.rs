@@ -1,0 +1,135 @@
+//! `ricochet-lab solve --all-solutions`: every optimal solution, sorted and replayed; and the
+//! small helpers the commands that study a puzzle share.
+
+use ricochet_lab::model::{Puzzle, format_moves};
+use ricochet_lab::solver::all_solutions::{self, Enumeration};
+use ricochet_lab::solver::{Limits, Outcome, Probe, SolverOptions, Stop};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Exit code for a run stopped by a limit or cancelled.
+pub(super) const EXIT_STOPPED: u8 = 3;
+/// Exit code for a claimed solution that failed its replay.
+const EXIT_INVALID: u8 = 4;
+
+/// Lists every optimal solution for `solve --all-solutions`, printing text or one JSON object
+/// (the solve report with `solutions`, `solution_count` and `complete` added).
+pub fn solve_all<P: Probe>(
+    solver: &str,
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    max_solutions: usize,
+    limits: &Limits,
+    probe: &mut P,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let enumeration =
+        all_solutions::enumerate(solver, puzzle, options, max_solutions, limits, probe)?;
+    if json {
+        println!("{}", enumeration_json(&enumeration));
+    } else {
+        print_enumeration(&enumeration);
+    }
+    Ok(enumeration_exit_code(&enumeration))
+}
+
+/// The exit code of a listing: 4 when a sequence failed its replay, 3 when a limit stopped the
+/// solver or the listing, 0 otherwise.
+fn enumeration_exit_code(enumeration: &Enumeration) -> ExitCode {
+    if !enumeration.rejected.is_empty()
+        || matches!(enumeration.optimum.outcome, Outcome::Invalid { .. })
+    {
+        return ExitCode::from(EXIT_INVALID);
+    }
+    let solver_stopped = matches!(
+        enumeration.optimum.outcome,
+        Outcome::Cancelled | Outcome::TimeLimit | Outcome::MemoryLimit
+    );
+    if solver_stopped || enumeration.stopped.is_some() {
+        return ExitCode::from(EXIT_STOPPED);
+    }
+    ExitCode::SUCCESS
+}
+
+pub(super) fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Cancelled => "cancelled",
+        Stop::TimeLimit => "time-limit",
+        Stop::MemoryLimit => "memory-limit",
+    }
+}
+
+/// The JSON object `solve --all-solutions --json` prints.
+pub fn enumeration_json(enumeration: &Enumeration) -> serde_json::Value {
+    let mut value = super::solve::report_json(&enumeration.optimum);
+    let solutions: Vec<Vec<String>> = enumeration
+        .solutions
+        .iter()
+        .map(|moves| moves.iter().map(ToString::to_string).collect())
+        .collect();
+    value["solutions"] = serde_json::json!(solutions);
+    value["solution_count"] = serde_json::json!(enumeration.solutions.len());
+    value["complete"] = serde_json::json!(enumeration.complete);
+    value["listing_millis"] = serde_json::json!(enumeration.elapsed.as_secs_f64() * 1000.0);
+    value["listing_nodes"] = serde_json::json!(enumeration.nodes);
+    if let Some(stop) = enumeration.stopped {
+        value["listing_stopped"] = serde_json::json!(stop_name(stop));
+    }
+    if !enumeration.rejected.is_empty() {
+        let rejected: Vec<String> = enumeration
+            .rejected
+            .iter()
+            .map(|(moves, error)| format!("{}: {error}", format_moves(moves)))
+            .collect();
+        value["rejected"] = serde_json::json!(rejected);
+    }
+    value
+}
+
+fn print_enumeration(enumeration: &Enumeration) {
+    super::solve::print_report(&enumeration.optimum);
+    if !matches!(enumeration.optimum.outcome, Outcome::Solved { .. }) {
+        return;
+    }
+    let count = enumeration.solutions.len();
+    let millis = enumeration.elapsed.as_secs_f64() * 1000.0;
+    let what = match (enumeration.complete, enumeration.stopped) {
+        (true, _) => format!("{count} optimal solutions, all of them"),
+        (false, Some(stop)) => format!(
+            "{count} optimal solutions found before the listing stopped ({})",
+            stop_name(stop)
+        ),
+        (false, None) => format!("the first {count} optimal solutions; there are more"),
+    };
+    println!(
+        "{what} (listed in {millis:.1} ms, {} nodes):",
+        enumeration.nodes
+    );
+    let width = count.to_string().len();
+    for (i, moves) in enumeration.solutions.iter().enumerate() {
+        println!("{:>width$}. {}", i + 1, format_moves(moves));
+    }
+    for (moves, error) in &enumeration.rejected {
+        println!("rejected: {} ({error})", format_moves(moves));
+    }
+}
+
+pub(super) fn with_rules(puzzle: Puzzle, ricochet: bool, no_rebound: bool) -> Puzzle {
+    let mut rules = puzzle.rules();
+    rules.ricochet |= ricochet;
+    rules.no_rebound |= no_rebound;
+    puzzle.with_rules(rules)
+}
+
+/// Reads a number of seconds from an option.
+pub(super) fn optional_seconds(
+    value: Option<f64>,
+    option: &str,
+) -> anyhow::Result<Option<Duration>> {
+    value
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .map_err(|_| anyhow::anyhow!("{option} must be a positive number of seconds"))
+        })
+        .transpose()
+}

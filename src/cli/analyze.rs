@@ -1,0 +1,346 @@
+//! `ricochet-lab analyze`: how hard is a board? Every target with many seeded robot deals,
+//! solved optimally on all cores with a progress bar; Ctrl-C keeps what finished.
+
+use super::all_solutions::{EXIT_STOPPED, optional_seconds};
+use anyhow::Context;
+use ricochet_lab::model::Puzzle;
+use ricochet_lab::model::formats;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Arguments of `analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// A board: a .ron file, a .txt Cox file, or a game id (its walls, targets, robot colours
+    /// and rules are used; its robot positions and goal are not).
+    pub source: String,
+    /// Random robot deals per target.
+    #[arg(long, default_value_t = 100)]
+    pub deals: u32,
+    /// The seed every deal derives from; the same seed gives the same results.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (all cores when not given).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Per-position solve time limit in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub solve_limit: f64,
+    /// Per-solve memory limit in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory_limit: u64,
+    /// How many hardest positions to list.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+    /// Then make the hardest positions harder by local search (move one robot, keep the
+    /// change when the optimum grows).
+    #[arg(long)]
+    pub hardest: bool,
+    /// With --hardest: the local search's total time in seconds.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 60.0,
+        requires = "hardest"
+    )]
+    pub time_limit: f64,
+    /// Where positions are saved as .ron files when the board has no game id.
+    #[arg(long, value_name = "DIR", default_value = "hardest-positions")]
+    pub save_dir: std::path::PathBuf,
+    /// Write one row per position to this CSV file.
+    #[arg(long, value_name = "CSV")]
+    pub out: Option<std::path::PathBuf>,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `analyze` with a progress bar on stderr; Ctrl-C stops it and keeps what finished.
+pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use ricochet_lab::analyze::{self, AnalyzeConfig};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let puzzle = formats::load(&args.source)?;
+    if args.deals == 0 {
+        anyhow::bail!("--deals must be at least 1");
+    }
+    let threads = match args.threads {
+        Some(0) => anyhow::bail!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let config = AnalyzeConfig {
+        deals: args.deals,
+        seed: args.seed,
+        threads,
+        solve_time: optional_seconds(Some(args.solve_limit), "--solve-limit")?
+            .unwrap_or(Duration::from_secs(60)),
+        memory_limit: (args.memory_limit as usize).saturating_mul(1 << 20),
+    };
+    let takeable = puzzle
+        .board()
+        .targets()
+        .iter()
+        .filter(|t| {
+            t.color
+                .robot()
+                .is_none_or(|c| puzzle.robot_index(c).is_some())
+        })
+        .count();
+    let total = takeable as u64 * u64::from(args.deals);
+    let progress = ProgressBar::new(total);
+    progress.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} positions  {elapsed_precise} elapsed, ETA {eta_precise}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("cannot install the Ctrl-C handler")?;
+    let analysis = analyze::analyze(&puzzle, &config, &cancel, |result| {
+        if let Some(moves) = result.moves {
+            progress.set_message(format!("last: {moves} moves"));
+        }
+        progress.inc(1);
+    });
+    progress.finish_and_clear();
+    let analysis = analysis?;
+
+    let mut hardest: Vec<(u32, Puzzle, Option<analyze::Improved>)> = analysis
+        .hardest(args.top)
+        .into_iter()
+        .filter_map(|r| r.moves.map(|m| (m, r.puzzle.clone(), None)))
+        .collect();
+    if args.hardest && !cancel.load(Ordering::Relaxed) && !hardest.is_empty() {
+        let budget = optional_seconds(Some(args.time_limit), "--time-limit")?.unwrap_or_default();
+        let start = std::time::Instant::now();
+        let count = hardest.len() as u32;
+        let bar = ProgressBar::new(u64::from(count));
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} hardest positions improved  {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        for (i, (moves, position, improved)) in hardest.iter_mut().enumerate() {
+            // Each position gets an equal share of what time is left.
+            let left = budget.saturating_sub(start.elapsed());
+            let share = left / (count - i as u32);
+            let deadline = std::time::Instant::now() + share;
+            let result = analyze::improve(
+                position,
+                *moves,
+                analyze::deal_seed(args.seed, usize::MAX >> 1, i as u32),
+                &config,
+                deadline,
+                &cancel,
+            )?;
+            bar.set_message(format!("{} -> {} moves", result.start_moves, result.moves));
+            *moves = result.moves;
+            *position = result.puzzle.clone();
+            *improved = Some(result);
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        hardest.sort_by_key(|h| std::cmp::Reverse(h.0));
+    }
+
+    // Name every hardest position by its game id, or save it when the board has none.
+    let mut named = Vec::with_capacity(hardest.len());
+    for (rank, (moves, position, improved)) in hardest.iter().enumerate() {
+        let name = match ricochet_lab::model::formats::game_id::write(position) {
+            Ok(id) => id,
+            Err(_) => {
+                std::fs::create_dir_all(&args.save_dir)
+                    .with_context(|| format!("cannot create {}", args.save_dir.display()))?;
+                let path = args
+                    .save_dir
+                    .join(format!("hardest-{:02}-{moves}-moves.ron", rank + 1));
+                ricochet_lab::model::formats::save_puzzle(position, &path)?;
+                path.display().to_string()
+            }
+        };
+        named.push((*moves, name, improved.clone()));
+    }
+
+    if let Some(path) = &args.out {
+        let text = analysis_csv(&analysis)?;
+        ricochet_lab::model::formats::save_atomic(path, &text)?;
+    }
+    if args.json {
+        println!("{}", analysis_json(&analysis, &named, threads));
+    } else {
+        print!("{}", analysis_text(&analysis, &named, threads, args.deals));
+    }
+    if analysis.cancelled || cancel.load(Ordering::Relaxed) {
+        eprintln!(
+            "interrupted: the figures cover the {} positions that finished",
+            analysis.results.len()
+        );
+        return Ok(ExitCode::from(EXIT_STOPPED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One CSV row per position: target, deal, the position's game id (empty without one), the
+/// optimal move count, the outcome and the solve time.
+pub fn analysis_csv(analysis: &ricochet_lab::analyze::Analysis) -> anyhow::Result<String> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record([
+        "target", "x", "y", "color", "shape", "deal", "puzzle", "moves", "outcome", "millis",
+    ])?;
+    for r in &analysis.results {
+        let target = analysis.targets[r.target];
+        writer.write_record([
+            r.target.to_string(),
+            target.pos.x.to_string(),
+            target.pos.y.to_string(),
+            target.color.to_string(),
+            target.shape.name().to_string(),
+            r.deal.to_string(),
+            ricochet_lab::model::formats::game_id::write(&r.puzzle).unwrap_or_default(),
+            r.moves.map(|m| m.to_string()).unwrap_or_default(),
+            r.outcome.to_string(),
+            format!("{:.3}", r.millis),
+        ])?;
+    }
+    let bytes = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(String::from_utf8(bytes)?)
+}
+
+type NamedPosition = (u32, String, Option<ricochet_lab::analyze::Improved>);
+
+/// The JSON object `analyze --json` prints.
+pub fn analysis_json(
+    analysis: &ricochet_lab::analyze::Analysis,
+    hardest: &[NamedPosition],
+    threads: usize,
+) -> serde_json::Value {
+    let distribution: serde_json::Map<String, serde_json::Value> = analysis
+        .distribution()
+        .into_iter()
+        .map(|(moves, count)| (moves.to_string(), serde_json::json!(count)))
+        .collect();
+    let targets: Vec<serde_json::Value> = analysis
+        .per_target()
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "index": t.index,
+                "x": t.target.pos.x,
+                "y": t.target.pos.y,
+                "color": t.target.color.to_string(),
+                "shape": t.target.shape.name(),
+                "solved": t.solved,
+                "unsolved": t.unsolved,
+                "mean": t.mean,
+                "max": t.max,
+            })
+        })
+        .collect();
+    let hardest: Vec<serde_json::Value> = hardest
+        .iter()
+        .map(|(moves, name, improved)| {
+            let mut value = serde_json::json!({ "moves": moves, "puzzle": name });
+            if let Some(improved) = improved {
+                value["start_moves"] = serde_json::json!(improved.start_moves);
+                value["local_optimum"] = serde_json::json!(improved.local_optimum);
+            }
+            value
+        })
+        .collect();
+    serde_json::json!({
+        "puzzles": analysis.solved(),
+        "positions": analysis.results.len(),
+        "unsolved": analysis.results.len() as u64 - analysis.solved(),
+        "distribution": distribution,
+        "mean": analysis.mean(),
+        "short_share": analysis.short_share(),
+        "targets": targets,
+        "skipped_targets": analysis.skipped.len(),
+        "hardest": hardest,
+        "cancelled": analysis.cancelled,
+        "threads": threads,
+        "millis": analysis.elapsed.as_secs_f64() * 1000.0,
+    })
+}
+
+/// The tables `analyze` prints.
+pub fn analysis_text(
+    analysis: &ricochet_lab::analyze::Analysis,
+    hardest: &[NamedPosition],
+    threads: usize,
+    deals: u32,
+) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let analysed = analysis.targets.len() - analysis.skipped.len();
+    let _ = writeln!(
+        out,
+        "{} positions ({analysed} targets x {deals} deals) solved optimally in {:.1} s on {threads} thread{}",
+        analysis.results.len(),
+        analysis.elapsed.as_secs_f64(),
+        if threads == 1 { "" } else { "s" }
+    );
+    if !analysis.skipped.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} targets skipped: no robot of their colour",
+            analysis.skipped.len()
+        );
+    }
+    let unsolved = analysis.results.len() as u64 - analysis.solved();
+    if unsolved > 0 {
+        let _ = writeln!(
+            out,
+            "{unsolved} positions without a solution or stopped by a limit"
+        );
+    }
+    let distribution = analysis.distribution();
+    let largest = distribution.values().copied().max().unwrap_or(1).max(1);
+    let _ = writeln!(out, "\noptimal moves  positions");
+    for (moves, count) in &distribution {
+        let bar = "#".repeat(((count * 40).div_ceil(largest)) as usize);
+        let _ = writeln!(out, "{moves:>13}  {count:>9}  {bar}");
+    }
+    if let (Some(mean), Some(short)) = (analysis.mean(), analysis.short_share()) {
+        let _ = writeln!(
+            out,
+            "\nmean {mean:.2} moves; {:.1}% take 1-2 moves",
+            short * 100.0
+        );
+    }
+    let _ = writeln!(out, "\ntarget                    mean   max");
+    for t in analysis.per_target() {
+        let name = format!(
+            "{} {} ({}, {})",
+            t.target.color,
+            t.target.shape.name(),
+            t.target.pos.x,
+            t.target.pos.y
+        );
+        let mean = t.mean.map_or("-".to_string(), |m| format!("{m:.2}"));
+        let max = t.max.map_or("-".to_string(), |m| m.to_string());
+        let _ = writeln!(out, "{name:<24} {mean:>5} {max:>5}");
+    }
+    let _ = writeln!(out, "\nhardest positions (open with `ricochet-lab solve`):");
+    for (moves, name, improved) in hardest {
+        let note = match improved {
+            Some(i) if i.moves > i.start_moves => format!(
+                "  (local search: from {} moves{})",
+                i.start_moves,
+                if i.local_optimum {
+                    ", local optimum"
+                } else {
+                    ""
+                }
+            ),
+            Some(i) if i.local_optimum => "  (local optimum)".to_string(),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "{moves:>3} moves  {name}{note}");
+    }
+    out
+}

@@ -1,0 +1,385 @@
+//! The exact distance map: for every robot and every cell, the fewest moves (any robot may
+//! move) after which that robot stands on that cell.
+//!
+//! A breadth-first search over whole game states from the current position, level by level,
+//! with a visited set. A state first reached after `k` moves sets, for the robot that moved,
+//! its cell to `k` when the cell has no smaller value yet (the other robots stood where they
+//! stand before). The last level is only generated, never stored: its states need no visited
+//! check, which saves the biggest level's hashing.
+//!
+//! The map compares with the minimum-move (rook) table from the robot's own cell, which
+//! ignores the other robots: the exact distance is never smaller, and where it is larger the
+//! robot cannot get there alone as fast as a rook (it needs helpers, or others are in the way).
+//!
+//! The ricochet rule is about solutions, not positions, and plays no part here; the no-rebound
+//! rule restricts the moves and is honoured (each robot's last direction is part of a state).
+
+use super::min_moves::{UNREACHABLE, min_moves};
+use super::probe::DepthStats;
+use super::{Limits, Probe, Search, Stop};
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Cell, Direction, MoveTables, Puzzle, RobotColor};
+use rustc_hash::FxHashSet;
+use std::time::Duration;
+
+/// The search depth used when none is given.
+pub const DEFAULT_MAX_DEPTH: u32 = 8;
+
+/// One robot's distances.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RobotDistances {
+    /// The robot.
+    pub color: RobotColor,
+    /// Per cell (board cell order), the fewest moves after which the robot stands there, or
+    /// `None` when it cannot within the depth searched.
+    pub exact: Vec<Option<u32>>,
+    /// Per cell, the rook bound from the robot's cell (other robots ignored), or `None` where
+    /// a rook cannot go at all.
+    pub lower_bound: Vec<Option<u32>>,
+}
+
+impl RobotDistances {
+    /// Cells where the exact distance exceeds the rook bound (within the depth searched: a
+    /// cell not reached within it counts when its bound is within it).
+    pub fn needs_helpers(&self, cell: Cell, depth: u32) -> bool {
+        let cell = usize::from(cell);
+        match (self.exact[cell], self.lower_bound[cell]) {
+            (Some(exact), Some(bound)) => exact > bound,
+            (None, Some(bound)) => bound <= depth,
+            _ => false,
+        }
+    }
+}
+
+/// The map and how far the search got.
+#[derive(Clone, Debug)]
+pub struct DistanceMap {
+    /// Board width (cells are numbered row by row).
+    pub width: u16,
+    /// Board height.
+    pub height: u16,
+    /// One entry per robot, in colour order.
+    pub robots: Vec<RobotDistances>,
+    /// Every state within this many moves was searched: values up to it are exact, and cells
+    /// without a value need more.
+    pub depth: u32,
+    /// Whether the search ran out of states before its depth: then cells without a value can
+    /// never be reached.
+    pub exhausted: bool,
+    /// Why it stopped before the requested depth, if a limit or a cancel stopped it.
+    pub stopped: Option<Stop>,
+    /// Game states generated.
+    pub states: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// The largest memory estimate, in bytes.
+    pub peak_memory: usize,
+    /// One row per finished level: *nodes* the states expanded, *inner* the successors
+    /// generated, *hits* those already seen.
+    pub levels: Vec<DepthStats>,
+}
+
+/// Computes the exact distance map to `max_depth` moves within the limits, reporting every
+/// finished level and polling the probe and limits as it goes. A stop keeps the levels that
+/// finished.
+pub fn distance_map<P: Probe>(
+    puzzle: &Puzzle,
+    max_depth: u32,
+    limits: &Limits,
+    probe: &mut P,
+) -> DistanceMap {
+    let mut search = Search::new(probe, limits);
+    let mut run = Bfs::new(puzzle);
+    let stopped = run.run(max_depth, &mut search).err();
+    let board = puzzle.board();
+    let robots = puzzle
+        .robots()
+        .iter()
+        .enumerate()
+        .map(|(i, robot)| {
+            let rook = min_moves(board, board.cell(robot.pos));
+            RobotDistances {
+                color: robot.color,
+                exact: run.best[i]
+                    .iter()
+                    .map(|&d| (d != UNSEEN).then_some(u32::from(d)))
+                    .collect(),
+                lower_bound: rook
+                    .iter()
+                    .map(|&d| (d != UNREACHABLE).then_some(u32::from(d)))
+                    .collect(),
+            }
+        })
+        .collect();
+    DistanceMap {
+        width: board.width(),
+        height: board.height(),
+        robots,
+        depth: run.depth,
+        exhausted: run.exhausted,
+        stopped,
+        states: run.states,
+        elapsed: search.elapsed(),
+        peak_memory: search.peak_memory,
+        levels: search.depths.clone(),
+    }
+}
+
+/// A cell not reached yet.
+const UNSEEN: u16 = u16::MAX;
+
+struct Bfs {
+    tables: MoveTables,
+    n: usize,
+    cell_bits: u32,
+    no_rebound: bool,
+    start: [Cell; MAX_ROBOTS],
+    best: Vec<Vec<u16>>,
+    depth: u32,
+    exhausted: bool,
+    states: u64,
+}
+
+impl Bfs {
+    fn new(puzzle: &Puzzle) -> Bfs {
+        let cells = puzzle.board().cell_count();
+        let n = puzzle.robots().len();
+        let mut start = [0; MAX_ROBOTS];
+        start[..n].copy_from_slice(&puzzle.robot_cells());
+        let mut best = vec![vec![UNSEEN; cells]; n];
+        for (i, row) in best.iter_mut().enumerate() {
+            row[usize::from(start[i])] = 0;
+        }
+        Bfs {
+            tables: MoveTables::new(puzzle.board()),
+            n,
+            cell_bits: usize::BITS - (cells.max(2) - 1).leading_zeros(),
+            no_rebound: puzzle.rules().no_rebound,
+            start,
+            best,
+            depth: 0,
+            exhausted: false,
+            states: 1,
+        }
+    }
+
+    /// Bits one robot takes in a packed state.
+    fn robot_bits(&self) -> u32 {
+        self.cell_bits + if self.no_rebound { 3 } else { 0 }
+    }
+
+    /// Packs a state: robot `i` in its own field (robots are not interchangeable here).
+    fn pack(&self, cells: &[Cell], last_dir: &[Option<Direction>]) -> u64 {
+        let mut key = 0u64;
+        for i in (0..self.n).rev() {
+            let mut code = u64::from(cells[i]);
+            if self.no_rebound {
+                code = (code << 3) | last_dir[i].map_or(0, |d| d.index() as u64 + 1);
+            }
+            key = (key << self.robot_bits()) | code;
+        }
+        key
+    }
+
+    fn unpack(&self, mut key: u64, cells: &mut [Cell], last_dir: &mut [Option<Direction>]) {
+        let bits = self.robot_bits();
+        let mask = (1u64 << bits) - 1;
+        for i in 0..self.n {
+            let mut code = key & mask;
+            key >>= bits;
+            if self.no_rebound {
+                last_dir[i] = match code & 7 {
+                    0 => None,
+                    d => Some(Direction::ALL[d as usize - 1]),
+                };
+                code >>= 3;
+            }
+            cells[i] = code as Cell;
+        }
+    }
+
+    fn run<P: Probe>(&mut self, max_depth: u32, search: &mut Search<'_, P>) -> Result<(), Stop> {
+        // Most boards' states fit a word (a standard board's five robots take 40 bits, 55
+        // with directions); the biggest boards fall back to whole arrays as states.
+        if self.robot_bits() * self.n as u32 > u64::BITS {
+            return self.run_wide(max_depth, search);
+        }
+        let start = self.pack(&self.start[..self.n], &[None; MAX_ROBOTS][..self.n]);
+        let mut visited: FxHashSet<u64> = FxHashSet::default();
+        visited.insert(start);
+        let mut frontier = vec![start];
+        let mut next = Vec::new();
+        let mut cells = [0 as Cell; MAX_ROBOTS];
+        let mut last_dir = [None; MAX_ROBOTS];
+        while self.depth < max_depth {
+            let depth = self.depth + 1;
+            let last_level = depth == max_depth;
+            let mut stats = DepthStats {
+                depth,
+                ..DepthStats::default()
+            };
+            for &state in &frontier {
+                search.tick()?;
+                stats.nodes += 1;
+                self.unpack(state, &mut cells, &mut last_dir);
+                for robot in 0..self.n {
+                    for dir in Direction::ALL {
+                        if self.no_rebound && last_dir[robot] == Some(dir.opposite()) {
+                            continue;
+                        }
+                        let from = cells[robot];
+                        let to = self.tables.slide(&cells[..self.n], robot, dir);
+                        if to == from {
+                            continue;
+                        }
+                        stats.inner += 1;
+                        let slot = &mut self.best[robot][usize::from(to)];
+                        if *slot == UNSEEN {
+                            *slot = depth as u16;
+                        }
+                        if last_level {
+                            continue;
+                        }
+                        let previous = last_dir[robot];
+                        cells[robot] = to;
+                        last_dir[robot] = Some(dir);
+                        let key = self.pack(&cells[..self.n], &last_dir[..self.n]);
+                        cells[robot] = from;
+                        last_dir[robot] = previous;
+                        if visited.insert(key) {
+                            next.push(key);
+                        } else {
+                            stats.hits += 1;
+                        }
+                    }
+                }
+                if stats.nodes.is_multiple_of(4096) {
+                    search.set_memory(memory(&visited, &frontier, &next))?;
+                }
+            }
+            self.states += stats.inner - stats.hits;
+            search.set_memory(memory(&visited, &frontier, &next))?;
+            search.finish_depth(stats);
+            self.depth = depth;
+            if !last_level && next.is_empty() {
+                self.exhausted = true;
+                break;
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
+        }
+        Ok(())
+    }
+
+    /// The same search with 128-bit states, for boards whose states do not fit a word.
+    fn run_wide<P: Probe>(
+        &mut self,
+        max_depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> Result<(), Stop> {
+        let n = self.n;
+        type State = ([Cell; MAX_ROBOTS], [Option<Direction>; MAX_ROBOTS]);
+        let start: State = (self.start, [None; MAX_ROBOTS]);
+        let mut visited: FxHashSet<State> = FxHashSet::default();
+        visited.insert(start);
+        let mut frontier = vec![start];
+        let mut next = Vec::new();
+        while self.depth < max_depth {
+            let depth = self.depth + 1;
+            let last_level = depth == max_depth;
+            let mut stats = DepthStats {
+                depth,
+                ..DepthStats::default()
+            };
+            for &(cells, last_dir) in &frontier {
+                search.tick()?;
+                stats.nodes += 1;
+                for robot in 0..n {
+                    for dir in Direction::ALL {
+                        if self.no_rebound && last_dir[robot] == Some(dir.opposite()) {
+                            continue;
+                        }
+                        let to = self.tables.slide(&cells[..n], robot, dir);
+                        if to == cells[robot] {
+                            continue;
+                        }
+                        stats.inner += 1;
+                        let slot = &mut self.best[robot][usize::from(to)];
+                        if *slot == UNSEEN {
+                            *slot = depth as u16;
+                        }
+                        if last_level {
+                            continue;
+                        }
+                        let mut child = (cells, last_dir);
+                        child.0[robot] = to;
+                        if self.no_rebound {
+                            child.1[robot] = Some(dir);
+                        }
+                        if visited.insert(child) {
+                            next.push(child);
+                        } else {
+                            stats.hits += 1;
+                        }
+                    }
+                }
+            }
+            self.states += stats.inner - stats.hits;
+            let bytes = (visited.capacity() + frontier.capacity() + next.capacity())
+                * (std::mem::size_of::<State>() + 1);
+            search.set_memory(bytes)?;
+            search.finish_depth(stats);
+            self.depth = depth;
+            if !last_level && next.is_empty() {
+                self.exhausted = true;
+                break;
+            }
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
+        }
+        Ok(())
+    }
+}
+
+/// The bytes the search's tables take: the visited set (a key and a control byte per slot)
+/// and both frontiers.
+fn memory(visited: &FxHashSet<u64>, frontier: &[u64], next: &Vec<u64>) -> usize {
+    visited.capacity() * 9 + (frontier.len() + next.capacity()) * 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor};
+
+    #[test]
+    fn a_robot_needs_a_helper_to_stop_in_an_open_corridor() {
+        // One row of five cells: red at the west end cannot stop in the middle alone.
+        let board = Board::new(5, 1).unwrap();
+        let robots = vec![
+            Robot {
+                color: RobotColor::Red,
+                pos: Pos::new(0, 0),
+            },
+            Robot {
+                color: RobotColor::Green,
+                pos: Pos::new(4, 0),
+            },
+        ];
+        let goal = Goal {
+            pos: Pos::new(2, 0),
+            color: TargetColor::Red,
+        };
+        let puzzle = Puzzle::new(board, robots, goal, Rules::default()).unwrap();
+        let map = distance_map(&puzzle, 6, &Limits::default(), &mut super::super::NoProbe);
+        let red = &map.robots[0];
+        // Red slides east to cell 3 (green in the way) at once.
+        assert_eq!(red.exact[3], Some(1));
+        // Green moves west to cell 1 (red in the way); red then cannot reach cell 2 at all,
+        // because the two robots only ever fill both ends of the gap.
+        assert_eq!(red.lower_bound[2], Some(1));
+        assert!(map.exhausted);
+        assert_eq!(red.exact[2], None);
+        assert!(red.needs_helpers(2, map.depth));
+    }
+}

@@ -1,0 +1,29 @@
+//! Every optimal solution on a worker thread: once a solver has found the optimal length, the
+//! listing runs off the user interface's thread and comes back over the task's channel.
+
+use super::{Task, Waker, spawn_task};
+use crate::model::Puzzle;
+use crate::solver::all_solutions::{Listing, list_optimal};
+use crate::solver::{Limits, NoProbe};
+use std::time::Duration;
+
+/// Starts listing the solutions of exactly `depth` moves (the optimal length) of `puzzle`, at
+/// most `max_solutions`, on a thread named `solutions`. Cancelling or dropping the task stops
+/// the listing at its next poll; it then sends what it found.
+pub fn spawn_listing(
+    puzzle: Puzzle,
+    depth: u32,
+    max_solutions: usize,
+    time_limit: Option<Duration>,
+    waker: Waker,
+) -> std::io::Result<Task<Listing>> {
+    spawn_task("solutions".to_string(), waker, 1, move |link| {
+        let limits = Limits {
+            time: time_limit,
+            memory_bytes: None,
+            cancel: Some(link.cancel.clone()),
+        };
+        let listing = list_optimal(&puzzle, depth, max_solutions, &limits, &mut NoProbe);
+        link.send(listing, Duration::ZERO);
+    })
+}
