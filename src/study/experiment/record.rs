@@ -275,9 +275,8 @@ mod tests {
 
     #[test]
     fn appending_survives_a_cut_off_last_line() {
-        let dir = std::env::temp_dir().join(format!("ricochet-results-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("results.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
         let mut writer = ResultsWriter::open(&path, false).unwrap();
         writer
             .append(&record(0, "iddfs", Status::Optimal, 1.0))
@@ -300,6 +299,5 @@ mod tests {
             rows.iter().map(|r| r.config).collect::<Vec<_>>(),
             vec![0, 1, 2]
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
