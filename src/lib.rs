@@ -4,10 +4,9 @@
 //! Layers depend one way: [`model`] (board, robots, move rules, file formats) ←
 //! [`solver`] (every algorithm, generic over a probe) ← [`worker`] (threads, cancellation,
 //! live counters) ← [`app`] (the egui user interface). Beside the app, [`study`] (experiments,
-//! bench, accuracy) runs solvers in bulk. The command line is part of the binary, not of this
+//! bench, accuracy, the board analyser) runs solvers in bulk. The command line is part of the binary, not of this
 //! library: it only turns arguments into the configurations defined here.
 
-pub mod analyze;
 pub mod app;
 pub mod model;
 pub mod solver;

@@ -1,11 +1,11 @@
 //! The board analyser is deterministic for a seed whatever the number of threads, its figures
 //! add up, and the hardest positions it names reopen with the same optimum.
 
-use ricochet_lab::analyze::{AnalyzeConfig, analyze, deal_position};
 use ricochet_lab::model::formats::{game_id, load_source};
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
+use ricochet_lab::study::analyze::{AnalyzeConfig, analyze, deal_position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

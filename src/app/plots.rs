@@ -127,7 +127,8 @@ fn marks_every(input: GridInput, step: f64) -> Vec<GridMark> {
     let mut k = (low / step).ceil() * step;
     while k <= high {
         marks.push(GridMark {
-            value: k,
+            // Adding zero turns -0 into 0, so the axis never reads "-0".
+            value: k + 0.0,
             step_size: step,
         });
         k += step;

@@ -396,7 +396,7 @@ fn depth_table_ui(
     }
     // Column widths: the depth, three counters and any extra counters, the time; shrunk to
     // the panel's width when there are many, down to what a count needs.
-    let mut widths = vec![44.0, 96.0, 96.0, 96.0];
+    let mut widths = vec![56.0, 96.0, 96.0, 96.0];
     widths.extend(extra_names.iter().map(|_| 90.0));
     widths.push(64.0);
     fit_widths(&mut widths, ui.available_width() - 16.0);
@@ -411,6 +411,8 @@ fn depth_table_ui(
     ui.label(egui::RichText::new(format!("{} rows", kind.columns.depth)).strong());
     // Each run has its own scroll state, so a new run starts at its first column; the bar is
     // always drawn when the columns do not all fit.
+    // A solid bar (not one that shows only on hover), so a table wider than the dock says so.
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
     egui::ScrollArea::horizontal()
         .id_salt(("depth-table-wide", serial))
         .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded)
@@ -453,19 +455,50 @@ fn depth_table_ui(
         });
 }
 
-/// Shrinks column widths in proportion so that they (with their gaps) fit `available`, never
-/// below what a seven-digit count needs.
+/// Shrinks column widths in proportion so that they (with their gaps) fit `available`; a
+/// column that would get narrower than a count needs keeps that width and the others share
+/// what is left. When even that does not fit, the table scrolls.
 fn fit_widths(widths: &mut [f32], available: f32) {
     const GAP: f32 = 6.0;
     const NARROWEST: f32 = 52.0;
-    let total: f32 = widths.iter().sum::<f32>() + GAP * widths.len() as f32;
-    if total <= available || widths.is_empty() {
+    let room = available - GAP * widths.len() as f32;
+    if widths.iter().sum::<f32>() <= room || widths.is_empty() {
         return;
     }
-    let room = (available - GAP * widths.len() as f32).max(0.0);
-    let scale = room / widths.iter().sum::<f32>();
-    for width in widths.iter_mut() {
-        *width = (*width * scale).max(NARROWEST.min(*width));
+    let original = widths.to_vec();
+    let floor = |w: f32| NARROWEST.min(w);
+    let mut pinned = vec![false; widths.len()];
+    loop {
+        let pinned_sum: f32 = original
+            .iter()
+            .zip(&pinned)
+            .filter(|(_, p)| **p)
+            .map(|(w, _)| floor(*w))
+            .sum();
+        let free_sum: f32 = original
+            .iter()
+            .zip(&pinned)
+            .filter(|(_, p)| !**p)
+            .map(|(w, _)| *w)
+            .sum();
+        let scale = if free_sum > 0.0 {
+            (room - pinned_sum).max(0.0) / free_sum
+        } else {
+            0.0
+        };
+        let mut changed = false;
+        for (i, w) in original.iter().enumerate() {
+            if !pinned[i] && w * scale < floor(*w) {
+                pinned[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            for (i, w) in original.iter().enumerate() {
+                widths[i] = if pinned[i] { floor(*w) } else { w * scale };
+            }
+            return;
+        }
     }
 }
 
@@ -550,5 +583,22 @@ fn playback_ui(
     );
     if ui.button("Hide solution").clicked() {
         commands.push(Command::Playback(PlaybackControl::Close));
+    }
+}
+
+#[cfg(test)]
+mod fit_tests {
+    use super::fit_widths;
+
+    #[test]
+    fn columns_shrink_to_the_room_without_going_below_a_count() {
+        let mut widths = vec![56.0, 96.0, 96.0, 96.0, 90.0, 90.0, 64.0];
+        fit_widths(&mut widths, 450.0);
+        let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
+        assert!(total <= 450.5, "{total}");
+        assert!(widths.iter().all(|w| *w >= 52.0), "{widths:?}");
+        let mut wide = vec![56.0, 96.0];
+        fit_widths(&mut wide, 400.0);
+        assert_eq!(wide, vec![56.0, 96.0]);
     }
 }

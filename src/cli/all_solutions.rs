@@ -3,7 +3,7 @@
 
 use ricochet_lab::model::{Puzzle, format_moves};
 use ricochet_lab::solver::all_solutions::{self, Enumeration};
-use ricochet_lab::solver::{Limits, Outcome, Probe, SolverOptions, Stop};
+use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions, Stop};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -15,7 +15,7 @@ const EXIT_INVALID: u8 = 4;
 /// Lists every optimal solution for `solve --all-solutions`, printing text or one JSON object
 /// (the solve report with `solutions`, `solution_count` and `complete` added).
 pub fn solve_all<P: Probe>(
-    solver: &str,
+    solver: SolverId,
     puzzle: &Puzzle,
     options: &SolverOptions,
     max_solutions: usize,

@@ -58,7 +58,7 @@ pub struct AnalyzeArgs {
 /// Runs `analyze` with a progress bar on stderr; Ctrl-C stops it and keeps what finished.
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     use indicatif::{ProgressBar, ProgressStyle};
-    use ricochet_lab::analyze::{self, AnalyzeConfig};
+    use ricochet_lab::study::analyze::{self, AnalyzeConfig};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -186,7 +186,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 
 /// One CSV row per position: target, deal, the position's game id (empty without one), the
 /// optimal move count, the outcome and the solve time.
-pub fn analysis_csv(analysis: &ricochet_lab::analyze::Analysis) -> anyhow::Result<String> {
+pub fn analysis_csv(analysis: &ricochet_lab::study::analyze::Analysis) -> anyhow::Result<String> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record([
         "target", "x", "y", "color", "shape", "deal", "puzzle", "moves", "outcome", "millis",
@@ -210,11 +210,11 @@ pub fn analysis_csv(analysis: &ricochet_lab::analyze::Analysis) -> anyhow::Resul
     Ok(String::from_utf8(bytes)?)
 }
 
-type NamedPosition = (u32, String, Option<ricochet_lab::analyze::Improved>);
+type NamedPosition = (u32, String, Option<ricochet_lab::study::analyze::Improved>);
 
 /// The JSON object `analyze --json` prints.
 pub fn analysis_json(
-    analysis: &ricochet_lab::analyze::Analysis,
+    analysis: &ricochet_lab::study::analyze::Analysis,
     hardest: &[NamedPosition],
     threads: usize,
 ) -> serde_json::Value {
@@ -269,7 +269,7 @@ pub fn analysis_json(
 
 /// The tables `analyze` prints.
 pub fn analysis_text(
-    analysis: &ricochet_lab::analyze::Analysis,
+    analysis: &ricochet_lab::study::analyze::Analysis,
     hardest: &[NamedPosition],
     threads: usize,
     deals: u32,

@@ -42,9 +42,6 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Threads for a parallel solver (`fast`); one per core by default.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
     /// List every optimal solution (an optimal solver fixes the length first).
     #[arg(long)]
     all_solutions: bool,
@@ -56,6 +53,9 @@ pub struct SolveArgs {
         requires = "all_solutions"
     )]
     max_solutions: usize,
+    /// Threads for a parallel solver (`fast`); one per core by default.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 /// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
@@ -94,7 +94,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.all_solutions {
         return if args.json {
             super::all_solutions::solve_all(
-                args.solver.name(),
+                args.solver,
                 &puzzle,
                 &options,
                 args.max_solutions,
@@ -105,7 +105,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         } else {
             let kind = args.solver.kind();
             super::all_solutions::solve_all(
-                args.solver.name(),
+                args.solver,
                 &puzzle,
                 &options,
                 args.max_solutions,

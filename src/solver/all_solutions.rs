@@ -23,7 +23,7 @@
 use super::key::{KeyLayout, StateKey};
 use super::min_moves::{UNREACHABLE, min_moves};
 use super::{
-    Limits, Optimality, Outcome, Probe, Report, Search, SolveError, SolverOptions, Stop, kind,
+    Limits, Optimality, Outcome, Probe, Report, Search, SolveError, SolverOptions, SolverRef, Stop,
 };
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, ReplayError, RobotColor};
@@ -77,18 +77,19 @@ pub enum EnumerateError {
 /// probe sees both searches' progress and may stop either. When the solver does not solve the
 /// puzzle (no solution, a limit), `solutions` is empty and `optimum` says why.
 pub fn enumerate<P: Probe>(
-    name: &str,
+    solver: impl SolverRef,
     puzzle: &Puzzle,
     options: &SolverOptions,
     max_solutions: usize,
     limits: &Limits,
     probe: &mut P,
 ) -> Result<Enumeration, EnumerateError> {
-    let solver = kind(name).ok_or_else(|| SolveError::UnknownSolver(name.to_string()))?;
-    if solver.optimality != Optimality::Guaranteed {
-        return Err(EnumerateError::NotOptimal(solver.name));
+    let id = solver.solver_id()?;
+    let kind = id.kind();
+    if kind.optimality != Optimality::Guaranteed {
+        return Err(EnumerateError::NotOptimal(kind.name));
     }
-    let optimum = super::run(name, puzzle, options, limits, probe)?;
+    let optimum = super::run(id, puzzle, options, limits, probe)?;
     let Outcome::Solved { moves } = &optimum.outcome else {
         return Ok(Enumeration {
             optimum,

@@ -225,7 +225,8 @@ pub fn debugger_ui(
                 if is_shown {
                     rich = rich.strong().color(palette.success);
                 }
-                let line = ui.label(rich);
+                // One line per event: a long one is cut, and shows in full on hover.
+                let line = ui.add(egui::Label::new(rich).truncate());
                 if is_shown && debugger.is_scrubbed_back() {
                     // Scrubbed back, the event shown sits among its neighbours: keep it in view.
                     line.scroll_to_me(Some(egui::Align::Center));

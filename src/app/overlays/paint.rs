@@ -29,7 +29,7 @@ pub fn overlay_shapes(
     for arrow in &drawing.arrows {
         shapes.extend(arrow_shapes(geometry, arrow, colors));
     }
-    let small = FontId::monospace((cell * 0.3).max(10.0));
+    let small = FontId::monospace((cell * 0.32).max(11.0));
     let large = FontId::proportional((cell * 0.42).max(11.0));
     let dark = palette.board.r() < 128;
     for text in &drawing.texts {

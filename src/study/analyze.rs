@@ -233,13 +233,12 @@ pub fn solve_position(
         memory_bytes: Some(memory_limit),
         cancel: Some(cancel.clone()),
     };
-    let report = solver::run(
-        SOLVER,
-        puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut NoProbe,
-    )?;
+    // The pool runs one position per thread: each solve keeps to its own thread.
+    let options = SolverOptions {
+        threads: Some(1),
+        ..SolverOptions::default()
+    };
+    let report = solver::run(SOLVER, puzzle, &options, &limits, &mut NoProbe)?;
     let moves = match &report.outcome {
         Outcome::Solved { moves } => Some(moves.len() as u32),
         _ => None,
