@@ -43,12 +43,57 @@
 //! queues, and `best` is B.best at the end of the level (absent while there is no B).
 
 use super::min_moves::min_moves;
-use super::probe::{DepthStats, Event, PruneReason, RobotCells};
-use super::slide_graph::SlideGraph;
+use super::probe::{DepthStats, Event, PruneReason, RobotCells, SolverEvent};
+use super::slide_graph::{EdgeChange, SlideGraph};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
 use rustc_hash::FxHashSet;
+
+/// What the graph solvers report beyond the generic events, carried by [`Event::Solver`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GraphEvent {
+    /// The slide graph of the empty board was built: a snapshot to draw, which the
+    /// [`GraphEvent::EdgeChanged`] events that follow keep up to date.
+    Built(Box<SlideGraph>),
+    /// Placing or removing a robot changed one edge of the slide graph.
+    EdgeChanged(EdgeChange),
+    /// The goal robot alone was searched for the game state just examined.
+    GoalRobotSearched {
+        /// The obstacle robots' moves to the game state.
+        level: u32,
+        /// The goal robot's distance to the target, if it reached it.
+        distance: Option<u32>,
+        /// The best solution's length so far.
+        best: Option<u32>,
+    },
+}
+
+impl SolverEvent for GraphEvent {
+    fn describe(&self, board: &crate::model::Board) -> String {
+        let at = |cell: Cell| board.pos(cell).to_string();
+        match self {
+            GraphEvent::Built(_) => "slide graph built".to_string(),
+            GraphEvent::EdgeChanged(change) => {
+                let cell = |c: Option<Cell>| c.map_or("none".to_string(), at);
+                format!(
+                    "edge of {} {}: {} -> {} (case {})",
+                    at(change.vertex),
+                    change.dir.letter(),
+                    cell(change.old),
+                    cell(change.new),
+                    change.case.label()
+                )
+            }
+            GraphEvent::GoalRobotSearched {
+                level, distance, ..
+            } => format!(
+                "goal robot at level {level}: {}",
+                distance.map_or("no path".into(), |d| format!("{d} moves"))
+            ),
+        }
+    }
+}
 
 /// The command-line name of Graph v1.
 pub const V1_NAME: &str = "graph-v1";
@@ -217,7 +262,7 @@ pub fn solve<P: Probe>(puzzle: &Puzzle, version: Version, search: &mut Search<'_
     let mut graph = SlideGraph::new(puzzle.board());
     search
         .probe
-        .event(|| Event::GraphBuilt(Box::new(graph.clone())));
+        .event(|| Event::solver(GraphEvent::Built(Box::new(graph.clone()))));
     let min = match version {
         Version::V1 => Vec::new(),
         Version::V2 => min_moves(puzzle.board(), puzzle.goal_cell()),
@@ -346,10 +391,12 @@ impl GraphRun<'_> {
                     *best = Some(Best { moves });
                 }
             }
-            search.probe.event(|| Event::GoalRobotSearched {
-                level: state.moves,
-                distance: reached,
-                best: best.as_ref().map(|b| b.moves.len() as u32),
+            search.probe.event(|| {
+                Event::solver(GraphEvent::GoalRobotSearched {
+                    level: state.moves,
+                    distance: reached,
+                    best: best.as_ref().map(|b| b.moves.len() as u32),
+                })
             });
             place(graph, gr_start, search, &mut edges_changed);
             // Room for every child first, so the tables grow only within the memory limit.
@@ -420,7 +467,9 @@ fn place<P: Probe>(
     // So the placement cannot fail; a failure would be a bug and is caught by the replay.
     let result = graph.place(cell, |change| {
         *count += 1;
-        search.probe.event(|| Event::EdgeChanged(change));
+        search
+            .probe
+            .event(|| Event::solver(GraphEvent::EdgeChanged(change)));
     });
     debug_assert!(result.is_ok(), "placing a robot on {cell}: {result:?}");
 }
@@ -435,7 +484,9 @@ fn remove<P: Probe>(
     // Only robots placed for the current state are removed, each once.
     let result = graph.remove(cell, |change| {
         *count += 1;
-        search.probe.event(|| Event::EdgeChanged(change));
+        search
+            .probe
+            .event(|| Event::solver(GraphEvent::EdgeChanged(change)));
     });
     debug_assert!(result.is_ok(), "removing the robot on {cell}: {result:?}");
 }
@@ -549,7 +600,11 @@ mod tests {
         .unwrap();
         assert!(matches!(report.outcome, Outcome::Solved { .. }));
         assert!(!probe.depths.is_empty());
-        let Some(Event::GraphBuilt(built)) = probe.events.first() else {
+        let graph_event = |event: &Event| match event {
+            Event::Solver(payload) => payload.downcast_ref::<GraphEvent>().cloned(),
+            _ => None,
+        };
+        let Some(GraphEvent::Built(built)) = probe.events.first().and_then(graph_event) else {
             panic!("the first event is the built graph");
         };
         let cells = built.cell_count() as Cell;
@@ -558,7 +613,9 @@ mod tests {
         let (mut changes, mut searches) = (0, 0);
         for event in &probe.events {
             match event {
-                Event::EdgeChanged(change) => {
+                Event::Solver(_)
+                    if let Some(GraphEvent::EdgeChanged(change)) = graph_event(event) =>
+                {
                     changes += 1;
                     let slot = &mut edges[usize::from(change.vertex)][change.dir.index()];
                     assert_eq!(*slot, change.old);
@@ -568,7 +625,12 @@ mod tests {
                     obstacles = cells.as_slice().to_vec();
                     obstacles.remove(active);
                 }
-                Event::GoalRobotSearched { .. } => {
+                Event::Solver(_)
+                    if matches!(
+                        graph_event(event),
+                        Some(GraphEvent::GoalRobotSearched { .. })
+                    ) =>
+                {
                     // The goal robot searched the graph with exactly the obstacles placed.
                     searches += 1;
                     let fresh = SlideGraph::with_robots(puzzle.board(), &obstacles).unwrap();

@@ -26,7 +26,10 @@ pub mod registry;
 pub mod slide_graph;
 pub mod stateless;
 
-pub use probe::{DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells};
+pub use probe::{
+    DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells, SolverEvent,
+    SolverPayload,
+};
 pub use registry::{SolverId, SolverRef};
 
 use crate::model::{Move, Puzzle, ReplayError, Rules};

@@ -5,7 +5,10 @@
 //! hooks. The app's live counters, the debugger's stepping and recording, and cancellation all
 //! go through this one trait.
 
-use crate::model::{Cell, Move};
+use crate::model::{Board, Cell, Move};
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
 
 /// Statistics of one finished depth (or iteration, or level) of a search.
 ///
@@ -108,44 +111,72 @@ pub enum Event {
         /// The moves, in order.
         moves: Vec<Move>,
     },
-    /// The graph solvers built the slide graph of the empty board: a snapshot to draw, which
-    /// the [`Event::EdgeChanged`] events that follow keep up to date.
-    GraphBuilt(Box<super::slide_graph::SlideGraph>),
-    /// Placing or removing a robot changed one edge of the slide graph.
-    EdgeChanged(super::slide_graph::EdgeChange),
-    /// The graph solvers' search of the goal robot alone, for the game state just examined.
-    GoalRobotSearched {
-        /// The obstacle robots' moves to the game state.
-        level: u32,
-        /// The goal robot's distance to the target, if it reached it.
-        distance: Option<u32>,
-        /// The best solution's length so far.
-        best: Option<u32>,
-    },
-    /// Stateless: a final state was stored and queued.
-    StatelessFinal(super::stateless::FinalState),
-    /// Stateless: an intermediate state was stored.
-    StatelessIntermediate(super::stateless::IntermediateState),
-    /// Stateless: an intermediate state was removed on a collision with a new final state.
-    StatelessConverted {
-        /// Its field.
-        cell: Cell,
-        /// Its robot.
-        color: crate::model::RobotColor,
-        /// Its direction.
-        dir: crate::model::Direction,
-        /// The final state it became, unless the field held one of its colour already.
-        into: Option<u32>,
-    },
-    /// Stateless: a final state was taken from the heap; its robot moves in all directions.
-    StatelessMoved {
-        /// The final state's id.
-        state: u32,
-        /// Its move count.
-        moves: u32,
-    },
-    /// Stateless: the stores at the end of the run.
-    StatelessStores(Box<super::stateless::StatelessStores>),
+    /// An event only one solver knows (the graph solvers' slide-graph changes, the stateless
+    /// solver's stores): the solver defines its type, and whoever looks at it downcasts.
+    Solver(SolverPayload),
+}
+
+/// An event type of one solver, carried by [`Event::Solver`].
+pub trait SolverEvent: Any + Send + Sync + fmt::Debug {
+    /// One line for the event log; cells are named by column and row on `board`.
+    fn describe(&self, board: &Board) -> String;
+}
+
+/// One solver's own event, shared cheaply between the solver thread, the recorded log and the
+/// picture the overlays draw. Built only inside [`Probe::event`]'s closure, so a probe that
+/// does not want events never allocates one.
+#[derive(Clone)]
+pub struct SolverPayload {
+    event: Arc<dyn SolverEvent>,
+    // Compares two payloads by value when both hold the same type; a plain function pointer
+    // made in `new`, where the concrete type is still known.
+    same: fn(&dyn Any, &dyn Any) -> bool,
+}
+
+impl SolverPayload {
+    /// Wraps a solver's event.
+    pub fn new<T: SolverEvent + PartialEq>(event: T) -> SolverPayload {
+        SolverPayload {
+            event: Arc::new(event),
+            same: |a, b| match (a.downcast_ref::<T>(), b.downcast_ref::<T>()) {
+                (Some(a), Some(b)) => a == b,
+                _ => false,
+            },
+        }
+    }
+
+    /// The event as the solver's own type, if it is one.
+    pub fn downcast_ref<T: SolverEvent>(&self) -> Option<&T> {
+        let any: &dyn Any = &*self.event;
+        any.downcast_ref::<T>()
+    }
+
+    /// One line for the event log.
+    pub fn describe(&self, board: &Board) -> String {
+        self.event.describe(board)
+    }
+}
+
+impl fmt::Debug for SolverPayload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.event.fmt(f)
+    }
+}
+
+impl PartialEq for SolverPayload {
+    fn eq(&self, other: &SolverPayload) -> bool {
+        let (a, b): (&dyn Any, &dyn Any) = (&*self.event, &*other.event);
+        (self.same)(a, b)
+    }
+}
+
+impl Eq for SolverPayload {}
+
+impl Event {
+    /// A solver's own event, wrapped for [`Event::Solver`].
+    pub fn solver<T: SolverEvent + PartialEq>(event: T) -> Event {
+        Event::Solver(SolverPayload::new(event))
+    }
 }
 
 /// What a solver reports to and asks of its observer. Every method defaults to nothing.

@@ -55,7 +55,7 @@
 //! turned into final states; `intermediates` counts the intermediate states stored and
 //! `redundant` the states dropped because their slot was taken.
 
-use super::probe::{DepthStats, Event};
+use super::probe::{DepthStats, Event, SolverEvent};
 use super::slide_graph::open_masks;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
@@ -139,6 +139,63 @@ pub struct FinalState {
     pub blocker: Option<StateId>,
     /// Starting robots taken out of the way on the move.
     pub clears: Vec<ClearMove>,
+}
+
+/// What the stateless solver reports beyond the generic events, carried by [`Event::Solver`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatelessEvent {
+    /// A final state was stored and queued.
+    Final(FinalState),
+    /// An intermediate state was stored.
+    Intermediate(IntermediateState),
+    /// An intermediate state was removed on a collision with a new final state.
+    Converted {
+        /// Its field.
+        cell: Cell,
+        /// Its robot.
+        color: RobotColor,
+        /// Its direction.
+        dir: Direction,
+        /// The final state it became, unless the field held one of its colour already.
+        into: Option<u32>,
+    },
+    /// A final state was taken from the heap; its robot moves in all directions.
+    Moved {
+        /// The final state's id.
+        state: u32,
+        /// Its move count.
+        moves: u32,
+    },
+    /// The stores at the end of the run.
+    Stores(Box<StatelessStores>),
+}
+
+impl SolverEvent for StatelessEvent {
+    fn describe(&self, board: &crate::model::Board) -> String {
+        let at = |cell: Cell| board.pos(cell).to_string();
+        match self {
+            StatelessEvent::Final(state) => format!(
+                "final {}{} at {}",
+                state.color.letter(),
+                state.moves,
+                at(state.cell)
+            ),
+            StatelessEvent::Intermediate(state) => format!(
+                "intermediate {}{}{} at {}",
+                state.color.letter(),
+                state.dir.letter(),
+                state.moves,
+                at(state.cell)
+            ),
+            StatelessEvent::Converted { cell, color, .. } => {
+                format!("converted {} at {}", color.letter(), at(*cell))
+            }
+            StatelessEvent::Moved { state, moves } => {
+                format!("move final {state} ({moves} moves)")
+            }
+            StatelessEvent::Stores(_) => "stateless stores complete".to_string(),
+        }
+    }
 }
 
 /// An intermediate state: a robot can pass over a field moving in `dir`.
@@ -268,7 +325,7 @@ pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd
     }
     search
         .probe
-        .event(|| Event::StatelessStores(Box::new(engine.stores())));
+        .event(|| Event::solver(StatelessEvent::Stores(Box::new(engine.stores()))));
     let Some(best) = engine.best else {
         return SearchEnd::NotFound;
     };
@@ -393,7 +450,7 @@ impl Engine {
             search.tick()?;
             search
                 .probe
-                .event(|| Event::StatelessMoved { state: id, moves });
+                .event(|| Event::solver(StatelessEvent::Moved { state: id, moves }));
             self.expand(id, search);
             if self.stats.nodes.is_multiple_of(256) {
                 search.set_memory(self.bytes())?;
@@ -522,7 +579,7 @@ impl Engine {
         *slot = self.intermediates.len() as u32;
         search
             .probe
-            .event(|| Event::StatelessIntermediate(state.clone()));
+            .event(|| Event::solver(StatelessEvent::Intermediate(state.clone())));
         self.intermediates.push(state);
         self.stats.extra[0].1 += 1;
     }
@@ -568,11 +625,13 @@ impl Engine {
                         clears: passing.clears,
                     };
                     let converted = self.store_final(converted, search);
-                    search.probe.event(|| Event::StatelessConverted {
-                        cell: beside,
-                        color: other,
-                        dir: towards,
-                        into: converted,
+                    search.probe.event(|| {
+                        Event::solver(StatelessEvent::Converted {
+                            cell: beside,
+                            color: other,
+                            dir: towards,
+                            into: converted,
+                        })
                     });
                     if let Some(converted) = converted {
                         work.push_back(converted);
@@ -598,7 +657,9 @@ impl Engine {
         let id = self.finals.len() as StateId;
         *slot = id;
         state.id = id;
-        search.probe.event(|| Event::StatelessFinal(state.clone()));
+        search
+            .probe
+            .event(|| Event::solver(StatelessEvent::Final(state.clone())));
         self.finals.push(state);
         self.heap.push(Reverse((moves, id)));
         if kind != FinalKind::Start {
@@ -824,11 +885,18 @@ mod tests {
             &mut probe,
         )
         .unwrap();
-        let Some(Event::StatelessStores(stores)) = probe
+        let stateless_events: Vec<StatelessEvent> = probe
             .events
             .iter()
+            .filter_map(|e| match e {
+                Event::Solver(payload) => payload.downcast_ref::<StatelessEvent>().cloned(),
+                _ => None,
+            })
+            .collect();
+        let Some(StatelessEvent::Stores(stores)) = stateless_events
+            .iter()
             .rev()
-            .find(|e| matches!(e, Event::StatelessStores(_)))
+            .find(|e| matches!(e, StatelessEvent::Stores(_)))
         else {
             panic!("the stores are sent at the end");
         };
@@ -846,22 +914,19 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(
-            probe
-                .events
+            stateless_events
                 .iter()
-                .any(|e| matches!(e, Event::StatelessFinal(_)))
+                .any(|e| matches!(e, StatelessEvent::Final(_)))
         );
         assert!(
-            probe
-                .events
+            stateless_events
                 .iter()
-                .any(|e| matches!(e, Event::StatelessIntermediate(_)))
+                .any(|e| matches!(e, StatelessEvent::Intermediate(_)))
         );
         assert!(
-            probe
-                .events
+            stateless_events
                 .iter()
-                .any(|e| matches!(e, Event::StatelessConverted { .. }))
+                .any(|e| matches!(e, StatelessEvent::Converted { .. }))
         );
     }
 }

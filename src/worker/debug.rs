@@ -27,8 +27,9 @@ use super::{
     next_run_number, panic_message,
 };
 use crate::model::{Cell, Move, Puzzle};
+use crate::solver::graph_solver::GraphEvent;
 use crate::solver::slide_graph::EdgeChange;
-use crate::solver::stateless::{FinalState, IntermediateState, StatelessStores};
+use crate::solver::stateless::{FinalState, IntermediateState, StatelessEvent, StatelessStores};
 use crate::solver::{self, DepthStats, Event, Limits, Probe, PruneReason, RobotCells, kind};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -188,15 +189,30 @@ impl SearchPicture {
                     }
                 }
             },
-            Event::GraphBuilt(graph) => {
+            Event::Solver(payload) => {
+                if let Some(event) = payload.downcast_ref::<GraphEvent>() {
+                    is_change = self.apply_graph(event);
+                } else if let Some(event) = payload.downcast_ref::<StatelessEvent>() {
+                    self.apply_stateless(event);
+                }
+            }
+            _ => {}
+        }
+        self.in_update = is_change;
+    }
+
+    /// Adds one graph solver event; returns whether it was an edge change.
+    fn apply_graph(&mut self, event: &GraphEvent) -> bool {
+        match event {
+            GraphEvent::Built(graph) => {
                 let edges = (0..graph.cell_count())
                     .map(|cell| graph.edges(cell as Cell))
                     .collect();
                 self.graph = Some(edges);
                 self.recent_changes.clear();
+                false
             }
-            Event::EdgeChanged(change) => {
-                is_change = true;
+            GraphEvent::EdgeChanged(change) => {
                 if !self.in_update {
                     self.recent_changes.clear();
                 }
@@ -208,20 +224,27 @@ impl SearchPicture {
                 if self.recent_changes.len() < MAX_RECENT_CHANGES {
                     self.recent_changes.push(*change);
                 }
+                true
             }
-            Event::StatelessFinal(final_state) => self.finals.push(final_state.clone()),
-            Event::StatelessIntermediate(intermediate) => {
+            GraphEvent::GoalRobotSearched { .. } => false,
+        }
+    }
+
+    /// Adds one stateless solver event.
+    fn apply_stateless(&mut self, event: &StatelessEvent) {
+        match event {
+            StatelessEvent::Final(final_state) => self.finals.push(final_state.clone()),
+            StatelessEvent::Intermediate(intermediate) => {
                 self.intermediates.push(intermediate.clone())
             }
-            Event::StatelessConverted {
+            StatelessEvent::Converted {
                 cell, color, dir, ..
             } => self
                 .intermediates
                 .retain(|i| !(i.cell == *cell && i.color == *color && i.dir == *dir)),
-            Event::StatelessStores(stores) => self.stores = Some((**stores).clone()),
-            _ => {}
+            StatelessEvent::Moved { .. } => {}
+            StatelessEvent::Stores(stores) => self.stores = Some((**stores).clone()),
         }
-        self.in_update = is_change;
     }
 }
 
@@ -497,12 +520,16 @@ fn apply_event(state: &mut GateState, event: Event) -> Option<Option<String>> {
         }
         Event::IterationFinished(stats) => view.last_depth = Some(stats.clone()),
         Event::Solution { moves } => view.solution = Some(moves.clone()),
-        Event::GoalRobotSearched {
-            level,
-            distance,
-            best,
-        } => view.goal_search = Some((*level, *distance, *best)),
-        _ => {}
+        Event::Solver(payload) => {
+            if let Some(&GraphEvent::GoalRobotSearched {
+                level,
+                distance,
+                best,
+            }) = payload.downcast_ref::<GraphEvent>()
+            {
+                view.goal_search = Some((level, distance, best));
+            }
+        }
     }
     state.frame.picture.apply(&event);
     let stop = stop_reason(state.mode, &state.breakpoints, &event, state.active);

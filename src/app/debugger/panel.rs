@@ -3,7 +3,7 @@
 use super::{DebugCommand, DebugSettings, Debugger};
 use crate::app::widgets::format_count;
 use crate::app::{Command, theme};
-use crate::model::{Board, Cell};
+use crate::model::Board;
 use crate::solver::{Event, PruneReason};
 
 /// The debug controls, breakpoints, the shown node and the event log.
@@ -283,7 +283,6 @@ pub fn prune_text(reason: PruneReason) -> String {
 
 /// One line of the event log; cells are named by column and row on `board`.
 pub fn event_text(board: &Board, event: &Event) -> String {
-    let at = |cell: Cell| board.pos(cell).to_string();
     match event {
         Event::IterationStarted { depth } => format!("start depth {depth}"),
         Event::Node { depth, path, .. } => match path.last() {
@@ -299,42 +298,7 @@ pub fn event_text(board: &Board, event: &Event) -> String {
             )
         }
         Event::Solution { moves } => format!("solution of {} moves", moves.len()),
-        Event::GraphBuilt(_) => "slide graph built".to_string(),
-        Event::EdgeChanged(change) => {
-            let cell = |c: Option<Cell>| c.map_or("none".to_string(), at);
-            format!(
-                "edge of {} {}: {} -> {} (case {})",
-                at(change.vertex),
-                change.dir.letter(),
-                cell(change.old),
-                cell(change.new),
-                change.case.label()
-            )
-        }
-        Event::GoalRobotSearched {
-            level, distance, ..
-        } => format!(
-            "goal robot at level {level}: {}",
-            distance.map_or("no path".into(), |d| format!("{d} moves"))
-        ),
-        Event::StatelessFinal(state) => format!(
-            "final {}{} at {}",
-            state.color.letter(),
-            state.moves,
-            at(state.cell)
-        ),
-        Event::StatelessIntermediate(state) => format!(
-            "intermediate {}{}{} at {}",
-            state.color.letter(),
-            state.dir.letter(),
-            state.moves,
-            at(state.cell)
-        ),
-        Event::StatelessConverted { cell, color, .. } => {
-            format!("converted {} at {}", color.letter(), at(*cell))
-        }
-        Event::StatelessMoved { state, moves } => format!("move final {state} ({moves} moves)"),
-        Event::StatelessStores(_) => "stateless stores complete".to_string(),
+        Event::Solver(payload) => payload.describe(board),
         // Events added later are shown in their debug form until they get their own line.
         #[allow(unreachable_patterns)]
         other => format!("{other:?}"),
