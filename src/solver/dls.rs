@@ -33,11 +33,12 @@
 //! iterations): *Nodes* visited at that depth, *inner* nodes expanded there (neither a goal
 //! nor at the limit), *reversals* moves not tried from nodes there by the opposite-move rule.
 
+use super::dfs_state::{DfsState, Undo};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
 };
-use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use crate::model::{Cell, Direction, Move, Puzzle};
 
 /// The command-line name.
 pub const NAME: &str = "dls";
@@ -90,7 +91,7 @@ pub fn solve<P: Probe>(
         }
         Ok(true) => {
             dls.report_rows();
-            let found = std::mem::take(&mut dls.path);
+            let found = std::mem::take(&mut dls.dfs.path);
             match dls.shorten(puzzle, found) {
                 Ok(moves) => SearchEnd::Found(moves),
                 Err(stop) => SearchEnd::Stopped(stop),
@@ -106,26 +107,9 @@ struct Frame {
     undo: Option<Undo>,
 }
 
-/// A made move: the robot (index), where it came from and its last direction before.
-#[derive(Clone, Copy)]
-struct Undo {
-    robot: usize,
-    from: Cell,
-    previous_dir: Option<Direction>,
-}
-
 struct Dls<'s, 'p, P: Probe> {
     search: &'s mut Search<'p, P>,
-    tables: MoveTables,
-    goal: Cell,
-    active: Option<usize>,
-    colors: Vec<RobotColor>,
-    cells: Vec<Cell>,
-    last_dir: Vec<Option<Direction>>,
-    no_rebound: bool,
-    min_len: u32,
-    /// The moves made, as (robot index, direction).
-    path: Vec<(usize, Direction)>,
+    dfs: DfsState,
     frames: Vec<Frame>,
     /// Counters per depth, grown as the search goes deeper.
     rows: Vec<DepthStats>,
@@ -135,25 +119,9 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
     fn new(puzzle: &Puzzle, search: &'s mut Search<'p, P>) -> Self {
         Dls {
             search,
-            tables: MoveTables::new(puzzle.board()),
-            goal: puzzle.goal_cell(),
-            active: puzzle.active_robot(),
-            colors: puzzle.robots().iter().map(|r| r.color).collect(),
-            cells: puzzle.robot_cells(),
-            last_dir: vec![None; puzzle.robots().len()],
-            no_rebound: puzzle.rules().no_rebound,
-            min_len: puzzle.rules().min_solution_len() as u32,
-            path: Vec::new(),
+            dfs: DfsState::new(puzzle),
             frames: Vec::new(),
             rows: Vec::new(),
-        }
-    }
-
-    #[inline(always)]
-    fn at_goal(&self, cells: &[Cell]) -> bool {
-        match self.active {
-            Some(a) => cells[a] == self.goal,
-            None => cells.contains(&self.goal),
         }
     }
 
@@ -167,7 +135,7 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
             Visit::Cut => return Ok(false),
             Visit::Expand => self.push_frame(None)?,
         }
-        let robots = self.colors.len();
+        let robots = self.dfs.colors.len();
         while let Some(top) = self.frames.len().checked_sub(1) {
             let g = top as u32;
             let Some((robot, dir, to)) = self.next_move(top, g, robots) else {
@@ -177,14 +145,7 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
                 self.frames.pop();
                 continue;
             };
-            let undo = Undo {
-                robot,
-                from: self.cells[robot],
-                previous_dir: self.last_dir[robot],
-            };
-            self.cells[robot] = to;
-            self.last_dir[robot] = Some(dir);
-            self.path.push((robot, dir));
+            let undo = self.dfs.make(robot, dir, to);
             match self.visit(g + 1, limit)? {
                 Visit::Goal => return Ok(true),
                 Visit::Cut => self.undo(undo),
@@ -206,7 +167,10 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
             self.frames
                 .try_reserve(more)
                 .map_err(|_| Stop::MemoryLimit)?;
-            self.path.try_reserve(more).map_err(|_| Stop::MemoryLimit)?;
+            self.dfs
+                .path
+                .try_reserve(more)
+                .map_err(|_| Stop::MemoryLimit)?;
             self.rows.try_reserve(more).map_err(|_| Stop::MemoryLimit)?;
         }
         self.frames.push(Frame { next: 0, undo });
@@ -216,21 +180,21 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
     /// The next move to try from the node of frame `top` (at depth `g`): its robot, direction
     /// and stop cell. Advances the frame past it and counts the reversals it skips.
     fn next_move(&mut self, top: usize, g: u32, robots: usize) -> Option<(usize, Direction, Cell)> {
-        let last = self.path.last().copied();
+        let last = self.dfs.path.last().copied();
         while self.frames[top].next < robots * 4 {
             let i = self.frames[top].next;
             self.frames[top].next += 1;
             let robot = i / 4;
             let dir = Direction::ALL[i % 4];
-            if g > self.min_len && last == Some((robot, dir.opposite())) {
+            if g > self.dfs.min_len && last == Some((robot, dir.opposite())) {
                 self.rows[top].hits += 1;
                 continue;
             }
-            if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+            if self.dfs.no_rebound && self.dfs.last_dir[robot] == Some(dir.opposite()) {
                 continue;
             }
-            let to = self.tables.slide(&self.cells, robot, dir);
-            if to != self.cells[robot] {
+            let to = self.dfs.tables.slide(&self.dfs.cells, robot, dir);
+            if to != self.dfs.cells[robot] {
                 return Some((robot, dir, to));
             }
         }
@@ -238,9 +202,7 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
     }
 
     fn undo(&mut self, undo: Undo) {
-        self.cells[undo.robot] = undo.from;
-        self.last_dir[undo.robot] = undo.previous_dir;
-        self.path.pop();
+        self.dfs.undo(undo);
     }
 
     /// Counts and examines the current node at depth `g`.
@@ -256,14 +218,10 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
         self.search.tick()?;
         self.search.probe.event(|| Event::Node {
             depth: g,
-            cells: RobotCells::new(&self.cells),
-            path: self
-                .path
-                .iter()
-                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
-                .collect(),
+            cells: RobotCells::new(&self.dfs.cells),
+            path: self.dfs.moves(),
         });
-        if self.at_goal(&self.cells) && g >= self.min_len {
+        if self.dfs.at_goal(&self.dfs.cells) && g >= self.dfs.min_len {
             return Ok(Visit::Goal);
         }
         if g == limit {
@@ -317,30 +275,30 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
         }
         Ok(moves
             .into_iter()
-            .map(|(robot, dir)| Move::new(self.colors[robot], dir))
+            .map(|(robot, dir)| Move::new(self.dfs.colors[robot], dir))
             .collect())
     }
 
     /// Whether `moves` played from `start` are legal under the puzzle's rules and end on the
     /// target.
     fn solves(&self, start: &[Cell], moves: &[(usize, Direction)]) -> bool {
-        if (moves.len() as u32) < self.min_len {
+        if (moves.len() as u32) < self.dfs.min_len {
             return false;
         }
         let mut cells = start.to_vec();
         let mut last_dir = vec![None; cells.len()];
         for &(robot, dir) in moves {
-            if self.no_rebound && last_dir[robot] == Some(dir.opposite()) {
+            if self.dfs.no_rebound && last_dir[robot] == Some(dir.opposite()) {
                 return false;
             }
-            let to = self.tables.slide(&cells, robot, dir);
+            let to = self.dfs.tables.slide(&cells, robot, dir);
             if to == cells[robot] {
                 return false;
             }
             cells[robot] = to;
             last_dir[robot] = Some(dir);
         }
-        self.at_goal(&cells)
+        self.dfs.at_goal(&cells)
     }
 }
 

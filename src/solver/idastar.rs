@@ -44,6 +44,7 @@
 //! Per-bound statistics: *Bound* is the iteration's bound, *Nodes* the nodes visited, *inner*
 //! the nodes within the bound (table hits included), *hits* the nodes cut off by the table.
 
+use super::dfs_state::{DfsState, Undo};
 use super::heuristics::{Estimator, Heuristic};
 use super::key::hash_table_bytes;
 use super::key::{KeyLayout, StateKey};
@@ -51,7 +52,7 @@ use super::key::{state_key, with_key_width};
 use super::min_moves::UNREACHABLE;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
-use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use crate::model::{Cell, Direction, Puzzle};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
@@ -121,27 +122,12 @@ struct Frame {
     tight: Option<u32>,
 }
 
-/// A made move: the robot (index), where it came from and its last direction before.
-#[derive(Clone, Copy)]
-struct Undo {
-    robot: usize,
-    from: Cell,
-    previous_dir: Option<Direction>,
-}
-
 struct IdaStar<'s, 'p, P: Probe, K: StateKey> {
     search: &'s mut Search<'p, P>,
-    tables: MoveTables,
+    dfs: DfsState,
     estimator: Estimator,
-    goal: Cell,
-    active: Option<usize>,
-    colors: Vec<RobotColor>,
     /// Robot indices in the order they are tried.
     order: Vec<usize>,
-    cells: Vec<Cell>,
-    last_dir: Vec<Option<Direction>>,
-    no_rebound: bool,
-    min_len: u32,
     layout: KeyLayout,
     /// The most moves left each state was searched with, and in which iteration.
     table: FxHashMap<K, Seen>,
@@ -151,8 +137,6 @@ struct IdaStar<'s, 'p, P: Probe, K: StateKey> {
     marks: u64,
     /// States stored in this iteration that were not in the table before.
     new_states: u64,
-    /// The moves made, as (robot index, direction).
-    path: Vec<(usize, Direction)>,
     frames: Vec<Frame>,
     stats: DepthStats,
     next_bound: Option<u32>,
@@ -166,22 +150,14 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
         order.extend((0..n).filter(|&r| Some(r) != active));
         IdaStar {
             search,
-            tables: MoveTables::new(puzzle.board()),
+            dfs: DfsState::new(puzzle),
             estimator: Estimator::new(puzzle, Heuristic::MinMoves),
-            goal: puzzle.goal_cell(),
-            active,
-            colors: puzzle.robots().iter().map(|r| r.color).collect(),
             order,
-            cells: puzzle.robot_cells(),
-            last_dir: vec![None; n],
-            no_rebound: puzzle.rules().no_rebound,
-            min_len: puzzle.rules().min_solution_len() as u32,
             layout,
             table: FxHashMap::default(),
             closure: false,
             marks: 0,
             new_states: 0,
-            path: Vec::new(),
             frames: Vec::new(),
             stats: DepthStats::default(),
             next_bound: None,
@@ -189,7 +165,7 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
     }
 
     fn run(mut self) -> Result<SearchEnd, Stop> {
-        let Some(mut bound) = self.estimator.estimate(&self.cells, 0) else {
+        let Some(mut bound) = self.estimator.estimate(&self.dfs.cells, 0) else {
             self.search.finish_depth(DepthStats::default());
             return Ok(SearchEnd::Unsolvable(None));
         };
@@ -211,12 +187,7 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
             let stats = std::mem::take(&mut self.stats);
             self.search.finish_depth(stats);
             if found {
-                let moves = self
-                    .path
-                    .iter()
-                    .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
-                    .collect();
-                return Ok(SearchEnd::Found(moves));
+                return Ok(SearchEnd::Found(self.dfs.moves()));
             }
             // Without anything cut off, or (in a closure check) with every cut-off state
             // searched, the searched states are closed under moves and hold no goal.
@@ -236,18 +207,10 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
         self.next_bound = Some(self.next_bound.map_or(f, |next| next.min(f)));
     }
 
-    #[inline(always)]
-    fn at_goal(&self) -> bool {
-        match self.active {
-            Some(a) => self.cells[a] == self.goal,
-            None => self.cells.contains(&self.goal),
-        }
-    }
-
     /// One iteration: a depth-first search cut off at `bound`. Leaves the solution in `path`
     /// and returns `true` when it finds one.
     fn iterate(&mut self, bound: u32) -> Result<bool, Stop> {
-        self.path.clear();
+        self.dfs.path.clear();
         self.frames.clear();
         match self.visit(0, bound)? {
             Visit::Goal => return Ok(true),
@@ -268,14 +231,7 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
                 self.frames.pop();
                 continue;
             };
-            let undo = Undo {
-                robot,
-                from: self.cells[robot],
-                previous_dir: self.last_dir[robot],
-            };
-            self.cells[robot] = to;
-            self.last_dir[robot] = Some(dir);
-            self.path.push((robot, dir));
+            let undo = self.dfs.make(robot, dir, to);
             match self.visit(g + 1, bound)? {
                 Visit::Goal => return Ok(true),
                 Visit::Cut => self.undo(undo),
@@ -300,30 +256,30 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
     /// The next legal move from the node of frame `top` (at depth `g`): its robot, direction
     /// and stop cell. Advances the frame past it.
     fn next_move(&mut self, top: usize, g: u32, robots: usize) -> Option<(usize, Direction, Cell)> {
-        let last = self.path.last().copied();
+        let last = self.dfs.path.last().copied();
         while self.frames[top].next < robots * 4 {
             let i = self.frames[top].next;
             self.frames[top].next += 1;
             let robot = self.order[i / 4];
             let dir = Direction::ALL[i % 4];
             if let Some(h) = self.frames[top].tight {
-                let may_lower = match self.active {
+                let may_lower = match self.dfs.active {
                     Some(a) => robot == a,
-                    None => self.estimator.cell_value(self.cells[robot]) == h,
+                    None => self.estimator.cell_value(self.dfs.cells[robot]) == h,
                 };
                 if !may_lower {
                     self.frames[top].next = (i / 4 + 1) * 4;
                     continue;
                 }
             }
-            if g > self.min_len && last == Some((robot, dir.opposite())) {
+            if g > self.dfs.min_len && last == Some((robot, dir.opposite())) {
                 continue;
             }
-            if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+            if self.dfs.no_rebound && self.dfs.last_dir[robot] == Some(dir.opposite()) {
                 continue;
             }
-            let to = self.tables.slide(&self.cells, robot, dir);
-            if to != self.cells[robot] {
+            let to = self.dfs.tables.slide(&self.dfs.cells, robot, dir);
+            if to != self.dfs.cells[robot] {
                 return Some((robot, dir, to));
             }
         }
@@ -331,9 +287,7 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
     }
 
     fn undo(&mut self, undo: Undo) {
-        self.cells[undo.robot] = undo.from;
-        self.last_dir[undo.robot] = undo.previous_dir;
-        self.path.pop();
+        self.dfs.undo(undo);
     }
 
     /// Counts and examines the current node at depth `g`.
@@ -342,17 +296,13 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
         self.search.tick()?;
         self.search.probe.event(|| Event::Node {
             depth: g,
-            cells: RobotCells::new(&self.cells),
-            path: self
-                .path
-                .iter()
-                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
-                .collect(),
+            cells: RobotCells::new(&self.dfs.cells),
+            path: self.dfs.moves(),
         });
-        if self.at_goal() && g >= self.min_len {
+        if self.dfs.at_goal(&self.dfs.cells) && g >= self.dfs.min_len {
             return Ok(Visit::Goal);
         }
-        let Some(raw) = self.estimator.raw(&self.cells) else {
+        let Some(raw) = self.estimator.raw(&self.dfs.cells) else {
             self.search.probe.event(|| Event::Pruned {
                 depth: g,
                 reason: PruneReason::LowerBound {
@@ -427,12 +377,18 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
 
     #[inline(always)]
     fn key(&self, g: u32) -> K {
-        state_key(&self.layout, &self.cells, &self.last_dir, g, self.min_len)
+        state_key(
+            &self.layout,
+            &self.dfs.cells,
+            &self.dfs.last_dir,
+            g,
+            self.dfs.min_len,
+        )
     }
 
     /// Marks the current state as cut off by the bound, unless it is in the table already.
     fn mark_cut(&mut self) -> Result<(), Stop> {
-        let key = self.key(self.path.len() as u32);
+        let key = self.key(self.dfs.path.len() as u32);
         if !self.table.contains_key(&key) {
             if self.table.len() == self.table.capacity() {
                 self.grow_table()?;

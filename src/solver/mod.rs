@@ -9,6 +9,7 @@
 pub mod all_solutions;
 pub mod astar;
 pub mod bfs;
+pub mod dfs_state;
 pub mod distances;
 pub mod dls;
 pub mod fast;
