@@ -63,6 +63,17 @@ impl DfsState {
         }
     }
 
+    /// Where robot `robot` lands moving in `dir`, or `None` when it does not move or the
+    /// no-rebound rule forbids reversing its last direction.
+    #[inline(always)]
+    pub fn try_move(&self, robot: usize, dir: Direction) -> Option<Cell> {
+        if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+            return None;
+        }
+        let to = self.tables.slide(&self.cells, robot, dir);
+        (to != self.cells[robot]).then_some(to)
+    }
+
     /// Moves robot `robot` in `dir` to `to`; returns how to take the move back.
     #[inline(always)]
     pub fn make(&mut self, robot: usize, dir: Direction, to: Cell) -> Undo {

@@ -190,11 +190,7 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
                 self.rows[top].hits += 1;
                 continue;
             }
-            if self.dfs.no_rebound && self.dfs.last_dir[robot] == Some(dir.opposite()) {
-                continue;
-            }
-            let to = self.dfs.tables.slide(&self.dfs.cells, robot, dir);
-            if to != self.dfs.cells[robot] {
+            if let Some(to) = self.dfs.try_move(robot, dir) {
                 return Some((robot, dir, to));
             }
         }

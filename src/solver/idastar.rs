@@ -275,11 +275,7 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
             if g > self.dfs.min_len && last == Some((robot, dir.opposite())) {
                 continue;
             }
-            if self.dfs.no_rebound && self.dfs.last_dir[robot] == Some(dir.opposite()) {
-                continue;
-            }
-            let to = self.dfs.tables.slide(&self.dfs.cells, robot, dir);
-            if to != self.dfs.cells[robot] {
+            if let Some(to) = self.dfs.try_move(robot, dir) {
                 return Some((robot, dir, to));
             }
         }
