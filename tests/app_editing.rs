@@ -366,9 +366,8 @@ fn saving_through_the_path_field_writes_the_board_and_clears_the_mark() {
     let (rect, cell) = board_rect(&harness);
     click_at(&mut harness, rect.min + egui::vec2(5.0 * cell, 6.5 * cell));
     assert!(harness.state().is_dirty());
-    let dir = std::env::temp_dir().join(format!("ricochet-app-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("designed.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("designed.ron");
     click_menu_item(&mut harness, "File", "Save");
     let field = harness.get_by_role(egui::accesskit::Role::TextInput);
     field.click();
@@ -386,7 +385,6 @@ fn saving_through_the_path_field_writes_the_board_and_clears_the_mark() {
     assert_eq!(harness.state().file(), Some(path.as_path()));
     let saved = ricochet_lab::model::formats::load_source(path.to_str().unwrap()).unwrap();
     assert_eq!(&saved, &harness.state().draft().to_puzzle().unwrap());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

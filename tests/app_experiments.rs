@@ -15,14 +15,12 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A fresh output path in the system's temporary directory.
-fn temp_csv(name: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!(
-        "ricochet-lab-app-experiments-{}-{name}.csv",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&path);
-    path
+/// A fresh output path in a temporary directory of its own, removed when the returned
+/// directory is dropped.
+fn temp_csv(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{name}.csv"));
+    (dir, path)
 }
 
 fn settings(configs: u64, out: &Path) -> ExperimentSettings {
@@ -83,7 +81,7 @@ fn keys(records: &[Record]) -> BTreeSet<(u64, String)> {
 
 #[test]
 fn a_tiny_run_fills_the_tables_and_opens_a_listed_configuration_on_the_board() {
-    let out = temp_csv("tiny");
+    let (_out_dir, out) = temp_csv("tiny");
     let mut harness = harness_with(settings(6, &out));
     open_window(&mut harness);
     harness.get_by_label("Start").click();
@@ -152,7 +150,7 @@ fn a_tiny_run_fills_the_tables_and_opens_a_listed_configuration_on_the_board() {
 
 #[test]
 fn pause_then_resume_finishes_without_losing_or_duplicating_a_row() {
-    let out = temp_csv("pause");
+    let (_out_dir, out) = temp_csv("pause");
     let configs = 60;
     let mut harness = harness_with(settings(configs, &out));
     open_window(&mut harness);
@@ -194,7 +192,7 @@ fn pause_then_resume_finishes_without_losing_or_duplicating_a_row() {
 
 #[test]
 fn start_refuses_to_overwrite_an_existing_output_file() {
-    let out = temp_csv("exists");
+    let (_out_dir, out) = temp_csv("exists");
     std::fs::write(&out, "precious\n").unwrap();
     let mut harness = harness_with(settings(2, &out));
     // The shortcut opens the window too.
@@ -216,7 +214,7 @@ fn start_refuses_to_overwrite_an_existing_output_file() {
 
 #[test]
 fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
-    let out = temp_csv("compare-out");
+    let (_out_dir, out) = temp_csv("compare-out");
     let mut harness = harness_with(settings(3, &out));
     open_window(&mut harness);
     harness.get_by_label("Start").click();
@@ -242,7 +240,7 @@ fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
     assert!(message.contains("6 rows"), "{message}");
 
     // A file that is not a results file is refused with its name.
-    let bad = temp_csv("compare-bad");
+    let (_bad_dir, bad) = temp_csv("compare-bad");
     std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();
     let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV");
     field.click();
@@ -259,7 +257,7 @@ fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
     assert!(message.contains("compare-bad"), "{message}");
 
     // Export CSV writes the rows sorted, and they read back equal.
-    let export = temp_csv("export");
+    let (_export_dir, export) = temp_csv("export");
     let base = export.with_extension("");
     let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Export to");
     field.click();
@@ -285,7 +283,7 @@ fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
 #[test]
 fn open_results_shows_a_finished_file_without_running_anything() {
     // A finished file, written by a first window's run.
-    let out = temp_csv("open-results");
+    let (_out_dir, out) = temp_csv("open-results");
     let mut first = harness_with(settings(3, &out));
     open_window(&mut first);
     first.get_by_label("Start").click();
@@ -331,7 +329,7 @@ fn open_results_shows_a_finished_file_without_running_anything() {
     assert!(harness.state().experiments().hidden_solvers().is_empty());
 
     // A file that is not a results file is refused with its name, keeping what is shown.
-    let bad = temp_csv("open-bad");
+    let (_bad_dir, bad) = temp_csv("open-bad");
     std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();
     let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Output CSV");
     field.click();

@@ -344,9 +344,8 @@ fn enter_in_the_save_path_field_saves() {
         ..AppState::default()
     };
     let mut harness = harness_with(state);
-    let dir = std::env::temp_dir().join(format!("ricochet-app-enter-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("entered.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("entered.ron");
     click_menu_item(&mut harness, "File", "Save as...");
     harness
         .get_by_role(egui::accesskit::Role::TextInput)
@@ -362,7 +361,6 @@ fn enter_in_the_save_path_field_saves() {
     harness.run_steps(2);
     assert!(path.exists(), "Enter saved the board");
     assert_eq!(harness.state().file(), Some(path.as_path()));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -450,15 +450,13 @@ mod tests {
 
     #[test]
     fn atomic_save_replaces_the_file_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("ricochet-save-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("board.ron");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("board.ron");
         save_atomic(&path, "first").unwrap();
         save_atomic(&path, "second").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
