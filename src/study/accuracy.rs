@@ -18,7 +18,7 @@
 use super::format::median;
 use crate::model::tiles;
 use crate::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
-use serde_json::json;
+use serde::Serialize;
 use std::fmt::Write as _;
 
 /// What became of one puzzle.
@@ -345,35 +345,71 @@ pub fn format_table(report: &AccuracyReport) -> String {
     out
 }
 
+/// One row of the JSON report: the counts with their shares.
+#[derive(Serialize)]
+struct RowJson {
+    optimum: Option<usize>,
+    puzzles: usize,
+    optimal: usize,
+    share_optimal: f64,
+    suboptimal: usize,
+    share_suboptimal: f64,
+    count_optimal: usize,
+    share_count_optimal: f64,
+    below_optimum: usize,
+    invalid: usize,
+    no_answer: usize,
+    stopped: usize,
+    median_ms: f64,
+    baseline_median_ms: f64,
+}
+
+impl RowJson {
+    fn new(row: &Row) -> RowJson {
+        RowJson {
+            optimum: row.optimum,
+            puzzles: row.puzzles,
+            optimal: row.optimal,
+            share_optimal: row.share_optimal(),
+            suboptimal: row.suboptimal,
+            share_suboptimal: row.share_suboptimal(),
+            count_optimal: row.count_optimal,
+            share_count_optimal: row.share_count_optimal(),
+            below_optimum: row.below,
+            invalid: row.invalid,
+            no_answer: row.no_answer,
+            stopped: row.stopped,
+            median_ms: row.median_ms,
+            baseline_median_ms: row.baseline_median_ms,
+        }
+    }
+}
+
+/// The whole JSON report.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    solver: &'a str,
+    baseline: &'a str,
+    seed: u64,
+    rows: Vec<RowJson>,
+    total: RowJson,
+    skipped_seeds: &'a [u64],
+    unsolvable_seeds: &'a [u64],
+}
+
 /// The report as one JSON object.
 pub fn report_json(report: &AccuracyReport) -> serde_json::Value {
-    let row_json = |row: &Row| {
-        json!({
-            "optimum": row.optimum,
-            "puzzles": row.puzzles,
-            "optimal": row.optimal,
-            "share_optimal": row.share_optimal(),
-            "suboptimal": row.suboptimal,
-            "share_suboptimal": row.share_suboptimal(),
-            "count_optimal": row.count_optimal,
-            "share_count_optimal": row.share_count_optimal(),
-            "below_optimum": row.below,
-            "invalid": row.invalid,
-            "no_answer": row.no_answer,
-            "stopped": row.stopped,
-            "median_ms": row.median_ms,
-            "baseline_median_ms": row.baseline_median_ms,
-        })
+    let json = ReportJson {
+        solver: &report.solver,
+        baseline: &report.baseline,
+        seed: report.seed,
+        rows: report.rows().iter().map(RowJson::new).collect(),
+        total: RowJson::new(&report.total()),
+        skipped_seeds: &report.skipped,
+        unsolvable_seeds: &report.unsolvable,
     };
-    json!({
-        "solver": report.solver,
-        "baseline": report.baseline,
-        "seed": report.seed,
-        "rows": report.rows().iter().map(row_json).collect::<Vec<_>>(),
-        "total": row_json(&report.total()),
-        "skipped_seeds": report.skipped,
-        "unsolvable_seeds": report.unsolvable,
-    })
+    // Plain numbers, strings and lists: serialising them cannot fail.
+    serde_json::to_value(json).unwrap_or_default()
 }
 
 #[cfg(test)]
