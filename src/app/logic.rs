@@ -13,6 +13,7 @@ impl RicochetApp {
         }
         self.hints.drain();
         self.solutions.drain();
+        self.sync_distances();
         let Some(session) = &mut self.session else {
             return;
         };

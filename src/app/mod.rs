@@ -17,6 +17,7 @@ pub mod board_view;
 pub mod commands;
 pub mod coordinates;
 pub mod debugger;
+pub mod distance_map;
 pub mod document;
 pub mod draft;
 pub mod editor;
@@ -183,6 +184,8 @@ pub struct RicochetApp {
     hints: hints::HintState,
     /// Every optimal solution of the last run, when listed.
     solutions: solutions_list::SolutionsList,
+    /// The exact distance map of the position shown, for its overlay.
+    distances: distance_map::DistanceMapState,
     ctx: egui::Context,
 }
 
@@ -252,6 +255,7 @@ impl RicochetApp {
             stateless_cache: Default::default(),
             hints: Default::default(),
             solutions: Default::default(),
+            distances: Default::default(),
             ctx,
         };
         app.sync_board_fields();

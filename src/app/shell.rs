@@ -282,11 +282,6 @@ impl RicochetApp {
             }
             DockTab::Overlays => {
                 let min_moves = self.state.view.min_moves;
-                let tracker = self
-                    .state
-                    .overlays
-                    .graph_edges
-                    .then_some(&self.graph_tracker);
                 egui::ScrollArea::vertical()
                     .id_salt("overlays-tab")
                     .auto_shrink([false, false])
@@ -296,6 +291,12 @@ impl RicochetApp {
                             &mut self.state.overlays,
                             &mut self.state.view.min_moves,
                         );
+                        self.distance_map_ui(ui);
+                        let tracker = self
+                            .state
+                            .overlays
+                            .graph_edges
+                            .then_some(&self.graph_tracker);
                         ui.separator();
                         overlays::panel::overlays_ui(
                             ui,

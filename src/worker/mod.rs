@@ -26,6 +26,7 @@
 //! ```
 
 pub mod debug;
+pub mod distances;
 pub mod hint;
 pub mod solutions;
 
