@@ -14,6 +14,7 @@ impl RicochetApp {
         self.hints.drain();
         self.solutions.drain();
         self.sync_distances();
+        self.analyzer.drain();
         let Some(session) = &mut self.session else {
             return;
         };

@@ -13,6 +13,7 @@
 //! - the persisted [`AppState`] apart from runtime state, `logic` (drain the workers, keys,
 //!   timers) apart from `ui`.
 
+pub mod analyzer;
 pub mod board_view;
 pub mod commands;
 pub mod coordinates;
@@ -186,6 +187,8 @@ pub struct RicochetApp {
     solutions: solutions_list::SolutionsList,
     /// The exact distance map of the position shown, for its overlay.
     distances: distance_map::DistanceMapState,
+    /// The Analyse board window.
+    analyzer: analyzer::AnalyzerView,
     ctx: egui::Context,
 }
 
@@ -256,6 +259,7 @@ impl RicochetApp {
             hints: Default::default(),
             solutions: Default::default(),
             distances: Default::default(),
+            analyzer: Default::default(),
             ctx,
         };
         app.sync_board_fields();

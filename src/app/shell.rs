@@ -136,6 +136,10 @@ impl RicochetApp {
                     self.experiments.open = true;
                     ui.close();
                 }
+                if menu_button(ui, true, "Analyse board...", hint(Action::Analyze)).clicked() {
+                    self.analyzer.open = true;
+                    ui.close();
+                }
                 ui.separator();
                 overlays::panel::overlay_checkboxes(ui, &mut self.state.overlays);
                 ui.separator();

@@ -25,6 +25,7 @@
 //! }
 //! ```
 
+pub mod analyze;
 pub mod debug;
 pub mod distances;
 pub mod hint;
