@@ -214,7 +214,8 @@ pub fn analyzer_window(
     let mut open = view.open;
     egui::Window::new("Analyse board")
         .open(&mut open)
-        .default_width(520.0)
+        .default_width(400.0)
+        .default_pos(egui::pos2(12.0, 60.0))
         .show(ctx, |ui| {
             analyzer_ui(ui, view, puzzle, waker, commands);
         });

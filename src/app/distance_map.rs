@@ -182,7 +182,7 @@ impl DistanceMapState {
                 None => "",
             };
             ui.label(format!(
-                "Exact to {} moves{ended}: {} states in {:.2} s",
+                "Exact to {} moves{ended}: {} states in {:.3} s",
                 map.depth,
                 map.states,
                 map.elapsed.as_secs_f64()

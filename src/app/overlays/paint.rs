@@ -31,7 +31,7 @@ pub fn overlay_shapes(
         shapes.push(Shape::rect_stroke(
             rect,
             cell * 0.08,
-            Stroke::new((cell * 0.07).max(2.0), colors.needs_helpers),
+            Stroke::new((cell * 0.05).max(1.5), colors.needs_helpers),
             egui::StrokeKind::Inside,
         ));
     }
