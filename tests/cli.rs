@@ -85,10 +85,9 @@ fn an_unknown_solver_is_refused_with_the_names_there_are() {
 
 #[test]
 fn convert_round_trips_through_cox_text_and_game_ids() {
-    let dir = std::env::temp_dir().join(format!("ricochet-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let txt = dir.join("hardest.txt");
-    let ron = dir.join("hardest.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let txt = dir.path().join("hardest.txt");
+    let ron = dir.path().join("hardest.ron");
     let (code, _, err) = lab(&["convert", "boards/hardest-25.ron", txt.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let (code, _, err) = lab(&["convert", txt.to_str().unwrap(), ron.to_str().unwrap()]);
@@ -97,7 +96,6 @@ fn convert_round_trips_through_cox_text_and_game_ids() {
     assert_eq!(id.trim(), "7650+42+E2302B12+C9");
     let (_, shown, _) = lab(&["show", ron.to_str().unwrap()]);
     assert!(shown.contains("robots: R red (2, 14)"), "{shown}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -2,15 +2,15 @@
 //! agree with BFS, the others never return an answer that fails its replay unflagged, and each
 //! honours a cancel flag that is already set.
 
+mod common;
+
+use common::puzzles::board;
+
 use ricochet_lab::model::formats::load_source;
 use ricochet_lab::solver::{self, Limits, NoProbe, Optimality, Outcome, SolverOptions};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-fn board(name: &str) -> String {
-    format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
-}
 
 #[test]
 fn every_solver_answers_the_small_boards() {

@@ -3,6 +3,10 @@
 //! and without the ricochet rule), the known optimal lengths of the reference puzzles, and the
 //! limits, cancel, events and edge cases every solver must honour.
 
+mod common;
+
+use common::puzzles::{board, solve};
+
 use ricochet_lab::model::formats::load_source;
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
@@ -11,27 +15,6 @@ use ricochet_lab::solver::{self, Event, Limits, NoProbe, Outcome, RecordingProbe
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-fn board(name: &str) -> String {
-    format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn solve(name: &str, puzzle: &Puzzle) -> Outcome {
-    let limits = Limits {
-        time: Some(Duration::from_secs(20)),
-        memory_bytes: Some(1 << 30),
-        cancel: None,
-    };
-    solver::run(
-        name,
-        puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut NoProbe,
-    )
-    .unwrap()
-    .outcome
-}
 
 /// Compares `fast` with a reference solver; returns whether the reference finished. A fast
 /// answer is always replay-checked by `solver::run`, so `Solved` means a valid solution.

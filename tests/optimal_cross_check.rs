@@ -1,28 +1,14 @@
 //! BFS and Fogleman's IDDFS agree on the optimal move count for hundreds of random seeded
 //! puzzles of several sizes and robot counts, with and without the rule options.
 
+mod common;
+
+use common::puzzles::solve;
+
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{Puzzle, Rules};
-use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
-use std::time::Duration;
-
-fn solve(name: &str, puzzle: &Puzzle) -> Outcome {
-    let limits = Limits {
-        time: Some(Duration::from_secs(20)),
-        memory_bytes: Some(1 << 30),
-        cancel: None,
-    };
-    solver::run(
-        name,
-        puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut NoProbe,
-    )
-    .unwrap()
-    .outcome
-}
+use ricochet_lab::solver::Outcome;
 
 /// Compares the two solvers; returns whether both finished.
 fn agree(puzzle: &Puzzle, what: &str) -> bool {

@@ -1,14 +1,14 @@
 //! The reference puzzles with known answers, solved by the core engine's optimal solvers.
 //! These run in release (the README's test command) and take about a minute in all.
 
+mod common;
+
+use common::puzzles::board;
+
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats::load_source;
 use ricochet_lab::solver::{self, Limits, Outcome, RecordingProbe, SolverOptions};
 use std::time::Duration;
-
-fn board(name: &str) -> String {
-    format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The deck's "Solver Output" slide, line for line.
 const DECK_OUTPUT: &str = "\

@@ -3,30 +3,16 @@
 //! is shorter than the optimum an optimal solver finds, and Graph v1 and v2, which both search
 //! shortest-first under the same assumption, agree on every length.
 
+mod common;
+
+use common::puzzles::solve_within as solve;
+
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{Puzzle, format_moves};
 use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
-use std::time::Duration;
 
 const THESIS_SOLVERS: [&str; 3] = ["graph-v1", "graph-v2", "stateless"];
-
-fn solve(name: &str, puzzle: &Puzzle, seconds: u64) -> Outcome {
-    let limits = Limits {
-        time: Some(Duration::from_secs(seconds)),
-        memory_bytes: Some(1 << 30),
-        cancel: None,
-    };
-    solver::run(
-        name,
-        puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut NoProbe,
-    )
-    .unwrap()
-    .outcome
-}
 
 /// What the optimal baseline settled.
 enum Optimum {

@@ -3,7 +3,7 @@
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::{SolverId, SolverOptions};
 use ricochet_lab::study::experiment::command::{self, ResultsFile};
-use ricochet_lab::study::experiment::{BoardSource, ExperimentConfig};
+use ricochet_lab::study::experiment::{BoardSource, ExperimentConfig, Shard};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,6 +47,14 @@ pub struct ExperimentArgs {
     /// Continue an interrupted run in --out, skipping the rows already there.
     #[arg(long)]
     resume: bool,
+    /// Run only the I-th of N disjoint slices of the configurations (1 <= I <= N), to spread
+    /// one experiment over several processes or machines; merge the files with --merge.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Merge the results files of shards (CSV ...) into OUT, refusing overlapping shards or
+    /// shards of different experiments, print the tables of the whole and run nothing.
+    #[arg(long, num_args = 2.., value_names = ["OUT", "CSV"])]
+    merge: Vec<PathBuf>,
     /// Print the tables of an existing results file and run nothing.
     #[arg(long, value_name = "CSV")]
     report: Option<PathBuf>,
@@ -56,6 +64,9 @@ pub struct ExperimentArgs {
 pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.report {
         return command::report(path);
+    }
+    if let Some((out, inputs)) = args.merge.split_first() {
+        return command::merge(out, inputs);
     }
     let board = match &args.board {
         None => BoardSource::Standard,
@@ -80,6 +91,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         time_limit: super::seconds(args.time_limit)?,
         memory_limit: super::mebibytes(args.memory_limit)?,
         threads: args.threads,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
     };
     command::run(
         &config,

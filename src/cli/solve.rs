@@ -5,6 +5,8 @@ use ricochet_lab::model::formats;
 use ricochet_lab::solver::{
     self, Limits, NoProbe, Outcome, Probe, Report, SolverId, SolverOptions,
 };
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -186,47 +188,76 @@ pub(super) fn print_report(report: &Report) {
 }
 
 /// The JSON object `solve --json` prints.
+#[derive(Serialize)]
+struct ReportJson<'r> {
+    solver: &'r str,
+    outcome: &'static str,
+    moves: Option<usize>,
+    solution: Vec<String>,
+    depths: Vec<DepthJson>,
+    millis: f64,
+    nodes: u64,
+    peak_memory_bytes: usize,
+    threads: usize,
+    cpu_millis: Option<f64>,
+    /// Where a claimed answer failed its replay (invalid answers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replay_error: Option<String>,
+    /// The bound an unsolvability proof holds to (unsolvable outcomes only; `null` for none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    within: Option<Option<u32>>,
+}
+
+/// One per-depth row, with the solver's extra counters beside the deck's three.
+#[derive(Serialize)]
+struct DepthJson {
+    depth: u32,
+    nodes: u64,
+    inner: u64,
+    hits: u64,
+    #[serde(flatten)]
+    extra: BTreeMap<&'static str, u64>,
+}
+
+/// The JSON object `solve --json` prints, as a value other commands can add fields to.
 pub(super) fn report_json(report: &Report) -> serde_json::Value {
-    let solution: Vec<String> = match &report.outcome {
+    let solution = match &report.outcome {
         Outcome::Solved { moves } => moves.iter().map(ToString::to_string).collect(),
         Outcome::Invalid { claimed, .. } => claimed.iter().map(ToString::to_string).collect(),
         _ => Vec::new(),
     };
-    let depths: Vec<serde_json::Value> = report
-        .depths
-        .iter()
-        .map(|d| {
-            let mut row = serde_json::json!({
-                "depth": d.depth,
-                "nodes": d.nodes,
-                "inner": d.inner,
-                "hits": d.hits,
-            });
-            for (name, value) in &d.extra {
-                row[*name] = serde_json::json!(value);
-            }
-            row
-        })
-        .collect();
-    let mut value = serde_json::json!({
-        "solver": report.solver,
-        "outcome": report.outcome.name(),
-        "moves": report.outcome.move_count(),
-        "solution": solution,
-        "depths": depths,
-        "millis": report.elapsed.as_secs_f64() * 1000.0,
-        "nodes": report.nodes,
-        "peak_memory_bytes": report.peak_memory,
-        "threads": report.threads,
-        "cpu_millis": report.cpu_millis,
-    });
-    if let Outcome::Invalid { error, .. } = &report.outcome {
-        value["replay_error"] = serde_json::json!(error.to_string());
-    }
-    if let Outcome::Unsolvable { within } = &report.outcome {
-        value["within"] = serde_json::json!(within);
-    }
-    value
+    let json = ReportJson {
+        solver: report.solver,
+        outcome: report.outcome.name(),
+        moves: report.outcome.move_count(),
+        solution,
+        depths: report
+            .depths
+            .iter()
+            .map(|d| DepthJson {
+                depth: d.depth,
+                nodes: d.nodes,
+                inner: d.inner,
+                hits: d.hits,
+                extra: d.extra.iter().copied().collect(),
+            })
+            .collect(),
+        millis: report.elapsed.as_secs_f64() * 1000.0,
+        nodes: report.nodes,
+        peak_memory_bytes: report.peak_memory,
+        threads: report.threads,
+        cpu_millis: report.cpu_millis,
+        replay_error: match &report.outcome {
+            Outcome::Invalid { error, .. } => Some(error.to_string()),
+            _ => None,
+        },
+        within: match &report.outcome {
+            Outcome::Unsolvable { within } => Some(*within),
+            _ => None,
+        },
+    };
+    // Plain structs of strings and numbers always serialize.
+    serde_json::to_value(json).unwrap_or_default()
 }
 
 fn exit_code(outcome: &Outcome) -> ExitCode {

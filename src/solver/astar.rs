@@ -41,8 +41,9 @@
 //! With the overestimating heuristics f is not monotone along a path, so a row also holds the
 //! states of smaller f expanded while it is open.
 
-use super::key::{KeyLayout, StateKey, key_bits, state_key};
-use super::min_moves::{UNREACHABLE, min_moves};
+use super::heuristics::Estimator;
+pub use super::heuristics::Heuristic;
+use super::key::{KeyLayout, StateKey, hash_table_bytes, state_key, with_key_width};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
@@ -111,144 +112,15 @@ pub const ROW_COLUMN_KIND: SolverKind = SolverKind {
     takes_depth_limit: false,
 };
 
-/// How A* estimates the moves still needed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Heuristic {
-    /// The minimum-move table: admissible and consistent.
-    MinMoves,
-    /// The report's Manhattan distance: may overestimate.
-    Manhattan,
-    /// The report's row/column count: may overestimate.
-    RowColumn,
-}
-
-/// A heuristic made into per-cell tables for one puzzle, and the rule adjustments.
-pub(crate) struct Estimator {
-    heuristic: Heuristic,
-    /// The value of a cell for a robot that may take the target.
-    own: Vec<u16>,
-    /// The value of a cell for any other robot (row/column only).
-    other: Vec<u16>,
-    active: Option<usize>,
-    min_len: u32,
-}
-
-impl Estimator {
-    /// Builds the tables of `heuristic` for `puzzle`.
-    pub(crate) fn new(puzzle: &Puzzle, heuristic: Heuristic) -> Estimator {
-        let board = puzzle.board();
-        let target = board.pos(puzzle.goal_cell());
-        let offsets = |cell: usize| {
-            let pos = board.pos(cell as Cell);
-            (pos.x.abs_diff(target.x), pos.y.abs_diff(target.y))
-        };
-        let cells = board.cell_count();
-        let (own, other) = match heuristic {
-            Heuristic::MinMoves => (min_moves(board, puzzle.goal_cell()), Vec::new()),
-            Heuristic::Manhattan => (
-                (0..cells).map(|c| offsets(c).0 + offsets(c).1).collect(),
-                Vec::new(),
-            ),
-            Heuristic::RowColumn => (
-                (0..cells)
-                    .map(|c| {
-                        let (dx, dy) = offsets(c);
-                        u16::from(dx != 0 && dy != 0)
-                    })
-                    .collect(),
-                (0..cells)
-                    .map(|c| {
-                        let (dx, dy) = offsets(c);
-                        u16::from(dx != 1 && dy != 1)
-                    })
-                    .collect(),
-            ),
-        };
-        Estimator {
-            heuristic,
-            own,
-            other,
-            active: puzzle.active_robot(),
-            min_len: puzzle.rules().min_solution_len() as u32,
-        }
-    }
-
-    /// The estimate for robots at `cells` reached with `g` moves, or `None` when the target
-    /// cannot be reached from there at all (only the minimum-move table knows that).
-    #[inline(always)]
-    pub(crate) fn estimate(&self, cells: &[Cell], g: u32) -> Option<u32> {
-        self.raw(cells).map(|h| self.adjust(h, g))
-    }
-
-    /// The heuristic's own value for robots at `cells`, before the rule adjustment; `None`
-    /// when the target cannot be reached.
-    #[inline(always)]
-    pub(crate) fn raw(&self, cells: &[Cell]) -> Option<u32> {
-        let own = |c: Cell| self.own[usize::from(c)];
-        let h = match (self.heuristic, self.active) {
-            (Heuristic::MinMoves | Heuristic::Manhattan, Some(a)) => own(cells[a]),
-            (Heuristic::MinMoves | Heuristic::Manhattan, None) => {
-                cells.iter().map(|&c| own(c)).min().unwrap_or(UNREACHABLE)
-            }
-            (Heuristic::RowColumn, Some(a)) => cells
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| {
-                    if i == a {
-                        own(c)
-                    } else {
-                        self.other[usize::from(c)]
-                    }
-                })
-                .sum(),
-            (Heuristic::RowColumn, None) => cells.iter().map(|&c| own(c)).sum(),
-        };
-        if self.heuristic == Heuristic::MinMoves && h == UNREACHABLE {
-            None
-        } else {
-            Some(u32::from(h))
-        }
-    }
-
-    /// Raises a heuristic value `h` at `g` moves to the rule's needs: under the ricochet rule
-    /// a goal reached too early does not count, so at least the moves that make the solution
-    /// long enough are still needed.
-    #[inline(always)]
-    pub(crate) fn adjust(&self, h: u32, g: u32) -> u32 {
-        h.max(self.min_len.saturating_sub(g))
-    }
-
-    /// The value of one robot's cell for a robot that may take the target.
-    #[inline(always)]
-    pub(crate) fn cell_value(&self, cell: Cell) -> u32 {
-        u32::from(self.own[usize::from(cell)])
-    }
-}
-
-/// The bytes a standard hash table holding up to `capacity` entries of `entry` bytes takes:
-/// one slot of the entry and one control byte per bucket, with buckets at most 7/8 full.
-pub(crate) fn hash_table_bytes(capacity: usize, entry: usize) -> usize {
-    capacity.saturating_mul(8) / 7 * (entry + 1)
-}
-
 /// Solves a puzzle with A* and the given heuristic.
 pub fn solve<P: Probe>(
     puzzle: &Puzzle,
     heuristic: Heuristic,
     search: &mut Search<'_, P>,
 ) -> SearchEnd {
-    let rules = puzzle.rules();
-    let layout = KeyLayout::new(
-        puzzle.board().cell_count(),
-        puzzle.active_robot(),
-        rules.no_rebound,
-    );
-    let phase = rules.min_solution_len() > 0;
-    let result = if key_bits(&layout, puzzle.robots().len(), phase) <= u64::BITS {
-        AStar::<P, u64>::new(puzzle, heuristic, layout, search).run()
-    } else {
-        AStar::<P, u128>::new(puzzle, heuristic, layout, search).run()
-    };
+    let result = with_key_width!(puzzle, |layout, Key| {
+        AStar::<P, Key>::new(puzzle, heuristic, layout, search).run()
+    });
     result.unwrap_or_else(SearchEnd::Stopped)
 }
 
@@ -569,103 +441,11 @@ fn step_move(colors: &[RobotColor], step: u8) -> Option<Move> {
     })
 }
 
-/// Puzzles and a runner shared by the tests of the solvers in this family.
-#[cfg(test)]
-pub(crate) mod fixtures {
-    use crate::model::formats::load_source;
-    use crate::model::{
-        Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, Shape, Target, TargetColor,
-    };
-    use crate::solver::{self, Limits, NoProbe, Outcome, Report, SolverOptions};
-
-    /// A shipped board from `boards/`.
-    pub(crate) fn board(name: &str) -> Puzzle {
-        load_source(&format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-    }
-
-    /// The report's 6x6 three-robot game (optimum 5).
-    pub(crate) fn small() -> Puzzle {
-        board("small-6x6.ron")
-    }
-
-    /// A standard board with five robots (optimum 9).
-    pub(crate) fn five_robots() -> Puzzle {
-        board("five-robots.ron")
-    }
-
-    /// The small board with its target made a vortex: any robot may take it.
-    pub(crate) fn small_vortex() -> Puzzle {
-        let puzzle = small();
-        let goal = Goal {
-            pos: puzzle.goal().pos,
-            color: TargetColor::Any,
-        };
-        Puzzle::new(
-            puzzle.board().clone(),
-            puzzle.robots().to_vec(),
-            goal,
-            Rules::default(),
-        )
-        .unwrap()
-    }
-
-    /// A 3x1 corridor: red at the west end, the red target at the east end, and green (when
-    /// `blocked`) in between, where it can never get out of red's way.
-    pub(crate) fn corridor(blocked: bool, rules: Rules) -> Puzzle {
-        let mut board = Board::new(3, 1).unwrap();
-        board
-            .set_target(Target {
-                pos: Pos::new(2, 0),
-                color: TargetColor::Red,
-                shape: Shape::Circle,
-            })
-            .unwrap();
-        let mut robots = vec![Robot {
-            color: RobotColor::Red,
-            pos: Pos::new(0, 0),
-        }];
-        if blocked {
-            robots.push(Robot {
-                color: RobotColor::Green,
-                pos: Pos::new(1, 0),
-            });
-        }
-        let goal = Goal {
-            pos: Pos::new(2, 0),
-            color: TargetColor::Red,
-        };
-        Puzzle::new(board, robots, goal, rules).unwrap()
-    }
-
-    /// Runs a solver without limits.
-    pub(crate) fn run(name: &str, puzzle: &Puzzle, depth_limit: Option<u32>) -> Report {
-        solver::run(
-            name,
-            puzzle,
-            &SolverOptions {
-                depth_limit,
-                ..SolverOptions::default()
-            },
-            &Limits::default(),
-            &mut NoProbe,
-        )
-        .unwrap()
-    }
-
-    /// The number of moves of a solved run; panics on any other outcome.
-    pub(crate) fn moves(report: &Report) -> usize {
-        match &report.outcome {
-            Outcome::Solved { moves } => moves.len(),
-            other => panic!("{}: {other:?}", report.solver),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::fixtures::*;
     use super::*;
     use crate::model::{Pos, Rules};
+    use crate::solver::fixtures::*;
     use crate::solver::{self, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;

@@ -7,7 +7,7 @@
 //! A goal is recognised when a state is generated, so the level of a solution of n moves is
 //! n - 1 (and 0 reports a solution found at the root).
 
-use super::key::{KeyLayout, StateKey, key_bits, state_key};
+use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
@@ -50,17 +50,7 @@ struct Node {
 
 /// Solves a puzzle breadth first.
 pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {
-    let layout = KeyLayout::new(
-        puzzle.board().cell_count(),
-        puzzle.active_robot(),
-        puzzle.rules().no_rebound,
-    );
-    let phase = puzzle.rules().min_solution_len() > 0;
-    if key_bits(&layout, puzzle.robots().len(), phase) <= u64::BITS {
-        bfs::<P, u64>(puzzle, layout, search)
-    } else {
-        bfs::<P, u128>(puzzle, layout, search)
-    }
+    with_key_width!(puzzle, |layout, Key| bfs::<P, Key>(puzzle, layout, search))
 }
 
 fn bfs<P: Probe, K: StateKey>(

@@ -368,7 +368,7 @@ fn without(moves: &[(usize, Direction)], skip: &[usize]) -> Vec<(usize, Directio
 mod tests {
     use super::*;
     use crate::model::{Rules, format_moves};
-    use crate::solver::astar::fixtures::*;
+    use crate::solver::fixtures::*;
     use crate::solver::{Limits, NoProbe, Outcome, RecordingProbe};
 
     #[test]

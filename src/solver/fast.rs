@@ -1,6 +1,6 @@
 //! The fastest optimal solver here: iterative-deepening A* (IDA*) over packed states with a
 //! lock-free transposition table, an exact search of the last moves, prefetched table reads
-//! and two threads on big searches.
+//! and every core on big searches.
 //!
 //! The search is iterative deepening on the number of moves, like Fogleman's IDDFS, but every
 //! part of it is built for speed:
@@ -30,27 +30,33 @@
 //!   reports the least number of moves its children proved they need; an iteration whose root
 //!   proves more than one extra move skips the iterations in between.
 //! - **Move order**: the target robot first, then the helpers, each in directions N, E, S, W.
-//! - **Two threads** on big iterations (scoped, joined before returning): the tree is cut at a
-//!   small depth into work units handed out in order; both threads share the table. The main
-//!   thread polls the limits, the cancel flag and the probe (through [`Search::tick`]) and
-//!   tells the other thread to stop. When several units hold solutions, the one from the
-//!   earliest unit is returned, so the answer is the one a single thread would give; in rare
-//!   races it can be another solution of the same length. Runs whose probe wants events (the
-//!   debugger) always use one thread, so every node is reported in order.
+//! - **Every core** (one thread per core the system offers, or `SolverOptions::threads`) on
+//!   iterations after one of at least [`PARALLEL_THRESHOLD`] nodes (scoped threads, joined
+//!   before returning): the tree is cut at a small depth into work units handed out in order
+//!   from a shared counter; all threads share the table. Each unit reports the moves it proved
+//!   it needs, so a parallel iteration still lets the next skip depths. The main thread polls
+//!   the limits, the cancel flag and the probe (through [`Search::tick`]) and tells the others
+//!   to stop; they look every thousand nodes. When several units hold solutions, the one from
+//!   the earliest unit is returned, so the answer is the one a single thread would give; in
+//!   rare races it can be another solution of the same length. Runs whose probe wants events
+//!   (the debugger) always use one thread, so every node is reported in order.
 //!
 //! Per-depth rows: *Nodes* counts the states visited, *expanded* those that passed the bound
 //! (table hits included), *hits* the table cuts; the extra columns count bound cuts and the
 //! last-moves searches.
 //!
 //! Rules: the ricochet rule is honoured (a goal reached in fewer than two moves does not count;
-//! the table is not used at depths below two then). The no-rebound rule is not implemented.
+//! the table is not used at depths below two then). Under the no-rebound rule each robot's
+//! last direction joins the state (three more key bits per robot) and its reverse is not
+//! generated; when such keys would pass 64 bits (five robots on boards of more than 512
+//! cells) the search runs without the table, slower but still exact.
 //! For the vortex the bound is the least rook bound over all robots, and when it equals the
 //! moves left only the robots whose own bound equals it move.
 
 pub mod geometry;
 pub mod table;
 
-use self::geometry::{Geometry, unreachable};
+use self::geometry::{EAST, Geometry, SOUTH, WEST, unreachable};
 use self::table::{Lookup, Table, min_bucket_bits};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
@@ -69,7 +75,7 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "Fast IDA*",
     description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, \
-                  skipping of helper moves that cannot matter, and two threads",
+                  skipping of helper moves that cannot matter, and every core",
     source: "Fogleman's IDDFS, sped up: stop tables, packed keys, prefetched table lookups",
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
@@ -111,9 +117,9 @@ const MAX_BUCKET_BITS: u32 = 24;
 
 /// Solves a puzzle with the fast IDA*.
 ///
-/// On big searches (and when the probe does not want events) a second thread helps: it is
-/// scoped, joined before this returns, and stops when the main thread sees the time limit,
-/// the cancel flag or the probe ask to stop. The table takes memory up to 512 MiB as the
+/// On big searches (and when the probe does not want events) `options.threads` threads (one
+/// per core by default) search together: they are scoped, joined before this returns, and stop
+/// when the main thread sees the time limit, the cancel flag or the probe ask to stop. The table takes memory up to 512 MiB as the
 /// search grows; past the memory limit the run stops with [`Stop::MemoryLimit`].
 pub fn solve<P: Probe>(
     puzzle: &Puzzle,
@@ -122,13 +128,25 @@ pub fn solve<P: Probe>(
 ) -> SearchEnd {
     let setup = Setup::new(puzzle);
     let threads = options.threads.unwrap_or_else(available_threads).max(1);
-    Driver {
-        setup: &setup,
-        table: Table::new(INITIAL_BUCKET_BITS, setup.robot_bits * setup.robots as u32),
-        inserted: 0,
-        threads,
+    let table = Table::new(INITIAL_BUCKET_BITS, setup.robot_bits * setup.robots as u32);
+    // The rule is a type parameter, so searches without it carry no direction bookkeeping.
+    if setup.no_rebound {
+        Driver::<true> {
+            setup: &setup,
+            table,
+            inserted: 0,
+            threads,
+        }
+        .run(options, search)
+    } else {
+        Driver::<false> {
+            setup: &setup,
+            table,
+            inserted: 0,
+            threads,
+        }
+        .run(options, search)
     }
-    .run(options, search)
 }
 
 /// Tables from this size on ask for huge pages, so the bench reports how many they got.
@@ -376,7 +394,7 @@ struct Unit {
 }
 
 /// One thread's search state.
-struct Worker<'g, C: Control> {
+struct Worker<'g, C: Control, const NO_REBOUND: bool> {
     setup: &'g Setup,
     table: &'g Table,
     control: C,
@@ -397,7 +415,7 @@ struct Worker<'g, C: Control> {
     iteration: u32,
 }
 
-impl<'g, C: Control> Worker<'g, C> {
+impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     fn new(setup: &'g Setup, table: &'g Table, control: C, iteration: u32) -> Self {
         let g = &setup.geometry;
         let mut columns = [0u16; MAX_ROBOTS];
@@ -423,10 +441,51 @@ impl<'g, C: Control> Worker<'g, C> {
     /// index). Equal to its own cell when it cannot move.
     #[inline(always)]
     fn slide(&self, robot: usize, dir: usize) -> (u16, u16) {
+        let g = &self.setup.geometry;
         let n = self.setup.robots;
-        self.setup
-            .geometry
-            .slide(&self.cells[..n], &self.columns[..n], robot, dir)
+        let cell = self.cells[robot];
+        let stop = g.stops[usize::from(cell)][dir];
+        // A robot never blocks itself: its own index fails the strict comparison.
+        match dir {
+            EAST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other > cell && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            WEST => {
+                let mut to = stop;
+                for &other in &self.cells[..n] {
+                    if other < cell && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (to, g.column_index[usize::from(to)])
+            }
+            SOUTH => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other > column && other <= to {
+                        to = other - 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+            _ => {
+                let column = self.columns[robot];
+                let mut to = stop;
+                for &other in &self.columns[..n] {
+                    if other < column && other >= to {
+                        to = other + 1;
+                    }
+                }
+                (g.cell_of_column[usize::from(to)], to)
+            }
+        }
     }
 
     /// The packed state: the target robot's cell, then the others sorted (all sorted for the
@@ -438,7 +497,7 @@ impl<'g, C: Control> Worker<'g, C> {
         let mut len = 0;
         let mut key = 0u64;
         for i in 0..self.setup.robots {
-            let code = if self.setup.no_rebound {
+            let code = if NO_REBOUND {
                 (self.cells[i] << 3) | u16::from(self.last_dirs[i])
             } else {
                 self.cells[i]
@@ -483,7 +542,7 @@ impl<'g, C: Control> Worker<'g, C> {
     /// Records a robot's move direction when the no-rebound rule needs it.
     #[inline(always)]
     fn set_last_dir(&mut self, robot: usize, dir: usize) {
-        if self.setup.no_rebound {
+        if NO_REBOUND {
             self.last_dirs[robot] = dir as u8 + 1;
         }
     }
@@ -632,7 +691,7 @@ impl<'g, C: Control> Worker<'g, C> {
             for dir in 0..4 {
                 // Under no-rebound a robot may not reverse its own last move (0 never
                 // matches: the robot has not moved, or the rule is off).
-                if usize::from(last_dir) == (dir ^ 2) + 1 {
+                if NO_REBOUND && usize::from(last_dir) == (dir ^ 2) + 1 {
                     continue;
                 }
                 let to = self.slide(robot, dir);
@@ -802,7 +861,7 @@ impl<'g, C: Control> Worker<'g, C> {
         let from = (self.cells[robot], self.columns[robot]);
         let from_dir = self.last_dirs[robot];
         for dir in 0..4 {
-            if usize::from(from_dir) == (dir ^ 2) + 1 {
+            if NO_REBOUND && usize::from(from_dir) == (dir ^ 2) + 1 {
                 continue;
             }
             let to = self.slide(robot, dir);
@@ -840,7 +899,7 @@ impl<'g, C: Control> Worker<'g, C> {
 }
 
 /// Runs the iterations and owns the table.
-struct Driver<'a> {
+struct Driver<'a, const NO_REBOUND: bool> {
     setup: &'a Setup,
     table: Table,
     /// Entries made since the table last grew.
@@ -848,7 +907,7 @@ struct Driver<'a> {
     threads: usize,
 }
 
-impl Driver<'_> {
+impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
     fn run<P: Probe>(&mut self, options: &SolverOptions, search: &mut Search<'_, P>) -> SearchEnd {
         let end = self.iterate(options, search);
         // While the table still lives: how much of it the system backed with huge pages.
@@ -870,7 +929,7 @@ impl Driver<'_> {
         if let Err(stop) = search.set_memory(bytes) {
             return SearchEnd::Stopped(stop);
         }
-        let root = Worker::new(self.setup, &self.table, NoControl, 0);
+        let root = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, NoControl, 0);
         let start_bound = root.rook_bound();
         if unreachable(start_bound) {
             search.finish_depth(DepthStats::default());
@@ -975,7 +1034,7 @@ impl Driver<'_> {
             unit: 0,
             countdown: SHARED_CHECK_INTERVAL,
         };
-        let mut worker = Worker::new(self.setup, &self.table, control, depth);
+        let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
         let result = match worker.node(0, depth, u16::MAX, NO_KEY, false) {
             Ok(Visit::Found) => Ok(Ending::Found(std::mem::take(&mut worker.path))),
             Ok(Visit::Failed(needed)) => Ok(Ending::Failed(needed)),
@@ -1008,7 +1067,7 @@ impl Driver<'_> {
                 unit: 0,
                 countdown: SHARED_CHECK_INTERVAL,
             };
-            let mut worker = Worker::new(self.setup, &self.table, control, depth);
+            let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
             worker.split = Some(SPLIT_DEPTH);
             let result = worker.node(0, depth, u16::MAX, NO_KEY, false);
             counters.add(&worker.counters);
@@ -1044,7 +1103,7 @@ impl Driver<'_> {
                             unit: 0,
                             countdown: SHARED_CHECK_INTERVAL,
                         };
-                        let mut worker = Worker::new(setup, table, control, depth);
+                        let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
                         let mut needs = MAX_DEPTH + 1;
                         loop {
                             let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
@@ -1070,7 +1129,7 @@ impl Driver<'_> {
                 unit: 0,
                 countdown: SHARED_CHECK_INTERVAL,
             };
-            let mut worker = Worker::new(setup, table, control, depth);
+            let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
             loop {
                 let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
                 if index >= units.len() || shared.abandons(index) {
@@ -1176,8 +1235,12 @@ mod tests {
         out
     }
 
-    fn worker<'a>(setup: &'a Setup, table: &'a Table, cells: &[u16]) -> Worker<'a, NoControl> {
-        let mut worker = Worker::new(setup, table, NoControl, 1);
+    fn worker<'a>(
+        setup: &'a Setup,
+        table: &'a Table,
+        cells: &[u16],
+    ) -> Worker<'a, NoControl, false> {
+        let mut worker = Worker::<_, false>::new(setup, table, NoControl, 1);
         for (i, &cell) in cells.iter().enumerate() {
             worker.set(i, (cell, setup.geometry.column_index[usize::from(cell)]));
         }

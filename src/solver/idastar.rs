@@ -44,9 +44,10 @@
 //! Per-bound statistics: *Bound* is the iteration's bound, *Nodes* the nodes visited, *inner*
 //! the nodes within the bound (table hits included), *hits* the nodes cut off by the table.
 
-use super::astar::{Estimator, Heuristic, hash_table_bytes};
+use super::heuristics::{Estimator, Heuristic};
+use super::key::hash_table_bytes;
 use super::key::{KeyLayout, StateKey};
-use super::key::{key_bits, state_key};
+use super::key::{state_key, with_key_width};
 use super::min_moves::UNREACHABLE;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
@@ -80,18 +81,9 @@ pub const KIND: SolverKind = SolverKind {
 
 /// Solves a puzzle with IDA*.
 pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {
-    let rules = puzzle.rules();
-    let layout = KeyLayout::new(
-        puzzle.board().cell_count(),
-        puzzle.active_robot(),
-        rules.no_rebound,
-    );
-    let phase = rules.min_solution_len() > 0;
-    let result = if key_bits(&layout, puzzle.robots().len(), phase) <= u64::BITS {
-        IdaStar::<P, u64>::new(puzzle, layout, search).run()
-    } else {
-        IdaStar::<P, u128>::new(puzzle, layout, search).run()
-    };
+    let result = with_key_width!(puzzle, |layout, Key| {
+        IdaStar::<P, Key>::new(puzzle, layout, search).run()
+    });
     result.unwrap_or_else(SearchEnd::Stopped)
 }
 
@@ -473,7 +465,7 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
 mod tests {
     use super::*;
     use crate::model::Rules;
-    use crate::solver::astar::fixtures::*;
+    use crate::solver::fixtures::*;
     use crate::solver::{self, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
 
     #[test]

@@ -3,7 +3,7 @@
 //! robot may take the target) are sorted first, so states that differ only by swapping them
 //! share a key.
 
-use crate::model::{Cell, Direction};
+use crate::model::{Cell, Direction, Puzzle};
 use std::hash::Hash;
 
 /// An integer a state is packed into.
@@ -111,6 +111,48 @@ impl KeyLayout {
         }
         key
     }
+}
+
+impl KeyLayout {
+    /// The layout of a puzzle's states: its board size, the robot its target asks for, and
+    /// last directions when the no-rebound rule is on.
+    pub fn for_puzzle(puzzle: &Puzzle) -> KeyLayout {
+        KeyLayout::new(
+            puzzle.board().cell_count(),
+            puzzle.active_robot(),
+            puzzle.rules().no_rebound,
+        )
+    }
+
+    /// Whether the puzzle's state keys, with the ricochet phase when its rules ask for one,
+    /// fit in a `u64`; otherwise they take a `u128`.
+    pub fn fits_u64(&self, puzzle: &Puzzle) -> bool {
+        let phase = puzzle.rules().min_solution_len() > 0;
+        key_bits(self, puzzle.robots().len(), phase) <= u64::BITS
+    }
+}
+
+/// Runs `$body` with the type alias `$key` set to the narrowest state key the puzzle's states
+/// fit in (`u64`, else `u128`) and `$layout` bound to the puzzle's [`KeyLayout`]: the one place
+/// the key width is chosen for every solver that packs states.
+macro_rules! with_key_width {
+    ($puzzle:expr, |$layout:ident, $key:ident| $body:expr) => {{
+        let $layout = $crate::solver::key::KeyLayout::for_puzzle($puzzle);
+        if $layout.fits_u64($puzzle) {
+            type $key = u64;
+            $body
+        } else {
+            type $key = u128;
+            $body
+        }
+    }};
+}
+pub(crate) use with_key_width;
+
+/// The bytes a standard hash table holding up to `capacity` entries of `entry` bytes takes:
+/// one slot of the entry and one control byte per bucket, with buckets at most 7/8 full.
+pub fn hash_table_bytes(capacity: usize, entry: usize) -> usize {
+    capacity.saturating_mul(8) / 7 * (entry + 1)
 }
 
 /// The bits a state key of `robots` robots takes, with the ricochet phase when `phase`.

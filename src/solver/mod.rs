@@ -1,8 +1,10 @@
 //! The solver layer: every algorithm, one API, generic over a [`Probe`].
 //!
-//! A solver is looked up by its command-line name in [`SOLVERS`] and run with [`run`], which
-//! applies the limits, replays any claimed solution on the board and returns a [`Report`].
-//! Nothing here spawns threads or knows about the user interface.
+//! A solver is named by a [`SolverId`] (see [`registry`]) and run with [`run`], which checks
+//! its rule support, applies the limits, replays any claimed solution on the board and returns
+//! a [`Report`]. Nothing here knows about the user interface. A solver may run scoped threads
+//! of its own (the fast solver searches in parallel), always joined before it returns; every
+//! other thread is started by the worker layer.
 
 pub mod all_solutions;
 pub mod astar;
@@ -10,7 +12,10 @@ pub mod bfs;
 pub mod distances;
 pub mod dls;
 pub mod fast;
+#[cfg(test)]
+pub mod fixtures;
 pub mod graph_solver;
+pub mod heuristics;
 pub mod hints;
 pub mod idastar;
 pub mod iddfs;

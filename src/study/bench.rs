@@ -795,6 +795,42 @@ mod tests {
     }
 
     #[test]
+    fn thread_counts_of_one_puzzle_give_its_speed_up() {
+        let mut two = measurement("hard", "fast", Some(20), 500);
+        two.threads = 2;
+        let runs = vec![
+            measurement("hard", "fast", Some(20), 900),
+            two,
+            measurement("hard", "iddfs", Some(20), 2000),
+        ];
+        let table = speedup_table(&runs);
+        assert!(table.contains("| hard | fast | 1 × 900.0 ms | 2 × 500.0 ms | 1.80x |"));
+        assert!(!table.contains("iddfs"));
+        assert!(speedup_table(&runs[2..]).is_empty());
+    }
+
+    #[test]
+    fn the_other_build_is_compared_with_every_solver_of_this_one() {
+        let mut theirs = measurement("hard", "iddfs", Some(20), 3000);
+        theirs.build = Some("old".to_string());
+        let runs = vec![
+            measurement("hard", "fast", Some(20), 1000),
+            measurement("hard", "iddfs", Some(20), 2000),
+            theirs,
+        ];
+        let table = ratio_table(&runs);
+        assert!(
+            table.contains("| hard | fast × 1 | iddfs (old) | 3.00x |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| hard | iddfs × 1 | iddfs (old) | 1.50x |"),
+            "{table}"
+        );
+        assert!(ratio_table(&runs[..2]).is_empty());
+    }
+
+    #[test]
     fn percentiles_use_the_nearest_rank() {
         let runs: Vec<Measurement> = (1..=100)
             .map(|ms| measurement(&format!("seed {ms}"), "fast", Some(5), ms))

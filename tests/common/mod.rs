@@ -1,8 +1,11 @@
-//! Helpers the UI test files share: the app in a harness, importing a game by the Import
-//! window, choosing a solver, and stepping frames until a condition holds.
+//! Helpers the test files share: the app in a harness, importing a game by the Import window,
+//! choosing a solver and stepping frames until a condition holds (here), and puzzles and
+//! solver runs ([`puzzles`]).
 
 // Each test file compiles this module on its own and uses only some of it.
 #![allow(dead_code)]
+
+pub mod puzzles;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

@@ -257,6 +257,7 @@ pub fn settings_config(
         time_limit,
         memory_limit: (settings.memory_limit_mib as usize).saturating_mul(1 << 20),
         threads: settings.threads.max(1),
+        shard: crate::study::experiment::Shard::WHOLE,
     };
     config
         .validate()

@@ -463,15 +463,13 @@ mod tests {
 
     #[test]
     fn a_load_error_names_its_source() {
-        let dir = std::env::temp_dir().join(format!("ricochet-load-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("broken.ron");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("broken.ron");
         std::fs::write(&path, "(size: oops)").unwrap();
         let source = path.to_string_lossy().into_owned();
         let message = load(&source).unwrap_err().to_string();
         assert!(message.starts_with(&format!("{source}: ")), "{message}");
         let message = load("no-such-file.ron").unwrap_err().to_string();
         assert!(message.starts_with("no-such-file.ron: "), "{message}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

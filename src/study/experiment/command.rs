@@ -28,6 +28,34 @@ pub fn report(path: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Merges the results files of an experiment's shards into `out`, which must not exist yet,
+/// and prints the tables of the whole.
+pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    if out.exists() {
+        bail!(
+            "{} already exists: choose a new file for the merged results",
+            out.display()
+        );
+    }
+    let mut files = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        files.push((path.display().to_string(), record::read_records(path)?));
+    }
+    let records = super::shard::merge(&files)?;
+    let mut writer = ResultsWriter::open(out, false)?;
+    for record in &records {
+        writer.append(record)?;
+    }
+    print!("{}", stats::format_tables(&stats::summarize(&records)));
+    eprintln!(
+        "{} rows of {} files in {}",
+        records.len(),
+        inputs.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs an experiment into a results file with a progress bar, then prints its tables.
 pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitCode> {
     config.validate()?;
@@ -49,8 +77,11 @@ pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitC
     let mut writer = ResultsWriter::open(&out.path, out.resume)?;
 
     let order = config.run_order();
-    let total = config.configs * order.len() as u64;
-    let already = done.keys().filter(|(c, _)| *c < config.configs).count() as u64;
+    let total = config.shard.configs(config.configs).count() as u64 * order.len() as u64;
+    let already = done
+        .keys()
+        .filter(|(c, _)| *c < config.configs && config.shard.contains(*c))
+        .count() as u64;
     let progress = ProgressBar::new(total).with_position(already);
     progress.set_style(
         ProgressStyle::with_template(

@@ -7,8 +7,10 @@
 pub mod command;
 pub mod record;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 
 pub use record::{Record, Status};
 pub use runner::{BoardSource, ConfigError, ExperimentConfig};
+pub use shard::{MergeError, Shard};
 pub use stats::{Summary, summarize};

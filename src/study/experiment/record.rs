@@ -30,18 +30,34 @@ pub enum Status {
 }
 
 impl Status {
-    /// The name written in CSV files.
+    /// The name written in CSV files: serde's own spelling of the variant, so the two cannot
+    /// drift apart.
     pub fn name(self) -> &'static str {
-        match self {
-            Status::Optimal => "optimal",
-            Status::Suboptimal => "suboptimal",
-            Status::Invalid => "invalid",
-            Status::Timeout => "timeout",
-            Status::Memory => "memory",
-            Status::Cancelled => "cancelled",
-            Status::Unsolved => "unsolved",
-            Status::Unknown => "unknown",
-        }
+        // A unit variant serializes as its kebab-case name; the names are few and fixed, so
+        // they are made once and looked up rather than allocated on every call.
+        const ALL: [Status; 8] = [
+            Status::Optimal,
+            Status::Suboptimal,
+            Status::Invalid,
+            Status::Timeout,
+            Status::Memory,
+            Status::Cancelled,
+            Status::Unsolved,
+            Status::Unknown,
+        ];
+        static NAMES: std::sync::OnceLock<Vec<(Status, String)>> = std::sync::OnceLock::new();
+        let names = NAMES.get_or_init(|| {
+            ALL.iter()
+                .map(|&status| {
+                    let json = serde_json::to_string(&status).unwrap_or_default();
+                    (status, json.trim_matches('"').to_string())
+                })
+                .collect()
+        });
+        names
+            .iter()
+            .find(|(status, _)| *status == self)
+            .map_or("", |(_, name)| name.as_str())
     }
 }
 
@@ -259,9 +275,8 @@ mod tests {
 
     #[test]
     fn appending_survives_a_cut_off_last_line() {
-        let dir = std::env::temp_dir().join(format!("ricochet-results-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("results.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.csv");
         let mut writer = ResultsWriter::open(&path, false).unwrap();
         writer
             .append(&record(0, "iddfs", Status::Optimal, 1.0))
@@ -284,6 +299,5 @@ mod tests {
             rows.iter().map(|r| r.config).collect::<Vec<_>>(),
             vec![0, 1, 2]
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

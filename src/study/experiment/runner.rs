@@ -1,6 +1,7 @@
 //! Runs every chosen solver on every configuration and judges each run against the baseline.
 
 use super::record::{Record, Status};
+use super::shard::Shard;
 use crate::model::formats::game_id;
 use crate::model::tiles::{random_game, random_game_on};
 use crate::model::{ModelError, Puzzle};
@@ -44,6 +45,8 @@ pub struct ExperimentConfig {
     pub memory_limit: usize,
     /// Worker threads (1 keeps timings undisturbed).
     pub threads: usize,
+    /// The slice of the configurations this run covers ([`Shard::WHOLE`] for all of them).
+    pub shard: Shard,
 }
 
 impl ExperimentConfig {
@@ -133,7 +136,9 @@ pub fn run(
 ) -> Result<(), String> {
     config.validate().map_err(|e| e.to_string())?;
     let order = config.run_order();
-    let pending: Vec<u64> = (0..config.configs)
+    let pending: Vec<u64> = config
+        .shard
+        .configs(config.configs)
         .filter(|&i| order.iter().any(|s| !done.contains_key(&(i, s.clone()))))
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -237,6 +242,13 @@ fn run_config(
 pub fn check_resume(config: &ExperimentConfig, records: &[Record]) -> Result<(), String> {
     let known: BTreeSet<String> = config.run_order().into_iter().collect();
     for record in records {
+        if !config.shard.contains(record.config) {
+            return Err(format!(
+                "the file has rows of configuration {}, which is not in shard {}: resume with \
+                 the same --shard",
+                record.config, config.shard
+            ));
+        }
         if record.config_seed != config_seed(config.seed, record.config) {
             return Err(format!(
                 "the file's configuration {} was dealt from seed {}, but this experiment deals it \
@@ -274,6 +286,7 @@ mod tests {
             time_limit: Duration::from_secs(20),
             memory_limit: 1 << 30,
             threads: 2,
+            shard: Shard::WHOLE,
         }
     }
 

@@ -1,0 +1,132 @@
+//! Experiments beyond one machine: four shards merged read like one run.
+
+use std::path::Path;
+use std::process::Command;
+
+fn lab(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The tables up to the timing tables, which differ from run to run.
+fn counted_tables(report: &str) -> &str {
+    &report[..report.find("Table 1").expect("the report has Table 1")]
+}
+
+/// The rows without their times, in file order.
+fn rows_without_times(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|line| {
+            let mut fields: Vec<&str> = line.split(',').collect();
+            fields.remove(7);
+            fields.join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn four_merged_shards_give_the_tables_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/small-6x6.ron");
+    let board = board.to_str().unwrap();
+    let common = [
+        "experiment",
+        "--configs",
+        "200",
+        "--board",
+        board,
+        "--robots",
+        "3",
+        "--solvers",
+        "bfs,iddfs,astar",
+        "--time-limit",
+        "10",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        common
+            .iter()
+            .chain(extra)
+            .map(ToString::to_string)
+            .collect()
+    };
+    let run = |extra: &[&str]| {
+        let args = with(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        lab(dir.path(), &args)
+    };
+    let single = run(&["--out", "single.csv"]);
+    for i in 1..=4 {
+        run(&[
+            "--shard",
+            &format!("{i}/4"),
+            "--out",
+            &format!("shard-{i}.csv"),
+        ]);
+    }
+    // Out of order on purpose: the merge sorts.
+    let merged = lab(
+        dir.path(),
+        &[
+            "experiment",
+            "--merge",
+            "merged.csv",
+            "shard-3.csv",
+            "shard-1.csv",
+            "shard-4.csv",
+            "shard-2.csv",
+        ],
+    );
+    assert_eq!(counted_tables(&merged), counted_tables(&single));
+    let report = lab(dir.path(), &["experiment", "--report", "merged.csv"]);
+    assert_eq!(report, merged);
+    // Every row but its time is the single run's, in the same order.
+    let single_rows = rows_without_times(&dir.path().join("single.csv"));
+    let mut sorted = single_rows.clone();
+    sorted[1..].sort_by_key(|row| {
+        let mut fields = row.split(',');
+        let config: u64 = fields.next().unwrap().parse().unwrap();
+        (config, row.split(',').nth(3).unwrap().to_string())
+    });
+    assert_eq!(rows_without_times(&dir.path().join("merged.csv")), sorted);
+    assert_eq!(single_rows.len(), 1 + 200 * 3);
+}
+
+#[test]
+fn overlapping_shards_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "experiment",
+        "--configs",
+        "8",
+        "--robots",
+        "2",
+        "--solvers",
+        "bfs",
+        "--time-limit",
+        "10",
+        "--shard",
+        "1/2",
+        "--out",
+        "a.csv",
+    ];
+    lab(dir.path(), &args);
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(["experiment", "--merge", "m.csv", "a.csv", "a.csv"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("shards must not overlap"), "{err}");
+    assert!(!dir.path().join("m.csv").exists());
+}
