@@ -345,3 +345,61 @@ impl super::RicochetApp {
         &self.analyzer
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::samples;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn the_heat_map_writes_each_targets_mean_in_its_cell_and_the_summary_reads_the_analysis() {
+        let puzzle = samples::fogleman_22();
+        let config = AnalyzeConfig {
+            deals: 2,
+            seed: 3,
+            threads: 1,
+            solve_time: Duration::from_secs(60),
+            memory_limit: 1 << 30,
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let analysis = crate::study::analyze::analyze(&puzzle, &config, &cancel, |_| {}).unwrap();
+        let drawing = difficulty_layer(&analysis);
+        let summaries: Vec<_> = analysis
+            .per_target()
+            .into_iter()
+            .filter(|s| s.mean.is_some())
+            .collect();
+        assert_eq!(drawing.fills.len(), summaries.len());
+        for summary in &summaries {
+            let text = format!("{:.1}", summary.mean.unwrap());
+            assert!(
+                drawing
+                    .texts
+                    .iter()
+                    .any(|t| t.pos == summary.target.pos && t.text == text)
+            );
+        }
+        // The hardest target is the hottest.
+        let hardest = summaries
+            .iter()
+            .max_by(|a, b| a.mean.partial_cmp(&b.mean).unwrap())
+            .unwrap();
+        let hottest = drawing
+            .fills
+            .iter()
+            .max_by(|a, b| a.level.total_cmp(&b.level))
+            .unwrap();
+        assert_eq!(hottest.level, 1.0);
+        let at_hottest = summaries
+            .iter()
+            .find(|s| s.target.pos == hottest.pos)
+            .unwrap();
+        assert_eq!(at_hottest.mean, hardest.mean);
+        let lines = summary_lines(&analysis);
+        assert_eq!(lines[0], format!("Puzzles solved: {}", analysis.solved()));
+        assert!(lines[1].starts_with("Mean optimal length: "));
+        assert!(lines[2].starts_with("1-2 move puzzles: "));
+    }
+}

@@ -53,3 +53,52 @@ pub fn spawn_analysis(
         link.send(AnalysisNews::Done(result), Duration::ZERO);
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::samples;
+    use std::sync::Arc;
+
+    fn config(deals: u32) -> AnalyzeConfig {
+        AnalyzeConfig {
+            deals,
+            seed: 7,
+            threads: 2,
+            solve_time: Duration::from_secs(60),
+            memory_limit: 1 << 30,
+        }
+    }
+
+    fn finish(task: &Task<AnalysisNews>) -> Analysis {
+        loop {
+            match task.recv_timeout(Duration::from_secs(120)) {
+                Ok(AnalysisNews::Progress { done, total }) => assert!(done <= total),
+                Ok(AnalysisNews::Done(result)) => return *result.unwrap(),
+                Err(error) => panic!("no analysis: {error}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_task_sends_the_same_analysis_as_a_direct_run() {
+        let puzzle = samples::fogleman_22();
+        let task = spawn_analysis(puzzle.clone(), config(2), Arc::new(|_| {})).unwrap();
+        let sent = finish(&task);
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let direct = analyze(&puzzle, &config(2), &cancel, |_| {}).unwrap();
+        assert!(!sent.cancelled);
+        assert_eq!(sent.distribution(), direct.distribution());
+        assert_eq!(sent.results.len(), direct.results.len());
+    }
+
+    #[test]
+    fn a_cancelled_task_sends_what_finished() {
+        let puzzle = samples::fogleman_22();
+        let task = spawn_analysis(puzzle, config(10_000), Arc::new(|_| {})).unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        task.cancel();
+        let analysis = finish(&task);
+        assert!(analysis.cancelled);
+    }
+}
