@@ -91,3 +91,47 @@ pub fn spawn_distance_map(
         link.send(DistanceNews::Done(Box::new(map)), Duration::ZERO);
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::samples;
+    use crate::solver::Stop;
+    use std::sync::Arc;
+
+    fn finish(task: &Task<DistanceNews>) -> (DistanceMap, Vec<DistanceProgress>) {
+        let mut progress = Vec::new();
+        loop {
+            match task.recv_timeout(Duration::from_secs(120)) {
+                Ok(DistanceNews::Progress(p)) => progress.push(p),
+                Ok(DistanceNews::Done(map)) => return (*map, progress),
+                Err(error) => panic!("no map: {error}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_task_reports_each_level_and_sends_the_map_of_a_direct_run() {
+        let puzzle = samples::fogleman_22();
+        let task = spawn_distance_map(puzzle.clone(), 5, 1 << 30, Arc::new(|_| {})).unwrap();
+        let (map, progress) = finish(&task);
+        let direct = distance_map(&puzzle, 5, &Limits::default(), &mut crate::solver::NoProbe);
+        assert_eq!(map.robots, direct.robots);
+        assert_eq!(map.depth, 5);
+        assert_eq!(
+            progress.last().map(|p| p.levels),
+            Some(map.levels.len() as u32)
+        );
+    }
+
+    #[test]
+    fn a_cancelled_task_stops_and_keeps_the_finished_levels() {
+        let puzzle = samples::fogleman_22();
+        let task = spawn_distance_map(puzzle, 30, 8 << 30, Arc::new(|_| {})).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        task.cancel();
+        let (map, _) = finish(&task);
+        assert_eq!(map.stopped, Some(Stop::Cancelled));
+        assert!(map.depth < 30);
+    }
+}
