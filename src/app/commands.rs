@@ -110,6 +110,8 @@ pub enum Command {
     CheckGraph,
     /// Show or hide the Experiments window.
     ToggleExperiments,
+    /// Show or hide the Analyse board window.
+    ToggleAnalyzer,
 }
 
 impl Command {
@@ -258,6 +260,7 @@ impl RicochetApp {
                 Err(text) => self.error(text),
             },
             Command::ToggleExperiments => self.experiments.open = !self.experiments.open,
+            Command::ToggleAnalyzer => self.analyzer.open = !self.analyzer.open,
         }
     }
 

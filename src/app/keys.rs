@@ -40,6 +40,8 @@ pub enum Action {
     SaveAs,
     /// Show or hide the Experiments window.
     Experiments,
+    /// Show or hide the Analyse board window.
+    Analyze,
     /// Editor mode.
     EditMode,
     /// Play mode.
@@ -116,6 +118,12 @@ pub fn bindings() -> Vec<KeyBinding> {
             Always,
             A::Experiments,
             "The Experiments window",
+        ),
+        row(
+            key(CTRL_SHIFT, Key::A),
+            Always,
+            A::Analyze,
+            "The Analyse board window",
         ),
         row(key(NONE, Key::E), Always, A::EditMode, "Editor mode"),
         row(key(NONE, Key::P), Always, A::PlayMode, "Play mode"),
@@ -336,6 +344,7 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
         Action::Save => Command::Save,
         Action::SaveAs => Command::SaveAs(SaveKind::Native),
         Action::Experiments => Command::ToggleExperiments,
+        Action::Analyze => Command::ToggleAnalyzer,
         Action::EditMode => Command::SetMode(Mode::Edit),
         Action::PlayMode => Command::SetMode(Mode::Play),
         Action::Solve => Command::Solve,

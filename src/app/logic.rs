@@ -13,6 +13,8 @@ impl RicochetApp {
         }
         self.hints.drain();
         self.solutions.drain();
+        self.sync_distances();
+        self.analyzer.drain();
         let Some(session) = &mut self.session else {
             return;
         };

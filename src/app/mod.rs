@@ -13,10 +13,12 @@
 //! - the persisted [`AppState`] apart from runtime state, `logic` (drain the workers, keys,
 //!   timers) apart from `ui`.
 
+pub mod analyzer;
 pub mod board_view;
 pub mod commands;
 pub mod coordinates;
 pub mod debugger;
+pub mod distance_map;
 pub mod document;
 pub mod draft;
 pub mod editor;
@@ -183,6 +185,10 @@ pub struct RicochetApp {
     hints: hints::HintState,
     /// Every optimal solution of the last run, when listed.
     solutions: solutions_list::SolutionsList,
+    /// The exact distance map of the position shown, for its overlay.
+    distances: distance_map::DistanceMapState,
+    /// The Analyse board window.
+    analyzer: analyzer::AnalyzerView,
     ctx: egui::Context,
 }
 
@@ -252,6 +258,8 @@ impl RicochetApp {
             stateless_cache: Default::default(),
             hints: Default::default(),
             solutions: Default::default(),
+            distances: Default::default(),
+            analyzer: Default::default(),
             ctx,
         };
         app.sync_board_fields();

@@ -115,6 +115,15 @@ impl RicochetApp {
             solution,
         };
         scene.overlay = overlay_drawing(&sources);
+        scene.overlay.extend(self.analyzer.heat_layer(board));
+        // Only a map of the position shown is drawn (sync drops any other).
+        if settings.exact_distances
+            && let (Some((_, map)), Some(color)) = (self.distances.map(), self.distance_robot())
+        {
+            scene
+                .overlay
+                .extend(overlays::exact::exact_distance_layer(board, map, color));
+        }
     }
 
     /// The central panel: the board, and what clicks on it do.

@@ -57,11 +57,15 @@ pub enum View {
     /// A debugged Graph v2 run stopped at a depth breakpoint, then scrubbed back along the
     /// timeline: the node, slide graph and search heat map as they were at that event.
     DebugStepBack,
+    /// The exact distance map of one robot, cells where it needs helpers outlined.
+    OverlayDistances,
+    /// The Analyse board window after a run, its heat map on the board.
+    Analyze,
 }
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 17] = [
+    pub const ALL: [(View, &'static str); 19] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
@@ -79,6 +83,8 @@ impl View {
         (View::DebugGraph, "debug-graph"),
         (View::DebugStateless, "debug-stateless"),
         (View::DebugStepBack, "debug-step-back"),
+        (View::OverlayDistances, "overlay-distances"),
+        (View::Analyze, "analyze"),
     ];
 
     /// The view's name on the command line.
@@ -353,6 +359,21 @@ impl ScreenshotDirector {
                 app.state.overlays.graph_edges = true;
                 app.state.overlays.graph_all_cells = true;
             }
+            View::OverlayDistances => {
+                app.dock = super::shell::DockTab::Overlays;
+                app.state.view.plots = false;
+                app.state.overlays.exact_distances = true;
+            }
+            View::Analyze => {
+                app.state.view.plots = false;
+                app.analyzer.open = true;
+                app.analyzer.deals = 10;
+                if let Ok(puzzle) = app.doc.validity().as_ref() {
+                    let puzzle = puzzle.clone();
+                    let waker = app.waker();
+                    app.analyzer.start(&puzzle, waker);
+                }
+            }
             View::OverlayMinMoves => {
                 app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
@@ -459,6 +480,8 @@ impl ScreenshotDirector {
                 true
             }
             View::OverlayMinMoves | View::OverlayStateless => true,
+            View::OverlayDistances => app.distances.map().is_some(),
+            View::Analyze => !app.analyzer.is_running() && app.analyzer.analysis().is_some(),
             View::DebugStepBack => {
                 let Some(debugger) = app.debugger.as_ref() else {
                     return false;

@@ -136,6 +136,10 @@ impl RicochetApp {
                     self.experiments.open = true;
                     ui.close();
                 }
+                if menu_button(ui, true, "Analyse board...", hint(Action::Analyze)).clicked() {
+                    self.analyzer.open = true;
+                    ui.close();
+                }
                 ui.separator();
                 overlays::panel::overlay_checkboxes(ui, &mut self.state.overlays);
                 ui.separator();
@@ -282,11 +286,6 @@ impl RicochetApp {
             }
             DockTab::Overlays => {
                 let min_moves = self.state.view.min_moves;
-                let tracker = self
-                    .state
-                    .overlays
-                    .graph_edges
-                    .then_some(&self.graph_tracker);
                 egui::ScrollArea::vertical()
                     .id_salt("overlays-tab")
                     .auto_shrink([false, false])
@@ -296,6 +295,12 @@ impl RicochetApp {
                             &mut self.state.overlays,
                             &mut self.state.view.min_moves,
                         );
+                        self.distance_map_ui(ui);
+                        let tracker = self
+                            .state
+                            .overlays
+                            .graph_edges
+                            .then_some(&self.graph_tracker);
                         ui.separator();
                         overlays::panel::overlays_ui(
                             ui,

@@ -181,6 +181,8 @@ pub struct OverlayPalette {
     pub graph_changed: Color32,
     /// Where a changed edge pointed before.
     pub graph_removed: Color32,
+    /// The outline of a cell the robot reaches only with helpers.
+    pub needs_helpers: Color32,
 }
 
 /// Overlay colours on the light look.
@@ -188,6 +190,7 @@ pub const LIGHT_OVERLAY: OverlayPalette = OverlayPalette {
     graph_edge: Color32::from_rgba_premultiplied(40, 70, 120, 150),
     graph_changed: Color32::from_rgb(220, 60, 160),
     graph_removed: Color32::from_rgb(240, 150, 40),
+    needs_helpers: Color32::from_rgb(150, 20, 150),
 };
 
 /// Overlay colours on the dark look.
@@ -195,6 +198,7 @@ pub const DARK_OVERLAY: OverlayPalette = OverlayPalette {
     graph_edge: Color32::from_rgba_premultiplied(140, 180, 230, 150),
     graph_changed: Color32::from_rgb(255, 110, 200),
     graph_removed: Color32::from_rgb(250, 170, 60),
+    needs_helpers: Color32::from_rgb(255, 120, 255),
 };
 
 /// The overlay colours that go with a board palette.

@@ -1,5 +1,5 @@
 //! The windows over the board, drawn after the panels in this order: the in-app file windows,
-//! New board, Help, Experiments, and last the unsaved-changes question, which is modal. A new
+//! New board, Help, Experiments, Analyse board, and last the unsaved-changes question, which is modal. A new
 //! window is one more line here and a file of its own.
 
 use super::*;
@@ -21,6 +21,14 @@ impl RicochetApp {
             waker,
             commands,
         );
+        // The puzzle is copied only while the window shows.
+        let puzzle = self
+            .analyzer
+            .open
+            .then(|| self.doc.validity().as_ref().ok().cloned())
+            .flatten();
+        let waker = self.waker();
+        analyzer::analyzer_window(ctx, &mut self.analyzer, puzzle.as_ref(), waker, commands);
         if let Some(pending) = &self.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
         }

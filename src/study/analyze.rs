@@ -214,7 +214,7 @@ pub fn deal_position(
 }
 
 /// Whether one of the puzzle's robots can take the target.
-fn takeable(puzzle: &Puzzle, target: &Target) -> bool {
+pub fn takeable(puzzle: &Puzzle, target: &Target) -> bool {
     match target.color.robot() {
         Some(color) => puzzle.robot_index(color).is_some(),
         None => true,

@@ -25,7 +25,9 @@
 //! }
 //! ```
 
+pub mod analyze;
 pub mod debug;
+pub mod distances;
 pub mod hint;
 pub mod solutions;
 

@@ -9,6 +9,7 @@
 //! Overlays tab.
 
 pub mod assembly;
+pub mod exact;
 pub mod paint;
 pub mod panel;
 
@@ -23,7 +24,7 @@ use crate::solver::stateless::{FinalState, IntermediateState};
 use serde::{Deserialize, Serialize};
 
 /// Which overlays are on; kept between runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OverlaySettings {
     /// The stateless layer shows only this robot's states (all robots' when `None`).
@@ -40,6 +41,32 @@ pub struct OverlaySettings {
     pub search_heat: bool,
     /// The last solution's moves as arrows.
     pub solution_path: bool,
+    /// The exact distance map of one robot from the current position.
+    pub exact_distances: bool,
+    /// The robot whose exact distances are shown (the position's first robot when `None`).
+    pub exact_robot: Option<RobotColor>,
+    /// How many moves deep the exact distance map searches.
+    pub exact_depth: u32,
+    /// The memory the exact distance map's search may use, in MiB.
+    pub exact_memory_mib: u32,
+}
+
+impl Default for OverlaySettings {
+    fn default() -> Self {
+        OverlaySettings {
+            stateless_robot: None,
+            stateless_kinds: StatelessKinds::default(),
+            graph_edges: false,
+            graph_all_cells: false,
+            stateless: false,
+            search_heat: false,
+            solution_path: false,
+            exact_distances: false,
+            exact_robot: None,
+            exact_depth: crate::solver::distances::DEFAULT_MAX_DEPTH,
+            exact_memory_mib: exact::DEFAULT_MEMORY_MIB,
+        }
+    }
 }
 
 /// Which of the stateless solver's states the layer shows.
@@ -165,6 +192,8 @@ pub struct OverlayDrawing {
     pub texts: Vec<CellText>,
     /// Paths of moves, drawn as the board's trails.
     pub trails: Vec<Trail>,
+    /// Cells outlined as needing attention (where a robot needs helpers), drawn over fills.
+    pub outlines: Vec<Pos>,
 }
 
 impl OverlayDrawing {
@@ -174,6 +203,7 @@ impl OverlayDrawing {
         self.arrows.extend(other.arrows);
         self.texts.extend(other.texts);
         self.trails.extend(other.trails);
+        self.outlines.extend(other.outlines);
     }
 
     /// Whether there is nothing to draw.
@@ -182,6 +212,7 @@ impl OverlayDrawing {
             && self.arrows.is_empty()
             && self.texts.is_empty()
             && self.trails.is_empty()
+            && self.outlines.is_empty()
     }
 }
 
@@ -477,6 +508,16 @@ pub fn legend(
         entries.push((
             theme::robot(RobotColor::Red),
             "Solution path: numbered moves in the robot's colour",
+        ));
+    }
+    if settings.exact_distances {
+        entries.push((
+            theme::heat(false, 1.0),
+            "Exact distances: the fewest moves (any robot may move) before the chosen robot stands here; hot = few",
+        ));
+        entries.push((
+            colors.needs_helpers,
+            "Outlined: the robot needs helpers here (exact distance above the lower bound, shown small in the corner)",
         ));
     }
     entries

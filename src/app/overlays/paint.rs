@@ -26,6 +26,15 @@ pub fn overlay_shapes(
         ));
     }
     let colors = theme::overlay(palette);
+    for &pos in &drawing.outlines {
+        let rect = geometry.cell_rect(pos).shrink(cell * 0.07);
+        shapes.push(Shape::rect_stroke(
+            rect,
+            cell * 0.08,
+            Stroke::new((cell * 0.05).max(1.5), colors.needs_helpers),
+            egui::StrokeKind::Inside,
+        ));
+    }
     for arrow in &drawing.arrows {
         shapes.extend(arrow_shapes(geometry, arrow, colors));
     }

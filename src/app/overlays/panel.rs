@@ -58,6 +58,8 @@ pub fn overlay_checkboxes(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     ui.checkbox(&mut settings.stateless, "Stateless states");
     ui.checkbox(&mut settings.search_heat, "Search heat map");
     ui.checkbox(&mut settings.solution_path, "Solution path");
+    ui.checkbox(&mut settings.exact_distances, "Exact distance map")
+        .on_hover_text("Per cell, the fewest moves before the chosen robot stands there");
 }
 
 /// The overlay legends, with the slide graph's check.

@@ -1,0 +1,95 @@
+//! The exact distance map's layer: per cell, the fewest moves (every robot may move) after
+//! which the chosen robot stands there, tinted like the minimum-move map, with the cells where
+//! that exceeds the lower bound outlined (the robot needs helpers there).
+
+use super::{CellFill, CellText, HeatKind, OverlayDrawing};
+use crate::model::{Board, Cell, RobotColor};
+use crate::solver::distances::DistanceMap;
+
+/// The exact distance map's memory limit when none is chosen, in MiB.
+pub const DEFAULT_MEMORY_MIB: u32 = 1024;
+
+/// The layer of `color`'s exact distances; empty when the map has no such robot.
+pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor) -> OverlayDrawing {
+    let mut drawing = OverlayDrawing::default();
+    let Some(robot) = map.robots.iter().find(|r| r.color == color) else {
+        return drawing;
+    };
+    if usize::from(map.width) != usize::from(board.width())
+        || usize::from(map.height) != usize::from(board.height())
+    {
+        return drawing;
+    }
+    let highest = robot.exact.iter().flatten().copied().max().unwrap_or(0);
+    for cell in 0..board.cell_count() {
+        let cell_id = cell as Cell;
+        if board.is_closed(cell_id) {
+            continue;
+        }
+        let pos = board.pos(cell_id);
+        if let Some(moves) = robot.exact[cell] {
+            drawing.fills.push(CellFill {
+                pos,
+                kind: HeatKind::MinMoves,
+                level: if highest == 0 {
+                    1.0
+                } else {
+                    1.0 - moves as f32 / highest as f32
+                },
+            });
+            drawing.texts.push(CellText {
+                pos,
+                line: 4,
+                text: moves.to_string(),
+                color: None,
+                large: true,
+            });
+        }
+        if robot.needs_helpers(cell_id, map.depth) {
+            drawing.outlines.push(pos);
+            if let Some(bound) = robot.lower_bound[cell] {
+                drawing.texts.push(CellText {
+                    pos,
+                    line: 0,
+                    text: bound.to_string(),
+                    color: None,
+                    large: false,
+                });
+            }
+        }
+    }
+    drawing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::samples;
+    use crate::solver::distances::distance_map;
+    use crate::solver::{Limits, NoProbe};
+
+    #[test]
+    fn every_reached_cell_shows_its_distance_and_helper_cells_are_outlined() {
+        let puzzle = samples::fogleman_22();
+        let map = distance_map(&puzzle, 3, &Limits::default(), &mut NoProbe);
+        let color = puzzle.robots()[0].color;
+        let drawing = exact_distance_layer(puzzle.board(), &map, color);
+        let robot = map.robots.iter().find(|r| r.color == color).unwrap();
+        let reached = robot.exact.iter().flatten().count();
+        assert_eq!(drawing.fills.len(), reached);
+        let helpers = (0..puzzle.board().cell_count())
+            .filter(|&c| robot.needs_helpers(c as Cell, map.depth))
+            .count();
+        assert_eq!(drawing.outlines.len(), helpers);
+        // The robot's own cell is at distance 0.
+        let home = puzzle
+            .board()
+            .pos(puzzle.board().cell(puzzle.robots()[0].pos));
+        assert!(
+            drawing
+                .texts
+                .iter()
+                .any(|t| t.pos == home && t.text == "0" && t.large)
+        );
+    }
+}

@@ -1,0 +1,70 @@
+//! The Analyse board window in the real app: opened from the View menu, run with few deals,
+//! its histogram and summary read by their labels, and a hardest position opened as the
+//! board by clicking it.
+
+mod common;
+
+use common::step_until;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ricochet_lab::app::draft::{Draft, write_draft};
+use ricochet_lab::app::{AppState, RicochetApp};
+use ricochet_lab::model::formats::game_id;
+use std::time::Duration;
+
+const GAME: &str = "EF81+40+09AF0E2D+1A";
+
+#[test]
+fn the_window_analyses_the_board_and_opens_a_hardest_position() {
+    let puzzle = game_id::parse(GAME).unwrap();
+    let state = AppState {
+        board: Some(write_draft(&Draft::from_puzzle(&puzzle))),
+        native_dialogs: false,
+        ..AppState::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size([1360.0, 1000.0])
+        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
+    harness.run();
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label("Analyse board...").click();
+    harness.run();
+    assert!(harness.state().analyzer().open);
+    harness.get_by_label_contains("No data yet");
+
+    // Two deals per target: typed into the field.
+    harness.get_by_label("Deals per target").click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.get_by_label("Deals per target").type_text("2");
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    assert_eq!(harness.state().analyzer().deals, 2);
+
+    harness.get_by_label("Start").click();
+    step_until(&mut harness, Duration::from_secs(300), |app| {
+        !app.analyzer().is_running() && app.analyzer().analysis().is_some()
+    });
+    let analysis = harness.state().analyzer().analysis().unwrap();
+    assert!(!analysis.cancelled);
+    // Every target of the board with two deals each.
+    let targets = puzzle.board().targets().len() as u64;
+    assert_eq!(analysis.results.len() as u64, targets * 2);
+    let solved = analysis.solved();
+    let hardest = analysis.hardest(1)[0].clone();
+    harness.get_by_label(&format!("Puzzles solved: {solved}"));
+    harness.get_by_label_contains("Mean optimal length: ");
+    harness.get_by_label_contains("1-2 move puzzles: ");
+    assert!(harness.query_by_label_contains("No data yet").is_none());
+
+    // The hardest position opens as the board (the board has no unsaved edits, so nothing is
+    // asked).
+    let moves = hardest.moves.unwrap();
+    let id = game_id::write(&hardest.puzzle).unwrap();
+    harness
+        .get_by_label(&format!("{moves} moves: {id}"))
+        .click();
+    harness.run();
+    assert_eq!(harness.state().draft().to_puzzle().unwrap(), hardest.puzzle);
+}
