@@ -237,22 +237,38 @@ pub struct Report {
 pub fn process_cpu_time() -> Option<Duration> {
     #[cfg(unix)]
     {
-        let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
-        // SAFETY: getrusage writes a whole rusage into the pointer it is given on success.
-        let usage = unsafe {
-            if libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) != 0 {
-                return None;
-            }
-            usage.assume_init()
-        };
-        let time = |t: libc::timeval| {
-            Duration::from_secs(t.tv_sec.max(0) as u64)
-                + Duration::from_micros(t.tv_usec.max(0) as u64)
-        };
-        Some(time(usage.ru_utime) + time(usage.ru_stime))
+        resource_cpu_time(libc::RUSAGE_SELF)
     }
     #[cfg(not(unix))]
     None
+}
+
+/// CPU time of this process's finished child processes so far (user and system), where the
+/// system reports it.
+pub fn children_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        resource_cpu_time(libc::RUSAGE_CHILDREN)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// User and system time from `getrusage` for `who` (`RUSAGE_SELF` or `RUSAGE_CHILDREN`).
+#[cfg(unix)]
+fn resource_cpu_time(who: libc::c_int) -> Option<Duration> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+    // SAFETY: getrusage writes a whole rusage into the pointer it is given on success.
+    let usage = unsafe {
+        if libc::getrusage(who, usage.as_mut_ptr()) != 0 {
+            return None;
+        }
+        usage.assume_init()
+    };
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
+    };
+    Some(time(usage.ru_utime) + time(usage.ru_stime))
 }
 
 /// Why a run could not start.

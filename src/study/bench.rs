@@ -462,11 +462,11 @@ impl OtherBuild {
             if let Some(bytes) = limits.memory_bytes {
                 command.args(["--memory-limit", &(bytes >> 20).max(1).to_string()]);
             }
-            let cpu_before = children_cpu_time();
+            let cpu_before = crate::solver::children_cpu_time();
             let output = command
                 .output()
                 .with_context(|| format!("cannot run {}", self.path.display()))?;
-            let cpu = children_cpu_time()
+            let cpu = crate::solver::children_cpu_time()
                 .zip(cpu_before)
                 .map(|(after, before)| after.saturating_sub(before));
             let value: serde_json::Value = serde_json::from_slice(&output.stdout)
@@ -500,28 +500,6 @@ impl OtherBuild {
         let median = runs.len() / 2;
         Ok(runs.swap_remove(median))
     }
-}
-
-/// CPU time of the finished child processes so far, where the system reports it.
-fn children_cpu_time() -> Option<Duration> {
-    #[cfg(unix)]
-    {
-        let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
-        // SAFETY: getrusage writes a whole rusage into the pointer it is given on success.
-        let usage = unsafe {
-            if libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) != 0 {
-                return None;
-            }
-            usage.assume_init()
-        };
-        let time = |t: libc::timeval| {
-            Duration::from_secs(t.tv_sec.max(0) as u64)
-                + Duration::from_micros(t.tv_usec.max(0) as u64)
-        };
-        Some(time(usage.ru_utime) + time(usage.ru_stime))
-    }
-    #[cfg(not(unix))]
-    None
 }
 
 /// Per puzzle, the time of each thread count of the same solver and the speed-up over the
