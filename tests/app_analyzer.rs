@@ -5,10 +5,7 @@
 mod common;
 
 use common::step_until;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::draft::{Draft, write_draft};
-use ricochet_lab::app::{AppState, RicochetApp};
 use ricochet_lab::model::formats::game_id;
 use std::time::Duration;
 
@@ -17,15 +14,7 @@ const GAME: &str = "EF81+40+09AF0E2D+1A";
 #[test]
 fn the_window_analyses_the_board_and_opens_a_hardest_position() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let state = AppState {
-        board: Some(write_draft(&Draft::from_puzzle(&puzzle))),
-        native_dialogs: false,
-        ..AppState::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 1000.0])
-        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
-    harness.run();
+    let mut harness = common::harness_on(&puzzle, [1360.0, 1000.0], |_| {});
     harness.get_by_label("View").click();
     harness.run();
     harness.get_by_label("Analyse board...").click();

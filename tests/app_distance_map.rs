@@ -5,10 +5,7 @@
 mod common;
 
 use common::{import, step_until};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::draft::{Draft, write_draft};
-use ricochet_lab::app::{AppState, RicochetApp};
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::solver::distances::DEFAULT_MAX_DEPTH;
 use std::time::Duration;
@@ -19,15 +16,7 @@ const OTHER_GAME: &str = "EF81+40+39AB8BD4+1A";
 #[test]
 fn the_overlay_maps_the_board_shown_and_a_new_board_drops_the_map() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let state = AppState {
-        board: Some(write_draft(&Draft::from_puzzle(&puzzle))),
-        native_dialogs: false,
-        ..AppState::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
-    harness.run();
+    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
     assert!(harness.state().exact_distance_map().is_none());
 
     harness.get_by_label("Overlays").click();

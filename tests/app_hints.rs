@@ -5,10 +5,8 @@
 mod common;
 
 use common::step_until;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::draft::{Draft, write_draft};
-use ricochet_lab::app::{AppState, Mode, RicochetApp};
+use ricochet_lab::app::Mode;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::parse_moves;
 use std::time::Duration;
@@ -19,15 +17,7 @@ const GAME: &str = "EF81+40+09AF0E2D+1A";
 #[test]
 fn h_shows_the_next_hint_level_and_a_move_starts_over() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let state = AppState {
-        board: Some(write_draft(&Draft::from_puzzle(&puzzle))),
-        native_dialogs: false,
-        ..AppState::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
-    harness.run();
+    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
     harness.key_press(egui::Key::P);
     harness.run();
     assert_eq!(harness.state().mode(), Mode::Play);

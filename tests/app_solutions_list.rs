@@ -4,10 +4,7 @@
 mod common;
 
 use common::step_until;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::draft::{Draft, write_draft};
-use ricochet_lab::app::{AppState, RicochetApp};
 use ricochet_lab::model::{format_moves, formats::game_id};
 use ricochet_lab::solver::all_solutions::{robot_changes, robots_moved};
 use std::time::Duration;
@@ -18,16 +15,9 @@ const GAME: &str = "EF81+40+39AB8BD4+1A";
 #[test]
 fn the_panel_lists_every_optimal_solution_and_a_click_plays_one() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let mut state = AppState {
-        board: Some(write_draft(&Draft::from_puzzle(&puzzle))),
-        native_dialogs: false,
-        ..AppState::default()
-    };
-    state.solver.solver = "fast".to_string();
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
-    harness.run();
+    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |state| {
+        state.solver.solver = "fast".to_string();
+    });
     harness.key_press(egui::Key::S);
     step_until(&mut harness, Duration::from_secs(60), |app| {
         app.run_summary().is_some_and(|r| !r.running)

@@ -459,7 +459,7 @@ impl RicochetApp {
     ) {
         self.doc.replace(draft, file, name);
         self.editor.reset();
-        // Dropping the session cancels a run still going on the old board.
+        // Dropping the debugger state cancels a run still going on the old board.
         self.session = None;
         self.after_board_change("another board was opened");
         self.note(note);

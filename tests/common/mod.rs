@@ -9,7 +9,8 @@ pub mod puzzles;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::RicochetApp;
+use ricochet_lab::app::draft::{Draft, write_draft};
+use ricochet_lab::app::{AppState, RicochetApp};
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::solver;
 use std::time::{Duration, Instant};
@@ -19,6 +20,26 @@ pub fn app_harness() -> Harness<'static, RicochetApp> {
     let mut harness = Harness::builder()
         .with_size([1360.0, 900.0])
         .build_eframe(|cc| RicochetApp::new(cc));
+    harness.run();
+    harness
+}
+
+/// The app opened on a puzzle (with no system file dialogs), its state adjusted by `adjust`
+/// before the app starts, in a window of the given size.
+pub fn harness_on(
+    puzzle: &ricochet_lab::model::Puzzle,
+    size: [f32; 2],
+    adjust: impl FnOnce(&mut AppState),
+) -> Harness<'static, RicochetApp> {
+    let mut state = AppState {
+        board: Some(write_draft(&Draft::from_puzzle(puzzle))),
+        native_dialogs: false,
+        ..AppState::default()
+    };
+    adjust(&mut state);
+    let mut harness = Harness::builder()
+        .with_size(size)
+        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
     harness.run();
     harness
 }
