@@ -33,7 +33,7 @@
 //! iterations): *Nodes* visited at that depth, *inner* nodes expanded there (neither a goal
 //! nor at the limit), *reversals* moves not tried from nodes there by the opposite-move rule.
 
-use super::dfs_state::{DfsState, Undo};
+use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
@@ -100,17 +100,10 @@ pub fn solve<P: Probe>(
     }
 }
 
-/// One level of the depth-first search: the next move to try and how to undo the move that
-/// led here.
-struct Frame {
-    next: usize,
-    undo: Option<Undo>,
-}
-
 struct Dls<'s, 'p, P: Probe> {
     search: &'s mut Search<'p, P>,
     dfs: DfsState,
-    frames: Vec<Frame>,
+    frames: Vec<Frame<()>>,
     /// Counters per depth, grown as the search goes deeper.
     rows: Vec<DepthStats>,
 }
@@ -130,105 +123,7 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
         self.search
             .probe
             .event(|| Event::IterationStarted { depth: limit });
-        match self.visit(0, limit)? {
-            Visit::Goal => return Ok(true),
-            Visit::Cut => return Ok(false),
-            Visit::Expand => self.push_frame(None)?,
-        }
-        let robots = self.dfs.colors.len();
-        while let Some(top) = self.frames.len().checked_sub(1) {
-            let g = top as u32;
-            let Some((robot, dir, to)) = self.next_move(top, g, robots) else {
-                if let Some(undo) = self.frames[top].undo {
-                    self.undo(undo);
-                }
-                self.frames.pop();
-                continue;
-            };
-            let undo = self.dfs.make(robot, dir, to);
-            match self.visit(g + 1, limit)? {
-                Visit::Goal => return Ok(true),
-                Visit::Cut => self.undo(undo),
-                Visit::Expand => self.push_frame(Some(undo))?,
-            }
-        }
-        Ok(false)
-    }
-
-    /// Opens a level of the search, growing the stack only within the memory limit.
-    fn push_frame(&mut self, undo: Option<Undo>) -> Result<(), Stop> {
-        if self.frames.len() == self.frames.capacity() {
-            let more = self.frames.capacity().max(64);
-            let levels = self.frames.capacity() + more;
-            let per_level = std::mem::size_of::<Frame>()
-                + std::mem::size_of::<(usize, Direction)>()
-                + std::mem::size_of::<DepthStats>();
-            self.search.set_memory(levels.saturating_mul(per_level))?;
-            self.frames
-                .try_reserve(more)
-                .map_err(|_| Stop::MemoryLimit)?;
-            self.dfs
-                .path
-                .try_reserve(more)
-                .map_err(|_| Stop::MemoryLimit)?;
-            self.rows.try_reserve(more).map_err(|_| Stop::MemoryLimit)?;
-        }
-        self.frames.push(Frame { next: 0, undo });
-        Ok(())
-    }
-
-    /// The next move to try from the node of frame `top` (at depth `g`): its robot, direction
-    /// and stop cell. Advances the frame past it and counts the reversals it skips.
-    fn next_move(&mut self, top: usize, g: u32, robots: usize) -> Option<(usize, Direction, Cell)> {
-        let last = self.dfs.path.last().copied();
-        while self.frames[top].next < robots * 4 {
-            let i = self.frames[top].next;
-            self.frames[top].next += 1;
-            let robot = i / 4;
-            let dir = Direction::ALL[i % 4];
-            if g > self.dfs.min_len && last == Some((robot, dir.opposite())) {
-                self.rows[top].hits += 1;
-                continue;
-            }
-            if let Some(to) = self.dfs.try_move(robot, dir) {
-                return Some((robot, dir, to));
-            }
-        }
-        None
-    }
-
-    fn undo(&mut self, undo: Undo) {
-        self.dfs.undo(undo);
-    }
-
-    /// Counts and examines the current node at depth `g`.
-    fn visit(&mut self, g: u32, limit: u32) -> Result<Visit, Stop> {
-        let depth = g as usize;
-        if depth == self.rows.len() {
-            self.rows.push(DepthStats {
-                depth: g,
-                ..DepthStats::default()
-            });
-        }
-        self.rows[depth].nodes += 1;
-        self.search.tick()?;
-        self.search.probe.event(|| Event::Node {
-            depth: g,
-            cells: RobotCells::new(&self.dfs.cells),
-            path: self.dfs.moves(),
-        });
-        if self.dfs.at_goal(&self.dfs.cells) && g >= self.dfs.min_len {
-            return Ok(Visit::Goal);
-        }
-        if g == limit {
-            self.search.probe.event(|| Event::Pruned {
-                depth: g,
-                reason: PruneReason::DepthLimit,
-            });
-            return Ok(Visit::Cut);
-        }
-        self.rows[depth].inner += 1;
-        Ok(Visit::Expand)
+        walk(self, limit)
     }
 
     /// Hands the per-depth rows to the probe, shallowest first.
@@ -298,14 +193,76 @@ impl<'s, 'p, P: Probe> Dls<'s, 'p, P> {
     }
 }
 
-/// What to do with a node just visited.
-enum Visit {
-    /// It is a goal.
-    Goal,
-    /// It was cut off.
-    Cut,
-    /// Search its children.
-    Expand,
+impl<P: Probe> TreeSearch for Dls<'_, '_, P> {
+    type Note = ();
+
+    fn dfs(&mut self) -> &mut DfsState {
+        &mut self.dfs
+    }
+
+    fn frames(&mut self) -> &mut Vec<Frame<()>> {
+        &mut self.frames
+    }
+
+    /// Opens a level of the search, growing the stack only within the memory limit.
+    fn push_frame(&mut self, frame: Frame<()>) -> Result<(), Stop> {
+        if self.frames.len() == self.frames.capacity() {
+            let more = self.frames.capacity().max(64);
+            let levels = self.frames.capacity() + more;
+            let per_level = std::mem::size_of::<Frame<()>>()
+                + std::mem::size_of::<(usize, Direction)>()
+                + std::mem::size_of::<DepthStats>();
+            self.search.set_memory(levels.saturating_mul(per_level))?;
+            self.frames
+                .try_reserve(more)
+                .map_err(|_| Stop::MemoryLimit)?;
+            self.dfs
+                .path
+                .try_reserve(more)
+                .map_err(|_| Stop::MemoryLimit)?;
+            self.rows.try_reserve(more).map_err(|_| Stop::MemoryLimit)?;
+        }
+        self.frames.push(frame);
+        Ok(())
+    }
+
+    /// The next move to try from the node of frame `top` (at depth `g`): its robot, direction
+    /// and stop cell. Advances the frame past it and counts the reversals it skips.
+    fn next_move(&mut self, top: usize, g: u32) -> Option<(usize, Direction, Cell)> {
+        let hits = &mut self.rows[top].hits;
+        self.dfs
+            .next_move(&mut self.frames[top].next, g, |_| true, || *hits += 1)
+    }
+
+    /// Counts and examines the current node at depth `g`.
+    fn visit(&mut self, g: u32, limit: u32) -> Result<Visit<()>, Stop> {
+        let depth = g as usize;
+        if depth == self.rows.len() {
+            self.rows.push(DepthStats {
+                depth: g,
+                ..DepthStats::default()
+            });
+        }
+        self.rows[depth].nodes += 1;
+        self.search.tick()?;
+        self.search.probe.event(|| Event::Node {
+            depth: g,
+            cells: RobotCells::new(&self.dfs.cells),
+            path: self.dfs.moves(),
+        });
+        if self.dfs.at_goal(&self.dfs.cells) && g >= self.dfs.min_len {
+            return Ok(Visit::Goal);
+        }
+        if g == limit {
+            self.search.probe.event(|| Event::Pruned {
+                depth: g,
+                reason: PruneReason::DepthLimit,
+            });
+            return Ok(Visit::Cut);
+        }
+        self.rows[depth].inner += 1;
+        Ok(Visit::Expand(()))
+    }
 }
 
 /// `moves` without the entries at the (distinct) indices `skip`.

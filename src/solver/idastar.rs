@@ -44,7 +44,7 @@
 //! Per-bound statistics: *Bound* is the iteration's bound, *Nodes* the nodes visited, *inner*
 //! the nodes within the bound (table hits included), *hits* the nodes cut off by the table.
 
-use super::dfs_state::{DfsState, Undo};
+use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
 use super::heuristics::{Estimator, Heuristic};
 use super::key::hash_table_bytes;
 use super::key::{KeyLayout, StateKey};
@@ -99,35 +99,10 @@ struct Seen {
 /// The `remaining` of a state only marked as cut off by the bound in a closure check.
 const CUT_ONLY: u32 = u32::MAX;
 
-/// What to do with a node just visited.
-enum Visit {
-    /// It is a goal.
-    Goal,
-    /// It was cut off.
-    Cut,
-    /// Search its children; `tight` holds the table value when it equals the moves left.
-    Expand {
-        /// See above.
-        tight: Option<u32>,
-    },
-}
-
-/// One level of the depth-first search: the next move to try and how to undo the move that
-/// led here.
-struct Frame {
-    next: usize,
-    undo: Option<Undo>,
-    /// The node's table value when it equals the moves left: then only a robot whose own
-    /// value equals it can bring a child within the bound.
-    tight: Option<u32>,
-}
-
 struct IdaStar<'s, 'p, P: Probe, K: StateKey> {
     search: &'s mut Search<'p, P>,
     dfs: DfsState,
     estimator: Estimator,
-    /// Robot indices in the order they are tried.
-    order: Vec<usize>,
     layout: KeyLayout,
     /// The most moves left each state was searched with, and in which iteration.
     table: FxHashMap<K, Seen>,
@@ -137,22 +112,23 @@ struct IdaStar<'s, 'p, P: Probe, K: StateKey> {
     marks: u64,
     /// States stored in this iteration that were not in the table before.
     new_states: u64,
-    frames: Vec<Frame>,
+    /// The open levels; each notes the node's table value when it equals the moves left:
+    /// then only a robot whose own value equals it can bring a child within the bound.
+    frames: Vec<Frame<Option<u32>>>,
     stats: DepthStats,
     next_bound: Option<u32>,
 }
 
 impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
     fn new(puzzle: &Puzzle, layout: KeyLayout, search: &'s mut Search<'p, P>) -> Self {
-        let n = puzzle.robots().len();
-        let active = puzzle.active_robot();
-        let mut order: Vec<usize> = active.into_iter().collect();
-        order.extend((0..n).filter(|&r| Some(r) != active));
+        let mut dfs = DfsState::new(puzzle);
+        // The robot the target asks for first: its moves can end the search.
+        let active = dfs.active;
+        dfs.order.sort_by_key(|&robot| Some(robot) != active);
         IdaStar {
             search,
-            dfs: DfsState::new(puzzle),
+            dfs,
             estimator: Estimator::new(puzzle, Heuristic::MinMoves),
-            order,
             layout,
             table: FxHashMap::default(),
             closure: false,
@@ -212,82 +188,90 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
     fn iterate(&mut self, bound: u32) -> Result<bool, Stop> {
         self.dfs.path.clear();
         self.frames.clear();
-        match self.visit(0, bound)? {
-            Visit::Goal => return Ok(true),
-            Visit::Cut => return Ok(false),
-            Visit::Expand { tight } => self.frames.push(Frame {
-                next: 0,
-                undo: None,
-                tight,
-            }),
-        }
-        let n = self.order.len();
-        while let Some(top) = self.frames.len().checked_sub(1) {
-            let g = top as u32;
-            let Some((robot, dir, to)) = self.next_move(top, g, n) else {
-                if let Some(undo) = self.frames[top].undo {
-                    self.undo(undo);
-                }
-                self.frames.pop();
-                continue;
-            };
-            let undo = self.dfs.make(robot, dir, to);
-            match self.visit(g + 1, bound)? {
-                Visit::Goal => return Ok(true),
-                Visit::Cut => self.undo(undo),
-                Visit::Expand { tight } => {
-                    if self.frames.len() == self.frames.capacity() {
-                        // The path is never longer than the bound, so this stays small.
-                        self.frames
-                            .try_reserve(self.frames.len().max(64))
-                            .map_err(|_| Stop::MemoryLimit)?;
-                    }
-                    self.frames.push(Frame {
-                        next: 0,
-                        undo: Some(undo),
-                        tight,
-                    });
-                }
+        walk(self, bound)
+    }
+
+    #[inline(always)]
+    fn key(&self, g: u32) -> K {
+        state_key(
+            &self.layout,
+            &self.dfs.cells,
+            &self.dfs.last_dir,
+            g,
+            self.dfs.min_len,
+        )
+    }
+
+    /// Marks the current state as cut off by the bound, unless it is in the table already.
+    fn mark_cut(&mut self) -> Result<(), Stop> {
+        let key = self.key(self.dfs.path.len() as u32);
+        if !self.table.contains_key(&key) {
+            if self.table.len() == self.table.capacity() {
+                self.grow_table()?;
             }
+            self.table.insert(
+                key,
+                Seen {
+                    remaining: CUT_ONLY,
+                    bound: 0,
+                },
+            );
+            self.marks += 1;
         }
-        Ok(false)
+        Ok(())
+    }
+
+    /// Doubles the transposition table after checking the memory limit.
+    fn grow_table(&mut self) -> Result<(), Stop> {
+        let more = self.table.capacity().max(1024);
+        let bytes = hash_table_bytes(
+            self.table.capacity() + more,
+            std::mem::size_of::<(K, Seen)>(),
+        );
+        self.search.set_memory(bytes)?;
+        self.table.try_reserve(more).map_err(|_| Stop::MemoryLimit)
+    }
+}
+
+impl<P: Probe, K: StateKey> TreeSearch for IdaStar<'_, '_, P, K> {
+    type Note = Option<u32>;
+
+    fn dfs(&mut self) -> &mut DfsState {
+        &mut self.dfs
+    }
+
+    fn frames(&mut self) -> &mut Vec<Frame<Option<u32>>> {
+        &mut self.frames
+    }
+
+    fn push_frame(&mut self, frame: Frame<Option<u32>>) -> Result<(), Stop> {
+        if self.frames.len() == self.frames.capacity() {
+            // The path is never longer than the bound, so this stays small.
+            self.frames
+                .try_reserve(self.frames.len().max(64))
+                .map_err(|_| Stop::MemoryLimit)?;
+        }
+        self.frames.push(frame);
+        Ok(())
     }
 
     /// The next legal move from the node of frame `top` (at depth `g`): its robot, direction
-    /// and stop cell. Advances the frame past it.
-    fn next_move(&mut self, top: usize, g: u32, robots: usize) -> Option<(usize, Direction, Cell)> {
-        let last = self.dfs.path.last().copied();
-        while self.frames[top].next < robots * 4 {
-            let i = self.frames[top].next;
-            self.frames[top].next += 1;
-            let robot = self.order[i / 4];
-            let dir = Direction::ALL[i % 4];
-            if let Some(h) = self.frames[top].tight {
-                let may_lower = match self.dfs.active {
-                    Some(a) => robot == a,
-                    None => self.estimator.cell_value(self.dfs.cells[robot]) == h,
-                };
-                if !may_lower {
-                    self.frames[top].next = (i / 4 + 1) * 4;
-                    continue;
-                }
-            }
-            if g > self.dfs.min_len && last == Some((robot, dir.opposite())) {
-                continue;
-            }
-            if let Some(to) = self.dfs.try_move(robot, dir) {
-                return Some((robot, dir, to));
-            }
-        }
-        None
-    }
-
-    fn undo(&mut self, undo: Undo) {
-        self.dfs.undo(undo);
+    /// and stop cell. Advances the frame past it. At a tight node only a robot that can lower
+    /// the table value is moved: the one the target asks for, or (for the vortex) one whose
+    /// own value equals it.
+    fn next_move(&mut self, top: usize, g: u32) -> Option<(usize, Direction, Cell)> {
+        let frame = &mut self.frames[top];
+        let (dfs, estimator) = (&self.dfs, &self.estimator);
+        let may_lower = |robot: usize| match (frame.note, dfs.active) {
+            (None, _) => true,
+            (Some(_), Some(active)) => robot == active,
+            (Some(h), None) => estimator.cell_value(dfs.cells[robot]) == h,
+        };
+        dfs.next_move(&mut frame.next, g, may_lower, || {})
     }
 
     /// Counts and examines the current node at depth `g`.
-    fn visit(&mut self, g: u32, bound: u32) -> Result<Visit, Stop> {
+    fn visit(&mut self, g: u32, bound: u32) -> Result<Visit<Option<u32>>, Stop> {
         self.stats.nodes += 1;
         self.search.tick()?;
         self.search.probe.event(|| Event::Node {
@@ -366,50 +350,9 @@ impl<'s, 'p, P: Probe, K: StateKey> IdaStar<'s, 'p, P, K> {
         // every move, since it must see every state cut off.
         if raw == remaining && !self.closure {
             self.offer_bound(bound + 1);
-            return Ok(Visit::Expand { tight: Some(raw) });
+            return Ok(Visit::Expand(Some(raw)));
         }
-        Ok(Visit::Expand { tight: None })
-    }
-
-    #[inline(always)]
-    fn key(&self, g: u32) -> K {
-        state_key(
-            &self.layout,
-            &self.dfs.cells,
-            &self.dfs.last_dir,
-            g,
-            self.dfs.min_len,
-        )
-    }
-
-    /// Marks the current state as cut off by the bound, unless it is in the table already.
-    fn mark_cut(&mut self) -> Result<(), Stop> {
-        let key = self.key(self.dfs.path.len() as u32);
-        if !self.table.contains_key(&key) {
-            if self.table.len() == self.table.capacity() {
-                self.grow_table()?;
-            }
-            self.table.insert(
-                key,
-                Seen {
-                    remaining: CUT_ONLY,
-                    bound: 0,
-                },
-            );
-            self.marks += 1;
-        }
-        Ok(())
-    }
-
-    /// Doubles the transposition table after checking the memory limit.
-    fn grow_table(&mut self) -> Result<(), Stop> {
-        let more = self.table.capacity().max(1024);
-        let bytes = hash_table_bytes(
-            self.table.capacity() + more,
-            std::mem::size_of::<(K, Seen)>(),
-        );
-        self.search.set_memory(bytes)?;
-        self.table.try_reserve(more).map_err(|_| Stop::MemoryLimit)
+        Ok(Visit::Expand(None))
     }
 }
 
