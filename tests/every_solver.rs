@@ -4,10 +4,9 @@
 
 mod common;
 
-use common::puzzles::board;
+use common::puzzles::{load, report_with, report_within};
 
-use ricochet_lab::model::formats::load_source;
-use ricochet_lab::solver::{self, Limits, NoProbe, Optimality, Outcome, SolverOptions};
+use ricochet_lab::solver::{self, Limits, Optimality, Outcome, SolverOptions};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -15,33 +14,17 @@ use std::time::Duration;
 #[test]
 fn every_solver_answers_the_small_boards() {
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
-        let puzzle = load_source(&board(name)).unwrap();
+        let puzzle = load(name);
         let limits = Limits {
             time: Some(Duration::from_secs(30)),
             ..Limits::default()
         };
-        let optimum = match solver::run(
-            "bfs",
-            &puzzle,
-            &SolverOptions::default(),
-            &limits,
-            &mut NoProbe,
-        )
-        .unwrap()
-        .outcome
-        {
+        let optimum = match report_within("bfs", &puzzle, &limits).outcome {
             Outcome::Solved { moves } => moves.len(),
             other => panic!("{name}: bfs {other:?}"),
         };
         for kind in solver::SOLVERS {
-            let report = solver::run(
-                kind.name,
-                &puzzle,
-                &SolverOptions::default(),
-                &limits,
-                &mut NoProbe,
-            )
-            .unwrap();
+            let report = report_within(kind.name, &puzzle, &limits);
             assert_eq!(report.solver, kind.name);
             match &report.outcome {
                 Outcome::Solved { moves } => {
@@ -72,21 +55,14 @@ fn every_solver_answers_the_small_boards() {
 
 #[test]
 fn every_solver_stops_when_cancelled() {
-    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
+    let puzzle = load("hardest-25.ron");
     let limits = Limits {
         cancel: Some(Arc::new(AtomicBool::new(true))),
         time: Some(Duration::from_secs(60)),
         ..Limits::default()
     };
     for kind in solver::SOLVERS {
-        let report = solver::run(
-            kind.name,
-            &puzzle,
-            &SolverOptions::default(),
-            &limits,
-            &mut NoProbe,
-        )
-        .unwrap();
+        let report = report_within(kind.name, &puzzle, &limits);
         // A solver may finish before its first poll; otherwise it must report the cancel.
         assert!(
             matches!(
@@ -132,7 +108,7 @@ fn every_node_event_carries_the_moves_that_reach_it() {
     use ricochet_lab::model::MoveTables;
     use ricochet_lab::solver::{Event, RecordingProbe};
     for name in ["small-6x6.ron", "five-robots.ron"] {
-        let puzzle = load_source(&board(name)).unwrap();
+        let puzzle = load(name);
         let tables = MoveTables::new(puzzle.board());
         let limits = Limits {
             time: Some(Duration::from_secs(30)),
@@ -145,14 +121,13 @@ fn every_node_event_carries_the_moves_that_reach_it() {
                 continue;
             }
             let mut probe = RecordingProbe::default();
-            solver::run(
+            report_with(
                 kind.name,
                 &puzzle,
                 &SolverOptions::default(),
                 &limits,
                 &mut probe,
-            )
-            .unwrap();
+            );
             let mut nodes = 0;
             for event in &probe.events {
                 let Event::Node { depth, cells, path } = event else {

@@ -5,15 +5,12 @@
 
 mod common;
 
-use common::puzzles::{board, solve};
+use common::puzzles::{board, load, optimum, recorded, report_cancelled_after, solve};
 
-use ricochet_lab::model::formats::load_source;
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, TargetColor};
-use ricochet_lab::solver::{self, Event, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use ricochet_lab::solver::{self, Event, Limits, NoProbe, Outcome, SolverOptions};
 use std::time::Duration;
 
 /// Compares `fast` with a reference solver; returns whether the reference finished. A fast
@@ -33,32 +30,28 @@ fn agrees_with(reference: &str, puzzle: &Puzzle, what: &str) -> bool {
     }
 }
 
+/// Compares `fast` with a reference solver on the random standard game of each (seed, robot
+/// count); returns how many games the reference finished.
+fn agreeing_standard_games(reference: &str, games: impl Iterator<Item = (u64, usize)>) -> usize {
+    games
+        .map(|(seed, robots)| {
+            let (puzzle, _) = random_game(seed, robots).unwrap();
+            let what = format!("standard seed {seed}, {robots} robots");
+            usize::from(agrees_with(reference, &puzzle, &what))
+        })
+        .sum()
+}
+
 #[test]
 fn fast_agrees_with_iddfs_on_a_thousand_random_standard_games() {
-    let mut finished = 0;
-    for seed in 1..=1000 {
-        let (puzzle, _) = random_game(seed, 4).unwrap();
-        finished += usize::from(agrees_with(
-            "iddfs",
-            &puzzle,
-            &format!("standard seed {seed}"),
-        ));
-    }
+    let finished = agreeing_standard_games("iddfs", (1..=1000).map(|seed| (seed, 4)));
     assert!(finished >= 990, "only {finished} of 1000 finished");
 }
 
 #[test]
 fn fast_agrees_with_bfs_on_random_standard_games_with_fewer_or_more_robots() {
-    let mut finished = 0;
-    for seed in 0..200u64 {
-        let robots = [1, 2, 3, 5][(seed % 4) as usize];
-        let (puzzle, _) = random_game(10_000 + seed, robots).unwrap();
-        finished += usize::from(agrees_with(
-            "bfs",
-            &puzzle,
-            &format!("seed {seed}, {robots} robots"),
-        ));
-    }
+    let games = (0..200u64).map(|seed| (10_000 + seed, [1, 2, 3, 5][(seed % 4) as usize]));
+    let finished = agreeing_standard_games("bfs", games);
     assert!(finished >= 190, "only {finished} of 200 finished");
 }
 
@@ -211,50 +204,34 @@ fn fast_agrees_with_bfs_on_the_vortex_with_any_robot() {
     assert!(seen >= 100, "only {seen} vortex puzzles");
 }
 
-fn optimum(source: &str) -> usize {
-    let puzzle = load_source(source).unwrap();
-    let report = solver::run(
-        "fast",
-        &puzzle,
-        &SolverOptions::default(),
-        &Limits::default(),
-        &mut NoProbe,
-    )
-    .unwrap();
-    match report.outcome {
-        Outcome::Solved { moves } => moves.len(),
-        other => panic!("{source}: {other:?}"),
-    }
-}
-
 #[test]
 fn fast_solves_the_shipped_boards_as_the_reference_solvers_do() {
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
-        let puzzle = load_source(&board(name)).unwrap();
+        let puzzle = load(name);
         agrees_with("iddfs", &puzzle, name);
     }
 }
 
 #[test]
 fn fast_solves_fogleman_22_in_22_moves() {
-    assert_eq!(optimum(&board("fogleman-22.ron")), 22);
+    assert_eq!(optimum("fast", &board("fogleman-22.ron")), 22);
 }
 
 #[test]
 fn fast_solves_real_21_in_21_moves() {
-    assert_eq!(optimum(&board("real-21.ron")), 21);
-    assert_eq!(optimum("3650+42+1CF10F0C+C9"), 21);
+    assert_eq!(optimum("fast", &board("real-21.ron")), 21);
+    assert_eq!(optimum("fast", "3650+42+1CF10F0C+C9"), 21);
 }
 
 #[test]
 fn fast_solves_hansel_24_in_24_moves() {
-    assert_eq!(optimum(&board("hansel-24.ron")), 24);
+    assert_eq!(optimum("fast", &board("hansel-24.ron")), 24);
 }
 
 #[test]
 fn fast_solves_hardest_25_in_25_moves() {
-    assert_eq!(optimum(&board("hardest-25.ron")), 25);
-    assert_eq!(optimum("7650+42+E2302B12+C9"), 25);
+    assert_eq!(optimum("fast", &board("hardest-25.ron")), 25);
+    assert_eq!(optimum("fast", "7650+42+E2302B12+C9"), 25);
 }
 
 fn single_robot(width: u16, height: u16, robot: Pos, goal: Pos, rules: Rules) -> Puzzle {
@@ -294,7 +271,7 @@ fn the_smallest_boards_and_the_ricochet_rule_are_handled() {
 
 #[test]
 fn a_depth_limit_bounds_the_search() {
-    let puzzle = load_source(&board("fogleman-22.ron")).unwrap();
+    let puzzle = load("fogleman-22.ron");
     let report = solver::run(
         "fast",
         &puzzle,
@@ -313,7 +290,7 @@ fn a_depth_limit_bounds_the_search() {
 fn fast_honours_the_no_rebound_rule_as_bfs_does() {
     let mut compared = 0;
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
-        let puzzle = load_source(&board(name)).unwrap().with_rules(Rules {
+        let puzzle = load(name).with_rules(Rules {
             ricochet: false,
             no_rebound: true,
         });
@@ -361,7 +338,7 @@ fn any_thread_count_gives_the_same_move_counts() {
 
 #[test]
 fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
-    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
+    let puzzle = load("hardest-25.ron");
     let run = |limits: &Limits| {
         solver::run(
             "fast",
@@ -383,17 +360,7 @@ fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
         report.elapsed
     );
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let canceller = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(60));
-        flag.store(true, Ordering::Relaxed);
-    });
-    let report = run(&Limits {
-        cancel: Some(cancel),
-        ..Limits::default()
-    });
-    canceller.join().unwrap();
+    let report = report_cancelled_after("fast", &puzzle, Duration::from_millis(60));
     assert_eq!(report.outcome, Outcome::Cancelled);
     assert!(
         report.elapsed < Duration::from_secs(5),
@@ -413,7 +380,7 @@ fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
 
 #[test]
 fn every_thread_stops_at_the_limits() {
-    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
+    let puzzle = load("hardest-25.ron");
     for threads in [2, 8] {
         let report = solver::run(
             "fast",
@@ -442,22 +409,11 @@ fn every_thread_stops_at_the_limits() {
 
 #[test]
 fn every_node_is_reported_to_a_listening_probe() {
-    let puzzle = load_source(&board("standard-random.ron")).unwrap();
-    let mut probe = RecordingProbe::default();
-    let report = solver::run(
-        "fast",
-        &puzzle,
-        &SolverOptions::default(),
-        &Limits::default(),
-        &mut probe,
-    )
-    .unwrap();
-    let nodes = probe
-        .events
-        .iter()
-        .filter(|e| matches!(e, Event::Node { .. }))
-        .count() as u64;
-    assert_eq!(nodes, report.nodes);
+    let (report, probe) = recorded("fast", &load("standard-random.ron"));
+    assert_eq!(
+        probe.count(|e| matches!(e, Event::Node { .. })),
+        report.nodes
+    );
     assert_eq!(probe.depths, report.depths);
     assert!(matches!(probe.events.last(), Some(Event::Solution { .. })));
     let started = probe
@@ -516,7 +472,7 @@ mod property {
 
 #[test]
 fn fast_reports_the_memory_its_tables_held() {
-    let puzzle = load_source(&board("five-robots.ron")).unwrap();
+    let puzzle = load("five-robots.ron");
     let run = |memory: Option<usize>| {
         solver::run(
             "fast",

@@ -3,11 +3,10 @@
 
 mod common;
 
-use common::puzzles::board;
+use common::puzzles::{board, load, optimum, recorded, report_cancelled_after, report_within};
 
 use ricochet_lab::model::format_moves;
-use ricochet_lab::model::formats::load_source;
-use ricochet_lab::solver::{self, Limits, Outcome, RecordingProbe, SolverOptions};
+use ricochet_lab::solver::{self, Event, Limits, Outcome};
 use std::time::Duration;
 
 /// The deck's "Solver Output" slide, line for line.
@@ -38,89 +37,47 @@ BS, BW, BN, BE, BS, BE, GN, GE, BS, RS, RW, RN, BE, BS, BW, YS, YW, YN, YW, YS, 
 
 #[test]
 fn iddfs_matches_deck_node_counts_on_fogleman_22() {
-    let puzzle = load_source(&board("fogleman-22.ron")).unwrap();
-    let mut probe = DepthLines::default();
-    let report = solver::run(
-        "iddfs",
-        &puzzle,
-        &SolverOptions::default(),
-        &Limits::default(),
-        &mut probe,
-    )
-    .unwrap();
+    // The report keeps the rows the probe is handed as each depth finishes.
+    let report = report_within("iddfs", &load("fogleman-22.ron"), &Limits::default());
     let Outcome::Solved { moves } = &report.outcome else {
         panic!("unexpected outcome {:?}", report.outcome);
     };
-    probe.lines.push(format_moves(moves));
-    assert_eq!(probe.lines.join("\n"), DECK_OUTPUT);
-}
-
-#[derive(Default)]
-struct DepthLines {
-    lines: Vec<String>,
-}
-
-impl solver::Probe for DepthLines {
-    fn depth_finished(&mut self, stats: &solver::DepthStats) {
-        self.lines.push(solver::deck_line(stats));
-    }
-}
-
-fn optimum(source: &str, solver_name: &str) -> usize {
-    let puzzle = load_source(source).unwrap();
-    let report = solver::run(
-        solver_name,
-        &puzzle,
-        &SolverOptions::default(),
-        &Limits::default(),
-        &mut solver::NoProbe,
-    )
-    .unwrap();
-    match report.outcome {
-        Outcome::Solved { moves } => moves.len(),
-        other => panic!("{source}: {other:?}"),
-    }
+    let mut lines: Vec<String> = report.depths.iter().map(solver::deck_line).collect();
+    lines.push(format_moves(moves));
+    assert_eq!(lines.join("\n"), DECK_OUTPUT);
 }
 
 #[test]
 fn iddfs_solves_real_21_in_21_moves() {
-    assert_eq!(optimum(&board("real-21.ron"), "iddfs"), 21);
-    assert_eq!(optimum("3650+42+1CF10F0C+C9", "iddfs"), 21);
+    assert_eq!(optimum("iddfs", &board("real-21.ron")), 21);
+    assert_eq!(optimum("iddfs", "3650+42+1CF10F0C+C9"), 21);
 }
 
 #[test]
 fn iddfs_solves_hansel_24_in_24_moves() {
-    assert_eq!(optimum(&board("hansel-24.ron"), "iddfs"), 24);
+    assert_eq!(optimum("iddfs", &board("hansel-24.ron")), 24);
 }
 
 #[test]
 fn iddfs_solves_hardest_25_in_25_moves() {
-    assert_eq!(optimum(&board("hardest-25.ron"), "iddfs"), 25);
+    assert_eq!(optimum("iddfs", &board("hardest-25.ron")), 25);
 }
 
 #[test]
 fn bfs_and_iddfs_agree_on_the_shipped_small_boards() {
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
         let source = board(name);
-        assert_eq!(optimum(&source, "bfs"), optimum(&source, "iddfs"), "{name}");
+        assert_eq!(optimum("bfs", &source), optimum("iddfs", &source), "{name}");
     }
 }
 
 #[test]
 fn bfs_stops_cleanly_at_its_memory_limit() {
-    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
     let limits = Limits {
         memory_bytes: Some(32 << 20),
         ..Limits::default()
     };
-    let report = solver::run(
-        "bfs",
-        &puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut solver::NoProbe,
-    )
-    .unwrap();
+    let report = report_within("bfs", &load("hardest-25.ron"), &limits);
     assert_eq!(report.outcome, Outcome::MemoryLimit);
     // The doubling that would pass the limit is refused before it is made.
     assert!(report.peak_memory <= 32 << 20, "{}", report.peak_memory);
@@ -130,40 +87,15 @@ fn bfs_stops_cleanly_at_its_memory_limit() {
 
 #[test]
 fn time_limit_and_cancel_stop_a_long_search() {
-    let puzzle = load_source(&board("hardest-25.ron")).unwrap();
+    let puzzle = load("hardest-25.ron");
     let limits = Limits {
         time: Some(Duration::from_millis(50)),
         ..Limits::default()
     };
-    let report = solver::run(
-        "iddfs",
-        &puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut solver::NoProbe,
-    )
-    .unwrap();
+    let report = report_within("iddfs", &puzzle, &limits);
     assert_eq!(report.outcome, Outcome::TimeLimit);
 
-    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let limits = Limits {
-        cancel: Some(cancel.clone()),
-        ..Limits::default()
-    };
-    let flag = cancel.clone();
-    let canceller = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
-        flag.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
-    let report = solver::run(
-        "iddfs",
-        &puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut solver::NoProbe,
-    )
-    .unwrap();
-    canceller.join().unwrap();
+    let report = report_cancelled_after("iddfs", &puzzle, Duration::from_millis(100));
     assert_eq!(report.outcome, Outcome::Cancelled);
     // Generous: the search polls its flag every few thousand nodes.
     assert!(
@@ -175,25 +107,11 @@ fn time_limit_and_cancel_stop_a_long_search() {
 
 #[test]
 fn events_follow_the_search() {
-    let puzzle = load_source(&board("small-6x6.ron")).unwrap();
-    let mut probe = RecordingProbe::default();
-    let report = solver::run(
-        "iddfs",
-        &puzzle,
-        &SolverOptions::default(),
-        &Limits::default(),
-        &mut probe,
-    )
-    .unwrap();
-    let nodes = probe
-        .events
-        .iter()
-        .filter(|e| matches!(e, solver::Event::Node { .. }))
-        .count() as u64;
-    assert_eq!(nodes, report.nodes);
+    let (report, probe) = recorded("iddfs", &load("small-6x6.ron"));
+    assert_eq!(
+        probe.count(|e| matches!(e, Event::Node { .. })),
+        report.nodes
+    );
     assert_eq!(probe.depths, report.depths);
-    assert!(matches!(
-        probe.events.last(),
-        Some(solver::Event::Solution { .. })
-    ));
+    assert!(matches!(probe.events.last(), Some(Event::Solution { .. })));
 }

@@ -15,10 +15,14 @@
 //! Puzzles where BFS itself stops on a limit are skipped; the tests require that few are. A
 //! non-optimal solver stopped by its time limit counts as neither right nor wrong.
 
+mod common;
+
+use common::puzzles::{report_within, solve_with};
+
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{Puzzle, Rules};
-use ricochet_lab::solver::{self, Limits, NoProbe, Optimality, Outcome, SolverId, SolverOptions};
+use ricochet_lab::solver::{self, Limits, Optimality, Outcome, SolverId, SolverOptions};
 use std::time::Duration;
 
 /// The optimal solvers checked against BFS: every one in the registry but BFS itself.
@@ -50,24 +54,13 @@ enum Truth {
     Unsolvable,
 }
 
+/// Runs a solver with a depth limit (`None`: its default) and `millis` of time.
 fn run(name: &str, puzzle: &Puzzle, millis: u64, depth_limit: Option<u32>) -> Outcome {
-    let limits = Limits {
-        time: Some(Duration::from_millis(millis)),
-        memory_bytes: Some(1 << 30),
-        cancel: None,
+    let options = SolverOptions {
+        depth_limit,
+        ..SolverOptions::default()
     };
-    solver::run(
-        name,
-        puzzle,
-        &SolverOptions {
-            depth_limit,
-            ..SolverOptions::default()
-        },
-        &limits,
-        &mut NoProbe,
-    )
-    .unwrap()
-    .outcome
+    solve_with(name, puzzle, &options, Duration::from_millis(millis))
 }
 
 /// BFS's answer, or `None` when it stopped on a limit.
@@ -401,15 +394,7 @@ fn survey_of_a_thousand_standard_games() {
                 memory_bytes: Some(2 << 30),
                 cancel: None,
             };
-            let report = solver::run(
-                name,
-                &puzzle,
-                &SolverOptions::default(),
-                &limits,
-                &mut NoProbe,
-            )
-            .unwrap();
-            reports.push(report);
+            reports.push(report_within(name, &puzzle, &limits));
         }
         let Outcome::Solved { moves } = &reports[0].outcome else {
             assert!(

@@ -2,28 +2,22 @@
 //! reports more memory than the limit, a finished run's peak is what its tables held (the run
 //! succeeds again under exactly that limit), and a run cut short is never reported as solved.
 
+mod common;
+
+use common::puzzles::{load, report_with, report_within};
+
 use ricochet_lab::model::Puzzle;
-use ricochet_lab::model::formats::load_source;
-use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
+use ricochet_lab::solver::{Limits, NoProbe, Outcome, Report, SolverOptions};
 use std::time::Duration;
 
-fn board(name: &str) -> Puzzle {
-    load_source(&format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-fn run(name: &str, puzzle: &Puzzle, memory: Option<usize>) -> solver::Report {
-    solver::run(
-        name,
-        puzzle,
-        &SolverOptions::default(),
-        &Limits {
-            memory_bytes: memory,
-            time: Some(Duration::from_secs(60)),
-            cancel: None,
-        },
-        &mut NoProbe,
-    )
-    .unwrap()
+/// Runs a solver with `memory` bytes for its tables (`None`: no limit) and a minute of time.
+fn run(name: &str, puzzle: &Puzzle, memory: Option<usize>) -> Report {
+    let limits = Limits {
+        memory_bytes: memory,
+        time: Some(Duration::from_secs(60)),
+        cancel: None,
+    };
+    report_within(name, puzzle, &limits)
 }
 
 /// The solvers whose tables grow with the search, each on a puzzle that needs a few MiB.
@@ -38,7 +32,7 @@ const HUNGRY: [(&str, &str); 5] = [
 #[test]
 fn a_run_stopped_at_its_memory_limit_reports_no_more_than_the_limit() {
     for (name, file) in HUNGRY {
-        let puzzle = board(file);
+        let puzzle = load(file);
         let limit = 1 << 20;
         let report = run(name, &puzzle, Some(limit));
         assert_eq!(report.outcome, Outcome::MemoryLimit, "{name}");
@@ -54,7 +48,7 @@ fn a_run_stopped_at_its_memory_limit_reports_no_more_than_the_limit() {
 fn bfs_under_a_limit_between_two_table_sizes_stops_below_it() {
     // The tables double, so a limit just under a doubled size used to be overshot by almost
     // a factor of two (143 MiB reported under a 100 MiB limit).
-    let puzzle = board("five-robots.ron");
+    let puzzle = load("five-robots.ron");
     for limit in [300_000, 1_000_000, 3_000_000, 5_000_000] {
         let report = run("bfs", &puzzle, Some(limit));
         assert!(
@@ -83,7 +77,7 @@ fn a_finished_runs_peak_is_what_its_tables_held() {
         ("astar", "five-robots.ron"),
         ("iddfs", "five-robots.ron"),
     ] {
-        let puzzle = board(file);
+        let puzzle = load(file);
         let free = run(name, &puzzle, None);
         assert!(
             matches!(free.outcome, Outcome::Solved { .. }),
@@ -103,20 +97,21 @@ fn a_finished_runs_peak_is_what_its_tables_held() {
 
 #[test]
 fn dls_with_a_deep_limit_and_a_time_limit_reports_the_time_limit() {
-    let report = solver::run(
+    let options = SolverOptions {
+        depth_limit: Some(1000),
+        ..SolverOptions::default()
+    };
+    let limits = Limits {
+        time: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let report = report_with(
         "dls",
-        &board("small-6x6.ron"),
-        &SolverOptions {
-            depth_limit: Some(1000),
-            ..SolverOptions::default()
-        },
-        &Limits {
-            time: Some(Duration::from_millis(300)),
-            ..Limits::default()
-        },
+        &load("small-6x6.ron"),
+        &options,
+        &limits,
         &mut NoProbe,
-    )
-    .unwrap();
+    );
     assert_eq!(report.outcome, Outcome::TimeLimit);
     assert!(
         report.elapsed < Duration::from_secs(5),

@@ -446,19 +446,13 @@ mod tests {
     use super::*;
     use crate::model::{Pos, Rules};
     use crate::solver::fixtures::*;
-    use crate::solver::{self, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
+    use crate::solver::{Limits, Outcome};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
     #[test]
     fn astar_finds_the_optimum_on_the_small_board_and_with_five_robots() {
-        assert_eq!(moves(&run(NAME, &small(), None)), 5);
-        assert_eq!(moves(&run(NAME, &five_robots(), None)), 9);
-        let vortex = small_vortex();
-        assert_eq!(
-            moves(&run(NAME, &vortex, None)),
-            moves(&run("bfs", &vortex, None))
-        );
+        assert_optimal_on_the_small_boards(NAME);
     }
 
     #[test]
@@ -540,22 +534,8 @@ mod tests {
     #[test]
     fn astar_stops_cleanly_at_the_memory_limit() {
         let limit = 4 << 20;
-        let limits = Limits {
-            memory_bytes: Some(limit),
-            ..Limits::default()
-        };
-        let report = solver::run(
-            NAME,
-            &board("fogleman-22.ron"),
-            &SolverOptions::default(),
-            &limits,
-            &mut NoProbe,
-        )
-        .unwrap();
-        assert_eq!(report.outcome, Outcome::MemoryLimit);
-        // The growth that would have passed the limit was refused, not made, so the peak is
-        // what the tables held: within the limit.
-        assert!(report.peak_memory <= limit, "{}", report.peak_memory);
+        let report = run_to_memory_limit(NAME, &board("fogleman-22.ron"), None, limit);
+        // The peak is what the tables held, not far below the limit.
         assert!(report.peak_memory > limit / 4, "{}", report.peak_memory);
         assert!(!report.depths.is_empty());
     }
@@ -566,48 +546,35 @@ mod tests {
             cancel: Some(Arc::new(AtomicBool::new(true))),
             ..Limits::default()
         };
-        let report = solver::run(
-            NAME,
-            &board("fogleman-22.ron"),
-            &SolverOptions::default(),
-            &limits,
-            &mut NoProbe,
-        )
-        .unwrap();
+        let report = run_within(NAME, &board("fogleman-22.ron"), &limits);
         assert_eq!(report.outcome, Outcome::Cancelled);
     }
 
     #[test]
     fn rows_and_events_follow_the_search() {
-        let mut probe = RecordingProbe::default();
-        let report = solver::run(
-            NAME,
-            &small(),
-            &SolverOptions::default(),
-            &Limits::default(),
-            &mut probe,
-        )
-        .unwrap();
+        let (report, probe) = recorded(NAME, &small(), None);
         assert_eq!(probe.depths, report.depths);
         let bounds: Vec<u32> = report.depths.iter().map(|row| row.depth).collect();
         assert_eq!(bounds, vec![3, 4, 5]);
-        let count = |is: fn(&Event) -> bool| probe.events.iter().filter(|e| is(e)).count();
         assert_eq!(
-            count(|e| matches!(e, Event::Node { .. })) as u64,
+            probe.count(|e| matches!(e, Event::Node { .. })),
             report.nodes
         );
         let expanded: u64 = report.depths.iter().map(|row| row.nodes).sum();
         assert_eq!(expanded, report.nodes);
-        assert_eq!(count(|e| matches!(e, Event::IterationStarted { .. })), 3);
+        assert_eq!(
+            probe.count(|e| matches!(e, Event::IterationStarted { .. })),
+            3
+        );
         let duplicates: u64 = report.depths.iter().map(|row| row.hits).sum();
         assert_eq!(
-            count(|e| matches!(
+            probe.count(|e| matches!(
                 e,
                 Event::Pruned {
                     reason: PruneReason::Visited,
                     ..
                 }
-            )) as u64,
+            )),
             duplicates
         );
         assert!(matches!(probe.events.last(), Some(Event::Solution { .. })));

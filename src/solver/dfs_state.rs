@@ -5,7 +5,8 @@
 //! depth-limited search and IDA*, which differ only in how they examine a node and which
 //! moves they skip ([`TreeSearch`]).
 
-use super::Stop;
+use super::probe::{Event, RobotCells};
+use super::{Probe, Search, Stop};
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
 
 /// A made move: the robot (index), where it came from and its last direction before.
@@ -69,6 +70,20 @@ impl DfsState {
             Some(a) => cells[a] == self.goal,
             None => cells.contains(&self.goal),
         }
+    }
+
+    /// What every walk does on entering the current node, at depth `g`: polls the limits,
+    /// reports the node to the probe, and says whether it is a goal (the target reached in no
+    /// fewer moves than the rules accept).
+    #[inline(always)]
+    pub fn enter<P: Probe>(&self, search: &mut Search<'_, P>, g: u32) -> Result<bool, Stop> {
+        search.tick()?;
+        search.probe.event(|| Event::Node {
+            depth: g,
+            cells: RobotCells::new(&self.cells),
+            path: self.moves(),
+        });
+        Ok(self.at_goal(&self.cells) && g >= self.min_len)
     }
 
     /// Where robot `robot` lands moving in `dir`, or `None` when it does not move or the

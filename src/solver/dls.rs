@@ -34,7 +34,7 @@
 //! nor at the limit), *reversals* moves not tried from nodes there by the opposite-move rule.
 
 use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
-use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::probe::{DepthStats, Event, PruneReason};
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
 };
@@ -244,13 +244,7 @@ impl<P: Probe> TreeSearch for Dls<'_, '_, P> {
             });
         }
         self.rows[depth].nodes += 1;
-        self.search.tick()?;
-        self.search.probe.event(|| Event::Node {
-            depth: g,
-            cells: RobotCells::new(&self.dfs.cells),
-            path: self.dfs.moves(),
-        });
-        if self.dfs.at_goal(&self.dfs.cells) && g >= self.dfs.min_len {
+        if self.dfs.enter(self.search, g)? {
             return Ok(Visit::Goal);
         }
         if g == limit {
@@ -280,7 +274,7 @@ mod tests {
     use super::*;
     use crate::model::{Rules, format_moves};
     use crate::solver::fixtures::*;
-    use crate::solver::{Limits, NoProbe, Outcome, RecordingProbe};
+    use crate::solver::{Limits, NoProbe, Outcome};
 
     #[test]
     fn dls_solves_the_small_board_within_its_default_limit() {
@@ -329,24 +323,8 @@ mod tests {
             Outcome::Unsolvable { within: None }
         );
         let limit = 1 << 14;
-        let report = crate::solver::run(
-            NAME,
-            &puzzle,
-            &SolverOptions {
-                depth_limit: Some(u32::MAX),
-                ..SolverOptions::default()
-            },
-            &Limits {
-                memory_bytes: Some(limit),
-                time: Some(std::time::Duration::from_secs(20)),
-                cancel: None,
-            },
-            &mut NoProbe,
-        )
-        .unwrap();
-        assert_eq!(report.outcome, Outcome::MemoryLimit);
+        let report = run_to_memory_limit(NAME, &puzzle, Some(u32::MAX), limit);
         // The stack was not grown past the limit, and the peak says what was held.
-        assert!(report.peak_memory <= limit, "{}", report.peak_memory);
         assert!(report.peak_memory > limit / 2, "{}", report.peak_memory);
     }
 
@@ -354,20 +332,11 @@ mod tests {
     fn a_limit_that_strikes_while_trimming_reports_the_stop_not_the_long_answer() {
         // The depth-1000 search of the small board meets a 965-move solution at once; its
         // trimming takes far longer than the time allowed.
-        let report = crate::solver::run(
-            NAME,
-            &small(),
-            &SolverOptions {
-                depth_limit: Some(1000),
-                ..SolverOptions::default()
-            },
-            &Limits {
-                time: Some(std::time::Duration::from_millis(200)),
-                ..Limits::default()
-            },
-            &mut NoProbe,
-        )
-        .unwrap();
+        let limits = Limits {
+            time: Some(std::time::Duration::from_millis(200)),
+            ..Limits::default()
+        };
+        let report = run_probed(NAME, &small(), Some(1000), &limits, &mut NoProbe);
         assert_eq!(report.outcome, Outcome::TimeLimit);
         assert!(report.elapsed < std::time::Duration::from_secs(5));
         // A cancel during trimming is reported as a cancel.
@@ -375,20 +344,11 @@ mod tests {
         let mut probe = CancelAfterSearch {
             cancel: cancel.clone(),
         };
-        let report = crate::solver::run(
-            NAME,
-            &small(),
-            &SolverOptions {
-                depth_limit: Some(1000),
-                ..SolverOptions::default()
-            },
-            &Limits {
-                cancel: Some(cancel),
-                ..Limits::default()
-            },
-            &mut probe,
-        )
-        .unwrap();
+        let limits = Limits {
+            cancel: Some(cancel),
+            ..Limits::default()
+        };
+        let report = run_probed(NAME, &small(), Some(1000), &limits, &mut probe);
         assert_eq!(report.outcome, Outcome::Cancelled);
     }
 
@@ -458,25 +418,12 @@ mod tests {
 
     #[test]
     fn rows_and_events_follow_the_search() {
-        let mut probe = RecordingProbe::default();
-        let report = crate::solver::run(
-            NAME,
-            &small(),
-            &SolverOptions {
-                depth_limit: Some(6),
-                ..SolverOptions::default()
-            },
-            &Limits::default(),
-            &mut probe,
-        )
-        .unwrap();
+        let (report, probe) = recorded(NAME, &small(), Some(6));
         assert_eq!(probe.depths, report.depths);
-        let nodes = probe
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::Node { .. }))
-            .count() as u64;
-        assert_eq!(nodes, report.nodes);
+        assert_eq!(
+            probe.count(|e| matches!(e, Event::Node { .. })),
+            report.nodes
+        );
         assert_eq!(
             report.depths.iter().map(|row| row.nodes).sum::<u64>(),
             report.nodes

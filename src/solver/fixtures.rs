@@ -5,7 +5,7 @@ use crate::model::formats::load_source;
 use crate::model::{
     Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, Shape, Target, TargetColor,
 };
-use crate::solver::{self, Limits, NoProbe, Outcome, Report, SolverOptions};
+use crate::solver::{self, Limits, NoProbe, Outcome, Probe, RecordingProbe, Report, SolverOptions};
 
 /// A shipped board from `boards/`.
 pub fn board(name: &str) -> Puzzle {
@@ -66,19 +66,74 @@ pub fn corridor(blocked: bool, rules: Rules) -> Puzzle {
     Puzzle::new(board, robots, goal, rules).unwrap()
 }
 
+/// Runs a solver with a depth limit (`None`: its default) within `limits`, reporting to
+/// `probe`.
+pub fn run_probed<P: Probe>(
+    name: &str,
+    puzzle: &Puzzle,
+    depth_limit: Option<u32>,
+    limits: &Limits,
+    probe: &mut P,
+) -> Report {
+    let options = SolverOptions {
+        depth_limit,
+        ..SolverOptions::default()
+    };
+    solver::run(name, puzzle, &options, limits, probe).unwrap()
+}
+
 /// Runs a solver without limits.
 pub fn run(name: &str, puzzle: &Puzzle, depth_limit: Option<u32>) -> Report {
-    solver::run(
-        name,
-        puzzle,
-        &SolverOptions {
-            depth_limit,
-            ..SolverOptions::default()
-        },
-        &Limits::default(),
-        &mut NoProbe,
-    )
-    .unwrap()
+    run_probed(name, puzzle, depth_limit, &Limits::default(), &mut NoProbe)
+}
+
+/// Runs a solver with its default options within `limits`.
+pub fn run_within(name: &str, puzzle: &Puzzle, limits: &Limits) -> Report {
+    run_probed(name, puzzle, None, limits, &mut NoProbe)
+}
+
+/// Runs a solver without limits, recording every event and depth row.
+pub fn recorded(name: &str, puzzle: &Puzzle, depth_limit: Option<u32>) -> (Report, RecordingProbe) {
+    let mut probe = RecordingProbe::default();
+    let report = run_probed(name, puzzle, depth_limit, &Limits::default(), &mut probe);
+    (report, probe)
+}
+
+/// Runs a solver with `limit` bytes for its tables on a puzzle that needs more, and checks
+/// that it stops at the memory limit holding no more than the limit (growth that would pass
+/// it is refused, not made). Returns the report for further checks.
+pub fn run_to_memory_limit(
+    name: &str,
+    puzzle: &Puzzle,
+    depth_limit: Option<u32>,
+    limit: usize,
+) -> Report {
+    let limits = Limits {
+        memory_bytes: Some(limit),
+        // Generous: a search that ignored the memory limit would run for much longer.
+        time: Some(std::time::Duration::from_secs(20)),
+        cancel: None,
+    };
+    let report = run_probed(name, puzzle, depth_limit, &limits, &mut NoProbe);
+    assert_eq!(report.outcome, Outcome::MemoryLimit, "{name}");
+    assert!(
+        report.peak_memory <= limit,
+        "{name}: {}",
+        report.peak_memory
+    );
+    report
+}
+
+/// Checks that an optimal solver finds the optimum of the small board (5), of the
+/// five-robot board (9) and of the small board's vortex (BFS's).
+pub fn assert_optimal_on_the_small_boards(name: &str) {
+    assert_eq!(moves(&run(name, &small(), None)), 5);
+    assert_eq!(moves(&run(name, &five_robots(), None)), 9);
+    let vortex = small_vortex();
+    assert_eq!(
+        moves(&run(name, &vortex, None)),
+        moves(&run("bfs", &vortex, None))
+    );
 }
 
 /// The number of moves of a solved run; panics on any other outcome.

@@ -50,7 +50,7 @@ use super::key::hash_table_bytes;
 use super::key::{KeyLayout, StateKey};
 use super::key::{state_key, with_key_width};
 use super::min_moves::UNREACHABLE;
-use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::probe::{DepthStats, Event, PruneReason};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::{Cell, Direction, Puzzle};
 use rustc_hash::FxHashMap;
@@ -273,13 +273,7 @@ impl<P: Probe, K: StateKey> TreeSearch for IdaStar<'_, '_, P, K> {
     /// Counts and examines the current node at depth `g`.
     fn visit(&mut self, g: u32, bound: u32) -> Result<Visit<Option<u32>>, Stop> {
         self.stats.nodes += 1;
-        self.search.tick()?;
-        self.search.probe.event(|| Event::Node {
-            depth: g,
-            cells: RobotCells::new(&self.dfs.cells),
-            path: self.dfs.moves(),
-        });
-        if self.dfs.at_goal(&self.dfs.cells) && g >= self.dfs.min_len {
+        if self.dfs.enter(self.search, g)? {
             return Ok(Visit::Goal);
         }
         let Some(raw) = self.estimator.raw(&self.dfs.cells) else {
@@ -361,17 +355,11 @@ mod tests {
     use super::*;
     use crate::model::Rules;
     use crate::solver::fixtures::*;
-    use crate::solver::{self, Limits, NoProbe, Outcome, RecordingProbe, SolverOptions};
+    use crate::solver::{Limits, Outcome, RecordingProbe};
 
     #[test]
     fn idastar_finds_the_optimum_on_the_small_board_and_with_five_robots() {
-        assert_eq!(moves(&run(NAME, &small(), None)), 5);
-        assert_eq!(moves(&run(NAME, &five_robots(), None)), 9);
-        let vortex = small_vortex();
-        assert_eq!(
-            moves(&run(NAME, &vortex, None)),
-            moves(&run("bfs", &vortex, None))
-        );
+        assert_optimal_on_the_small_boards(NAME);
     }
 
     #[test]
@@ -403,17 +391,11 @@ mod tests {
     #[test]
     fn bounds_start_at_the_heuristic_and_grow() {
         let mut probe = RecordingProbe::default();
-        let report = solver::run(
-            NAME,
-            &board("fogleman-22.ron"),
-            &SolverOptions::default(),
-            &Limits {
-                time: Some(std::time::Duration::from_millis(300)),
-                ..Limits::default()
-            },
-            &mut probe,
-        )
-        .unwrap();
+        let limits = Limits {
+            time: Some(std::time::Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        let report = run_probed(NAME, &board("fogleman-22.ron"), None, &limits, &mut probe);
         assert_eq!(report.outcome, Outcome::TimeLimit);
         let bounds: Vec<u32> = report.depths.iter().map(|row| row.depth).collect();
         // The blue robot is four moves from the target as a rook.
@@ -423,44 +405,26 @@ mod tests {
             "{bounds:?}"
         );
         assert_eq!(probe.depths, report.depths);
-        let started = probe
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::IterationStarted { .. }))
-            .count();
-        assert_eq!(started, report.depths.len() + 1);
+        let started = probe.count(|e| matches!(e, Event::IterationStarted { .. }));
+        assert_eq!(started, report.depths.len() as u64 + 1);
     }
 
     #[test]
     fn events_count_every_node_and_table_hit() {
-        let mut probe = RecordingProbe::default();
-        let report = solver::run(
-            NAME,
-            &five_robots(),
-            &SolverOptions::default(),
-            &Limits::default(),
-            &mut probe,
-        )
-        .unwrap();
-        let nodes = probe
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::Node { .. }))
-            .count() as u64;
-        assert_eq!(nodes, report.nodes);
-        let hits = probe
-            .events
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e,
-                    Event::Pruned {
-                        reason: PruneReason::TableHit { .. },
-                        ..
-                    }
-                )
-            })
-            .count() as u64;
+        let (report, probe) = recorded(NAME, &five_robots(), None);
+        assert_eq!(
+            probe.count(|e| matches!(e, Event::Node { .. })),
+            report.nodes
+        );
+        let hits = probe.count(|e| {
+            matches!(
+                e,
+                Event::Pruned {
+                    reason: PruneReason::TableHit { .. },
+                    ..
+                }
+            )
+        });
         assert_eq!(hits, report.depths.iter().map(|row| row.hits).sum::<u64>());
         assert!(hits > 0);
         assert!(matches!(probe.events.last(), Some(Event::Solution { .. })));
@@ -469,21 +433,8 @@ mod tests {
     #[test]
     fn idastar_stops_cleanly_at_the_memory_limit() {
         let limit = 1 << 20;
-        let limits = Limits {
-            memory_bytes: Some(limit),
-            ..Limits::default()
-        };
-        let report = solver::run(
-            NAME,
-            &board("fogleman-22.ron"),
-            &SolverOptions::default(),
-            &limits,
-            &mut NoProbe,
-        )
-        .unwrap();
-        assert_eq!(report.outcome, Outcome::MemoryLimit);
+        let report = run_to_memory_limit(NAME, &board("fogleman-22.ron"), None, limit);
         // The refused growth is not counted: the peak is what the table held.
-        assert!(report.peak_memory <= limit, "{}", report.peak_memory);
         assert!(report.peak_memory > limit / 4, "{}", report.peak_memory);
     }
 }

@@ -221,6 +221,14 @@ pub struct RecordingProbe {
     pub depths: Vec<DepthStats>,
 }
 
+impl RecordingProbe {
+    /// How many of the recorded events `is` holds for (for example `|e| matches!(e,
+    /// Event::Node { .. })`, which a test compares with the report's node count).
+    pub fn count(&self, is: impl Fn(&Event) -> bool) -> u64 {
+        self.events.iter().filter(|e| is(e)).count() as u64
+    }
+}
+
 impl Probe for RecordingProbe {
     fn wants_events(&self) -> bool {
         true
