@@ -7,7 +7,9 @@
 
 mod common;
 
-use common::{app_harness, choose_solver, import, step_until};
+use common::{
+    app_harness, choose_solver, finished, import, paused_at, start_debugging, step_until,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
@@ -43,11 +45,6 @@ fn toggle_view(harness: &mut Harness<'_, RicochetApp>, label: &str) {
     harness.run_steps(2);
 }
 
-fn paused_at(app: &RicochetApp, events: u64) -> bool {
-    app.debugger()
-        .is_some_and(|d| d.is_paused() && d.frame().view.events == events)
-}
-
 /// The robots' cells after sliding along `path` from the puzzle's start.
 fn cells_after(puzzle: &Puzzle, path: &[ricochet_lab::model::Move]) -> Vec<u16> {
     let tables = MoveTables::new(puzzle.board());
@@ -63,13 +60,7 @@ fn cells_after(puzzle: &Puzzle, path: &[ricochet_lab::model::Move]) -> Vec<u16> 
 fn stepping_forward_and_back_shows_each_recorded_node_and_its_path() {
     let mut harness = app_harness();
     let (puzzle, _) = random_game(2, 4).unwrap();
-    import(&mut harness, &game_id::write(&puzzle).unwrap());
-    harness.get_by_label("Debug mode").click();
-    harness.run();
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(20), |app| {
-        paused_at(app, 1)
-    });
+    start_debugging(&mut harness, &game_id::write(&puzzle).unwrap());
 
     // Forward one event at a time, keeping what the panel and board show.
     let mut seen = vec![shown(&harness)];
@@ -131,9 +122,7 @@ fn stepping_forward_and_back_shows_each_recorded_node_and_its_path() {
 
     // Let go: the run ends with the solution shown.
     harness.get_by_label("Continue").click();
-    step_until(&mut harness, Duration::from_secs(20), |app| {
-        app.run_summary().is_some_and(|r| !r.running)
-    });
+    step_until(&mut harness, Duration::from_secs(20), finished);
     let summary = harness.state().run_summary().unwrap();
     assert_eq!(summary.outcome, Some(Outcome::Solved { moves: solution }));
 
@@ -143,9 +132,7 @@ fn stepping_forward_and_back_shows_each_recorded_node_and_its_path() {
         paused_at(app, 1)
     });
     harness.get_by_label("Cancel").click();
-    step_until(&mut harness, Duration::from_secs(20), |app| {
-        app.run_summary().is_some_and(|r| !r.running)
-    });
+    step_until(&mut harness, Duration::from_secs(20), finished);
     let summary = harness.state().run_summary().unwrap();
     assert_eq!(summary.outcome, Some(Outcome::Cancelled));
 }
@@ -254,9 +241,7 @@ fn the_keys_step_a_graph_search_and_stepping_back_restores_its_overlays() {
             .is_some_and(|d| d.is_paused() && d.frame().view.solution.is_some())
     });
     harness.key_press(egui::Key::F5);
-    step_until(&mut harness, Duration::from_secs(60), |app| {
-        app.run_summary().is_some_and(|r| !r.running)
-    });
+    step_until(&mut harness, Duration::from_secs(60), finished);
     assert!(matches!(
         harness.state().run_summary().unwrap().outcome,
         Some(Outcome::Solved { .. })

@@ -4,11 +4,18 @@
 use egui::{Modifiers, Pos2, Rect};
 mod common;
 
-use common::app_harness;
+use common::{app_harness, click_at, click_menu_item, replace_text};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::{Mode, RicochetApp};
 use ricochet_lab::model::{Direction, Pos, RobotColor, samples};
+
+/// Replaces the board with an empty one through the New window.
+fn new_empty_board(harness: &mut Harness<'_, RicochetApp>) {
+    click_menu_item(harness, "File", "New...");
+    harness.get_by_label("Empty board").click();
+    harness.run();
+}
 
 /// The board widget's rectangle and its cell size.
 fn board_rect(harness: &Harness<'_, RicochetApp>) -> (Rect, f32) {
@@ -17,33 +24,12 @@ fn board_rect(harness: &Harness<'_, RicochetApp>) -> (Rect, f32) {
     (rect, rect.width() / width)
 }
 
-/// Presses and releases the primary button at a point, one frame per event.
-fn click_at(harness: &mut Harness<'_, RicochetApp>, pos: Pos2) {
-    harness.event(egui::Event::PointerMoved(pos));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    harness.run();
-}
-
 fn cell_center(rect: Rect, cell: f32, pos: Pos) -> Pos2 {
     rect.min
         + egui::vec2(
             (f32::from(pos.x) + 0.5) * cell,
             (f32::from(pos.y) + 0.5) * cell,
         )
-}
-
-fn click_menu_item(harness: &mut Harness<'_, RicochetApp>, menu: &str, item: &str) {
-    harness.get_by_label(menu).click();
-    harness.run();
-    harness.get_by_label(item).click();
-    harness.run();
 }
 
 #[test]
@@ -187,9 +173,7 @@ fn a_robot_on_a_closed_cell_is_shown_as_a_problem_and_blocks_solving() {
 fn opening_a_shipped_board_replaces_the_board_and_asks_before_dropping_changes() {
     let mut harness = app_harness();
     // Start from an empty board, then change it so that it has unsaved changes.
-    click_menu_item(&mut harness, "File", "New...");
-    harness.get_by_label("Empty board").click();
-    harness.run();
+    new_empty_board(&mut harness);
     let empty = harness.state().draft().clone();
     assert!(empty.board.targets().is_empty());
     let (rect, cell) = board_rect(&harness);
@@ -308,9 +292,7 @@ fn drag_through(harness: &mut Harness<'_, RicochetApp>, points: &[Pos2]) {
 #[test]
 fn dragging_along_cell_sides_draws_a_wall_line_undone_in_one_step() {
     let mut harness = app_harness();
-    click_menu_item(&mut harness, "File", "New...");
-    harness.get_by_label("Empty board").click();
-    harness.run();
+    new_empty_board(&mut harness);
     let (rect, cell) = board_rect(&harness);
     // Along the line between rows 4 and 5, from column 2 to column 6.
     let points: Vec<Pos2> = (2..=6)
@@ -369,16 +351,8 @@ fn saving_through_the_path_field_writes_the_board_and_clears_the_mark() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("designed.ron");
     click_menu_item(&mut harness, "File", "Save");
-    let field = harness.get_by_role(egui::accesskit::Role::TextInput);
-    field.click();
-    harness.run();
     // Replace the suggested path.
-    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
-    harness.run();
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .type_text(path.to_str().unwrap());
-    harness.run();
+    replace_text(&mut harness, None, path.to_str().unwrap());
     harness.get_by_label("Save to path").click();
     harness.run();
     assert!(!harness.state().is_dirty());

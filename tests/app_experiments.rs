@@ -3,6 +3,9 @@
 //! finish the experiment without losing or duplicating a row; an existing output file is not
 //! overwritten; a finished file opens without running anything; Ctrl+E opens the window.
 
+mod common;
+
+use common::{harness_from, replace_text, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::experiments::series::Selection;
@@ -13,7 +16,7 @@ use ricochet_lab::study::experiment::record::read_records;
 use ricochet_lab::study::experiment::{Record, Status};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A fresh output path in a temporary directory of its own, removed when the returned
 /// directory is dropped.
@@ -41,11 +44,7 @@ fn harness_with(settings: ExperimentSettings) -> Harness<'static, RicochetApp> {
         native_dialogs: false,
         ..AppState::default()
     };
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state.clone()));
-    harness.run();
-    harness
+    harness_from(state, [1360.0, 900.0])
 }
 
 /// Opens the window through the View menu.
@@ -55,21 +54,6 @@ fn open_window(harness: &mut Harness<'_, RicochetApp>) {
     harness.get_by_label_contains("Experiments...").click();
     harness.run();
     assert!(harness.state().experiments().open, "the window is open");
-}
-
-/// Steps frames until `done` (the run's thread wakes the UI).
-fn step_until(
-    harness: &mut Harness<'_, RicochetApp>,
-    timeout: Duration,
-    done: impl Fn(&RicochetApp) -> bool,
-) {
-    let start = Instant::now();
-    while !done(harness.state()) {
-        assert!(start.elapsed() < timeout, "gave up after {timeout:?}");
-        harness.step();
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    harness.step();
 }
 
 fn keys(records: &[Record]) -> BTreeSet<(u64, String)> {
@@ -225,14 +209,11 @@ fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
     assert_eq!(harness.state().experiments().records().len(), 6);
 
     // Load the run's own file as the comparison.
-    harness
-        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
-        .click();
-    harness.run();
-    harness
-        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
-        .type_text(&out.display().to_string());
-    harness.run();
+    replace_text(
+        &mut harness,
+        Some("Compare with CSV"),
+        &out.display().to_string(),
+    );
     harness.get_by_label("Load CSV to compare").click();
     harness.run();
     let message = harness.state().experiments().message().unwrap().to_string();
@@ -242,14 +223,11 @@ fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
     // A file that is not a results file is refused with its name.
     let (_bad_dir, bad) = temp_csv("compare-bad");
     std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();
-    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV");
-    field.click();
-    harness.run();
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    harness
-        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Compare with CSV")
-        .type_text(&bad.display().to_string());
-    harness.run();
+    replace_text(
+        &mut harness,
+        Some("Compare with CSV"),
+        &bad.display().to_string(),
+    );
     harness.get_by_label("Load CSV to compare").click();
     harness.run();
     let message = harness.state().experiments().message().unwrap().to_string();
@@ -259,14 +237,7 @@ fn a_previous_csv_loads_for_comparison_and_export_writes_every_row() {
     // Export CSV writes the rows sorted, and they read back equal.
     let (_export_dir, export) = temp_csv("export");
     let base = export.with_extension("");
-    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Export to");
-    field.click();
-    harness.run();
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    harness
-        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Export to")
-        .type_text(&base.display().to_string());
-    harness.run();
+    replace_text(&mut harness, Some("Export to"), &base.display().to_string());
     harness.get_by_label("Export CSV").click();
     harness.run();
     let exported = read_records(&export).unwrap();
@@ -331,14 +302,7 @@ fn open_results_shows_a_finished_file_without_running_anything() {
     // A file that is not a results file is refused with its name, keeping what is shown.
     let (_bad_dir, bad) = temp_csv("open-bad");
     std::fs::write(&bad, "not,a,results,file\n1,2,3,4\n").unwrap();
-    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Output CSV");
-    field.click();
-    harness.run();
-    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    harness
-        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Output CSV")
-        .type_text(&bad.display().to_string());
-    harness.run();
+    replace_text(&mut harness, Some("Output CSV"), &bad.display().to_string());
     harness.get_by_label("Open results").click();
     harness.run();
     let view = harness.state().experiments();

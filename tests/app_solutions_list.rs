@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::step_until;
+use common::{finished, step_until};
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::model::{format_moves, formats::game_id};
 use ricochet_lab::solver::all_solutions::{robot_changes, robots_moved};
@@ -19,9 +19,7 @@ fn the_panel_lists_every_optimal_solution_and_a_click_plays_one() {
         state.solver.solver = "fast".to_string();
     });
     harness.key_press(egui::Key::S);
-    step_until(&mut harness, Duration::from_secs(60), |app| {
-        app.run_summary().is_some_and(|r| !r.running)
-    });
+    step_until(&mut harness, Duration::from_secs(60), finished);
 
     harness.get_by_label("List all optimal solutions").click();
     step_until(&mut harness, Duration::from_secs(60), |app| {

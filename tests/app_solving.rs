@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{app_harness, choose_solver, import, step_until};
+use common::{app_harness, choose_solver, finished, import, start_long_solve, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
@@ -13,10 +13,6 @@ use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::{self, Outcome};
 use std::time::Duration;
-
-/// A standard game that takes a few seconds or more for the deck's IDDFS (21 moves deep
-/// after five seconds on one core).
-const HARD_GAME: &str = "7650+42+E2302B12+C9";
 
 #[test]
 fn a_fast_solve_shows_the_solution_and_its_per_depth_rows() {
@@ -28,9 +24,7 @@ fn a_fast_solve_shows_the_solution_and_its_per_depth_rows() {
         choose_solver(&mut harness, name);
         harness.get_by_label("Solve").click();
         harness.step();
-        step_until(&mut harness, Duration::from_secs(60), |app| {
-            app.run_summary().is_some_and(|r| !r.running)
-        });
+        step_until(&mut harness, Duration::from_secs(60), finished);
         let summary = harness.state().run_summary().unwrap();
         assert_eq!(summary.solver, name);
         let Some(Outcome::Solved { moves }) = &summary.outcome else {
@@ -65,21 +59,12 @@ fn a_fast_solve_shows_the_solution_and_its_per_depth_rows() {
 #[test]
 fn cancel_stops_a_long_solve_and_keeps_its_rows() {
     let mut harness = app_harness();
-    import(&mut harness, HARD_GAME);
-    choose_solver(&mut harness, "iddfs");
-    harness.get_by_label("Solve").click();
-    harness.step();
     // Rows arrive while it runs.
-    step_until(&mut harness, Duration::from_secs(60), |app| {
-        app.run_summary()
-            .is_some_and(|r| r.running && r.rows.len() >= 8)
-    });
+    start_long_solve(&mut harness, 8);
     assert!(harness.query_by_label("Depth").is_some());
     harness.get_by_label("Cancel").click();
     harness.step();
-    step_until(&mut harness, Duration::from_secs(30), |app| {
-        app.run_summary().is_some_and(|r| !r.running)
-    });
+    step_until(&mut harness, Duration::from_secs(30), finished);
     let summary = harness.state().run_summary().unwrap();
     assert_eq!(summary.outcome, Some(Outcome::Cancelled));
     assert!(summary.rows.len() >= 8, "the rows so far stay in the table");
@@ -96,19 +81,10 @@ fn cancel_stops_a_long_solve_and_keeps_its_rows() {
 #[test]
 fn editing_the_board_cancels_a_running_solve() {
     let mut harness = app_harness();
-    import(&mut harness, HARD_GAME);
-    choose_solver(&mut harness, "iddfs");
-    harness.get_by_label("Solve").click();
-    harness.step();
-    step_until(&mut harness, Duration::from_secs(60), |app| {
-        app.run_summary()
-            .is_some_and(|r| r.running && !r.rows.is_empty())
-    });
+    start_long_solve(&mut harness, 1);
     harness.get_by_label("Clear robots").click();
     harness.step();
-    step_until(&mut harness, Duration::from_secs(30), |app| {
-        app.run_summary().is_some_and(|r| !r.running)
-    });
+    step_until(&mut harness, Duration::from_secs(30), finished);
     let summary = harness.state().run_summary().unwrap();
     assert_eq!(summary.outcome, Some(Outcome::Cancelled));
     assert!(

@@ -6,7 +6,10 @@
 
 mod common;
 
-use common::{app_harness, choose_solver, import, step_until};
+use common::{
+    app_harness, choose_solver, click_at, click_menu_item, finished, harness_from, import,
+    paused_at, replace_text, start_debugging, start_long_solve, step_to_event, step_until,
+};
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -15,39 +18,6 @@ use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::Outcome;
 use std::time::Duration;
-
-/// A standard game that takes seconds for the deck's IDDFS.
-const HARD_GAME: &str = "7650+42+E2302B12+C9";
-
-/// The app built from a given state, in the same window as the shared harness.
-fn harness_with(state: AppState) -> Harness<'static, RicochetApp> {
-    let mut harness = Harness::builder()
-        .with_size([1360.0, 900.0])
-        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
-    harness.run();
-    harness
-}
-
-fn click_menu_item(harness: &mut Harness<'_, RicochetApp>, menu: &str, item: &str) {
-    harness.get_by_label(menu).click();
-    harness.run();
-    harness.get_by_label(item).click();
-    harness.run();
-}
-
-/// Presses and releases the primary button at a point.
-fn click_at(harness: &mut Harness<'_, RicochetApp>, pos: Pos2) {
-    harness.event(egui::Event::PointerMoved(pos));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    harness.run();
-}
 
 fn open_shipped(harness: &mut Harness<'_, RicochetApp>, name: &str) {
     click_menu_item(harness, "File", "Open from boards/...");
@@ -61,15 +31,6 @@ fn open_shipped(harness: &mut Harness<'_, RicochetApp>, name: &str) {
         harness.state().file().is_some_and(|f| f.ends_with(name)),
         "{name} is open"
     );
-}
-
-fn finished(app: &RicochetApp) -> bool {
-    app.run_summary().is_some_and(|r| !r.running)
-}
-
-fn paused_at(app: &RicochetApp, events: u64) -> bool {
-    app.debugger()
-        .is_some_and(|d| d.is_paused() && d.frame().view.events == events)
 }
 
 fn eight_move_game() -> String {
@@ -113,12 +74,7 @@ fn opening_another_board_drops_the_last_result() {
 #[test]
 fn a_cancelled_result_is_dropped_with_its_board() {
     let mut harness = app_harness();
-    import(&mut harness, HARD_GAME);
-    choose_solver(&mut harness, "iddfs");
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(60), |app| {
-        app.run_summary().is_some_and(|r| r.rows.len() >= 3)
-    });
+    start_long_solve(&mut harness, 3);
     harness.get_by_label("Cancel").click();
     step_until(&mut harness, Duration::from_secs(30), finished);
     assert!(harness.query_by_label_contains("Cancelled").is_some());
@@ -131,19 +87,8 @@ fn a_cancelled_result_is_dropped_with_its_board() {
 #[test]
 fn cancelling_a_debugged_run_puts_the_boards_robots_back() {
     let mut harness = app_harness();
-    import(&mut harness, &eight_move_game());
-    harness.get_by_label("Debug mode").click();
-    harness.run();
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(20), |app| {
-        paused_at(app, 1)
-    });
-    for events in 2..=30 {
-        harness.key_press(egui::Key::F11);
-        step_until(&mut harness, Duration::from_secs(20), |app| {
-            paused_at(app, events)
-        });
-    }
+    start_debugging(&mut harness, &eight_move_game());
+    step_to_event(&mut harness, 30);
     // Looking back along the timeline, then cancelling.
     for _ in 0..3 {
         harness.get_by_label("Step back").click();
@@ -170,7 +115,7 @@ fn a_paused_debugged_run_does_not_use_up_its_time_limit() {
     state.debug.start_paused = true;
     state.solver.use_time_limit = true;
     state.solver.time_limit_secs = 1.0;
-    let mut harness = harness_with(state);
+    let mut harness = harness_from(state, [1360.0, 900.0]);
     import(&mut harness, &eight_move_game());
     harness.get_by_label("Solve").click();
     step_until(&mut harness, Duration::from_secs(20), |app| {
@@ -261,19 +206,8 @@ fn a_debugged_run_does_not_move_the_solver_panels_controls() {
 #[test]
 fn the_event_log_shows_fifteen_readable_lines() {
     let mut harness = app_harness();
-    import(&mut harness, &eight_move_game());
-    harness.get_by_label("Debug mode").click();
-    harness.run();
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(20), |app| {
-        paused_at(app, 1)
-    });
-    for events in 2..=25 {
-        harness.key_press(egui::Key::F11);
-        step_until(&mut harness, Duration::from_secs(20), |app| {
-            paused_at(app, events)
-        });
-    }
+    start_debugging(&mut harness, &eight_move_game());
+    step_to_event(&mut harness, 25);
     harness.run_steps(2);
     let body = harness
         .ctx
@@ -343,20 +277,11 @@ fn enter_in_the_save_path_field_saves() {
         native_dialogs: false,
         ..AppState::default()
     };
-    let mut harness = harness_with(state);
+    let mut harness = harness_from(state, [1360.0, 900.0]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("entered.ron");
     click_menu_item(&mut harness, "File", "Save as...");
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .click();
-    harness.run();
-    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
-    harness.run();
-    harness
-        .get_by_role(egui::accesskit::Role::TextInput)
-        .type_text(path.to_str().unwrap());
-    harness.run();
+    replace_text(&mut harness, None, path.to_str().unwrap());
     harness.key_press(egui::Key::Enter);
     harness.run_steps(2);
     assert!(path.exists(), "Enter saved the board");

@@ -1,12 +1,13 @@
-//! Helpers the test files share: the app in a harness, importing a game by the Import window,
-//! choosing a solver and stepping frames until a condition holds (here), and puzzles and
-//! solver runs ([`puzzles`]).
+//! Helpers the test files share: the app in a harness, clicks, importing a game by the Import
+//! window, choosing a solver, starting a long or a debugged solve and stepping frames until a
+//! condition holds (here), and puzzles and solver runs ([`puzzles`]).
 
 // Each test file compiles this module on its own and uses only some of it.
 #![allow(dead_code)]
 
 pub mod puzzles;
 
+use egui::{Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::draft::{Draft, write_draft};
@@ -24,6 +25,15 @@ pub fn app_harness() -> Harness<'static, RicochetApp> {
     harness
 }
 
+/// The app started with `state`, in a window of the given size.
+pub fn harness_from(state: AppState, size: [f32; 2]) -> Harness<'static, RicochetApp> {
+    let mut harness = Harness::builder()
+        .with_size(size)
+        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
+    harness.run();
+    harness
+}
+
 /// The app opened on a puzzle (with no system file dialogs), its state adjusted by `adjust`
 /// before the app starts, in a window of the given size.
 pub fn harness_on(
@@ -37,11 +47,50 @@ pub fn harness_on(
         ..AppState::default()
     };
     adjust(&mut state);
-    let mut harness = Harness::builder()
-        .with_size(size)
-        .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
+    harness_from(state, size)
+}
+
+/// Presses and releases the primary button at a point, one frame per event.
+pub fn click_at(harness: &mut Harness<'_, RicochetApp>, pos: Pos2) {
+    harness.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
     harness.run();
-    harness
+}
+
+/// Replaces the text of a text field, the one labelled `label` or (with `None`) the only one
+/// shown, with `text`.
+pub fn replace_text(harness: &mut Harness<'_, RicochetApp>, label: Option<&str>, text: &str) {
+    fn field<'h>(
+        harness: &'h Harness<'_, RicochetApp>,
+        label: Option<&'h str>,
+    ) -> egui_kittest::Node<'h> {
+        let role = egui::accesskit::Role::TextInput;
+        match label {
+            Some(label) => harness.get_by_role_and_label(role, label),
+            None => harness.get_by_role(role),
+        }
+    }
+    field(harness, label).click();
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+    harness.run();
+    field(harness, label).type_text(text);
+    harness.run();
+}
+
+/// Opens a menu of the menu bar and clicks one of its items.
+pub fn click_menu_item(harness: &mut Harness<'_, RicochetApp>, menu: &str, item: &str) {
+    harness.get_by_label(menu).click();
+    harness.run();
+    harness.get_by_label(item).click();
+    harness.run();
 }
 
 /// Imports a game id through the Import window and checks the board is that game.
@@ -79,6 +128,59 @@ pub fn choose_solver(harness: &mut Harness<'_, RicochetApp>, name: &str) {
     harness.run();
     harness.get_by_label(kind.title).click();
     harness.run();
+}
+
+/// A standard game that takes a few seconds or more for the deck's IDDFS (21 moves deep
+/// after five seconds on one core).
+pub const HARD_GAME: &str = "7650+42+E2302B12+C9";
+
+/// Imports [`HARD_GAME`], starts IDDFS on it and steps until the running solve has sent at
+/// least `rows` depth rows.
+pub fn start_long_solve(harness: &mut Harness<'_, RicochetApp>, rows: usize) {
+    import(harness, HARD_GAME);
+    choose_solver(harness, "iddfs");
+    harness.get_by_label("Solve").click();
+    harness.step();
+    step_until(harness, Duration::from_secs(60), |app| {
+        app.run_summary()
+            .is_some_and(|r| r.running && r.rows.len() >= rows)
+    });
+}
+
+/// Imports a game id and starts a debugged solve of it, stepping until the debugger has
+/// paused on the run's first event.
+pub fn start_debugging(harness: &mut Harness<'_, RicochetApp>, id: &str) {
+    import(harness, id);
+    harness.get_by_label("Debug mode").click();
+    harness.run();
+    harness.get_by_label("Solve").click();
+    step_until(harness, Duration::from_secs(20), |app| paused_at(app, 1));
+}
+
+/// Steps a paused debugged run forward with F11, one event at a time, until it is paused after
+/// event `last`.
+pub fn step_to_event(harness: &mut Harness<'_, RicochetApp>, last: u64) {
+    let now = harness
+        .state()
+        .debugger()
+        .map_or(0, |d| d.frame().view.events);
+    for events in now + 1..=last {
+        harness.key_press(egui::Key::F11);
+        step_until(harness, Duration::from_secs(20), |app| {
+            paused_at(app, events)
+        });
+    }
+}
+
+/// Whether the last run has ended.
+pub fn finished(app: &RicochetApp) -> bool {
+    app.run_summary().is_some_and(|r| !r.running)
+}
+
+/// Whether the debugger is paused after exactly `events` events.
+pub fn paused_at(app: &RicochetApp, events: u64) -> bool {
+    app.debugger()
+        .is_some_and(|d| d.is_paused() && d.frame().view.events == events)
 }
 
 /// Steps frames until `done` (the worker threads run on their own and wake the UI).
