@@ -12,9 +12,9 @@ use crate::model::formats::game_id;
 use crate::model::{Board, Puzzle};
 use crate::study::analyze::{Analysis, AnalyzeConfig};
 use crate::worker::analyze::{AnalysisNews, spawn_analysis};
+use crate::worker::{Drained, drain_slot};
 use crate::worker::{Task, Waker};
 use egui_plot::{Bar, BarChart, Plot};
-use std::sync::mpsc::TryRecvError;
 use std::time::Duration;
 
 /// How many hardest positions the window lists.
@@ -89,27 +89,22 @@ impl AnalyzerView {
 
     /// Takes the worker's news.
     pub fn drain(&mut self) {
-        let Some(task) = &self.task else {
-            return;
-        };
-        loop {
-            match task.try_recv() {
-                Ok(AnalysisNews::Progress { done, total }) => self.progress = (done, total),
-                Ok(AnalysisNews::Done(result)) => {
-                    match result {
-                        Ok(analysis) => self.analysis = Some(*analysis),
-                        Err(error) => self.error = Some(super::capital(&error)),
-                    }
-                    self.task = None;
-                    return;
-                }
-                Err(TryRecvError::Empty) => return,
-                Err(TryRecvError::Disconnected) => {
-                    self.error = Some("The analysis's thread stopped without a result.".into());
-                    self.task = None;
-                    return;
-                }
+        let drained = drain_slot(&mut self.task, |news| match news {
+            AnalysisNews::Progress { done, total } => {
+                self.progress = (done, total);
+                false
             }
+            AnalysisNews::Done(Ok(analysis)) => {
+                self.analysis = Some(*analysis);
+                true
+            }
+            AnalysisNews::Done(Err(error)) => {
+                self.error = Some(super::capital(&error));
+                true
+            }
+        });
+        if drained == Drained::Lost {
+            self.error = Some("The analysis's thread stopped without a result.".into());
         }
     }
 

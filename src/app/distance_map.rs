@@ -10,8 +10,8 @@ use crate::model::{Puzzle, RobotColor};
 use crate::solver::Stop;
 use crate::solver::distances::DistanceMap;
 use crate::worker::distances::{DistanceNews, DistanceProgress, spawn_distance_map};
+use crate::worker::{Drained, drain_slot};
 use crate::worker::{Task, Waker};
-use std::sync::mpsc::TryRecvError;
 
 /// What a map is computed for: the board's revision, the position and the limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,24 +87,18 @@ impl DistanceMapState {
 
     /// Takes the worker's news.
     pub fn drain(&mut self) {
-        let Some(task) = &self.task else {
-            return;
-        };
-        loop {
-            match task.try_recv() {
-                Ok(DistanceNews::Progress(progress)) => self.progress = progress,
-                Ok(DistanceNews::Done(map)) => {
-                    self.map = Some(*map);
-                    self.task = None;
-                    return;
-                }
-                Err(TryRecvError::Empty) => return,
-                Err(TryRecvError::Disconnected) => {
-                    self.error = Some("The distance map's thread stopped without a map.".into());
-                    self.task = None;
-                    return;
-                }
+        let drained = drain_slot(&mut self.task, |news| match news {
+            DistanceNews::Progress(progress) => {
+                self.progress = progress;
+                false
             }
+            DistanceNews::Done(map) => {
+                self.map = Some(*map);
+                true
+            }
+        });
+        if drained == Drained::Lost {
+            self.error = Some("The distance map's thread stopped without a map.".into());
         }
     }
 

@@ -5,8 +5,8 @@
 use crate::model::Puzzle;
 use crate::solver::hints::{Hint, HintLevel};
 use crate::worker::hint::{HintResult, spawn_hint};
+use crate::worker::{Drained, drain_slot};
 use crate::worker::{Task, Waker};
-use std::sync::mpsc::TryRecvError;
 use std::time::Duration;
 
 /// The time a hint may take before it gives up.
@@ -50,19 +50,13 @@ impl HintState {
 
     /// Takes the worker's answer when it has come.
     pub fn drain(&mut self) {
-        let Some(task) = &self.task else {
-            return;
-        };
-        match task.try_recv() {
-            Ok(result) => {
-                self.result = Some(result);
-                self.task = None;
-            }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => {
-                self.result = Some(Err("The hint's thread stopped without an answer.".into()));
-                self.task = None;
-            }
+        // The task sends one message: the hint.
+        let drained = drain_slot(&mut self.task, |result| {
+            self.result = Some(result);
+            true
+        });
+        if drained == Drained::Lost {
+            self.result = Some(Err("The hint's thread stopped without an answer.".into()));
         }
     }
 

@@ -7,9 +7,8 @@ use super::theme;
 use crate::model::{Move, format_moves};
 use crate::solver::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing};
 use crate::solver::{Optimality, Stop};
-use crate::worker::Task;
 use crate::worker::solutions::spawn_listing;
-use std::sync::mpsc::TryRecvError;
+use crate::worker::{Task, drain_slot};
 use std::time::Duration;
 
 /// The time a listing may take.
@@ -29,17 +28,11 @@ pub struct SolutionsList {
 impl SolutionsList {
     /// Takes the worker's answer when it has come.
     pub fn drain(&mut self) {
-        let Some(task) = &self.task else {
-            return;
-        };
-        match task.try_recv() {
-            Ok(listing) => {
-                self.listing = Some(listing);
-                self.task = None;
-            }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => self.task = None,
-        }
+        // The task sends one message: the listing. A lost task leaves no listing.
+        drain_slot(&mut self.task, |listing| {
+            self.listing = Some(listing);
+            true
+        });
     }
 
     /// The solutions listed so far (empty while listing or before).

@@ -1,10 +1,10 @@
 //! Hints on a worker thread: the optimal solutions of a position are listed off the user
 //! interface's thread, and the hint read from them comes back over the task's channel.
 
-use super::{Task, Waker, spawn_task};
+use super::{Task, Waker, spawn_answer};
 use crate::model::Puzzle;
+use crate::solver::NoProbe;
 use crate::solver::hints::{self, Hint};
-use crate::solver::{Limits, NoProbe};
 use std::time::Duration;
 
 /// What a hint task sends once: the hint, or why it could not be computed.
@@ -17,13 +17,7 @@ pub fn spawn_hint(
     time_limit: Option<Duration>,
     waker: Waker,
 ) -> std::io::Result<Task<HintResult>> {
-    spawn_task("hint".to_string(), waker, 1, move |link| {
-        let limits = Limits {
-            time: time_limit,
-            memory_bytes: None,
-            cancel: Some(link.cancel.clone()),
-        };
-        let result = hints::hint(&puzzle, &limits, &mut NoProbe).map_err(|e| e.to_string());
-        link.send(result, Duration::ZERO);
+    spawn_answer("hint", waker, time_limit, move |limits| {
+        hints::hint(&puzzle, limits, &mut NoProbe).map_err(|e| e.to_string())
     })
 }

@@ -76,9 +76,20 @@ impl<M> Task<M> {
         &self.cancel
     }
 
-    /// The next message, without blocking.
-    pub fn try_recv(&self) -> Result<M, TryRecvError> {
-        self.receiver.try_recv()
+    /// Hands the messages waiting from the thread to `take`, in order and without blocking,
+    /// until `take` says one was the thread's last (its result). Says how the task stands.
+    pub fn drain(&self, mut take: impl FnMut(M) -> bool) -> Drained {
+        loop {
+            match self.receiver.try_recv() {
+                Ok(message) => {
+                    if take(message) {
+                        return Drained::Finished;
+                    }
+                }
+                Err(TryRecvError::Empty) => return Drained::Waiting,
+                Err(TryRecvError::Disconnected) => return Drained::Lost,
+            }
+        }
     }
 
     /// The next message, waiting at most `timeout`.
@@ -94,6 +105,29 @@ impl<M> Task<M> {
             None => true,
         }
     }
+}
+
+/// How a task stands after [`Task::drain`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drained {
+    /// Nothing more has come yet (or there is no task).
+    Waiting,
+    /// The thread sent its last message.
+    Finished,
+    /// The thread ended without sending its last message.
+    Lost,
+}
+
+/// Drains the task in `slot`, if any (see [`Task::drain`]), and empties the slot once the task
+/// has finished or is lost: the views that run one task at a time keep it this way.
+pub fn drain_slot<M>(slot: &mut Option<Task<M>>, take: impl FnMut(M) -> bool) -> Drained {
+    let drained = slot
+        .as_ref()
+        .map_or(Drained::Waiting, |task| task.drain(take));
+    if drained != Drained::Waiting {
+        *slot = None;
+    }
+    drained
 }
 
 impl<M> Drop for Task<M> {
@@ -153,6 +187,25 @@ pub fn spawn_task<M: Send + 'static>(
         cancel,
         receiver,
         thread: Some(thread),
+    })
+}
+
+/// Starts `work` on a new thread named `name`, within `time_limit` (and no memory limit), with
+/// the returned task's cancel flag; the one answer it returns is the task's one message. For
+/// the work that answers once (a hint, a listing of solutions).
+pub fn spawn_answer<M: Send + 'static>(
+    name: &str,
+    waker: Waker,
+    time_limit: Option<Duration>,
+    work: impl FnOnce(&Limits) -> M + Send + 'static,
+) -> std::io::Result<Task<M>> {
+    spawn_task(name.to_string(), waker, 1, move |link| {
+        let limits = Limits {
+            time: time_limit,
+            memory_bytes: None,
+            cancel: Some(link.cancel.clone()),
+        };
+        link.send(work(&limits), Duration::ZERO);
     })
 }
 
@@ -316,31 +369,33 @@ impl SolveRun {
     /// whether anything new arrived.
     pub fn drain(&mut self) -> bool {
         let mut news = false;
-        loop {
-            match self.task.try_recv() {
-                Ok(Message::Row(row)) => {
+        let drained = self.task.drain(|message| {
+            news = true;
+            match message {
+                Message::Row(row) => {
                     self.rows.push(row);
-                    news = true;
+                    false
                 }
-                Ok(Message::End(end)) => {
+                Message::End(end) => {
                     self.end = Some((end, self.started.elapsed()));
-                    self.join();
+                    true
+                }
+            }
+        });
+        match drained {
+            Drained::Waiting => {}
+            Drained::Finished => self.join(),
+            Drained::Lost => {
+                // The thread always sends its end before it exits, even when the solver
+                // panics, so a silent disconnect means the thread itself was torn down.
+                if self.end.is_none() {
+                    self.end = Some((
+                        RunEnd::Crashed("the solver thread ended without a result".into()),
+                        self.started.elapsed(),
+                    ));
                     news = true;
                 }
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
-                    // The thread always sends its end before it exits, even when the solver
-                    // panics, so a silent disconnect means the thread itself was torn down.
-                    if self.end.is_none() {
-                        self.end = Some((
-                            RunEnd::Crashed("the solver thread ended without a result".into()),
-                            self.started.elapsed(),
-                        ));
-                        news = true;
-                    }
-                    self.join();
-                    break;
-                }
+                self.join();
             }
         }
         news
@@ -517,6 +572,52 @@ mod tests {
             inner.fetch_add(1, Ordering::Relaxed);
         });
         (waker, count)
+    }
+
+    /// Drains the slot until the task finishes or is lost, collecting what `take` got.
+    fn drain_to_end(slot: &mut Option<Task<u32>>, last: u32) -> (Vec<u32>, Drained) {
+        let mut got = Vec::new();
+        let start = Instant::now();
+        loop {
+            let drained = drain_slot(slot, |n| {
+                got.push(n);
+                n == last
+            });
+            if drained != Drained::Waiting {
+                return (got, drained);
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "{got:?}");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn draining_takes_messages_in_order_up_to_the_last_and_empties_the_slot() {
+        let (waker, _) = counting_waker();
+        let task = spawn_task("drain-test".into(), waker, 2, |link| {
+            for n in 1..=5 {
+                link.send(n, Duration::ZERO);
+            }
+        });
+        let mut slot = Some(task.unwrap());
+        assert_eq!(
+            drain_to_end(&mut slot, 5),
+            (vec![1, 2, 3, 4, 5], Drained::Finished)
+        );
+        assert!(slot.is_none());
+        // An empty slot has nothing to give.
+        assert_eq!(drain_slot(&mut slot, |_: u32| true), Drained::Waiting);
+    }
+
+    #[test]
+    fn a_thread_that_ends_without_its_last_message_is_lost() {
+        let (waker, _) = counting_waker();
+        let task = spawn_task("drain-test".into(), waker, 2, |link| {
+            link.send(1, Duration::ZERO);
+        });
+        let mut slot = Some(task.unwrap());
+        assert_eq!(drain_to_end(&mut slot, 2), (vec![1], Drained::Lost));
+        assert!(slot.is_none());
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! Every optimal solution on a worker thread: once a solver has found the optimal length, the
 //! listing runs off the user interface's thread and comes back over the task's channel.
 
-use super::{Task, Waker, spawn_task};
+use super::{Task, Waker, spawn_answer};
 use crate::model::Puzzle;
+use crate::solver::NoProbe;
 use crate::solver::all_solutions::{Listing, list_optimal};
-use crate::solver::{Limits, NoProbe};
 use std::time::Duration;
 
 /// Starts listing the solutions of exactly `depth` moves (the optimal length) of `puzzle`, at
@@ -17,13 +17,7 @@ pub fn spawn_listing(
     time_limit: Option<Duration>,
     waker: Waker,
 ) -> std::io::Result<Task<Listing>> {
-    spawn_task("solutions".to_string(), waker, 1, move |link| {
-        let limits = Limits {
-            time: time_limit,
-            memory_bytes: None,
-            cancel: Some(link.cancel.clone()),
-        };
-        let listing = list_optimal(&puzzle, depth, max_solutions, &limits, &mut NoProbe);
-        link.send(listing, Duration::ZERO);
+    spawn_answer("solutions", waker, time_limit, move |limits| {
+        list_optimal(&puzzle, depth, max_solutions, limits, &mut NoProbe)
     })
 }

@@ -27,7 +27,7 @@ use crate::solver::{self, Optimality, SOLVERS, SolverOptions};
 use crate::study::experiment::record::{self, Record, ResultsWriter};
 use crate::study::experiment::runner::{self, BoardSource, ExperimentConfig};
 use crate::study::experiment::stats::{Summary, summarize};
-use crate::worker::{Task, TaskLink, Waker, spawn_task};
+use crate::worker::{Drained, Task, TaskLink, Waker, spawn_task};
 use egui_plot::{
     AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, Legend, Line, LineStyle, Plot,
     PlotPoint, Points,

@@ -35,11 +35,18 @@ impl ExperimentsView {
     pub fn drain(&mut self) {
         let mut finished = None;
         if let Some(run) = &mut self.run {
-            while let Ok(message) = run.task.try_recv() {
-                match message {
-                    RunMessage::Row(record) => self.records.push(record),
-                    RunMessage::Finished(result) => finished = Some(result),
+            let drained = run.task.drain(|message| match message {
+                RunMessage::Row(record) => {
+                    self.records.push(record);
+                    false
                 }
+                RunMessage::Finished(result) => {
+                    finished = Some(result);
+                    true
+                }
+            });
+            if drained == Drained::Lost {
+                finished = Some(Err("its thread ended without finishing".into()));
             }
         }
         if let Some(result) = finished
