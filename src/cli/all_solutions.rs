@@ -4,6 +4,7 @@
 use ricochet_lab::model::{Puzzle, format_moves};
 use ricochet_lab::solver::all_solutions::{self, Enumeration};
 use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions, Stop};
+use serde::Serialize;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -26,7 +27,7 @@ pub fn solve_all<P: Probe>(
     let enumeration =
         all_solutions::enumerate(solver, puzzle, options, max_solutions, limits, probe)?;
     if json {
-        println!("{}", enumeration_json(&enumeration));
+        println!("{}", super::json_line(&enumeration_json(&enumeration))?);
     } else {
         print_enumeration(&enumeration);
     }
@@ -59,31 +60,44 @@ pub(super) fn stop_name(stop: Stop) -> &'static str {
     }
 }
 
-/// The JSON object `solve --all-solutions --json` prints.
-pub fn enumeration_json(enumeration: &Enumeration) -> serde_json::Value {
-    let mut value = super::solve::report_json(&enumeration.optimum);
-    let solutions: Vec<Vec<String>> = enumeration
-        .solutions
-        .iter()
-        .map(|moves| moves.iter().map(ToString::to_string).collect())
-        .collect();
-    value["solutions"] = serde_json::json!(solutions);
-    value["solution_count"] = serde_json::json!(enumeration.solutions.len());
-    value["complete"] = serde_json::json!(enumeration.complete);
-    value["listing_millis"] = serde_json::json!(enumeration.elapsed.as_secs_f64() * 1000.0);
-    value["listing_nodes"] = serde_json::json!(enumeration.nodes);
-    if let Some(stop) = enumeration.stopped {
-        value["listing_stopped"] = serde_json::json!(stop_name(stop));
-    }
-    if !enumeration.rejected.is_empty() {
-        let rejected: Vec<String> = enumeration
+/// The JSON object `solve --all-solutions --json` prints: the solve report with the listing
+/// added.
+#[derive(Serialize)]
+struct EnumerationJson<'e> {
+    #[serde(flatten)]
+    report: super::solve::ReportJson<'e>,
+    solutions: Vec<Vec<String>>,
+    solution_count: usize,
+    complete: bool,
+    listing_millis: f64,
+    listing_nodes: u64,
+    /// Why the listing stopped early (stopped listings only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listing_stopped: Option<&'static str>,
+    /// Sequences that failed their replay, with the reason (only when there are any).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rejected: Vec<String>,
+}
+
+fn enumeration_json(enumeration: &Enumeration) -> EnumerationJson<'_> {
+    EnumerationJson {
+        report: super::solve::report_json(&enumeration.optimum),
+        solutions: enumeration
+            .solutions
+            .iter()
+            .map(|moves| moves.iter().map(ToString::to_string).collect())
+            .collect(),
+        solution_count: enumeration.solutions.len(),
+        complete: enumeration.complete,
+        listing_millis: enumeration.elapsed.as_secs_f64() * 1000.0,
+        listing_nodes: enumeration.nodes,
+        listing_stopped: enumeration.stopped.map(stop_name),
+        rejected: enumeration
             .rejected
             .iter()
             .map(|(moves, error)| format!("{}: {error}", format_moves(moves)))
-            .collect();
-        value["rejected"] = serde_json::json!(rejected);
+            .collect(),
     }
-    value
 }
 
 fn print_enumeration(enumeration: &Enumeration) {

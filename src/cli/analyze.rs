@@ -5,6 +5,8 @@ use super::all_solutions::{EXIT_STOPPED, optional_seconds};
 use anyhow::Context;
 use ricochet_lab::model::Puzzle;
 use ricochet_lab::model::formats;
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -170,7 +172,10 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         ricochet_lab::model::formats::save_atomic(path, &text)?;
     }
     if args.json {
-        println!("{}", analysis_json(&analysis, &named, threads));
+        println!(
+            "{}",
+            super::json_line(&analysis_json(&analysis, &named, threads))?
+        );
     } else {
         print!("{}", analysis_text(&analysis, &named, threads, args.deals));
     }
@@ -213,58 +218,91 @@ pub fn analysis_csv(analysis: &ricochet_lab::study::analyze::Analysis) -> anyhow
 type NamedPosition = (u32, String, Option<ricochet_lab::study::analyze::Improved>);
 
 /// The JSON object `analyze --json` prints.
-pub fn analysis_json(
-    analysis: &ricochet_lab::study::analyze::Analysis,
-    hardest: &[NamedPosition],
+#[derive(Serialize)]
+struct AnalysisJson<'a> {
+    puzzles: u64,
+    positions: usize,
+    unsolved: u64,
+    /// Positions by optimal move count.
+    distribution: BTreeMap<u32, u64>,
+    mean: Option<f64>,
+    short_share: Option<f64>,
+    targets: Vec<TargetJson>,
+    skipped_targets: usize,
+    hardest: Vec<HardestJson<'a>>,
+    cancelled: bool,
     threads: usize,
-) -> serde_json::Value {
-    let distribution: serde_json::Map<String, serde_json::Value> = analysis
-        .distribution()
-        .into_iter()
-        .map(|(moves, count)| (moves.to_string(), serde_json::json!(count)))
-        .collect();
-    let targets: Vec<serde_json::Value> = analysis
+    millis: f64,
+}
+
+/// One target's difficulty.
+#[derive(Serialize)]
+struct TargetJson {
+    index: usize,
+    x: u16,
+    y: u16,
+    color: String,
+    shape: &'static str,
+    solved: u64,
+    unsolved: u64,
+    mean: Option<f64>,
+    max: Option<u32>,
+}
+
+/// One of the hardest positions, with what the local search made of it (with --hardest).
+#[derive(Serialize)]
+struct HardestJson<'a> {
+    moves: u32,
+    puzzle: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_moves: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    local_optimum: Option<bool>,
+}
+
+fn analysis_json<'a>(
+    analysis: &ricochet_lab::study::analyze::Analysis,
+    hardest: &'a [NamedPosition],
+    threads: usize,
+) -> AnalysisJson<'a> {
+    let targets = analysis
         .per_target()
         .iter()
-        .map(|t| {
-            serde_json::json!({
-                "index": t.index,
-                "x": t.target.pos.x,
-                "y": t.target.pos.y,
-                "color": t.target.color.to_string(),
-                "shape": t.target.shape.name(),
-                "solved": t.solved,
-                "unsolved": t.unsolved,
-                "mean": t.mean,
-                "max": t.max,
-            })
+        .map(|t| TargetJson {
+            index: t.index,
+            x: t.target.pos.x,
+            y: t.target.pos.y,
+            color: t.target.color.to_string(),
+            shape: t.target.shape.name(),
+            solved: t.solved,
+            unsolved: t.unsolved,
+            mean: t.mean,
+            max: t.max,
         })
         .collect();
-    let hardest: Vec<serde_json::Value> = hardest
+    let hardest = hardest
         .iter()
-        .map(|(moves, name, improved)| {
-            let mut value = serde_json::json!({ "moves": moves, "puzzle": name });
-            if let Some(improved) = improved {
-                value["start_moves"] = serde_json::json!(improved.start_moves);
-                value["local_optimum"] = serde_json::json!(improved.local_optimum);
-            }
-            value
+        .map(|(moves, name, improved)| HardestJson {
+            moves: *moves,
+            puzzle: name,
+            start_moves: improved.as_ref().map(|i| i.start_moves),
+            local_optimum: improved.as_ref().map(|i| i.local_optimum),
         })
         .collect();
-    serde_json::json!({
-        "puzzles": analysis.solved(),
-        "positions": analysis.results.len(),
-        "unsolved": analysis.results.len() as u64 - analysis.solved(),
-        "distribution": distribution,
-        "mean": analysis.mean(),
-        "short_share": analysis.short_share(),
-        "targets": targets,
-        "skipped_targets": analysis.skipped.len(),
-        "hardest": hardest,
-        "cancelled": analysis.cancelled,
-        "threads": threads,
-        "millis": analysis.elapsed.as_secs_f64() * 1000.0,
-    })
+    AnalysisJson {
+        puzzles: analysis.solved(),
+        positions: analysis.results.len(),
+        unsolved: analysis.results.len() as u64 - analysis.solved(),
+        distribution: analysis.distribution(),
+        mean: analysis.mean(),
+        short_share: analysis.short_share(),
+        targets,
+        skipped_targets: analysis.skipped.len(),
+        hardest,
+        cancelled: analysis.cancelled,
+        threads,
+        millis: analysis.elapsed.as_secs_f64() * 1000.0,
+    }
 }
 
 /// The tables `analyze` prints.

@@ -6,6 +6,7 @@ use ricochet_lab::model::formats;
 use ricochet_lab::model::{Puzzle, RobotColor};
 use ricochet_lab::solver::distances::{self, DistanceMap};
 use ricochet_lab::solver::{Limits, NoProbe};
+use serde::Serialize;
 use std::process::ExitCode;
 
 /// Arguments of `distances`.
@@ -54,7 +55,10 @@ pub fn run(args: &DistancesArgs) -> anyhow::Result<ExitCode> {
     };
     let map = distances::distance_map(&puzzle, args.max_depth, &limits, &mut NoProbe);
     if args.json {
-        println!("{}", distances_json(&puzzle, &map, only));
+        println!(
+            "{}",
+            super::json_line(&distances_json(&puzzle, &map, only))?
+        );
     } else {
         print!("{}", distances_text(&puzzle, &map, only));
     }
@@ -67,13 +71,43 @@ pub fn run(args: &DistancesArgs) -> anyhow::Result<ExitCode> {
 
 /// The JSON object `distances --json` prints: per robot, rows of exact distances and of rook
 /// bounds (`null` where none), and the cells where they differ.
-pub fn distances_json(
-    puzzle: &Puzzle,
-    map: &DistanceMap,
-    only: Option<RobotColor>,
-) -> serde_json::Value {
+#[derive(Serialize)]
+struct DistancesJson {
+    width: u16,
+    height: u16,
+    depth: u32,
+    exhausted: bool,
+    states: u64,
+    millis: f64,
+    peak_memory_bytes: usize,
+    levels: Vec<LevelJson>,
+    robots: Vec<RobotDistancesJson>,
+    /// Why the search stopped early (stopped searches only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+}
+
+/// One finished level of the search.
+#[derive(Serialize)]
+struct LevelJson {
+    depth: u32,
+    expanded: u64,
+    generated: u64,
+    seen: u64,
+}
+
+/// One robot's map.
+#[derive(Serialize)]
+struct RobotDistancesJson {
+    robot: String,
+    distances: Vec<Vec<Option<u32>>>,
+    lower_bound: Vec<Vec<Option<u32>>>,
+    needs_helpers: Vec<[u16; 2]>,
+}
+
+fn distances_json(puzzle: &Puzzle, map: &DistanceMap, only: Option<RobotColor>) -> DistancesJson {
     let width = usize::from(map.width);
-    let robots: Vec<serde_json::Value> = map
+    let robots = map
         .robots
         .iter()
         .filter(|r| only.is_none_or(|c| c == r.color))
@@ -88,34 +122,35 @@ pub fn distances_json(
                     [pos.x, pos.y]
                 })
                 .collect();
-            serde_json::json!({
-                "robot": robot.color.letter().to_string(),
-                "distances": rows(&robot.exact),
-                "lower_bound": rows(&robot.lower_bound),
-                "needs_helpers": helpers,
-            })
+            RobotDistancesJson {
+                robot: robot.color.letter().to_string(),
+                distances: rows(&robot.exact),
+                lower_bound: rows(&robot.lower_bound),
+                needs_helpers: helpers,
+            }
         })
         .collect();
-    let mut value = serde_json::json!({
-        "width": map.width,
-        "height": map.height,
-        "depth": map.depth,
-        "exhausted": map.exhausted,
-        "states": map.states,
-        "millis": map.elapsed.as_secs_f64() * 1000.0,
-        "peak_memory_bytes": map.peak_memory,
-        "levels": map.levels.iter().map(|l| serde_json::json!({
-            "depth": l.depth,
-            "expanded": l.nodes,
-            "generated": l.inner,
-            "seen": l.hits,
-        })).collect::<Vec<_>>(),
-        "robots": robots,
-    });
-    if let Some(stop) = map.stopped {
-        value["stopped"] = serde_json::json!(stop_name(stop));
+    DistancesJson {
+        width: map.width,
+        height: map.height,
+        depth: map.depth,
+        exhausted: map.exhausted,
+        states: map.states,
+        millis: map.elapsed.as_secs_f64() * 1000.0,
+        peak_memory_bytes: map.peak_memory,
+        levels: map
+            .levels
+            .iter()
+            .map(|l| LevelJson {
+                depth: l.depth,
+                expanded: l.nodes,
+                generated: l.inner,
+                seen: l.hits,
+            })
+            .collect(),
+        robots,
+        stopped: map.stopped.map(stop_name),
     }
-    value
 }
 
 /// The text `distances` prints: a grid per robot, where each cell shows its exact distance

@@ -117,6 +117,13 @@ fn seconds(value: f64) -> anyhow::Result<Duration> {
         .ok_or_else(|| anyhow::anyhow!("--time-limit must be a positive number of seconds"))
 }
 
+/// One JSON object as a line of text, its keys in sorted order at every level (as every
+/// command has printed them): the object goes through `serde_json::Value`, whose maps are
+/// sorted.
+fn json_line(object: &impl serde::Serialize) -> anyhow::Result<String> {
+    Ok(serde_json::to_value(object)?.to_string())
+}
+
 /// A `--memory-limit` in MiB as bytes; zero is refused (no search fits in no memory).
 fn mebibytes(value: u64) -> anyhow::Result<usize> {
     if value == 0 {

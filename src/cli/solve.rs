@@ -124,7 +124,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         solver::run(args.solver, &puzzle, &options, &limits, &mut probe)?
     };
     if args.json {
-        println!("{}", report_json(&report));
+        println!("{}", super::json_line(&report_json(&report))?);
     } else {
         print_report(&report);
     }
@@ -189,7 +189,7 @@ pub(super) fn print_report(report: &Report) {
 
 /// The JSON object `solve --json` prints.
 #[derive(Serialize)]
-struct ReportJson<'r> {
+pub(super) struct ReportJson<'r> {
     solver: &'r str,
     outcome: &'static str,
     moves: Option<usize>,
@@ -219,14 +219,14 @@ struct DepthJson {
     extra: BTreeMap<&'static str, u64>,
 }
 
-/// The JSON object `solve --json` prints, as a value other commands can add fields to.
-pub(super) fn report_json(report: &Report) -> serde_json::Value {
+/// The JSON object `solve --json` prints, which other commands extend.
+pub(super) fn report_json(report: &Report) -> ReportJson<'_> {
     let solution = match &report.outcome {
         Outcome::Solved { moves } => moves.iter().map(ToString::to_string).collect(),
         Outcome::Invalid { claimed, .. } => claimed.iter().map(ToString::to_string).collect(),
         _ => Vec::new(),
     };
-    let json = ReportJson {
+    ReportJson {
         solver: report.solver,
         outcome: report.outcome.name(),
         moves: report.outcome.move_count(),
@@ -255,9 +255,7 @@ pub(super) fn report_json(report: &Report) -> serde_json::Value {
             Outcome::Unsolvable { within } => Some(*within),
             _ => None,
         },
-    };
-    // Plain structs of strings and numbers always serialize.
-    serde_json::to_value(json).unwrap_or_default()
+    }
 }
 
 fn exit_code(outcome: &Outcome) -> ExitCode {
