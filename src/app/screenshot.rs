@@ -134,11 +134,18 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
             results.display()
         ));
     }
+    // The experiment views' own results file lives in a temporary folder of its own, removed
+    // with everything in it when the screenshot is done (or fails).
+    let scratch = tempfile::Builder::new()
+        .prefix("ricochet-lab-screenshot-")
+        .tempdir()
+        .map_err(|e| format!("no temporary folder for the experiment's results: {e}"))?;
     let outcome: Arc<Mutex<Option<Result<(), String>>>> = Arc::new(Mutex::new(None));
     let director = ScreenshotDirector {
         view,
         path: path.to_path_buf(),
         results: results.map(Path::to_path_buf),
+        experiment_csv: scratch.path().join("experiment.csv"),
         phase: Phase::Setup,
         started: Instant::now(),
         outcome: Arc::clone(&outcome),
@@ -167,8 +174,7 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
         }),
     )
     .map_err(|e| format!("the window could not be opened: {e}"));
-    // The experiment views' own results file has served its purpose.
-    let _ = std::fs::remove_file(experiment_csv());
+    drop(scratch);
     opened?;
     let result = outcome
         .lock()
@@ -192,6 +198,9 @@ pub struct ScreenshotDirector {
     path: PathBuf,
     /// A results CSV the experiments views show instead of running an experiment.
     results: Option<PathBuf>,
+    /// Where the experiments views write the experiment they run: a fresh file in a
+    /// temporary folder, so the picture shows one whole run.
+    experiment_csv: PathBuf,
     phase: Phase,
     started: Instant,
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
@@ -432,10 +441,7 @@ impl ScreenshotDirector {
                 settings.seed = 1;
                 settings.time_limit_secs = 10.0;
                 settings.threads = 2;
-                // A fresh file each time: the picture shows one whole run.
-                let out = experiment_csv();
-                let _ = std::fs::remove_file(&out);
-                settings.out_path = out.display().to_string();
+                settings.out_path = self.experiment_csv.display().to_string();
                 app.experiments.open = true;
                 let board = app.doc.validity().as_ref().ok().cloned();
                 let waker = app.waker();
@@ -618,15 +624,6 @@ impl ScreenshotDirector {
 }
 
 /// Configurations in the experiments view: `RICOCHET_SCREENSHOT_CONFIGS`, or 300.
-/// The results file of the experiment an experiments view runs: in the temporary folder, one
-/// per process, removed when the screenshot is taken.
-fn experiment_csv() -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "ricochet-lab-screenshot-{}.csv",
-        std::process::id()
-    ))
-}
-
 fn experiment_configs() -> u64 {
     std::env::var("RICOCHET_SCREENSHOT_CONFIGS")
         .ok()
