@@ -333,63 +333,7 @@ impl SlideGraph {
             return Err(GraphError::Occupied(self.pos(cell)));
         }
         self.occupied[usize::from(cell)] = true;
-        // Each direction's updates read only the placed cell's own edges, which placing a
-        // robot there does not change, so the directions can be handled in any order.
-        for dir in Direction::ALL {
-            // Case 1: nothing slides into this cell from that side.
-            if !self.can_move(cell, dir) {
-                continue;
-            }
-            let back = dir.opposite();
-            let adjacent = self.step(cell, dir);
-            let Some(child) = self.child(cell, dir) else {
-                // Case 2a: a robot stands on the adjacent cell; it can no longer move back.
-                self.set_edge(
-                    adjacent,
-                    back,
-                    None,
-                    Why::new(GraphAction::Place, cell, UpdateCase::AdjacentRobot),
-                    &mut report,
-                );
-                continue;
-            };
-            let case = if self.can_move(child, dir) {
-                UpdateCase::RobotBeyondChild
-            } else {
-                UpdateCase::WalledChild
-            };
-            // Every vertex from the adjacent one to the child now stops next to the robot;
-            // the adjacent vertex itself cannot move back at all.
-            let mut vertex = adjacent;
-            loop {
-                let new = if vertex == adjacent {
-                    None
-                } else {
-                    Some(adjacent)
-                };
-                self.set_edge(
-                    vertex,
-                    back,
-                    new,
-                    Why::new(GraphAction::Place, cell, case),
-                    &mut report,
-                );
-                if vertex == child {
-                    break;
-                }
-                vertex = self.step(vertex, dir);
-            }
-            if case == UpdateCase::RobotBeyondChild {
-                let beyond = self.step(child, dir);
-                self.set_edge(
-                    beyond,
-                    back,
-                    Some(adjacent),
-                    Why::new(GraphAction::Place, cell, case),
-                    &mut report,
-                );
-            }
-        }
+        self.update_around(cell, GraphAction::Place, &mut report);
         Ok(())
     }
 
@@ -405,23 +349,47 @@ impl SlideGraph {
             return Err(GraphError::Empty(self.pos(cell)));
         }
         self.occupied[usize::from(cell)] = false;
+        self.update_around(cell, GraphAction::Remove, &mut report);
+        Ok(())
+    }
+
+    /// Re-points the edges that `cell` cuts or no longer cuts once a robot was placed on it
+    /// or removed from it, by the four cases, reporting each changed edge. Each direction's
+    /// updates read only `cell`'s own edges, which the updates never change, so the
+    /// directions can be handled in any order.
+    fn update_around(
+        &mut self,
+        cell: Cell,
+        action: GraphAction,
+        mut report: impl FnMut(EdgeChange),
+    ) {
         for dir in Direction::ALL {
-            // Case 1: nothing slid into this cell from that side.
+            // Case 1: nothing slides into this cell from that side.
             if !self.can_move(cell, dir) {
                 continue;
             }
             let back = dir.opposite();
             let adjacent = self.step(cell, dir);
-            // Slides that stopped next to the robot now run on through its cell, as far as a
-            // robot on the cell itself would slide back.
-            let through = Some(self.child(cell, back).unwrap_or(cell));
+            // Where a slide back towards the cell now ends. A placed robot stops it next to
+            // itself, on the adjacent vertex, which cannot move back at all. Once the robot is
+            // removed, the slide runs on through its cell, as far as a robot on the cell
+            // itself would slide back.
+            let through = match action {
+                GraphAction::Place => None,
+                GraphAction::Remove => Some(self.child(cell, back).unwrap_or(cell)),
+            };
+            let new_edge = |vertex: Cell| match action {
+                GraphAction::Place => (vertex != adjacent).then_some(adjacent),
+                GraphAction::Remove => through,
+            };
             let Some(child) = self.child(cell, dir) else {
-                // Case 2a: the adjacent robot can move back again.
+                // Case 2a: a robot stands on the adjacent cell; it can no longer (placed) or
+                // can again (removed) move back.
                 self.set_edge(
                     adjacent,
                     back,
-                    through,
-                    Why::new(GraphAction::Remove, cell, UpdateCase::AdjacentRobot),
+                    new_edge(adjacent),
+                    Why::new(action, cell, UpdateCase::AdjacentRobot),
                     &mut report,
                 );
                 continue;
@@ -431,13 +399,14 @@ impl SlideGraph {
             } else {
                 UpdateCase::WalledChild
             };
+            // Every vertex from the adjacent one to the child slides back to the new end.
             let mut vertex = adjacent;
             loop {
                 self.set_edge(
                     vertex,
                     back,
-                    through,
-                    Why::new(GraphAction::Remove, cell, case),
+                    new_edge(vertex),
+                    Why::new(action, cell, case),
                     &mut report,
                 );
                 if vertex == child {
@@ -450,13 +419,12 @@ impl SlideGraph {
                 self.set_edge(
                     beyond,
                     back,
-                    through,
-                    Why::new(GraphAction::Remove, cell, case),
+                    new_edge(beyond),
+                    Why::new(action, cell, case),
                     &mut report,
                 );
             }
         }
-        Ok(())
     }
 }
 
