@@ -14,6 +14,7 @@
 //! The ricochet rule is about solutions, not positions, and plays no part here; the no-rebound
 //! rule restricts the moves and is honoured (each robot's last direction is part of a state).
 
+use super::key::StateKey;
 use super::min_moves::{UNREACHABLE, min_moves};
 use super::probe::DepthStats;
 use super::{Limits, Probe, Search, Stop};
@@ -169,24 +170,27 @@ impl Bfs {
     }
 
     /// Packs a state: robot `i` in its own field (robots are not interchangeable here).
-    fn pack(&self, cells: &[Cell], last_dir: &[Option<Direction>]) -> u64 {
-        let mut key = 0u64;
+    fn pack<K: StateKey>(&self, cells: &[Cell], last_dir: &[Option<Direction>]) -> K {
+        let mut key = K::default();
         for i in (0..self.n).rev() {
             let mut code = u64::from(cells[i]);
             if self.no_rebound {
                 code = (code << 3) | last_dir[i].map_or(0, |d| d.index() as u64 + 1);
             }
-            key = (key << self.robot_bits()) | code;
+            key = key.push(self.robot_bits(), code);
         }
         key
     }
 
-    fn unpack(&self, mut key: u64, cells: &mut [Cell], last_dir: &mut [Option<Direction>]) {
-        let bits = self.robot_bits();
-        let mask = (1u64 << bits) - 1;
+    fn unpack<K: StateKey>(
+        &self,
+        mut key: K,
+        cells: &mut [Cell],
+        last_dir: &mut [Option<Direction>],
+    ) {
         for i in 0..self.n {
-            let mut code = key & mask;
-            key >>= bits;
+            let (rest, mut code) = key.pop(self.robot_bits());
+            key = rest;
             if self.no_rebound {
                 last_dir[i] = match code & 7 {
                     0 => None,
@@ -200,12 +204,23 @@ impl Bfs {
 
     fn run<P: Probe>(&mut self, max_depth: u32, search: &mut Search<'_, P>) -> Result<(), Stop> {
         // Most boards' states fit a word (a standard board's five robots take 40 bits, 55
-        // with directions); the biggest boards fall back to whole arrays as states.
-        if self.robot_bits() * self.n as u32 > u64::BITS {
-            return self.run_wide(max_depth, search);
+        // with directions); every board's fit two (five robots on 64x64 with directions take
+        // 75 bits).
+        if self.robot_bits() * self.n as u32 <= u64::BITS {
+            self.levels::<u64, P>(max_depth, search)
+        } else {
+            self.levels::<u128, P>(max_depth, search)
         }
-        let start = self.pack(&self.start[..self.n], &[None; MAX_ROBOTS][..self.n]);
-        let mut visited: FxHashSet<u64> = FxHashSet::default();
+    }
+
+    /// The search, level by level, with states packed in keys of type `K`.
+    fn levels<K: StateKey, P: Probe>(
+        &mut self,
+        max_depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> Result<(), Stop> {
+        let start: K = self.pack(&self.start[..self.n], &[None; MAX_ROBOTS][..self.n]);
+        let mut visited: FxHashSet<K> = FxHashSet::default();
         visited.insert(start);
         let mut frontier = vec![start];
         let mut next = Vec::new();
@@ -270,87 +285,44 @@ impl Bfs {
         }
         Ok(())
     }
-
-    /// The same search with 128-bit states, for boards whose states do not fit a word.
-    fn run_wide<P: Probe>(
-        &mut self,
-        max_depth: u32,
-        search: &mut Search<'_, P>,
-    ) -> Result<(), Stop> {
-        let n = self.n;
-        type State = ([Cell; MAX_ROBOTS], [Option<Direction>; MAX_ROBOTS]);
-        let start: State = (self.start, [None; MAX_ROBOTS]);
-        let mut visited: FxHashSet<State> = FxHashSet::default();
-        visited.insert(start);
-        let mut frontier = vec![start];
-        let mut next = Vec::new();
-        while self.depth < max_depth {
-            let depth = self.depth + 1;
-            let last_level = depth == max_depth;
-            let mut stats = DepthStats {
-                depth,
-                ..DepthStats::default()
-            };
-            for &(cells, last_dir) in &frontier {
-                search.tick()?;
-                stats.nodes += 1;
-                for robot in 0..n {
-                    for dir in Direction::ALL {
-                        if self.no_rebound && last_dir[robot] == Some(dir.opposite()) {
-                            continue;
-                        }
-                        let to = self.tables.slide(&cells[..n], robot, dir);
-                        if to == cells[robot] {
-                            continue;
-                        }
-                        stats.inner += 1;
-                        let slot = &mut self.best[robot][usize::from(to)];
-                        if *slot == UNSEEN {
-                            *slot = depth as u16;
-                        }
-                        if last_level {
-                            continue;
-                        }
-                        let mut child = (cells, last_dir);
-                        child.0[robot] = to;
-                        if self.no_rebound {
-                            child.1[robot] = Some(dir);
-                        }
-                        if visited.insert(child) {
-                            next.push(child);
-                        } else {
-                            stats.hits += 1;
-                        }
-                    }
-                }
-            }
-            self.states += stats.inner - stats.hits;
-            let bytes = (visited.capacity() + frontier.capacity() + next.capacity())
-                * (std::mem::size_of::<State>() + 1);
-            search.set_memory(bytes)?;
-            search.finish_depth(stats);
-            self.depth = depth;
-            if !last_level && next.is_empty() {
-                self.exhausted = true;
-                break;
-            }
-            std::mem::swap(&mut frontier, &mut next);
-            next.clear();
-        }
-        Ok(())
-    }
 }
 
 /// The bytes the search's tables take: the visited set (a key and a control byte per slot)
 /// and both frontiers.
-fn memory(visited: &FxHashSet<u64>, frontier: &[u64], next: &Vec<u64>) -> usize {
-    visited.capacity() * 9 + (frontier.len() + next.capacity()) * 8
+fn memory<K>(visited: &FxHashSet<K>, frontier: &[K], next: &Vec<K>) -> usize {
+    let key = std::mem::size_of::<K>();
+    visited.capacity() * (key + 1) + (frontier.len() + next.capacity()) * key
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor};
+
+    #[test]
+    fn two_word_states_give_the_same_map_as_one_word_states() {
+        // The deck's puzzle under the no-rebound rule fits one word; the two-word keys that the
+        // largest boards need must find the same levels, counts and distances.
+        let puzzle = crate::model::samples::fogleman_22().with_rules(Rules {
+            ricochet: false,
+            no_rebound: true,
+        });
+        let run = |wide: bool| {
+            let mut probe = super::super::NoProbe;
+            let mut search = Search::new(&mut probe, &Limits::default());
+            let mut bfs = Bfs::new(&puzzle);
+            let levels = if wide {
+                bfs.levels::<u128, _>(4, &mut search)
+            } else {
+                bfs.levels::<u64, _>(4, &mut search)
+            };
+            levels.unwrap();
+            (bfs.best, bfs.states, bfs.depth, search.depths.clone())
+        };
+        let narrow = run(false);
+        assert_eq!(narrow.2, 4);
+        assert_eq!(narrow, run(true));
+    }
 
     #[test]
     fn a_robot_needs_a_helper_to_stop_in_an_open_corridor() {

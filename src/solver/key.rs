@@ -14,6 +14,9 @@ pub trait StateKey: Copy + Eq + Hash + Default + Ord + std::fmt::Debug {
     const BITS: u32;
     /// The key folded into one word for hashing (the identity on `u64`).
     fn fold(self) -> u64;
+    /// Splits off the `bits` low bits: the rest of the key and those bits (the inverse of
+    /// [`push`](Self::push)).
+    fn pop(self, bits: u32) -> (Self, u64);
 }
 
 impl StateKey for u64 {
@@ -25,6 +28,10 @@ impl StateKey for u64 {
     #[inline(always)]
     fn fold(self) -> u64 {
         self
+    }
+    #[inline(always)]
+    fn pop(self, bits: u32) -> (u64, u64) {
+        (self >> bits, self & ((1 << bits) - 1))
     }
 }
 
@@ -38,6 +45,11 @@ impl StateKey for u128 {
     fn fold(self) -> u64 {
         // A multiplication spreads the high half before the halves are combined.
         (self as u64) ^ ((self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    #[inline(always)]
+    fn pop(self, bits: u32) -> (u128, u64) {
+        // A robot's field is far narrower than a word, so the low bits fit one.
+        (self >> bits, (self & ((1 << bits) - 1)) as u64)
     }
 }
 
