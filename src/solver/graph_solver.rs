@@ -44,7 +44,7 @@
 
 use super::min_moves::min_moves;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells, SolverEvent};
-use super::slide_graph::{EdgeChange, SlideGraph};
+use super::slide_graph::{EdgeChange, GraphAction, SlideGraph};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
@@ -372,7 +372,7 @@ impl GraphRun<'_> {
             let mut edges_changed = 0u64;
             let ors = &state.cells[..or_count];
             for &cell in ors {
-                place(graph, cell, search, &mut edges_changed);
+                apply(graph, GraphAction::Place, cell, search, &mut edges_changed);
             }
             let limit = match (self.version, best.as_ref()) {
                 (Version::V2, Some(b)) => {
@@ -398,7 +398,13 @@ impl GraphRun<'_> {
                     best: best.as_ref().map(|b| b.moves.len() as u32),
                 })
             });
-            place(graph, gr_start, search, &mut edges_changed);
+            apply(
+                graph,
+                GraphAction::Place,
+                gr_start,
+                search,
+                &mut edges_changed,
+            );
             // Room for every child first, so the tables grow only within the memory limit.
             super::bfs::reserve_within(&mut nodes, &mut visited, 4 * or_count, search)?;
             for slot in 0..or_count {
@@ -422,9 +428,15 @@ impl GraphRun<'_> {
                     nodes.push(child);
                 }
             }
-            remove(graph, gr_start, search, &mut edges_changed);
+            apply(
+                graph,
+                GraphAction::Remove,
+                gr_start,
+                search,
+                &mut edges_changed,
+            );
             for &cell in ors {
-                remove(graph, cell, search, &mut edges_changed);
+                apply(graph, GraphAction::Remove, cell, search, &mut edges_changed);
             }
             stats.extra[0].1 += edges_changed;
             head += 1;
@@ -455,40 +467,26 @@ impl GraphRun<'_> {
     }
 }
 
-/// Places a robot in the graph, reporting each changed edge to the probe.
-fn place<P: Probe>(
+/// Places a robot in the graph or removes one, reporting each changed edge to the probe and
+/// counting it.
+fn apply<P: Probe>(
     graph: &mut SlideGraph,
+    action: GraphAction,
     cell: Cell,
     search: &mut Search<'_, P>,
     count: &mut u64,
 ) {
-    // The cells come from the puzzle's valid robot positions and from the graph's own edges,
-    // which only lead to open cells no robot holds; every robot is removed after each state.
-    // So the placement cannot fail; a failure would be a bug and is caught by the replay.
-    let result = graph.place(cell, |change| {
+    // Placed cells come from the puzzle's valid robot positions and from the graph's own
+    // edges, which only lead to open cells no robot holds; only robots placed for the current
+    // state are removed, each once. So neither can fail; a failure would be a bug and is
+    // caught by the replay.
+    let result = graph.apply(action, cell, |change| {
         *count += 1;
         search
             .probe
             .event(|| Event::solver(GraphEvent::EdgeChanged(change)));
     });
-    debug_assert!(result.is_ok(), "placing a robot on {cell}: {result:?}");
-}
-
-/// Removes a robot from the graph, reporting each changed edge to the probe.
-fn remove<P: Probe>(
-    graph: &mut SlideGraph,
-    cell: Cell,
-    search: &mut Search<'_, P>,
-    count: &mut u64,
-) {
-    // Only robots placed for the current state are removed, each once.
-    let result = graph.remove(cell, |change| {
-        *count += 1;
-        search
-            .probe
-            .event(|| Event::solver(GraphEvent::EdgeChanged(change)));
-    });
-    debug_assert!(result.is_ok(), "removing the robot on {cell}: {result:?}");
+    debug_assert!(result.is_ok(), "{action:?} on {cell}: {result:?}");
 }
 
 /// The OR moves from the root to state `index`.
@@ -507,18 +505,10 @@ mod tests {
     use super::*;
     use crate::model::random::random_puzzle;
     use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor, format_moves};
-    use crate::solver::{Limits, NoProbe, Outcome, RecordingProbe, SolverOptions, run};
+    use crate::solver::{Limits, Outcome, RecordingProbe, SolverOptions, fixtures, run};
 
     fn solve_with(name: &str, puzzle: &Puzzle) -> Outcome {
-        run(
-            name,
-            puzzle,
-            &SolverOptions::default(),
-            &Limits::default(),
-            &mut NoProbe,
-        )
-        .unwrap()
-        .outcome
+        fixtures::run(name, puzzle, None).outcome
     }
 
     /// A 5x3 board: red at (0,0) must stop on (2,0), which takes green moving north to (3,0)

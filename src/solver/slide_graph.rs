@@ -353,6 +353,20 @@ impl SlideGraph {
         Ok(())
     }
 
+    /// Places a robot on `cell` or removes the one there, as `action` says (see
+    /// [`place`](Self::place) and [`remove`](Self::remove)).
+    pub fn apply(
+        &mut self,
+        action: GraphAction,
+        cell: Cell,
+        report: impl FnMut(EdgeChange),
+    ) -> Result<(), GraphError> {
+        match action {
+            GraphAction::Place => self.place(cell, report),
+            GraphAction::Remove => self.remove(cell, report),
+        }
+    }
+
     /// Re-points the edges that `cell` cuts or no longer cuts once a robot was placed on it
     /// or removed from it, by the four cases, reporting each changed edge. Each direction's
     /// updates read only `cell`'s own edges, which the updates never change, so the

@@ -738,7 +738,7 @@ mod tests {
     use super::*;
     use crate::model::random::random_puzzle;
     use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor, format_moves, samples, tiles};
-    use crate::solver::{Limits, NoProbe, Outcome, RecordingProbe, SolverOptions, run};
+    use crate::solver::{Limits, Outcome, RecordingProbe, SolverOptions, run};
 
     fn puzzle(
         width: u16,
@@ -762,15 +762,7 @@ mod tests {
     }
 
     fn outcome(puzzle: &Puzzle) -> Outcome {
-        run(
-            NAME,
-            puzzle,
-            &SolverOptions::default(),
-            &Limits::default(),
-            &mut NoProbe,
-        )
-        .unwrap()
-        .outcome
+        crate::solver::fixtures::run(NAME, puzzle, None).outcome
     }
 
     #[test]
