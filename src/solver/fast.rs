@@ -109,6 +109,13 @@ const LAST_MOVES_THRESHOLD: u64 = 5_000;
 /// with four robots, enough to keep dozens of threads busy to the end of an iteration.
 const SPLIT_DEPTH: u32 = 3;
 
+/// From this iteration on, a search that has found nothing checks once whether any goal state
+/// is reachable at all: deeper than any known shortest solution of the real game.
+const CLOSURE_DEPTH: u32 = 40;
+
+/// The most states that check visits before giving up (it then leaves the deepening to go on).
+const CLOSURE_STATES: usize = 4_000_000;
+
 /// The deepest iteration: table entries record depths and iterations in a byte.
 const MAX_DEPTH: u32 = 255;
 
@@ -998,10 +1005,19 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         }
         let mut depth = start_bound.max(self.setup.min_len);
         let mut previous_nodes = 0;
+        let mut closure_tried = false;
         loop {
             let cap = options.depth_limit.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
             if depth > cap {
                 return SearchEnd::Unsolvable(Some(cap));
+            }
+            if depth >= CLOSURE_DEPTH && !closure_tried {
+                closure_tried = true;
+                match self.goal_unreachable(search) {
+                    Ok(true) => return SearchEnd::Unsolvable(None),
+                    Ok(false) => {}
+                    Err(stop) => return SearchEnd::Stopped(stop),
+                }
             }
             if let Err(stop) = self.grow_table(search) {
                 return SearchEnd::Stopped(stop);
@@ -1057,6 +1073,64 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
             // The root proved it needs `needed` moves: iterations below that would fail.
             depth = needed.max(depth + 1);
         }
+    }
+
+    /// Whether no goal state can be reached from the start at all: a breadth-first walk over
+    /// every reachable state, given up (`false`) past [`CLOSURE_STATES`] states or when its
+    /// memory would pass the limit. Deepening alone cannot prove this: the table's cuts leave
+    /// every iteration looking as if a deeper one might find more.
+    fn goal_unreachable<P: Probe>(&self, search: &mut Search<'_, P>) -> Result<bool, Stop> {
+        if !self.setup.use_table {
+            return Ok(false);
+        }
+        // A state takes its queue entry, its key in the set and the set's spare room.
+        let most = self.table.bytes() + self.setup.geometry.bytes() + CLOSURE_STATES * 48;
+        if search.reserve_memory(most).is_err() {
+            return Ok(false);
+        }
+        let g = &self.setup.geometry;
+        let n = self.setup.robots;
+        let mut walker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, NoControl, 0);
+        let mut seen: rustc_hash::FxHashSet<u64> = rustc_hash::FxHashSet::default();
+        let mut queue: Vec<([u16; MAX_ROBOTS], [u8; MAX_ROBOTS])> = Vec::new();
+        seen.insert(walker.key());
+        queue.push((walker.cells, walker.last_dirs));
+        let mut head = 0;
+        while head < queue.len() {
+            let (cells, last_dirs) = queue[head];
+            head += 1;
+            search.tick()?;
+            for (robot, &cell) in cells[..n].iter().enumerate() {
+                walker.set(robot, (cell, g.column_index[usize::from(cell)]));
+            }
+            walker.last_dirs = last_dirs;
+            if walker.at_goal() {
+                return Ok(false);
+            }
+            for robot in 0..n {
+                for dir in 0..4 {
+                    if NO_REBOUND && usize::from(last_dirs[robot]) == (dir ^ 2) + 1 {
+                        continue;
+                    }
+                    let to = walker.slide(robot, dir);
+                    if to.0 == cells[robot] {
+                        continue;
+                    }
+                    let from = (walker.cells[robot], walker.columns[robot]);
+                    walker.set(robot, to);
+                    walker.set_last_dir(robot, dir);
+                    if seen.insert(walker.key()) {
+                        if seen.len() > CLOSURE_STATES {
+                            return Ok(false);
+                        }
+                        queue.push((walker.cells, walker.last_dirs));
+                    }
+                    walker.set(robot, from);
+                    walker.last_dirs[robot] = last_dirs[robot];
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// Grows the table when the last iterations made more entries than it holds.
@@ -1337,6 +1411,44 @@ mod tests {
         assert_eq!(key([1, 2, 3, 4]), key([4, 2, 3, 1]));
         assert_eq!(key([1, 2, 3, 4]), key([2, 4, 3, 1]));
         assert_ne!(key([1, 2, 3, 4]), key([3, 2, 1, 4]));
+    }
+
+    #[test]
+    fn a_goal_no_state_reaches_is_proved_unreachable() {
+        use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor};
+        use crate::solver::{Limits, NoProbe, Outcome, run};
+        // On an empty board two robots never stop in the middle: each stops at a wall or
+        // next to the other, which stands at a wall or next to the first. Yet the rook bound
+        // of the middle is two, so deepening alone would go on to its cap.
+        let robots = vec![
+            Robot {
+                color: RobotColor::Red,
+                pos: Pos::new(0, 0),
+            },
+            Robot {
+                color: RobotColor::Green,
+                pos: Pos::new(63, 0),
+            },
+        ];
+        let goal = Goal {
+            pos: Pos::new(31, 31),
+            color: TargetColor::Red,
+        };
+        let board = Board::new(64, 64).unwrap();
+        let puzzle = Puzzle::new(board, robots, goal, Rules::default()).unwrap();
+        let report = run(
+            NAME,
+            &puzzle,
+            &SolverOptions::default(),
+            &Limits::default(),
+            &mut NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome, Outcome::Unsolvable { within: None });
+        assert_eq!(
+            report.depths.last().map(|d| d.depth),
+            Some(CLOSURE_DEPTH - 1)
+        );
     }
 
     #[test]
