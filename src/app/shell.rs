@@ -65,10 +65,7 @@ impl RicochetApp {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 let mut item = |ui: &mut egui::Ui, label: &str, keys: String, command: Command| {
-                    if menu_button(ui, true, label, keys).clicked() {
-                        commands.push(command);
-                        ui.close();
-                    }
+                    menu_item(ui, commands, true, label, keys, command);
                 };
                 item(ui, "New...", hint(Action::New), Command::ShowNewWindow);
                 item(ui, "Open...", hint(Action::Open), Command::OpenDialog);
@@ -103,28 +100,24 @@ impl RicochetApp {
                 item(ui, "Quit", String::new(), Command::Guarded(Pending::Quit));
             });
             ui.menu_button("Edit", |ui| {
-                if menu_button(
+                let history = self.doc.history();
+                let (undo, redo) = (history.can_undo(), history.can_redo());
+                menu_item(
                     ui,
-                    self.doc.history().can_undo(),
+                    commands,
+                    undo,
                     "Undo",
                     hint(Action::Undo),
-                )
-                .clicked()
-                {
-                    commands.push(Command::Undo);
-                    ui.close();
-                }
-                if menu_button(
+                    Command::Undo,
+                );
+                menu_item(
                     ui,
-                    self.doc.history().can_redo(),
+                    commands,
+                    redo,
                     "Redo",
                     hint(Action::Redo),
-                )
-                .clicked()
-                {
-                    commands.push(Command::Redo);
-                    ui.close();
-                }
+                    Command::Redo,
+                );
             });
             ui.menu_button("View", |ui| {
                 let view = &mut self.state.view;
@@ -153,10 +146,14 @@ impl RicochetApp {
                 );
             });
             ui.menu_button("Help", |ui| {
-                if menu_button(ui, true, "Keys and help", hint(Action::Help)).clicked() {
-                    commands.push(Command::ShowHelp);
-                    ui.close();
-                }
+                menu_item(
+                    ui,
+                    commands,
+                    true,
+                    "Keys and help",
+                    hint(Action::Help),
+                    Command::ShowHelp,
+                );
             });
             ui.separator();
             let mut mode = self.state.mode;
@@ -326,6 +323,21 @@ impl RicochetApp {
 
 /// A menu entry with its keys on the right; announced by its name alone, so that tests and
 /// screen readers find "Save" rather than "Save Ctrl+S".
+/// A menu entry that queues `command` and closes the menu when clicked.
+fn menu_item(
+    ui: &mut egui::Ui,
+    commands: &mut Vec<Command>,
+    enabled: bool,
+    label: &str,
+    keys: String,
+    command: Command,
+) {
+    if menu_button(ui, enabled, label, keys).clicked() {
+        commands.push(command);
+        ui.close();
+    }
+}
+
 fn menu_button(ui: &mut egui::Ui, enabled: bool, label: &str, keys: String) -> egui::Response {
     let mut button = egui::Button::new(label);
     if !keys.is_empty() {
