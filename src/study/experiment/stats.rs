@@ -24,11 +24,16 @@ pub struct Bucket {
 impl Bucket {
     /// The share of optimal answers, 0..=1.
     pub fn hit_rate(&self) -> f64 {
-        if self.runs == 0 {
-            0.0
-        } else {
-            self.optimal as f64 / self.runs as f64
-        }
+        hit_rate(self.optimal, self.runs)
+    }
+}
+
+/// `optimal` out of `runs` as a share, 0..=1 (0 without any runs).
+fn hit_rate(optimal: u64, runs: u64) -> f64 {
+    if runs == 0 {
+        0.0
+    } else {
+        optimal as f64 / runs as f64
     }
 }
 
@@ -52,11 +57,7 @@ pub struct SolverSummary {
 impl SolverSummary {
     /// The total hit rate, 0..=1.
     pub fn hit_rate(&self) -> f64 {
-        if self.runs == 0 {
-            0.0
-        } else {
-            self.optimal as f64 / self.runs as f64
-        }
+        hit_rate(self.optimal, self.runs)
     }
 }
 
