@@ -85,25 +85,17 @@ pub struct Row {
 impl Row {
     /// The share of the row's puzzles with an optimal answer, 0..=1.
     pub fn share_optimal(&self) -> f64 {
-        share(self.optimal, self.puzzles)
+        super::share(self.optimal as u64, self.puzzles as u64)
     }
 
     /// The share with a longer answer, 0..=1.
     pub fn share_suboptimal(&self) -> f64 {
-        share(self.suboptimal, self.puzzles)
+        super::share(self.suboptimal as u64, self.puzzles as u64)
     }
 
     /// The share whose answer claims the optimal move count, whether it replays or not, 0..=1.
     pub fn share_count_optimal(&self) -> f64 {
-        share(self.count_optimal, self.puzzles)
-    }
-}
-
-fn share(count: usize, of: usize) -> f64 {
-    if of == 0 {
-        0.0
-    } else {
-        count as f64 / of as f64
+        super::share(self.count_optimal as u64, self.puzzles as u64)
     }
 }
 

@@ -28,6 +28,16 @@ pub enum BaselineError {
     NotOptimal(String),
 }
 
+/// `count` out of `of` as a share, 0..=1 (0 when there is nothing to count): hit rates and
+/// the like.
+pub fn share(count: u64, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        count as f64 / of as f64
+    }
+}
+
 /// The solver a study measures others against: it must exist and guarantee optimal answers,
 /// since its move count is taken as the required number of moves.
 pub fn optimal_baseline(name: &str) -> Result<&'static SolverKind, BaselineError> {

@@ -24,16 +24,7 @@ pub struct Bucket {
 impl Bucket {
     /// The share of optimal answers, 0..=1.
     pub fn hit_rate(&self) -> f64 {
-        hit_rate(self.optimal, self.runs)
-    }
-}
-
-/// `optimal` out of `runs` as a share, 0..=1 (0 without any runs).
-fn hit_rate(optimal: u64, runs: u64) -> f64 {
-    if runs == 0 {
-        0.0
-    } else {
-        optimal as f64 / runs as f64
+        crate::study::share(self.optimal, self.runs)
     }
 }
 
@@ -57,7 +48,7 @@ pub struct SolverSummary {
 impl SolverSummary {
     /// The total hit rate, 0..=1.
     pub fn hit_rate(&self) -> f64 {
-        hit_rate(self.optimal, self.runs)
+        crate::study::share(self.optimal, self.runs)
     }
 }
 
