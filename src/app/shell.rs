@@ -200,13 +200,18 @@ impl RicochetApp {
         });
     }
 
-    pub(super) fn side_panel_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        let problem = self
-            .doc
+    /// Why the board cannot be solved as it stands, as a sentence for the panels; `None`
+    /// when it can.
+    fn board_problem(&self) -> Option<String> {
+        self.doc
             .validity()
             .as_ref()
             .err()
-            .map(|e| capital(&e.to_string()));
+            .map(|e| capital(&e.to_string()))
+    }
+
+    pub(super) fn side_panel_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let problem = self.board_problem();
         egui::ScrollArea::vertical()
             .id_salt("side-panel")
             .auto_shrink([false, false])
@@ -227,12 +232,7 @@ impl RicochetApp {
 
     /// The right-hand dock: the solver's controls, then the chosen tab.
     pub(super) fn dock_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        let problem = self
-            .doc
-            .validity()
-            .as_ref()
-            .err()
-            .map(|e| capital(&e.to_string()));
+        let problem = self.board_problem();
         let position = match (&self.play, self.state.mode) {
             (Some(play), Mode::Play) => Some(play.position()),
             _ => None,
