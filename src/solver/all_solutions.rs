@@ -20,7 +20,7 @@
 //! sorted by the number of robots moved, then by the number of robot changes, then move by move
 //! in the order robots (R, G, B, Y, K) and directions (N, E, S, W) are listed everywhere.
 
-use super::key::{KeyLayout, StateKey};
+use super::key::{KeyLayout, StateKey, with_key_width};
 use super::min_moves::{UNREACHABLE, min_moves};
 use super::{
     Limits, Optimality, Outcome, Probe, Report, Search, SolveError, SolverOptions, SolverRef, Stop,
@@ -213,16 +213,9 @@ pub fn list_at_depth<P: Probe>(
     max_solutions: usize,
     search: &mut Search<'_, P>,
 ) -> (Vec<Vec<Move>>, Option<Stop>) {
-    let layout = KeyLayout::new(
-        puzzle.board().cell_count(),
-        puzzle.active_robot(),
-        puzzle.rules().no_rebound,
-    );
-    if layout.fits::<u64>(puzzle.robots().len()) {
-        Lister::<u64>::new(puzzle, layout, max_solutions).run(depth, search)
-    } else {
-        Lister::<u128>::new(puzzle, layout, max_solutions).run(depth, search)
-    }
+    with_key_width!(puzzle, |layout, Key| {
+        Lister::<Key>::new(puzzle, layout, max_solutions).run(depth, search)
+    })
 }
 
 /// The listing search's state.

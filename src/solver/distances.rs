@@ -14,7 +14,7 @@
 //! The ricochet rule is about solutions, not positions, and plays no part here; the no-rebound
 //! rule restricts the moves and is honoured (each robot's last direction is part of a state).
 
-use super::key::StateKey;
+use super::key::{StateKey, with_key_width};
 use super::min_moves::{UNREACHABLE, min_moves};
 use super::probe::DepthStats;
 use super::{Limits, Probe, Search, Stop};
@@ -91,7 +91,7 @@ pub fn distance_map<P: Probe>(
 ) -> DistanceMap {
     let mut search = Search::new(probe, limits);
     let mut run = Bfs::new(puzzle);
-    let stopped = run.run(max_depth, &mut search).err();
+    let stopped = run.run(puzzle, max_depth, &mut search).err();
     let board = puzzle.board();
     let robots = puzzle
         .robots()
@@ -202,15 +202,19 @@ impl Bfs {
         }
     }
 
-    fn run<P: Probe>(&mut self, max_depth: u32, search: &mut Search<'_, P>) -> Result<(), Stop> {
+    fn run<P: Probe>(
+        &mut self,
+        puzzle: &Puzzle,
+        max_depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> Result<(), Stop> {
         // Most boards' states fit a word (a standard board's five robots take 40 bits, 55
         // with directions); every board's fit two (five robots on 64x64 with directions take
-        // 75 bits).
-        if self.robot_bits() * self.n as u32 <= u64::BITS {
-            self.levels::<u64, P>(max_depth, search)
-        } else {
-            self.levels::<u128, P>(max_depth, search)
-        }
+        // 75 bits). The width is chosen where every solver's is; its layout, which sorts
+        // interchangeable robots, is not used, since here each robot keeps its own field of
+        // the same size.
+        with_key_width!(puzzle, |_layout, Key| self
+            .levels::<Key, P>(max_depth, search))
     }
 
     /// The search, level by level, with states packed in keys of type `K`.
