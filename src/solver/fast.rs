@@ -141,7 +141,11 @@ pub fn solve<P: Probe>(
 ) -> SearchEnd {
     let setup = Setup::new(puzzle);
     let threads = options.threads.unwrap_or_else(available_threads).max(1);
-    let table = Table::new(INITIAL_BUCKET_BITS, setup.robot_bits * setup.robots as u32);
+    let table = Table::with_pages(
+        INITIAL_BUCKET_BITS,
+        setup.robot_bits * setup.robots as u32,
+        options.pages,
+    );
     // The rule is a type parameter, so searches without it carry no direction bookkeeping.
     if setup.no_rebound {
         Driver::<true> {
