@@ -81,7 +81,8 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "Fast IDA*",
     description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, \
-                  skipping of helper moves that cannot matter, and every core",
+                  skipping of helper moves that cannot matter and of swapped move pairs, and \
+                  every core",
     source: "Fogleman's IDDFS, sped up: stop tables, packed keys, prefetched table lookups",
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
