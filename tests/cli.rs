@@ -41,6 +41,27 @@ fn solve_json_has_the_documented_fields() {
 }
 
 #[test]
+fn fast_runs_on_either_page_size_and_refuses_others() {
+    for pages in ["huge", "small"] {
+        let (code, out, err) = lab(&[
+            "solve",
+            "boards/small-6x6.ron",
+            "--solver",
+            "fast",
+            "--pages",
+            pages,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(value["moves"], 5);
+    }
+    let (code, _, err) = lab(&["solve", "boards/small-6x6.ron", "--pages", "giant"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("huge") && err.contains("small"), "{err}");
+}
+
+#[test]
 fn a_time_limit_is_reported_with_its_own_exit_code() {
     let (code, out, _) = lab(&[
         "solve",

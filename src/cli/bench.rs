@@ -1,6 +1,6 @@
 //! `ricochet-lab bench`: times solvers on the reference puzzles and seeded random games.
 
-use ricochet_lab::solver::Limits;
+use ricochet_lab::solver::{Limits, Pages};
 use ricochet_lab::study::bench::{self, BenchConfig, Suite};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,6 +33,10 @@ pub struct BenchArgs {
     /// speed-up over the first is printed per puzzle. One per core when left out.
     #[arg(long, value_name = "N,..", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..))]
     threads: Vec<u16>,
+    /// Comma-separated page sizes to run `fast` with, each in turn (`huge,small`); the time
+    /// with 4 KiB pages only over the time with huge pages is printed per puzzle.
+    #[arg(long, value_name = "huge,small", value_enum, value_delimiter = ',')]
+    pages: Vec<Pages>,
     /// Another build of this program (e.g. an older commit's binary) to time in the same run,
     /// right after this one on each reference puzzle, through its `solve --json`.
     #[arg(long, value_name = "PATH")]
@@ -61,6 +65,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         },
         boards: args.boards,
         threads: args.threads.into_iter().map(usize::from).collect(),
+        pages: args.pages,
         compare_with: args.compare_with,
         compare_solvers: args.compare_solvers,
     })

@@ -3,7 +3,7 @@
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::{
-    self, Limits, NoProbe, Outcome, Probe, Report, SolverId, SolverOptions,
+    self, Limits, NoProbe, Outcome, Pages, Probe, Report, SolverId, SolverOptions,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -56,6 +56,10 @@ pub struct SolveArgs {
     /// Threads for a parallel solver (`fast`); one per core by default.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// The memory pages `fast` asks for its table: `huge` where the system gives them, or
+    /// `small` (4 KiB) only, to measure it without huge pages.
+    #[arg(long, value_enum, default_value_t = Pages::Huge)]
+    pages: Pages,
 }
 
 /// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
@@ -90,6 +94,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let options = SolverOptions {
         depth_limit: args.depth_limit,
         threads: args.threads.map(usize::from),
+        pages: args.pages,
     };
     if args.all_solutions {
         return if args.json {

@@ -81,7 +81,8 @@ pub const KIND: SolverKind = SolverKind {
     name: NAME,
     title: "Fast IDA*",
     description: "Iterative-deepening A* with a lock-free table, an exact last-moves search, \
-                  skipping of helper moves that cannot matter, and every core",
+                  skipping of helper moves that cannot matter and of swapped move pairs, and \
+                  every core",
     source: "Fogleman's IDDFS, sped up: stop tables, packed keys, prefetched table lookups",
     optimality: Optimality::Guaranteed,
     rules: RuleSupport {
@@ -141,7 +142,11 @@ pub fn solve<P: Probe>(
 ) -> SearchEnd {
     let setup = Setup::new(puzzle);
     let threads = options.threads.unwrap_or_else(available_threads).max(1);
-    let table = Table::new(INITIAL_BUCKET_BITS, setup.robot_bits * setup.robots as u32);
+    let table = Table::with_pages(
+        INITIAL_BUCKET_BITS,
+        setup.robot_bits * setup.robots as u32,
+        options.pages,
+    );
     // The rule is a type parameter, so searches without it carry no direction bookkeeping.
     if setup.no_rebound {
         Driver::<true> {

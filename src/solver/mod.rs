@@ -148,6 +148,32 @@ pub struct SolverOptions {
     pub depth_limit: Option<u32>,
     /// Threads a parallel solver may use (`None`: one per core the system offers).
     pub threads: Option<usize>,
+    /// The memory pages `fast` asks the system for its table.
+    pub pages: Pages,
+}
+
+/// The memory pages a solver asks the system for its big tables. Lookups land at random
+/// places in tables of hundreds of MiB, so with 4 KiB pages nearly every one also misses the
+/// processor's address translation cache; asking for small pages measures what that costs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pages {
+    /// 2 MiB pages where the system gives them (Linux `madvise(MADV_HUGEPAGE)`).
+    #[default]
+    Huge,
+    /// 4 KiB pages only (Linux `madvise(MADV_NOHUGEPAGE)`), even where the system would give
+    /// huge pages to every large allocation.
+    Small,
+}
+
+impl Pages {
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pages::Huge => "huge",
+            Pages::Small => "small",
+        }
+    }
 }
 
 /// How a run ended.

@@ -17,7 +17,7 @@ use super::format::{format_bytes, format_ms, format_rate, format_time};
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::model::tiles::random_game;
-use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, Report, SolverOptions};
+use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, Pages, Report, SolverOptions};
 use anyhow::Context;
 use serde::Serialize;
 use std::io::Write;
@@ -63,6 +63,8 @@ pub struct BenchConfig {
     pub boards: PathBuf,
     /// Thread counts to run `fast` with, each in turn (empty: one run with its default).
     pub threads: Vec<usize>,
+    /// The memory pages to run `fast` with, each in turn (empty: huge pages only).
+    pub pages: Vec<Pages>,
     /// Another build of this program to time in the same run, puzzle by puzzle, through
     /// its `solve --json` (reference suite only).
     pub compare_with: Option<PathBuf>,
@@ -93,6 +95,8 @@ pub struct Measurement {
     pub cpu: Option<Duration>,
     /// Bytes backed by huge pages at the end of the median run, when the solver measured it.
     pub huge_pages: Option<usize>,
+    /// The pages the solver was asked to use.
+    pub pages: Pages,
     /// The other build that made this measurement (its file name), or `None` for this one.
     pub build: Option<String>,
 }
@@ -100,9 +104,14 @@ pub struct Measurement {
 impl Measurement {
     /// The solver's name, with the other build's name when it made the measurement.
     pub fn label(&self) -> String {
+        let pages = match self.pages {
+            Pages::Huge => "",
+            Pages::Small => ", 4 KiB pages",
+        };
         match &self.build {
-            Some(build) => format!("{} ({build})", self.solver),
-            None => self.solver.to_string(),
+            Some(build) => format!("{} ({build}{pages})", self.solver),
+            None if pages.is_empty() => self.solver.to_string(),
+            None => format!("{} ({})", self.solver, &pages[2..]),
         }
     }
 
@@ -153,6 +162,10 @@ pub struct Disagreement {
 pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
     let kinds = solver_kinds(&args.solvers)?;
     let limits = args.limits.clone();
+    let fast_runs = FastRuns {
+        pages: args.pages.clone(),
+        threads: args.threads.clone(),
+    };
     let repeat = args.repeat.max(1);
     let mut reference = Vec::new();
     let mut random = Vec::new();
@@ -167,7 +180,7 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
             &kinds,
             &limits,
             repeat,
-            &args.threads,
+            &fast_runs,
             other.as_ref(),
             "reference",
         )?;
@@ -175,13 +188,7 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
     if matches!(args.suite, Suite::Random | Suite::All) {
         let puzzles = random_puzzles()?;
         random = measure_all(
-            &puzzles,
-            &kinds,
-            &limits,
-            repeat,
-            &args.threads,
-            None,
-            "random",
+            &puzzles, &kinds, &limits, repeat, &fast_runs, None, "random",
         )?;
     }
     let summaries: Vec<Summary> = kinds.iter().map(|k| summarize(k.name, &random)).collect();
@@ -208,6 +215,10 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
             let speedups = speedup_table(&reference);
             if !speedups.is_empty() {
                 write!(out, "\n{speedups}")?;
+            }
+            let pages = pages_table(&reference);
+            if !pages.is_empty() {
+                write!(out, "\n{pages}")?;
             }
             let ratios = ratio_table(&reference);
             if !ratios.is_empty() {
@@ -297,7 +308,7 @@ fn measure_all(
     kinds: &[&'static solver::SolverKind],
     limits: &Limits,
     repeat: usize,
-    threads: &[usize],
+    runs: &FastRuns,
     other: Option<&OtherBuild>,
     suite: &str,
 ) -> anyhow::Result<Vec<Measurement>> {
@@ -310,13 +321,14 @@ fn measure_all(
             writeln!(stderr, "[{suite} {}/{total}] {name}", i + 1)?;
         }
         for kind in kinds {
-            // Only the parallel solver runs once per thread count.
-            if kind.name == solver::fast::NAME && !threads.is_empty() {
-                for &count in threads {
-                    out.push(measure(name, puzzle, kind, limits, repeat, Some(count)));
+            // Only the parallel solver runs once per page size and thread count.
+            if kind.name == solver::fast::NAME {
+                for options in runs.options() {
+                    out.push(measure(name, puzzle, kind, limits, repeat, &options));
                 }
             } else {
-                out.push(measure(name, puzzle, kind, limits, repeat, None));
+                let options = SolverOptions::default();
+                out.push(measure(name, puzzle, kind, limits, repeat, &options));
             }
         }
         // The other build right after this one, puzzle by puzzle, so both see the same load.
@@ -329,6 +341,38 @@ fn measure_all(
     Ok(out)
 }
 
+/// The runs of `fast` on each puzzle: every page size with every thread count.
+struct FastRuns {
+    pages: Vec<Pages>,
+    threads: Vec<usize>,
+}
+
+impl FastRuns {
+    /// The options of each run, page sizes outermost.
+    fn options(&self) -> Vec<SolverOptions> {
+        let pages: &[Pages] = if self.pages.is_empty() {
+            &[Pages::Huge]
+        } else {
+            &self.pages
+        };
+        let threads: Vec<Option<usize>> = if self.threads.is_empty() {
+            vec![None]
+        } else {
+            self.threads.iter().map(|&t| Some(t)).collect()
+        };
+        pages
+            .iter()
+            .flat_map(|&pages| {
+                threads.iter().map(move |&threads| SolverOptions {
+                    threads,
+                    pages,
+                    ..SolverOptions::default()
+                })
+            })
+            .collect()
+    }
+}
+
 /// Runs one solver on one puzzle `repeat` times and keeps the median run. A run that does not
 /// finish is not repeated.
 pub fn measure(
@@ -337,20 +381,12 @@ pub fn measure(
     kind: &'static solver::SolverKind,
     limits: &Limits,
     repeat: usize,
-    threads: Option<usize>,
+    options: &SolverOptions,
 ) -> Measurement {
+    let threads = options.threads;
     let mut runs: Vec<Result<Report, solver::SolveError>> = Vec::new();
     for _ in 0..repeat.max(1) {
-        let report = solver::run(
-            kind.name,
-            puzzle,
-            &SolverOptions {
-                threads,
-                ..SolverOptions::default()
-            },
-            limits,
-            &mut NoProbe,
-        );
+        let report = solver::run(kind.name, puzzle, options, limits, &mut NoProbe);
         let finished = matches!(
             report.as_ref().map(|r| &r.outcome),
             Ok(Outcome::Solved { .. } | Outcome::Unsolvable { .. })
@@ -381,6 +417,7 @@ pub fn measure(
                     threads: 0,
                     cpu: None,
                     huge_pages: None,
+                    pages: options.pages,
                     build: None,
                 };
             }
@@ -403,6 +440,7 @@ pub fn measure(
             .cpu_millis
             .map(|ms| Duration::from_secs_f64(ms / 1e3)),
         huge_pages: median.huge_page_bytes,
+        pages: options.pages,
         build: None,
     }
 }
@@ -490,6 +528,8 @@ impl OtherBuild {
                 threads: value["threads"].as_u64().unwrap_or(1) as usize,
                 cpu,
                 huge_pages: None,
+                // The other build runs with its own default: huge pages where given.
+                pages: Pages::Huge,
                 build: Some(self.name.clone()),
             });
             if !finished {
@@ -506,15 +546,20 @@ impl OtherBuild {
 /// first, in Markdown; empty when no solver ran with more than one thread count.
 pub fn speedup_table(measurements: &[Measurement]) -> String {
     let mut rows = String::new();
-    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut seen: Vec<(&str, &str, Pages)> = Vec::new();
     for m in measurements.iter().filter(|m| m.build.is_none()) {
-        if seen.contains(&(m.puzzle.as_str(), m.solver)) {
+        if seen.contains(&(m.puzzle.as_str(), m.solver, m.pages)) {
             continue;
         }
-        seen.push((&m.puzzle, m.solver));
+        seen.push((&m.puzzle, m.solver, m.pages));
         let runs: Vec<&Measurement> = measurements
             .iter()
-            .filter(|o| o.build.is_none() && o.puzzle == m.puzzle && o.solver == m.solver)
+            .filter(|o| {
+                o.build.is_none()
+                    && o.puzzle == m.puzzle
+                    && o.solver == m.solver
+                    && o.pages == m.pages
+            })
             .collect();
         if runs.len() < 2 {
             continue;
@@ -525,7 +570,7 @@ pub fn speedup_table(measurements: &[Measurement]) -> String {
             rows.push_str(&format!(
                 "| {} | {} | {} × {} | {} × {} | {speedup:.2}x |\n",
                 m.puzzle,
-                m.solver,
+                m.label(),
                 base.threads,
                 format_time(base.time),
                 run.threads,
@@ -540,6 +585,47 @@ pub fn speedup_table(measurements: &[Measurement]) -> String {
         "Speed-up with more threads (wall time, same run)\n\n\
          | puzzle | solver | threads × time | threads × time | speed-up |\n\
          |---|---|---:|---:|---:|\n{rows}"
+    )
+}
+
+/// Per puzzle, solver and thread count run on both page sizes, the time with 4 KiB pages
+/// over the time with huge pages, in Markdown; empty when no run asked for small pages.
+pub fn pages_table(measurements: &[Measurement]) -> String {
+    let mut rows = String::new();
+    for small in measurements
+        .iter()
+        .filter(|m| m.build.is_none() && m.pages == Pages::Small)
+    {
+        let Some(huge) = measurements.iter().find(|m| {
+            m.build.is_none()
+                && m.pages == Pages::Huge
+                && m.puzzle == small.puzzle
+                && m.solver == small.solver
+                && m.threads == small.threads
+        }) else {
+            continue;
+        };
+        if !finished(small) || !finished(huge) {
+            continue;
+        }
+        let slowdown = small.time.as_secs_f64() / huge.time.as_secs_f64().max(1e-9);
+        rows.push_str(&format!(
+            "| {} | {} × {} | {} | {} | {} | {slowdown:.2}x |\n",
+            small.puzzle,
+            small.solver,
+            small.threads,
+            format_time(huge.time),
+            huge.huge_pages.map_or("-".to_string(), format_bytes),
+            format_time(small.time),
+        ));
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "Without huge pages (wall time, same run)\n\n\
+         | puzzle | solver × threads | huge pages | of them backed | 4 KiB pages only | ratio |\n\
+         |---|---|---:|---:|---:|---:|\n{rows}"
     )
 }
 
@@ -710,6 +796,7 @@ struct MeasurementJson<'a> {
     threads: usize,
     cpu_millis: Option<f64>,
     huge_page_bytes: Option<usize>,
+    pages: Pages,
     build: Option<&'a str>,
 }
 
@@ -727,6 +814,7 @@ impl<'a> MeasurementJson<'a> {
             threads: m.threads,
             cpu_millis: m.cpu.map(|c| c.as_secs_f64() * 1e3),
             huge_page_bytes: m.huge_pages,
+            pages: m.pages,
             build: m.build.as_deref(),
         }
     }
@@ -835,6 +923,7 @@ mod tests {
             threads: 1,
             cpu: None,
             huge_pages: None,
+            pages: Pages::Huge,
             build: None,
         }
     }
@@ -852,6 +941,26 @@ mod tests {
         assert!(table.contains("| hard | fast | 1 × 900.0 ms | 2 × 500.0 ms | 1.80x |"));
         assert!(!table.contains("iddfs"));
         assert!(speedup_table(&runs[2..]).is_empty());
+    }
+
+    #[test]
+    fn small_pages_are_set_beside_huge_ones_of_the_same_thread_count() {
+        let mut small = measurement("hard", "fast", Some(20), 1100);
+        small.pages = Pages::Small;
+        let mut huge = measurement("hard", "fast", Some(20), 1000);
+        huge.huge_pages = Some(64 << 20);
+        let mut two = measurement("hard", "fast", Some(20), 600);
+        two.threads = 2;
+        let runs = vec![huge, two, small];
+        let table = pages_table(&runs);
+        assert!(
+            table.contains("| hard | fast × 1 | 1.00 s | 64 MiB | 1.10 s | 1.10x |"),
+            "{table}"
+        );
+        assert_eq!(table.matches("| hard |").count(), 1, "{table}");
+        assert!(pages_table(&runs[..2]).is_empty());
+        // Thread speed-ups compare runs on the same pages only.
+        assert!(!speedup_table(&runs).contains("4 KiB"));
     }
 
     #[test]

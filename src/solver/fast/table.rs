@@ -9,6 +9,7 @@
 //! read whole, so a thread never sees half an entry. When a bucket is full the entry with the
 //! least depth left gives way; losing an entry only costs search, never correctness.
 
+use crate::solver::Pages;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket: four words, half a cache line.
@@ -45,6 +46,7 @@ pub struct Table {
     buckets: Vec<Bucket>,
     bucket_bits: u32,
     key_bits: u32,
+    pages: Pages,
 }
 
 /// The fewest bucket bits a table for `key_bits`-bit keys may have: the tag, the iteration
@@ -55,21 +57,28 @@ pub fn min_bucket_bits(key_bits: u32) -> u32 {
 
 impl Table {
     /// An empty table of `2^bucket_bits` buckets (at least [`min_bucket_bits`]) for keys of at
-    /// most `key_bits` bits (1 to 64).
+    /// most `key_bits` bits (1 to 64), on huge pages where the system gives them.
     pub fn new(bucket_bits: u32, key_bits: u32) -> Table {
+        Table::with_pages(bucket_bits, key_bits, Pages::Huge)
+    }
+
+    /// [`Table::new`] on the pages asked for; a grown table keeps them.
+    pub fn with_pages(bucket_bits: u32, key_bits: u32, pages: Pages) -> Table {
         let key_bits = key_bits.clamp(1, 64);
         let bucket_bits = bucket_bits.max(min_bucket_bits(key_bits));
         let count = 1usize << bucket_bits;
         let mut buckets: Vec<Bucket> = Vec::with_capacity(count);
-        advise_huge_pages(
+        advise_pages(
             buckets.as_ptr().cast(),
             count * std::mem::size_of::<Bucket>(),
+            pages,
         );
         buckets.resize_with(count, Bucket::default);
         Table {
             buckets,
             bucket_bits,
             key_bits,
+            pages,
         }
     }
 
@@ -172,7 +181,7 @@ impl Table {
 
     /// A table with `2^bucket_bits` buckets holding this one's entries (as many as fit).
     pub fn grown(&self, bucket_bits: u32) -> Table {
-        let bigger = Table::new(bucket_bits, self.key_bits);
+        let bigger = Table::with_pages(bucket_bits, self.key_bits, self.pages);
         for (index, bucket) in self.buckets.iter().enumerate() {
             for slot in &bucket.0 {
                 let entry = slot.load(Ordering::Relaxed);
@@ -210,6 +219,12 @@ pub fn anon_huge_page_bytes() -> Option<usize> {
 /// with 4 KiB pages nearly every one would also miss the address translation cache. Only a
 /// hint; where it is not available nothing changes.
 pub fn advise_huge_pages(start: *const u8, bytes: usize) {
+    advise_pages(start, bytes, Pages::Huge);
+}
+
+/// Asks the kernel for huge pages ([`advise_huge_pages`]) or, for [`Pages::Small`], for none
+/// even where it would otherwise give them.
+pub fn advise_pages(start: *const u8, bytes: usize, pages: Pages) {
     if bytes < 4 << 20 {
         return;
     }
@@ -220,14 +235,18 @@ pub fn advise_huge_pages(start: *const u8, bytes: usize) {
         let start = start as usize;
         let aligned = start.next_multiple_of(PAGE);
         let length = (start + bytes - aligned) / PAGE * PAGE;
+        let advice = match pages {
+            Pages::Huge => libc::MADV_HUGEPAGE,
+            Pages::Small => libc::MADV_NOHUGEPAGE,
+        };
         // SAFETY: the range lies inside the caller's allocation of `bytes` bytes; madvise only
         // changes how the kernel backs those pages, never their content.
         unsafe {
-            libc::madvise(aligned as *mut libc::c_void, length, libc::MADV_HUGEPAGE);
+            libc::madvise(aligned as *mut libc::c_void, length, advice);
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = start;
+    let _ = (start, pages);
 }
 
 #[cfg(test)]
