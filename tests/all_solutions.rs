@@ -113,7 +113,8 @@ fn limits() -> Limits {
     }
 }
 
-fn listed(solver: &str, puzzle: &Puzzle, max: usize) -> all_solutions::Enumeration {
+/// The listing after `solver` found the optimum.
+fn listed(solver: &str, puzzle: &Puzzle, max: usize) -> all_solutions::Listing {
     all_solutions::enumerate(
         solver,
         puzzle,
@@ -123,6 +124,7 @@ fn listed(solver: &str, puzzle: &Puzzle, max: usize) -> all_solutions::Enumerati
         &mut NoProbe,
     )
     .unwrap()
+    .listing
 }
 
 fn check_against_brute_force(puzzle: &Puzzle, solver: &str, what: &str) -> usize {

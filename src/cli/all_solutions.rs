@@ -37,7 +37,7 @@ pub fn solve_all<P: Probe>(
 /// The exit code of a listing: 4 when a sequence failed its replay, 3 when a limit stopped the
 /// solver or the listing, 0 otherwise.
 fn enumeration_exit_code(enumeration: &Enumeration) -> ExitCode {
-    if !enumeration.rejected.is_empty()
+    if !enumeration.listing.rejected.is_empty()
         || matches!(enumeration.optimum.outcome, Outcome::Invalid { .. })
     {
         return ExitCode::from(EXIT_INVALID);
@@ -46,7 +46,7 @@ fn enumeration_exit_code(enumeration: &Enumeration) -> ExitCode {
         enumeration.optimum.outcome,
         Outcome::Cancelled | Outcome::TimeLimit | Outcome::MemoryLimit
     );
-    if solver_stopped || enumeration.stopped.is_some() {
+    if solver_stopped || enumeration.listing.stopped.is_some() {
         return ExitCode::from(EXIT_STOPPED);
     }
     ExitCode::SUCCESS
@@ -80,19 +80,20 @@ struct EnumerationJson<'e> {
 }
 
 fn enumeration_json(enumeration: &Enumeration) -> EnumerationJson<'_> {
+    let listing = &enumeration.listing;
     EnumerationJson {
         report: super::solve::report_json(&enumeration.optimum),
-        solutions: enumeration
+        solutions: listing
             .solutions
             .iter()
             .map(|moves| moves.iter().map(ToString::to_string).collect())
             .collect(),
-        solution_count: enumeration.solutions.len(),
-        complete: enumeration.complete,
-        listing_millis: enumeration.elapsed.as_secs_f64() * 1000.0,
-        listing_nodes: enumeration.nodes,
-        listing_stopped: enumeration.stopped.map(stop_name),
-        rejected: enumeration
+        solution_count: listing.solutions.len(),
+        complete: listing.complete,
+        listing_millis: listing.elapsed.as_secs_f64() * 1000.0,
+        listing_nodes: listing.nodes,
+        listing_stopped: listing.stopped.map(stop_name),
+        rejected: listing
             .rejected
             .iter()
             .map(|(moves, error)| format!("{}: {error}", format_moves(moves)))
@@ -105,9 +106,10 @@ fn print_enumeration(enumeration: &Enumeration) {
     if !matches!(enumeration.optimum.outcome, Outcome::Solved { .. }) {
         return;
     }
-    let count = enumeration.solutions.len();
-    let millis = enumeration.elapsed.as_secs_f64() * 1000.0;
-    let what = match (enumeration.complete, enumeration.stopped) {
+    let listing = &enumeration.listing;
+    let count = listing.solutions.len();
+    let millis = listing.elapsed.as_secs_f64() * 1000.0;
+    let what = match (listing.complete, listing.stopped) {
         (true, _) => format!("{count} optimal solutions, all of them"),
         (false, Some(stop)) => format!(
             "{count} optimal solutions found before the listing stopped ({})",
@@ -117,13 +119,13 @@ fn print_enumeration(enumeration: &Enumeration) {
     };
     println!(
         "{what} (listed in {millis:.1} ms, {} nodes):",
-        enumeration.nodes
+        listing.nodes
     );
     let width = count.to_string().len();
-    for (i, moves) in enumeration.solutions.iter().enumerate() {
+    for (i, moves) in listing.solutions.iter().enumerate() {
         println!("{:>width$}. {}", i + 1, format_moves(moves));
     }
-    for (moves, error) in &enumeration.rejected {
+    for (moves, error) in &listing.rejected {
         println!("rejected: {} ({error})", format_moves(moves));
     }
 }

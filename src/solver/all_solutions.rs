@@ -41,19 +41,9 @@ const MAX_TABLE_DEPTH: u32 = 63;
 pub struct Enumeration {
     /// The optimal solver's own run, which fixed the length.
     pub optimum: Report,
-    /// The optimal solutions found, sorted (see the module documentation), each replayed.
-    pub solutions: Vec<Vec<Move>>,
-    /// Whether `solutions` holds every optimal solution: false when capped or stopped.
-    pub complete: bool,
-    /// Why the listing stopped early, when a limit or a cancel stopped it.
-    pub stopped: Option<Stop>,
-    /// Sequences the search claimed that failed their replay (always empty unless there is a
-    /// bug; they are never listed).
-    pub rejected: Vec<(Vec<Move>, ReplayError)>,
-    /// Nodes the listing search visited.
-    pub nodes: u64,
-    /// Time the listing search took, after the optimal solver.
-    pub elapsed: Duration,
+    /// The listing of every solution of that length, which ran after the optimal solver
+    /// (empty when the solver did not solve the puzzle).
+    pub listing: Listing,
 }
 
 /// Why the listing cannot run with this solver.
@@ -93,12 +83,7 @@ pub fn enumerate<P: Probe>(
     let Outcome::Solved { moves } = &optimum.outcome else {
         return Ok(Enumeration {
             optimum,
-            solutions: Vec::new(),
-            complete: false,
-            stopped: None,
-            rejected: Vec::new(),
-            nodes: 0,
-            elapsed: Duration::ZERO,
+            listing: Listing::default(),
         });
     };
     let depth = moves.len() as u32;
@@ -107,27 +92,20 @@ pub fn enumerate<P: Probe>(
         ..limits.clone()
     };
     let listing = list_optimal(puzzle, depth, max_solutions, &rest, probe);
-    Ok(Enumeration {
-        optimum,
-        solutions: listing.solutions,
-        complete: listing.complete,
-        stopped: listing.stopped,
-        rejected: listing.rejected,
-        nodes: listing.nodes,
-        elapsed: listing.elapsed,
-    })
+    Ok(Enumeration { optimum, listing })
 }
 
 /// The optimal solutions of a puzzle whose optimal length is already known.
 #[derive(Clone, Debug, Default)]
 pub struct Listing {
-    /// The solutions found, sorted, each replayed.
+    /// The solutions found, sorted (see the module documentation), each replayed.
     pub solutions: Vec<Vec<Move>>,
     /// Whether they are all of them: false when capped or stopped.
     pub complete: bool,
-    /// Why the listing stopped early, if it did.
+    /// Why the listing stopped early, when a limit or a cancel stopped it.
     pub stopped: Option<Stop>,
-    /// Sequences that failed their replay (never listed; empty unless there is a bug).
+    /// Sequences the search claimed that failed their replay (always empty unless there is a
+    /// bug; they are never listed).
     pub rejected: Vec<(Vec<Move>, ReplayError)>,
     /// Nodes visited.
     pub nodes: u64,

@@ -74,7 +74,10 @@ impl Hint {
     /// Reads the hint from an enumeration.
     pub fn from_enumeration(enumeration: &Enumeration) -> Hint {
         use super::Outcome;
-        match (&enumeration.optimum.outcome, enumeration.solutions.first()) {
+        match (
+            &enumeration.optimum.outcome,
+            enumeration.listing.solutions.first(),
+        ) {
             (Outcome::Solved { .. }, Some(first)) => Hint::Solved {
                 solution: first.clone(),
             },
