@@ -27,9 +27,10 @@
 //!   looks them up itself, so a table hit costs no call.
 //! - **Helpers that cannot matter.** With one move to spare, any helper move leaves the target
 //!   robot's last-moves search to decide. Each cell has a precomputed region (the cells whose
-//!   occupation can change that search); a helper that cannot stand in it after one move of
-//!   its own cannot change the outcome, so one search from the node stands for all its moves.
-//!   The cell sets are built once a search passes a few thousand nodes.
+//!   occupation can change that search); a helper move that neither leaves nor enters it
+//!   cannot change the outcome, so one search from the node stands for all such moves (and a
+//!   helper that cannot reach the region in one move is not even tried). The cell sets are
+//!   built once a search passes a few thousand nodes.
 //! - **Bounds.** The minimum-move (rook) bound `R` of the target robot's cell. When `R` equals
 //!   the moves left, only the target robot can move and every move must lower `R` by one: that
 //!   last stretch is searched by a small exact routine without table or keys. A node that fails
@@ -388,6 +389,10 @@ impl Shared {
 /// What [`Worker::helpers_that_cannot_matter`] returns when it found a solution.
 const SKIP_FOUND: u32 = u32::MAX;
 
+/// The bit of [`Worker::helpers_that_cannot_matter`]'s answer that says the last-moves search
+/// from the node itself ran and failed (robot bits are below [`MAX_ROBOTS`]).
+const SEARCHED_HERE: u32 = 1 << 16;
+
 /// Marks a child whose key was not computed (real keys have at most 60 bits).
 const NO_KEY: u64 = u64::MAX;
 
@@ -731,6 +736,13 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         if skip == SKIP_FOUND {
             return Ok(Visit::Found);
         }
+        // Helper moves are filtered one by one when the last-moves search from here failed.
+        let g = &self.setup.geometry;
+        let region_of = self
+            .setup
+            .active
+            .filter(|_| skip & SEARCHED_HERE != 0)
+            .map(|a| self.cells[a]);
         let mut children = [Child::default(); MAX_ROBOTS * 4];
         let mut count = 0;
         // Whether a real move was left out (it would have failed with `left - 1` to go).
@@ -758,6 +770,16 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 }
                 let to = self.slide(robot, dir);
                 if to.0 == from.0 {
+                    continue;
+                }
+                // With one move to spare, a helper move that neither leaves nor enters the
+                // region of the last-moves search leaves its outcome as it was: a failure.
+                if let Some(target) = region_of
+                    && robot != first
+                    && !g.in_region(target, from.0)
+                    && !g.in_region(target, to.0)
+                {
+                    passed_over = true;
                     continue;
                 }
                 // A move straight back onto the previous state: the table would cut it. Under
@@ -867,8 +889,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     /// exactly `bound` moves, each lowering its bound: the last-moves search. A helper that
     /// stands outside the region of that search and cannot enter it in one move leaves its
     /// outcome as it is now, so its moves need not be tried: one last-moves search from here
-    /// stands for all of them. Returns the set of such helpers as a bit mask, or
-    /// [`SKIP_FOUND`] when that search finds a solution (then the path holds it).
+    /// stands for all of them. Returns the set of such helpers as a bit mask, with
+    /// [`SEARCHED_HERE`] set when that search ran (and failed, so helper moves that neither
+    /// leave nor enter its region can be skipped one by one too), or [`SKIP_FOUND`] when it
+    /// found a solution (then the path holds it).
     #[inline(always)]
     fn helpers_that_cannot_matter(
         &mut self,
@@ -888,17 +912,15 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             return Ok(0);
         }
         let cell = self.cells[active];
-        let mut skip = 0;
+        let mut skip = SEARCHED_HERE;
         for robot in 0..self.setup.robots {
             if robot != active && !g.may_matter(cell, self.cells[robot]) {
                 skip |= 1 << robot;
             }
         }
-        if skip != 0 {
-            self.counters.last_moves += 1;
-            if self.descend(active, depth, bound)? {
-                return Ok(SKIP_FOUND);
-            }
+        self.counters.last_moves += 1;
+        if self.descend(active, depth, bound)? {
+            return Ok(SKIP_FOUND);
         }
         Ok(skip)
     }
@@ -1504,6 +1526,43 @@ mod tests {
             same > 1000 && different > 1000,
             "{same} swapped, {different} not"
         );
+    }
+
+    #[test]
+    fn helper_moves_outside_the_region_never_change_the_last_moves_search() {
+        let mut checked = 0;
+        for (puzzle, cells) in placements(400) {
+            let Some(active) = puzzle.active_robot() else {
+                continue;
+            };
+            let setup = Setup::new(&puzzle);
+            setup.geometry.prepare_last_moves();
+            let table = Table::new(8, 8);
+            let g = &setup.geometry;
+            let bound = g.rook(cells[active]);
+            if unreachable(bound) || bound == 0 {
+                continue;
+            }
+            let outcome = |cells: &[u16]| {
+                let mut w = worker(&setup, &table, cells);
+                w.descend(active, 0, bound) == Ok(true)
+            };
+            let before = outcome(&cells);
+            let w = worker(&setup, &table, &cells);
+            for helper in (0..cells.len()).filter(|&h| h != active) {
+                for dir in 0..4 {
+                    let (to, _) = w.slide(helper, dir);
+                    if g.in_region(cells[active], cells[helper]) || g.in_region(cells[active], to) {
+                        continue;
+                    }
+                    let mut moved = cells.clone();
+                    moved[helper] = to;
+                    assert_eq!(outcome(&moved), before, "{cells:?} helper {helper} to {to}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "only {checked} helper moves checked");
     }
 
     #[test]

@@ -197,6 +197,17 @@ impl Geometry {
         regions
     }
 
+    /// Whether a robot's arrival at or departure from `other` could change the outcome of the
+    /// last-moves search from `cell`. Always true before [`Geometry::prepare_last_moves`].
+    #[inline(always)]
+    pub fn in_region(&self, cell: u16, other: u16) -> bool {
+        let Some(sets) = self.last_moves.get() else {
+            return true;
+        };
+        let word = sets.region[usize::from(cell) * self.words + usize::from(other) / 64];
+        word & (1 << (other % 64)) != 0
+    }
+
     /// Whether a robot standing at `helper` could change the outcome of the last-moves search
     /// from `cell`, now or after one move of its own. Always true before
     /// [`Geometry::prepare_last_moves`].

@@ -195,6 +195,14 @@ fn run_config(
         memory_bytes: Some(config.memory_limit),
         cancel: Some(cancel.clone()),
     };
+    // The runner's workers share the cores: a parallel solver in each of them, on every core,
+    // would slow all the others down and distort their times.
+    let options = SolverOptions {
+        threads: config.options.threads.or(Some(
+            (solver::fast::available_threads() / config.threads.max(1)).max(1),
+        )),
+        ..config.options.clone()
+    };
     let puzzle_id = game_id::write(&puzzle).unwrap_or_default();
     let mut required = done
         .get(&(index, config.baseline.clone()))
@@ -204,7 +212,7 @@ fn run_config(
         if done.contains_key(&(index, name.clone())) {
             continue;
         }
-        let report = match solver::run(name, &puzzle, &config.options, &limits, &mut NoProbe) {
+        let report = match solver::run(name, &puzzle, &options, &limits, &mut NoProbe) {
             Ok(report) => report,
             Err(e) => {
                 results.push(Err(e.to_string()));
