@@ -645,7 +645,7 @@ pub fn ratio_table(measurements: &[Measurement]) -> String {
             rows.push_str(&format!(
                 "| {} | {} × {} | {} | {ratio:.2}x |\n",
                 ours.puzzle,
-                ours.solver,
+                ours.label(),
                 ours.threads,
                 theirs.label(),
             ));
@@ -972,6 +972,15 @@ mod tests {
             measurement("hard", "iddfs", Some(20), 2000),
             theirs,
         ];
+        let mut small = measurement("hard", "fast", Some(20), 1500);
+        small.pages = Pages::Small;
+        let mut with_small = runs.clone();
+        with_small.push(small);
+        let table = ratio_table(&with_small);
+        assert!(
+            table.contains("| hard | fast (4 KiB pages) × 1 | iddfs (old) | 2.00x |"),
+            "{table}"
+        );
         let table = ratio_table(&runs);
         assert!(
             table.contains("| hard | fast × 1 | iddfs (old) | 3.00x |"),
