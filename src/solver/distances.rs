@@ -301,7 +301,7 @@ fn memory<K>(visited: &FxHashSet<K>, frontier: &[K], next: &Vec<K>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor};
+    use crate::model::{Pos, Rules};
 
     #[test]
     fn two_word_states_give_the_same_map_as_one_word_states() {
@@ -331,22 +331,13 @@ mod tests {
     #[test]
     fn a_robot_needs_a_helper_to_stop_in_an_open_corridor() {
         // One row of five cells: red at the west end cannot stop in the middle alone.
-        let board = Board::new(5, 1).unwrap();
-        let robots = vec![
-            Robot {
-                color: RobotColor::Red,
-                pos: Pos::new(0, 0),
-            },
-            Robot {
-                color: RobotColor::Green,
-                pos: Pos::new(4, 0),
-            },
-        ];
-        let goal = Goal {
-            pos: Pos::new(2, 0),
-            color: TargetColor::Red,
-        };
-        let puzzle = Puzzle::new(board, robots, goal, Rules::default()).unwrap();
+        let puzzle = crate::solver::fixtures::red_and_green(
+            5,
+            1,
+            Pos::new(0, 0),
+            Pos::new(4, 0),
+            Pos::new(2, 0),
+        );
         let map = distance_map(&puzzle, 6, &Limits::default(), &mut super::super::NoProbe);
         let red = &map.robots[0];
         // Red slides east to cell 3 (green in the way) at once.

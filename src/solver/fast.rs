@@ -294,6 +294,8 @@ trait Control {
     fn tick(&mut self) -> Result<(), Halt>;
     /// Reports an event when someone listens (only the main thread has a probe).
     fn event(&mut self, event: impl FnOnce() -> Event);
+    /// Says which work unit the thread searches now (ignored by controls without units).
+    fn set_unit(&mut self, _unit: usize) {}
 }
 
 /// The main thread's control: the run's [`Search`], plus the flags it shares with the other
@@ -330,6 +332,10 @@ impl<P: Probe> Control for MainControl<'_, '_, '_, P> {
     fn event(&mut self, event: impl FnOnce() -> Event) {
         self.search.probe.event(event);
     }
+
+    fn set_unit(&mut self, unit: usize) {
+        self.unit = unit;
+    }
 }
 
 /// The second thread's control: only the shared flags.
@@ -354,6 +360,10 @@ impl Control for HelperControl<'_> {
 
     #[inline(always)]
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
+
+    fn set_unit(&mut self, unit: usize) {
+        self.unit = unit;
+    }
 }
 
 /// What the threads share during one iteration.
@@ -606,6 +616,14 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         same
     }
 
+    /// Whether the no-rebound rule forbids `robot` to move in `dir`: the reverse of its own
+    /// last move (a last direction of 0 never matches: the robot has not moved, or the rule
+    /// is off).
+    #[inline(always)]
+    fn reverses(&self, robot: usize, dir: usize) -> bool {
+        NO_REBOUND && usize::from(self.last_dirs[robot]) == (dir ^ 2) + 1
+    }
+
     /// Records a robot's move direction when the no-rebound rule needs it.
     #[inline(always)]
     fn set_last_dir(&mut self, robot: usize, dir: usize) {
@@ -763,9 +781,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             let from = (self.cells[robot], self.columns[robot]);
             let last_dir = self.last_dirs[robot];
             for dir in 0..4 {
-                // Under no-rebound a robot may not reverse its own last move (0 never
-                // matches: the robot has not moved, or the rule is off).
-                if NO_REBOUND && usize::from(last_dir) == (dir ^ 2) + 1 {
+                if self.reverses(robot, dir) {
                     continue;
                 }
                 let to = self.slide(robot, dir);
@@ -956,7 +972,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         let from = (self.cells[robot], self.columns[robot]);
         let from_dir = self.last_dirs[robot];
         for dir in 0..4 {
-            if NO_REBOUND && usize::from(from_dir) == (dir ^ 2) + 1 {
+            if self.reverses(robot, dir) {
                 continue;
             }
             let to = self.slide(robot, dir);
@@ -980,6 +996,28 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             self.last_dirs[robot] = from_dir;
         }
         Ok(false)
+    }
+
+    /// Takes work units in order from the shared counter and searches each until none is
+    /// left, the run stops, or a solution in an earlier unit makes the rest pointless. Returns
+    /// the least any unit proved it needs (counted from the root of an iteration of depth
+    /// `depth`), and the stop that ended the run, if one did.
+    fn take_units(&mut self, units: &[Unit], shared: &Shared, depth: u32) -> (u32, Option<Stop>) {
+        let mut needs = MAX_DEPTH + 1;
+        loop {
+            let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+            if index >= units.len() || shared.abandons(index) {
+                return (needs, None);
+            }
+            self.control.set_unit(index);
+            match self.unit(&units[index], SPLIT_DEPTH, depth - SPLIT_DEPTH) {
+                Ok(Visit::Found) => shared.offer(index, &self.path),
+                Ok(Visit::Failed(n)) => needs = needs.min(n + SPLIT_DEPTH),
+                // An abandoned unit proves only what the iteration does.
+                Err(Halt::Abandon) => needs = needs.min(depth + 1),
+                Err(Halt::Stop(stop)) => return (needs, Some(stop)),
+            }
+        }
     }
 
     /// Searches one work unit.
@@ -1136,7 +1174,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
             }
             for robot in 0..n {
                 for dir in 0..4 {
-                    if NO_REBOUND && usize::from(last_dirs[robot]) == (dir ^ 2) + 1 {
+                    if walker.reverses(robot, dir) {
                         continue;
                     }
                     let to = walker.slide(robot, dir);
@@ -1249,12 +1287,10 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         };
         let setup = self.setup;
         let table = &self.table;
-        let left = depth - SPLIT_DEPTH;
         let helpers = self.threads - 1;
         search.threads = search.threads.max(self.threads);
-        let mut stopped = None;
-        // The least a unit proved it needs, counted from the root.
-        let mut unit_needs = MAX_DEPTH + 1;
+        // The least a unit proved it needs, counted from the root, and what stopped the run.
+        let (mut unit_needs, mut stopped) = (MAX_DEPTH + 1, None);
         let units = &units;
         let shared = &shared;
         std::thread::scope(|scope| {
@@ -1267,20 +1303,8 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
                             countdown: SHARED_CHECK_INTERVAL,
                         };
                         let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
-                        let mut needs = MAX_DEPTH + 1;
-                        loop {
-                            let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
-                            if index >= units.len() || shared.abandons(index) {
-                                break;
-                            }
-                            worker.control.unit = index;
-                            match worker.unit(&units[index], SPLIT_DEPTH, left) {
-                                Ok(Visit::Found) => shared.offer(index, &worker.path),
-                                Ok(Visit::Failed(n)) => needs = needs.min(n + SPLIT_DEPTH),
-                                // An abandoned unit proves only what the iteration does.
-                                Err(_) => needs = needs.min(depth + 1),
-                            }
-                        }
+                        // Only the main thread's control ever stops the run.
+                        let (needs, _) = worker.take_units(units, shared, depth);
                         shared.helpers_done.fetch_add(1, Ordering::Release);
                         (worker.counters, needs)
                     })
@@ -1293,22 +1317,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
                 countdown: SHARED_CHECK_INTERVAL,
             };
             let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
-            loop {
-                let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
-                if index >= units.len() || shared.abandons(index) {
-                    break;
-                }
-                worker.control.unit = index;
-                match worker.unit(&units[index], SPLIT_DEPTH, left) {
-                    Ok(Visit::Found) => shared.offer(index, &worker.path),
-                    Ok(Visit::Failed(n)) => unit_needs = unit_needs.min(n + SPLIT_DEPTH),
-                    Err(Halt::Abandon) => unit_needs = unit_needs.min(depth + 1),
-                    Err(Halt::Stop(stop)) => {
-                        stopped = Some(stop);
-                        break;
-                    }
-                }
-            }
+            (unit_needs, stopped) = worker.take_units(units, shared, depth);
             counters.add(&worker.counters);
             // Keep honouring the limits while the other threads finish their last units.
             let search = worker.control.search;
@@ -1442,40 +1451,17 @@ mod tests {
 
     #[test]
     fn a_goal_no_state_reaches_is_proved_unreachable() {
-        use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor};
-        use crate::solver::{Limits, NoProbe, Outcome, run};
+        use crate::model::Pos;
+        use crate::solver::Outcome;
+        use crate::solver::fixtures::{red_and_green, run};
         // On an empty board two robots never stop in the middle: each stops at a wall or
         // next to the other, which stands at a wall or next to the first. Yet the rook bound
         // of the middle is two, so deepening alone would go on to its cap.
-        let robots = vec![
-            Robot {
-                color: RobotColor::Red,
-                pos: Pos::new(0, 0),
-            },
-            Robot {
-                color: RobotColor::Green,
-                pos: Pos::new(63, 0),
-            },
-        ];
-        let goal = Goal {
-            pos: Pos::new(31, 31),
-            color: TargetColor::Red,
-        };
-        let board = Board::new(64, 64).unwrap();
-        let puzzle = Puzzle::new(board, robots, goal, Rules::default()).unwrap();
-        let report = run(
-            NAME,
-            &puzzle,
-            &SolverOptions::default(),
-            &Limits::default(),
-            &mut NoProbe,
-        )
-        .unwrap();
+        let puzzle = red_and_green(64, 64, Pos::new(0, 0), Pos::new(63, 0), Pos::new(31, 31));
+        let report = run(NAME, &puzzle, None);
         assert_eq!(report.outcome, Outcome::Unsolvable { within: None });
-        assert_eq!(
-            report.depths.last().map(|d| d.depth),
-            Some(CLOSURE_DEPTH - 1)
-        );
+        // Proved when the deepening reached the check, not at the cap.
+        assert!(report.depths.iter().all(|d| d.depth < CLOSURE_DEPTH));
     }
 
     #[test]
@@ -1528,8 +1514,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn helper_moves_outside_the_region_never_change_the_last_moves_search() {
+    /// Checks, on random placements, that every helper move `skipped` says may be left out
+    /// (given the board's tables, the target robot's cell and the helper's move) leaves the
+    /// outcome of the target robot's last-moves search as it was; returns how many it checked.
+    fn check_skipped_helper_moves(skipped: impl Fn(&Geometry, u16, u16, u16) -> bool) -> usize {
         let mut checked = 0;
         for (puzzle, cells) in placements(400) {
             let Some(active) = puzzle.active_robot() else {
@@ -1552,7 +1540,7 @@ mod tests {
             for helper in (0..cells.len()).filter(|&h| h != active) {
                 for dir in 0..4 {
                     let (to, _) = w.slide(helper, dir);
-                    if g.in_region(cells[active], cells[helper]) || g.in_region(cells[active], to) {
+                    if !skipped(g, cells[active], cells[helper], to) {
                         continue;
                     }
                     let mut moved = cells.clone();
@@ -1562,43 +1550,20 @@ mod tests {
                 }
             }
         }
+        checked
+    }
+
+    #[test]
+    fn helper_moves_outside_the_region_never_change_the_last_moves_search() {
+        let checked = check_skipped_helper_moves(|g, target, from, to| {
+            !g.in_region(target, from) && !g.in_region(target, to)
+        });
         assert!(checked > 500, "only {checked} helper moves checked");
     }
 
     #[test]
     fn helpers_outside_the_region_never_change_the_last_moves_search() {
-        let mut checked = 0;
-        for (puzzle, cells) in placements(400) {
-            let Some(active) = puzzle.active_robot() else {
-                continue;
-            };
-            let setup = Setup::new(&puzzle);
-            setup.geometry.prepare_last_moves();
-            let table = Table::new(8, 8);
-            let g = &setup.geometry;
-            let bound = g.rook(cells[active]);
-            if unreachable(bound) || bound == 0 {
-                continue;
-            }
-            let outcome = |cells: &[u16]| {
-                let mut w = worker(&setup, &table, cells);
-                w.descend(active, 0, bound) == Ok(true)
-            };
-            let before = outcome(&cells);
-            for helper in (0..cells.len()).filter(|&h| h != active) {
-                if g.may_matter(cells[active], cells[helper]) {
-                    continue;
-                }
-                let w = worker(&setup, &table, &cells);
-                for dir in 0..4 {
-                    let (to, _) = w.slide(helper, dir);
-                    let mut moved = cells.clone();
-                    moved[helper] = to;
-                    assert_eq!(outcome(&moved), before, "{cells:?} helper {helper} to {to}");
-                    checked += 1;
-                }
-            }
-        }
+        let checked = check_skipped_helper_moves(|g, target, from, _| !g.may_matter(target, from));
         assert!(checked > 500, "only {checked} helper moves checked");
     }
 }

@@ -66,6 +66,27 @@ pub fn corridor(blocked: bool, rules: Rules) -> Puzzle {
     Puzzle::new(board, robots, goal, rules).unwrap()
 }
 
+/// Red and green on an empty `width` x `height` board, the red target at `goal` (no target
+/// tile is drawn there).
+pub fn red_and_green(width: u16, height: u16, red: Pos, green: Pos, goal: Pos) -> Puzzle {
+    let board = Board::new(width, height).unwrap();
+    let robots = vec![
+        Robot {
+            color: RobotColor::Red,
+            pos: red,
+        },
+        Robot {
+            color: RobotColor::Green,
+            pos: green,
+        },
+    ];
+    let goal = Goal {
+        pos: goal,
+        color: TargetColor::Red,
+    };
+    Puzzle::new(board, robots, goal, Rules::default()).unwrap()
+}
+
 /// Runs a solver with a depth limit (`None`: its default) within `limits`, reporting to
 /// `probe`.
 pub fn run_probed<P: Probe>(
