@@ -21,7 +21,7 @@
 //!   one), so it is never skipped, and a table entry that would cut one of its states would
 //!   have to come from an earlier path to that state, which would make an earlier shortest
 //!   solution, or from an earlier iteration, which would make a shorter one. The table then
-//!   meets far fewer states twice: on the hard puzzles it halves the nodes.
+//!   meets far fewer states twice: on the hard puzzles it cuts the nodes by more than half.
 //! - **Prefetching.** A node generates all its children first and asks the processor for the
 //!   table buckets of those that will look themselves up, so the memory reads overlap; it then
 //!   looks them up itself, so a table hit costs no call.
