@@ -413,7 +413,6 @@ pub fn experiments_window(
 mod tests {
     use super::*;
     use crate::model::random::random_puzzle;
-    use crate::study::experiment::Status;
 
     fn settings(solvers: &[&str], baseline: &str) -> ExperimentSettings {
         ExperimentSettings {
@@ -453,18 +452,7 @@ mod tests {
         fixed.robots = 3;
         let config = settings_config(&fixed, Some(&board)).unwrap();
         let expected = runner::config_puzzle(&config, 2).unwrap();
-        let record = Record {
-            config: 2,
-            config_seed: runner::config_seed(config.seed, 2),
-            puzzle: String::new(),
-            solver: "bfs".into(),
-            required_moves: Some(3),
-            found_moves: Some(3),
-            status: Status::Optimal,
-            millis: 1.0,
-            nodes: 10,
-            peak_memory_bytes: 0,
-        };
+        let record = Record::optimal_for_tests(2, config.seed, "bfs");
         let mut view = ExperimentsView::default();
         // Without the experiment it came from, the window says why it cannot open it.
         let unknown = view.puzzle_of(&record).unwrap_err();

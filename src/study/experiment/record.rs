@@ -236,6 +236,26 @@ pub fn done_runs(records: &[Record]) -> BTreeMap<(u64, String), Record> {
 }
 
 #[cfg(test)]
+impl Record {
+    /// For tests: an optimal three-move run of `solver` on configuration `config` of an
+    /// experiment seeded `seed`.
+    pub fn optimal_for_tests(config: u64, seed: u64, solver: &str) -> Record {
+        Record {
+            config,
+            config_seed: super::runner::config_seed(seed, config),
+            puzzle: String::new(),
+            solver: solver.into(),
+            required_moves: Some(3),
+            found_moves: Some(3),
+            status: Status::Optimal,
+            millis: 1.0,
+            nodes: 10,
+            peak_memory_bytes: 0,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

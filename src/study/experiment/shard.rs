@@ -193,7 +193,6 @@ pub fn merge(files: &[(String, Vec<Record>)]) -> Result<Vec<Record>, MergeError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::experiment::Status;
 
     #[test]
     fn shards_are_disjoint_and_cover_every_configuration() {
@@ -212,18 +211,7 @@ mod tests {
     }
 
     fn row(config: u64, seed: u64, solver: &str) -> Record {
-        Record {
-            config,
-            config_seed: super::super::runner::config_seed(seed, config),
-            puzzle: String::new(),
-            solver: solver.into(),
-            required_moves: Some(3),
-            found_moves: Some(3),
-            status: Status::Optimal,
-            millis: 1.0,
-            nodes: 10,
-            peak_memory_bytes: 0,
-        }
+        Record::optimal_for_tests(config, seed, solver)
     }
 
     #[test]
