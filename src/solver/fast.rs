@@ -1219,7 +1219,8 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         let during = fixed + self.table.bytes() + Table::bytes_for(new_bits);
         search.reserve_memory(during)?;
         search.set_memory(during)?;
-        self.table = self.table.grown(new_bits);
+        // Polled, so a cancel or the time limit is answered while a big table is written.
+        self.table = self.table.grown_polled(new_bits, || search.poll())?;
         self.inserted = 0;
         search.set_memory(fixed + self.table.bytes())
     }

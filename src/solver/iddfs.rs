@@ -48,6 +48,7 @@ use super::{
 };
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
+use std::convert::Infallible;
 
 /// The command-line name.
 pub const NAME: &str = "iddfs";
@@ -184,6 +185,9 @@ struct DepthTable<S> {
 /// The slots a table starts with.
 const INITIAL_SLOTS: usize = 1 << 12;
 
+/// How many slots a table writes or moves over between two polls while it is made or doubled.
+const POLL_SLOTS: usize = 1 << 18;
+
 impl<S: Slot> DepthTable<S> {
     fn new() -> Self {
         DepthTable {
@@ -196,10 +200,29 @@ impl<S: Slot> DepthTable<S> {
     /// `count` empty slots, on huge pages where the system gives them: lookups land at
     /// random places in a table of hundreds of MiB.
     fn empty_slots(count: usize) -> Vec<S> {
+        match Self::empty_slots_polled(count, || Ok::<(), Infallible>(())) {
+            Ok(slots) => slots,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`DepthTable::empty_slots`], calling `poll` between chunks of [`POLL_SLOTS`] slots and
+    /// giving up with its error: writing hundreds of MiB can take a tenth of a second when
+    /// the system assembles huge pages, too long to leave a cancel unanswered.
+    fn empty_slots_polled<E>(
+        count: usize,
+        mut poll: impl FnMut() -> Result<(), E>,
+    ) -> Result<Vec<S>, E> {
         let mut slots: Vec<S> = Vec::with_capacity(count);
         super::fast::table::advise_huge_pages(slots.as_ptr().cast(), Self::bytes_for(count));
-        slots.resize(count, S::default());
-        slots
+        while slots.len() < count {
+            let next = (slots.len() + POLL_SLOTS).min(count);
+            slots.resize(next, S::default());
+            if next < count {
+                poll()?;
+            }
+        }
+        Ok(slots)
     }
 
     /// The bytes a table of `slots` slots takes.
@@ -253,15 +276,23 @@ impl<S: Slot> DepthTable<S> {
         let _ = slot;
     }
 
-    /// Moves every entry into a table twice the size.
-    fn grow(&mut self) {
-        let doubled = Self::empty_slots(self.slots.len() * 2);
-        let old = std::mem::replace(&mut self.slots, doubled);
-        self.shift -= 1;
-        for slot in old.into_iter().filter(|s| s.height() != 0) {
-            let index = self.find(slot.key());
-            self.slots[index] = slot;
+    /// A table twice the size holding every entry, calling `poll` between chunks of
+    /// [`POLL_SLOTS`] slots written or moved over, and giving up with its error (this table
+    /// is then left as it was).
+    fn doubled<E>(&self, mut poll: impl FnMut() -> Result<(), E>) -> Result<Self, E> {
+        let mut bigger = DepthTable {
+            slots: Self::empty_slots_polled(self.slots.len() * 2, &mut poll)?,
+            shift: self.shift - 1,
+            len: self.len,
+        };
+        for chunk in self.slots.chunks(POLL_SLOTS) {
+            poll()?;
+            for &slot in chunk.iter().filter(|s| s.height() != 0) {
+                let index = bigger.find(slot.key());
+                bigger.slots[index] = slot;
+            }
         }
+        Ok(bigger)
     }
 }
 
@@ -571,7 +602,37 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
         let now = self.table.bytes();
         self.search.reserve_memory(now + 2 * now)?;
         self.search.set_memory(now + 2 * now)?;
-        self.table.grow();
+        // Polled, so a cancel or the time limit is answered while a big table is written.
+        self.table = self.table.doubled(|| self.search.poll())?;
         self.search.set_memory(self.table.bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doubling_keeps_every_entry_and_gives_up_when_the_poll_says_stop() {
+        let mut table = DepthTable::<PackedSlot>::new();
+        for key in 1..1500u64 {
+            let index = table.find(key * 7919);
+            table.slots[index] = PackedSlot::new(key * 7919, 3, 1);
+            table.len += 1;
+        }
+        let mut polls = 0;
+        let doubled = table
+            .doubled(|| {
+                polls += 1;
+                Ok::<(), ()>(())
+            })
+            .unwrap_or_else(|()| unreachable!());
+        assert!(polls >= 1);
+        assert_eq!(doubled.slots.len(), 2 * table.slots.len());
+        for key in 1..1500u64 {
+            let slot = doubled.slots[doubled.find(key * 7919)];
+            assert_eq!((slot.key(), slot.height()), (key * 7919, 3));
+        }
+        assert!(table.doubled(|| Err(())).is_err());
     }
 }

@@ -10,10 +10,14 @@
 //! least depth left gives way; losing an entry only costs search, never correctness.
 
 use crate::solver::Pages;
+use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket: four words, half a cache line.
 const WAYS: usize = 4;
+
+/// How many buckets (2 MiB) a table writes between two polls while it is made or grown.
+pub const POLL_BUCKETS: usize = 1 << 16;
 
 /// Bits of an entry below the tag: the iteration byte and the depth byte.
 const PAYLOAD_BITS: u32 = 16;
@@ -64,6 +68,22 @@ impl Table {
 
     /// [`Table::new`] on the pages asked for; a grown table keeps them.
     pub fn with_pages(bucket_bits: u32, key_bits: u32, pages: Pages) -> Table {
+        match Table::polled(bucket_bits, key_bits, pages, || Ok::<(), Infallible>(())) {
+            Ok(table) => table,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Table::with_pages`], calling `poll` between chunks of [`POLL_BUCKETS`] buckets while
+    /// the memory is first written, and giving up with its error. Writing a big table can take
+    /// a tenth of a second or more when the system assembles huge pages, too long to leave a
+    /// cancel unanswered.
+    fn polled<E>(
+        bucket_bits: u32,
+        key_bits: u32,
+        pages: Pages,
+        mut poll: impl FnMut() -> Result<(), E>,
+    ) -> Result<Table, E> {
         let key_bits = key_bits.clamp(1, 64);
         let bucket_bits = bucket_bits.max(min_bucket_bits(key_bits));
         let count = 1usize << bucket_bits;
@@ -73,13 +93,19 @@ impl Table {
             count * std::mem::size_of::<Bucket>(),
             pages,
         );
-        buckets.resize_with(count, Bucket::default);
-        Table {
+        while buckets.len() < count {
+            let next = (buckets.len() + POLL_BUCKETS).min(count);
+            buckets.resize_with(next, Bucket::default);
+            if next < count {
+                poll()?;
+            }
+        }
+        Ok(Table {
             buckets,
             bucket_bits,
             key_bits,
             pages,
-        }
+        })
     }
 
     /// Mixes a key into a hash of the same width; a bijection on `key_bits`-bit numbers (each
@@ -181,27 +207,46 @@ impl Table {
 
     /// A table with `2^bucket_bits` buckets holding this one's entries (as many as fit).
     pub fn grown(&self, bucket_bits: u32) -> Table {
-        let bigger = Table::with_pages(bucket_bits, self.key_bits, self.pages);
-        for (index, bucket) in self.buckets.iter().enumerate() {
-            for slot in &bucket.0 {
-                let entry = slot.load(Ordering::Relaxed);
-                if entry == 0 {
-                    continue;
-                }
-                // The tag above the bucket index is the hash (see the module notes).
-                let hash = ((entry >> PAYLOAD_BITS) << self.bucket_bits) | index as u64;
-                let tag = hash >> bigger.bucket_bits;
-                let payload = entry & ((1 << PAYLOAD_BITS) - 1);
-                if let Some(free) = bigger
-                    .bucket(hash)
-                    .iter()
-                    .find(|s| s.load(Ordering::Relaxed) == 0)
-                {
-                    free.store((tag << PAYLOAD_BITS) | payload, Ordering::Relaxed);
+        match self.grown_polled(bucket_bits, || Ok::<(), Infallible>(())) {
+            Ok(table) => table,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`Table::grown`], calling `poll` after every [`POLL_BUCKETS`] buckets written or moved
+    /// over, and giving up with its error (this table is then left as it was).
+    pub fn grown_polled<E>(
+        &self,
+        bucket_bits: u32,
+        mut poll: impl FnMut() -> Result<(), E>,
+    ) -> Result<Table, E> {
+        let bigger = Table::polled(bucket_bits, self.key_bits, self.pages, &mut poll)?;
+        for (chunk_start, chunk) in (0..)
+            .step_by(POLL_BUCKETS)
+            .zip(self.buckets.chunks(POLL_BUCKETS))
+        {
+            poll()?;
+            for (index, bucket) in (chunk_start..).zip(chunk) {
+                for slot in &bucket.0 {
+                    let entry = slot.load(Ordering::Relaxed);
+                    if entry == 0 {
+                        continue;
+                    }
+                    // The tag above the bucket index is the hash (see the module notes).
+                    let hash = ((entry >> PAYLOAD_BITS) << self.bucket_bits) | index as u64;
+                    let tag = hash >> bigger.bucket_bits;
+                    let payload = entry & ((1 << PAYLOAD_BITS) - 1);
+                    if let Some(free) = bigger
+                        .bucket(hash)
+                        .iter()
+                        .find(|s| s.load(Ordering::Relaxed) == 0)
+                    {
+                        free.store((tag << PAYLOAD_BITS) | payload, Ordering::Relaxed);
+                    }
                 }
             }
         }
-        bigger
+        Ok(bigger)
     }
 }
 
@@ -330,5 +375,32 @@ mod tests {
                 Lookup::Hit { .. }
             ));
         }
+    }
+
+    #[test]
+    fn growth_polls_between_chunks_and_gives_up_when_asked() {
+        let table = Table::new(8, 40);
+        for key in 0..500u64 {
+            table.probe_or_store(key * 7919, 2, 1);
+        }
+        // Four chunks to write and one to move over: the poll is asked at least four times.
+        let mut polls = 0;
+        let grown = table.grown_polled(18, || {
+            polls += 1;
+            Ok::<(), ()>(())
+        });
+        assert!(grown.is_ok());
+        assert!(polls >= 4, "polled {polls} times");
+        let mut left = 2;
+        let stopped = table.grown_polled(18, || {
+            left -= 1;
+            if left == 0 { Err("stop") } else { Ok(()) }
+        });
+        assert_eq!(stopped.err(), Some("stop"));
+        // The table given up on leaves this one whole.
+        assert!(matches!(
+            table.probe_or_store(7919, 2, 1),
+            Lookup::Hit { .. }
+        ));
     }
 }
