@@ -697,7 +697,10 @@ impl SolveJob {
                         Ok(Err(error)) => super::RunEnd::Refused(error),
                         Err(panic) => super::RunEnd::Crashed(panic_message(panic.as_ref())),
                     };
-                    probe.live.link.send(Message::End(end), Duration::ZERO);
+                    probe
+                        .live
+                        .link
+                        .send(Message::End(end, Instant::now()), Duration::ZERO);
                 },
             )
             .map_err(StartError::Thread)?

@@ -312,7 +312,9 @@ pub enum RunEnd {
 /// What a solver thread sends.
 pub(crate) enum Message {
     Row(DepthRow),
-    End(RunEnd),
+    /// How the run ended, and when the solver thread had it: the interface may only see it
+    /// a frame later, and a cancel's latency is the solver's, not the frame's.
+    End(RunEnd, Instant),
 }
 
 /// A run in progress or finished: the handle the interface keeps.
@@ -376,8 +378,8 @@ impl SolveRun {
                     self.rows.push(row);
                     false
                 }
-                Message::End(end) => {
-                    self.end = Some((end, self.started.elapsed()));
+                Message::End(end, at) => {
+                    self.end = Some((end, at.saturating_duration_since(self.started)));
                     true
                 }
             }
@@ -452,8 +454,8 @@ impl SolveRun {
             let left = deadline.checked_duration_since(Instant::now())?;
             match self.task.recv_timeout(left.min(Duration::from_millis(20))) {
                 Ok(Message::Row(row)) => self.rows.push(row),
-                Ok(Message::End(end)) => {
-                    self.end = Some((end, self.started.elapsed()));
+                Ok(Message::End(end, at)) => {
+                    self.end = Some((end, at.saturating_duration_since(self.started)));
                     self.join();
                 }
                 Err(_) => {
@@ -538,7 +540,9 @@ fn run_on_thread(
         Ok(Err(error)) => RunEnd::Refused(error),
         Err(panic) => RunEnd::Crashed(panic_message(panic.as_ref())),
     };
-    probe.link.send(Message::End(end), Duration::ZERO);
+    probe
+        .link
+        .send(Message::End(end, Instant::now()), Duration::ZERO);
 }
 
 pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
