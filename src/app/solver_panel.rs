@@ -396,10 +396,9 @@ fn depth_table_ui(
     }
     // Column widths: the depth, three counters and any extra counters, the time; shrunk to
     // the panel's width when there are many, down to what a count needs.
-    let mut widths = vec![56.0, 96.0, 96.0, 96.0];
+    let mut widths: Vec<f32> = vec![56.0, 96.0, 96.0, 96.0];
     widths.extend(extra_names.iter().map(|_| 90.0));
     widths.push(64.0);
-    fit_widths(&mut widths, ui.available_width() - 16.0);
     let mut header: Vec<String> = vec![
         kind.columns.depth.to_string(),
         kind.columns.nodes.to_string(),
@@ -408,6 +407,52 @@ fn depth_table_ui(
     ];
     header.extend(extra_names.iter().map(|n| (*n).to_string()));
     header.push("Time".into());
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![
+                row.stats.depth.to_string(),
+                format_count(row.stats.nodes),
+                format_count(row.stats.inner),
+                format_count(row.stats.hits),
+            ];
+            for name in &extra_names {
+                let value = row
+                    .stats
+                    .extra
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| format_count(*v))
+                    .unwrap_or_default();
+                cells.push(value);
+            }
+            cells.push(format_duration(row.at));
+            cells
+        })
+        .collect();
+    // No column gets narrower than its longest value or the longest word of its name, so no
+    // number is cut and a name that needs more lines breaks between words; what does not fit
+    // the panel even then scrolls.
+    let floors: Vec<f32> = header
+        .iter()
+        .enumerate()
+        .map(|(column, name)| {
+            let word = name
+                .split_inclusive([' ', '-'])
+                .map(|word| header_text_width(ui, word.trim_end()))
+                .fold(0.0, f32::max);
+            let longest = body
+                .iter()
+                .filter_map(|cells| cells.get(column))
+                .max_by_key(|cell| cell.chars().count())
+                .map_or(0.0, |cell| monospace_width(ui, cell));
+            word.max(longest) + 4.0
+        })
+        .collect();
+    for (width, floor) in widths.iter_mut().zip(&floors) {
+        *width = (*width).max(*floor);
+    }
+    fit_widths(&mut widths, &floors, ui.available_width() - 16.0);
     ui.label(egui::RichText::new(format!("{} rows", kind.columns.depth)).strong());
     // Each run has its own scroll state, so a new run starts at its first column; the bar is
     // always drawn when the columns do not all fit.
@@ -425,26 +470,9 @@ fn depth_table_ui(
                 .stick_to_bottom(true)
                 .auto_shrink([false, true])
                 .show(ui, |ui| {
-                    for (index, row) in rows.iter().enumerate() {
-                        let mut cells = vec![
-                            row.stats.depth.to_string(),
-                            format_count(row.stats.nodes),
-                            format_count(row.stats.inner),
-                            format_count(row.stats.hits),
-                        ];
-                        for name in &extra_names {
-                            let value = row
-                                .stats
-                                .extra
-                                .iter()
-                                .find(|(n, _)| n == name)
-                                .map(|(_, v)| format_count(*v))
-                                .unwrap_or_default();
-                            cells.push(value);
-                        }
-                        cells.push(format_duration(row.at));
+                    for (index, cells) in body.iter().enumerate() {
                         let fill = (index % 2 == 1).then_some(stripe);
-                        table_row_ui(ui, &widths, &cells, false, fill);
+                        table_row_ui(ui, &widths, cells, false, fill);
                     }
                     if let Some(nodes) = running_nodes {
                         // The run's node count so far, over all depths, under the first counter.
@@ -456,9 +484,10 @@ fn depth_table_ui(
 }
 
 /// Shrinks column widths in proportion so that they (with their gaps) fit `available`; a
-/// column that would get narrower than a count needs keeps that width and the others share
-/// what is left. When even that does not fit, the table scrolls.
-fn fit_widths(widths: &mut [f32], available: f32) {
+/// column that would get narrower than its floor in `floors` (without one, than a count
+/// needs) keeps that width and the others share what is left. When even that does not fit,
+/// the table scrolls.
+fn fit_widths(widths: &mut [f32], floors: &[f32], available: f32) {
     const GAP: f32 = 6.0;
     const NARROWEST: f32 = 52.0;
     let room = available - GAP * widths.len() as f32;
@@ -466,14 +495,20 @@ fn fit_widths(widths: &mut [f32], available: f32) {
         return;
     }
     let original = widths.to_vec();
-    let floor = |w: f32| NARROWEST.min(w);
+    let floor_of: Vec<f32> = original
+        .iter()
+        .enumerate()
+        .map(|(i, w)| floors.get(i).copied().unwrap_or(NARROWEST).min(*w))
+        .collect();
+    let floor = |i: usize| floor_of[i];
     let mut pinned = vec![false; widths.len()];
     loop {
         let pinned_sum: f32 = original
             .iter()
             .zip(&pinned)
-            .filter(|(_, p)| **p)
-            .map(|(w, _)| floor(*w))
+            .enumerate()
+            .filter(|(_, (_, p))| **p)
+            .map(|(i, _)| floor(i))
             .sum();
         let free_sum: f32 = original
             .iter()
@@ -488,14 +523,14 @@ fn fit_widths(widths: &mut [f32], available: f32) {
         };
         let mut changed = false;
         for (i, w) in original.iter().enumerate() {
-            if !pinned[i] && w * scale < floor(*w) {
+            if !pinned[i] && w * scale < floor(i) {
                 pinned[i] = true;
                 changed = true;
             }
         }
         if !changed {
             for (i, w) in original.iter().enumerate() {
-                widths[i] = if pinned[i] { floor(*w) } else { w * scale };
+                widths[i] = if pinned[i] { floor(i) } else { w * scale };
             }
             return;
         }
@@ -510,7 +545,13 @@ fn table_row_ui(
     header: bool,
     fill: Option<egui::Color32>,
 ) {
-    let height = ui.text_style_height(&egui::TextStyle::Monospace) + 4.0;
+    // A header whose names do not fit their columns takes more lines, so no name is cut.
+    let lines = if header {
+        header_lines(ui, widths, cells)
+    } else {
+        1.0
+    };
+    let height = ui.text_style_height(&egui::TextStyle::Monospace) * lines + 4.0;
     let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
     let (rect, _) = ui.allocate_exact_size(egui::vec2(total, height), egui::Sense::hover());
     if let Some(fill) = fill {
@@ -525,14 +566,67 @@ fn table_row_ui(
         } else {
             egui::RichText::new(cell).monospace()
         };
-        let mut child = ui.new_child(
-            egui::UiBuilder::new()
-                .max_rect(cell_rect)
-                .layout(egui::Layout::right_to_left(egui::Align::Center)),
-        );
-        child.add(egui::Label::new(text).truncate());
+        // Names of several lines sit on the rows below them, right-aligned like the numbers.
+        let wrapped = header && lines > 1.0;
+        let layout = if wrapped {
+            egui::Layout::bottom_up(egui::Align::Max)
+        } else {
+            egui::Layout::right_to_left(egui::Align::Center)
+        };
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(cell_rect).layout(layout));
+        if wrapped {
+            child.add(egui::Label::new(text).wrap());
+        } else {
+            child.add(egui::Label::new(text).truncate());
+        }
         x += width + 6.0;
     }
+}
+
+/// The lines the header needs: its most, when each name wraps at its column's width.
+fn header_lines(ui: &egui::Ui, widths: &[f32], cells: &[String]) -> f32 {
+    cells
+        .iter()
+        .zip(widths)
+        .map(|(cell, width)| {
+            egui::WidgetText::from(egui::RichText::new(cell).strong())
+                .into_galley(
+                    ui,
+                    Some(egui::TextWrapMode::Wrap),
+                    *width,
+                    egui::TextStyle::Body,
+                )
+                .rows
+                .len()
+        })
+        .max()
+        .unwrap_or(1) as f32
+}
+
+/// The width of a table value.
+fn monospace_width(ui: &egui::Ui, text: &str) -> f32 {
+    egui::WidgetText::from(egui::RichText::new(text).monospace())
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Monospace,
+        )
+        .size()
+        .x
+}
+
+/// The width of a header name on one line.
+fn header_text_width(ui: &egui::Ui, text: &str) -> f32 {
+    egui::WidgetText::from(egui::RichText::new(text).strong())
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+        .size()
+        .x
 }
 
 fn playback_ui(
@@ -593,12 +687,23 @@ mod fit_tests {
     #[test]
     fn columns_shrink_to_the_room_without_going_below_a_count() {
         let mut widths = vec![56.0, 96.0, 96.0, 96.0, 90.0, 90.0, 64.0];
-        fit_widths(&mut widths, 450.0);
+        fit_widths(&mut widths, &[], 450.0);
         let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
         assert!(total <= 450.5, "{total}");
         assert!(widths.iter().all(|w| *w >= 52.0), "{widths:?}");
         let mut wide = vec![56.0, 96.0];
-        fit_widths(&mut wide, 400.0);
+        fit_widths(&mut wide, &[], 400.0);
         assert_eq!(wide, vec![56.0, 96.0]);
+    }
+
+    #[test]
+    fn no_column_shrinks_below_its_own_floor() {
+        let mut widths = vec![56.0, 96.0, 96.0, 96.0, 90.0, 90.0, 64.0];
+        let floors = [0.0, 0.0, 80.0, 0.0, 75.0, 0.0, 0.0];
+        fit_widths(&mut widths, &floors, 500.0);
+        assert!(widths[2] >= 80.0 && widths[4] >= 75.0, "{widths:?}");
+        let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
+        assert!(total <= 500.5, "{total}");
+        assert!(widths[1] < 96.0, "the other columns give way: {widths:?}");
     }
 }
