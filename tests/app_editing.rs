@@ -373,3 +373,41 @@ fn quitting_with_unsaved_changes_asks_first() {
     assert!(harness.query_by_label("Unsaved changes").is_none());
     assert!(harness.state().is_dirty());
 }
+
+#[test]
+fn the_import_field_takes_the_keys_and_a_pending_question_holds_the_shortcuts() {
+    let mut harness = app_harness();
+    let (rect, cell) = board_rect(&harness);
+    click_at(&mut harness, rect.min + egui::vec2(5.0 * cell, 6.5 * cell));
+    assert!(harness.state().is_dirty());
+    click_menu_item(&mut harness, "File", "Import game id or Cox text...");
+    // The field has the focus as the window opens: typing goes there, not to the shortcuts
+    // (E would switch to the editor, S would solve).
+    let field = harness.get_by_role(egui::accesskit::Role::MultilineTextInput);
+    assert!(field.is_focused(), "the import field takes the focus");
+    field.type_text("7650+42+E2302B12+C9");
+    harness.run();
+    assert!(
+        harness.state().run_summary().is_none(),
+        "typing started no solve"
+    );
+    harness.get_by_label("Import").click();
+    harness.run();
+    assert!(harness.query_by_label("Unsaved changes").is_some());
+    // While the question waits, S does not start a solve behind it.
+    harness.key_press(egui::Key::S);
+    harness.run();
+    assert!(
+        harness.state().run_summary().is_none(),
+        "no solve behind the question"
+    );
+    harness.get_by_label("Discard changes").click();
+    harness.run_ok();
+    assert!(harness.query_by_label("Unsaved changes").is_none());
+    harness.key_press(egui::Key::S);
+    harness.run_ok();
+    assert!(
+        harness.state().run_summary().is_some(),
+        "S solves once the question is answered"
+    );
+}

@@ -160,7 +160,10 @@ impl RicochetApp {
             Command::ResolvePending(resolution) => self.resolve_pending(resolution),
             Command::ShowNewWindow => self.new_window.open = true,
             Command::ShowOpenWindow => self.windows.open = true,
-            Command::ShowImportWindow => self.windows.import = true,
+            Command::ShowImportWindow => {
+                self.windows.import = true;
+                self.windows.import_focus = true;
+            }
             Command::ShowHelp => self.help_open = true,
             Command::OpenDialog => {
                 if self.use_native_dialogs() {

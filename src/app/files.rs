@@ -45,6 +45,9 @@ pub struct FileWindows {
     pub path: String,
     /// The text pasted in the Import window.
     pub import_text: String,
+    /// Whether the import window's text field should take the keyboard focus: set when the
+    /// window opens, so typed or pasted text goes there and not to the app's shortcuts.
+    pub import_focus: bool,
 }
 
 /// Whether the system can show file dialogs: on Linux that needs a desktop portal (reached
@@ -229,14 +232,18 @@ pub fn file_windows_ui(
                     "Paste a DriftingDroids game id (such as 7650+42+E2302B12+C9) or a board \
                      in Kevin Cox's text format.",
                 );
-                ui.add(
-                    egui::TextEdit::multiline(&mut windows.import_text)
-                        .hint_text("7650+42+E2302B12+C9")
-                        .code_editor()
-                        .desired_rows(6)
-                        .desired_width(f32::INFINITY),
-                )
-                .labelled_by(label.id);
+                let field = ui
+                    .add(
+                        egui::TextEdit::multiline(&mut windows.import_text)
+                            .hint_text("7650+42+E2302B12+C9")
+                            .code_editor()
+                            .desired_rows(6)
+                            .desired_width(f32::INFINITY),
+                    )
+                    .labelled_by(label.id);
+                if std::mem::take(&mut windows.import_focus) {
+                    field.request_focus();
+                }
                 if ui.button("Import").clicked() {
                     commands.push(Command::Guarded(Pending::Import(
                         windows.import_text.clone(),
