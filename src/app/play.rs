@@ -255,21 +255,40 @@ pub fn play_panel_ui(
     ui.label("Select a robot (R, G, B, Y, K or click it), slide it with the arrow keys.");
     ui.horizontal_wrapped(|ui| {
         for robot in play.start().robots() {
-            // Swatch and name in one group, so they wrap together.
-            ui.horizontal(|ui| {
-                color_swatch(ui, theme::robot(robot.color));
-                let label = format!(
-                    "{} ({})",
-                    capitalised(robot.color.name()),
-                    robot.color.letter()
-                );
-                if ui
-                    .selectable_label(play.selected() == robot.color, label)
-                    .clicked()
-                {
-                    commands.push(Command::SelectRobot(robot.color));
-                }
-            });
+            let label = format!(
+                "{} ({})",
+                capitalised(robot.color.name()),
+                robot.color.letter()
+            );
+            // Swatch and name in one group of the size they take, so the row wraps before a
+            // group that would not fit instead of cutting it at the panel's edge.
+            let swatch = ui.text_style_height(&egui::TextStyle::Body) * 0.8;
+            let text = egui::WidgetText::from(label.as_str())
+                .into_galley(
+                    ui,
+                    Some(egui::TextWrapMode::Extend),
+                    f32::INFINITY,
+                    egui::TextStyle::Button,
+                )
+                .size();
+            let spacing = ui.spacing();
+            let size = egui::vec2(
+                swatch + spacing.item_spacing.x + text.x + 2.0 * spacing.button_padding.x,
+                text.y.max(swatch) + 2.0 * spacing.button_padding.y,
+            );
+            ui.allocate_ui_with_layout(
+                size,
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    color_swatch(ui, theme::robot(robot.color));
+                    if ui
+                        .selectable_label(play.selected() == robot.color, label)
+                        .clicked()
+                    {
+                        commands.push(Command::SelectRobot(robot.color));
+                    }
+                },
+            );
         }
     });
     ui.horizontal_wrapped(|ui| {
