@@ -2,7 +2,7 @@
 //! sees them: size fields and results follow the board that is open, a paused debugger does
 //! not use up its time limit, tables fit their panel, panels do not move under the pointer,
 //! empty plots say so, and the small things (Enter in a path field, the Open list, tooltips,
-//! the New window's robot count, the status line's name).
+//! the New window's robot count, the status line's name), rows that wrap inside their panel.
 
 mod common;
 
@@ -360,4 +360,29 @@ fn each_board_shows_only_its_own_solution() {
     harness.get_by_label("Random robots").click();
     harness.run();
     assert!(harness.query_by_label_contains("Solved in 8").is_none());
+}
+
+#[test]
+fn the_play_panels_rows_wrap_inside_the_panel() {
+    let mut harness = app_harness();
+    harness.key_press(egui::Key::P);
+    harness.run();
+    // The panel ends where the board's area begins.
+    let panel_right = harness.get_by_label("Board").rect().left();
+    for label in [
+        "Red (R)",
+        "Green (G)",
+        "Blue (B)",
+        "Yellow (Y)",
+        "Move west",
+        "Move north",
+        "Move south",
+        "Move east",
+    ] {
+        let right = harness.get_by_label(label).rect().right();
+        assert!(
+            right <= panel_right,
+            "{label} ends at {right}, past the panel's edge at {panel_right}"
+        );
+    }
 }
