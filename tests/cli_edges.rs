@@ -66,7 +66,7 @@ fn dls_cut_while_trimming_reports_the_time_limit_not_a_solution() {
 }
 
 #[test]
-fn depth_limits_dls_cannot_use_are_refused() {
+fn depth_limits_a_solver_cannot_use_are_refused() {
     let (code, out, err) = run_within(
         &[
             "solve",
@@ -95,6 +95,19 @@ fn depth_limits_dls_cannot_use_are_refused() {
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("takes no depth limit"), "{err}");
+    // The iterative-deepening solvers record depths in a byte.
+    for solver in ["iddfs", "fast"] {
+        let (code, _, err) = run(&[
+            "solve",
+            "boards/small-6x6.ron",
+            "--solver",
+            solver,
+            "--depth-limit",
+            "256",
+        ]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("1 to 255"), "{err}");
+    }
 }
 
 #[test]

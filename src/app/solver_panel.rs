@@ -50,7 +50,7 @@ pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> 
     // the panel does not offer yet.
     #[allow(clippy::needless_update)]
     let options = SolverOptions {
-        depth_limit: (kind.takes_depth_limit && settings.use_depth_limit)
+        depth_limit: (kind.deepest_limit.is_some() && settings.use_depth_limit)
             .then_some(settings.depth_limit),
         ..SolverOptions::default()
     };
@@ -138,13 +138,13 @@ pub fn solver_controls_ui(
         );
     });
     ui.separator();
-    if kind.takes_depth_limit {
+    if let Some(deepest) = kind.deepest_limit {
         ui.horizontal(|ui| {
             let check = ui.checkbox(&mut settings.use_depth_limit, "Depth limit");
             ui.add_enabled(
                 settings.use_depth_limit,
                 egui::DragValue::new(&mut settings.depth_limit)
-                    .range(1..=255)
+                    .range(1..=deepest)
                     .suffix(" moves"),
             )
             .labelled_by(check.id)

@@ -69,22 +69,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.ricochet |= args.ricochet;
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
-    if let Some(limit) = args.depth_limit
-        && args.solver == SolverId::Dls
-        && limit > solver::dls::MAX_DEPTH_LIMIT
-    {
-        anyhow::bail!(
-            "--depth-limit {limit} is more than dls can use: it searches 1 to {} moves deep \
-             (a deeper limit only lengthens the first answer, and trimming it costs the cube of \
-             its length)",
-            solver::dls::MAX_DEPTH_LIMIT
-        );
-    }
-    if args.depth_limit.is_some() && !args.solver.kind().takes_depth_limit {
-        anyhow::bail!(
+    match (args.depth_limit, args.solver.kind().deepest_limit) {
+        (Some(_), None) => anyhow::bail!(
             "the {} solver takes no depth limit; leave out --depth-limit",
             args.solver
-        );
+        ),
+        (Some(limit), Some(deepest)) if limit > deepest => anyhow::bail!(
+            "--depth-limit {limit} is more than {} can use: it searches 1 to {deepest} moves deep",
+            args.solver
+        ),
+        _ => {}
     }
     let limits = Limits {
         time: args.time_limit.map(super::seconds).transpose()?,

@@ -82,7 +82,7 @@ pub const KIND: SolverKind = SolverKind {
     optimality: Optimality::Guaranteed,
     rules: RULES,
     columns: COLUMNS,
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// The registry entry of A* with the report's Manhattan distance.
@@ -95,7 +95,7 @@ pub const MANHATTAN_KIND: SolverKind = SolverKind {
     optimality: Optimality::NotGuaranteed,
     rules: RULES,
     columns: COLUMNS,
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// The registry entry of A* with the report's row/column heuristic.
@@ -109,7 +109,7 @@ pub const ROW_COLUMN_KIND: SolverKind = SolverKind {
     optimality: Optimality::NotGuaranteed,
     rules: RULES,
     columns: COLUMNS,
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// Solves a puzzle with A* and the given heuristic.

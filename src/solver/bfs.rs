@@ -34,7 +34,7 @@ pub const KIND: SolverKind = SolverKind {
         inner: "generated",
         hits: "visited",
     },
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// One stored state: the robots' cells, each robot's last direction (for the no-rebound

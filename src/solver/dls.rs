@@ -68,7 +68,7 @@ pub const KIND: SolverKind = SolverKind {
         inner: "inner",
         hits: "reversals",
     },
-    takes_depth_limit: true,
+    deepest_limit: Some(MAX_DEPTH_LIMIT),
 };
 
 /// Solves a puzzle with depth-limited search; the limit is `options.depth_limit`, or

@@ -96,7 +96,7 @@ pub const KIND: SolverKind = SolverKind {
         inner: "expanded",
         hits: "hits",
     },
-    takes_depth_limit: true,
+    deepest_limit: Some(MAX_DEPTH),
 };
 
 /// Searches with fewer nodes than this in the previous iteration run on one thread: starting

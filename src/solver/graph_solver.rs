@@ -120,7 +120,7 @@ pub const V1_KIND: SolverKind = SolverKind {
         no_rebound: false,
     },
     columns: COLUMNS,
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// The registry entry of Graph v2.
@@ -136,7 +136,7 @@ pub const V2_KIND: SolverKind = SolverKind {
         no_rebound: false,
     },
     columns: COLUMNS,
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// Which section of the text to follow.

@@ -77,7 +77,7 @@ pub const KIND: SolverKind = SolverKind {
         inner: "inner",
         hits: "hits",
     },
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// Solves a puzzle with IDA*.

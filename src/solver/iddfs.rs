@@ -71,7 +71,7 @@ pub const KIND: SolverKind = SolverKind {
         inner: "inner",
         hits: "hits",
     },
-    takes_depth_limit: true,
+    deepest_limit: Some(MAX_DEPTH),
 };
 
 /// Solves a puzzle with Fogleman's IDDFS.

@@ -88,8 +88,9 @@ pub struct SolverKind {
     pub rules: RuleSupport,
     /// Names of its three per-depth counters, and of the depth column.
     pub columns: Columns,
-    /// Whether it takes a depth limit option.
-    pub takes_depth_limit: bool,
+    /// The deepest depth limit it takes (`SolverOptions::depth_limit`, from 1), or `None` when
+    /// it takes none. A deeper limit searches only this deep, and its report says so.
+    pub deepest_limit: Option<u32>,
 }
 
 /// Column names of a solver's per-depth table.

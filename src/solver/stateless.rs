@@ -83,7 +83,7 @@ pub const KIND: SolverKind = SolverKind {
         inner: "new",
         hits: "converted",
     },
-    takes_depth_limit: false,
+    deepest_limit: None,
 };
 
 /// The index of a final state in [`StatelessStores::finals`].
