@@ -599,11 +599,19 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         a_from: u16,
         b: usize,
         b_dir: usize,
-        b_to: u16,
+        b_to: (u16, u16),
     ) -> bool {
         let g = &self.setup.geometry;
         let a_now = (self.cells[a], self.columns[a]);
         let b_now = (self.cells[b], self.columns[b]);
+        let a_from = (a_from, g.column_index[usize::from(a_from)]);
+        // Most pairs are far apart: when neither robot stands, before or after, on the other's
+        // path or on the cell that stopped it, neither slide can depend on the other.
+        if apart(a_dir, a_from, a_now, b_now, b_to) && apart(b_dir, b_now, b_to, a_from, a_now) {
+            return true;
+        }
+        let b_to = b_to.0;
+        let a_from = a_from.0;
         self.set(a, (a_from, g.column_index[usize::from(a_from)]));
         let b_first = self.slide(b, b_dir);
         let same = b_first.0 == b_to && {
@@ -814,7 +822,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 if let Some((r, d)) = last
                     && usize::from(r) != robot
                     && k < self.rank(usize::from(r))
-                    && self.commutes(usize::from(r), usize::from(d), last_from, robot, dir, to.0)
+                    && self.commutes(usize::from(r), usize::from(d), last_from, robot, dir, to)
                 {
                     self.counters.swaps += 1;
                     passed_over = true;
@@ -1029,6 +1037,25 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         self.path.extend_from_slice(&unit.path);
         self.node(depth, left, unit.last_from, unit.key, unit.stored)
     }
+}
+
+/// Whether cells `p` and `q` (row-major, column-major) both lie off the stretch a robot
+/// slid in direction `dir` from `from` to `to`, widened by one cell at each end (where a robot
+/// would have stopped it). Along a row the stretch has consecutive row-major indices, along a
+/// column consecutive column-major ones, so this is two range checks (a cell just past a row's
+/// end falls in the range too: the check may say no when the robots are apart, never yes when
+/// they are not).
+#[inline(always)]
+fn apart(dir: usize, from: (u16, u16), to: (u16, u16), p: (u16, u16), q: (u16, u16)) -> bool {
+    let (from, to, p, q) = if dir == EAST || dir == WEST {
+        (from.0, to.0, p.0, q.0)
+    } else {
+        (from.1, to.1, p.1, q.1)
+    };
+    let low = from.min(to).saturating_sub(1);
+    let high = from.max(to).saturating_add(1);
+    let outside = |c: u16| c < low || c > high;
+    outside(p) && outside(q)
 }
 
 /// Runs the iterations and owns the table.
@@ -1491,7 +1518,9 @@ mod tests {
                             b_then_a[b] = tables.slide(&cells, b, dirs[b_dir]);
                             b_then_a[a] = tables.slide(&b_then_a, a, dirs[a_dir]);
                             let mut w = worker(&setup, &table, &after_a);
-                            let says = w.commutes(a, a_dir, cells[a], b, b_dir, a_then_b[b]);
+                            let b_to = a_then_b[b];
+                            let b_to = (b_to, setup.geometry.column_index[usize::from(b_to)]);
+                            let says = w.commutes(a, a_dir, cells[a], b, b_dir, b_to);
                             assert_eq!(
                                 says,
                                 a_then_b == b_then_a,
