@@ -979,8 +979,16 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         let g = &self.setup.geometry;
         let from = (self.cells[robot], self.columns[robot]);
         let from_dir = self.last_dirs[robot];
+        // `left` is the robot's own bound here: only directions whose ray holds a cell one
+        // lower can lower it.
+        debug_assert_eq!(
+            g.rook(from.0),
+            left,
+            "descend starts at the robot's own bound"
+        );
+        let descents = g.descents[usize::from(from.0)];
         for dir in 0..4 {
-            if self.reverses(robot, dir) {
+            if descents & (1 << dir) == 0 || self.reverses(robot, dir) {
                 continue;
             }
             let to = self.slide(robot, dir);
@@ -1490,6 +1498,30 @@ mod tests {
         assert_eq!(report.outcome, Outcome::Unsolvable { within: None });
         // Proved when the deepening reached the check, not at the cap.
         assert!(report.depths.iter().all(|d| d.depth < CLOSURE_DEPTH));
+    }
+
+    #[test]
+    fn every_move_that_lowers_the_bound_starts_in_a_descent_direction() {
+        let mut lowering = 0;
+        for (puzzle, cells) in placements(300) {
+            let setup = Setup::new(&puzzle);
+            let g = &setup.geometry;
+            let tables = MoveTables::new(puzzle.board());
+            for robot in 0..cells.len() {
+                let own = g.rook(cells[robot]);
+                for (dir, &direction) in Direction::ALL.iter().enumerate() {
+                    let to = tables.slide(&cells, robot, direction);
+                    if to != cells[robot] && g.rook(to) + 1 == own {
+                        lowering += 1;
+                        assert!(
+                            g.descents[usize::from(cells[robot])] & (1 << dir) != 0,
+                            "{cells:?}: robot {robot} lowers its bound going {direction:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(lowering > 1000, "only {lowering} lowering moves");
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct Geometry {
     pub stops: Vec<[u16; 4]>,
     /// The minimum-move (rook) bound towards the target per row-major cell.
     pub rook: Vec<u16>,
+    /// Per row-major cell, the directions (bit `1 << dir`) whose ray up to the wall holds a
+    /// cell with a rook bound one less: only those can start a move that lowers the bound,
+    /// wherever the other robots stand.
+    pub descents: Vec<u8>,
     /// The number of bits a cell index takes in a state key.
     pub cell_bits: u32,
     /// Words per cell set.
@@ -67,15 +71,28 @@ impl Geometry {
         }
         let stops = empty_board_stops(board, &column_index);
         let rook = rook_distances(board, goal);
-        Geometry {
+        let mut geometry = Geometry {
             column_index,
             cell_of_column,
             stops,
             rook,
+            descents: Vec::new(),
             cell_bits: usize::BITS - (cells.max(2) - 1).leading_zeros(),
             words: cells.div_ceil(64),
             last_moves: OnceLock::new(),
-        }
+        };
+        geometry.descents = (0..cells)
+            .map(|cell| {
+                let below = geometry.rook[cell].checked_sub(1);
+                (0..4)
+                    .filter(|&dir| {
+                        below
+                            .is_some_and(|b| geometry.ray(cell, dir).any(|c| geometry.rook[c] == b))
+                    })
+                    .fold(0u8, |mask, dir| mask | 1 << dir)
+            })
+            .collect();
+        geometry
     }
 
     /// Builds the cell sets [`Geometry::may_matter`] reads, if not built yet.
@@ -99,7 +116,7 @@ impl Geometry {
             .last_moves
             .get()
             .map_or(0, |m| (m.region.len() + m.reach.len()) * 8);
-        cells * (2 + 2 + 8 + 2) + sets
+        cells * (2 + 2 + 8 + 2 + 1) + sets
     }
 
     /// The bytes [`Geometry::prepare_last_moves`] adds.
