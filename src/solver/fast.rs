@@ -22,6 +22,8 @@
 //!   have to come from an earlier path to that state, which would make an earlier shortest
 //!   solution, or from an earlier iteration, which would make a shorter one. The table then
 //!   meets far fewer states twice: on the hard puzzles it cuts the nodes by more than half.
+//!   Most pairs are far apart, and four range comparisons say so; only the others take the
+//!   two test slides.
 //! - **Prefetching.** A node generates all its children first and asks the processor for the
 //!   table buckets of those that will look themselves up, so the memory reads overlap; it then
 //!   looks them up itself, so a table hit costs no call.
@@ -33,7 +35,8 @@
 //!   built once a search passes a few thousand nodes.
 //! - **Bounds.** The minimum-move (rook) bound `R` of the target robot's cell. When `R` equals
 //!   the moves left, only the target robot can move and every move must lower `R` by one: that
-//!   last stretch is searched by a small exact routine without table or keys. A node that fails
+//!   last stretch is searched by a small exact routine without table or keys, which slides
+//!   only in the directions whose ray holds a cell of bound `R - 1`. A node that fails
 //!   reports the least number of moves its children proved they need; an iteration whose root
 //!   proves more than one extra move skips the iterations in between.
 //! - **Move order**: the target robot first, then the helpers, each in directions N, E, S, W.
