@@ -1,6 +1,10 @@
 //! The naive algorithm of the thesis draft: breadth-first search over whole game states with
 //! a first-in, first-out queue and a hash set of visited states. Optimal, and hungry: memory
-//! grows with the number of states, so it stops cleanly at its memory limit.
+//! grows with the number of states, so it stops cleanly at its memory limit. The visited set
+//! is split into shards ([`ShardedSet`]) so that it grows a piece at a time and a cancel is
+//! answered within milliseconds even at gigabytes (one table's doubling past 1 GiB took
+//! 3.5 s); this costs about 15% of its speed. Its tables are handed back to the caller
+//! ([`Search::retire`]) rather than freed before the end is reported.
 //!
 //! Per-level statistics: *Nodes* are the states expanded at that level, *inner* the successor
 //! states generated from them, *hits* the successors pruned because they were visited before.
@@ -9,6 +13,7 @@
 
 use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::sharded_set::ShardedSet;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
@@ -53,7 +58,7 @@ pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd
     with_key_width!(puzzle, |layout, Key| bfs::<P, Key>(puzzle, layout, search))
 }
 
-fn bfs<P: Probe, K: StateKey>(
+fn bfs<P: Probe, K: StateKey + 'static>(
     puzzle: &Puzzle,
     layout: KeyLayout,
     search: &mut Search<'_, P>,
@@ -64,9 +69,25 @@ fn bfs<P: Probe, K: StateKey>(
     }
 }
 
-fn bfs_inner<P: Probe, K: StateKey>(
+fn bfs_inner<P: Probe, K: StateKey + 'static>(
     puzzle: &Puzzle,
     layout: KeyLayout,
+    search: &mut Search<'_, P>,
+) -> Result<SearchEnd, Stop> {
+    let mut nodes: Vec<Node> = Vec::new();
+    // Sharded, so that the set grows a little at a time and the limits are polled between.
+    let mut visited: ShardedSet<K> = ShardedSet::default();
+    let end = search_states(puzzle, layout, &mut nodes, &mut visited, search);
+    // Freeing gigabytes takes a while: the caller does it once it has reported the end.
+    search.retire((nodes, visited));
+    end
+}
+
+fn search_states<P: Probe, K: StateKey>(
+    puzzle: &Puzzle,
+    layout: KeyLayout,
+    nodes: &mut Vec<Node>,
+    visited: &mut ShardedSet<K>,
     search: &mut Search<'_, P>,
 ) -> Result<SearchEnd, Stop> {
     let n = puzzle.robots().len();
@@ -88,18 +109,12 @@ fn bfs_inner<P: Probe, K: StateKey>(
     }
     // Nodes are kept (not only queued) so the solution can be read back through parents;
     // the queue is the tail of this list from `head` on.
-    let mut nodes: Vec<Node> = vec![root];
-    let mut visited: FxHashSet<K> = FxHashSet::default();
+    nodes.push(root);
     // Under the ricochet rule the moves made so far (up to two) are part of the state: a goal
     // reached too early does not count, so the same robots after more moves are a new state.
-    visited.insert(state_key::<K>(
-        &layout,
-        &root.cells[..n],
-        &root.last_dir[..n],
-        0,
-        min_len,
-    ));
-    search.set_memory(table_bytes(&nodes, &visited))?;
+    let root_key = state_key::<K>(&layout, &root.cells[..n], &root.last_dir[..n], 0, min_len);
+    visited.insert_within(root_key, nodes_bytes(nodes), search)?;
+    search.set_memory(nodes_bytes(nodes) + visited.bytes())?;
     let mut head = 0;
     let mut stats = DepthStats::default();
     search.probe.event(|| Event::IterationStarted { depth: 0 });
@@ -123,10 +138,10 @@ fn bfs_inner<P: Probe, K: StateKey>(
         search.probe.event(|| Event::Node {
             depth: node.depth,
             cells: RobotCells::new(&node.cells[..n]),
-            path: read_path(&nodes, head),
+            path: read_path(nodes, head),
         });
-        // Room for every child before any is made, so the tables grow only within the limit.
-        reserve_within(&mut nodes, &mut visited, 4 * n, search)?;
+        // Room for every child before any is made, so the list grows only within the limit.
+        reserve_nodes_within(nodes, visited.bytes(), 4 * n, search)?;
         for (robot, &color) in colors.iter().enumerate() {
             for dir in Direction::ALL {
                 if no_rebound && node.last_dir[robot] == Some(dir.opposite()) {
@@ -146,7 +161,7 @@ fn bfs_inner<P: Probe, K: StateKey>(
                 if puzzle.is_goal(&child.cells[..n]) && child.depth >= min_len {
                     nodes.push(child);
                     search.finish_depth(stats);
-                    return Ok(SearchEnd::Found(read_path(&nodes, nodes.len() - 1)));
+                    return Ok(SearchEnd::Found(read_path(nodes, nodes.len() - 1)));
                 }
                 let key = state_key::<K>(
                     &layout,
@@ -155,7 +170,7 @@ fn bfs_inner<P: Probe, K: StateKey>(
                     child.depth,
                     min_len,
                 );
-                if !visited.insert(key) {
+                if !visited.insert_within(key, nodes_bytes(nodes), search)? {
                     stats.hits += 1;
                     search.probe.event(|| Event::Pruned {
                         depth: child.depth,
@@ -170,6 +185,30 @@ fn bfs_inner<P: Probe, K: StateKey>(
     }
     search.finish_depth(stats);
     Ok(SearchEnd::Unsolvable(None))
+}
+
+/// The bytes a node list holds: its whole capacity.
+fn nodes_bytes<T>(nodes: &Vec<T>) -> usize {
+    nodes.capacity() * std::mem::size_of::<T>()
+}
+
+/// Makes room for `extra` more entries in a node list, reporting the bytes it will hold (with
+/// `other` bytes held elsewhere) before it grows, so the run stops at its memory limit first.
+fn reserve_nodes_within<T, P: Probe>(
+    nodes: &mut Vec<T>,
+    other: usize,
+    extra: usize,
+    search: &mut Search<'_, P>,
+) -> Result<(), Stop> {
+    if nodes.len() + extra <= nodes.capacity() {
+        return Ok(());
+    }
+    let capacity = (nodes.capacity() * 2).max(nodes.len() + extra).max(1024);
+    search.set_memory(capacity.saturating_mul(std::mem::size_of::<T>()) + other)?;
+    nodes
+        .try_reserve_exact(capacity - nodes.len())
+        .map_err(|_| Stop::MemoryLimit)?;
+    search.set_memory(nodes_bytes(nodes) + other)
 }
 
 /// The bytes a node list and a visited set hold: their whole capacity, and for the set its

@@ -24,6 +24,7 @@ pub mod key;
 pub mod min_moves;
 pub mod probe;
 pub mod registry;
+pub mod sharded_set;
 pub mod slide_graph;
 pub mod stateless;
 
@@ -371,7 +372,14 @@ pub struct Search<'p, P: Probe> {
     pub threads: usize,
     /// See [`Report::huge_page_bytes`].
     pub huge_page_bytes: Option<usize>,
+    retired: Retired,
 }
+
+/// Tables a solver has finished with but not freed: handing back gigabytes takes the system a
+/// tenth of a second or more, which a caller that must answer first (a cancel, within
+/// 100 ms) spends after it has answered, by dropping this. See [`run_keeping_memory`].
+#[derive(Default)]
+pub struct Retired(Vec<Box<dyn std::any::Any>>);
 
 impl<'p, P: Probe> Search<'p, P> {
     /// Starts the clock.
@@ -391,7 +399,14 @@ impl<'p, P: Probe> Search<'p, P> {
             depths: Vec::new(),
             threads: 1,
             huge_page_bytes: None,
+            retired: Retired::default(),
         }
+    }
+
+    /// Takes a solver's tables at its end, to be freed by the caller of
+    /// [`run_keeping_memory`] when it chooses (at once, for [`run`]).
+    pub fn retire(&mut self, tables: impl std::any::Any) {
+        self.retired.0.push(Box::new(tables));
     }
 
     /// Counts one node and, every few thousand nodes, polls the limits and the probe.
@@ -471,6 +486,18 @@ pub fn run<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> Result<Report, SolveError> {
+    run_keeping_memory(solver, puzzle, options, limits, probe).map(|(report, _)| report)
+}
+
+/// [`run`], returning with the report the tables the solver retired instead of freeing them
+/// first, so the caller can pass the report on before it frees them.
+pub fn run_keeping_memory<P: Probe>(
+    solver: impl SolverRef,
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    limits: &Limits,
+    probe: &mut P,
+) -> Result<(Report, Retired), SolveError> {
     let id = solver.solver_id()?;
     let kind = id.kind();
     if let Some(rule) = kind.rules.unsupported(puzzle.rules()) {
@@ -485,9 +512,10 @@ pub fn run<P: Probe>(
     let cpu = process_cpu_time()
         .zip(cpu_start)
         .map(|(end, start)| end.saturating_sub(start));
+    let retired = std::mem::take(&mut search.retired);
     let mut report = finish(kind, puzzle, end, search);
     report.cpu_millis = cpu.map(|c| c.as_secs_f64() * 1000.0);
-    Ok(report)
+    Ok((report, retired))
 }
 
 /// Turns a solver's end into a report, replaying any claimed solution.

@@ -528,10 +528,14 @@ fn run_on_thread(
         paused: Duration::ZERO,
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        solver::run(&job.solver, &job.puzzle, &job.options, &limits, &mut probe)
+        solver::run_keeping_memory(&job.solver, &job.puzzle, &job.options, &limits, &mut probe)
     }));
+    // The solver's tables are freed after the end is sent: at gigabytes that takes longer than
+    // a cancel may wait.
+    let mut retired = None;
     let end = match result {
-        Ok(Ok(report)) => {
+        Ok(Ok((report, tables))) => {
+            retired = Some(tables);
             live.nodes.store(report.nodes, Ordering::Relaxed);
             live.memory_bytes
                 .store(report.peak_memory, Ordering::Relaxed);
@@ -543,6 +547,7 @@ fn run_on_thread(
     probe
         .link
         .send(Message::End(end, Instant::now()), Duration::ZERO);
+    drop(retired);
 }
 
 pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
