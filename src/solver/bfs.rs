@@ -58,7 +58,7 @@ pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd
     with_key_width!(puzzle, |layout, Key| bfs::<P, Key>(puzzle, layout, search))
 }
 
-fn bfs<P: Probe, K: StateKey + 'static>(
+fn bfs<P: Probe, K: StateKey>(
     puzzle: &Puzzle,
     layout: KeyLayout,
     search: &mut Search<'_, P>,
@@ -69,7 +69,7 @@ fn bfs<P: Probe, K: StateKey + 'static>(
     }
 }
 
-fn bfs_inner<P: Probe, K: StateKey + 'static>(
+fn bfs_inner<P: Probe, K: StateKey>(
     puzzle: &Puzzle,
     layout: KeyLayout,
     search: &mut Search<'_, P>,

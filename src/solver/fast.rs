@@ -1087,6 +1087,8 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         if self.table.bytes() >= HUGE_PAGE_REPORT_BYTES {
             search.huge_page_bytes = table::anon_huge_page_bytes();
         }
+        // Freeing hundreds of MiB takes a while: the caller does it once it has reported.
+        search.retire(std::mem::replace(&mut self.table, Table::new(0, 1)));
         end
     }
 

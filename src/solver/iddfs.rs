@@ -102,7 +102,7 @@ const MAX_DEPTH: u32 = 255;
 /// A table slot: a state key, the depth left when the state was searched and the iteration
 /// that wrote it. A height of zero marks an empty slot: a stored state always has at least
 /// two moves left.
-trait Slot: Copy + Default {
+trait Slot: Copy + Default + 'static {
     /// The state key it holds.
     type Key: StateKey;
     fn new(key: Self::Key, height: u8, iteration: u8) -> Self;
@@ -377,6 +377,14 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
     }
 
     fn run(mut self, options: &SolverOptions) -> SearchEnd {
+        let end = self.iterate(options);
+        // Freeing hundreds of MiB takes a while: the caller does it once it has reported.
+        let table = std::mem::replace(&mut self.table, DepthTable::new());
+        self.search.retire(table);
+        end
+    }
+
+    fn iterate(&mut self, options: &SolverOptions) -> SearchEnd {
         if let Err(stop) = self.search.set_memory(self.table.bytes()) {
             return SearchEnd::Stopped(stop);
         }

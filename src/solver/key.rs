@@ -7,7 +7,7 @@ use crate::model::{Cell, Direction, Puzzle};
 use std::hash::Hash;
 
 /// An integer a state is packed into.
-pub trait StateKey: Copy + Eq + Hash + Default + Ord + std::fmt::Debug {
+pub trait StateKey: Copy + Eq + Hash + Default + Ord + std::fmt::Debug + 'static {
     /// Appends `bits` low bits of `value`.
     fn push(self, bits: u32, value: u64) -> Self;
     /// The number of bits the key holds.
