@@ -605,26 +605,26 @@ fn header_lines(ui: &egui::Ui, widths: &[f32], cells: &[String]) -> f32 {
 
 /// The width of a table value.
 fn monospace_width(ui: &egui::Ui, text: &str) -> f32 {
-    egui::WidgetText::from(egui::RichText::new(text).monospace())
-        .into_galley(
-            ui,
-            Some(egui::TextWrapMode::Extend),
-            f32::INFINITY,
-            egui::TextStyle::Monospace,
-        )
-        .size()
-        .x
+    one_line_width(
+        ui,
+        egui::RichText::new(text).monospace(),
+        egui::TextStyle::Monospace,
+    )
 }
 
 /// The width of a header name on one line.
 fn header_text_width(ui: &egui::Ui, text: &str) -> f32 {
-    egui::WidgetText::from(egui::RichText::new(text).strong())
-        .into_galley(
-            ui,
-            Some(egui::TextWrapMode::Extend),
-            f32::INFINITY,
-            egui::TextStyle::Body,
-        )
+    one_line_width(
+        ui,
+        egui::RichText::new(text).strong(),
+        egui::TextStyle::Body,
+    )
+}
+
+/// The width of a text laid out on one line.
+fn one_line_width(ui: &egui::Ui, text: egui::RichText, style: egui::TextStyle) -> f32 {
+    egui::WidgetText::from(text)
+        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, style)
         .size()
         .x
 }
