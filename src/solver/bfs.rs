@@ -192,6 +192,12 @@ fn nodes_bytes<T>(nodes: &Vec<T>) -> usize {
     nodes.capacity() * std::mem::size_of::<T>()
 }
 
+/// The capacity a node list grows to when `extra` more entries do not fit: doubled, at least
+/// enough, and never below 1,024.
+fn grown_capacity<T>(nodes: &Vec<T>, extra: usize) -> usize {
+    (nodes.capacity() * 2).max(nodes.len() + extra).max(1024)
+}
+
 /// Makes room for `extra` more entries in a node list, reporting the bytes it will hold (with
 /// `other` bytes held elsewhere) before it grows, so the run stops at its memory limit first.
 fn reserve_nodes_within<T, P: Probe>(
@@ -203,7 +209,7 @@ fn reserve_nodes_within<T, P: Probe>(
     if nodes.len() + extra <= nodes.capacity() {
         return Ok(());
     }
-    let capacity = (nodes.capacity() * 2).max(nodes.len() + extra).max(1024);
+    let capacity = grown_capacity(nodes, extra);
     search.set_memory(capacity.saturating_mul(std::mem::size_of::<T>()) + other)?;
     nodes
         .try_reserve_exact(capacity - nodes.len())
@@ -214,7 +220,7 @@ fn reserve_nodes_within<T, P: Probe>(
 /// The bytes a node list and a visited set hold: their whole capacity, and for the set its
 /// buckets (a key and a control byte each) as the standard hash table lays them out.
 pub(crate) fn table_bytes<T, K>(nodes: &Vec<T>, visited: &FxHashSet<K>) -> usize {
-    nodes.capacity() * std::mem::size_of::<T>()
+    nodes_bytes(nodes)
         + set_bytes(
             buckets_for_capacity(visited.capacity()),
             std::mem::size_of::<K>(),
@@ -264,7 +270,7 @@ pub(crate) fn reserve_within<T, K: std::hash::Hash + Eq, P: Probe>(
         return Ok(());
     }
     let node_capacity = if grow_nodes {
-        (nodes.capacity() * 2).max(nodes.len() + extra).max(1024)
+        grown_capacity(nodes, extra)
     } else {
         nodes.capacity()
     };
