@@ -373,9 +373,10 @@ fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
         ..Limits::default()
     });
     assert_eq!(report.outcome, Outcome::MemoryLimit);
-    // The table is not grown past the limit, so the peak is what was held.
+    // The table is not grown past the limit, so the peak is what was held: a table grown at
+    // least once (it starts at 16 KiB and grows at least fourfold).
     assert!(report.peak_memory <= 4 << 20, "{}", report.peak_memory);
-    assert!(report.peak_memory > 1 << 20, "{}", report.peak_memory);
+    assert!(report.peak_memory >= 64 << 10, "{}", report.peak_memory);
 }
 
 #[test]

@@ -54,6 +54,9 @@ struct LastMoves {
     /// Per cell `h`, the cells a robot at `h` could stand on after at most one move: `h`
     /// itself and its four rays up to the walls.
     reach: Vec<u64>,
+    /// Per cell `c`, the cells whose occupation can change whether a robot at `c` alone
+    /// reaches the target in its bound plus one moves (see `spare_move_regions`).
+    spare_region: Vec<u64>,
 }
 
 impl Geometry {
@@ -97,9 +100,13 @@ impl Geometry {
 
     /// Builds the cell sets [`Geometry::may_matter`] reads, if not built yet.
     pub fn prepare_last_moves(&self) {
-        self.last_moves.get_or_init(|| LastMoves {
-            region: self.last_moves_regions(),
-            reach: self.reach_sets(),
+        self.last_moves.get_or_init(|| {
+            let region = self.last_moves_regions();
+            LastMoves {
+                spare_region: self.spare_move_regions(&region),
+                region,
+                reach: self.reach_sets(),
+            }
         });
     }
 
@@ -112,10 +119,9 @@ impl Geometry {
     /// The bytes the tables take.
     pub fn bytes(&self) -> usize {
         let cells = self.rook.len();
-        let sets = self
-            .last_moves
-            .get()
-            .map_or(0, |m| (m.region.len() + m.reach.len()) * 8);
+        let sets = self.last_moves.get().map_or(0, |m| {
+            (m.region.len() + m.reach.len() + m.spare_region.len()) * 8
+        });
         cells * (2 + 2 + 8 + 2 + 1) + sets
     }
 
@@ -124,7 +130,7 @@ impl Geometry {
         if self.last_moves_ready() {
             0
         } else {
-            2 * self.rook.len() * self.words * 8
+            3 * self.rook.len() * self.words * 8
         }
     }
 
@@ -212,6 +218,84 @@ impl Geometry {
             regions[cell * words..(cell + 1) * words].copy_from_slice(&merged);
         }
         regions
+    }
+
+    /// For every cell, the region of a search of the robot alone with one move to spare: its
+    /// moves lower its rook bound by one, except at most one that keeps it. From a cell with
+    /// bound `R` a slide can then stop on a cell of bound `R - 1`, or of `R` while the spare
+    /// move is unused, so the cells up to one past the farthest such cell of each ray can
+    /// change where it stops. The region is the union of those ray cells, of the spare
+    /// regions of the cells one bound lower on them and of the last-moves regions of the
+    /// cells of the same bound (the spare move used). It holds the last-moves region.
+    fn spare_move_regions(&self, last_moves: &[u64]) -> Vec<u64> {
+        let cells = self.rook.len();
+        let words = self.words;
+        let mut regions = vec![0u64; cells * words];
+        let mut order: Vec<usize> = (0..cells)
+            .filter(|&c| self.rook[c] != UNREACHABLE)
+            .collect();
+        // Regions of lower bounds are complete before they are merged into higher ones.
+        order.sort_by_key(|&c| self.rook[c]);
+        let mut merged = vec![0u64; words];
+        for cell in order {
+            let own = self.rook[cell];
+            if own == 0 {
+                continue;
+            }
+            merged.iter_mut().for_each(|w| *w = 0);
+            for dir in 0..4 {
+                let useful = |at: usize| self.rook[at] + 1 == own || self.rook[at] == own;
+                let Some(last) = self
+                    .ray(cell, dir)
+                    .enumerate()
+                    .filter(|&(_, at)| useful(at))
+                    .map(|(i, _)| i)
+                    .last()
+                else {
+                    continue;
+                };
+                for (i, at) in self.ray(cell, dir).enumerate().take(last + 2) {
+                    merged[at / 64] |= 1 << (at % 64);
+                    if i > last {
+                        continue;
+                    }
+                    let sets = if self.rook[at] + 1 == own {
+                        &regions[at * words..(at + 1) * words]
+                    } else if self.rook[at] == own {
+                        &last_moves[at * words..(at + 1) * words]
+                    } else {
+                        continue;
+                    };
+                    merged.iter_mut().zip(sets).for_each(|(m, s)| *m |= s);
+                }
+            }
+            regions[cell * words..(cell + 1) * words].copy_from_slice(&merged);
+        }
+        regions
+    }
+
+    /// Whether a robot standing at `other` could change the outcome of a search of the robot
+    /// at `cell` alone with one move to spare (see `spare_move_regions`). Always true before
+    /// [`Geometry::prepare_last_moves`].
+    #[inline(always)]
+    pub fn in_spare_region(&self, cell: u16, other: u16) -> bool {
+        let Some(sets) = self.last_moves.get() else {
+            return true;
+        };
+        let word = sets.spare_region[usize::from(cell) * self.words + usize::from(other) / 64];
+        word & (1 << (other % 64)) != 0
+    }
+
+    /// Whether a robot at `helper` could pass over or stop on `other` in one move (on the
+    /// board without robots, so also whenever robots stand in its way). Always true before
+    /// [`Geometry::prepare_last_moves`].
+    #[inline(always)]
+    pub fn in_reach(&self, helper: u16, other: u16) -> bool {
+        let Some(sets) = self.last_moves.get() else {
+            return true;
+        };
+        let word = sets.reach[usize::from(helper) * self.words + usize::from(other) / 64];
+        word & (1 << (other % 64)) != 0
     }
 
     /// Whether a robot's arrival at or departure from `other` could change the outcome of the
