@@ -18,8 +18,8 @@
 //!   with the memory limit *before* allocating past it.
 //!
 //! The three heuristics (h of a state; the vortex accepts every robot):
-//! - [`Heuristic::MinMoves`]: the [`min_moves`] table at the active robot's cell (for the
-//!   vortex, the smallest over all robots). It never overestimates and changes by at most one
+//! - [`Heuristic::MinMoves`]: the [`min_moves`](super::min_moves::min_moves) table at the
+//!   active robot's cell (for the vortex, the smallest over all robots). It never overestimates and changes by at most one
 //!   per move, so the search is optimal; a state whose value is "unreachable" is dropped.
 //! - [`Heuristic::Manhattan`]: the report's `h = |robot.x - target.x| + |robot.y - target.y|`
 //!   for the robot of the target's colour (for the vortex, the smallest over all robots). One

@@ -47,7 +47,7 @@
 //!   proves more than one extra move skips the iterations in between.
 //! - **Move order**: the target robot first, then the helpers, each in directions N, E, S, W.
 //! - **Every core** (one thread per core the system offers, or `SolverOptions::threads`) on
-//!   iterations after one of at least [`PARALLEL_THRESHOLD`] nodes (scoped threads, joined
+//!   iterations after one of at least `PARALLEL_THRESHOLD` (20,000) nodes (scoped threads, joined
 //!   before returning): the tree is cut at a small depth into work units handed out in order
 //!   from a shared counter; all threads share the table. Each unit reports the moves it proved
 //!   it needs, so a parallel iteration still lets the next skip depths. The main thread polls
@@ -145,8 +145,9 @@ const MAX_BUCKET_BITS: u32 = 24;
 ///
 /// On big searches (and when the probe does not want events) `options.threads` threads (one
 /// per core by default) search together: they are scoped, joined before this returns, and stop
-/// when the main thread sees the time limit, the cancel flag or the probe ask to stop. The table takes memory up to 512 MiB as the
-/// search grows; past the memory limit the run stops with [`Stop::MemoryLimit`].
+/// when the main thread sees the time limit, the cancel flag or the probe ask to stop. The
+/// table takes memory up to 512 MiB as the search grows; past the memory limit the run stops
+/// with [`Stop::MemoryLimit`].
 pub fn solve<P: Probe>(
     puzzle: &Puzzle,
     options: &SolverOptions,

@@ -2,7 +2,7 @@
 //! robots that move, then the first move, then the whole solution.
 //!
 //! Every level is read from the first of the sorted optimal solutions (see
-//! [`all_solutions`](super::all_solutions)), so a hint prefers the solution that moves the
+//! [`all_solutions`]), so a hint prefers the solution that moves the
 //! fewest robots and changes robot least often.
 
 use super::all_solutions::{self, EnumerateError, Enumeration, robots_in_order};

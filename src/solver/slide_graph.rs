@@ -253,7 +253,7 @@ impl SlideGraph {
             .collect()
     }
 
-    /// Whether a robot may step from `cell` in `dir` on the empty board ("F[i,j] can move in
+    /// Whether a robot may step from `cell` in `dir` on the empty board ("F\[i,j\] can move in
     /// direction d").
     #[inline(always)]
     pub fn can_move(&self, cell: Cell, dir: Direction) -> bool {

@@ -1,6 +1,6 @@
 //! The thesis' Stateless solver (section "Stateless", with the detail of its earlier draft).
 //!
-//! It keeps no game states. Instead every field F[i,j] has a store S[i,j] of *robot states*: a
+//! It keeps no game states. Instead every field F\[i,j\] has a store S\[i,j\] of *robot states*: a
 //! *final state* per robot colour (the robot can land here, after so many moves, depending on
 //! these other states) and an *intermediate state* per (direction, colour) (the robot can pass
 //! here moving in that direction), plus the colour of the robot that starts here, if any.
@@ -215,7 +215,7 @@ pub struct IntermediateState {
     pub clears: Vec<ClearMove>,
 }
 
-/// The store S[i,j] of one field.
+/// The store S\[i,j\] of one field.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FieldStore {
     /// The field.

@@ -2,12 +2,13 @@
 //!
 //! - [`experiment`]: the thesis' study of every solver over thousands of seeded game
 //!   configurations, streamed to CSV and summarised in its tables;
-//! - [`bench`]: times solvers on a fixed suite so two commits can be compared on one machine;
+//! - [`bench`](mod@bench): times solvers on a fixed suite so two commits can be compared on one
+//!   machine;
 //! - [`accuracy`]: how often a solver finds the optimum, by optimal move count;
 //! - [`analyze`]: how hard a board is, over every target and many seeded robot deals.
 //!
 //! They share the baseline check ([`optimal_baseline`]) and one way of writing times and sizes
-//! ([`format`]).
+//! ([`format`](mod@format)).
 
 pub mod accuracy;
 pub mod analyze;
