@@ -181,43 +181,7 @@ impl Geometry {
     /// on. The region is the union of those ray cells and of the regions of the possible
     /// stops. Robots outside it never change the outcome.
     fn last_moves_regions(&self) -> Vec<u64> {
-        let cells = self.rook.len();
-        let words = self.words;
-        let mut regions = vec![0u64; cells * words];
-        let mut order: Vec<usize> = (0..cells)
-            .filter(|&c| self.rook[c] != UNREACHABLE)
-            .collect();
-        // Regions of lower bounds are complete before they are merged into higher ones.
-        order.sort_by_key(|&c| self.rook[c]);
-        let mut merged = vec![0u64; words];
-        for cell in order {
-            let own = self.rook[cell];
-            if own == 0 {
-                continue;
-            }
-            merged.iter_mut().for_each(|w| *w = 0);
-            for dir in 0..4 {
-                let Some(last) = self
-                    .ray(cell, dir)
-                    .enumerate()
-                    .filter(|&(_, at)| self.rook[at] + 1 == own)
-                    .map(|(i, _)| i)
-                    .last()
-                else {
-                    continue;
-                };
-                for (i, at) in self.ray(cell, dir).enumerate().take(last + 2) {
-                    merged[at / 64] |= 1 << (at % 64);
-                    if i <= last && self.rook[at] + 1 == own {
-                        for w in 0..words {
-                            merged[w] |= regions[at * words + w];
-                        }
-                    }
-                }
-            }
-            regions[cell * words..(cell + 1) * words].copy_from_slice(&merged);
-        }
-        regions
+        self.ray_regions(None)
     }
 
     /// For every cell, the region of a search of the robot alone with one move to spare: its
@@ -228,6 +192,13 @@ impl Geometry {
     /// regions of the cells one bound lower on them and of the last-moves regions of the
     /// cells of the same bound (the spare move used). It holds the last-moves region.
     fn spare_move_regions(&self, last_moves: &[u64]) -> Vec<u64> {
+        self.ray_regions(Some(last_moves))
+    }
+
+    /// The regions of [`Geometry::last_moves_regions`] (`same_bound` is `None`) or of
+    /// [`Geometry::spare_move_regions`] (`same_bound` holds the last-moves regions, merged for
+    /// stops of the same bound), built in order of the bound.
+    fn ray_regions(&self, same_bound: Option<&[u64]>) -> Vec<u64> {
         let cells = self.rook.len();
         let words = self.words;
         let mut regions = vec![0u64; cells * words];
@@ -243,12 +214,13 @@ impl Geometry {
                 continue;
             }
             merged.iter_mut().for_each(|w| *w = 0);
+            let lower = |at: usize| self.rook[at] + 1 == own;
+            let same = |at: usize| same_bound.is_some() && self.rook[at] == own;
             for dir in 0..4 {
-                let useful = |at: usize| self.rook[at] + 1 == own || self.rook[at] == own;
                 let Some(last) = self
                     .ray(cell, dir)
                     .enumerate()
-                    .filter(|&(_, at)| useful(at))
+                    .filter(|&(_, at)| lower(at) || same(at))
                     .map(|(i, _)| i)
                     .last()
                 else {
@@ -259,14 +231,12 @@ impl Geometry {
                     if i > last {
                         continue;
                     }
-                    let sets = if self.rook[at] + 1 == own {
-                        &regions[at * words..(at + 1) * words]
-                    } else if self.rook[at] == own {
-                        &last_moves[at * words..(at + 1) * words]
-                    } else {
-                        continue;
+                    let from = match same_bound {
+                        _ if lower(at) => &regions[at * words..(at + 1) * words],
+                        Some(same_bound) if same(at) => &same_bound[at * words..(at + 1) * words],
+                        _ => continue,
                     };
-                    merged.iter_mut().zip(sets).for_each(|(m, s)| *m |= s);
+                    merged.iter_mut().zip(from).for_each(|(m, f)| *m |= f);
                 }
             }
             regions[cell * words..(cell + 1) * words].copy_from_slice(&merged);
@@ -274,16 +244,23 @@ impl Geometry {
         regions
     }
 
+    /// Whether `member` belongs to the set of `owner` among the per-cell sets `pick` chooses.
+    /// Always true before [`Geometry::prepare_last_moves`].
+    #[inline(always)]
+    fn holds(&self, pick: impl Fn(&LastMoves) -> &[u64], owner: u16, member: u16) -> bool {
+        let Some(sets) = self.last_moves.get() else {
+            return true;
+        };
+        let word = pick(sets)[usize::from(owner) * self.words + usize::from(member) / 64];
+        word & (1 << (member % 64)) != 0
+    }
+
     /// Whether a robot standing at `other` could change the outcome of a search of the robot
     /// at `cell` alone with one move to spare (see `spare_move_regions`). Always true before
     /// [`Geometry::prepare_last_moves`].
     #[inline(always)]
     pub fn in_spare_region(&self, cell: u16, other: u16) -> bool {
-        let Some(sets) = self.last_moves.get() else {
-            return true;
-        };
-        let word = sets.spare_region[usize::from(cell) * self.words + usize::from(other) / 64];
-        word & (1 << (other % 64)) != 0
+        self.holds(|sets| &sets.spare_region, cell, other)
     }
 
     /// Whether a robot at `helper` could pass over or stop on `other` in one move (on the
@@ -291,22 +268,14 @@ impl Geometry {
     /// [`Geometry::prepare_last_moves`].
     #[inline(always)]
     pub fn in_reach(&self, helper: u16, other: u16) -> bool {
-        let Some(sets) = self.last_moves.get() else {
-            return true;
-        };
-        let word = sets.reach[usize::from(helper) * self.words + usize::from(other) / 64];
-        word & (1 << (other % 64)) != 0
+        self.holds(|sets| &sets.reach, helper, other)
     }
 
     /// Whether a robot's arrival at or departure from `other` could change the outcome of the
     /// last-moves search from `cell`. Always true before [`Geometry::prepare_last_moves`].
     #[inline(always)]
     pub fn in_region(&self, cell: u16, other: u16) -> bool {
-        let Some(sets) = self.last_moves.get() else {
-            return true;
-        };
-        let word = sets.region[usize::from(cell) * self.words + usize::from(other) / 64];
-        word & (1 << (other % 64)) != 0
+        self.holds(|sets| &sets.region, cell, other)
     }
 
     /// Whether a robot standing at `helper` could change the outcome of the last-moves search
