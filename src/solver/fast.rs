@@ -72,7 +72,7 @@
 pub mod geometry;
 pub mod table;
 
-use self::geometry::{EAST, Geometry, SOUTH, WEST, unreachable};
+use self::geometry::{EAST, Geometry, NORTH, SOUTH, WEST, unreachable};
 use self::table::{Lookup, Table, min_bucket_bits};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
@@ -544,6 +544,46 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         }
     }
 
+    /// Where robot `robot` stops in each direction (indexed as [`Direction::ALL`]), as
+    /// [`Worker::slide`] gives them, found in one pass over the other robots: a robot can only
+    /// be in the way when it stands within the stretch the robot's wall stops span, along its
+    /// row or its column, and that is one unsigned comparison each.
+    #[inline(always)]
+    fn slides(&self, robot: usize) -> [(u16, u16); 4] {
+        let g = &self.setup.geometry;
+        let n = self.setup.robots;
+        let cell = self.cells[robot];
+        let column = self.columns[robot];
+        let stops = g.stops[usize::from(cell)];
+        let [mut north, mut east, mut south, mut west] = stops;
+        // The stops span the robot's own cell, so these never wrap.
+        let row_span = stops[EAST] - stops[WEST];
+        let column_span = stops[SOUTH] - stops[NORTH];
+        for (&other, &other_column) in self.cells[..n].iter().zip(&self.columns[..n]) {
+            // Wrapping puts cells before the span's start beyond its length.
+            if other.wrapping_sub(stops[WEST]) <= row_span && other != cell {
+                if other > cell {
+                    east = east.min(other - 1);
+                } else {
+                    west = west.max(other + 1);
+                }
+            }
+            if other_column.wrapping_sub(stops[NORTH]) <= column_span && other_column != column {
+                if other_column > column {
+                    south = south.min(other_column - 1);
+                } else {
+                    north = north.max(other_column + 1);
+                }
+            }
+        }
+        [
+            (g.cell_of_column[usize::from(north)], north),
+            (east, g.column_index[usize::from(east)]),
+            (g.cell_of_column[usize::from(south)], south),
+            (west, g.column_index[usize::from(west)]),
+        ]
+    }
+
     /// The packed state: the target robot's cell, then the others sorted (all sorted for the
     /// vortex).
     #[inline(always)]
@@ -807,11 +847,11 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             }
             let from = (self.cells[robot], self.columns[robot]);
             let last_dir = self.last_dirs[robot];
-            for dir in 0..4 {
+            let slides = self.slides(robot);
+            for (dir, &to) in slides.iter().enumerate() {
                 if self.reverses(robot, dir) {
                     continue;
                 }
-                let to = self.slide(robot, dir);
                 if to.0 == from.0 {
                     continue;
                 }
@@ -1547,11 +1587,17 @@ mod tests {
             let worker = worker(&setup, &table, &cells);
             let tables = MoveTables::new(puzzle.board());
             for robot in 0..cells.len() {
+                let slides = worker.slides(robot);
                 for dir in 0..4 {
                     let expected = tables.slide(&cells, robot, Direction::ALL[dir]);
                     let (cell, column) = worker.slide(robot, dir);
                     assert_eq!(cell, expected, "{cells:?} robot {robot} dir {dir}");
                     assert_eq!(column, setup.geometry.column_index[usize::from(cell)]);
+                    assert_eq!(
+                        slides[dir],
+                        (cell, column),
+                        "{cells:?} robot {robot} dir {dir}"
+                    );
                 }
             }
         }
