@@ -1588,16 +1588,12 @@ mod tests {
             let tables = MoveTables::new(puzzle.board());
             for robot in 0..cells.len() {
                 let slides = worker.slides(robot);
-                for dir in 0..4 {
+                for (dir, &both) in slides.iter().enumerate() {
                     let expected = tables.slide(&cells, robot, Direction::ALL[dir]);
                     let (cell, column) = worker.slide(robot, dir);
                     assert_eq!(cell, expected, "{cells:?} robot {robot} dir {dir}");
                     assert_eq!(column, setup.geometry.column_index[usize::from(cell)]);
-                    assert_eq!(
-                        slides[dir],
-                        (cell, column),
-                        "{cells:?} robot {robot} dir {dir}"
-                    );
+                    assert_eq!(both, (cell, column), "{cells:?} robot {robot} dir {dir}");
                 }
             }
         }
