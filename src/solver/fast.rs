@@ -72,7 +72,7 @@
 pub mod geometry;
 pub mod table;
 
-use self::geometry::{EAST, Geometry, NORTH, SOUTH, WEST, unreachable};
+use self::geometry::{CellSets, EAST, Geometry, NORTH, SOUTH, WEST, unreachable};
 use self::table::{Lookup, Table, min_bucket_bits};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{
@@ -427,7 +427,9 @@ struct Child {
 }
 
 /// What [`Worker::spare_move_cannot_matter`] needs at a node with two moves to spare.
-struct SpareMove {
+struct SpareMove<'s> {
+    /// The cell sets it reads.
+    sets: &'s CellSets,
     /// The target robot's cell.
     target: u16,
     /// The helpers that could change the target robot's last-moves search.
@@ -818,16 +820,21 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         let first = self.setup.active.unwrap_or(0);
         let last = self.path.last().copied();
         let child_probes = left > 2 && depth + 1 >= self.setup.min_len && self.setup.use_table;
-        let skip = self.helpers_that_cannot_matter(depth, left, bound);
+        // The cell sets, once built, are read many times per node: fetch them once.
+        let sets = self.setup.geometry.cell_sets();
+        let skip = sets.map_or(0, |sets| {
+            self.helpers_that_cannot_matter(sets, depth, left, bound)
+        });
         // Helper moves are filtered one by one with one move to spare.
-        let g = &self.setup.geometry;
-        let region_of = self
-            .setup
-            .active
-            .filter(|_| skip & ONE_TO_SPARE != 0)
-            .map(|a| self.cells[a]);
+        let region_of = sets.zip(
+            self.setup
+                .active
+                .filter(|_| skip & ONE_TO_SPARE != 0)
+                .map(|a| self.cells[a]),
+        );
         // With two moves to spare, the helpers that can change the target robot's last moves.
-        let two_to_spare = self.spare_move_candidates(depth, left, bound);
+        let two_to_spare =
+            sets.and_then(|sets| self.spare_move_candidates(sets, depth, left, bound));
         let mut children = [Child::default(); MAX_ROBOTS * 4];
         let mut count = 0;
         // Whether a real move was left out (it would have failed with `left - 1` to go).
@@ -857,10 +864,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 }
                 // With one move to spare, a helper move that neither leaves nor enters the
                 // region of the last-moves search leaves its outcome as it was: a failure.
-                if let Some(target) = region_of
+                if let Some((sets, target)) = region_of
                     && robot != first
-                    && !g.in_region(target, from.0)
-                    && !g.in_region(target, to.0)
+                    && !sets.in_region(target, from.0)
+                    && !sets.in_region(target, to.0)
                 {
                     passed_over = true;
                     continue;
@@ -986,7 +993,13 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     /// be tried. Returns the set of such helpers as a bit mask, with [`ONE_TO_SPARE`] set
     /// (helper moves that neither leave nor enter the region can be skipped one by one too).
     #[inline(always)]
-    fn helpers_that_cannot_matter(&self, depth: u32, left: u32, bound: u32) -> u32 {
+    fn helpers_that_cannot_matter(
+        &self,
+        sets: &CellSets,
+        depth: u32,
+        left: u32,
+        bound: u32,
+    ) -> u32 {
         let Some(active) = self.setup.active else {
             return 0;
         };
@@ -995,14 +1008,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         if bound + 1 != left || depth + bound < self.setup.min_len {
             return 0;
         }
-        let g = &self.setup.geometry;
-        if !g.last_moves_ready() {
-            return 0;
-        }
         let cell = self.cells[active];
         let mut skip = ONE_TO_SPARE;
         for robot in 0..self.setup.robots {
-            if robot != active && !g.may_matter(cell, self.cells[robot]) {
+            if robot != active && !sets.may_matter(cell, self.cells[robot]) {
                 skip |= 1 << robot;
             }
         }
@@ -1015,29 +1024,35 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     /// [`Worker::spare_move_cannot_matter`] may skip, as far as their cells now tell; `None`
     /// at other nodes or when no helper's moves may be skipped.
     #[inline(always)]
-    fn spare_move_candidates(&self, depth: u32, left: u32, bound: u32) -> Option<SpareMove> {
+    fn spare_move_candidates<'s>(
+        &self,
+        sets: &'s CellSets,
+        depth: u32,
+        left: u32,
+        bound: u32,
+    ) -> Option<SpareMove<'s>> {
         let active = self.setup.active?;
-        let g = &self.setup.geometry;
         // The same proof as with one move to spare: the shorter solution must count.
-        if bound + 2 != left || depth + bound < self.setup.min_len || !g.last_moves_ready() {
+        if bound + 2 != left || depth + bound < self.setup.min_len {
             return None;
         }
         let target = self.cells[active];
         let helpers = || (0..self.setup.robots).filter(move |&robot| robot != active);
         let mut mattering = 0;
         for robot in helpers() {
-            if g.may_matter(target, self.cells[robot]) {
+            if sets.may_matter(target, self.cells[robot]) {
                 mattering |= 1 << robot;
             }
         }
         let mut candidates = 0;
         for robot in helpers() {
             let from = self.cells[robot];
-            if !g.in_spare_region(target, from) && self.off_rays(mattering, robot, from) {
+            if !sets.in_spare_region(target, from) && self.off_rays(sets, mattering, robot, from) {
                 candidates |= 1 << robot;
             }
         }
         (candidates != 0).then_some(SpareMove {
+            sets,
             target,
             mattering,
             candidates,
@@ -1046,11 +1061,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
 
     /// Whether `cell` lies off the rays of every helper in `mattering` other than `robot`.
     #[inline(always)]
-    fn off_rays(&self, mattering: u32, robot: usize, cell: u16) -> bool {
-        let g = &self.setup.geometry;
+    fn off_rays(&self, sets: &CellSets, mattering: u32, robot: usize, cell: u16) -> bool {
         (0..self.setup.robots)
             .filter(|&other| other != robot && mattering & (1 << other) != 0)
-            .all(|other| !g.in_reach(self.cells[other], cell))
+            .all(|other| !sets.in_reach(self.cells[other], cell))
     }
 
     /// With two moves to spare, whether the move of helper `robot` (one of `spare`'s
@@ -1065,10 +1079,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     /// would have.
     #[inline(always)]
     fn spare_move_cannot_matter(&self, spare: &SpareMove, robot: usize, to: u16) -> bool {
-        let g = &self.setup.geometry;
-        !g.in_spare_region(spare.target, to)
-            && !g.may_matter(spare.target, to)
-            && self.off_rays(spare.mattering, robot, to)
+        let sets = spare.sets;
+        !sets.in_spare_region(spare.target, to)
+            && !sets.may_matter(spare.target, to)
+            && self.off_rays(sets, spare.mattering, robot, to)
     }
 
     /// The last stretch: `left` equals the bound, so only robots whose own bound is `left`
@@ -1811,7 +1825,8 @@ mod tests {
             let tables = MoveTables::new(puzzle.board());
             let goal = setup.goal;
             let w = worker(&setup, &table, &cells);
-            let Some(spare) = w.spare_move_candidates(2, bound + 2, bound) else {
+            let sets = setup.geometry.cell_sets().expect("prepared above");
+            let Some(spare) = w.spare_move_candidates(sets, 2, bound + 2, bound) else {
                 continue;
             };
             let without = solvable_within(&tables, &mut cells.clone(), active, goal, bound + 1);

@@ -42,12 +42,15 @@ pub struct Geometry {
     pub words: usize,
     /// The cell sets of [`Geometry::may_matter`], built on first need: small searches finish
     /// before they would pay for themselves.
-    last_moves: OnceLock<LastMoves>,
+    last_moves: OnceLock<CellSets>,
 }
 
-/// Cell sets (`words` words per cell) for skipping helper moves before the last moves.
+/// Cell sets (`words` words per cell) for skipping helper moves before the last moves. Each
+/// test is one bit read; a search fetches the sets once per node with
+/// [`Geometry::cell_sets`].
 #[derive(Clone, Debug)]
-struct LastMoves {
+pub struct CellSets {
+    words: usize,
     /// Per cell `c`, the cells whose occupation can change whether a robot at `c` reaches the
     /// target with every move lowering its rook bound (see `last_moves_regions`).
     region: Vec<u64>,
@@ -57,6 +60,42 @@ struct LastMoves {
     /// Per cell `c`, the cells whose occupation can change whether a robot at `c` alone
     /// reaches the target in its bound plus one moves (see `spare_move_regions`).
     spare_region: Vec<u64>,
+    /// Per cell `c`, the cells `h` whose reach meets the region of `c`: a helper at `h` may
+    /// matter to the last-moves search from `c`.
+    matter: Vec<u64>,
+}
+
+impl CellSets {
+    /// Whether `member` belongs to the set of `owner` in `sets`.
+    #[inline(always)]
+    fn holds(&self, sets: &[u64], owner: u16, member: u16) -> bool {
+        let word = sets[usize::from(owner) * self.words + usize::from(member) / 64];
+        word & (1 << (member % 64)) != 0
+    }
+
+    /// See [`Geometry::in_spare_region`].
+    #[inline(always)]
+    pub fn in_spare_region(&self, cell: u16, other: u16) -> bool {
+        self.holds(&self.spare_region, cell, other)
+    }
+
+    /// See [`Geometry::in_reach`].
+    #[inline(always)]
+    pub fn in_reach(&self, helper: u16, other: u16) -> bool {
+        self.holds(&self.reach, helper, other)
+    }
+
+    /// See [`Geometry::in_region`].
+    #[inline(always)]
+    pub fn in_region(&self, cell: u16, other: u16) -> bool {
+        self.holds(&self.region, cell, other)
+    }
+
+    /// See [`Geometry::may_matter`].
+    #[inline(always)]
+    pub fn may_matter(&self, cell: u16, helper: u16) -> bool {
+        self.holds(&self.matter, cell, helper)
+    }
 }
 
 impl Geometry {
@@ -102,10 +141,13 @@ impl Geometry {
     pub fn prepare_last_moves(&self) {
         self.last_moves.get_or_init(|| {
             let region = self.last_moves_regions();
-            LastMoves {
+            let reach = self.reach_sets();
+            CellSets {
+                words: self.words,
                 spare_region: self.spare_move_regions(&region),
+                matter: self.matter_sets(&region, &reach),
                 region,
-                reach: self.reach_sets(),
+                reach,
             }
         });
     }
@@ -116,11 +158,17 @@ impl Geometry {
         self.last_moves.get().is_some()
     }
 
+    /// The cell sets, once [`Geometry::prepare_last_moves`] built them.
+    #[inline(always)]
+    pub fn cell_sets(&self) -> Option<&CellSets> {
+        self.last_moves.get()
+    }
+
     /// The bytes the tables take.
     pub fn bytes(&self) -> usize {
         let cells = self.rook.len();
         let sets = self.last_moves.get().map_or(0, |m| {
-            (m.region.len() + m.reach.len() + m.spare_region.len()) * 8
+            (m.region.len() + m.reach.len() + m.spare_region.len() + m.matter.len()) * 8
         });
         cells * (2 + 2 + 8 + 2 + 1) + sets
     }
@@ -130,7 +178,7 @@ impl Geometry {
         if self.last_moves_ready() {
             0
         } else {
-            3 * self.rook.len() * self.words * 8
+            4 * self.rook.len() * self.words * 8
         }
     }
 
@@ -172,6 +220,27 @@ impl Geometry {
             }
         }
         sets
+    }
+
+    /// For every cell `c`, the cells from which a robot could stand in the last-moves region
+    /// of `c` now or after one move: the union of the reaches of the region's cells (a cell
+    /// lies in the reach of another exactly when that one lies in its reach, as both say the
+    /// same straight stretch holds no wall).
+    fn matter_sets(&self, region: &[u64], reach: &[u64]) -> Vec<u64> {
+        let words = self.words;
+        let mut matter = vec![0u64; region.len()];
+        for (own, set) in region.chunks(words).zip(matter.chunks_mut(words)) {
+            for (w, &bits) in own.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let at = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let from = &reach[at * words..(at + 1) * words];
+                    set.iter_mut().zip(from).for_each(|(m, f)| *m |= f);
+                }
+            }
+        }
+        matter
     }
 
     /// For every cell, the region of the last-moves search: a robot at `c` with bound `R`
@@ -244,52 +313,35 @@ impl Geometry {
         regions
     }
 
-    /// Whether `member` belongs to the set of `owner` among the per-cell sets `pick` chooses.
-    /// Always true before [`Geometry::prepare_last_moves`].
-    #[inline(always)]
-    fn holds(&self, pick: impl Fn(&LastMoves) -> &[u64], owner: u16, member: u16) -> bool {
-        let Some(sets) = self.last_moves.get() else {
-            return true;
-        };
-        let word = pick(sets)[usize::from(owner) * self.words + usize::from(member) / 64];
-        word & (1 << (member % 64)) != 0
-    }
-
     /// Whether a robot standing at `other` could change the outcome of a search of the robot
     /// at `cell` alone with one move to spare (see `spare_move_regions`). Always true before
     /// [`Geometry::prepare_last_moves`].
-    #[inline(always)]
     pub fn in_spare_region(&self, cell: u16, other: u16) -> bool {
-        self.holds(|sets| &sets.spare_region, cell, other)
+        self.cell_sets()
+            .is_none_or(|sets| sets.in_spare_region(cell, other))
     }
 
     /// Whether a robot at `helper` could pass over or stop on `other` in one move (on the
     /// board without robots, so also whenever robots stand in its way). Always true before
     /// [`Geometry::prepare_last_moves`].
-    #[inline(always)]
     pub fn in_reach(&self, helper: u16, other: u16) -> bool {
-        self.holds(|sets| &sets.reach, helper, other)
+        self.cell_sets()
+            .is_none_or(|sets| sets.in_reach(helper, other))
     }
 
     /// Whether a robot's arrival at or departure from `other` could change the outcome of the
     /// last-moves search from `cell`. Always true before [`Geometry::prepare_last_moves`].
-    #[inline(always)]
     pub fn in_region(&self, cell: u16, other: u16) -> bool {
-        self.holds(|sets| &sets.region, cell, other)
+        self.cell_sets()
+            .is_none_or(|sets| sets.in_region(cell, other))
     }
 
     /// Whether a robot standing at `helper` could change the outcome of the last-moves search
     /// from `cell`, now or after one move of its own. Always true before
     /// [`Geometry::prepare_last_moves`].
-    #[inline(always)]
     pub fn may_matter(&self, cell: u16, helper: u16) -> bool {
-        let Some(sets) = self.last_moves.get() else {
-            return true;
-        };
-        let w = self.words;
-        let region = &sets.region[usize::from(cell) * w..(usize::from(cell) + 1) * w];
-        let reach = &sets.reach[usize::from(helper) * w..(usize::from(helper) + 1) * w];
-        region.iter().zip(reach).any(|(a, b)| a & b != 0)
+        self.cell_sets()
+            .is_none_or(|sets| sets.may_matter(cell, helper))
     }
 
     /// Where robot `robot` stops sliding in direction `dir` (row-major cell and column-major
@@ -487,5 +539,36 @@ mod tests {
             }
         }
         assert!(boards > 250);
+    }
+
+    #[test]
+    fn helpers_matter_exactly_when_their_reach_meets_the_region() {
+        let mut checked = 0;
+        for seed in 0..60u64 {
+            let width = 1 + (seed * 7 % 23) as u16;
+            let height = 1 + (seed * 11 % 19) as u16;
+            let Ok(puzzle) = random_puzzle(width, height, 1, 1 + (seed % 5) as usize, seed) else {
+                continue;
+            };
+            let g = Geometry::new(puzzle.board(), puzzle.goal_cell());
+            g.prepare_last_moves();
+            let sets = g.cell_sets().expect("prepared above");
+            let w = g.words;
+            let cells = puzzle.board().cell_count();
+            for cell in 0..cells {
+                let region = &sets.region[cell * w..(cell + 1) * w];
+                for helper in 0..cells {
+                    let reach = &sets.reach[helper * w..(helper + 1) * w];
+                    let meets = region.iter().zip(reach).any(|(a, b)| a & b != 0);
+                    assert_eq!(
+                        sets.may_matter(cell as u16, helper as u16),
+                        meets,
+                        "seed {seed} cell {cell} helper {helper}"
+                    );
+                    checked += usize::from(meets);
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }
