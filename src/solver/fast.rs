@@ -1393,7 +1393,9 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         search.reserve_memory(during)?;
         search.set_memory(during)?;
         // Polled, so a cancel or the time limit is answered while a big table is written.
-        self.table = self.table.grown_polled(new_bits, || search.poll())?;
+        self.table = self
+            .table
+            .grown_polled(new_bits, self.threads, || search.poll())?;
         self.inserted = 0;
         search.set_memory(fixed + self.table.bytes())
     }

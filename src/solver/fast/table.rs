@@ -11,13 +11,19 @@
 
 use crate::solver::Pages;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Entries per bucket: four words, half a cache line.
 const WAYS: usize = 4;
 
 /// How many buckets (2 MiB) a table writes between two polls while it is made or grown.
 pub const POLL_BUCKETS: usize = 1 << 16;
+
+/// Tables from this many chunks of [`POLL_BUCKETS`] on are made and grown by several threads
+/// when they are given: writing fresh memory the first time is the system's slowest part of a
+/// growth, and it runs that many times faster.
+const PARALLEL_CHUNKS: usize = 4;
 
 /// Bits of an entry below the tag: the iteration byte and the depth byte.
 const PAYLOAD_BITS: u32 = 16;
@@ -68,20 +74,22 @@ impl Table {
 
     /// [`Table::new`] on the pages asked for; a grown table keeps them.
     pub fn with_pages(bucket_bits: u32, key_bits: u32, pages: Pages) -> Table {
-        match Table::polled(bucket_bits, key_bits, pages, || Ok::<(), Infallible>(())) {
+        match Table::polled(bucket_bits, key_bits, pages, 1, || Ok::<(), Infallible>(())) {
             Ok(table) => table,
             Err(never) => match never {},
         }
     }
 
-    /// [`Table::with_pages`], calling `poll` between chunks of [`POLL_BUCKETS`] buckets while
-    /// the memory is first written, and giving up with its error. Writing a big table can take
-    /// a tenth of a second or more when the system assembles huge pages, too long to leave a
-    /// cancel unanswered.
+    /// [`Table::with_pages`], written by `threads` threads (the calling one and scoped ones,
+    /// joined before this returns), the calling one calling `poll` between chunks of
+    /// [`POLL_BUCKETS`] buckets while the memory is first written, and giving up with its
+    /// error. Writing a big table can take a tenth of a second or more when the system
+    /// assembles huge pages, too long to leave a cancel unanswered.
     fn polled<E>(
         bucket_bits: u32,
         key_bits: u32,
         pages: Pages,
+        threads: usize,
         mut poll: impl FnMut() -> Result<(), E>,
     ) -> Result<Table, E> {
         let key_bits = key_bits.clamp(1, 64);
@@ -93,13 +101,17 @@ impl Table {
             count * std::mem::size_of::<Bucket>(),
             pages,
         );
-        while buckets.len() < count {
-            let next = (buckets.len() + POLL_BUCKETS).min(count);
-            buckets.resize_with(next, Bucket::default);
-            if next < count {
-                poll()?;
+        let chunks: Vec<&mut [MaybeUninit<Bucket>]> = buckets.spare_capacity_mut()[..count]
+            .chunks_mut(POLL_BUCKETS)
+            .collect();
+        in_chunks(chunks, threads, &mut poll, |chunk| {
+            for slot in chunk {
+                slot.write(Bucket::default());
             }
-        }
+        })?;
+        // SAFETY: `in_chunks` returned without error only after every chunk was handled, and
+        // the chunks cover the first `count` slots, so each of them holds an empty bucket.
+        unsafe { buckets.set_len(count) };
         Ok(Table {
             buckets,
             bucket_bits,
@@ -207,25 +219,30 @@ impl Table {
 
     /// A table with `2^bucket_bits` buckets holding this one's entries (as many as fit).
     pub fn grown(&self, bucket_bits: u32) -> Table {
-        match self.grown_polled(bucket_bits, || Ok::<(), Infallible>(())) {
+        match self.grown_polled(bucket_bits, 1, || Ok::<(), Infallible>(())) {
             Ok(table) => table,
             Err(never) => match never {},
         }
     }
 
-    /// [`Table::grown`], calling `poll` after every [`POLL_BUCKETS`] buckets written or moved
-    /// over, and giving up with its error (this table is then left as it was).
+    /// [`Table::grown`], with `threads` threads (the calling one and scoped ones, joined
+    /// before this returns) writing the new table and moving the entries over, the calling one
+    /// calling `poll` after every [`POLL_BUCKETS`] buckets it writes or moves, and giving up
+    /// with its error (this table is then left as it was). With more than one thread, two
+    /// entries moved at once into the same bucket may take the same free way, and one of them
+    /// is then lost: a lost entry only costs search.
     pub fn grown_polled<E>(
         &self,
         bucket_bits: u32,
+        threads: usize,
         mut poll: impl FnMut() -> Result<(), E>,
     ) -> Result<Table, E> {
-        let bigger = Table::polled(bucket_bits, self.key_bits, self.pages, &mut poll)?;
-        for (chunk_start, chunk) in (0..)
+        let bigger = Table::polled(bucket_bits, self.key_bits, self.pages, threads, &mut poll)?;
+        let chunks: Vec<(usize, &[Bucket])> = (0..)
             .step_by(POLL_BUCKETS)
             .zip(self.buckets.chunks(POLL_BUCKETS))
-        {
-            poll()?;
+            .collect();
+        in_chunks(chunks, threads, &mut poll, |(chunk_start, chunk)| {
             for (index, bucket) in (chunk_start..).zip(chunk) {
                 for slot in &bucket.0 {
                     let entry = slot.load(Ordering::Relaxed);
@@ -245,9 +262,61 @@ impl Table {
                     }
                 }
             }
-        }
+        })?;
         Ok(bigger)
     }
+}
+
+/// Hands `chunks` out to `threads` threads (at least the calling one; more only for at least
+/// [`PARALLEL_CHUNKS`] chunks), which run `work` on each. The calling thread calls `poll`
+/// before each chunk it takes; on an error every thread stops taking chunks, and the error is
+/// returned once all have stopped.
+fn in_chunks<T: Send, E>(
+    chunks: Vec<T>,
+    threads: usize,
+    poll: &mut impl FnMut() -> Result<(), E>,
+    work: impl Fn(T) + Sync,
+) -> Result<(), E> {
+    let threads = if chunks.len() >= PARALLEL_CHUNKS {
+        threads.clamp(1, chunks.len())
+    } else {
+        1
+    };
+    // Chunk `i` goes to thread `i % threads`: the chunks are all alike.
+    let mut shares: Vec<Vec<T>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, chunk) in chunks.into_iter().enumerate() {
+        shares[i % threads].push(chunk);
+    }
+    let stop = AtomicBool::new(false);
+    let mut shares = shares.into_iter();
+    let own = shares.next().unwrap_or_default();
+    std::thread::scope(|scope| {
+        for share in shares {
+            let (stop, work) = (&stop, &work);
+            scope.spawn(move || {
+                for chunk in share {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    work(chunk);
+                }
+            });
+        }
+        let mut own = own.into_iter();
+        let outcome = loop {
+            let Some(chunk) = own.next() else {
+                break Ok(());
+            };
+            if let Err(error) = poll() {
+                break Err(error);
+            }
+            work(chunk);
+        };
+        if outcome.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        outcome
+    })
 }
 
 /// The bytes of this process's anonymous memory backed by huge pages (`AnonHugePages` of
@@ -378,6 +447,36 @@ mod tests {
     }
 
     #[test]
+    fn growth_on_several_threads_keeps_entries_and_gives_up_when_asked() {
+        let table = Table::new(8, 40);
+        for key in 0..500u64 {
+            table.probe_or_store(key * 7919, 2, 1);
+        }
+        let held: Vec<u64> = (0..500u64)
+            .filter(|&key| matches!(table.probe_or_store(key * 7919, 2, 1), Lookup::Hit { .. }))
+            .collect();
+        // Eight chunks to write, shared by three threads; the one chunk to move over stays on
+        // the calling thread, so no entry can be lost.
+        let mut polls = 0;
+        let grown = table
+            .grown_polled(19, 3, || {
+                polls += 1;
+                Ok::<(), ()>(())
+            })
+            .expect("never asked to stop");
+        assert_eq!(grown.bytes(), Table::bytes_for(19));
+        assert!(polls >= 3, "polled {polls} times");
+        for key in held {
+            assert!(matches!(
+                grown.probe_or_store(key * 7919, 2, 1),
+                Lookup::Hit { .. }
+            ));
+        }
+        let stopped = table.grown_polled(19, 3, || Err("stop"));
+        assert_eq!(stopped.err(), Some("stop"));
+    }
+
+    #[test]
     fn growth_polls_between_chunks_and_gives_up_when_asked() {
         let table = Table::new(8, 40);
         for key in 0..500u64 {
@@ -385,14 +484,14 @@ mod tests {
         }
         // Four chunks to write and one to move over: the poll is asked at least four times.
         let mut polls = 0;
-        let grown = table.grown_polled(18, || {
+        let grown = table.grown_polled(18, 1, || {
             polls += 1;
             Ok::<(), ()>(())
         });
         assert!(grown.is_ok());
         assert!(polls >= 4, "polled {polls} times");
         let mut left = 2;
-        let stopped = table.grown_polled(18, || {
+        let stopped = table.grown_polled(18, 1, || {
             left -= 1;
             if left == 0 { Err("stop") } else { Ok(()) }
         });
