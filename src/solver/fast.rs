@@ -416,14 +416,16 @@ const ONE_TO_SPARE: u32 = 1 << 16;
 /// Marks a child whose key was not computed (real keys have at most 60 bits).
 const NO_KEY: u64 = u64::MAX;
 
-/// A generated move: the robot, the direction, where it lands and the child's key.
+/// A generated move: the robot, the direction, where it lands and, when the parent looks the
+/// child up, the table hash of its key.
 #[derive(Clone, Copy, Default)]
 struct Child {
     robot: u8,
     dir: u8,
+    probed: bool,
     cell: u16,
     column: u16,
-    key: u64,
+    hash: u64,
 }
 
 /// What [`Worker::spare_move_cannot_matter`] needs at a node with two moves to spare.
@@ -906,15 +908,17 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                     dir: dir as u8,
                     cell: to.0,
                     column: to.1,
-                    key: NO_KEY,
+                    probed: false,
+                    hash: 0,
                 };
                 if child_probes {
                     self.cells[robot] = to.0;
                     self.set_last_dir(robot, dir);
                     // Children at their bound go to the last-moves search, not the table.
                     if self.rook_bound() < left - 1 {
-                        child.key = self.key();
-                        self.table.prefetch(child.key);
+                        child.probed = true;
+                        child.hash = self.table.hash(self.key());
+                        self.table.prefetch_hash(child.hash);
                     }
                     self.cells[robot] = from.0;
                     self.last_dirs[robot] = last_dir;
@@ -932,13 +936,13 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             let from_dir = self.last_dirs[robot];
             self.set(robot, (child.cell, child.column));
             self.set_last_dir(robot, usize::from(child.dir));
-            if child.key != NO_KEY {
+            if child.probed {
                 // The child passes every check before the table (its bound leaves it a move
                 // to spare and it is not the target), so look it up here: a hit then costs
                 // no call. It is counted exactly as if it had been visited.
                 match self
                     .table
-                    .probe_or_store(child.key, left - 1, self.iteration)
+                    .probe_or_store_hash(child.hash, left - 1, self.iteration)
                 {
                     Lookup::Stored { new } => self.counters.inserted += u64::from(new),
                     Lookup::Hit { stored, older } => {
@@ -964,7 +968,8 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 }
             }
             self.path.push((child.robot, child.dir));
-            let visit = self.node(depth + 1, left - 1, from.0, child.key, child.key != NO_KEY);
+            // A child looked up here needs no key of its own.
+            let visit = self.node(depth + 1, left - 1, from.0, NO_KEY, child.probed);
             if let Ok(Visit::Found) = visit {
                 return visit;
             }

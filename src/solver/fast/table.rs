@@ -171,7 +171,19 @@ impl Table {
     /// raised to `left` (or made).
     #[inline(always)]
     pub fn probe_or_store(&self, key: u64, left: u32, iteration: u32) -> Lookup {
-        let hash = self.mix(key);
+        self.probe_or_store_hash(self.mix(key), left, iteration)
+    }
+
+    /// The hash of a key, for [`Table::prefetch_hash`] and [`Table::probe_or_store_hash`]: a
+    /// caller that does both computes it once.
+    #[inline(always)]
+    pub fn hash(&self, key: u64) -> u64 {
+        self.mix(key)
+    }
+
+    /// [`Table::probe_or_store`] for the key whose [`Table::hash`] is `hash`.
+    #[inline(always)]
+    pub fn probe_or_store_hash(&self, hash: u64, left: u32, iteration: u32) -> Lookup {
         let bucket = self.bucket(hash);
         let tag = hash >> self.bucket_bits;
         let entry_for = (tag << PAYLOAD_BITS) | u64::from(iteration.min(255) << 8 | left.min(255));
@@ -201,10 +213,10 @@ impl Table {
         Lookup::Stored { new: true }
     }
 
-    /// Hints the processor to fetch the bucket of `key`.
+    /// Hints the processor to fetch the bucket of the key whose [`Table::hash`] is `hash`.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        let bucket = self.bucket(self.mix(key));
+    pub fn prefetch_hash(&self, hash: u64) {
+        let bucket = self.bucket(hash);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: prefetching is only a hint and cannot fault; the pointer is to a live bucket.
         unsafe {
