@@ -439,8 +439,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn entries_survive_growth() {
+    /// A small table with 500 keys put in, and the keys it holds.
+    fn table_with_entries() -> (Table, Vec<u64>) {
         let table = Table::new(8, 40);
         for key in 0..500u64 {
             table.probe_or_store(key * 7919, 2, 1);
@@ -448,6 +448,12 @@ mod tests {
         let held: Vec<u64> = (0..500u64)
             .filter(|&key| matches!(table.probe_or_store(key * 7919, 2, 1), Lookup::Hit { .. }))
             .collect();
+        (table, held)
+    }
+
+    #[test]
+    fn entries_survive_growth() {
+        let (table, held) = table_with_entries();
         assert!(held.len() > 400);
         let grown = table.grown(12);
         for key in held {
@@ -460,13 +466,7 @@ mod tests {
 
     #[test]
     fn growth_on_several_threads_keeps_entries_and_gives_up_when_asked() {
-        let table = Table::new(8, 40);
-        for key in 0..500u64 {
-            table.probe_or_store(key * 7919, 2, 1);
-        }
-        let held: Vec<u64> = (0..500u64)
-            .filter(|&key| matches!(table.probe_or_store(key * 7919, 2, 1), Lookup::Hit { .. }))
-            .collect();
+        let (table, held) = table_with_entries();
         // Eight chunks to write, shared by three threads; the one chunk to move over stays on
         // the calling thread, so no entry can be lost.
         let mut polls = 0;
