@@ -414,9 +414,6 @@ impl Shared {
 /// last-moves search can be skipped one by one too (robot bits are below [`MAX_ROBOTS`]).
 const ONE_TO_SPARE: u32 = 1 << 16;
 
-/// Marks a child whose key was not computed (real keys have at most 60 bits).
-const NO_KEY: u64 = u64::MAX;
-
 /// A generated move: the robot, the direction, where it lands and, when the parent looks the
 /// child up, the table hash of its key.
 #[derive(Clone, Copy, Default)]
@@ -449,8 +446,7 @@ struct Unit {
     last_dirs: [u8; MAX_ROBOTS],
     path: Vec<(u8, u8)>,
     last_from: u16,
-    /// The unit root's key and whether its parent already recorded it in the table.
-    key: u64,
+    /// Whether the unit root's parent already recorded it in the table.
     stored: bool,
 }
 
@@ -732,16 +728,8 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     /// solution was found (then `self.path` holds it), or else a lower bound on the moves the
     /// node needs, more than `left`.
     ///
-    /// `key` is the node's packed state when the parent computed it (else [`NO_KEY`]);
     /// `stored` says the parent already looked it up in the table and recorded this search.
-    fn node(
-        &mut self,
-        depth: u32,
-        left: u32,
-        last_from: u16,
-        key: u64,
-        stored: bool,
-    ) -> Result<Visit, Halt> {
+    fn node(&mut self, depth: u32, left: u32, last_from: u16, stored: bool) -> Result<Visit, Halt> {
         if self.split == Some(depth) {
             self.units.push(Unit {
                 cells: self.cells,
@@ -749,7 +737,6 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 last_dirs: self.last_dirs,
                 path: self.path.clone(),
                 last_from,
-                key,
                 stored,
             });
             // The unit's own search reports what it needs; here it proves nothing.
@@ -798,7 +785,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         self.counters.expanded += 1;
         // A parent that looked this node up has already recorded it in the table.
         if !stored && left >= 2 && depth >= self.setup.min_len && self.setup.use_table {
-            let key = if key == NO_KEY { self.key() } else { key };
+            let key = self.key();
             match self.table.probe_or_store(key, left, self.iteration) {
                 Lookup::Stored { new } => self.counters.inserted += u64::from(new),
                 Lookup::Hit { stored, older } => {
@@ -969,8 +956,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 }
             }
             self.path.push((child.robot, child.dir));
-            // A child looked up here needs no key of its own.
-            let visit = self.node(depth + 1, left - 1, from.0, NO_KEY, child.probed);
+            let visit = self.node(depth + 1, left - 1, from.0, child.probed);
             if let Ok(Visit::Found) = visit {
                 return visit;
             }
@@ -1185,7 +1171,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         self.last_dirs = unit.last_dirs;
         self.path.clear();
         self.path.extend_from_slice(&unit.path);
-        self.node(depth, left, unit.last_from, unit.key, unit.stored)
+        self.node(depth, left, unit.last_from, unit.stored)
     }
 }
 
@@ -1418,7 +1404,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
             countdown: SHARED_CHECK_INTERVAL,
         };
         let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
-        let result = match worker.node(0, depth, u16::MAX, NO_KEY, false) {
+        let result = match worker.node(0, depth, u16::MAX, false) {
             Ok(Visit::Found) => Ok(Ending::Found(std::mem::take(&mut worker.path))),
             Ok(Visit::Failed(needed)) => Ok(Ending::Failed(needed)),
             Err(Halt::Stop(stop)) => Err(stop),
@@ -1452,7 +1438,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
             };
             let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
             worker.split = Some(SPLIT_DEPTH);
-            let result = worker.node(0, depth, u16::MAX, NO_KEY, false);
+            let result = worker.node(0, depth, u16::MAX, false);
             counters.add(&worker.counters);
             match result {
                 Ok(Visit::Found) => {
