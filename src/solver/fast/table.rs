@@ -238,11 +238,10 @@ impl Table {
     }
 
     /// [`Table::grown`], with `threads` threads (the calling one and scoped ones, joined
-    /// before this returns) writing the new table and moving the entries over, the calling one
-    /// calling `poll` after every [`POLL_BUCKETS`] buckets it writes or moves, and giving up
-    /// with its error (this table is then left as it was). With more than one thread, two
-    /// entries moved at once into the same bucket may take the same free way, and one of them
-    /// is then lost: a lost entry only costs search.
+    /// before this returns) writing the new table, the calling one calling `poll` after every
+    /// [`POLL_BUCKETS`] buckets it writes or moves, and giving up with its error (this table
+    /// is then left as it was). The calling thread alone moves the entries over, in order, so
+    /// the grown table holds the same entries however many threads wrote it.
     pub fn grown_polled<E>(
         &self,
         bucket_bits: u32,
@@ -254,7 +253,7 @@ impl Table {
             .step_by(POLL_BUCKETS)
             .zip(self.buckets.chunks(POLL_BUCKETS))
             .collect();
-        in_chunks(chunks, threads, &mut poll, |(chunk_start, chunk)| {
+        in_chunks(chunks, 1, &mut poll, |(chunk_start, chunk)| {
             for (index, bucket) in (chunk_start..).zip(chunk) {
                 for slot in &bucket.0 {
                     let entry = slot.load(Ordering::Relaxed);
@@ -467,8 +466,7 @@ mod tests {
     #[test]
     fn growth_on_several_threads_keeps_entries_and_gives_up_when_asked() {
         let (table, held) = table_with_entries();
-        // Eight chunks to write, shared by three threads; the one chunk to move over stays on
-        // the calling thread, so no entry can be lost.
+        // Eight chunks to write, shared by three threads.
         let mut polls = 0;
         let grown = table
             .grown_polled(19, 3, || {
