@@ -13,7 +13,7 @@
 //! - **The transposition table** ([`table`]) stores, per state, the most moves left with which
 //!   it was searched, and the iteration that wrote it; a state reached again with no more moves
 //!   left is cut. Keys are mixed by a bijection, so a hit is never a collision. It grows
-//!   between iterations, written and filled by every search thread.
+//!   between iterations; every search thread writes its fresh memory.
 //! - **Swapped pairs.** When the moves of two robots give the same state in either order, only
 //!   one order is searched: the robot that comes first in the move order moves first. With a
 //!   move straight back onto the previous state, these are the only moves the path restricts.
