@@ -1713,7 +1713,7 @@ mod tests {
     /// Checks, on random placements, that every helper move `skipped` says may be left out
     /// (given the board's tables, the target robot's cell and the helper's move) leaves the
     /// outcome of the target robot's last-moves search as it was; returns how many it checked.
-    fn check_skipped_helper_moves(skipped: impl Fn(&Geometry, u16, u16, u16) -> bool) -> usize {
+    fn check_skipped_helper_moves(skipped: impl Fn(&CellSets, u16, u16, u16) -> bool) -> usize {
         let mut checked = 0;
         for (puzzle, cells) in placements(400) {
             let Some(active) = puzzle.active_robot() else {
@@ -1723,6 +1723,7 @@ mod tests {
             setup.geometry.prepare_last_moves();
             let table = Table::new(8, 8);
             let g = &setup.geometry;
+            let sets = g.cell_sets().expect("prepared above");
             let bound = g.rook(cells[active]);
             if unreachable(bound) || bound == 0 {
                 continue;
@@ -1736,7 +1737,7 @@ mod tests {
             for helper in (0..cells.len()).filter(|&h| h != active) {
                 for dir in 0..4 {
                     let (to, _) = w.slide(helper, dir);
-                    if !skipped(g, cells[active], cells[helper], to) {
+                    if !skipped(sets, cells[active], cells[helper], to) {
                         continue;
                     }
                     let mut moved = cells.clone();
@@ -1751,15 +1752,16 @@ mod tests {
 
     #[test]
     fn helper_moves_outside_the_region_never_change_the_last_moves_search() {
-        let checked = check_skipped_helper_moves(|g, target, from, to| {
-            !g.in_region(target, from) && !g.in_region(target, to)
+        let checked = check_skipped_helper_moves(|sets, target, from, to| {
+            !sets.in_region(target, from) && !sets.in_region(target, to)
         });
         assert!(checked > 500, "only {checked} helper moves checked");
     }
 
     #[test]
     fn helpers_outside_the_region_never_change_the_last_moves_search() {
-        let checked = check_skipped_helper_moves(|g, target, from, _| !g.may_matter(target, from));
+        let checked =
+            check_skipped_helper_moves(|sets, target, from, _| !sets.may_matter(target, from));
         assert!(checked > 500, "only {checked} helper moves checked");
     }
 

@@ -40,7 +40,7 @@ pub struct Geometry {
     pub cell_bits: u32,
     /// Words per cell set.
     pub words: usize,
-    /// The cell sets of [`Geometry::may_matter`], built on first need: small searches finish
+    /// The cell sets of [`CellSets::may_matter`] and the rest, built on first need: small searches finish
     /// before they would pay for themselves.
     last_moves: OnceLock<CellSets>,
 }
@@ -73,25 +73,29 @@ impl CellSets {
         word & (1 << (member % 64)) != 0
     }
 
-    /// See [`Geometry::in_spare_region`].
+    /// Whether a robot standing at `other` could change the outcome of a search of the robot
+    /// at `cell` alone with one move to spare (see `spare_move_regions`).
     #[inline(always)]
     pub fn in_spare_region(&self, cell: u16, other: u16) -> bool {
         self.holds(&self.spare_region, cell, other)
     }
 
-    /// See [`Geometry::in_reach`].
+    /// Whether a robot at `helper` could pass over or stop on `other` in one move (on the
+    /// board without robots, so also whenever robots stand in its way).
     #[inline(always)]
     pub fn in_reach(&self, helper: u16, other: u16) -> bool {
         self.holds(&self.reach, helper, other)
     }
 
-    /// See [`Geometry::in_region`].
+    /// Whether a robot's arrival at or departure from `other` could change the outcome of the
+    /// last-moves search from `cell`.
     #[inline(always)]
     pub fn in_region(&self, cell: u16, other: u16) -> bool {
         self.holds(&self.region, cell, other)
     }
 
-    /// See [`Geometry::may_matter`].
+    /// Whether a robot standing at `helper` could change the outcome of the last-moves search
+    /// from `cell`, now or after one move of its own.
     #[inline(always)]
     pub fn may_matter(&self, cell: u16, helper: u16) -> bool {
         self.holds(&self.matter, cell, helper)
@@ -137,7 +141,7 @@ impl Geometry {
         geometry
     }
 
-    /// Builds the cell sets [`Geometry::may_matter`] reads, if not built yet.
+    /// Builds the cell sets ([`Geometry::cell_sets`]), if not built yet.
     pub fn prepare_last_moves(&self) {
         self.last_moves.get_or_init(|| {
             let region = self.last_moves_regions();
@@ -311,37 +315,6 @@ impl Geometry {
             regions[cell * words..(cell + 1) * words].copy_from_slice(&merged);
         }
         regions
-    }
-
-    /// Whether a robot standing at `other` could change the outcome of a search of the robot
-    /// at `cell` alone with one move to spare (see `spare_move_regions`). Always true before
-    /// [`Geometry::prepare_last_moves`].
-    pub fn in_spare_region(&self, cell: u16, other: u16) -> bool {
-        self.cell_sets()
-            .is_none_or(|sets| sets.in_spare_region(cell, other))
-    }
-
-    /// Whether a robot at `helper` could pass over or stop on `other` in one move (on the
-    /// board without robots, so also whenever robots stand in its way). Always true before
-    /// [`Geometry::prepare_last_moves`].
-    pub fn in_reach(&self, helper: u16, other: u16) -> bool {
-        self.cell_sets()
-            .is_none_or(|sets| sets.in_reach(helper, other))
-    }
-
-    /// Whether a robot's arrival at or departure from `other` could change the outcome of the
-    /// last-moves search from `cell`. Always true before [`Geometry::prepare_last_moves`].
-    pub fn in_region(&self, cell: u16, other: u16) -> bool {
-        self.cell_sets()
-            .is_none_or(|sets| sets.in_region(cell, other))
-    }
-
-    /// Whether a robot standing at `helper` could change the outcome of the last-moves search
-    /// from `cell`, now or after one move of its own. Always true before
-    /// [`Geometry::prepare_last_moves`].
-    pub fn may_matter(&self, cell: u16, helper: u16) -> bool {
-        self.cell_sets()
-            .is_none_or(|sets| sets.may_matter(cell, helper))
     }
 
     /// Where robot `robot` stops sliding in direction `dir` (row-major cell and column-major
