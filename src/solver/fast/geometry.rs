@@ -36,6 +36,9 @@ pub struct Geometry {
     /// cell with a rook bound one less: only those can start a move that lowers the bound,
     /// wherever the other robots stand.
     pub descents: Vec<u8>,
+    /// Per row-major cell, its column and row and how far its rays reach on an empty board
+    /// (see [`Cross`]).
+    pub crosses: Vec<Cross>,
     /// The number of bits a cell index takes in a state key.
     pub cell_bits: u32,
     /// Words per cell set.
@@ -43,6 +46,24 @@ pub struct Geometry {
     /// The cell sets of [`CellSets::may_matter`] and the rest, built on first need: small searches finish
     /// before they would pay for themselves.
     last_moves: OnceLock<CellSets>,
+}
+
+/// A cell's column and row, and the columns and rows its four rays reach on an empty board:
+/// every cell a robot standing there can end a move on lies on this cross.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cross {
+    /// The cell's column.
+    pub x: u8,
+    /// The cell's row.
+    pub y: u8,
+    /// The column of the west stop.
+    pub west: u8,
+    /// The column of the east stop.
+    pub east: u8,
+    /// The row of the north stop.
+    pub north: u8,
+    /// The row of the south stop.
+    pub south: u8,
 }
 
 /// Cell sets (`words` words per cell) for skipping helper moves before the last moves. Each
@@ -123,6 +144,7 @@ impl Geometry {
             stops,
             rook,
             descents: Vec::new(),
+            crosses: Vec::new(),
             cell_bits: usize::BITS - (cells.max(2) - 1).leading_zeros(),
             words: cells.div_ceil(64),
             last_moves: OnceLock::new(),
@@ -136,6 +158,24 @@ impl Geometry {
                             .is_some_and(|b| geometry.ray(cell, dir).any(|c| geometry.rook[c] == b))
                     })
                     .fold(0u8, |mask, dir| mask | 1 << dir)
+            })
+            .collect();
+        // Sides are at most `MAX_SIDE` (64), so columns and rows fit a byte.
+        let place = |cell: usize| ((cell % width) as u8, (cell / width) as u8);
+        geometry.crosses = (0..cells)
+            .map(|cell| {
+                let stops = geometry.stops[cell];
+                let (x, y) = place(cell);
+                let of_column =
+                    |column: u16| place(usize::from(geometry.cell_of_column[usize::from(column)]));
+                Cross {
+                    x,
+                    y,
+                    west: place(usize::from(stops[WEST])).0,
+                    east: place(usize::from(stops[EAST])).0,
+                    north: of_column(stops[NORTH]).1,
+                    south: of_column(stops[SOUTH]).1,
+                }
             })
             .collect();
         geometry
@@ -174,7 +214,7 @@ impl Geometry {
         let sets = self.last_moves.get().map_or(0, |m| {
             (m.region.len() + m.reach.len() + m.spare_region.len() + m.matter.len()) * 8
         });
-        cells * (2 + 2 + 8 + 2 + 1) + sets
+        cells * (2 + 2 + 8 + 2 + 1 + size_of::<Cross>()) + sets
     }
 
     /// The bytes [`Geometry::prepare_last_moves`] adds.
