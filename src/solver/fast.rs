@@ -26,7 +26,7 @@
 //!   Most pairs are far apart, and four range comparisons say so; only the others take the
 //!   two test slides. A robot whose cross (its rays up to the walls) misses the last move's
 //!   path has every move commute with it, and is passed over before it is slid at all: on
-//!   hardest-25 that is 20.0M of the 42.2M robots its nodes would slide.
+//!   hardest-25 that is nearly half the robots its nodes would slide.
 //! - **Prefetching.** A node generates all its children first and asks the processor for the
 //!   table buckets of those that will look themselves up, so the memory reads overlap; it then
 //!   looks them up itself, so a table hit costs no call.
@@ -62,8 +62,8 @@
 //!
 //! Per-depth rows: *Nodes* counts the states visited, *expanded* those that passed the bound
 //! (table hits included), *hits* the table cuts; the extra columns count bound cuts, the
-//! last-moves searches, the moves passed over as swapped pairs, and the robots passed over
-//! whole for that reason.
+//! last-moves searches, and *swaps*: the moves passed over one by one as swapped pairs plus the
+//! robots passed over whole for that reason (a robot counts once).
 //!
 //! Rules: the ricochet rule is honoured (a goal reached in fewer than two moves does not count;
 //! the table is not used at depths below two then). Under the no-rebound rule each robot's
@@ -284,10 +284,10 @@ struct Counters {
     hits: u64,
     bound_cuts: u64,
     last_moves: u64,
-    /// Moves not searched because the same two moves in the other order reach the same state.
+    /// Moves not searched because the same two moves in the other order reach the same state,
+    /// passed over one by one, plus robots all of whose moves are such, passed over whole
+    /// (each robot counts once: it was not slid, so its moves are not known).
     swaps: u64,
-    /// Robots whose every move was not searched for that reason, found without sliding them.
-    swapped_robots: u64,
     inserted: u64,
     /// Whether anything was cut off (so a deeper iteration could find more).
     cut: bool,
@@ -301,7 +301,6 @@ impl Counters {
         self.bound_cuts += other.bound_cuts;
         self.last_moves += other.last_moves;
         self.swaps += other.swaps;
-        self.swapped_robots += other.swapped_robots;
         self.inserted += other.inserted;
         self.cut |= other.cut;
     }
@@ -890,7 +889,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 && k < self.rank(usize::from(r))
                 && self.all_moves_commute(usize::from(r), usize::from(d), last_from, robot)
             {
-                self.counters.swapped_robots += 1;
+                self.counters.swaps += 1;
                 passed_over = true;
                 continue;
             }
@@ -1335,8 +1334,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
                 extra: vec![
                     ("bound cuts", counters.bound_cuts),
                     ("last-moves searches", counters.last_moves),
-                    ("swapped pairs", counters.swaps),
-                    ("swapped robots", counters.swapped_robots),
+                    ("swaps", counters.swaps),
                 ],
             };
             let needed = match result {

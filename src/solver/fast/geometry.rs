@@ -50,7 +50,7 @@ pub struct Geometry {
 
 /// A cell's column and row, and the columns and rows its four rays reach on an empty board:
 /// every cell a robot standing there can end a move on lies on this cross.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Cross {
     /// The cell's column.
     pub x: u8,
