@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod model;
+pub mod print;
 pub mod solver;
 pub mod study;
 pub mod worker;

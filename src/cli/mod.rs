@@ -1,5 +1,5 @@
 //! The command line: `solve`, `solvers`, `show`, `convert`, `random`, `experiment`,
-//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, and the app when no subcommand is given.
+//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, and the app when no subcommand is given.
 //!
 //! This module only parses arguments: each command's file turns its clap arguments into the
 //! library's plain configuration and calls the library. Nothing in the library imports it.
@@ -11,6 +11,7 @@ mod bench;
 mod convert;
 mod distances;
 mod experiment;
+mod export;
 mod hint;
 mod random;
 mod screenshot;
@@ -69,6 +70,9 @@ enum Command {
     /// Analyse a board: solve every target with many seeded random robot deals and print the
     /// distribution of optimal lengths, each target's difficulty and the hardest positions.
     Analyze(analyze::AnalyzeArgs),
+    /// Draw a puzzle's board for print, as SVG (vector) or PNG: walls, the centre block,
+    /// targets, the active target and the robots.
+    Export(export::ExportArgs),
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -106,6 +110,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Hint(args) => hint::run(&args),
         Command::Distances(args) => distances::run(&args),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Export(args) => export::run(args),
     }
 }
 

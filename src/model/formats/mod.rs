@@ -345,6 +345,15 @@ pub fn save_atomic(path: &Path, text: &str) -> Result<(), FormatError> {
 /// refusal is atomic too: the finished temporary file is linked to the new name, which fails
 /// if anything took that name meanwhile.
 pub fn save_atomic_with(path: &Path, text: &str, overwrite: Overwrite) -> Result<(), FormatError> {
+    save_bytes_atomic_with(path, text.as_bytes(), overwrite)
+}
+
+/// [`save_atomic_with`] for any bytes (an image, say), with the same guarantees.
+pub fn save_bytes_atomic_with(
+    path: &Path,
+    bytes: &[u8],
+    overwrite: Overwrite,
+) -> Result<(), FormatError> {
     let target = resolve_links(path);
     let io = |error| FormatError::Io {
         path: path.to_path_buf(),
@@ -379,7 +388,7 @@ pub fn save_atomic_with(path: &Path, text: &str, overwrite: Overwrite) -> Result
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
+        file.write_all(bytes)?;
         if let Some(metadata) = &existing {
             file.set_permissions(metadata.permissions())?;
         }

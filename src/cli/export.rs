@@ -1,0 +1,81 @@
+//! `ricochet-lab export`: draws a puzzle's board for print, as SVG or PNG.
+
+use ricochet_lab::model::formats;
+use ricochet_lab::print::{self, PrintOptions, png};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The arguments of `export`.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// A .ron file, a .txt Cox file, or a game id.
+    puzzle: String,
+    /// The image to write: `.svg` (vector, scales to any size) or `.png`.
+    output: PathBuf,
+    /// The length of the board's longer side on paper, in millimetres (20 to 2000).
+    #[arg(long, value_name = "MM", default_value_t = print::DEFAULT_SIZE_MM)]
+    size_mm: f32,
+    /// The PNG's resolution in dots per inch (50 to 1200); recorded in the file.
+    #[arg(long, value_name = "DPI", default_value_t = png::DEFAULT_DPI)]
+    dpi: u32,
+    /// Draw the board without its robots.
+    #[arg(long)]
+    no_robots: bool,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// The image formats `export` writes, named by the output's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ImageFormat {
+    Svg,
+    Png,
+}
+
+fn image_format(path: &Path) -> anyhow::Result<ImageFormat> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("svg") => Ok(ImageFormat::Svg),
+        Some("png") => Ok(ImageFormat::Png),
+        _ => anyhow::bail!(
+            "{} must end in .svg or .png, which name the image format",
+            path.display()
+        ),
+    }
+}
+
+/// Draws the board and writes the image atomically.
+pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let format = image_format(&args.output)?;
+    let options = PrintOptions {
+        size_mm: args.size_mm,
+        robots: !args.no_robots,
+    };
+    options.check()?;
+    let puzzle = formats::load(&args.puzzle)?;
+    let drawing = print::drawing(&puzzle, options);
+    let bytes = match format {
+        ImageFormat::Svg => print::svg::to_svg(&drawing).into_bytes(),
+        ImageFormat::Png => png::to_png(&drawing, args.dpi)?,
+    };
+    formats::save_bytes_atomic_with(&args.output, &bytes, super::overwrite(args.force))
+        .map_err(super::save_error)?;
+    let size = match format {
+        ImageFormat::Svg => String::new(),
+        ImageFormat::Png => {
+            let (width, height) = png::pixel_size(&drawing, args.dpi);
+            format!(", {width}x{height} px at {} dpi", args.dpi)
+        }
+    };
+    println!(
+        "wrote {} ({:.0} x {:.0} mm{size})",
+        args.output.display(),
+        drawing.width_mm,
+        drawing.height_mm
+    );
+    Ok(ExitCode::SUCCESS)
+}
