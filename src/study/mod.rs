@@ -5,7 +5,8 @@
 //! - [`bench`](mod@bench): times solvers on a fixed suite so two commits can be compared on one
 //!   machine;
 //! - [`accuracy`]: how often a solver finds the optimum, by optimal move count;
-//! - [`analyze`]: how hard a board is, over every target and many seeded robot deals.
+//! - [`analyze`]: how hard a board is, over every target and many seeded robot deals;
+//! - [`generate`]: positions whose optimum has exactly a chosen number of moves.
 //!
 //! They share the baseline check ([`optimal_baseline`]) and one way of writing times and sizes
 //! ([`format`](mod@format)).
@@ -15,6 +16,7 @@ pub mod analyze;
 pub mod bench;
 pub mod experiment;
 pub mod format;
+pub mod generate;
 
 use crate::solver::{self, Optimality, SolveError, SolverKind};
 

@@ -1,0 +1,207 @@
+//! `ricochet-lab generate`: positions on a board whose optimum is exactly N moves, found on all
+//! cores with a progress bar; Ctrl-C keeps what was found.
+
+use super::all_solutions::{EXIT_STOPPED, optional_seconds};
+use anyhow::Context;
+use ricochet_lab::model::formats::{self, game_id};
+use ricochet_lab::study::generate::{self, Ending, Found, GenerateConfig};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Arguments of `generate`.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// A board: a .ron file, a .txt Cox file, or a game id (its walls, targets, robot colours
+    /// and rules are used; its robot positions and goal are not).
+    pub source: String,
+    /// The optimal move count every position must have.
+    #[arg(long, value_name = "N")]
+    pub moves: u32,
+    /// How many distinct positions to find.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub count: usize,
+    /// The seed every walk derives from; the same seed gives the same positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How many robots to deal (red, green, blue, yellow, silver in that order); the board's
+    /// own robots when not given.
+    #[arg(long, value_name = "R")]
+    pub robots: Option<usize>,
+    /// Worker threads (all cores when not given).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The search's total time in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub time_limit: f64,
+    /// Per-solve memory limit in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub memory_limit: u64,
+    /// Where positions are written as .ron files when the board has no game id (required
+    /// then; an existing file is never replaced).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the search with a progress bar on stderr, then prints what it found.
+pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+    use indicatif::{ProgressBar, ProgressStyle};
+
+    let puzzle = formats::load(&args.source)?;
+    let threads = match args.threads {
+        Some(0) => anyhow::bail!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let has_game_id = game_id::write(&puzzle).is_ok();
+    if !has_game_id && args.out_dir.is_none() {
+        anyhow::bail!(
+            "this board has no game id, so the positions are written as .ron files: \
+             give --out-dir DIR"
+        );
+    }
+    let config = GenerateConfig {
+        moves: args.moves,
+        count: args.count,
+        seed: args.seed,
+        robots: args.robots,
+        threads,
+        time_limit: optional_seconds(Some(args.time_limit), "--time-limit")?
+            .unwrap_or(Duration::from_secs(60)),
+        memory_limit: super::mebibytes(args.memory_limit)?,
+    };
+    let bar = ProgressBar::new(args.count as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} positions  {elapsed_precise} elapsed  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("cannot install the Ctrl-C handler")?;
+    let generated = generate::generate(&puzzle, &config, &cancel, |progress| {
+        bar.set_position(progress.found as u64);
+        let closest = progress
+            .closest
+            .map(|m| format!(", closest {m} moves"))
+            .unwrap_or_default();
+        bar.set_message(format!(
+            "{} walks, {} solves{closest}",
+            progress.walks, progress.solves
+        ));
+    });
+    bar.finish_and_clear();
+    let generated = generated?;
+
+    let mut named = Vec::with_capacity(generated.positions.len());
+    for (rank, found) in generated.positions.iter().enumerate() {
+        named.push(name(found, rank, args)?);
+    }
+    let closest = match &generated.closest {
+        Some(found) => Some(name(found, generated.positions.len(), args)?),
+        None => None,
+    };
+    if args.json {
+        let object = GenerateJson {
+            moves: args.moves,
+            positions: named,
+            closest,
+            ending: ending_name(generated.ending),
+            walks: generated.walks,
+            solves: generated.solves,
+            seconds: generated.elapsed.as_secs_f64(),
+        };
+        println!("{}", super::json_line(&object)?);
+    } else {
+        for position in &named {
+            println!("{}  {} moves", position.puzzle, position.moves);
+        }
+        if let Some(closest) = &closest {
+            println!(
+                "found {} of {} positions of {} moves ({}); the closest other: {}  {} moves",
+                named.len(),
+                args.count,
+                args.moves,
+                ending_text(generated.ending),
+                closest.puzzle,
+                closest.moves
+            );
+        }
+        eprintln!(
+            "{} walks, {} solves in {:.1} s",
+            generated.walks,
+            generated.solves,
+            generated.elapsed.as_secs_f64()
+        );
+    }
+    Ok(match generated.ending {
+        Ending::Complete => ExitCode::SUCCESS,
+        Ending::TimeLimit | Ending::Cancelled => ExitCode::from(EXIT_STOPPED),
+    })
+}
+
+/// A position as printed: its game id, or the .ron file it was written to.
+#[derive(Serialize)]
+struct PositionJson {
+    puzzle: String,
+    moves: u32,
+}
+
+/// The JSON object `generate --json` prints.
+#[derive(Serialize)]
+struct GenerateJson {
+    moves: u32,
+    positions: Vec<PositionJson>,
+    closest: Option<PositionJson>,
+    ending: &'static str,
+    walks: u64,
+    solves: u64,
+    seconds: f64,
+}
+
+fn name(found: &Found, rank: usize, args: &GenerateArgs) -> anyhow::Result<PositionJson> {
+    let puzzle = match (game_id::write(&found.puzzle), &args.out_dir) {
+        (Ok(id), _) => id,
+        (Err(_), Some(dir)) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let path = dir.join(format!(
+                "position-{:02}-{}-moves.ron",
+                rank + 1,
+                found.moves
+            ));
+            formats::save_puzzle_with(&found.puzzle, &path, formats::Overwrite::Refuse)
+                .map_err(super::save_error)?;
+            path.display().to_string()
+        }
+        (Err(error), None) => return Err(error.into()),
+    };
+    Ok(PositionJson {
+        puzzle,
+        moves: found.moves,
+    })
+}
+
+fn ending_name(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Complete => "complete",
+        Ending::TimeLimit => "time-limit",
+        Ending::Cancelled => "cancelled",
+    }
+}
+
+fn ending_text(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Complete => "all found",
+        Ending::TimeLimit => "the time limit came first",
+        Ending::Cancelled => "interrupted",
+    }
+}
