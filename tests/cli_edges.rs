@@ -331,3 +331,23 @@ fn stateless_failed_claim_is_not_printed_as_a_move_line() {
     };
     assert!(!out.lines().any(is_move_line), "{out}");
 }
+
+
+
+#[test]
+fn hint_levels_add_to_each_other_and_name_the_fewest_robots() {
+    // 1,854 optimal solutions: the hint is the first of all of them, which moves three robots.
+    let (code, out, err) = run(&["hint", "F142+42+EEE17E96+29", "--level", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Moves: 11", "{out}");
+    assert_eq!(lines[1].matches(',').count(), 2, "three robots: {out}");
+    assert!(lines[2].starts_with("First move: "), "{out}");
+    assert!(lines[3].starts_with("Solution: "), "{out}");
+    let (code, out, _) = run(&["hint", "boards/small-6x6.ron", "--level", "3"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("Robots: "), "{out}");
+    assert!(lines[2].starts_with("First move: "), "{out}");
+}
