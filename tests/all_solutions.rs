@@ -270,3 +270,48 @@ fn a_five_robot_board_lists_replayed_solutions() {
     }
     assert!(MAX_ROBOTS >= puzzle.robots().len());
 }
+
+#[test]
+fn every_cap_lists_the_first_solutions_of_the_whole_sorted_list() {
+    // A cap must keep the best solutions in the documented order, not sort the first ones the
+    // search happened to meet.
+    let mut compared = 0;
+    for seed in 0..80 {
+        let Ok(puzzle) = random_puzzle(6, 6, 3, 4, seed) else {
+            continue;
+        };
+        let all = listed("fast", &puzzle, 100_000);
+        assert!(all.complete, "seed {seed}");
+        let count = all.solutions.len();
+        if count < 3 {
+            continue;
+        }
+        for cap in [1, 2, count / 2, count - 1, count] {
+            let capped = listed("fast", &puzzle, cap);
+            assert_eq!(
+                capped.solutions,
+                all.solutions[..cap],
+                "seed {seed}, cap {cap} of {count}"
+            );
+            assert_eq!(capped.complete, cap == count, "seed {seed}, cap {cap}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 50, "only {compared} capped listings compared");
+}
+
+#[test]
+fn the_hint_of_a_position_with_thousands_of_solutions_moves_the_fewest_robots() {
+    use ricochet_lab::solver::hints::{self, Hint};
+    // 11 moves and 1,854 optimal solutions, far more than the listing's default cap; the best
+    // moves three robots (YS YE YS YW YN GE YS BS BW BN BE), many others move four.
+    let puzzle = load_source("F142+42+EEE17E96+29").unwrap();
+    let Hint::Solved { solution } = hints::hint(&puzzle, &limits(), &mut NoProbe).unwrap() else {
+        panic!("no hint");
+    };
+    assert_eq!(solution.len(), 11);
+    assert_eq!(robots_moved(&solution), 3, "{}", format_moves(&solution));
+    let capped = listed("fast", &puzzle, all_solutions::DEFAULT_MAX_SOLUTIONS);
+    assert!(!capped.complete);
+    assert_eq!(capped.solutions[0], solution);
+}

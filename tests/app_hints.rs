@@ -37,18 +37,18 @@ fn h_shows_the_next_hint_level_and_a_move_starts_over() {
     harness.get_by_label("More hint").click();
     harness.run();
     let lines = harness.state().hint_lines();
-    assert!(lines[1].starts_with("First move: "), "{lines:?}");
-    let first = lines[1].trim_start_matches("First move: ").to_string();
+    assert!(lines[2].starts_with("First move: "), "{lines:?}");
+    let first = lines[2].trim_start_matches("First move: ").to_string();
 
     harness.key_press(egui::Key::H);
     harness.run();
     let lines = harness.state().hint_lines();
-    let solution = parse_moves(lines[1].trim_start_matches("Solution: ")).unwrap();
+    let solution = parse_moves(lines[3].trim_start_matches("Solution: ")).unwrap();
     assert_eq!(solution.len(), 3);
     assert_eq!(solution[0].to_string(), first);
     puzzle.replay(&solution).unwrap();
     // The panel shows it.
-    harness.get_by_label(&lines[1]);
+    harness.get_by_label(&lines[3]);
 
     // Play the first move: the hint was for the old position and goes.
     let key = |letter: char| match letter {

@@ -331,3 +331,61 @@ fn stateless_failed_claim_is_not_printed_as_a_move_line() {
     };
     assert!(!out.lines().any(is_move_line), "{out}");
 }
+
+#[test]
+fn hint_levels_add_to_each_other_and_name_the_fewest_robots() {
+    // 1,854 optimal solutions: the hint is the first of all of them, which moves three robots.
+    let (code, out, err) = run(&["hint", "F142+42+EEE17E96+29", "--level", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Moves: 11", "{out}");
+    assert_eq!(lines[1].matches(',').count(), 2, "three robots: {out}");
+    assert!(lines[2].starts_with("First move: "), "{out}");
+    assert!(lines[3].starts_with("Solution: "), "{out}");
+    let (code, out, _) = run(&["hint", "boards/small-6x6.ron", "--level", "3"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("Robots: "), "{out}");
+    assert!(lines[2].starts_with("First move: "), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn writing_to_a_directory_or_a_device_says_it_cannot_write_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("folder.ron");
+    std::fs::create_dir(&folder).unwrap();
+    let device = dir.path().join("device.ron");
+    std::os::unix::fs::symlink("/dev/null", &device).unwrap();
+    for target in [folder.to_str().unwrap(), device.to_str().unwrap()] {
+        for force in [false, true] {
+            let mut args = vec!["convert", "boards/small-6x6.ron", target];
+            if force {
+                args.push("--force");
+            }
+            let (code, _, err) = run(&args);
+            assert_eq!(code, 1, "{args:?}: {err}");
+            assert!(err.contains("not a regular file"), "{args:?}: {err}");
+            assert!(err.contains("is written to"), "{args:?}: {err}");
+            assert!(!err.contains("puzzles are read"), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn a_game_id_with_a_byte_order_mark_or_a_wide_space_is_refused_by_name() {
+    for (id, code) in [
+        ("\u{feff}7650+42+E2302B12+C9", "U+FEFF"),
+        ("7650+42+E2302B12+C9\u{3000}", "U+3000"),
+        ("\u{a0}7650+42+E2302B12+C9", "U+00A0"),
+    ] {
+        for command in ["show", "solve"] {
+            let (status, out, err) = run(&[command, id]);
+            assert_eq!(status, 1, "{command} {id:?}: {out}{err}");
+            assert!(err.contains(code), "{command} {id:?}: {err}");
+        }
+    }
+    let (status, _, err) = run(&["show", "7650+42+E2302B12+C9"]);
+    assert_eq!(status, 0, "{err}");
+}

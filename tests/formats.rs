@@ -439,3 +439,52 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_cox_row_of_millions_of_tokens_is_refused_as_a_row_with_its_count() {
+    // Nearly the whole input cap in one row: the loader walks the line once, so the error
+    // comes as soon as the tokens are counted. Columns are counted in characters.
+    let tokens = 1 << 20;
+    let mut text = String::from("board 16 16\n");
+    text.push_str(&"é ".repeat(tokens));
+    text.push('\n');
+    let error = cox::parse(&text).unwrap_err().to_string();
+    assert!(
+        error.contains(&format!("a board row needs 16 tokens, found {tokens}")),
+        "{}",
+        &error[..error.len().min(200)]
+    );
+    // A wide space before the bad token: its column is the third character, not byte 5.
+    let row = format!("C\u{3000}Q{}\n", " C".repeat(14));
+    let error = cox::parse(&format!("board 16 16\n{row}"))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("line 2, column 3"), "{error}");
+}
+
+#[test]
+fn cox_refuses_a_five_robot_puzzle_whose_walled_in_robot_it_would_drop() {
+    use ricochet_lab::model::{Direction, Puzzle};
+    let base = random_puzzle(6, 6, 5, 4, 7).unwrap();
+    let active = base.goal().color.robot();
+    let boxed = base
+        .robots()
+        .iter()
+        .find(|r| Some(r.color) != active)
+        .unwrap()
+        .clone();
+    let mut board = base.board().clone();
+    for dir in Direction::ALL {
+        board.set_wall(boxed.pos, dir, true).unwrap();
+    }
+    let puzzle = Puzzle::new(board, base.robots().to_vec(), base.goal(), base.rules()).unwrap();
+    let error = cox::write(&puzzle).unwrap_err().to_string();
+    assert!(
+        error.contains(&format!("the {} robot", boxed.color)),
+        "{error}"
+    );
+    assert!(error.contains("walled in"), "{error}");
+    // Without the walls the robot is kept.
+    let back = cox::parse(&cox::write(&base).unwrap()).unwrap();
+    assert_eq!(back.robots().len(), 5);
+}

@@ -4,8 +4,8 @@
 //! must pass the checks every format shares and come back the same from its own format.
 //!
 //! The long runs are ignored by default; run them with
-//! `cargo nextest run --release --test fuzz_loaders --run-ignored only` (100,000 cases per
-//! loader, a few minutes). `FUZZ_CASES=N` sets another number of cases. A short run of each
+//! `cargo nextest run --release --test fuzz_loaders --run-ignored only` (1,000,000 cases per
+//! loader). `FUZZ_CASES=N` sets another number of cases. A short run of each
 //! is part of the normal tests.
 
 use proptest::prelude::*;
@@ -173,7 +173,7 @@ fn long_run_cases() -> u32 {
     std::env::var("FUZZ_CASES")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(100_000)
+        .unwrap_or(1_000_000)
 }
 
 #[test]
@@ -192,19 +192,19 @@ fn game_id_loader_survives_a_short_fuzz() {
 }
 
 #[test]
-#[ignore = "long: 100,000 cases; run on demand"]
+#[ignore = "long: 1,000,000 cases (FUZZ_CASES to change); run on demand"]
 fn native_loader_fuzz() {
     fuzz(Loader::Native, long_run_cases());
 }
 
 #[test]
-#[ignore = "long: 100,000 cases; run on demand"]
+#[ignore = "long: 1,000,000 cases (FUZZ_CASES to change); run on demand"]
 fn cox_loader_fuzz() {
     fuzz(Loader::Cox, long_run_cases());
 }
 
 #[test]
-#[ignore = "long: 100,000 cases; run on demand"]
+#[ignore = "long: 1,000,000 cases (FUZZ_CASES to change); run on demand"]
 fn game_id_loader_fuzz() {
     fuzz(Loader::GameId, long_run_cases());
 }

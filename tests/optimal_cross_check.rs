@@ -111,3 +111,34 @@ fn ricochet_rule_keeps_early_states_apart_from_later_ones() {
         }
     }
 }
+
+#[test]
+fn ricochet_rule_finds_a_solution_that_goes_out_back_and_out_again() {
+    // On a 3x1 board the red robot reaches its target in one move, too few under the ricochet
+    // rule; every shortest solution is out, back and out again, so the third move is the
+    // straight reversal of the second, which the opposite-move rule must not cut.
+    use ricochet_lab::model::{Board, Goal, Pos, Robot, RobotColor, TargetColor};
+    let robots = vec![Robot {
+        color: RobotColor::Red,
+        pos: Pos::new(0, 0),
+    }];
+    let goal = Goal {
+        pos: Pos::new(2, 0),
+        color: TargetColor::Red,
+    };
+    let rules = Rules {
+        ricochet: true,
+        no_rebound: false,
+    };
+    let puzzle = Puzzle::new(Board::new(3, 1).unwrap(), robots, goal, rules).unwrap();
+    for name in ["bfs", "iddfs", "fast", "astar", "idastar"] {
+        match solve(name, &puzzle) {
+            Outcome::Solved { moves } => assert_eq!(
+                ricochet_lab::model::format_moves(&moves),
+                "RE, RW, RE",
+                "{name}"
+            ),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}

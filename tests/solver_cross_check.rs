@@ -442,3 +442,69 @@ fn survey_of_a_thousand_standard_games() {
     }
     println!("{table}\n\n{unknown} games without an optimum within iddfs's 10 s");
 }
+
+/// A copy of `puzzle` with robot `index` walled in on all four sides of its cell.
+fn with_robot_boxed(puzzle: &Puzzle, index: usize) -> Puzzle {
+    use ricochet_lab::model::Direction;
+    let mut board = puzzle.board().clone();
+    let pos = puzzle.robots()[index].pos;
+    for dir in Direction::ALL {
+        board.set_wall(pos, dir, true).unwrap();
+    }
+    Puzzle::new(
+        board,
+        puzzle.robots().to_vec(),
+        puzzle.goal(),
+        puzzle.rules(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn every_solver_agrees_with_bfs_under_each_rule_option_on_corridors_and_boxed_robots() {
+    // (width, height, robots, one wall per this many cells, seeds): corridors one and two
+    // cells wide, where solutions go out and back, and small open boards.
+    let shapes: [(u16, u16, usize, usize, u64); 8] = [
+        (3, 1, 1, 50, 6),
+        (1, 7, 2, 4, 20),
+        (9, 1, 3, 3, 20),
+        (2, 8, 2, 4, 20),
+        (8, 2, 3, 5, 20),
+        (4, 4, 2, 3, 20),
+        (5, 5, 3, 4, 20),
+        (6, 6, 4, 4, 20),
+    ];
+    let mut tally = Tally::default();
+    let mut boxed = 0;
+    for (i, &(w, h, robots, wall_every, count)) in shapes.iter().enumerate() {
+        for seed in 0..count {
+            let seed = seed + 60_000 + 1_000 * i as u64;
+            let Ok(plain) = random_puzzle(w, h, robots, wall_every, seed) else {
+                continue;
+            };
+            // Every third puzzle walls in one robot: a helper that can never move, or the
+            // goal's robot, which makes the puzzle unsolvable unless it stands on the goal.
+            let puzzle = if seed % 3 == 0 {
+                boxed += 1;
+                with_robot_boxed(&plain, (seed as usize / 3) % robots)
+            } else {
+                plain
+            };
+            for ricochet in [false, true] {
+                for no_rebound in [false, true] {
+                    let rules = Rules {
+                        ricochet,
+                        no_rebound,
+                    };
+                    let what = format!("{w}x{h} {robots} robots seed {seed} {rules:?}");
+                    check(&puzzle.with_rules(rules), &what, STRICT, &mut tally);
+                }
+            }
+        }
+    }
+    eprintln!("{tally:?}, {boxed} with a boxed robot");
+    assert!(tally.checked >= 500, "{tally:?}");
+    assert!(boxed >= 40, "{boxed}");
+    assert_eq!(tally.skipped, 0, "{tally:?}");
+    assert!(tally.unsolvable > 0, "{tally:?}");
+}

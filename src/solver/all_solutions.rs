@@ -15,10 +15,16 @@
 //!   that differ only by swapping helpers share an entry (the goal does not care which helper
 //!   stands where), and under the no-rebound rule the robots' last directions are part of it.
 //!
-//! The search keeps at most `max_solutions` sequences; it notices when there are more and then
-//! says the list is incomplete. Every kept sequence is replayed on the board, and the list is
-//! sorted by the number of robots moved, then by the number of robot changes, then move by move
-//! in the order robots (R, G, B, Y, K) and directions (N, E, S, W) are listed everywhere.
+//! Solutions are ranked by the number of robots moved, then by the number of robot changes,
+//! then move by move in the order robots (R, G, B, Y, K) and directions (N, E, S, W) are listed
+//! everywhere. A cap of `max_solutions` keeps the best that many of *all* the solutions, never
+//! the first ones the search happens to meet, because the enumeration is ordered by the first
+//! key: the search runs once per set of robots, smaller sets first, moving only the robots of
+//! the set and keeping the solutions that move all of them. Within the sets of one size every
+//! solution is found, replayed on the board and offered to a bounded heap that drops the
+//! worst; once the heap is full, larger sets can only rank lower, so they are searched only
+//! until one solution says the list is incomplete. Each set's search has its own dead-state
+//! table (what a state cannot reach depends on which robots may move).
 
 use super::key::{KeyLayout, StateKey, with_key_width};
 use super::min_moves::{UNREACHABLE, min_moves};
@@ -28,6 +34,7 @@ use super::{
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, ReplayError, RobotColor};
 use rustc_hash::FxHashMap;
+use std::collections::BinaryHeap;
 use std::time::Duration;
 
 /// How many solutions are listed when no other cap is given.
@@ -123,28 +130,56 @@ pub fn list_optimal<P: Probe>(
     probe: &mut P,
 ) -> Listing {
     let mut search = Search::new(probe, limits);
-    let (mut found, stopped) = list_at_depth(puzzle, depth, max_solutions, &mut search);
+    let found = with_key_width!(puzzle, |layout, Key| {
+        Lister::<Key>::new(puzzle, layout, max_solutions).run(depth, &mut search)
+    });
     let elapsed = search.elapsed();
     let nodes = search.nodes;
-    let capped = found.len() > max_solutions;
-    let mut solutions = Vec::with_capacity(found.len());
-    let mut rejected = Vec::new();
-    for moves in found.drain(..) {
-        match puzzle.replay(&moves) {
-            Ok(_) => solutions.push(moves),
-            Err(error) => rejected.push((moves, error)),
-        }
-    }
-    sort_solutions(&mut solutions);
-    solutions.truncate(max_solutions);
+    // Ascending order of rank is the documented order.
+    let solutions: Vec<Vec<Move>> = found
+        .best
+        .into_sorted_vec()
+        .into_iter()
+        .map(|ranked| ranked.moves)
+        .collect();
     Listing {
-        complete: !capped && stopped.is_none() && rejected.is_empty(),
+        complete: !found.more && found.stopped.is_none() && found.rejected.is_empty(),
         solutions,
-        stopped,
-        rejected,
+        stopped: found.stopped,
+        rejected: found.rejected,
         nodes,
         elapsed,
     }
+}
+
+/// A solution with its rank: ordered by robots moved, then robot changes, then move by move.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Ranked {
+    robots: usize,
+    changes: usize,
+    moves: Vec<Move>,
+}
+
+impl Ranked {
+    fn new(moves: Vec<Move>) -> Self {
+        Ranked {
+            robots: robots_moved(&moves),
+            changes: robot_changes(&moves),
+            moves,
+        }
+    }
+}
+
+/// What the listing search hands back.
+struct Found {
+    /// The best solutions seen, at most the cap (a max-heap: the worst on top).
+    best: BinaryHeap<Ranked>,
+    /// Whether more solutions than the cap exist.
+    more: bool,
+    /// Why the search stopped early.
+    stopped: Option<Stop>,
+    /// Sequences whose replay failed.
+    rejected: Vec<(Vec<Move>, ReplayError)>,
 }
 
 /// How many distinct robots a sequence moves.
@@ -182,20 +217,6 @@ pub fn sort_solutions(solutions: &mut [Vec<Move>]) {
     });
 }
 
-/// Lists every sequence of exactly `depth` moves that solves the puzzle, stopping once
-/// `max_solutions + 1` are found. A stop (a limit, a cancel) hands back what was found so far
-/// and why it stopped.
-pub fn list_at_depth<P: Probe>(
-    puzzle: &Puzzle,
-    depth: u32,
-    max_solutions: usize,
-    search: &mut Search<'_, P>,
-) -> (Vec<Vec<Move>>, Option<Stop>) {
-    with_key_width!(puzzle, |layout, Key| {
-        Lister::<Key>::new(puzzle, layout, max_solutions).run(depth, search)
-    })
-}
-
 /// The listing search's state.
 struct Lister<'a, K: StateKey> {
     puzzle: &'a Puzzle,
@@ -205,14 +226,22 @@ struct Lister<'a, K: StateKey> {
     bound: Vec<u16>,
     colors: Vec<RobotColor>,
     no_rebound: bool,
-    /// Per state, a bit for each number of moves left with which it led to no solution.
+    /// Per state, a bit for each number of moves left with which it led to no solution
+    /// moving only the robots of `allowed`.
     dead: FxHashMap<K, u64>,
     cells: [Cell; MAX_ROBOTS],
     last_dir: [Option<Direction>; MAX_ROBOTS],
     path: Vec<Move>,
-    found: Vec<Vec<Move>>,
-    /// The search stops once it holds this many (one past the cap).
-    enough: usize,
+    /// How many moves of the path each robot made.
+    moves_by_robot: [u32; MAX_ROBOTS],
+    /// The robots that may move in this search (a bit per robot index).
+    allowed: u32,
+    /// Set once the heap is full and a further solution was seen, while searching sets that
+    /// can only rank lower: the search then ends at once.
+    done: bool,
+    /// The cap.
+    max_solutions: usize,
+    found: Found,
 }
 
 impl<'a, K: StateKey> Lister<'a, K> {
@@ -231,25 +260,57 @@ impl<'a, K: StateKey> Lister<'a, K> {
             cells,
             last_dir: [None; MAX_ROBOTS],
             path: Vec::new(),
-            found: Vec::new(),
-            enough: max_solutions.saturating_add(1),
+            moves_by_robot: [0; MAX_ROBOTS],
+            allowed: 0,
+            done: false,
+            max_solutions,
+            found: Found {
+                best: BinaryHeap::new(),
+                more: false,
+                stopped: None,
+                rejected: Vec::new(),
+            },
         }
     }
 
-    fn run<P: Probe>(
-        mut self,
-        depth: u32,
-        search: &mut Search<'_, P>,
-    ) -> (Vec<Vec<Move>>, Option<Stop>) {
-        let stopped = self.visit(depth, search).err();
-        (self.found, stopped)
+    /// Searches the sets of robots in order of size (the empty set covers a goal already
+    /// reached), keeping the best solutions, until the list is known to be complete or known
+    /// to hold the best `max_solutions` with more beyond.
+    fn run<P: Probe>(mut self, depth: u32, search: &mut Search<'_, P>) -> Found {
+        let n = self.colors.len();
+        let mut sets: Vec<u32> = (0..1u32 << n).collect();
+        sets.sort_by_key(|set| set.count_ones());
+        for set in sets {
+            // A solution moving more robots than every kept one ranks below them all: once
+            // the heap is full and more are known to exist, larger sets have nothing to add.
+            let full = self.found.best.len() >= self.max_solutions;
+            let kept_robots = self.found.best.peek().map_or(0, |worst| worst.robots);
+            if full && self.found.more && moves_robots(set) > kept_robots {
+                break;
+            }
+            self.allowed = set;
+            self.dead.clear();
+            if let Err(stop) = self.visit(depth, search) {
+                self.found.stopped = Some(stop);
+                break;
+            }
+        }
+        self.found
     }
 
     /// The bound of robot `robot`: the rook moves it needs, or more than any depth when it
-    /// cannot take the goal.
+    /// cannot take the goal. A robot outside the set never moves, so it takes the goal in no
+    /// moves when it stands there and never otherwise.
     fn robot_bound(&self, robot: usize) -> u32 {
         match self.puzzle.active_robot() {
             Some(active) if active != robot => u32::MAX,
+            _ if self.allowed & (1 << robot) == 0 => {
+                if self.cells[robot] == self.puzzle.goal_cell() {
+                    0
+                } else {
+                    u32::MAX
+                }
+            }
             _ => {
                 let b = self.bound[usize::from(self.cells[robot])];
                 if b == UNREACHABLE {
@@ -261,14 +322,51 @@ impl<'a, K: StateKey> Lister<'a, K> {
         }
     }
 
-    /// Searches every sequence of `left` more moves from the current state. Returns whether
-    /// any of them solved the puzzle.
+    /// Offers the current path, which solves the puzzle, to the kept solutions when it moves
+    /// every robot of the set (one that moves fewer was kept by a smaller set's search).
+    fn keep_path(&mut self) {
+        let moved = (0..self.colors.len())
+            .filter(|&r| self.moves_by_robot[r] > 0)
+            .fold(0u32, |set, r| set | 1 << r);
+        if moved != self.allowed {
+            return;
+        }
+        let moves = self.path.clone();
+        if let Err(error) = self.puzzle.replay(&moves) {
+            self.found.rejected.push((moves, error));
+            return;
+        }
+        let full = self.found.best.len() >= self.max_solutions;
+        if full
+            && self
+                .found
+                .best
+                .peek()
+                .is_none_or(|worst| worst.robots < moves_robots(moved))
+        {
+            // Ranks below every kept one: all it says is that the list is incomplete, and
+            // nothing more is to be learnt from this set.
+            self.found.more = true;
+            self.done = true;
+            return;
+        }
+        let best = &mut self.found.best;
+        best.push(Ranked::new(moves));
+        if best.len() > self.max_solutions {
+            best.pop();
+            self.found.more = true;
+        }
+    }
+
+    /// Searches every sequence of `left` more moves of the allowed robots from the current
+    /// state. Returns whether any of them reached the goal (false only when the subtree was
+    /// searched whole and none did).
     fn visit<P: Probe>(&mut self, left: u32, search: &mut Search<'_, P>) -> Result<bool, Stop> {
         search.tick()?;
         let n = self.colors.len();
         if left == 0 {
             if self.puzzle.is_goal(&self.cells[..n]) {
-                self.found.push(self.path.clone());
+                self.keep_path();
                 return Ok(true);
             }
             return Ok(false);
@@ -292,6 +390,9 @@ impl<'a, K: StateKey> Lister<'a, K> {
         }
         let mut any = false;
         for robot in 0..n {
+            if self.allowed & (1 << robot) == 0 {
+                continue;
+            }
             // With no move to spare, only a robot that can take the goal in time may move.
             if bound == left && self.robot_bound(robot) != left {
                 continue;
@@ -309,12 +410,15 @@ impl<'a, K: StateKey> Lister<'a, K> {
                 self.cells[robot] = to;
                 self.last_dir[robot] = Some(dir);
                 self.path.push(Move::new(self.colors[robot], dir));
+                self.moves_by_robot[robot] += 1;
                 let result = self.visit(left - 1, search);
+                self.moves_by_robot[robot] -= 1;
                 self.path.pop();
                 self.cells[robot] = from;
                 self.last_dir[robot] = previous_dir;
                 any |= result?;
-                if self.found.len() >= self.enough {
+                if self.done {
+                    // Nothing is marked dead on the way out: the search was not finished.
                     return Ok(true);
                 }
             }
@@ -329,6 +433,11 @@ impl<'a, K: StateKey> Lister<'a, K> {
         }
         Ok(any)
     }
+}
+
+/// The number of robots in a set.
+fn moves_robots(set: u32) -> usize {
+    set.count_ones() as usize
 }
 
 #[cfg(test)]

@@ -92,28 +92,28 @@ impl Hint {
         }
     }
 
-    /// The lines of the hint at `level`; the first is always `Moves: N` (or `Moves: none`,
-    /// `Moves: unknown`).
+    /// The lines of the hint at `level`, each level adding one line to those of the level
+    /// before: `Moves: N` (or `Moves: none`, `Moves: unknown`), then `Robots: ...`, then
+    /// `First move: ...`, then `Solution: ...`.
     pub fn lines(&self, level: HintLevel) -> Vec<String> {
         match self {
             Hint::Solved { solution } => {
                 let mut lines = vec![format!("Moves: {}", solution.len())];
-                match level {
-                    HintLevel::MoveCount => {}
-                    HintLevel::Robots => {
-                        let robots: Vec<&str> = robots_in_order(solution)
-                            .into_iter()
-                            .map(RobotColor::name)
-                            .collect();
-                        lines.push(format!("Robots: {}", robots.join(", ")));
-                    }
-                    HintLevel::FirstMove => match solution.first() {
-                        Some(first) => lines.push(format!("First move: {first}")),
-                        None => lines.push("First move: none, the target is reached".into()),
-                    },
-                    HintLevel::Solution => {
-                        lines.push(format!("Solution: {}", format_moves(solution)))
-                    }
+                if level >= HintLevel::Robots {
+                    let robots: Vec<&str> = robots_in_order(solution)
+                        .into_iter()
+                        .map(RobotColor::name)
+                        .collect();
+                    lines.push(format!("Robots: {}", robots.join(", ")));
+                }
+                if level >= HintLevel::FirstMove {
+                    lines.push(match solution.first() {
+                        Some(first) => format!("First move: {first}"),
+                        None => "First move: none, the target is reached".into(),
+                    });
+                }
+                if level >= HintLevel::Solution {
+                    lines.push(format!("Solution: {}", format_moves(solution)));
                 }
                 lines
             }
@@ -162,7 +162,8 @@ pub fn hint<P: Probe>(
         hint_solver(puzzle),
         puzzle,
         &SolverOptions::default(),
-        all_solutions::DEFAULT_MAX_SOLUTIONS,
+        // Only the first solution is read, and the listing keeps the best of all of them.
+        1,
         limits,
         probe,
     )?;
@@ -175,7 +176,7 @@ mod tests {
     use crate::model::parse_moves;
 
     #[test]
-    fn every_level_starts_with_the_move_count() {
+    fn every_level_adds_one_line_to_the_level_before() {
         let hint = Hint::Solved {
             solution: parse_moves("BS, GE, BW").unwrap(),
         };
@@ -186,11 +187,16 @@ mod tests {
         );
         assert_eq!(
             hint.lines(HintLevel::FirstMove),
-            ["Moves: 3", "First move: BS"]
+            ["Moves: 3", "Robots: blue, green", "First move: BS"]
         );
         assert_eq!(
             hint.lines(HintLevel::Solution),
-            ["Moves: 3", "Solution: BS, GE, BW"]
+            [
+                "Moves: 3",
+                "Robots: blue, green",
+                "First move: BS",
+                "Solution: BS, GE, BW"
+            ]
         );
         assert_eq!(HintLevel::from_number(0), None);
         assert_eq!(HintLevel::from_number(5), None);

@@ -23,7 +23,7 @@
 //! robots whose own bound equals it move. With the no-rebound rule each robot's last direction
 //! joins the key and the opposite direction is skipped; with the ricochet rule a goal reached
 //! in fewer than two moves does not end the search, the number of moves made (up to two) joins
-//! the key, and moving straight back is allowed within the first two moves.
+//! the key, and moving straight back is allowed until the move after the first two.
 //!
 //! How it is made fast without changing a count: slides read the fast solver's stop tables
 //! (no division per robot); the table is open addressing with linear probing and a
@@ -541,9 +541,12 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
                 }
             }
             for dir in Direction::ALL {
-                // Under the ricochet rule moving straight back can be what makes an early goal
-                // count, so the deck's rule applies only once the first moves are made.
-                if last == Some((robot, dir.opposite())) && depth >= self.min_len {
+                // Moving straight back lands where the robot stood before the last move, or
+                // where it would have stopped moving this way from there one move earlier. The
+                // deck's rule drops it, which under the ricochet rule is sound only when both
+                // of those earlier states already had the first moves made: out, back and out
+                // again can be what makes an early goal count.
+                if last == Some((robot, dir.opposite())) && depth > self.min_len {
                     continue;
                 }
                 if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {

@@ -80,13 +80,15 @@ fn lines(text: &str) -> Vec<Line<'_>> {
         .enumerate()
         .map(|(i, raw)| {
             let mut tokens = Vec::new();
+            // The byte and column where the current token starts; columns count characters,
+            // kept as the line is walked once so a long line costs its length, not its square.
             let mut start = None;
-            for (byte, c) in raw.char_indices().chain(std::iter::once((raw.len(), ' '))) {
+            let ends = raw.char_indices().chain(std::iter::once((raw.len(), ' ')));
+            for (column, (byte, c)) in (1..).zip(ends) {
                 match (c.is_whitespace(), start) {
-                    (false, None) => start = Some(byte),
-                    (true, Some(s)) => {
-                        let column = raw[..s].chars().count() + 1;
-                        tokens.push((column, &raw[s..byte]));
+                    (false, None) => start = Some((byte, column)),
+                    (true, Some((s, start_column))) => {
+                        tokens.push((start_column, &raw[s..byte]));
                         start = None;
                     }
                     _ => {}
@@ -346,6 +348,22 @@ pub fn write(puzzle: &Puzzle) -> Result<String, FormatError> {
         }
         listed
     };
+    // A five-robot file reads a robot walled in on all four sides as parked and leaves it out
+    // (unless it is the active one): a real robot standing there would be lost on the way.
+    if listed.len() == 5 {
+        let active = puzzle.goal().color.robot();
+        for robot in puzzle.robots() {
+            let cell = walled.cell(robot.pos);
+            let enclosed = Direction::ALL.iter().all(|&d| walled.has_wall(cell, d));
+            if enclosed && Some(robot.color) != active && board.cell_count() > 1 {
+                return Err(FormatError::Unrepresentable(format!(
+                    "Cox's format cannot keep the {} robot at ({}, {}): a five-robot file reads a \
+                     robot walled in on all four sides as parked and leaves it out",
+                    robot.color, robot.pos.x, robot.pos.y
+                )));
+            }
+        }
+    }
     text.push_str(&format!("robots {}\n", listed.len()));
     for (_, pos) in &listed {
         text.push_str(&format!("{} {}\n", pos.x, pos.y));

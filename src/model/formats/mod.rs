@@ -86,6 +86,17 @@ pub enum FormatError {
         /// What it is ("a directory", "a device", ...).
         what: &'static str,
     },
+    /// An output path that names a device, a pipe, a directory or a socket.
+    #[error(
+        "{}: this is {what}, not a regular file; a file is written to a new or regular file",
+        path.display()
+    )]
+    NotAFileToWrite {
+        /// The path as given.
+        path: PathBuf,
+        /// What it is ("a directory", "a device", ...).
+        what: &'static str,
+    },
     /// Input that is not UTF-8 text, with the place of its first bad byte.
     #[error(
         "line {line}, column {column} (byte {offset}): byte 0x{byte:02X} is not UTF-8 text; \
@@ -296,7 +307,25 @@ pub fn load_source(source: &str) -> Result<Puzzle, FormatError> {
     }
     match Format::of_path(path) {
         Some(format) => load_file(path, format),
-        None if game_id::looks_like(source) => game_id::parse(source),
+        None if game_id::looks_like(
+            source.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'),
+        ) =>
+        {
+            // A game id is ASCII: white space beyond ASCII's or a byte-order mark came along
+            // with a copy and is named rather than dropped without a word.
+            if let Some((offset, c)) = source.char_indices().find(|(_, c)| !c.is_ascii()) {
+                return Err(FormatError::GameId {
+                    id: source.to_string(),
+                    message: format!(
+                        "the character U+{:04X} at position {} is not part of a game id (a \
+                         byte-order mark or a non-ASCII space copied with it?); give the id alone",
+                        u32::from(c),
+                        source[..offset].chars().count() + 1
+                    ),
+                });
+            }
+            game_id::parse(source)
+        }
         None => Err(FormatError::UnknownFormat(source.to_string())),
     }
 }
@@ -364,17 +393,17 @@ pub fn save_bytes_atomic_with(
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
         Err(error) => return Err(io(error)),
     };
-    if existing.is_some() && overwrite == Overwrite::Refuse {
-        return Err(FormatError::Exists {
-            path: path.to_path_buf(),
-        });
-    }
     if let Some(metadata) = &existing
         && !metadata.is_file()
     {
-        return Err(FormatError::NotAFile {
+        return Err(FormatError::NotAFileToWrite {
             path: path.to_path_buf(),
             what: file_kind(metadata),
+        });
+    }
+    if existing.is_some() && overwrite == Overwrite::Refuse {
+        return Err(FormatError::Exists {
+            path: path.to_path_buf(),
         });
     }
     let dir = match target.parent() {
