@@ -39,10 +39,11 @@
 //! iteration would then search the same tree. Iterations stop at depth 255, the most a table
 //! entry records, with "no solution within 255 moves"; a depth limit option stops them sooner.
 
-use super::fast::geometry::Geometry;
 use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::min_moves::UNREACHABLE;
+use super::pages::advise_huge_pages;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::stops::StopTables as Geometry;
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
 };
@@ -214,7 +215,7 @@ impl<S: Slot> DepthTable<S> {
         mut poll: impl FnMut() -> Result<(), E>,
     ) -> Result<Vec<S>, E> {
         let mut slots: Vec<S> = Vec::with_capacity(count);
-        super::fast::table::advise_huge_pages(slots.as_ptr().cast(), Self::bytes_for(count));
+        advise_huge_pages(slots.as_ptr().cast(), Self::bytes_for(count));
         while slots.len() < count {
             let next = (slots.len() + POLL_SLOTS).min(count);
             slots.resize(next, S::default());

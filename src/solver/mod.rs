@@ -22,11 +22,13 @@ pub mod idastar;
 pub mod iddfs;
 pub mod key;
 pub mod min_moves;
+pub mod pages;
 pub mod probe;
 pub mod registry;
 pub mod sharded_set;
 pub mod slide_graph;
 pub mod stateless;
+pub mod stops;
 
 pub use probe::{
     DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells, SolverEvent,

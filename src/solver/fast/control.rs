@@ -1,0 +1,130 @@
+//! How a search thread counts its nodes, is told to stop and reports events: the main thread
+//! through the run's [`Search`], the others through the flags they share.
+
+use super::SHARED_CHECK_INTERVAL;
+use super::parallel::Shared;
+use crate::solver::probe::Event;
+use crate::solver::{Probe, Search, Stop};
+use std::sync::atomic::Ordering;
+
+/// Why a thread left its search early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Halt {
+    /// A limit, the cancel flag or the probe stopped the run.
+    Stop(Stop),
+    /// Its work unit no longer matters: an earlier unit holds a solution, or the run stopped.
+    Abandon,
+}
+
+/// How a thread is told to stop, and how it reports.
+pub(super) trait Control {
+    /// Counts a node; fails when the search must stop.
+    fn tick(&mut self) -> Result<(), Halt>;
+    /// Reports an event when someone listens (only the main thread has a probe).
+    fn event(&mut self, event: impl FnOnce() -> Event);
+    /// Says which work unit the thread searches now (ignored by controls without units).
+    fn set_unit(&mut self, _unit: usize) {}
+}
+
+/// The main thread's control: the run's [`Search`], plus the flags it shares with the other
+/// threads.
+pub(super) struct MainControl<'a, 's, 'p, P: Probe> {
+    pub search: &'a mut Search<'p, P>,
+    pub shared: Option<&'s Shared>,
+    pub unit: usize,
+    pub countdown: u32,
+}
+
+impl<'a, 's, 'p, P: Probe> MainControl<'a, 's, 'p, P> {
+    /// The control of the main thread, sharing `shared` with others when there are any.
+    pub fn new(search: &'a mut Search<'p, P>, shared: Option<&'s Shared>) -> Self {
+        MainControl {
+            search,
+            shared,
+            unit: 0,
+            countdown: SHARED_CHECK_INTERVAL,
+        }
+    }
+}
+
+impl<P: Probe> Control for MainControl<'_, '_, '_, P> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Halt> {
+        if let Err(stop) = self.search.tick() {
+            if let Some(shared) = self.shared {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+            return Err(Halt::Stop(stop));
+        }
+        if let Some(shared) = self.shared {
+            self.countdown -= 1;
+            if self.countdown == 0 {
+                self.countdown = SHARED_CHECK_INTERVAL;
+                if shared.abandons(self.unit) {
+                    return Err(Halt::Abandon);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        self.search.probe.event(event);
+    }
+
+    fn set_unit(&mut self, unit: usize) {
+        self.unit = unit;
+    }
+}
+
+/// The other threads' control: only the shared flags.
+pub(super) struct HelperControl<'s> {
+    shared: &'s Shared,
+    unit: usize,
+    countdown: u32,
+}
+
+impl<'s> HelperControl<'s> {
+    /// The control of a thread that shares `shared` with the main thread.
+    pub fn new(shared: &'s Shared) -> Self {
+        HelperControl {
+            shared,
+            unit: 0,
+            countdown: SHARED_CHECK_INTERVAL,
+        }
+    }
+}
+
+impl Control for HelperControl<'_> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Halt> {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = SHARED_CHECK_INTERVAL;
+            if self.shared.abandons(self.unit) {
+                return Err(Halt::Abandon);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn event(&mut self, _event: impl FnOnce() -> Event) {}
+
+    fn set_unit(&mut self, unit: usize) {
+        self.unit = unit;
+    }
+}
+
+/// A control for workers that never search (used to read the root's bound and to walk every
+/// reachable state).
+pub(super) struct NoControl;
+
+impl Control for NoControl {
+    fn tick(&mut self) -> Result<(), Halt> {
+        Ok(())
+    }
+
+    fn event(&mut self, _event: impl FnOnce() -> Event) {}
+}

@@ -1,0 +1,190 @@
+//! The parallel units: an iteration's tree cut at a small depth into work units, handed out
+//! in order from a shared counter to every thread; all threads share the table. When several
+//! units hold solutions, the one from the earliest unit is returned.
+
+use super::control::{Control, Halt, HelperControl, MainControl};
+use super::driver::{Driver, Ending};
+use super::node::Visit;
+use super::worker::{Counters, Worker};
+use super::{MAX_DEPTH, Path, SPLIT_DEPTH};
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::solver::{Probe, Search, Stop};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// What the threads share during one iteration.
+pub(super) struct Shared {
+    /// Set by the main thread when the run must stop.
+    pub stop: AtomicBool,
+    /// The next work unit to hand out.
+    pub next_unit: AtomicUsize,
+    /// The earliest unit known to hold a solution (`usize::MAX`: none yet).
+    pub best_unit: AtomicUsize,
+    /// That unit's solution.
+    pub best: Mutex<Option<(usize, Path)>>,
+    /// How many of the other threads have finished.
+    pub helpers_done: AtomicUsize,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            next_unit: AtomicUsize::new(0),
+            best_unit: AtomicUsize::new(usize::MAX),
+            best: Mutex::new(None),
+            helpers_done: AtomicUsize::new(0),
+        }
+    }
+
+    #[inline(always)]
+    pub fn abandons(&self, unit: usize) -> bool {
+        self.stop.load(Ordering::Relaxed) || unit > self.best_unit.load(Ordering::Relaxed)
+    }
+
+    pub fn offer(&self, unit: usize, path: &[(u8, u8)]) {
+        // A poisoned lock only means the other thread panicked; the data is still usable.
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|(u, _)| unit < *u) {
+            *best = Some((unit, path.to_vec()));
+            self.best_unit.fetch_min(unit, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A subtree to search: the robots' cells after a prefix of moves.
+#[derive(Clone, Debug)]
+pub(super) struct Unit {
+    pub cells: [u16; MAX_ROBOTS],
+    pub columns: [u16; MAX_ROBOTS],
+    pub last_dirs: [u8; MAX_ROBOTS],
+    pub path: Vec<(u8, u8)>,
+    pub last_from: u16,
+    /// Whether the unit root's parent already recorded it in the table.
+    pub stored: bool,
+}
+
+impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
+    /// Takes work units in order from the shared counter and searches each until none is
+    /// left, the run stops, or a solution in an earlier unit makes the rest pointless. Returns
+    /// the least any unit proved it needs (counted from the root of an iteration of depth
+    /// `depth`), and the stop that ended the run, if one did.
+    pub fn take_units(
+        &mut self,
+        units: &[Unit],
+        shared: &Shared,
+        depth: u32,
+    ) -> (u32, Option<Stop>) {
+        let mut needs = MAX_DEPTH + 1;
+        loop {
+            let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+            if index >= units.len() || shared.abandons(index) {
+                return (needs, None);
+            }
+            self.control.set_unit(index);
+            match self.unit(&units[index], SPLIT_DEPTH, depth - SPLIT_DEPTH) {
+                Ok(Visit::Found) => shared.offer(index, &self.path),
+                Ok(Visit::Failed(n)) => needs = needs.min(n + SPLIT_DEPTH),
+                // An abandoned unit proves only what the iteration does.
+                Err(Halt::Abandon) => needs = needs.min(depth + 1),
+                Err(Halt::Stop(stop)) => return (needs, Some(stop)),
+            }
+        }
+    }
+
+    /// Searches one work unit.
+    fn unit(&mut self, unit: &Unit, depth: u32, left: u32) -> Result<Visit, Halt> {
+        self.cells = unit.cells;
+        self.columns = unit.columns;
+        self.last_dirs = unit.last_dirs;
+        self.path.clear();
+        self.path.extend_from_slice(&unit.path);
+        self.node(depth, left, unit.last_from, unit.stored)
+    }
+}
+
+impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
+    pub(super) fn parallel_iteration<P: Probe>(
+        &mut self,
+        depth: u32,
+        search: &mut Search<'_, P>,
+    ) -> (Result<Ending, Stop>, Counters) {
+        let shared = Shared::new();
+        // Cut the tree into units on the main thread (this also searches the shallow part).
+        let mut counters = Counters::default();
+        let shallow_needs;
+        let units = {
+            let control = MainControl::new(&mut *search, Some(&shared));
+            let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
+            worker.split = Some(SPLIT_DEPTH);
+            let result = worker.node(0, depth, u16::MAX, false);
+            counters.add(&worker.counters);
+            match result {
+                Ok(Visit::Found) => {
+                    return (
+                        Ok(Ending::Found(std::mem::take(&mut worker.path))),
+                        counters,
+                    );
+                }
+                Ok(Visit::Failed(needs)) => shallow_needs = needs,
+                Err(Halt::Stop(stop)) => return (Err(stop), counters),
+                Err(Halt::Abandon) => return (Ok(Ending::Failed(depth + 1)), counters),
+            }
+            std::mem::take(&mut worker.units)
+        };
+        let setup = self.setup;
+        let table = &self.table;
+        let helpers = self.threads - 1;
+        search.threads = search.threads.max(self.threads);
+        // The least a unit proved it needs, counted from the root, and what stopped the run.
+        let (mut unit_needs, mut stopped) = (MAX_DEPTH + 1, None);
+        let units = &units;
+        let shared = &shared;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..helpers)
+                .map(|_| {
+                    scope.spawn(move || {
+                        let control = HelperControl::new(shared);
+                        let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
+                        // Only the main thread's control ever stops the run.
+                        let (needs, _) = worker.take_units(units, shared, depth);
+                        shared.helpers_done.fetch_add(1, Ordering::Release);
+                        (worker.counters, needs)
+                    })
+                })
+                .collect();
+            let control = MainControl::new(&mut *search, Some(shared));
+            let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
+            (unit_needs, stopped) = worker.take_units(units, shared, depth);
+            counters.add(&worker.counters);
+            // Keep honouring the limits while the other threads finish their last units.
+            let search = worker.control.search;
+            while stopped.is_none() && shared.helpers_done.load(Ordering::Acquire) < helpers {
+                if let Err(stop) = search.poll() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    stopped = Some(stop);
+                }
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+            for handle in handles {
+                // A panic in another thread is a bug; its counters are then lost, not the run.
+                if let Ok((helper_counters, needs)) = handle.join() {
+                    search.nodes += helper_counters.nodes;
+                    counters.add(&helper_counters);
+                    unit_needs = unit_needs.min(needs);
+                }
+            }
+        });
+        if let Some(stop) = stopped {
+            return (Err(stop), counters);
+        }
+        let best = shared.best.lock().unwrap_or_else(|e| e.into_inner()).take();
+        // The root needs what its shallow part proved or the least a unit proved, whichever
+        // is less: every path from the root either ends above the units or passes one.
+        let ending = match best {
+            Some((_, path)) => Ending::Found(path),
+            None => Ending::Failed(shallow_needs.min(unit_needs).max(depth + 1)),
+        };
+        (Ok(ending), counters)
+    }
+}
