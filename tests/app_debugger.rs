@@ -247,3 +247,98 @@ fn the_keys_step_a_graph_search_and_stepping_back_restores_its_overlays() {
         Some(Outcome::Solved { .. })
     ));
 }
+
+#[test]
+fn cancelling_a_debugged_run_takes_its_overlays_off_the_board() {
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    import(&mut harness, &game_id::write(&puzzle).unwrap());
+    choose_solver(&mut harness, "graph-v2");
+    toggle_view(&mut harness, "Search heat map");
+    let without_a_run = harness.state_mut().shown_overlay();
+    harness.get_by_label("Debug mode").click();
+    harness.run();
+    harness.get_by_label("Solve").click();
+    step_until(&mut harness, Duration::from_secs(20), |app| {
+        paused_at(app, 1)
+    });
+    for events in 2..=40 {
+        harness.key_press(egui::Key::F11);
+        step_until(&mut harness, Duration::from_secs(20), |app| {
+            paused_at(app, events)
+        });
+    }
+    assert_ne!(
+        harness.state_mut().shown_overlay(),
+        without_a_run,
+        "the paused search warms the cells it visited"
+    );
+    harness.get_by_label("Cancel").click();
+    step_until(&mut harness, Duration::from_secs(20), finished);
+    assert_eq!(
+        harness.state_mut().shown_overlay(),
+        without_a_run,
+        "the cancelled search's picture left with it"
+    );
+    // The panel says why the heat map is empty now, and how to fill it.
+    harness.get_by_label("Overlays").click();
+    harness.run();
+    assert!(
+        harness
+            .query_all_by_label_contains("Search heat map: there is no debugged run")
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn the_log_timeline_and_node_number_events_alike_and_the_plot_rewinds() {
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    import(&mut harness, &game_id::write(&puzzle).unwrap());
+    choose_solver(&mut harness, "iddfs");
+    harness.get_by_label("Debug mode").click();
+    harness.run();
+    harness.get_by_label("Solve").click();
+    step_until(&mut harness, Duration::from_secs(20), |app| {
+        paused_at(app, 1)
+    });
+    for events in 2..=7 {
+        harness.key_press(egui::Key::F11);
+        step_until(&mut harness, Duration::from_secs(20), |app| {
+            paused_at(app, events)
+        });
+    }
+    // Event 7 is the seventh: the node's grid, the log's newest line and the timeline agree.
+    assert!(harness.query_by_label("7 of 7").is_some());
+    let debugger = harness.state().debugger().unwrap();
+    let board = debugger.puzzle().board().clone();
+    let newest = debugger.log()[0].clone();
+    assert_eq!(newest.index + 1, 7);
+    let line = ricochet_lab::app::debugger::panel::log_line(&board, &newest);
+    assert!(line.trim_start().starts_with("7  "), "{line}");
+    assert!(harness.query_by_label(&line).is_some(), "{line} is listed");
+
+    // Run on to the solution: depths finish, and the plot has their rows.
+    harness.key_press(egui::Key::F8);
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        app.debugger()
+            .is_some_and(|d| d.is_paused() && d.frame().view.solution.is_some())
+    });
+    let rows = harness.state().run_summary().unwrap().rows.len();
+    assert!(rows >= 2);
+    assert_eq!(harness.state().plotted_rows(), rows);
+    // The newest entries are at the top of the log, and shown.
+    let newest = harness.state().debugger().unwrap().log()[0].clone();
+    let line = ricochet_lab::app::debugger::panel::log_line(&board, &newest);
+    assert!(harness.query_by_label(&line).is_some(), "{line} is listed");
+    // Scrubbed back before the first depth finished, the plot has no row of the later ones.
+    let first_recorded = harness.state().debugger().unwrap().frame().first_recorded;
+    harness
+        .state_mut()
+        .apply_command(ricochet_lab::app::Command::Debug(
+            ricochet_lab::app::debugger::DebugCommand::Scrub(first_recorded),
+        ));
+    harness.run_steps(2);
+    assert!(harness.state().plotted_rows() < rows, "the plot rewinds");
+}

@@ -5,7 +5,9 @@ mod common;
 
 use common::{finished, step_until};
 use egui_kittest::kittest::Queryable;
+use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{format_moves, formats::game_id};
+use ricochet_lab::solver::Outcome;
 use ricochet_lab::solver::all_solutions::{robot_changes, robots_moved};
 use std::time::Duration;
 
@@ -44,4 +46,114 @@ fn the_panel_lists_every_optimal_solution_and_a_click_plays_one() {
         .click();
     harness.run();
     assert_eq!(harness.state().playback().unwrap().moves(), last.as_slice());
+}
+
+#[test]
+fn a_solution_list_goes_with_its_board_and_never_plays_on_another() {
+    let puzzle = game_id::parse(GAME).unwrap();
+    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |state| {
+        state.solver.solver = "fast".to_string();
+    });
+    harness.key_press(egui::Key::S);
+    step_until(&mut harness, Duration::from_secs(60), finished);
+    harness.get_by_label("List all optimal solutions").click();
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        !app.listing_solutions() && !app.listed_solutions().is_empty()
+    });
+    let listed = harness.state().listed_solutions().to_vec();
+    harness
+        .get_by_label(&format!("2. {}", format_moves(&listed[1])))
+        .click();
+    harness.run();
+
+    // Another board, solved: its run shows, and nothing of the first board's list.
+    let (other, _) = random_game(2, 4).unwrap();
+    let other_id = game_id::write(&other).unwrap();
+    common::import(&mut harness, &other_id);
+    assert!(harness.state().listed_solutions().is_empty());
+    assert!(harness.state().playback().is_none());
+    harness.key_press(egui::Key::S);
+    step_until(&mut harness, Duration::from_secs(60), finished);
+    assert!(harness.state().listed_solutions().is_empty());
+    assert!(
+        harness
+            .query_all_by_label_contains("optimal solution")
+            .count()
+            == 1,
+        "only the button to list this board's: no list of the first board is shown"
+    );
+    assert!(
+        harness
+            .query_by_label(&format!("2. {}", format_moves(&listed[1])))
+            .is_none()
+    );
+    // The new board's own list can be asked for, and the solution played is its own.
+    harness.get_by_label("List all optimal solutions");
+    let playback = harness
+        .state()
+        .playback()
+        .expect("the new solve plays back");
+    assert_eq!(playback.puzzle(), &other);
+    other.replay(playback.moves()).unwrap();
+}
+
+#[test]
+fn stopping_a_listing_keeps_and_counts_what_it_found() {
+    // The deck's 22-move puzzle: Fast IDA* solves it in seconds, while listing every one of
+    // its optimal solutions takes far longer, so the stop comes first.
+    let mut harness = common::app_harness();
+    common::choose_solver(&mut harness, "fast");
+    harness.get_by_label("Solve").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(120), finished);
+    let Some(Outcome::Solved { moves: optimum }) = harness.state().run_summary().unwrap().outcome
+    else {
+        panic!("the deck's puzzle is solved");
+    };
+    // The deck's solution of 22 moves and its table fill the dock, so the list's buttons are
+    // below its bottom edge: their commands are given as their clicks would.
+    harness.get_by_label("List all optimal solutions");
+    harness
+        .state_mut()
+        .apply_command(ricochet_lab::app::Command::ListSolutions);
+    step_until(&mut harness, Duration::from_secs(10), |app| {
+        app.listing_solutions() || !app.listed_solutions().is_empty()
+    });
+    assert!(
+        harness.state().listing_solutions(),
+        "still listing: {} listed",
+        harness.state().listed_solutions().len()
+    );
+    harness.run_steps(2);
+    // The listing starts from the run's length (no second solve) and shows its progress.
+    assert!(
+        harness
+            .query_all_by_label_contains(&format!("Listing the {}-move solutions", optimum.len()))
+            .next()
+            .is_some()
+    );
+    harness.get_by_label("Stop listing");
+    harness
+        .state_mut()
+        .apply_command(ricochet_lab::app::Command::StopListing);
+    step_until(&mut harness, Duration::from_secs(30), |app| {
+        !app.listing_solutions()
+    });
+    let listed = harness.state().listed_solutions().to_vec();
+    assert!(
+        listed.contains(&optimum),
+        "the run's own solution is among the listed: {listed:?}"
+    );
+    let count = listed.len();
+    let plural = if count == 1 { "" } else { "s" };
+    assert!(
+        harness
+            .query_all_by_label_contains(&format!(
+                "{count} optimal solution{plural} found before the stop"
+            ))
+            .next()
+            .is_some(),
+        "the stop keeps and counts {count}"
+    );
+    harness.get_by_label(&format!("1. {}", format_moves(&listed[0])));
 }

@@ -9,6 +9,7 @@ use common::{app_harness, choose_solver, finished, import, start_long_solve, ste
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
+use ricochet_lab::app::widgets::format_duration;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::{self, Outcome};
@@ -84,9 +85,10 @@ fn editing_the_board_cancels_a_running_solve() {
     start_long_solve(&mut harness, 1);
     harness.get_by_label("Clear robots").click();
     harness.step();
-    step_until(&mut harness, Duration::from_secs(30), finished);
-    let summary = harness.state().run_summary().unwrap();
-    assert_eq!(summary.outcome, Some(Outcome::Cancelled));
+    // The run belongs to the board before the edit: it is no longer this board's run, and the
+    // Run tab says what became of it.
+    assert!(harness.state().run_summary().is_none());
+    harness.run_steps(2);
     assert!(
         harness
             .query_by_label_contains("Cancelled because the board was edited")
@@ -130,4 +132,98 @@ fn the_app_renders_its_board_without_a_gpu() {
     let cells = [palette.board, palette.board_alt].map(|c| (c.r(), c.g(), c.b()));
     let empty = pixel(0.5, 8.5);
     assert!(cells.contains(&empty), "an empty cell, got {empty:?}");
+}
+
+#[test]
+fn row_times_and_the_total_are_read_from_one_clock_and_shown_so() {
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    import(&mut harness, &game_id::write(&puzzle).unwrap());
+    for name in ["stateless", "fast", "iddfs", "bfs"] {
+        choose_solver(&mut harness, name);
+        harness.get_by_label("Solve").click();
+        harness.step();
+        step_until(&mut harness, Duration::from_secs(60), finished);
+        let summary = harness.state().run_summary().unwrap();
+        let total = summary.total.expect("the run ended");
+        assert_eq!(summary.row_times.len(), summary.rows.len(), "{name}");
+        assert!(!summary.row_times.is_empty(), "{name}");
+        assert!(
+            summary.row_times.windows(2).all(|w| w[0] <= w[1]),
+            "{name}: {:?}",
+            summary.row_times
+        );
+        assert!(
+            summary.row_times.iter().all(|at| *at <= total),
+            "{name}: rows {:?} after the total {total:?}",
+            summary.row_times
+        );
+        // The figures on screen are these: the total beside the solver's name, and the last
+        // row's time in the table.
+        let title = solver::kind(name).unwrap().title;
+        assert!(
+            harness
+                .query_all_by_label_contains(&format!("{title} in {}", format_duration(total)))
+                .next()
+                .is_some(),
+            "{name}: the total {} is shown",
+            format_duration(total)
+        );
+        let last = format_duration(*summary.row_times.last().unwrap());
+        assert!(
+            harness.query_all_by_label(&last).next().is_some(),
+            "{name}: the last row's time {last} is shown"
+        );
+    }
+}
+
+#[test]
+fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |state| {
+        state.solver.solver = "iddfs".to_string();
+    });
+    harness.get_by_label("Debug mode").click();
+    harness.run();
+    harness.get_by_label("Solve").click();
+    step_until(&mut harness, Duration::from_secs(20), |app| {
+        common::paused_at(app, 1)
+    });
+    // F8 runs to the solution, where the search waits; it is held there for longer than the
+    // whole search takes, then F5 lets it end.
+    harness.key_press(egui::Key::F8);
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        app.debugger().is_some_and(|d| {
+            d.is_paused() && d.frame().view.solution.is_some() && d.frame().stop_reason.is_some()
+        })
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    harness.key_press(egui::Key::F5);
+    step_until(&mut harness, Duration::from_secs(60), finished);
+    harness.get_by_label("Run").click();
+    harness.run_steps(2);
+    let summary = harness.state().run_summary().unwrap();
+    assert!(matches!(summary.outcome, Some(Outcome::Solved { .. })));
+    let total = summary.total.unwrap();
+    assert!(total > Duration::ZERO);
+    assert!(
+        summary.row_times.iter().all(|at| *at <= total),
+        "rows {:?} after the total {total:?}",
+        summary.row_times
+    );
+    assert!(
+        harness
+            .query_all_by_label_contains(&format!("IDDFS (Fogleman) in {}", format_duration(total)))
+            .next()
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_all_by_label_contains("in 0.00 ms")
+            .next()
+            .is_none(),
+        "a debugged run is not reported as taking no time"
+    );
+    // The plot has the same figure.
+    assert_eq!(harness.state().plotted_solves(), 1);
 }

@@ -41,6 +41,34 @@ fn solve_json_has_the_documented_fields() {
 }
 
 #[test]
+fn solve_json_times_each_depth_row_on_the_clock_of_its_total() {
+    for solver in ["iddfs", "bfs", "fast", "astar"] {
+        let (code, out, err) = lab(&[
+            "solve",
+            "boards/small-6x6.ron",
+            "--solver",
+            solver,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{solver}: {out} {err}");
+        let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let total = value["millis"].as_f64().unwrap();
+        let rows: Vec<f64> = value["depths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["millis"].as_f64().expect("each row has its time"))
+            .collect();
+        assert!(!rows.is_empty(), "{solver}: {value}");
+        assert!(rows.windows(2).all(|w| w[0] <= w[1]), "{solver}: {rows:?}");
+        assert!(
+            rows.iter().all(|at| *at <= total),
+            "{solver}: {rows:?} past {total}"
+        );
+    }
+}
+
+#[test]
 fn fast_runs_on_either_page_size_and_refuses_others() {
     for pages in ["huge", "small"] {
         let (code, out, err) = lab(&[

@@ -125,6 +125,11 @@ impl Command {
 }
 
 impl RicochetApp {
+    /// Applies a command as a click or key would (for tests and tools that drive the app).
+    pub fn apply_command(&mut self, command: Command) {
+        self.apply(command);
+    }
+
     pub(super) fn apply(&mut self, command: Command) {
         match command {
             Command::Edit { edit, step } => self.apply_edit(&edit, step),
@@ -205,7 +210,7 @@ impl RicochetApp {
             Command::MoveRobot(dir) => {
                 let now = self.now();
                 if let Some(play) = &mut self.play {
-                    self.playback = None;
+                    self.derived.close_playback();
                     match play.slide(dir, now) {
                         Ok(_) if play.is_reached() => {
                             let count = play.moves().len();
@@ -233,7 +238,7 @@ impl RicochetApp {
             Command::PlayListedSolution(index) => self.play_listed_solution(index),
             Command::Solve => self.solve(),
             Command::Cancel => {
-                if let Some(session) = &mut self.session
+                if let Some(session) = self.derived.session_mut(self.doc.revision())
                     && !session.run.is_finished()
                 {
                     session.run.cancel();
@@ -242,10 +247,10 @@ impl RicochetApp {
             }
             Command::Playback(control) => {
                 if control == PlaybackControl::Close {
-                    self.playback = None;
+                    self.derived.close_playback();
                 } else {
                     let now = self.now();
-                    if let Some(playback) = &mut self.playback {
+                    if let Some(playback) = self.derived.playback_mut(self.doc.revision()) {
                         playback.control(control, now);
                     }
                 }
@@ -254,13 +259,15 @@ impl RicochetApp {
             Command::Message(text) => self.note(text),
             Command::Error(text) => self.error(text),
             Command::Debug(command) => {
-                if let Some(debugger) = &mut self.debugger {
+                if let Some(debugger) = self.derived.debugger_mut(self.doc.revision()) {
                     debugger.apply(command);
                 }
             }
+            // The verdict speaks of the graph of the board as it is now: it goes with the next
+            // edit.
             Command::CheckGraph => match self.graph_tracker.run_check() {
-                Ok(text) => self.note(text),
-                Err(text) => self.error(text),
+                Ok(text) => self.note_on_board(text, false),
+                Err(text) => self.note_on_board(text, true),
             },
             Command::ToggleExperiments => self.experiments.open = !self.experiments.open,
             Command::ToggleAnalyzer => self.analyzer.open = !self.analyzer.open,
@@ -472,7 +479,7 @@ impl RicochetApp {
             return;
         }
         let job = solver_panel::job_for(kind, puzzle.clone(), &self.state.solver);
-        self.debugger = None;
+        let mut debugged = None;
         let started = if self.state.debug.enabled {
             let setup = crate::worker::debug::DebugSetup {
                 start_paused: self.state.debug.start_paused,
@@ -480,7 +487,7 @@ impl RicochetApp {
                 ..Default::default()
             };
             job.spawn_debug(self.waker(), setup).map(|(run, handle)| {
-                self.debugger = Some(debugger::Debugger::new(handle, puzzle.clone()));
+                debugged = Some(debugger::Debugger::new(handle, puzzle.clone()));
                 run
             })
         } else {
@@ -488,21 +495,32 @@ impl RicochetApp {
         };
         match started {
             Ok(run) => {
-                // Replacing the solve state drops (and so cancels) any run still going.
-                self.session = Some(SolveSession {
-                    run,
-                    puzzle,
-                    puzzle_name: self.doc.name(),
-                    revision: self.doc.revision(),
-                    serial: self.session.as_ref().map_or(1, |s| s.serial + 1),
-                    interrupted: None,
-                    recorded: false,
-                });
-                if self.debugger.is_some() {
+                let current = self.doc.revision();
+                self.serial += 1;
+                // The new run takes the last one's place, with everything that came of it:
+                // dropping a run still going cancels it.
+                self.derived.start_session(
+                    current,
+                    SolveSession {
+                        run,
+                        puzzle,
+                        puzzle_name: self.doc.name(),
+                        revision: current,
+                        serial: self.serial,
+                        interrupted: None,
+                        recorded: false,
+                    },
+                );
+                if let Some(debugger) = debugged {
+                    self.derived.set_debugger(current, debugger);
                     self.dock = shell::DockTab::Debugger;
+                    self.note(format!(
+                        "Solving with {} in debug mode (untick Debug mode for a plain run)",
+                        kind.title
+                    ));
+                } else {
+                    self.note(format!("Solving with {}", kind.title));
                 }
-                self.playback = None;
-                self.note(format!("Solving with {}", kind.title));
             }
             Err(error) => self.error(format!("Could not start the solver: {error}")),
         }

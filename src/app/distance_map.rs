@@ -212,7 +212,8 @@ impl super::RicochetApp {
 
     /// Drains the distance map's worker and follows the position shown.
     pub(super) fn sync_distances(&mut self) {
-        self.distances.drain();
+        let current = self.doc.revision();
+        self.derived.distances_mut(current).drain();
         let settings = &self.state.overlays;
         let wanted = self.distance_position().map(|position| DistanceKey {
             revision: self.doc.revision(),
@@ -222,12 +223,12 @@ impl super::RicochetApp {
         });
         let on = settings.exact_distances;
         let waker = self.waker();
-        self.distances.sync(wanted, on, waker);
+        self.derived.distances_mut(current).sync(wanted, on, waker);
     }
 
     /// The robot whose distances the overlay shows.
     pub(super) fn distance_robot(&self) -> Option<RobotColor> {
-        let (key, _) = self.distances.map()?;
+        let (key, _) = self.derived.distances(self.doc.revision())?.map()?;
         let robots: Vec<RobotColor> = key.position.robots().iter().map(|r| r.color).collect();
         self.state
             .overlays
@@ -246,17 +247,25 @@ impl super::RicochetApp {
             .map(|p| p.robots().iter().map(|r| r.color).collect())
             .unwrap_or_default();
         ui.separator();
-        self.distances.ui(ui, &mut self.state.overlays, &robots);
+        let current = self.doc.revision();
+        self.derived
+            .distances_mut(current)
+            .ui(ui, &mut self.state.overlays, &robots);
     }
 
     /// The exact distance map shown, with the position it was computed from (for tests and
     /// tools that drive the app).
     pub fn exact_distance_map(&self) -> Option<(&Puzzle, &DistanceMap)> {
-        self.distances.map().map(|(key, map)| (&key.position, map))
+        self.derived
+            .distances(self.doc.revision())?
+            .map()
+            .map(|(key, map)| (&key.position, map))
     }
 
     /// Whether the exact distance map is being computed.
     pub fn exact_distances_computing(&self) -> bool {
-        self.distances.is_computing()
+        self.derived
+            .distances(self.doc.revision())
+            .is_some_and(DistanceMapState::is_computing)
     }
 }

@@ -121,7 +121,8 @@ impl super::RicochetApp {
             return;
         };
         let waker = self.waker();
-        if let Err(error) = self.hints.request(&position, waker) {
+        let current = self.doc.revision();
+        if let Err(error) = self.derived.hints_mut(current).request(&position, waker) {
             self.error(error);
         }
     }
@@ -132,21 +133,27 @@ impl super::RicochetApp {
         let Some(play) = &self.play else {
             return;
         };
-        if self.hints.position().is_some_and(|p| *p != play.position()) {
-            self.hints.forget();
+        let hints = self.derived.hints_mut(self.doc.revision());
+        if hints.position().is_some_and(|p| *p != play.position()) {
+            hints.forget();
         }
-        if self.hints.ui(ui) {
+        if hints.ui(ui) {
             commands.push(super::Command::Hint);
         }
     }
 
     /// The hint lines shown in the play panel (for tests and tools that drive the app).
     pub fn hint_lines(&self) -> Vec<String> {
-        self.hints.lines()
+        self.derived
+            .hints(self.doc.revision())
+            .map(HintState::lines)
+            .unwrap_or_default()
     }
 
     /// Whether a hint is being computed.
     pub fn hint_computing(&self) -> bool {
-        self.hints.is_computing()
+        self.derived
+            .hints(self.doc.revision())
+            .is_some_and(HintState::is_computing)
     }
 }

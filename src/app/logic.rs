@@ -8,17 +8,22 @@ use plots::SolvePoint;
 impl RicochetApp {
     pub(super) fn drain_worker(&mut self) {
         let now = self.now();
-        if let Some(debugger) = &mut self.debugger {
+        let current = self.doc.revision();
+        if let Some(debugger) = self.derived.debugger_mut(current) {
             debugger.refresh(self.state.debug.speed);
         }
-        self.hints.drain();
-        self.solutions.drain();
+        self.derived.hints_mut(current).drain();
+        if let Some(list) = self.derived.solutions_mut(current) {
+            list.drain();
+        }
+        self.derived.drain_retiring();
         self.sync_distances();
         self.analyzer.drain();
-        let Some(session) = &mut self.session else {
+        let Some(session) = self.derived.session_mut(current) else {
             return;
         };
         session.run.drain();
+        let mut solution_to_play = None;
         if session.run.is_finished() && !session.recorded {
             session.recorded = true;
             let kind = session.run.kind();
@@ -53,6 +58,7 @@ impl RicochetApp {
             self.message = Some(StatusMessage {
                 text: summary,
                 error: failed,
+                about: Some(current),
             });
             if let Some(RunEnd::Finished(report)) = session.run.end()
                 && let Outcome::Solved { moves } = &report.outcome
@@ -65,10 +71,17 @@ impl RicochetApp {
                     seconds: report.elapsed.as_secs_f64(),
                 });
                 if session.interrupted.is_none() {
-                    self.playback = Some(Playback::new(session.puzzle.clone(), moves.clone(), now));
+                    solution_to_play =
+                        Some(Playback::new(session.puzzle.clone(), moves.clone(), now));
                 }
             }
         }
+        if let Some(playback) = solution_to_play {
+            self.derived.set_playback(current, playback);
+        }
+        let Some(session) = self.derived.session(current) else {
+            return;
+        };
         if !session.run.is_finished() {
             // The worker wakes us with news; this is only a floor on the refresh rate.
             self.ctx.request_repaint_after(Duration::from_millis(100));
@@ -83,8 +96,8 @@ impl RicochetApp {
         }
         let context = keys::KeyContext {
             mode: self.state.mode,
-            debugger_paused: self.debugger.as_ref().map(debugger::Debugger::is_paused),
-            playback: self.playback.is_some(),
+            debugger_paused: self.debugger().map(debugger::Debugger::is_paused),
+            playback: self.playback().is_some(),
         };
         let commands = ctx.input_mut(|input| keys::handle(input, context));
         self.queued.extend(commands);
@@ -102,7 +115,7 @@ impl RicochetApp {
         let now = self.now();
         let speed = self.state.solver.playback_speed;
         let mut busy = false;
-        if let Some(playback) = &mut self.playback {
+        if let Some(playback) = self.derived.playback_mut(self.doc.revision()) {
             busy |= playback.tick(now, speed);
         }
         if let Some(play) = &self.play {

@@ -3,7 +3,10 @@
 //!
 //! Laid out by concern, as egui's own demo app and rerun's viewer are:
 //! - [`document`]: the board, its file, history and validity; every change moves its revision
-//!   on, and every result is tagged with the revision it was computed on;
+//!   on;
+//! - [`derived`]: every result computed from the board (runs, solution lists, playback, the
+//!   debugged run, hints, distance maps), each tagged with the revision it was computed on and
+//!   handed out only for the current one; a change of revision drops the others in one place;
 //! - [`shell`]: the panels, menus and status line (`ui` reads like a table of contents);
 //! - [`keys`]: one table of shortcuts for input, Help and menu hints;
 //! - [`commands`]: every whole-app action collected as a [`Command`] while panels are drawn
@@ -18,6 +21,7 @@ pub mod board_view;
 pub mod commands;
 pub mod coordinates;
 pub mod debugger;
+pub mod derived;
 pub mod distance_map;
 pub mod document;
 pub mod draft;
@@ -46,7 +50,9 @@ pub mod windows;
 use crate::model::{RobotColor, samples};
 use crate::worker::{RunEnd, Waker};
 pub use commands::{Command, Pending, UndoStep};
+use derived::DerivedResults;
 use document::Document;
+use document::Revision;
 use draft::{Draft, parse_draft, write_draft};
 use editor::EditorInteraction;
 use files::FileWindows;
@@ -127,6 +133,9 @@ impl Presentation {
 struct StatusMessage {
     text: String,
     error: bool,
+    /// The revision of the board the line speaks of, when it reports a result derived from
+    /// it (a solve, a graph check): it goes when the board changes.
+    about: Option<Revision>,
 }
 
 /// A summary of the solver panel's run, for tests and tools that drive the app.
@@ -142,6 +151,10 @@ pub struct RunSummary {
     pub outcome: Option<crate::solver::Outcome>,
     /// How long the solver took to stop after a cancel, when it was cancelled.
     pub cancel_latency: Option<Duration>,
+    /// When each row finished, on the run's clock.
+    pub row_times: Vec<Duration>,
+    /// The run's total on that clock, once it has ended.
+    pub total: Option<Duration>,
 }
 
 /// The app.
@@ -152,8 +165,10 @@ pub struct RicochetApp {
     doc: Document,
     editor: EditorInteraction,
     play: Option<PlayState>,
-    session: Option<SolveSession>,
-    playback: Option<Playback>,
+    /// Everything computed from the board, by revision.
+    derived: DerivedResults,
+    /// Counts the runs started since the app opened, so that no two runs share a number.
+    serial: u64,
     plots: PlotHistory,
     windows: FileWindows,
     new_window: NewBoardWindow,
@@ -175,18 +190,10 @@ pub struct RicochetApp {
     screenshot: Option<ScreenshotDirector>,
     /// The Experiments window.
     experiments: experiments::ExperimentsView,
-    /// The debugged run, when the last solve was started in debug mode.
-    debugger: Option<debugger::Debugger>,
     /// The editor's slide graph, for the graph overlay.
     graph_tracker: overlays::assembly::GraphTracker,
     /// The stateless stores of the puzzle shown, for the stateless overlay.
     stateless_cache: overlays::assembly::StatelessCache,
-    /// Play mode's hint for the current position.
-    hints: hints::HintState,
-    /// Every optimal solution of the last run, when listed.
-    solutions: solutions_list::SolutionsList,
-    /// The exact distance map of the position shown, for its overlay.
-    distances: distance_map::DistanceMapState,
     /// The Analyse board window.
     analyzer: analyzer::AnalyzerView,
     ctx: egui::Context,
@@ -215,6 +222,7 @@ impl RicochetApp {
                         "The stored working board could not be read ({error}); the deck's puzzle is shown instead."
                     ),
                     error: true,
+                    about: None,
                 });
                 (
                     Draft::from_puzzle(&samples::fogleman_22()),
@@ -236,8 +244,8 @@ impl RicochetApp {
             doc,
             editor: EditorInteraction::default(),
             play: None,
-            session: None,
-            playback: None,
+            derived: DerivedResults::default(),
+            serial: 0,
             plots: PlotHistory::default(),
             windows: FileWindows::default(),
             new_window: NewBoardWindow::default(),
@@ -253,15 +261,13 @@ impl RicochetApp {
             presentation: Presentation::INTERACTIVE,
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),
-            debugger: None,
             graph_tracker: Default::default(),
             stateless_cache: Default::default(),
-            hints: Default::default(),
-            solutions: Default::default(),
-            distances: Default::default(),
             analyzer: Default::default(),
             ctx,
         };
+        app.derived
+            .on_revision_change(app.doc.revision(), "the app started");
         app.sync_board_fields();
         app.ensure_play();
         app
@@ -304,7 +310,7 @@ impl RicochetApp {
 
     /// The solution being played back.
     pub fn playback(&self) -> Option<&Playback> {
-        self.playback.as_ref()
+        self.derived.playback(self.doc.revision())
     }
 
     /// The number of solves in the plot history.
@@ -328,7 +334,7 @@ impl RicochetApp {
 
     /// The solver panel's current or last run, while it belongs to the board shown.
     pub fn run_summary(&self) -> Option<RunSummary> {
-        let session = self.session.as_ref()?;
+        let session = self.current_session()?;
         let run = &session.run;
         let outcome = match run.end() {
             Some(RunEnd::Finished(report)) => Some(report.outcome.clone()),
@@ -340,12 +346,21 @@ impl RicochetApp {
             rows: run.rows().iter().map(|r| r.stats.clone()).collect(),
             outcome,
             cancel_latency: run.cancel_latency(),
+            row_times: run.rows().iter().map(|r| r.at).collect(),
+            total: run.is_finished().then(|| run.elapsed()),
         })
     }
 
-    /// The debugged run, when the last solve was started in debug mode.
+    /// What the Run tab says of the run of an earlier board, when the board changed since.
+    pub fn earlier_run_note(&self) -> Option<&str> {
+        self.derived
+            .earlier_run(self.doc.revision())
+            .map(|earlier| earlier.note.as_str())
+    }
+
+    /// The debugged run, when the last solve on the board shown was started in debug mode.
     pub fn debugger(&self) -> Option<&debugger::Debugger> {
-        self.debugger.as_ref()
+        self.derived.debugger(self.doc.revision())
     }
 
     /// The editor's slide graph, kept up to date while the graph overlay is on.
@@ -368,6 +383,13 @@ impl RicochetApp {
             .collect();
         robots.sort_by_key(|(color, _)| *color);
         robots
+    }
+
+    /// The overlay layers the board draws now (for tests and tools that drive the app).
+    pub fn shown_overlay(&mut self) -> overlays::OverlayDrawing {
+        let mut scene = self.scene(self.now());
+        self.overlay_scene(&mut scene, None);
+        scene.overlay
     }
 
     /// The persisted state as it would be saved now.
@@ -399,6 +421,7 @@ impl RicochetApp {
         self.message = Some(StatusMessage {
             text: text.into(),
             error: false,
+            about: None,
         });
     }
 
@@ -406,6 +429,17 @@ impl RicochetApp {
         self.message = Some(StatusMessage {
             text: text.into(),
             error: true,
+            about: None,
+        });
+    }
+
+    /// A status line about a result derived from the board as it is now: it goes when the
+    /// board changes.
+    fn note_on_board(&mut self, text: impl Into<String>, error: bool) {
+        self.message = Some(StatusMessage {
+            text: text.into(),
+            error,
+            about: Some(self.doc.revision()),
         });
     }
 
@@ -432,21 +466,28 @@ impl RicochetApp {
         }
     }
 
-    /// Everything that follows a change of the board: cancel a solve of the old board (its
-    /// result stays tagged with the old revision, so the panel no longer shows it as this
-    /// board's), drop the game, the solution shown and the debugged run.
+    /// Everything that follows a change of the board: the results derived from the old board
+    /// go (a solve still running on it is cancelled, and the Run tab says why), with the
+    /// status line that spoke of them and the game.
     fn after_board_change(&mut self, reason: &str) {
-        if let Some(session) = &mut self.session
-            && !session.run.is_finished()
-        {
-            session.run.cancel();
-            session.interrupted = Some(format!("because {reason}"));
-        }
-        self.playback = None;
+        self.sync_derived(reason);
         self.play = None;
-        self.debugger = None;
         self.sync_board_fields();
         self.ensure_play();
+    }
+
+    /// Brings the store of derived results, and the status line that speaks of them, up to
+    /// the document's revision. The one place results of an older board are dropped.
+    fn sync_derived(&mut self, reason: &str) {
+        let current = self.doc.revision();
+        if self.derived.on_revision_change(current, reason)
+            && self
+                .message
+                .as_ref()
+                .is_some_and(|m| m.about.is_some_and(|about| about != current))
+        {
+            self.message = None;
+        }
     }
 
     /// Puts another board in place of this one: nothing of the old board's stays.
@@ -459,21 +500,48 @@ impl RicochetApp {
     ) {
         self.doc.replace(draft, file, name);
         self.editor.reset();
-        // Dropping the debugger state cancels a run still going on the old board.
-        self.session = None;
         self.after_board_change("another board was opened");
         self.note(note);
     }
 
     /// The current session, when it was run on the board as it is now.
     fn current_session(&self) -> Option<&SolveSession> {
-        self.session
-            .as_ref()
-            .filter(|s| s.revision == self.doc.revision())
+        self.derived.session(self.doc.revision())
     }
 
+    /// The run whose rows the nodes plot draws: the run on the board as it is now, up to the
+    /// event the debugger shows when it is scrubbed back (the plot rewinds with it).
+    fn plotted_run(
+        &self,
+    ) -> Option<(
+        &'static crate::solver::SolverKind,
+        &[crate::worker::DepthRow],
+    )> {
+        let session = self.current_session()?;
+        let rows = session.run.rows();
+        let shown = match self.debugger() {
+            Some(debugger) if debugger.is_scrubbed_back() => {
+                match &debugger.shown_view().last_depth {
+                    None => 0,
+                    Some(last) => rows
+                        .iter()
+                        .position(|row| row.stats == *last)
+                        .map_or(rows.len(), |i| i + 1),
+                }
+            }
+            _ => rows.len(),
+        };
+        Some((session.run.kind(), &rows[..shown]))
+    }
+
+    /// The rows the nodes plot draws now (for tests and tools that drive the app).
+    pub fn plotted_rows(&self) -> usize {
+        self.plotted_run().map_or(0, |(_, rows)| rows.len())
+    }
+
+    /// Whether the run on the board as it is now is still going.
     fn is_running(&self) -> bool {
-        self.session.as_ref().is_some_and(|s| !s.run.is_finished())
+        self.derived.is_running(self.doc.revision())
     }
 }
 
@@ -484,6 +552,9 @@ fn capital(text: &str) -> String {
 
 impl eframe::App for RicochetApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        // Every change of the board already brought the store up to date; this only makes
+        // sure nothing of another revision is drawn should a change have come another way.
+        self.sync_derived("the board changed");
         self.drain_worker();
         self.experiments.drain();
         self.handle_close_request(ctx);

@@ -268,7 +268,17 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
     let Some((kind, rows)) = current.filter(|(_, rows)| !rows.is_empty()) else {
         ui.label("Nodes per depth of the current run (log scale)");
         legend_row_ui(ui, std::iter::empty());
-        no_data_ui(ui, "Run a solver to see its counters per depth.");
+        let why = match current {
+            // A run is on, but no depth of it has finished (DLS searches one depth, so its
+            // only row comes at its end).
+            Some((kind, _)) => format!(
+                "{} has not finished a {} yet: a point appears as each one finishes.",
+                kind.title,
+                kind.columns.depth.to_lowercase()
+            ),
+            None => "Run a solver to see its counters per depth.".to_string(),
+        };
+        no_data_ui(ui, &why);
         return;
     };
     ui.label(format!(

@@ -32,8 +32,7 @@ impl RicochetApp {
         // A debugged node is shown while its search runs, or when a finished search is looked
         // back at; a cancelled search leaves the board as it is.
         let debug_picture = self
-            .debugger
-            .as_ref()
+            .debugger()
             .filter(|d| running || (d.is_scrubbed_back() && !cancelled))
             .and_then(|d| d.board_picture().map(|p| (p, d.puzzle().goal())));
         let draft = self.doc.draft();
@@ -41,7 +40,7 @@ impl RicochetApp {
             scene.robots = robots;
             scene.trails = trails;
             scene.goal = Some(goal);
-        } else if let Some(playback) = &self.playback {
+        } else if let Some(playback) = self.playback() {
             scene.robots = playback.sprites(now, speed);
             scene.trails = playback.trails();
             scene.goal = Some(playback.puzzle().goal());
@@ -87,10 +86,10 @@ impl RicochetApp {
                 .collect();
             self.graph_tracker.follow(board, &robots);
         }
-        let debugged_stateless = self
-            .debugger
-            .as_ref()
-            .is_some_and(debugger::Debugger::is_stateless_run);
+        // A debugged run feeds the overlays only while it belongs to the board shown and was
+        // not cancelled (the store decides both).
+        let debugger = self.derived.debugger_for_overlays(self.doc.revision());
+        let debugged_stateless = debugger.is_some_and(debugger::Debugger::is_stateless_run);
         let stateless = match (
             self.doc.validity(),
             settings.stateless && !debugged_stateless,
@@ -100,15 +99,14 @@ impl RicochetApp {
         };
         // Only a solution of the board as it is now is drawn on it.
         let solution = self
-            .session
-            .as_ref()
-            .filter(|s| s.revision == self.doc.revision())
+            .derived
+            .session(self.doc.revision())
             .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
         let sources = OverlaySources {
             settings: &settings,
             board,
             min_moves: scene.min_moves.as_deref(),
-            debugger: self.debugger.as_ref(),
+            debugger,
             tracker: settings.graph_edges.then_some(&self.graph_tracker),
             focus,
             stateless,
@@ -118,7 +116,12 @@ impl RicochetApp {
         scene.overlay.extend(self.analyzer.heat_layer(board));
         // Only a map of the position shown is drawn (sync drops any other).
         if settings.exact_distances
-            && let (Some((_, map)), Some(color)) = (self.distances.map(), self.distance_robot())
+            && let (Some((_, map)), Some(color)) = (
+                self.derived
+                    .distances(self.doc.revision())
+                    .and_then(|d| d.map()),
+                self.distance_robot(),
+            )
         {
             scene
                 .overlay

@@ -463,11 +463,10 @@ impl ScreenshotDirector {
     }
 
     fn ready(&mut self, app: &mut RicochetApp) -> bool {
-        let finished = app.session.as_ref().is_some_and(|s| s.run.is_finished());
+        let finished = app.current_session().is_some_and(|s| s.run.is_finished());
         match self.view {
             View::DebugPaused | View::OverlayHeat => app
-                .debugger
-                .as_ref()
+                .debugger()
                 .is_some_and(|d| d.is_paused() && d.frame().stop_reason.is_some()),
             View::OverlayGraph => {
                 if app.graph_tracker.changes().is_empty() {
@@ -486,10 +485,10 @@ impl ScreenshotDirector {
                 true
             }
             View::OverlayMinMoves | View::OverlayStateless => true,
-            View::OverlayDistances => app.distances.map().is_some(),
+            View::OverlayDistances => app.exact_distance_map().is_some(),
             View::Analyze => !app.analyzer.is_running() && app.analyzer.analysis().is_some(),
             View::DebugStepBack => {
-                let Some(debugger) = app.debugger.as_ref() else {
+                let Some(debugger) = app.debugger() else {
                     return false;
                 };
                 if !(debugger.is_paused() && debugger.frame().stop_reason.is_some()) {
@@ -506,7 +505,7 @@ impl ScreenshotDirector {
                 false
             }
             View::DebugGraph | View::DebugStateless => {
-                let Some(debugger) = app.debugger.as_ref() else {
+                let Some(debugger) = app.debugger() else {
                     return false;
                 };
                 let frame = debugger.frame();
@@ -525,7 +524,7 @@ impl ScreenshotDirector {
             }
             View::OverlaySolution => {
                 if finished {
-                    app.playback = None;
+                    app.derived.close_playback();
                 }
                 finished
             }
@@ -563,8 +562,7 @@ impl ScreenshotDirector {
             View::Solving => {
                 if self.long_run {
                     return app
-                        .session
-                        .as_ref()
+                        .current_session()
                         .is_some_and(|s| !s.run.is_finished() && s.run.rows().len() >= 16);
                 }
                 if finished {
@@ -585,7 +583,7 @@ impl ScreenshotDirector {
                     return false;
                 }
                 let now = app.now();
-                if let Some(playback) = &mut app.playback {
+                if let Some(playback) = app.derived.playback_mut(app.doc.revision()) {
                     if playback.step() < 5 {
                         playback.control(super::playback::PlaybackControl::Forward, now - 10.0);
                         return false;
@@ -601,7 +599,7 @@ impl ScreenshotDirector {
                 if !finished {
                     return false;
                 }
-                if let Some(session) = &app.session {
+                if let Some(session) = app.current_session() {
                     match session.run.end() {
                         Some(RunEnd::Refused(error)) => {
                             eprintln!("note: a solve for the plots was refused: {error}")

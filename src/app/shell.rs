@@ -248,9 +248,12 @@ impl RicochetApp {
         let view = PanelView {
             solvers: crate::solver::SOLVERS,
             puzzle,
-            session: self.session.as_ref(),
-            current: self.current_session().is_some(),
-            playback: self.playback.as_ref(),
+            session: self.derived.session(self.doc.revision()),
+            earlier_run: self
+                .derived
+                .earlier_run(self.doc.revision())
+                .map(|earlier| earlier.note.as_str()),
+            playback: self.derived.playback(self.doc.revision()),
         };
         solver_panel::solver_controls_ui(
             ui,
@@ -275,7 +278,7 @@ impl RicochetApp {
             DockTab::Debugger => {
                 debugger::panel::debugger_ui(
                     ui,
-                    self.debugger.as_ref(),
+                    self.derived.debugger(self.doc.revision()),
                     &mut self.state.debug,
                     running,
                     commands,
@@ -292,6 +295,7 @@ impl RicochetApp {
                             &mut self.state.overlays,
                             &mut self.state.view.min_moves,
                         );
+                        self.empty_overlays_ui(ui);
                         self.distance_map_ui(ui);
                         let tracker = self
                             .state
@@ -315,8 +319,8 @@ impl RicochetApp {
     }
 
     pub(super) fn plots_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        // Only the rows of a run on the board as it is now.
-        let current = self.current_session().map(|s| (s.run.kind(), s.run.rows()));
+        // Only the rows of a run on the board as it is now, as far as the debugger shows it.
+        let current = self.plotted_run();
         plots::plots_ui(ui, &self.plots, crate::solver::SOLVERS, current, commands);
     }
 }

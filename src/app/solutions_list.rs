@@ -1,14 +1,21 @@
 //! The solver panel's list of every optimal solution: after an optimal solver has solved the
 //! puzzle, *List all optimal solutions* lists them on a worker thread (sorted: fewest robots,
 //! then fewest robot changes); clicking one plays it back on the board.
+//!
+//! The listing starts from the run's optimum (it searches only sequences of that length, with
+//! no second solve), shows its progress while it runs, and *Stop listing* keeps what it found.
+//! The run's own solution is always among the listed: it is optimal whatever the listing
+//! reached. The list lives in the store of derived results, so it belongs to the run and the
+//! board it was made for and goes with them.
 
 use super::Command;
 use super::theme;
+use super::widgets::{format_count, format_duration};
 use crate::model::{Move, format_moves};
-use crate::solver::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing};
-use crate::solver::{Optimality, Stop};
-use crate::worker::solutions::spawn_listing;
-use crate::worker::{Task, drain_slot};
+use crate::solver::Optimality;
+use crate::solver::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing, sort_solutions};
+use crate::worker::Drained;
+use crate::worker::solutions::{ListingTask, spawn_listing};
 use std::time::Duration;
 
 /// The time a listing may take.
@@ -18,21 +25,39 @@ pub const LISTING_TIME_LIMIT: Duration = Duration::from_secs(120);
 #[derive(Default)]
 pub struct SolutionsList {
     /// The serial of the run it belongs to.
-    serial: Option<u64>,
-    task: Option<Task<Listing>>,
+    serial: u64,
+    /// The run's own solution, which the list always holds.
+    optimum: Vec<Move>,
+    task: Option<ListingTask>,
     listing: Option<Listing>,
     /// The index of the solution last played back.
     chosen: Option<usize>,
 }
 
 impl SolutionsList {
-    /// Takes the worker's answer when it has come.
+    /// Takes the worker's answer when it has come, with the run's own solution counted in.
     pub fn drain(&mut self) {
+        let Some(running) = &self.task else {
+            return;
+        };
+        let mut answer = None;
         // The task sends one message: the listing. A lost task leaves no listing.
-        drain_slot(&mut self.task, |listing| {
-            self.listing = Some(listing);
+        let drained = running.task.drain(|listing| {
+            answer = Some(listing);
             true
         });
+        if drained != Drained::Waiting {
+            self.task = None;
+        }
+        if let Some(mut listing) = answer {
+            // A listing stopped early (or capped) may not have reached the run's solution,
+            // which is one of the optimal solutions all the same.
+            if !self.optimum.is_empty() && !listing.solutions.contains(&self.optimum) {
+                listing.solutions.push(self.optimum.clone());
+                sort_solutions(&mut listing.solutions);
+            }
+            self.listing = Some(listing);
+        }
     }
 
     /// The solutions listed so far (empty while listing or before).
@@ -47,15 +72,17 @@ impl SolutionsList {
         self.task.is_some()
     }
 
-    fn cancel(&mut self) {
-        if let Some(task) = &self.task {
-            task.cancel();
+    /// Asks the listing to stop; it hands back what it found.
+    pub fn cancel(&mut self) {
+        if let Some(running) = &self.task {
+            running.task.cancel();
         }
     }
 }
 
 impl super::RicochetApp {
-    /// Starts listing every optimal solution of the current run's puzzle.
+    /// Starts listing every optimal solution of the current run's puzzle, at the length the
+    /// run found.
     pub(super) fn list_solutions(&mut self) {
         let Some(session) = self.current_session() else {
             return;
@@ -63,22 +90,23 @@ impl super::RicochetApp {
         let Some(moves) = session.solution() else {
             return;
         };
-        let (serial, puzzle, depth) = (session.serial, session.puzzle.clone(), moves.len() as u32);
-        self.solutions.cancel();
+        let (serial, puzzle, optimum) = (session.serial, session.puzzle.clone(), moves.to_vec());
         match spawn_listing(
             puzzle,
-            depth,
+            optimum.len() as u32,
             DEFAULT_MAX_SOLUTIONS,
             Some(LISTING_TIME_LIMIT),
             self.waker(),
         ) {
             Ok(task) => {
-                self.solutions = SolutionsList {
-                    serial: Some(serial),
+                let list = SolutionsList {
+                    serial,
+                    optimum,
                     task: Some(task),
                     listing: None,
                     chosen: None,
                 };
+                self.derived.set_solutions(self.doc.revision(), list);
             }
             Err(error) => self.error(format!("The listing could not start: {error}")),
         }
@@ -86,30 +114,52 @@ impl super::RicochetApp {
 
     /// Stops the running listing; it hands back what it found.
     pub(super) fn stop_listing(&mut self) {
-        self.solutions.cancel();
+        if let Some(list) = self.derived.solutions_mut(self.doc.revision()) {
+            list.cancel();
+        }
     }
 
     /// Plays the `index`th listed solution back on the run's puzzle.
     pub(super) fn play_listed_solution(&mut self, index: usize) {
-        let Some(puzzle) = self.current_session().map(|s| s.puzzle.clone()) else {
+        let current = self.doc.revision();
+        let Some(session) = self.current_session() else {
             return;
         };
-        let Some(moves) = self.solutions.solutions().get(index).cloned() else {
+        let serial = session.serial;
+        let puzzle = session.puzzle.clone();
+        let Some(list) = self
+            .derived
+            .solutions_mut(current)
+            .filter(|list| list.serial == serial)
+        else {
             return;
         };
+        let Some(moves) = list.solutions().get(index).cloned() else {
+            return;
+        };
+        list.chosen = Some(index);
         let now = self.now();
-        self.solutions.chosen = Some(index);
-        self.playback = Some(super::playback::Playback::new(puzzle, moves, now));
+        self.derived
+            .set_playback(current, super::playback::Playback::new(puzzle, moves, now));
+    }
+
+    /// The listing of the run on the board shown, when one was made for that run.
+    fn current_listing(&self) -> Option<&SolutionsList> {
+        let serial = self.current_session()?.serial;
+        self.derived
+            .solutions(self.doc.revision())
+            .filter(|list| list.serial == serial)
     }
 
     /// The solutions listed for the current run (for tests and tools that drive the app).
     pub fn listed_solutions(&self) -> &[Vec<Move>] {
-        self.solutions.solutions()
+        self.current_listing().map_or(&[], SolutionsList::solutions)
     }
 
     /// Whether the listing is running.
     pub fn listing_solutions(&self) -> bool {
-        self.solutions.is_listing()
+        self.current_listing()
+            .is_some_and(SolutionsList::is_listing)
     }
 
     /// The list's part of the Run tab: shown once an optimal solver solved the board shown.
@@ -120,41 +170,57 @@ impl super::RicochetApp {
         if session.solution().is_none() || session.run.kind().optimality != Optimality::Guaranteed {
             return;
         }
-        let serial = session.serial;
         let palette = theme::palette(ui.visuals().dark_mode);
         ui.separator();
-        let list = &self.solutions;
-        if list.serial != Some(serial) {
+        let Some(list) = self.current_listing() else {
             if ui
                 .button("List all optimal solutions")
-                .on_hover_text("Every shortest solution, fewest robots first; click one to play it")
+                .on_hover_text(
+                    "Every solution of the length found, fewest robots first; click one to \
+                     play it",
+                )
                 .clicked()
             {
                 commands.push(Command::ListSolutions);
             }
             return;
-        }
-        if list.is_listing() {
+        };
+        if let Some(running) = &list.task {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label("Listing the optimal solutions…");
-                if ui.button("Stop listing").clicked() {
-                    commands.push(Command::StopListing);
-                }
+                ui.label(format!(
+                    "Listing the {}-move solutions: {} nodes, {}",
+                    list.optimum.len(),
+                    format_count(running.progress.nodes()),
+                    format_duration(running.started.elapsed())
+                ));
             });
+            if ui
+                .button("Stop listing")
+                .on_hover_text("Stop and keep the solutions found so far")
+                .clicked()
+            {
+                commands.push(Command::StopListing);
+            }
             return;
         }
         let Some(listing) = &list.listing else {
             return;
         };
         let count = listing.solutions.len();
+        let plural = if count == 1 { "" } else { "s" };
         let summary = match (listing.complete, listing.stopped) {
-            (true, _) => format!(
-                "{count} optimal solution{}",
-                if count == 1 { "" } else { "s" }
-            ),
-            (false, Some(Stop::Cancelled)) => format!("{count} optimal solutions (stopped)"),
-            (false, Some(_)) => format!("{count} optimal solutions (limit reached)"),
+            (true, _) => format!("{count} optimal solution{plural}"),
+            (false, Some(crate::solver::Stop::Cancelled)) => {
+                format!(
+                    "{count} optimal solution{plural} found before the stop (there may be more)"
+                )
+            }
+            (false, Some(_)) => {
+                format!(
+                    "{count} optimal solution{plural} found before the time limit (there may be more)"
+                )
+            }
             (false, None) => format!("The first {count} optimal solutions (there are more)"),
         };
         ui.label(egui::RichText::new(summary).strong());
@@ -163,7 +229,7 @@ impl super::RicochetApp {
                 .color(palette.muted),
         );
         egui::ScrollArea::vertical()
-            .id_salt("optimal-solutions")
+            .id_salt(("optimal-solutions", list.serial))
             .max_height(220.0)
             .show(ui, |ui| {
                 for (i, moves) in listing.solutions.iter().enumerate() {

@@ -81,10 +81,10 @@ pub struct PanelView<'a> {
     pub solvers: &'static [SolverKind],
     /// What would be solved now, or why nothing can be.
     pub puzzle: Result<&'a Puzzle, &'a str>,
-    /// The current or last run.
+    /// The current or last run on the board as it is now.
     pub session: Option<&'a SolveSession>,
-    /// Whether that run was made on the board as it is now.
-    pub current: bool,
+    /// What became of a run on an earlier version of the board, when the board changed since.
+    pub earlier_run: Option<&'a str>,
     /// The solution being played back.
     pub playback: Option<&'a Playback>,
 }
@@ -219,21 +219,12 @@ pub fn run_ui(
     commands: &mut Vec<Command>,
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
-    match view.session {
-        Some(session) if view.current => session_ui(ui, session, palette),
-        Some(session) => {
-            let text = match &session.interrupted {
-                Some(why) => format!(
-                    "Cancelled {why}; its rows were for the board before the change. Press \
-                     Solve to run on this one."
-                ),
-                None => "The last run was on the board before the change. Press Solve to run \
-                         on this one."
-                    .to_string(),
-            };
-            ui.label(egui::RichText::new(text).color(palette.muted));
+    match (view.session, view.earlier_run) {
+        (Some(session), _) => session_ui(ui, session, palette),
+        (None, Some(note)) => {
+            ui.label(egui::RichText::new(note).color(palette.muted));
         }
-        None => {
+        (None, None) => {
             ui.label(egui::RichText::new("No run on this board yet.").color(palette.muted));
             ui.label(
                 egui::RichText::new("Editing the board cancels a running solve.")

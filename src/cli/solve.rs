@@ -114,16 +114,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             )
         };
     }
-    let report = if args.json {
-        solver::run(args.solver, &puzzle, &options, &limits, &mut NoProbe)?
+    let (report, row_times) = if args.json {
+        // Each row's time and the total are read from one clock.
+        ricochet_lab::worker::clock::run_clocked(
+            args.solver,
+            &puzzle,
+            &options,
+            &limits,
+            &mut NoProbe,
+        )?
     } else {
         let mut probe = PrintRows {
             kind: args.solver.kind(),
         };
-        solver::run(args.solver, &puzzle, &options, &limits, &mut probe)?
+        let report = solver::run(args.solver, &puzzle, &options, &limits, &mut probe)?;
+        (report, Vec::new())
     };
     if args.json {
-        println!("{}", super::json_line(&report_json(&report))?);
+        let mut json = report_json(&report);
+        for (row, at) in json.depths.iter_mut().zip(&row_times) {
+            row.millis = Some(at.as_secs_f64() * 1000.0);
+        }
+        println!("{}", super::json_line(&json)?);
     } else {
         print_report(&report);
     }
@@ -214,6 +226,10 @@ struct DepthJson {
     nodes: u64,
     inner: u64,
     hits: u64,
+    /// When the row finished, on the clock of the report's `millis` (non-decreasing, never
+    /// past it); left out where the rows were not timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    millis: Option<f64>,
     #[serde(flatten)]
     extra: BTreeMap<&'static str, u64>,
 }
@@ -238,6 +254,7 @@ pub(super) fn report_json(report: &Report) -> ReportJson<'_> {
                 nodes: d.nodes,
                 inner: d.inner,
                 hits: d.hits,
+                millis: None,
                 extra: d.extra.iter().copied().collect(),
             })
             .collect(),

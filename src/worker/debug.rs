@@ -432,22 +432,26 @@ impl Probe for DebugProbe {
             state.frame.stop_reason = reason;
         }
         if state.mode == RunMode::Paused {
+            // The clock stands still from here: the pause is the user's time, not the run's.
+            self.live.live.pause_clock(Instant::now());
             state.frame.paused = true;
             self.live.link.wake(Duration::ZERO);
-            let paused_at = Instant::now();
             while state.mode == RunMode::Paused && !self.gate.cancel.load(Ordering::Relaxed) {
                 state = match self.gate.resume.wait_timeout(state, CANCEL_POLL) {
                     Ok((guard, _)) => guard,
                     Err(poisoned) => poisoned.into_inner().0,
                 };
             }
-            self.live.paused += paused_at.elapsed();
+            self.live.live.resume_clock(Instant::now());
             state.frame.paused = false;
         }
         if let RunMode::Play(per_second) = state.mode {
             drop(state);
             self.live.link.wake(Duration::ZERO);
+            // The wait between animated events is the pace the user chose, not search time.
+            self.live.live.pause_clock(Instant::now());
             self.sleep_between_events(per_second);
+            self.live.live.resume_clock(Instant::now());
         }
     }
 
@@ -626,7 +630,6 @@ impl SolveJob {
             StartError::Solve(solver::SolveError::UnknownSolver(self.solver.clone()))
         })?;
         let live = Arc::new(LiveCounters::default());
-        let started = Instant::now();
         let picture =
             SearchPicture::new(self.puzzle.board().cell_count(), self.puzzle.active_robot());
         // The gate shares the task's cancel flag; the flag exists only once the task does, so
@@ -666,13 +669,7 @@ impl SolveJob {
                         cancel: Some(Arc::clone(&link.cancel)),
                     };
                     let mut probe = DebugProbe {
-                        live: LiveProbe {
-                            live: Arc::clone(&live),
-                            link,
-                            started,
-                            last_publish: started,
-                            paused: Duration::ZERO,
-                        },
+                        live: LiveProbe::starting_now(Arc::clone(&live), link),
                         gate,
                         time_limit: self.time_limit,
                         timed_out: false,
@@ -686,12 +683,15 @@ impl SolveJob {
                             &mut probe,
                         )
                     }));
+                    // Rows, total and plots read one clock, which left out every pause
+                    // (including one at the solution, after the solver's own clock stopped).
+                    let total = live.stop_clock(Instant::now());
                     let end = match result {
                         Ok(Ok(mut report)) => {
                             if probe.timed_out && report.outcome == solver::Outcome::Cancelled {
                                 report.outcome = solver::Outcome::TimeLimit;
                             }
-                            report.elapsed = report.elapsed.saturating_sub(probe.live.paused);
+                            report.elapsed = total;
                             super::RunEnd::Finished(report)
                         }
                         Ok(Err(error)) => super::RunEnd::Refused(error),
@@ -712,7 +712,7 @@ impl SolveJob {
         });
         // The thread waits for its gate; it is alive, so the channel is open.
         let _ = gate_sender.send(Arc::clone(&gate));
-        let run = SolveRun::new(kind, task, live, started);
+        let run = SolveRun::new(kind, task, live);
         Ok((run, DebugHandle { gate }))
     }
 }
@@ -768,6 +768,40 @@ mod tests {
         run.cancel();
         let end = run.wait(Duration::from_secs(10)).expect("the run ends");
         assert!(matches!(end, RunEnd::Finished(r) if r.outcome == Outcome::Cancelled));
+    }
+
+    #[test]
+    fn a_run_held_at_its_solution_counts_its_running_time_not_zero() {
+        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+            .spawn_debug(quiet_waker(), DebugSetup::default())
+            .unwrap();
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        debug.set_mode(RunMode::ToSolution);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while debug.frame().view.solution.is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(debug.wait_paused(Duration::from_secs(10)));
+        // Held at the solution for longer than the whole search ran: the hold is the user's
+        // time, and only it is left out of the total.
+        let held = run.elapsed();
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(run.elapsed(), held, "the clock stands still while paused");
+        debug.set_mode(RunMode::Continue);
+        let end = run.wait(Duration::from_secs(60)).cloned();
+        let Some(RunEnd::Finished(report)) = end else {
+            panic!("unexpected end {end:?}");
+        };
+        assert!(report.elapsed > Duration::ZERO);
+        assert_eq!(run.elapsed(), report.elapsed);
+        let rows: Vec<Duration> = run.rows().iter().map(|r| r.at).collect();
+        assert_eq!(rows.len(), report.depths.len());
+        assert!(rows.windows(2).all(|w| w[0] <= w[1]), "{rows:?}");
+        assert!(
+            rows.iter().all(|at| *at <= report.elapsed),
+            "{rows:?} against {:?}",
+            report.elapsed
+        );
     }
 
     #[test]

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod analyze;
+pub mod clock;
 pub mod debug;
 pub mod distances;
 pub mod hint;
@@ -34,9 +35,10 @@ pub mod solutions;
 use crate::model::Puzzle;
 use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverKind};
 use crate::solver::{SolverOptions, kind};
-use std::sync::Arc;
+use clock::RunClock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, sync_channel};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -243,18 +245,17 @@ impl SolveJob {
         let kind = kind(&self.solver)
             .ok_or_else(|| StartError::Solve(SolveError::UnknownSolver(self.solver.clone())))?;
         let live = Arc::new(LiveCounters::default());
-        let started = Instant::now();
         let task = {
             let live = Arc::clone(&live);
             spawn_task(
                 format!("solver-{}-{}", kind.name, next_run_number()),
                 waker,
                 CHANNEL_CAPACITY,
-                move |link| run_on_thread(self, live, link, started),
+                move |link| run_on_thread(self, live, link),
             )
             .map_err(StartError::Thread)?
         };
-        Ok(SolveRun::new(kind, task, live, started))
+        Ok(SolveRun::new(kind, task, live))
     }
 }
 
@@ -269,14 +270,52 @@ pub enum StartError {
     Thread(std::io::Error),
 }
 
-/// Counters the solver thread publishes and the interface reads at any moment.
+/// Counters the solver thread publishes and the interface reads at any moment, and the run's
+/// clock, which both read.
 #[derive(Debug, Default)]
 pub struct LiveCounters {
     nodes: AtomicU64,
     memory_bytes: AtomicUsize,
+    /// Started by the solver thread right before the solver, paused while a debugger holds
+    /// the search, stopped when the solver returns. Taken only at those moments and when a
+    /// row or the interface reads it, never per node.
+    clock: Mutex<RunClock>,
 }
 
 impl LiveCounters {
+    /// The run's clock.
+    fn clock(&self) -> MutexGuard<'_, RunClock> {
+        // The clock is a few plain values, consistent after any panic that left it locked.
+        self.clock.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The run's running time now: the time since the solver started, less the time a
+    /// debugger held it paused; frozen at the end. The same clock times the depth rows and
+    /// the total.
+    pub fn running_time(&self) -> Duration {
+        self.clock().running_time()
+    }
+
+    /// Starts the run's clock.
+    pub(crate) fn start_clock(&self, now: Instant) {
+        self.clock().start(now);
+    }
+
+    /// A pause of the run begins.
+    pub(crate) fn pause_clock(&self, now: Instant) {
+        self.clock().pause(now);
+    }
+
+    /// The pause ends; it does not count as running time.
+    pub(crate) fn resume_clock(&self, now: Instant) {
+        self.clock().resume(now);
+    }
+
+    /// Stops the run's clock and returns its total.
+    pub(crate) fn stop_clock(&self, now: Instant) -> Duration {
+        self.clock().stop(now)
+    }
+
     /// Nodes counted so far in the run (published every [`PUBLISH_INTERVAL`] at most).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
@@ -288,12 +327,13 @@ impl LiveCounters {
     }
 }
 
-/// One finished depth, with the time since the start of the run when it finished.
+/// One finished depth, with the time on the run's clock when it finished.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DepthRow {
     /// The solver's statistics for that depth.
     pub stats: DepthStats,
-    /// When it finished, from the start of the run.
+    /// When it finished, on the run's clock (running time, as the total is): never later
+    /// than the total.
     pub at: Duration,
 }
 
@@ -301,7 +341,8 @@ pub struct DepthRow {
 #[derive(Clone, Debug)]
 pub enum RunEnd {
     /// The solver finished (solved, proved unsolvable, stopped by a limit or cancelled); the
-    /// report's solution, if any, has been replayed on the puzzle.
+    /// report's solution, if any, has been replayed on the puzzle, and its `elapsed` is the
+    /// total on the run's clock.
     Finished(Report),
     /// The solver refused to start (e.g. a rule it does not implement).
     Refused(SolveError),
@@ -324,9 +365,9 @@ pub struct SolveRun {
     kind: &'static SolverKind,
     task: Task<Message>,
     live: Arc<LiveCounters>,
-    started: Instant,
     rows: Vec<DepthRow>,
-    end: Option<(RunEnd, Duration)>,
+    /// How the run ended, and when the solver thread had its end.
+    end: Option<(RunEnd, Instant)>,
     cancel_requested_at: Option<Instant>,
 }
 
@@ -335,13 +376,11 @@ impl SolveRun {
         kind: &'static SolverKind,
         task: Task<Message>,
         live: Arc<LiveCounters>,
-        started: Instant,
     ) -> SolveRun {
         SolveRun {
             kind,
             task,
             live,
-            started,
             rows: Vec::new(),
             end: None,
             cancel_requested_at: None,
@@ -379,7 +418,7 @@ impl SolveRun {
                     false
                 }
                 Message::End(end, at) => {
-                    self.end = Some((end, at.saturating_duration_since(self.started)));
+                    self.end = Some((end, at));
                     true
                 }
             }
@@ -391,9 +430,11 @@ impl SolveRun {
                 // The thread always sends its end before it exits, even when the solver
                 // panics, so a silent disconnect means the thread itself was torn down.
                 if self.end.is_none() {
+                    let now = Instant::now();
+                    self.live.stop_clock(now);
                     self.end = Some((
                         RunEnd::Crashed("the solver thread ended without a result".into()),
-                        self.started.elapsed(),
+                        now,
                     ));
                     news = true;
                 }
@@ -429,12 +470,12 @@ impl SolveRun {
         self.end.is_some()
     }
 
-    /// Time since the start, frozen at the end.
+    /// The run's running time, on the clock its rows are timed by: frozen while a debugger
+    /// holds it paused, and at the end (the report's total).
     pub fn elapsed(&self) -> Duration {
         match &self.end {
             Some((RunEnd::Finished(report), _)) => report.elapsed,
-            Some((_, at)) => *at,
-            None => self.started.elapsed(),
+            _ => self.live.running_time(),
         }
     }
 
@@ -442,8 +483,7 @@ impl SolveRun {
     pub fn cancel_latency(&self) -> Option<Duration> {
         let asked = self.cancel_requested_at?;
         let (_, ended_at) = self.end.as_ref()?;
-        let asked_at = asked.duration_since(self.started);
-        Some(ended_at.saturating_sub(asked_at))
+        Some(ended_at.saturating_duration_since(asked))
     }
 
     /// Waits for the run to end, for tests and the command line; returns how it ended.
@@ -455,7 +495,7 @@ impl SolveRun {
             match self.task.recv_timeout(left.min(Duration::from_millis(20))) {
                 Ok(Message::Row(row)) => self.rows.push(row),
                 Ok(Message::End(end, at)) => {
-                    self.end = Some((end, at.saturating_duration_since(self.started)));
+                    self.end = Some((end, at));
                     self.join();
                 }
                 Err(_) => {
@@ -468,20 +508,29 @@ impl SolveRun {
 }
 
 /// The probe of a live run: publishes counters to atomics at most every
-/// [`PUBLISH_INTERVAL`], sends each finished depth at once, and wakes the interface.
+/// [`PUBLISH_INTERVAL`], sends each finished depth at once with its time on the run's clock,
+/// and wakes the interface.
 pub(crate) struct LiveProbe {
     pub(crate) live: Arc<LiveCounters>,
     pub(crate) link: TaskLink<Message>,
-    pub(crate) started: Instant,
     pub(crate) last_publish: Instant,
-    /// Time the run spent paused by a debugger: not part of its running time.
-    pub(crate) paused: Duration,
 }
 
 impl LiveProbe {
-    /// Time since the start, less the time spent paused.
+    /// The probe of a run whose clock starts now.
+    pub(crate) fn starting_now(live: Arc<LiveCounters>, link: TaskLink<Message>) -> LiveProbe {
+        let now = Instant::now();
+        live.start_clock(now);
+        LiveProbe {
+            live,
+            link,
+            last_publish: now,
+        }
+    }
+
+    /// The run's running time now.
     pub(crate) fn running_time(&self) -> Duration {
-        self.started.elapsed().saturating_sub(self.paused)
+        self.live.running_time()
     }
 }
 
@@ -509,33 +558,25 @@ impl Probe for LiveProbe {
     }
 }
 
-fn run_on_thread(
-    job: SolveJob,
-    live: Arc<LiveCounters>,
-    link: TaskLink<Message>,
-    started: Instant,
-) {
+fn run_on_thread(job: SolveJob, live: Arc<LiveCounters>, link: TaskLink<Message>) {
     let limits = Limits {
         time: job.time_limit,
         memory_bytes: job.memory_limit,
         cancel: Some(Arc::clone(&link.cancel)),
     };
-    let mut probe = LiveProbe {
-        live: Arc::clone(&live),
-        link,
-        started,
-        last_publish: started,
-        paused: Duration::ZERO,
-    };
+    let mut probe = LiveProbe::starting_now(Arc::clone(&live), link);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         solver::run_keeping_memory(&job.solver, &job.puzzle, &job.options, &limits, &mut probe)
     }));
+    // The rows were timed on this clock, so the total is read from it too.
+    let total = live.stop_clock(Instant::now());
     // The solver's tables are freed after the end is sent: at gigabytes that takes longer than
     // a cancel may wait.
     let mut retired = None;
     let end = match result {
-        Ok(Ok((report, tables))) => {
+        Ok(Ok((mut report, tables))) => {
             retired = Some(tables);
+            report.elapsed = total;
             live.nodes.store(report.nodes, Ordering::Relaxed);
             live.memory_bytes
                 .store(report.peak_memory, Ordering::Relaxed);

@@ -23,7 +23,10 @@ pub const LOG_LINES: usize = 40;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DebugSettings {
-    /// Solve through the stepping probe.
+    /// Solve through the stepping probe. Not kept between runs of the app: a Solve after a
+    /// restart is a plain run unless debug mode is ticked again, so it never opens in the
+    /// debugger unannounced.
+    #[serde(skip)]
     pub enabled: bool,
     /// Pause on the first event.
     pub start_paused: bool,
@@ -177,6 +180,11 @@ impl Debugger {
         }
     }
 
+    /// The log lines the panel lists, newest first.
+    pub fn log(&self) -> &[Recorded] {
+        &self.log
+    }
+
     /// The live picture.
     pub fn frame(&self) -> &DebugFrame {
         &self.frame
@@ -294,5 +302,30 @@ impl Debugger {
             .map(|(robot, &cell)| RobotSprite::at(robot.color, board.pos(cell)))
             .collect();
         Some((robots, overlays::path_trails(&self.puzzle, &view.path)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_mode_is_not_kept_between_runs_of_the_app() {
+        let settings = DebugSettings {
+            enabled: true,
+            start_paused: false,
+            break_depth: 7,
+            ..DebugSettings::default()
+        };
+        let text = ron::to_string(&settings).unwrap();
+        let restored: DebugSettings = ron::from_str(&text).unwrap();
+        assert!(!restored.enabled, "{text}");
+        // The other choices are kept.
+        assert!(!restored.start_paused);
+        assert_eq!(restored.break_depth, 7);
+        // A settings file written when debug mode was kept still loads, unticked.
+        let old: DebugSettings = ron::from_str("(enabled: true, break_depth: 4)").unwrap();
+        assert!(!old.enabled);
+        assert_eq!(old.break_depth, 4);
     }
 }

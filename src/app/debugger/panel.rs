@@ -165,8 +165,14 @@ pub fn debugger_ui(
     ui.label(egui::RichText::new(status).strong());
     timeline_ui(ui, debugger, commands);
     egui::Grid::new("debug-node").num_columns(2).show(ui, |ui| {
+        // Events are numbered from 1 everywhere: here, on the timeline and in the log. The
+        // view after an event counts the events so far, which is that event's number.
         ui.label("Event");
-        ui.label(format_count(view.events));
+        ui.label(format!(
+            "{} of {}",
+            format_count(view.events),
+            format_count(frame.view.events)
+        ));
         ui.end_row();
         ui.label("Depth / bound");
         ui.label(match view.iteration {
@@ -205,34 +211,49 @@ pub fn debugger_ui(
     // The log fills the rest of the tab, at the body text's size: at least fifteen lines.
     let body = ui.text_style_height(&egui::TextStyle::Body);
     let line_height = body + ui.spacing().item_spacing.y;
-    egui::ScrollArea::vertical()
+    let mut log = egui::ScrollArea::vertical()
         .id_salt("debug-log")
         .min_scrolled_height(15.0 * line_height)
         .max_height(ui.available_height().max(15.0 * line_height))
-        .auto_shrink([false, false])
-        .show(ui, |ui| {
-            let shown = debugger.shown_index();
-            let board = debugger.puzzle().board();
-            for recorded in &debugger.log {
-                let text = format!(
-                    "{:>7}  {}",
-                    recorded.index,
-                    event_text(board, &recorded.event)
-                );
-                let size = ui.style().text_styles[&egui::TextStyle::Body].size;
-                let mut rich = egui::RichText::new(text).monospace().size(size);
-                let is_shown = Some(recorded.index) == shown;
-                if is_shown {
-                    rich = rich.strong().color(palette.success);
-                }
-                // One line per event: a long one is cut, and shows in full on hover.
-                let line = ui.add(egui::Label::new(rich).truncate());
-                if is_shown && debugger.is_scrubbed_back() {
-                    // Scrubbed back, the event shown sits among its neighbours: keep it in view.
-                    line.scroll_to_me(Some(egui::Align::Center));
-                }
+        .auto_shrink([false, false]);
+    // Newest first: when newer events came in (a run to the solution, a continue), the log
+    // goes back to its top, where they are.
+    let newest = debugger.frame().view.events;
+    let seen_id = ui.make_persistent_id("debug-log-newest");
+    let seen: Option<u64> = ui.data(|data| data.get_temp(seen_id));
+    ui.data_mut(|data| data.insert_temp(seen_id, newest));
+    if !debugger.is_scrubbed_back() && seen.is_some_and(|seen| seen != newest) {
+        log = log.vertical_scroll_offset(0.0);
+    }
+    log.show(ui, |ui| {
+        let shown = debugger.shown_index();
+        let board = debugger.puzzle().board();
+        for recorded in &debugger.log {
+            let text = log_line(board, recorded);
+            let size = ui.style().text_styles[&egui::TextStyle::Body].size;
+            let mut rich = egui::RichText::new(text).monospace().size(size);
+            let is_shown = Some(recorded.index) == shown;
+            if is_shown {
+                rich = rich.strong().color(palette.success);
             }
-        });
+            // A long event wraps onto more lines rather than being cut.
+            let line = ui.add(egui::Label::new(rich).wrap());
+            if is_shown && debugger.is_scrubbed_back() {
+                // Scrubbed back, the event shown sits among its neighbours: keep it in view.
+                line.scroll_to_me(Some(egui::Align::Center));
+            }
+        }
+    });
+}
+
+/// One line of the event log: the event's number, counted from 1 as on the timeline, and what
+/// happened.
+pub fn log_line(board: &Board, recorded: &crate::worker::debug::Recorded) -> String {
+    format!(
+        "{:>7}  {}",
+        recorded.index + 1,
+        event_text(board, &recorded.event)
+    )
 }
 
 fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Command>) {
@@ -241,14 +262,17 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
         return;
     };
     let first = frame.first_recorded;
-    let mut index = debugger.shown_index().unwrap_or(last);
+    // The slider shows event numbers from 1, as the log and the node's grid do.
+    let mut number = debugger.shown_index().unwrap_or(last) + 1;
     ui.horizontal(|ui| {
         let slider = ui.add_enabled(
             last > first,
-            egui::Slider::new(&mut index, first..=last).text("Timeline"),
+            egui::Slider::new(&mut number, first + 1..=last + 1).text("Timeline"),
         );
         if slider.changed() {
-            commands.push(Command::Debug(DebugCommand::Scrub(index)));
+            commands.push(Command::Debug(DebugCommand::Scrub(
+                number.saturating_sub(1),
+            )));
         }
         if ui
             .add_enabled(debugger.is_scrubbed_back(), egui::Button::new("Latest"))
@@ -259,7 +283,9 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
     });
     ui.label(
         egui::RichText::new(format!(
-            "Recorded events {first}..{last}: the last {} are kept",
+            "Recorded events {}..{}: the last {} are kept",
+            first + 1,
+            last + 1,
             format_count(frame.record_capacity as u64)
         ))
         .small(),
