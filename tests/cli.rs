@@ -153,3 +153,120 @@ fn solvers_lists_names_and_optimality() {
     assert_eq!(code, 0);
     assert!(out.contains("bfs") && out.contains("iddfs") && out.contains("optimal"));
 }
+
+#[test]
+fn export_writes_a_print_svg_and_png_and_refuses_what_it_cannot_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("board.svg");
+    let png = dir.path().join("board.png");
+    let svg_path = svg.to_str().unwrap();
+    let png_path = png.to_str().unwrap();
+    let (code, out, err) = lab(&[
+        "export",
+        "7650+42+E2302B12+C9",
+        svg_path,
+        "--size-mm",
+        "200",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("200 x 200 mm"), "{out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains(r#"width="200mm""#));
+    assert!(text.contains(r#"class="wall""#) && text.contains(r#"class="robot""#));
+    let (code, _, err) = lab(&[
+        "export",
+        "boards/small-6x6.ron",
+        png_path,
+        "--size-mm",
+        "25.4",
+        "--dpi",
+        "100",
+        "--no-robots",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let decoded = image::open(&png).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (100, 100));
+    // An existing file is kept without --force; unknown formats and sizes are refused by name.
+    let (code, _, err) = lab(&["export", "boards/small-6x6.ron", png_path]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--force"), "{err}");
+    let jpg = dir.path().join("board.jpg");
+    let (code, _, err) = lab(&["export", "boards/small-6x6.ron", jpg.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains(".svg or .png"), "{err}");
+    assert!(!jpg.exists());
+    let (code, _, err) = lab(&[
+        "export",
+        "boards/small-6x6.ron",
+        svg_path,
+        "--size-mm",
+        "5",
+        "--force",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("between 20 and 2000 mm"), "{err}");
+}
+
+#[test]
+fn generate_prints_positions_of_the_asked_length_that_solve_to_it() {
+    let (code, out, err) = lab(&[
+        "generate",
+        "7650+42+E2302B12+C9",
+        "--moves",
+        "8",
+        "--count",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let positions = value["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 2);
+    for position in positions {
+        assert_eq!(position["moves"], 8);
+        let id = position["puzzle"].as_str().unwrap();
+        let (code, out, err) = lab(&["solve", id, "--solver", "iddfs", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let solved: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(solved["moves"], 8, "{id}");
+    }
+    // The same seed gives the same positions.
+    let (_, again, _) = lab(&[
+        "generate",
+        "7650+42+E2302B12+C9",
+        "--moves",
+        "8",
+        "--count",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let again: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(again["positions"], value["positions"]);
+}
+
+#[test]
+fn generate_on_a_board_without_game_ids_needs_a_folder_and_writes_ron_files() {
+    let (code, _, err) = lab(&["generate", "boards/small-6x6.ron", "--moves", "3"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--out-dir"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = lab(&[
+        "generate",
+        "boards/small-6x6.ron",
+        "--moves",
+        "3",
+        "--out-dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let file = out.split_whitespace().next().unwrap();
+    assert!(file.ends_with(".ron"), "{out}");
+    let (code, out, err) = lab(&["solve", file, "--solver", "bfs", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let solved: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(solved["moves"], 3);
+}
