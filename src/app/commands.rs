@@ -66,6 +66,8 @@ pub enum Command {
     ShowImportWindow,
     /// Show the Help window.
     ShowHelp,
+    /// Show the Help window, or hide it when it shows.
+    ToggleHelp,
     /// Save to the board's file (asking where when it has none).
     Save,
     /// Ask where to save (or export).
@@ -170,6 +172,7 @@ impl RicochetApp {
                 self.windows.import_focus = true;
             }
             Command::ShowHelp => self.help_open = true,
+            Command::ToggleHelp => self.help_open = !self.help_open,
             Command::OpenDialog => {
                 if self.use_native_dialogs() {
                     if let Some(path) = files::pick_open_file(self.boards.as_deref()) {
@@ -378,21 +381,13 @@ impl RicochetApp {
     }
 
     pub(super) fn save_as(&mut self, kind: SaveKind) -> SaveResult {
-        let file = self.doc.file().map(Path::to_path_buf);
-        let name = match (&file, kind) {
-            (Some(path), _) => path
-                .with_extension(kind.extension())
+        let proposal = files::save_as_proposal(self.doc.file(), self.boards.as_deref(), kind);
+        if self.use_native_dialogs() {
+            let name = proposal
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            (None, _) => format!("board.{}", kind.extension()),
-        };
-        if self.use_native_dialogs() {
-            let start = file
-                .as_ref()
-                .and_then(|p| p.parent().map(Path::to_path_buf))
-                .or_else(|| self.boards.clone());
-            match files::pick_save_file(kind, start.as_deref(), &name) {
+                .unwrap_or_default();
+            match files::pick_save_file(kind, proposal.parent(), &name) {
                 Some(path) => {
                     if self.save_to(&path, kind) {
                         SaveResult::Saved
@@ -403,10 +398,7 @@ impl RicochetApp {
                 None => SaveResult::Asked,
             }
         } else {
-            self.windows.path = file
-                .as_ref()
-                .map(|p| p.with_extension(kind.extension()).display().to_string())
-                .unwrap_or_else(|| format!("boards/{name}"));
+            self.windows.path = proposal.display().to_string();
             self.windows.save = Some(kind);
             SaveResult::Asked
         }

@@ -344,26 +344,45 @@ pub fn write_draft(draft: &Draft) -> String {
 /// Reads a draft written by [`write_draft`] (or any native puzzle file). The board must be
 /// well formed; robots and the target may be in any state the editor allows.
 pub fn parse_draft(text: &str) -> Result<Draft, String> {
+    parse_draft_noting(text).map(|(draft, _)| draft)
+}
+
+/// Reads a draft as [`parse_draft`] does, with one sentence for each robot it had to leave
+/// out, so that a caller can say what changed rather than change the board without a word.
+pub fn parse_draft_noting(text: &str) -> Result<(Draft, Vec<String>), String> {
     let parts = native::parse_parts(text).map_err(|e| e.to_string())?;
     let mut robots: Vec<Robot> = Vec::new();
+    let mut notes = Vec::new();
     for robot in parts.robots {
         // The editor never stores two robots of a colour, robots on one cell or robots off
-        // the board; a hand-edited file that does loses the extra ones.
-        if parts.board.contains(robot.pos)
-            && !robots
-                .iter()
-                .any(|o| o.color == robot.color || o.pos == robot.pos)
-        {
-            robots.push(robot);
+        // the board; a hand-edited file that does loses the extra ones, and is told so.
+        let why = if !parts.board.contains(robot.pos) {
+            Some("it stood off the board".to_string())
+        } else if let Some(other) = robots.iter().find(|o| o.pos == robot.pos) {
+            Some(format!("it stood on the {} robot's cell", other.color))
+        } else if robots.iter().any(|o| o.color == robot.color) {
+            Some(format!("there was already a {} robot", robot.color))
+        } else {
+            None
+        };
+        match why {
+            Some(why) => notes.push(format!(
+                "The {} robot at {} was left out: {why}.",
+                robot.color, robot.pos
+            )),
+            None => robots.push(robot),
         }
     }
     robots.sort_by_key(|r| r.color);
-    Ok(Draft {
-        board: parts.board,
-        robots,
-        goal: parts.goal,
-        rules: parts.rules,
-    })
+    Ok((
+        Draft {
+            board: parts.board,
+            robots,
+            goal: parts.goal,
+            rules: parts.rules,
+        },
+        notes,
+    ))
 }
 
 /// The edge a wall edit acts on, written as the model stores walls: the east or south side of

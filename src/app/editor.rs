@@ -397,9 +397,14 @@ pub fn editor_panel_ui(
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
     ui.heading("Editor");
-    if let Some(problem) = problem {
-        ui.colored_label(palette.error, format!("Not solvable yet: {problem}"));
-    }
+    // Two lines are kept for why the board is not solvable, shown or not, so the editor does
+    // not jump as the board becomes valid or invalid.
+    let height = super::widgets::text_lines(ui, 2.0);
+    super::widgets::reserved(ui, height, |ui| {
+        if let Some(problem) = problem {
+            ui.colored_label(palette.error, format!("Not solvable yet: {problem}"));
+        }
+    });
     ui.separator();
     ui.label(egui::RichText::new("Tool").strong());
     ui.horizontal_wrapped(|ui| {
@@ -411,6 +416,46 @@ pub fn editor_panel_ui(
     ui.label(
         egui::RichText::new("Right click removes a robot, target or wall.").color(palette.muted),
     );
+    // The tools' options share one strip, as tall as the tallest tool needs (the targets'
+    // colours and shapes), so choosing a tool never moves what is below.
+    let height = super::widgets::widget_rows(ui, 3.0);
+    super::widgets::reserved(ui, height, |ui| tool_options_ui(ui, settings));
+    ui.separator();
+    goal_ui(ui, draft, commands);
+    rules_ui(ui, draft, commands);
+    ui.separator();
+    ui.label(egui::RichText::new("Board size").strong());
+    ui.horizontal(|ui| {
+        labeled_drag(ui, "Width", &mut settings.width, 1..=64);
+        labeled_drag(ui, "Height", &mut settings.height, 1..=64);
+    });
+    if ui
+        .button("Resize board")
+        .on_hover_text("Keeps the walls, targets and robots that fit")
+        .clicked()
+    {
+        commands.push(Command::edit(Edit::Resize {
+            width: settings.width,
+            height: settings.height,
+        }));
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Clear walls").clicked() {
+            commands.push(Command::edit(Edit::ClearWalls));
+        }
+        if ui.button("Clear targets").clicked() {
+            commands.push(Command::edit(Edit::ClearTargets));
+        }
+        if ui.button("Clear robots").clicked() {
+            commands.push(Command::edit(Edit::ClearRobots));
+        }
+    });
+    ui.separator();
+    generators_ui(ui, settings, commands);
+}
+
+/// The chosen tool's options: the colour to place, and for targets the shape.
+fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
     match settings.tool {
         Tool::Robots => {
             // A grid of three columns fits the panel's fixed width, so choosing this tool
@@ -470,38 +515,6 @@ pub fn editor_panel_ui(
         }
         _ => {}
     }
-    ui.separator();
-    goal_ui(ui, draft, commands);
-    rules_ui(ui, draft, commands);
-    ui.separator();
-    ui.label(egui::RichText::new("Board size").strong());
-    ui.horizontal(|ui| {
-        labeled_drag(ui, "Width", &mut settings.width, 1..=64);
-        labeled_drag(ui, "Height", &mut settings.height, 1..=64);
-    });
-    if ui
-        .button("Resize board")
-        .on_hover_text("Keeps the walls, targets and robots that fit")
-        .clicked()
-    {
-        commands.push(Command::edit(Edit::Resize {
-            width: settings.width,
-            height: settings.height,
-        }));
-    }
-    ui.horizontal_wrapped(|ui| {
-        if ui.button("Clear walls").clicked() {
-            commands.push(Command::edit(Edit::ClearWalls));
-        }
-        if ui.button("Clear targets").clicked() {
-            commands.push(Command::edit(Edit::ClearTargets));
-        }
-        if ui.button("Clear robots").clicked() {
-            commands.push(Command::edit(Edit::ClearRobots));
-        }
-    });
-    ui.separator();
-    generators_ui(ui, settings, commands);
 }
 
 fn goal_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {

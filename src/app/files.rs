@@ -83,6 +83,49 @@ pub fn boards_dir() -> Option<PathBuf> {
     Some(std::fs::canonicalize(&dir).unwrap_or(dir))
 }
 
+/// The folder the app proposes for the user's own boards and results: `Ricochet Lab` in the
+/// user's documents folder, or the app's data folder when the system names no documents
+/// folder. Never the shipped `boards/`, which belongs to the program (and may be read-only or
+/// replaced by the next version). `None` when the system has no home folder at all.
+pub fn user_folder() -> Option<PathBuf> {
+    let documents = directories::UserDirs::new()
+        .and_then(|dirs| dirs.document_dir().map(|dir| dir.join(super::APP_NAME)));
+    documents.or_else(|| {
+        directories::ProjectDirs::from("", "", super::APP_NAME)
+            .map(|dirs| dirs.data_dir().to_path_buf())
+    })
+}
+
+/// Where Save as proposes to write: beside the board's own file, unless that file is one of
+/// the shipped boards, and otherwise in [`user_folder`] (created when missing, so that a file
+/// dialog can start there). Only the file name is proposed when there is no user folder.
+pub fn save_as_proposal(file: Option<&Path>, shipped: Option<&Path>, kind: SaveKind) -> PathBuf {
+    let name = file
+        .and_then(|path| {
+            path.with_extension(kind.extension())
+                .file_name()
+                .map(PathBuf::from)
+        })
+        .unwrap_or_else(|| PathBuf::from(format!("board.{}", kind.extension())));
+    let shipped_file = |path: &Path| {
+        let parent = path
+            .parent()
+            .map(|p| std::fs::canonicalize(p).unwrap_or(p.to_path_buf()));
+        shipped.is_some_and(|dir| parent.as_deref() == Some(dir))
+    };
+    match file {
+        Some(path) if !shipped_file(path) => path.with_extension(kind.extension()),
+        _ => match user_folder() {
+            Some(dir) => {
+                // A folder that cannot be made shows up as the save's own error, with its path.
+                let _ = std::fs::create_dir_all(&dir);
+                dir.join(name)
+            }
+            None => name,
+        },
+    }
+}
+
 /// The puzzle files in a folder (`.ron` and `.txt`), sorted by name.
 pub fn list_boards(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -197,7 +240,7 @@ pub fn file_windows_ui(
                     let field = ui
                         .add(
                             egui::TextEdit::singleline(&mut windows.path)
-                                .hint_text(format!("boards/my-board.{}", kind.extension()))
+                                .hint_text(format!("my-board.{}", kind.extension()))
                                 .desired_width(220.0),
                         )
                         .labelled_by(label.id);

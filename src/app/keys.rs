@@ -94,8 +94,8 @@ const CTRL_SHIFT: Modifiers = Modifiers {
 };
 const NONE: Modifiers = Modifiers::NONE;
 
-/// Every key, in the order the Help window lists them. Rows with more modifiers come before
-/// the same key with fewer, as [`egui::InputState::consume_shortcut`] ignores an extra Shift.
+/// Every key, in the order the Help window lists them (an action before its reverse: Undo
+/// before Redo, a step forward before a step back). [`handle`] tries them in another order.
 pub fn bindings() -> Vec<KeyBinding> {
     use Action as A;
     use Scope::{Always, Debugger, Play, Playback};
@@ -106,9 +106,9 @@ pub fn bindings() -> Vec<KeyBinding> {
         help,
     };
     let mut rows = vec![
+        row(key(CTRL, Key::Z), Always, A::Undo, "Undo the last edit"),
         row(key(CTRL_SHIFT, Key::Z), Always, A::Redo, "Redo"),
         row(key(CTRL, Key::Y), Always, A::Redo, "Redo"),
-        row(key(CTRL, Key::Z), Always, A::Undo, "Undo the last edit"),
         row(key(CTRL, Key::N), Always, A::New, "New board"),
         row(key(CTRL, Key::O), Always, A::Open, "Open a board"),
         row(key(CTRL_SHIFT, Key::S), Always, A::SaveAs, "Save as"),
@@ -187,16 +187,16 @@ pub fn bindings() -> Vec<KeyBinding> {
             "Play mode: a hint for the current position; again for more",
         ),
         row(
-            key(Modifiers::SHIFT, Key::F11),
-            Debugger,
-            A::Debug(DebugCommand::StepBack),
-            "Debugger: one recorded event back",
-        ),
-        row(
             key(NONE, Key::F11),
             Debugger,
             A::Debug(DebugCommand::Step),
             "Debugger: one event forward",
+        ),
+        row(
+            key(Modifiers::SHIFT, Key::F11),
+            Debugger,
+            A::Debug(DebugCommand::StepBack),
+            "Debugger: one recorded event back",
         ),
         row(
             key(NONE, Key::F10),
@@ -258,7 +258,12 @@ pub fn bindings() -> Vec<KeyBinding> {
             A::Playback(PlaybackControl::Last),
             "Solution: final position",
         ),
-        row(key(NONE, Key::F1), Always, A::Help, "This help"),
+        row(
+            key(NONE, Key::F1),
+            Always,
+            A::Help,
+            "Show or hide this help",
+        ),
     ]);
     rows
 }
@@ -360,14 +365,20 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
             false => DebugCommand::Pause,
         }),
         Action::Playback(control) => Command::Playback(control),
-        Action::Help => Command::ShowHelp,
+        Action::Help => Command::ToggleHelp,
     })
 }
 
 /// Consumes this frame's key presses that the table knows and returns their commands.
 pub fn handle(input: &mut egui::InputState, context: KeyContext) -> Vec<Command> {
     let mut commands = Vec::new();
-    for binding in bindings() {
+    // Rows with more modifiers are tried before the same key with fewer, since
+    // [`egui::InputState::consume_shortcut`] ignores an extra Shift: Ctrl+Shift+Z must be
+    // taken as Redo before Ctrl+Z can take it as Undo. The sort is stable, so rows keep their
+    // order otherwise.
+    let mut rows = bindings();
+    rows.sort_by_key(|b| std::cmp::Reverse(modifier_count(b.shortcut.modifiers)));
+    for binding in rows {
         let live = match binding.scope {
             Scope::Always => true,
             Scope::Play => context.mode == Mode::Play,
@@ -384,9 +395,73 @@ pub fn handle(input: &mut egui::InputState, context: KeyContext) -> Vec<Command>
     commands
 }
 
+fn modifier_count(modifiers: Modifiers) -> usize {
+    [
+        modifiers.alt,
+        modifiers.shift,
+        modifiers.ctrl || modifiers.command || modifiers.mac_cmd,
+    ]
+    .into_iter()
+    .filter(|&held| held)
+    .count()
+}
+
+/// Whether the keyboard belongs to a text field this frame, so that shortcuts must wait. Any
+/// other focused widget (a button reached with Tab, a checkbox) leaves the shortcuts live.
+pub fn typing_in_text_field(ctx: &egui::Context) -> bool {
+    ctx.text_edit_focused()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pressed(modifiers: Modifiers, key: Key) -> Vec<Command> {
+        let mut input = egui::InputState::default();
+        input.events.push(egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers,
+        });
+        let context = KeyContext {
+            mode: Mode::Edit,
+            debugger_paused: Some(true),
+            playback: false,
+        };
+        handle(&mut input, context)
+    }
+
+    #[test]
+    fn help_lists_an_action_before_its_reverse() {
+        let rows = help_rows();
+        let at = |text: &str| rows.iter().position(|(_, help)| help.starts_with(text));
+        assert!(at("Undo") < at("Redo"), "{rows:?}");
+        assert!(
+            at("Debugger: one event forward") < at("Debugger: one recorded event back"),
+            "{rows:?}"
+        );
+    }
+
+    #[test]
+    fn a_key_with_shift_is_not_taken_by_the_same_key_without() {
+        assert_eq!(pressed(CTRL_SHIFT, Key::Z), vec![Command::Redo]);
+        assert_eq!(pressed(CTRL, Key::Z), vec![Command::Undo]);
+        assert_eq!(
+            pressed(Modifiers::SHIFT, Key::F11),
+            vec![Command::Debug(DebugCommand::StepBack)]
+        );
+        assert_eq!(
+            pressed(NONE, Key::F11),
+            vec![Command::Debug(DebugCommand::Step)]
+        );
+    }
+
+    #[test]
+    fn f1_shows_and_hides_help() {
+        assert_eq!(pressed(NONE, Key::F1), vec![Command::ToggleHelp]);
+    }
 
     #[test]
     fn every_shortcut_is_bound_once_per_scope() {

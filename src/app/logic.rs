@@ -91,7 +91,7 @@ impl RicochetApp {
     pub(super) fn keyboard(&mut self, ctx: &egui::Context) {
         // A text field has the keys; while the unsaved-changes question waits, its buttons
         // are the only way on, so a shortcut cannot start work behind it.
-        if ctx.egui_wants_keyboard_input() || self.pending.is_some() {
+        if keys::typing_in_text_field(ctx) || self.pending.is_some() {
             return;
         }
         let context = keys::KeyContext {

@@ -21,6 +21,7 @@ pub mod board_view;
 pub mod commands;
 pub mod coordinates;
 pub mod debugger;
+pub mod depth_table;
 pub mod derived;
 pub mod distance_map;
 pub mod document;
@@ -39,6 +40,7 @@ pub mod playback;
 pub mod plots;
 pub mod scene;
 pub mod screenshot;
+pub mod settings_file;
 pub mod shell;
 pub mod solutions_list;
 pub mod solver_panel;
@@ -78,10 +80,18 @@ pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
 
 /// Opens the app window and runs it until it is closed.
 pub fn run_native() -> eframe::Result {
+    // Checked before eframe reads it, since some stored values would stop the app.
+    let report = settings_file::settings_file()
+        .map(|path| settings_file::repair_settings_file(&path))
+        .unwrap_or_default();
     eframe::run_native(
         APP_NAME,
         native_options(),
-        Box::new(|cc| Ok(Box::new(RicochetApp::new(cc)))),
+        Box::new(move |cc| {
+            let mut app = RicochetApp::new(cc);
+            app.report_settings(&report);
+            Ok(Box::new(app))
+        }),
     )
 }
 
@@ -213,9 +223,18 @@ impl RicochetApp {
     /// Builds the app from a given state (nothing is read from storage).
     pub fn with_state(ctx: egui::Context, state: AppState) -> RicochetApp {
         let mut message = None;
-        let stored = state.board.as_deref().map(parse_draft);
+        let stored = state.board.as_deref().map(draft::parse_draft_noting);
         let (draft, name) = match stored {
-            Some(Ok(draft)) => (draft, state.board_name.clone()),
+            Some(Ok((draft, notes))) => {
+                if !notes.is_empty() {
+                    message = Some(StatusMessage {
+                        text: format!("The stored working board was changed: {}", notes.join(" ")),
+                        error: true,
+                        about: None,
+                    });
+                }
+                (draft, state.board_name.clone())
+            }
             Some(Err(error)) => {
                 message = Some(StatusMessage {
                     text: format!(

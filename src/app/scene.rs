@@ -12,6 +12,12 @@ use draft::problem_cells;
 use overlays::assembly::{OverlaySources, overlay_drawing, stateless_details};
 
 impl RicochetApp {
+    /// How many slides the board draws as paths now (trails, solution and played-back moves).
+    pub fn shown_path_slides(&self) -> usize {
+        let scene = self.scene(self.now());
+        scene.trails.len()
+    }
+
     /// The scene of the board as it is now.
     pub(super) fn scene(&self, now: f64) -> BoardScene {
         let mut scene = BoardScene {
@@ -42,7 +48,10 @@ impl RicochetApp {
             scene.goal = Some(goal);
         } else if let Some(playback) = self.playback() {
             scene.robots = playback.sprites(now, speed);
-            scene.trails = playback.trails();
+            // The moves played back are the solution's path: its overlay switch hides them.
+            if self.state.overlays.solution_path {
+                scene.trails = playback.trails();
+            }
             scene.goal = Some(playback.puzzle().goal());
         } else if let (Mode::Play, Some(play)) = (self.state.mode, &self.play) {
             scene.robots = play.sprites(now);
@@ -63,7 +72,7 @@ impl RicochetApp {
                 scene.problems = problem_cells(error);
             }
         }
-        if self.state.view.min_moves
+        if self.state.overlays.min_moves
             && let Some(goal) = scene.goal
             && draft.board.contains(goal.pos)
         {
@@ -90,6 +99,18 @@ impl RicochetApp {
         // not cancelled (the store decides both).
         let debugger = self.derived.debugger_for_overlays(self.doc.revision());
         let debugged_stateless = debugger.is_some_and(debugger::Debugger::is_stateless_run);
+        let playing = self.playback().is_some();
+        // Only a map of the position shown is drawn (sync drops any other).
+        let robot = self.distance_robot();
+        let distances = match (
+            self.derived
+                .distances(self.doc.revision())
+                .and_then(|d| d.map()),
+            robot,
+        ) {
+            (Some((_, map)), Some(color)) if settings.exact_distances => Some((map, color)),
+            _ => None,
+        };
         let stateless = match (
             self.doc.validity(),
             settings.stateless && !debugged_stateless,
@@ -98,9 +119,11 @@ impl RicochetApp {
             _ => None,
         };
         // Only a solution of the board as it is now is drawn on it.
+        // While a solution is played back, its moves so far are its path (see `scene`).
         let solution = self
             .derived
             .session(self.doc.revision())
+            .filter(|_| !playing)
             .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
         let sources = OverlaySources {
             settings: &settings,
@@ -111,22 +134,10 @@ impl RicochetApp {
             focus,
             stateless,
             solution,
+            distances,
+            analyzer: Some(&self.analyzer),
         };
         scene.overlay = overlay_drawing(&sources);
-        scene.overlay.extend(self.analyzer.heat_layer(board));
-        // Only a map of the position shown is drawn (sync drops any other).
-        if settings.exact_distances
-            && let (Some((_, map)), Some(color)) = (
-                self.derived
-                    .distances(self.doc.revision())
-                    .and_then(|d| d.map()),
-                self.distance_robot(),
-            )
-        {
-            scene
-                .overlay
-                .extend(overlays::exact::exact_distance_layer(board, map, color));
-        }
     }
 
     /// The central panel: the board, and what clicks on it do.
@@ -163,6 +174,12 @@ impl RicochetApp {
                     None => response,
                 }
             }
+            // Any other layer's numbers of the hovered cell, in full: on small cells the
+            // board leaves out those that do not fit.
+            (false, Some(cell)) => match cell_texts(&board, &scene, cell) {
+                Some(text) => response.on_hover_text_at_pointer(text),
+                None => response,
+            },
             _ => response,
         };
         match self.state.mode {
@@ -191,4 +208,21 @@ impl RicochetApp {
             }
         }
     }
+}
+
+/// The overlay texts of one cell, one line each, for the hovered cell's tooltip; `None` when
+/// the cell has none.
+fn cell_texts(board: &crate::model::Board, scene: &BoardScene, cell: Cell) -> Option<String> {
+    let pos = board.pos(cell);
+    let lines: Vec<String> = scene
+        .overlay
+        .texts
+        .iter()
+        .filter(|t| t.pos == pos)
+        .map(|t| match t.color {
+            Some(color) => format!("{}: {}", editor::capitalised(color.name()), t.text),
+            None => t.text.clone(),
+        })
+        .collect();
+    (!lines.is_empty()).then(|| format!("{pos}\n{}", lines.join("\n")))
 }

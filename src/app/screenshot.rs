@@ -386,7 +386,7 @@ impl ScreenshotDirector {
             View::OverlayMinMoves => {
                 app.dock = super::shell::DockTab::Overlays;
                 app.state.view.plots = false;
-                app.state.view.min_moves = true;
+                app.state.overlays.min_moves = true;
             }
             View::OverlayStateless => {
                 app.dock = super::shell::DockTab::Overlays;

@@ -9,11 +9,26 @@ use super::*;
 use files::SaveKind;
 use solver_panel::PanelView;
 
-/// The editor or play panel's width.
-pub const LEFT_PANEL_WIDTH: f32 = 300.0;
+/// The editor or play panel's width in a window `window` points wide: 300 in the window the
+/// app opens with, less in a smaller one, so that the board keeps the room.
+pub fn left_panel_width(window: f32) -> f32 {
+    (window * 0.22).clamp(230.0, 300.0)
+}
 
-/// The solver dock's width.
-pub const RIGHT_PANEL_WIDTH: f32 = 470.0;
+/// The solver dock's width in a window `window` points wide: 470 in the window the app opens
+/// with, less in a smaller one.
+pub fn right_panel_width(window: f32) -> f32 {
+    (window * 0.345).clamp(300.0, 470.0)
+}
+
+/// The plots panel's height when it first shows in a window `window` points high: `wanted`,
+/// but at most three tenths of the window, so that the board keeps the room.
+pub fn plots_panel_height(window: f32, wanted: f32) -> f32 {
+    wanted.min(window * 0.3).max(PLOTS_MIN_HEIGHT)
+}
+
+/// The plots panel's least height, where its axes still read.
+const PLOTS_MIN_HEIGHT: f32 = 140.0;
 
 /// Which tab of the solver dock shows below its controls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,23 +45,25 @@ impl RicochetApp {
     /// The whole window: panels first (outermost first), then the board, then windows.
     pub(super) fn shell_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let ctx = ui.ctx().clone();
+        let window = ctx.content_rect().size();
         egui::Panel::top("menu-bar").show(ui, |ui| self.menu_bar_ui(ui, commands));
         egui::Panel::bottom("status-line").show(ui, |ui| self.status_ui(ui));
         // The dock takes the full height, so the debugger's log has room.
         egui::Panel::right("solver")
             .resizable(false)
-            .exact_size(RIGHT_PANEL_WIDTH)
+            .exact_size(right_panel_width(window.x))
             .show(ui, |ui| self.dock_ui(ui, commands));
         if self.state.view.plots {
             egui::Panel::bottom("plots")
                 .resizable(true)
-                .default_size(self.plots_height)
-                .min_size(160.0)
+                .default_size(plots_panel_height(window.y, self.plots_height))
+                .min_size(PLOTS_MIN_HEIGHT)
+                .max_size((window.y * 0.45).max(PLOTS_MIN_HEIGHT))
                 .show(ui, |ui| self.plots_ui(ui, commands));
         }
         egui::Panel::left("tools")
             .resizable(false)
-            .exact_size(LEFT_PANEL_WIDTH)
+            .exact_size(left_panel_width(window.x))
             .show(ui, |ui| self.side_panel_ui(ui, commands));
         egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
 
@@ -56,6 +73,7 @@ impl RicochetApp {
     pub(super) fn apply_theme(&mut self, ctx: &egui::Context) {
         if self.applied_theme != Some(self.state.view.theme) {
             ctx.set_theme(self.state.view.theme.preference());
+            theme::style_app(ctx);
             self.applied_theme = Some(self.state.view.theme);
         }
     }
@@ -122,7 +140,6 @@ impl RicochetApp {
             ui.menu_button("View", |ui| {
                 let view = &mut self.state.view;
                 ui.checkbox(&mut view.coordinates, "Coordinates");
-                ui.checkbox(&mut view.min_moves, "Minimum-move map");
                 ui.checkbox(&mut view.trails, "Move trails");
                 ui.checkbox(&mut view.plots, "Plots panel");
                 if menu_button(ui, true, "Experiments...", hint(Action::Experiments)).clicked() {
@@ -285,16 +302,11 @@ impl RicochetApp {
                 );
             }
             DockTab::Overlays => {
-                let min_moves = self.state.view.min_moves;
                 egui::ScrollArea::vertical()
                     .id_salt("overlays-tab")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
-                        overlays::panel::overlay_toggles_ui(
-                            ui,
-                            &mut self.state.overlays,
-                            &mut self.state.view.min_moves,
-                        );
+                        overlays::panel::overlay_toggles_ui(ui, &mut self.state.overlays);
                         self.empty_overlays_ui(ui);
                         self.distance_map_ui(ui);
                         let tracker = self
@@ -306,7 +318,6 @@ impl RicochetApp {
                         overlays::panel::overlays_ui(
                             ui,
                             &mut self.state.overlays,
-                            min_moves,
                             tracker,
                             commands,
                         );

@@ -2,6 +2,7 @@
 //! watch its per-depth table grow, read the result and play the solution back.
 
 use super::debugger::DebugSettings;
+use super::depth_table::depth_table_ui;
 use super::keys::{self, Action};
 use super::playback::{Playback, PlaybackControl};
 use super::state::SolverSettings;
@@ -9,7 +10,7 @@ use super::widgets::{format_bytes, format_count, format_duration};
 use super::{Command, theme};
 use crate::model::{Puzzle, Rules, format_moves};
 use crate::solver::{Optimality, Outcome, SolverKind, SolverOptions};
-use crate::worker::{DepthRow, RunEnd, SolveJob, SolveRun};
+use crate::worker::{RunEnd, SolveJob, SolveRun};
 use std::time::Duration;
 
 /// A run the panel shows: running, or finished and kept for its table and result.
@@ -123,34 +124,50 @@ pub fn solver_controls_ui(
                 .on_hover_text(candidate.description);
             }
         });
-    ui.label(egui::RichText::new(kind.description).color(palette.muted));
-    ui.horizontal_wrapped(|ui| {
+    // Every solver's controls take the same rows, whatever its description's length and
+    // whether it takes a depth limit, so Solve and Cancel never move when another solver is
+    // chosen: the description keeps to two lines (in full on hover), the source to one.
+    let height = super::widgets::text_lines(ui, 2.0);
+    super::widgets::reserved(ui, height, |ui| {
+        clipped_label(
+            ui,
+            egui::RichText::new(kind.description).color(palette.muted),
+            2,
+        )
+    });
+    ui.horizontal(|ui| {
         match kind.optimality {
             Optimality::Guaranteed => ui.colored_label(palette.success, "Optimal"),
             Optimality::NotGuaranteed => {
                 ui.colored_label(palette.warning, "Not guaranteed optimal")
             }
         };
-        ui.label(
+        clipped_label(
+            ui,
             egui::RichText::new(format!("from {}", kind.source))
                 .color(palette.muted)
                 .small(),
+            1,
         );
     });
     ui.separator();
-    if let Some(deepest) = kind.deepest_limit {
-        ui.horizontal(|ui| {
-            let check = ui.checkbox(&mut settings.use_depth_limit, "Depth limit");
-            ui.add_enabled(
-                settings.use_depth_limit,
-                egui::DragValue::new(&mut settings.depth_limit)
-                    .range(1..=deepest)
-                    .suffix(" moves"),
+    ui.horizontal(|ui| {
+        let takes_limit = kind.deepest_limit.is_some();
+        let check = ui
+            .add_enabled(
+                takes_limit,
+                egui::Checkbox::new(&mut settings.use_depth_limit, "Depth limit"),
             )
-            .labelled_by(check.id)
-            .on_hover_text("The deepest search tried");
-        });
-    }
+            .on_disabled_hover_text(format!("{} takes no depth limit", kind.title));
+        ui.add_enabled(
+            takes_limit && settings.use_depth_limit,
+            egui::DragValue::new(&mut settings.depth_limit)
+                .range(1..=kind.deepest_limit.unwrap_or(u32::MAX))
+                .suffix(" moves"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("The deepest search tried");
+    });
     ui.horizontal(|ui| {
         let check = ui.checkbox(&mut settings.use_time_limit, "Time limit");
         ui.add_enabled(
@@ -205,8 +222,38 @@ pub fn solver_controls_ui(
             egui::Checkbox::new(&mut debug.start_paused, "Start paused"),
         );
     });
-    if let Some(blocker) = &blocker {
-        ui.colored_label(palette.error, blocker);
+    // Two lines are kept for why the board cannot be solved, shown or not, so the tabs below
+    // stay in place as the board becomes valid or invalid.
+    let height = super::widgets::text_lines(ui, 2.0);
+    super::widgets::reserved(ui, height, |ui| {
+        if let Some(blocker) = &blocker {
+            clipped_label(ui, egui::RichText::new(blocker).color(palette.error), 2);
+        }
+    });
+}
+
+/// A label of at most `rows` lines, ended with "…" when the text needs more, and shown in
+/// full on hover.
+fn clipped_label(ui: &mut egui::Ui, text: egui::RichText, rows: usize) -> egui::Response {
+    let full = text.text().to_string();
+    let mut job = egui::text::LayoutJob::default();
+    text.append_to(
+        &mut job,
+        ui.style(),
+        egui::FontSelection::Default,
+        egui::Align::Min,
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_rows: rows,
+        max_width: ui.available_width(),
+        break_anywhere: false,
+        overflow_character: Some('…'),
+    };
+    let response = ui.add(egui::Label::new(job));
+    if response.hovered() {
+        response.on_hover_text(full)
+    } else {
+        response
     }
 }
 
@@ -367,259 +414,6 @@ fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette
     }
 }
 
-/// The per-depth table, one row per finished depth as the deck prints it, with the solver's
-/// own column names and the time each row finished; while running, a last row shows the
-/// nodes counted so far. The header stays put while the rows scroll.
-fn depth_table_ui(
-    ui: &mut egui::Ui,
-    kind: &SolverKind,
-    rows: &[DepthRow],
-    running_nodes: Option<u64>,
-    serial: u64,
-) {
-    let mut extra_names: Vec<&'static str> = Vec::new();
-    for row in rows {
-        for (name, _) in &row.stats.extra {
-            if !extra_names.contains(name) {
-                extra_names.push(name);
-            }
-        }
-    }
-    // Column widths: the depth, three counters and any extra counters, the time; shrunk to
-    // the panel's width when there are many, down to what a count needs.
-    let mut widths: Vec<f32> = vec![56.0, 96.0, 96.0, 96.0];
-    widths.extend(extra_names.iter().map(|_| 90.0));
-    widths.push(64.0);
-    let mut header: Vec<String> = vec![
-        kind.columns.depth.to_string(),
-        kind.columns.nodes.to_string(),
-        kind.columns.inner.to_string(),
-        kind.columns.hits.to_string(),
-    ];
-    header.extend(extra_names.iter().map(|n| (*n).to_string()));
-    header.push("Time".into());
-    let body: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| {
-            let mut cells = vec![
-                row.stats.depth.to_string(),
-                format_count(row.stats.nodes),
-                format_count(row.stats.inner),
-                format_count(row.stats.hits),
-            ];
-            for name in &extra_names {
-                let value = row
-                    .stats
-                    .extra
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| format_count(*v))
-                    .unwrap_or_default();
-                cells.push(value);
-            }
-            cells.push(format_duration(row.at));
-            cells
-        })
-        .collect();
-    // No column gets narrower than its longest value or the longest word of its name, so no
-    // number is cut and a name that needs more lines breaks between words; what does not fit
-    // the panel even then scrolls.
-    let floors: Vec<f32> = header
-        .iter()
-        .enumerate()
-        .map(|(column, name)| {
-            let word = name
-                .split_inclusive([' ', '-'])
-                .map(|word| header_text_width(ui, word.trim_end()))
-                .fold(0.0, f32::max);
-            let longest = body
-                .iter()
-                .filter_map(|cells| cells.get(column))
-                .max_by_key(|cell| cell.chars().count())
-                .map_or(0.0, |cell| monospace_width(ui, cell));
-            word.max(longest) + 4.0
-        })
-        .collect();
-    for (width, floor) in widths.iter_mut().zip(&floors) {
-        *width = (*width).max(*floor);
-    }
-    fit_widths(&mut widths, &floors, ui.available_width() - 16.0);
-    ui.label(egui::RichText::new(format!("{} rows", kind.columns.depth)).strong());
-    // Each run has its own scroll state, so a new run starts at its first column; the bar is
-    // always drawn when the columns do not all fit.
-    // A solid bar (not one that shows only on hover), so a table wider than the dock says so.
-    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-    egui::ScrollArea::horizontal()
-        .id_salt(("depth-table-wide", serial))
-        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded)
-        .show(ui, |ui| {
-            table_row_ui(ui, &widths, &header, true, None);
-            let stripe = ui.visuals().faint_bg_color;
-            egui::ScrollArea::vertical()
-                .id_salt(("depth-table", serial))
-                .max_height(ui.available_height().clamp(120.0, 360.0))
-                .stick_to_bottom(true)
-                .auto_shrink([false, true])
-                .show(ui, |ui| {
-                    for (index, cells) in body.iter().enumerate() {
-                        let fill = (index % 2 == 1).then_some(stripe);
-                        table_row_ui(ui, &widths, cells, false, fill);
-                    }
-                    if let Some(nodes) = running_nodes {
-                        // The run's node count so far, over all depths, under the first counter.
-                        let cells = ["so far".to_string(), format_count(nodes)];
-                        table_row_ui(ui, &widths[..2], &cells, false, None);
-                    }
-                });
-        });
-}
-
-/// Shrinks column widths in proportion so that they (with their gaps) fit `available`; a
-/// column that would get narrower than its floor in `floors` (without one, than a count
-/// needs) keeps that width and the others share what is left. When even that does not fit,
-/// the table scrolls.
-fn fit_widths(widths: &mut [f32], floors: &[f32], available: f32) {
-    const GAP: f32 = 6.0;
-    const NARROWEST: f32 = 52.0;
-    let room = available - GAP * widths.len() as f32;
-    if widths.iter().sum::<f32>() <= room || widths.is_empty() {
-        return;
-    }
-    let original = widths.to_vec();
-    let floor_of: Vec<f32> = original
-        .iter()
-        .enumerate()
-        .map(|(i, w)| floors.get(i).copied().unwrap_or(NARROWEST).min(*w))
-        .collect();
-    let floor = |i: usize| floor_of[i];
-    let mut pinned = vec![false; widths.len()];
-    loop {
-        let pinned_sum: f32 = original
-            .iter()
-            .zip(&pinned)
-            .enumerate()
-            .filter(|(_, (_, p))| **p)
-            .map(|(i, _)| floor(i))
-            .sum();
-        let free_sum: f32 = original
-            .iter()
-            .zip(&pinned)
-            .filter(|(_, p)| !**p)
-            .map(|(w, _)| *w)
-            .sum();
-        let scale = if free_sum > 0.0 {
-            (room - pinned_sum).max(0.0) / free_sum
-        } else {
-            0.0
-        };
-        let mut changed = false;
-        for (i, w) in original.iter().enumerate() {
-            if !pinned[i] && w * scale < floor(i) {
-                pinned[i] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            for (i, w) in original.iter().enumerate() {
-                widths[i] = if pinned[i] { floor(i) } else { w * scale };
-            }
-            return;
-        }
-    }
-}
-
-/// One row of fixed-width cells, numbers right-aligned.
-fn table_row_ui(
-    ui: &mut egui::Ui,
-    widths: &[f32],
-    cells: &[String],
-    header: bool,
-    fill: Option<egui::Color32>,
-) {
-    // A header whose names do not fit their columns takes more lines, so no name is cut.
-    let lines = if header {
-        header_lines(ui, widths, cells)
-    } else {
-        1.0
-    };
-    let height = ui.text_style_height(&egui::TextStyle::Monospace) * lines + 4.0;
-    let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(total, height), egui::Sense::hover());
-    if let Some(fill) = fill {
-        ui.painter().rect_filled(rect, 0.0, fill);
-    }
-    let mut x = rect.left();
-    for (cell, width) in cells.iter().zip(widths) {
-        let cell_rect =
-            egui::Rect::from_min_size(egui::pos2(x, rect.top()), egui::vec2(*width, height));
-        let text = if header {
-            egui::RichText::new(cell).strong()
-        } else {
-            egui::RichText::new(cell).monospace()
-        };
-        // Names of several lines sit on the rows below them, right-aligned like the numbers.
-        let wrapped = header && lines > 1.0;
-        let layout = if wrapped {
-            egui::Layout::bottom_up(egui::Align::Max)
-        } else {
-            egui::Layout::right_to_left(egui::Align::Center)
-        };
-        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(cell_rect).layout(layout));
-        if wrapped {
-            child.add(egui::Label::new(text).wrap());
-        } else {
-            child.add(egui::Label::new(text).truncate());
-        }
-        x += width + 6.0;
-    }
-}
-
-/// The lines the header needs: its most, when each name wraps at its column's width.
-fn header_lines(ui: &egui::Ui, widths: &[f32], cells: &[String]) -> f32 {
-    cells
-        .iter()
-        .zip(widths)
-        .map(|(cell, width)| {
-            egui::WidgetText::from(egui::RichText::new(cell).strong())
-                .into_galley(
-                    ui,
-                    Some(egui::TextWrapMode::Wrap),
-                    *width,
-                    egui::TextStyle::Body,
-                )
-                .rows
-                .len()
-        })
-        .max()
-        .unwrap_or(1) as f32
-}
-
-/// The width of a table value.
-fn monospace_width(ui: &egui::Ui, text: &str) -> f32 {
-    one_line_width(
-        ui,
-        egui::RichText::new(text).monospace(),
-        egui::TextStyle::Monospace,
-    )
-}
-
-/// The width of a header name on one line.
-fn header_text_width(ui: &egui::Ui, text: &str) -> f32 {
-    one_line_width(
-        ui,
-        egui::RichText::new(text).strong(),
-        egui::TextStyle::Body,
-    )
-}
-
-/// The width of a text laid out on one line.
-fn one_line_width(ui: &egui::Ui, text: egui::RichText, style: egui::TextStyle) -> f32 {
-    egui::WidgetText::from(text)
-        .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, style)
-        .size()
-        .x
-}
-
 fn playback_ui(
     ui: &mut egui::Ui,
     playback: &Playback,
@@ -668,33 +462,5 @@ fn playback_ui(
     );
     if ui.button("Hide solution").clicked() {
         commands.push(Command::Playback(PlaybackControl::Close));
-    }
-}
-
-#[cfg(test)]
-mod fit_tests {
-    use super::fit_widths;
-
-    #[test]
-    fn columns_shrink_to_the_room_without_going_below_a_count() {
-        let mut widths = vec![56.0, 96.0, 96.0, 96.0, 90.0, 90.0, 64.0];
-        fit_widths(&mut widths, &[], 450.0);
-        let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
-        assert!(total <= 450.5, "{total}");
-        assert!(widths.iter().all(|w| *w >= 52.0), "{widths:?}");
-        let mut wide = vec![56.0, 96.0];
-        fit_widths(&mut wide, &[], 400.0);
-        assert_eq!(wide, vec![56.0, 96.0]);
-    }
-
-    #[test]
-    fn no_column_shrinks_below_its_own_floor() {
-        let mut widths = vec![56.0, 96.0, 96.0, 96.0, 90.0, 90.0, 64.0];
-        let floors = [0.0, 0.0, 80.0, 0.0, 75.0, 0.0, 0.0];
-        fit_widths(&mut widths, &floors, 500.0);
-        assert!(widths[2] >= 80.0 && widths[4] >= 75.0, "{widths:?}");
-        let total: f32 = widths.iter().sum::<f32>() + 6.0 * widths.len() as f32;
-        assert!(total <= 500.5, "{total}");
-        assert!(widths[1] < 96.0, "the other columns give way: {widths:?}");
     }
 }

@@ -1,5 +1,8 @@
 //! What the app keeps between runs: the working board (as native RON text), the file it came
 //! from, and the user's settings. Everything else (threads, results, history) is rebuilt.
+//!
+//! The settings file is checked before the window opens ([`super::settings_file`]), and
+//! [`AppState::clamped`] puts our own numbers back in the ranges the panels allow.
 
 use super::editor::EditorSettings;
 use serde::{Deserialize, Serialize};
@@ -58,6 +61,98 @@ impl Default for AppState {
     }
 }
 
+impl AppState {
+    /// The state with every number the panels bound put back in their range, with one
+    /// sentence for each that was out of it (a hand-edited or damaged file may hold NaN, a
+    /// negative limit or no threads at all).
+    pub fn clamped(mut self) -> (AppState, Vec<String>) {
+        use super::settings_file::keep_in;
+        let mut notes = Vec::new();
+        let n = &mut notes;
+        let solver = &mut self.solver;
+        let defaults = SolverSettings::default();
+        keep_in(
+            &mut solver.depth_limit,
+            1..=255,
+            defaults.depth_limit,
+            "depth limit",
+            n,
+        );
+        keep_in(
+            &mut solver.time_limit_secs,
+            0.1..=86_400.0,
+            defaults.time_limit_secs,
+            "time limit",
+            n,
+        );
+        keep_in(
+            &mut solver.memory_limit_mib,
+            16..=1_048_576,
+            defaults.memory_limit_mib,
+            "memory limit",
+            n,
+        );
+        keep_in(
+            &mut solver.playback_speed,
+            0.5..=20.0,
+            defaults.playback_speed,
+            "playback speed",
+            n,
+        );
+        let debug = &mut self.debug;
+        keep_in(&mut debug.speed, 1.0..=100_000.0, 20.0, "debugger speed", n);
+        keep_in(&mut debug.break_depth, 0..=255, 3, "breakpoint depth", n);
+        keep_in(&mut debug.break_x, 0..=63, 0, "breakpoint column", n);
+        keep_in(&mut debug.break_y, 0..=63, 0, "breakpoint row", n);
+        let experiments = &mut self.experiments;
+        let defaults = ExperimentSettings::default();
+        keep_in(
+            &mut experiments.configs,
+            1..=1_000_000,
+            defaults.configs,
+            "number of configurations",
+            n,
+        );
+        keep_in(
+            &mut experiments.robots,
+            1..=5,
+            defaults.robots,
+            "number of robots",
+            n,
+        );
+        keep_in(
+            &mut experiments.threads,
+            1..=64,
+            defaults.threads,
+            "number of threads",
+            n,
+        );
+        keep_in(
+            &mut experiments.time_limit_secs,
+            0.01..=3600.0,
+            defaults.time_limit_secs,
+            "experiment time limit",
+            n,
+        );
+        keep_in(
+            &mut experiments.memory_limit_mib,
+            16..=1_048_576,
+            defaults.memory_limit_mib,
+            "experiment memory limit",
+            n,
+        );
+        keep_in(&mut self.editor.robot_count, 1..=5, 4, "robot count", n);
+        keep_in(
+            &mut self.overlays.exact_depth,
+            1..=30,
+            crate::solver::distances::DEFAULT_MAX_DEPTH,
+            "distance map depth",
+            n,
+        );
+        (self, notes)
+    }
+}
+
 /// What clicks and keys on the board do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mode {
@@ -113,8 +208,6 @@ pub struct ViewSettings {
     pub theme: ThemeChoice,
     /// Column and row numbers on the board.
     pub coordinates: bool,
-    /// The minimum-move map in every cell.
-    pub min_moves: bool,
     /// The trails of moves made in play mode.
     pub trails: bool,
     /// The plots panel.
@@ -126,7 +219,6 @@ impl Default for ViewSettings {
         ViewSettings {
             theme: ThemeChoice::System,
             coordinates: true,
-            min_moves: false,
             trails: true,
             plots: true,
         }
@@ -223,9 +315,20 @@ impl Default for ExperimentSettings {
             time_limit_secs: 40.0,
             memory_limit_mib: 2048,
             threads: 1,
-            out_path: "experiment.csv".into(),
+            // In the user's folder rather than wherever the program was started from.
+            out_path: in_user_folder("experiment.csv"),
             compare_path: String::new(),
-            export_path: "experiment-export".into(),
+            export_path: in_user_folder("experiment-export"),
         }
     }
+}
+
+/// A file name in the user's folder ([`super::files::user_folder`]), as text for a path field;
+/// the bare name when the system has no such folder.
+fn in_user_folder(name: &str) -> String {
+    super::files::user_folder()
+        .map(|dir| dir.join(name))
+        .unwrap_or_else(|| PathBuf::from(name))
+        .display()
+        .to_string()
 }

@@ -210,6 +210,37 @@ pub fn overlay(palette: &Palette) -> &'static OverlayPalette {
     }
 }
 
+/// The smallest text the app shows, in points below the body text: captions and notes may be
+/// smaller than the body, but never by more than this.
+pub const SMALLEST_BELOW_BODY: f32 = 2.0;
+
+/// Adjusts egui's own styles for both looks: small text no smaller than the body text less
+/// [`SMALLEST_BELOW_BODY`], and on the light look, outlines on idle widgets so that
+/// checkboxes and fields stand out from the panel (egui draws them as a pale fill only).
+pub fn style_app(ctx: &egui::Context) {
+    ctx.all_styles_mut(adjust_style);
+}
+
+/// [`style_app`] for one style.
+pub fn adjust_style(style: &mut egui::Style) {
+    let body = style
+        .text_styles
+        .get(&egui::TextStyle::Body)
+        .map_or(13.0, |font| font.size);
+    for font in style.text_styles.values_mut() {
+        font.size = font.size.max(body - SMALLEST_BELOW_BODY);
+    }
+    if !style.visuals.dark_mode {
+        let widgets = &mut style.visuals.widgets;
+        widgets.inactive.bg_stroke = egui::Stroke::new(1.0, Color32::from_gray(125));
+        widgets.inactive.bg_fill = Color32::from_gray(236);
+    }
+}
+
+/// The smallest font size painted straight onto the board: egui's body text (13 points)
+/// less [`SMALLEST_BELOW_BODY`].
+pub const SMALLEST_TEXT: f32 = 11.0;
+
 /// A heat-map tint: `level` 0 is cold (faint), 1 is hot. The minimum-move map runs from pale
 /// blue to orange, the search heat map from pale yellow to deep red; both are translucent so
 /// the board's checker and walls show through.
@@ -258,6 +289,40 @@ mod contrast_tests {
     fn contrast(a: Color32, b: Color32) -> f32 {
         let (la, lb) = (luminance(a), luminance(b));
         (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn the_smallest_board_text_is_the_body_less_two_points() {
+        let body = egui::Style::default().text_styles[&egui::TextStyle::Body].size;
+        assert_eq!(SMALLEST_TEXT, body - SMALLEST_BELOW_BODY);
+    }
+
+    #[test]
+    fn light_checkboxes_stand_out_from_their_panel() {
+        let mut style = egui::Style {
+            visuals: egui::Visuals::light(),
+            ..egui::Style::default()
+        };
+        adjust_style(&mut style);
+        let visuals = &style.visuals;
+        let ratio = contrast(visuals.widgets.inactive.bg_stroke.color, visuals.panel_fill);
+        assert!(ratio >= 3.0, "checkbox outline on the panel: {ratio:.2}");
+        assert!(visuals.widgets.inactive.bg_stroke.width >= 1.0);
+    }
+
+    #[test]
+    fn no_text_style_is_smaller_than_the_body_less_two_points() {
+        for visuals in [egui::Visuals::light(), egui::Visuals::dark()] {
+            let mut style = egui::Style {
+                visuals,
+                ..egui::Style::default()
+            };
+            adjust_style(&mut style);
+            let body = style.text_styles[&egui::TextStyle::Body].size;
+            for (name, font) in &style.text_styles {
+                assert!(font.size >= body - 2.0, "{name:?} is {}", font.size);
+            }
+        }
     }
 
     #[test]

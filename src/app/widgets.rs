@@ -24,6 +24,33 @@ pub fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) {
         .circle_filled(rect.center(), size.x * 0.5, color);
 }
 
+/// Shows `add_contents` in a strip of at least `height` points across the whole width, so
+/// that what follows stays in place whether the strip shows one line, several or nothing.
+pub fn reserved<R>(
+    ui: &mut egui::Ui,
+    height: f32,
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let size = egui::vec2(ui.available_width(), height);
+    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
+        ui.set_min_size(size);
+        add_contents(ui)
+    })
+    .inner
+}
+
+/// The height of `lines` lines of body text, for [`reserved`].
+pub fn text_lines(ui: &egui::Ui, lines: f32) -> f32 {
+    ui.text_style_height(&egui::TextStyle::Body) * lines
+        + ui.spacing().item_spacing.y * (lines - 1.0)
+}
+
+/// The height of `rows` rows of buttons or checkboxes, for [`reserved`].
+pub fn widget_rows(ui: &egui::Ui, rows: f32) -> f32 {
+    let spacing = ui.spacing();
+    spacing.interact_size.y * rows + spacing.item_spacing.y * (rows - 1.0)
+}
+
 /// Where the app's windows first open: centred near the top, over the board, clear of the
 /// menu bar.
 pub fn window_position<'a>(window: egui::Window<'a>, ctx: &egui::Context) -> egui::Window<'a> {
@@ -48,17 +75,49 @@ pub fn format_duration(duration: std::time::Duration) -> String {
     }
 }
 
+/// The space between groups of three digits: a thin space, narrower than the gap between
+/// words or table columns, so that "21 135 552" reads as one number.
+pub const DIGIT_GROUP_SEPARATOR: char = '\u{2009}';
+
 /// Formats a count with thin groups of three digits: "47 612 050".
 pub fn format_count(count: u64) -> String {
     let digits = count.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
+            out.push(DIGIT_GROUP_SEPARATOR);
         }
         out.push(c);
     }
     out
+}
+
+/// A table value laid out with tabular figures: digits (and the rest) in the monospace font,
+/// so that columns of numbers line up digit under digit, and the thin group separators in the
+/// body font, where they are narrow (in a monospace font every space is a full digit wide).
+pub fn table_value(ui: &egui::Ui, text: &str, color: egui::Color32) -> egui::text::LayoutJob {
+    let style = ui.style();
+    let mono = egui::TextStyle::Monospace.resolve(style);
+    let body = egui::TextStyle::Body.resolve(style);
+    let mut job = egui::text::LayoutJob::default();
+    let format = |font: egui::FontId| egui::TextFormat {
+        font_id: font,
+        color,
+        valign: egui::Align::Center,
+        ..Default::default()
+    };
+    let mut run = String::new();
+    for c in text.chars() {
+        if c == DIGIT_GROUP_SEPARATOR {
+            job.append(&run, 0.0, format(mono.clone()));
+            run.clear();
+            job.append(&c.to_string(), 0.0, format(body.clone()));
+        } else {
+            run.push(c);
+        }
+    }
+    job.append(&run, 0.0, format(mono));
+    job
 }
 
 /// Formats bytes as MiB or KiB.
@@ -76,11 +135,39 @@ mod tests {
     use std::time::Duration;
 
     #[test]
+    fn digit_groups_are_narrower_than_a_digit_and_digits_are_tabular() {
+        let ctx = egui::Context::default();
+        let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let width = |job: egui::text::LayoutJob| ui.fonts_mut(|f| f.layout_job(job)).size().x;
+            let color = egui::Color32::WHITE;
+            // The body font has the thin space (no replacement box), and it is narrow.
+            let separator = width(table_value(ui, &DIGIT_GROUP_SEPARATOR.to_string(), color));
+            let digit = width(table_value(ui, "0", color));
+            assert!(
+                separator > 0.5 && separator < digit * 0.7,
+                "{separator} vs {digit}"
+            );
+            // Every digit is as wide as every other.
+            let widths: Vec<f32> = (0..10)
+                .map(|d| width(table_value(ui, &d.to_string(), color)))
+                .collect();
+            assert!(
+                widths.iter().all(|w| (w - widths[0]).abs() < 0.01),
+                "{widths:?}"
+            );
+            assert_eq!(
+                width(table_value(ui, &format_count(111_111), color)),
+                width(table_value(ui, &format_count(888_888), color))
+            );
+        });
+    }
+
+    #[test]
     fn numbers_and_durations_read_well() {
         assert_eq!(format_count(0), "0");
         assert_eq!(format_count(999), "999");
-        assert_eq!(format_count(1000), "1 000");
-        assert_eq!(format_count(47_612_050), "47 612 050");
+        assert_eq!(format_count(1000), "1\u{2009}000");
+        assert_eq!(format_count(47_612_050), "47\u{2009}612\u{2009}050");
         assert_eq!(format_duration(Duration::from_millis(412)), "412 ms");
         assert_eq!(format_duration(Duration::from_micros(310)), "0.31 ms");
         assert_eq!(format_duration(Duration::from_millis(3270)), "3.27 s");

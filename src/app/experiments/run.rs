@@ -141,6 +141,11 @@ impl ExperimentsView {
         };
         runner::check_resume(&config, &records)?;
         let done = record::done_runs(&records);
+        // The default output lies in the user's folder, which may not exist yet.
+        if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("The folder {} could not be made: {e}", parent.display()))?;
+        }
         let writer = ResultsWriter::open(&output, exists).map_err(|e| e.to_string())?;
         let done_at_start = done.keys().filter(|(c, _)| *c < config.configs).count() as u64;
 

@@ -1,11 +1,14 @@
-//! Overlay assembly: which layers are on and what they read this frame (the editor's slide
-//! graph, a debugged run's picture, the stateless stores, the last solution), put together
-//! into one drawing for the board.
+//! Overlay assembly: what the layers read this frame (the editor's slide graph, a debugged
+//! run's picture, the stateless stores, the last solution, the distance map, the analysis),
+//! and the layers that are on put together into one drawing for the board.
 
-use super::{OverlayDrawing, OverlaySettings, StatelessFilter};
+use super::layers::LAYERS;
+use super::{OverlayDrawing, OverlaySettings};
+use crate::app::analyzer::AnalyzerView;
 use crate::app::debugger::Debugger;
 use crate::app::overlays;
-use crate::model::{Board, Cell, Direction, Puzzle};
+use crate::model::{Board, Cell, Direction, Puzzle, RobotColor};
+use crate::solver::distances::DistanceMap;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
 use crate::solver::stateless::{IntermediateState, StatelessStores, compute_stores};
 use std::fmt::Write as _;
@@ -166,82 +169,19 @@ pub struct OverlaySources<'a> {
     pub stateless: Option<&'a StatelessStores>,
     /// The last result's puzzle and solution.
     pub solution: Option<(&'a Puzzle, &'a [crate::model::Move])>,
+    /// The exact distance map of the position shown, and the robot whose distances to show.
+    pub distances: Option<(&'a DistanceMap, RobotColor)>,
+    /// The board analyser, for its heat map.
+    pub analyzer: Option<&'a AnalyzerView>,
 }
 
-/// Assembles the layers that are on into one drawing.
+/// Assembles the layers that are on into one drawing: the one place layers are put together.
 pub fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
-    let settings = sources.settings;
-    let board = sources.board;
     let mut drawing = OverlayDrawing::default();
-    if let Some(table) = sources.min_moves {
-        drawing.extend(overlays::min_moves_layer(board, table));
-    }
-    let picture = sources.debugger.map(Debugger::shown_picture);
-    if settings.search_heat
-        && let Some(picture) = picture
-    {
-        drawing.extend(overlays::search_heat_layer(board, &picture.heat));
-    }
-    if settings.graph_edges {
-        let focus = if settings.graph_all_cells {
-            None
-        } else {
-            // No cell hovered: only the changed edges.
-            Some(sources.focus.unwrap_or(Cell::MAX))
-        };
-        match (
-            picture.and_then(|p| p.graph.as_ref().map(|g| (g, p))),
-            sources.tracker,
-        ) {
-            (Some((edges, picture)), _) => drawing.extend(overlays::graph_layer(
-                board,
-                edges,
-                focus,
-                &picture.recent_changes,
-            )),
-            (None, Some(tracker)) => drawing.extend(overlays::graph_layer(
-                board,
-                &tracker.edges(),
-                focus,
-                tracker.changes(),
-            )),
-            (None, None) => {}
+    for layer in LAYERS {
+        if layer.is_on(sources.settings) {
+            drawing.extend(layer.draw(sources));
         }
-    }
-    if settings.stateless {
-        let filter = StatelessFilter::of(settings);
-        let stores_layer = |stores: &StatelessStores| {
-            let intermediates: Vec<IntermediateState> = stores
-                .fields()
-                .iter()
-                .flat_map(|f| f.intermediates.iter().cloned())
-                .collect();
-            overlays::stateless_layer(board, stores.finals(), &intermediates, filter)
-        };
-        // A debugged stateless run draws its states as of the shown event: the stores as they
-        // grow while it runs, the complete stores once it has ended.
-        let debugged = sources.debugger.filter(|d| d.is_stateless_run());
-        match (debugged, sources.stateless) {
-            (Some(debugger), _) => {
-                let picture = debugger.shown_picture();
-                drawing.extend(match &picture.stores {
-                    Some(stores) => stores_layer(stores),
-                    None => overlays::stateless_layer(
-                        board,
-                        &picture.finals,
-                        &picture.intermediates,
-                        filter,
-                    ),
-                });
-            }
-            (None, Some(stores)) => drawing.extend(stores_layer(stores)),
-            (None, None) => {}
-        }
-    }
-    if settings.solution_path
-        && let Some((puzzle, moves)) = sources.solution
-    {
-        drawing.trails.extend(overlays::path_trails(puzzle, moves));
     }
     drawing
 }

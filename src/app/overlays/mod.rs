@@ -10,13 +10,14 @@
 
 pub mod assembly;
 pub mod exact;
+pub mod layers;
 pub mod paint;
 pub mod panel;
 
 pub use paint::overlay_shapes;
 
 use super::board_view::Trail;
-use super::theme::{self, Palette};
+use super::theme::Palette;
 use crate::model::{Board, Cell, Direction, Move, MoveTables, Pos, Puzzle, RobotColor};
 use crate::solver::min_moves::UNREACHABLE;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
@@ -27,6 +28,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OverlaySettings {
+    /// The minimum-move map: its numbers in every cell and its heat tint.
+    pub min_moves: bool,
     /// The stateless layer shows only this robot's states (all robots' when `None`).
     pub stateless_robot: Option<RobotColor>,
     /// Which of the stateless solver's states it shows.
@@ -54,13 +57,15 @@ pub struct OverlaySettings {
 impl Default for OverlaySettings {
     fn default() -> Self {
         OverlaySettings {
+            min_moves: false,
             stateless_robot: None,
             stateless_kinds: StatelessKinds::default(),
             graph_edges: false,
             graph_all_cells: false,
             stateless: false,
             search_heat: false,
-            solution_path: false,
+            // On, so that a solution played back shows its path until this is unticked.
+            solution_path: true,
             exact_distances: false,
             exact_robot: None,
             exact_depth: crate::solver::distances::DEFAULT_MAX_DEPTH,
@@ -467,60 +472,14 @@ pub fn path_trails(puzzle: &Puzzle, moves: &[Move]) -> Vec<Trail> {
     trails
 }
 
-/// The legend of the overlays that are on: a colour sample and what it means.
-pub fn legend(
-    settings: &OverlaySettings,
-    min_moves: bool,
-    palette: &Palette,
-) -> Vec<(egui::Color32, &'static str)> {
-    let colors = theme::overlay(palette);
-    let mut entries = Vec::new();
-    if min_moves {
-        entries.push((
-            theme::heat(false, 1.0),
-            "Minimum moves: few moves to the target (hot) to many (cold); number = moves",
-        ));
-    }
-    if settings.graph_edges {
-        entries.push((
-            colors.graph_edge,
-            "Slide-graph edge: cell -> where a robot stops",
-        ));
-        entries.push((
-            colors.graph_changed,
-            "Edge changed by the last update (new child)",
-        ));
-        entries.push((colors.graph_removed, "Where that edge pointed before"));
-    }
-    if settings.stateless {
-        entries.push((
-            palette.board_text,
-            "Stateless states, in the robot's colour: a final state's moves (one robot: in the centre; all: in the robot's corner); an intermediate state as direction and moves, or +count. Hover a cell for its states in full.",
-        ));
-    }
-    if settings.search_heat {
-        entries.push((
-            theme::heat(true, 1.0),
-            "Search heat: how often the active robot stood here in the nodes examined",
-        ));
-    }
-    if settings.solution_path {
-        entries.push((
-            theme::robot(RobotColor::Red),
-            "Solution path: numbered moves in the robot's colour",
-        ));
-    }
-    if settings.exact_distances {
-        entries.push((
-            theme::heat(false, 1.0),
-            "Exact distances: the fewest moves (any robot may move) before the chosen robot stands here; hot = few",
-        ));
-        entries.push((
-            colors.needs_helpers,
-            "Outlined: the robot needs helpers here (exact distance above the lower bound, shown small in the corner)",
-        ));
-    }
-    entries
+/// The legend of the overlays that are on: a colour sample and what it means, layer by layer
+/// in [`layers::LAYERS`] order.
+pub fn legend(settings: &OverlaySettings, palette: &Palette) -> Vec<(egui::Color32, &'static str)> {
+    layers::LAYERS
+        .iter()
+        .filter(|layer| layer.is_on(settings))
+        .flat_map(|layer| layer.legend(palette))
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,12 +1,12 @@
 //! The overlay's painter: turns the layers' drawing (in board terms) into shapes through the
 //! board's transform, with texts on plates so they read over fills, arrows and walls.
 
-use super::{Arrow, ArrowKind, HeatKind, OverlayDrawing};
+use super::{Arrow, ArrowKind, CellText, HeatKind, OverlayDrawing};
 use crate::app::board_view::BoardGeometry;
 use crate::app::theme::{self, Palette};
 use crate::model::Direction;
 use egui::epaint::text::FontsView;
-use egui::{Align2, FontId, Shape, Stroke, vec2};
+use egui::{Align2, FontId, Shape, Stroke};
 
 /// The overlay's shapes: fills, arrows, then texts, through the board's transform.
 pub fn overlay_shapes(
@@ -38,45 +38,88 @@ pub fn overlay_shapes(
     for arrow in &drawing.arrows {
         shapes.extend(arrow_shapes(geometry, arrow, colors));
     }
-    let small = FontId::monospace((cell * 0.32).max(11.0));
-    let large = FontId::proportional((cell * 0.42).max(11.0));
     let dark = palette.board.r() < 128;
     for text in &drawing.texts {
-        let rect = geometry.cell_rect(text.pos);
         let color = text
             .color
             .map_or(palette.board_text, |c| theme::robot_text(c, dark));
-        let font = if text.large {
-            large.clone()
-        } else {
-            small.clone()
-        };
-        let inset = cell * 0.06;
-        let (anchor, align) = match text.line {
-            0 => (rect.left_top() + vec2(inset, inset), Align2::LEFT_TOP),
-            1 => (rect.right_top() + vec2(-inset, inset), Align2::RIGHT_TOP),
-            2 => (
-                rect.left_bottom() + vec2(inset, -inset),
-                Align2::LEFT_BOTTOM,
-            ),
-            3 => (
-                rect.right_bottom() - vec2(inset, inset),
-                Align2::RIGHT_BOTTOM,
-            ),
-            _ => (rect.center(), Align2::CENTER_CENTER),
-        };
-        // A plate in the board's colour behind the text keeps it readable over fills,
-        // arrows and walls, in both themes.
-        let galley = fonts.layout_no_wrap(text.text.clone(), font, color);
-        let text_rect = align.anchor_size(anchor, galley.size());
-        shapes.push(Shape::rect_filled(
-            text_rect.expand(1.0),
-            2.0,
-            palette.board.gamma_multiply(0.85),
-        ));
-        shapes.push(Shape::galley(text_rect.min, galley, color));
+        // Only texts that fit their place in the cell at a readable size are drawn; the rest
+        // are left to the board's hover details, so nothing spills into a neighbour or past
+        // the board's edge.
+        if let Some((pos, galley)) = fitted_text(fonts, geometry, text, color) {
+            let text_rect = egui::Rect::from_min_size(pos, galley.size());
+            // A plate in the board's colour behind the text keeps it readable over fills,
+            // arrows and walls, in both themes.
+            shapes.push(Shape::rect_filled(
+                text_rect.expand(1.0),
+                2.0,
+                palette.board.gamma_multiply(0.85),
+            ));
+            shapes.push(Shape::galley(pos, galley, color));
+        }
     }
     shapes
+}
+
+/// Where a cell text goes and how it is laid out, when it fits its place: a corner text in
+/// its quarter of the cell, with a gap to the quarters beside it (in its cell and in the
+/// neighbours'), a centre text in the whole cell. Sizes scale with the cell but never go below
+/// [`theme::SMALLEST_TEXT`]; a text that does not fit at that size is not drawn.
+pub fn fitted_text(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    text: &CellText,
+    color: egui::Color32,
+) -> Option<(egui::Pos2, std::sync::Arc<egui::Galley>)> {
+    let cell = geometry.cell_size();
+    let rect = geometry.cell_rect(text.pos);
+    // The gap on each side of a place: two of them between the texts of neighbouring cells
+    // or quarters, so numbers side by side always read as separate numbers.
+    let inset = (cell * 0.08).max(2.0);
+    let (place, align) = match text.line {
+        0 => (
+            egui::Rect::from_min_max(rect.left_top(), rect.center()),
+            Align2::LEFT_TOP,
+        ),
+        1 => (
+            egui::Rect::from_min_max(
+                egui::pos2(rect.center().x, rect.top()),
+                egui::pos2(rect.right(), rect.center().y),
+            ),
+            Align2::RIGHT_TOP,
+        ),
+        2 => (
+            egui::Rect::from_min_max(
+                egui::pos2(rect.left(), rect.center().y),
+                egui::pos2(rect.center().x, rect.bottom()),
+            ),
+            Align2::LEFT_BOTTOM,
+        ),
+        3 => (
+            egui::Rect::from_min_max(rect.center(), rect.right_bottom()),
+            Align2::RIGHT_BOTTOM,
+        ),
+        _ => (rect, Align2::CENTER_CENTER),
+    };
+    let place = place.shrink(inset);
+    let size = if text.large {
+        (cell * 0.42).max(theme::SMALLEST_TEXT)
+    } else {
+        (cell * 0.30).max(theme::SMALLEST_TEXT)
+    };
+    let font = if text.large {
+        FontId::proportional(size)
+    } else {
+        FontId::monospace(size)
+    };
+    let galley = fonts.layout_no_wrap(text.text.clone(), font, color);
+    let fits = galley.size().x <= place.width() + 0.5 && galley.size().y <= place.height() + 0.5;
+    fits.then(|| {
+        (
+            align.align_size_within_rect(galley.size(), place).min,
+            galley,
+        )
+    })
 }
 
 fn arrow_shapes(

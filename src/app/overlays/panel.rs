@@ -8,10 +8,9 @@ use crate::model::{Board, RobotColor};
 
 /// The overlay layers' switches in the panel, the same as in the View menu, so layers can be
 /// combined while stepping without opening the menu each time.
-pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings, min_moves: &mut bool) {
+pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     ui.label(egui::RichText::new("Overlay layers").strong());
     ui.horizontal_wrapped(|ui| {
-        ui.checkbox(min_moves, "Minimum-move map");
         overlay_checkboxes(ui, settings);
     });
     if settings.stateless {
@@ -48,30 +47,22 @@ pub fn stateless_filter_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     });
 }
 
-/// One checkbox per overlay layer of the search (the View menu has them too).
+/// Every overlay layer's switch (the View menu has them too).
 pub fn overlay_checkboxes(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
-    ui.checkbox(&mut settings.graph_edges, "Slide-graph edges");
-    ui.add_enabled(
-        settings.graph_edges,
-        egui::Checkbox::new(&mut settings.graph_all_cells, "Edges of every cell"),
-    );
-    ui.checkbox(&mut settings.stateless, "Stateless states");
-    ui.checkbox(&mut settings.search_heat, "Search heat map");
-    ui.checkbox(&mut settings.solution_path, "Solution path");
-    ui.checkbox(&mut settings.exact_distances, "Exact distance map")
-        .on_hover_text("Per cell, the fewest moves before the chosen robot stands there");
+    for layer in super::layers::LAYERS {
+        layer.switch_ui(ui, settings);
+    }
 }
 
 /// The overlay legends, with the slide graph's check.
 pub fn overlays_ui(
     ui: &mut egui::Ui,
     settings: &mut OverlaySettings,
-    min_moves: bool,
     tracker: Option<&GraphTracker>,
     commands: &mut Vec<Command>,
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
-    let legend = super::legend(settings, min_moves, palette);
+    let legend = super::legend(settings, palette);
     if legend.is_empty() {
         return;
     }

@@ -1,0 +1,217 @@
+//! How the app looks and holds still, checked through the UI as a user sees it: a settings
+//! file that cannot stop the app, default paths in the user's folder, shortcuts whatever has
+//! the focus, controls that stay in place for every solver, tool and message, and a board that
+//! keeps the room in small windows.
+
+mod common;
+
+use common::{choose_solver, finished, harness_from, harness_on, import, step_until};
+use egui::Modifiers;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ricochet_lab::app::draft::{Draft, write_draft};
+use ricochet_lab::app::settings_file::repair_settings_file;
+use ricochet_lab::app::{AppState, RicochetApp, files};
+use ricochet_lab::model::formats::game_id;
+use ricochet_lab::model::samples;
+use ricochet_lab::model::tiles::random_game;
+use std::collections::HashMap;
+use std::time::Duration;
+
+fn eight_move_game() -> String {
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    game_id::write(&puzzle).unwrap()
+}
+
+fn no_dialogs() -> AppState {
+    AppState {
+        native_dialogs: false,
+        ..AppState::default()
+    }
+}
+
+// 27. The settings file can stop the app for good.
+#[test]
+fn a_settings_file_that_stopped_the_app_is_put_right_and_the_app_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("app.ron");
+    // A zoom factor of NaN and a window far off any screen, as a hand-edited file had them.
+    let memory = ron::to_string(&egui::Memory::default()).unwrap();
+    let at = memory.find("zoom_factor:").unwrap() + "zoom_factor:".len();
+    let end = at + memory[at..].find([',', ')']).unwrap();
+    let memory = format!("{}NaN{}", &memory[..at], &memory[end..]);
+    let window = "(normal_geometry: (outer_position_pixels: Some((x: 1e30, y: 1e30)), \
+                  scale_factor: 1.0, inner_size_points: (x: 1360.0, y: 900.0)), \
+                  fullscreen: false, maximized: false)";
+    let entries: HashMap<&str, String> = [("egui", memory), ("window", window.to_string())]
+        .into_iter()
+        .collect();
+    std::fs::write(&path, ron::to_string(&entries).unwrap()).unwrap();
+
+    let report = repair_settings_file(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let entries: HashMap<String, String> = ron::from_str(&text).unwrap();
+    assert!(
+        !entries.contains_key("window"),
+        "the window's place is forgotten"
+    );
+    let memory: egui::Memory = ron::from_str(&entries["egui"]).unwrap();
+    assert_eq!(memory.options.zoom_factor, 1.0);
+
+    // The app starts on what eframe would read now, and says what was put right.
+    let mut harness = Harness::builder()
+        .with_size([1360.0, 900.0])
+        .build_eframe(move |cc| {
+            cc.egui_ctx.memory_mut(|m| *m = memory);
+            let mut app = RicochetApp::with_state(cc.egui_ctx.clone(), AppState::default());
+            app.report_settings(&report);
+            app
+        });
+    harness.run();
+    assert!(harness.query_by_label("Solve").is_some(), "the app is up");
+    let status = harness
+        .state()
+        .status_message()
+        .unwrap_or_default()
+        .to_string();
+    assert!(status.contains("zoom factor"), "{status}");
+    assert!(status.contains("window"), "{status}");
+}
+
+#[test]
+fn a_stored_board_with_robots_on_one_cell_is_reported() {
+    let mut draft = Draft::from_puzzle(&samples::fogleman_22());
+    let first = draft.robots[0].pos;
+    draft.robots[1].pos = first;
+    let state = AppState {
+        board: Some(write_draft(&draft)),
+        ..no_dialogs()
+    };
+    let harness = harness_from(state, [1360.0, 900.0]);
+    let status = harness.state().status_message().unwrap_or_default();
+    assert!(status.contains("left out"), "{status}");
+    assert!(status.contains(&first.to_string()), "{status}");
+}
+
+// 11. Default paths inside the program's folder.
+#[test]
+fn save_as_proposes_the_users_folder_never_the_shipped_boards() {
+    let user = files::user_folder().expect("a home folder");
+    let shipped = files::boards_dir().expect("the source tree has boards/");
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    // A new board has no file: the proposal is in the user's folder.
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, egui::Key::S);
+    harness.run();
+    let field = harness.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path");
+    let proposed = std::path::PathBuf::from(field.value().unwrap_or_default());
+    assert!(proposed.starts_with(&user), "{proposed:?}");
+    assert!(!proposed.starts_with(&shipped), "{proposed:?}");
+}
+
+// 20. Global shortcuts stop working while a button has keyboard focus.
+#[test]
+fn shortcuts_work_while_a_button_has_the_focus() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    harness.get_by_label("Solve").focus();
+    harness.run();
+    assert!(
+        harness.ctx.memory(|m| m.focused().is_some()),
+        "a button has the focus"
+    );
+    assert!(harness.query_by_label("Keys").is_none());
+    harness.key_press(egui::Key::F1);
+    harness.run();
+    assert!(harness.query_by_label("Keys").is_some(), "F1 opened Help");
+}
+
+// 19. F1 does not close Help.
+#[test]
+fn f1_shows_and_hides_help() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    harness.key_press(egui::Key::F1);
+    harness.run();
+    assert!(harness.query_by_label("Keys").is_some());
+    harness.key_press(egui::Key::F1);
+    harness.run();
+    assert!(harness.query_by_label("Keys").is_none());
+}
+
+// 6. Controls move.
+#[test]
+fn solve_and_cancel_stay_in_place_for_every_solver() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    let mut places = Vec::new();
+    for kind in ricochet_lab::solver::SOLVERS {
+        choose_solver(&mut harness, kind.name);
+        harness.run();
+        let solve = harness.get_by_label("Solve").rect();
+        let cancel = harness.get_by_label("Cancel").rect();
+        let tab = harness.get_by_label("Run").rect();
+        places.push((kind.name, solve.min, cancel.min, tab.min));
+    }
+    let (_, solve, cancel, tab) = places[0];
+    for (name, s, c, t) in &places {
+        assert_eq!(
+            (*s, *c, *t),
+            (solve, cancel, tab),
+            "{name} moves them: {places:?}"
+        );
+    }
+}
+
+#[test]
+fn the_editor_holds_still_across_tools_and_board_problems() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    let resize = |h: &Harness<'_, RicochetApp>| h.get_by_label("Resize board").rect().min;
+    let walls = resize(&harness);
+    for tool in ["Robots", "Targets", "Move", "Walls"] {
+        harness.get_by_label(tool).click();
+        harness.run();
+        assert_eq!(resize(&harness), walls, "the {tool} tool moves the editor");
+    }
+    // A board with no robots is not solvable; the line saying so takes reserved room.
+    harness.get_by_label("Clear robots").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("Not solvable yet")
+            .is_some()
+    );
+    assert_eq!(resize(&harness), walls, "the problem line moves the editor");
+}
+
+// 28. The board is tiny in small windows.
+#[test]
+fn the_board_keeps_the_room_in_small_windows() {
+    for (size, least) in [([1200.0, 800.0], 450.0), ([900.0, 600.0], 280.0)] {
+        let harness = harness_from(no_dialogs(), size);
+        let board = harness.get_by_label("Board").rect();
+        assert!(
+            board.width().min(board.height()) >= least,
+            "{size:?}: the board is {:?}",
+            board.size()
+        );
+    }
+}
+
+// 23. Unticking Solution path does not hide the playback path.
+#[test]
+fn unticking_solution_path_hides_the_played_back_path() {
+    let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |s| {
+        s.native_dialogs = false;
+    });
+    import(&mut harness, &eight_move_game());
+    choose_solver(&mut harness, "bfs");
+    harness.get_by_label("Solve").click();
+    step_until(&mut harness, Duration::from_secs(60), finished);
+    harness.run();
+    harness.key_press(egui::Key::End);
+    harness.run();
+    assert!(harness.state().playback().is_some());
+    assert!(harness.state().shown_path_slides() > 0, "the path shows");
+    harness.get_by_label("Overlays").click();
+    harness.run();
+    harness.get_by_label("Solution path").click();
+    harness.run();
+    assert_eq!(harness.state().shown_path_slides(), 0, "the path is hidden");
+}
