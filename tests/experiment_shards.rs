@@ -190,3 +190,60 @@ fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
         "{text}"
     );
 }
+
+#[test]
+fn a_merge_refuses_repeated_rows_and_rows_no_run_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/small-6x6.ron");
+    lab(
+        dir.path(),
+        &[
+            "experiment",
+            "--configs",
+            "3",
+            "--board",
+            board.to_str().unwrap(),
+            "--solvers",
+            "bfs,astar",
+            "--out",
+            "whole.csv",
+        ],
+    );
+    let text = std::fs::read_to_string(dir.path().join("whole.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let with_row = |row: &str| format!("{}\n{row}\n", lines.join("\n"));
+    let optimal = lines[1..].iter().find(|l| l.contains(",optimal,")).unwrap();
+    let mut fields: Vec<String> = optimal.split(',').map(String::from).collect();
+    fields[4] = "999".into();
+    let impossible = fields.join(",");
+    let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+    fields[7] = "-5".into();
+    let negative = fields.join(",");
+    let mut cases = vec![
+        ("repeated", with_row(lines[1]), "two rows of"),
+        (
+            "impossible",
+            text.replace(optimal, &impossible),
+            "cannot be",
+        ),
+        (
+            "negative",
+            text.replace(lines[1], &negative),
+            "its time is -5",
+        ),
+    ];
+    for (name, body, expected) in cases.drain(..) {
+        let input = dir.path().join(format!("{name}.csv"));
+        std::fs::write(&input, body).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+            .args(["experiment", "--merge", "merged.csv"])
+            .arg(&input)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let error = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {error}");
+        assert!(error.contains(expected), "{name}: {error}");
+        assert!(!dir.path().join("merged.csv").exists(), "{name}");
+    }
+}
