@@ -350,6 +350,289 @@ fn hint_levels_add_to_each_other_and_name_the_fewest_robots() {
     assert!(lines[2].starts_with("First move: "), "{out}");
 }
 
+#[test]
+fn time_limits_past_the_clock_are_no_limit_or_a_clear_refusal_in_every_command() {
+    // Fits a duration but not the clock: no limit, and the command does its work.
+    for args in [
+        &["solve", "boards/small-6x6.ron", "--time-limit", "1e19"][..],
+        &["hint", "boards/small-6x6.ron", "--time-limit", "1e19"],
+        &["distances", "boards/small-6x6.ron", "--time-limit", "1e19"],
+    ] {
+        let (code, out, err) = run_within(args, 60);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    }
+    // Past what a duration counts: refused by the one parser every command uses, naming the
+    // option, before any work.
+    for args in [
+        &["solve", "boards/small-6x6.ron", "--time-limit", "1e20"][..],
+        &["hint", "boards/small-6x6.ron", "--time-limit", "1e20"],
+        &["distances", "boards/small-6x6.ron", "--time-limit", "1e20"],
+        &["accuracy", "--solver", "fast", "--time-limit", "1e20"],
+        &["bench", "--time-limit", "1e20"],
+        &["experiment", "--time-limit", "1e20"],
+        &["analyze", "boards/small-6x6.ron", "--solve-limit", "1e20"],
+        &[
+            "analyze",
+            "boards/small-6x6.ron",
+            "--hardest",
+            "--time-limit",
+            "1e20",
+        ],
+    ] {
+        let (code, out, err) = run_within(args, 20);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(
+            err.contains("longer than a clock counts"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(args[args.len() - 2]), "{args:?}: {err}");
+    }
+    let (code, _, err) = run(&["accuracy", "--solver", "fast", "--time-limit", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a positive number of seconds"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_is_a_quiet_exit_and_a_full_disk_a_message_in_every_command() {
+    use std::io::{BufRead, BufReader};
+    // The reader takes the first line and goes, as `| head -1` does, while the search still
+    // prints a row per depth.
+    let mut child = lab()
+        .args(["solve", "boards/real-21.ron", "--solver", "iddfs"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("Depth: 1, "), "{first}");
+    let (code, _, err) = text(child.wait_with_output().unwrap());
+    assert_eq!((code, err.as_str()), (0, ""));
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(_) = full() else {
+        return;
+    };
+    for args in [
+        &["show", "boards/small-6x6.ron"][..],
+        &["solve", "boards/small-6x6.ron"],
+        &["solve", "boards/small-6x6.ron", "--json", "--solver", "bfs"],
+        &["solve", "boards/small-6x6.ron", "--all-solutions"],
+        &["hint", "boards/small-6x6.ron"],
+        &["convert", "7650+42+E2302B12+C9", "-"],
+        &["random", "--seed", "3"],
+        &["solvers"],
+        &["distances", "boards/small-6x6.ron", "--robot", "R"],
+    ] {
+        let out = lab()
+            .args(args)
+            .stdout(full().unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let (code, _, err) = text(out);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_depth_limited_search_never_reports_a_proof_it_did_not_make() {
+    // The optimum is 5: below it, the search proves only that nothing is that short.
+    for solver in ["dls", "iddfs", "fast"] {
+        let (code, out, err) = run(&[
+            "solve",
+            "boards/small-6x6.ron",
+            "--solver",
+            solver,
+            "--depth-limit",
+            "3",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{solver}: {err}");
+        let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(value["outcome"], "none-within", "{solver}: {value}");
+        assert_eq!(value["within"], 3, "{solver}: {value}");
+    }
+}
+
+#[test]
+fn thread_counts_are_refused_at_zero_and_past_a_few_per_core_in_every_command() {
+    let commands: [&[&str]; 4] = [
+        &["solve", "boards/small-6x6.ron", "--solver", "fast"],
+        &["bench", "--solvers", "fast"],
+        &["analyze", "boards/small-6x6.ron", "--deals", "1"],
+        &["experiment", "--configs", "1"],
+    ];
+    for command in commands {
+        for threads in ["0", "100000"] {
+            let mut args = command.to_vec();
+            args.extend(["--threads", threads]);
+            let (code, out, err) = run_within(&args, 20);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert!(err.contains("--threads"), "{args:?}: {err}");
+        }
+    }
+    let (_, _, err) = run(&["solve", "boards/small-6x6.ron", "--threads", "100000"]);
+    assert!(err.contains("for each of the"), "{err}");
+}
+
+#[test]
+fn analyze_writes_only_what_it_is_asked_to_and_replaces_only_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = format!("{}/boards/small-6x6.ron", env!("CARGO_MANIFEST_DIR"));
+    let analyze = |extra: &[&str]| {
+        let out = lab()
+            .current_dir(dir.path())
+            .args([
+                "analyze",
+                &board,
+                "--deals",
+                "2",
+                "--top",
+                "2",
+                "--threads",
+                "1",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        text(out)
+    };
+    // A 6x6 board has no game id: nothing is saved unasked.
+    let (code, out, err) = analyze(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("give --save-dir"), "{out}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // An existing --out is refused before the work, and kept.
+    let csv = dir.path().join("rows.csv");
+    std::fs::write(&csv, "keep me").unwrap();
+    let (code, _, err) = analyze(&["--out", "rows.csv"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "keep me");
+    let (code, _, err) = analyze(&["--out", "rows.csv", "--force"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&csv).unwrap().lines().count() > 2);
+    // Saved positions likewise.
+    let (code, _, err) = analyze(&["--save-dir", "saved"]);
+    assert_eq!(code, 0, "{err}");
+    let saved = std::fs::read_dir(dir.path().join("saved")).unwrap().count();
+    assert_eq!(saved, 2);
+    let (code, _, err) = analyze(&["--save-dir", "saved"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("already exists"), "{err}");
+    let (code, _, err) = analyze(&["--save-dir", "saved", "--force"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn analyze_says_how_many_positions_a_limit_stopped_and_exits_as_stopped() {
+    let (code, out, err) = run_within(
+        &[
+            "analyze",
+            "boards/real-21.ron",
+            "--deals",
+            "3",
+            "--threads",
+            "1",
+            "--solve-limit",
+            "0.000001",
+        ],
+        60,
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    let first = out.lines().next().unwrap();
+    assert!(first.contains(" of 51 positions"), "{out}");
+    assert!(!first.starts_with("51 of 51"), "{out}");
+    assert!(out.contains("stopped by a limit"), "{out}");
+    assert!(err.contains("stopped by a limit"), "{err}");
+}
+
+#[test]
+fn bench_refuses_no_repeats_and_claims_agreement_only_after_comparing() {
+    let (code, _, err) = run(&["bench", "--repeat", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--repeat"), "{err}");
+    // Every run on a hard puzzle stops at once: nothing was compared, and the bench says so.
+    let dir = tempfile::tempdir().unwrap();
+    let board = format!("{}/boards/hardest-25.ron", env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(board, dir.path().join("hardest-25.ron")).unwrap();
+    let (code, out, err) = run_within(
+        &[
+            "bench",
+            "--solvers",
+            "fast,iddfs",
+            "--time-limit",
+            "0.000001",
+            "--boards",
+            dir.path().to_str().unwrap(),
+        ],
+        120,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("agree on every move count"), "{out}");
+    assert!(out.contains("no move counts were compared"), "{out}");
+}
+
+#[test]
+fn an_experiment_depth_limit_binds_the_compared_solvers_not_the_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.csv");
+    let out = out.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "experiment",
+        "--configs",
+        "1",
+        "--solvers",
+        "dls",
+        "--depth-limit",
+        "0",
+        "--out",
+        out,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run_within(
+        &[
+            "experiment",
+            "--configs",
+            "4",
+            "--solvers",
+            "dls",
+            "--depth-limit",
+            "3",
+            "--out",
+            out,
+        ],
+        120,
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(out).unwrap();
+    // Every row has the baseline's required move count, found at any depth.
+    for row in text.lines().skip(1) {
+        let required = row.split(',').nth(4).unwrap();
+        assert!(!required.is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn screenshot_refuses_other_formats_and_missing_folders_before_rendering() {
+    let dir = tempfile::tempdir().unwrap();
+    let jpg = dir.path().join("editor.jpg");
+    let (code, _, err) = run(&["screenshot", "editor", jpg.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(".png name"), "{err}");
+    let missing = dir.path().join("no/such/folder/editor.png");
+    let (code, _, err) = run(&["screenshot", "editor", missing.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("does not exist"), "{err}");
+    assert!(!dir.path().join("no").exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 #[cfg(unix)]
 #[test]
 fn writing_to_a_directory_or_a_device_says_it_cannot_write_there() {
@@ -371,6 +654,29 @@ fn writing_to_a_directory_or_a_device_says_it_cannot_write_there() {
             assert!(!err.contains("puzzles are read"), "{args:?}: {err}");
         }
     }
+}
+
+#[test]
+fn threads_given_to_a_single_threaded_solver_are_refused_not_ignored() {
+    let (code, _, err) = run(&[
+        "solve",
+        "boards/small-6x6.ron",
+        "--solver",
+        "iddfs",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("applies to fast only"), "{err}");
+    let (code, _, err) = run(&[
+        "solve",
+        "boards/small-6x6.ron",
+        "--solver",
+        "fast",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]

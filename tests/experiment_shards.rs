@@ -130,3 +130,120 @@ fn overlapping_shards_are_refused() {
     assert!(err.contains("shards must not overlap"), "{err}");
     assert!(!dir.path().join("m.csv").exists());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = run(&[
+        "experiment",
+        "--out",
+        "x.csv",
+        "--configs",
+        "100000",
+        "--solvers",
+        "iddfs,bfs",
+    ]);
+    // The first run has made and locked the file well before this.
+    let path = dir.path().join("x.csv");
+    for _ in 0..200 {
+        if path.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let second = run(&[
+        "experiment",
+        "--out",
+        "x.csv",
+        "--configs",
+        "100000",
+        "--solvers",
+        "iddfs,bfs",
+        "--resume",
+    ])
+    .wait_with_output()
+    .unwrap();
+    let error = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{error}");
+    assert!(error.contains("another run is writing"), "{error}");
+    // SAFETY: kill only sends a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(first.id() as i32, libc::SIGINT) }, 0);
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(first.status.code(), Some(3));
+    // Every row is whole: the report reads the file.
+    lab(dir.path(), &["experiment", "--report", "x.csv"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.lines().all(|line| line.split(',').count() == 10),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_merge_refuses_repeated_rows_and_rows_no_run_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/small-6x6.ron");
+    lab(
+        dir.path(),
+        &[
+            "experiment",
+            "--configs",
+            "3",
+            "--board",
+            board.to_str().unwrap(),
+            "--solvers",
+            "bfs,astar",
+            "--out",
+            "whole.csv",
+        ],
+    );
+    let text = std::fs::read_to_string(dir.path().join("whole.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let with_row = |row: &str| format!("{}\n{row}\n", lines.join("\n"));
+    let optimal = lines[1..].iter().find(|l| l.contains(",optimal,")).unwrap();
+    let mut fields: Vec<String> = optimal.split(',').map(String::from).collect();
+    fields[4] = "999".into();
+    let impossible = fields.join(",");
+    let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+    fields[7] = "-5".into();
+    let negative = fields.join(",");
+    let mut cases = vec![
+        ("repeated", with_row(lines[1]), "two rows of"),
+        (
+            "impossible",
+            text.replace(optimal, &impossible),
+            "cannot be",
+        ),
+        (
+            "negative",
+            text.replace(lines[1], &negative),
+            "its time is -5",
+        ),
+    ];
+    for (name, body, expected) in cases.drain(..) {
+        let input = dir.path().join(format!("{name}.csv"));
+        std::fs::write(&input, body).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+            .args(["experiment", "--merge", "merged.csv"])
+            .arg(&input)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let error = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {error}");
+        assert!(error.contains(expected), "{name}: {error}");
+        assert!(!dir.path().join("merged.csv").exists(), "{name}");
+    }
+}

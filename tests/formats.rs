@@ -467,12 +467,11 @@ fn cox_refuses_a_five_robot_puzzle_whose_walled_in_robot_it_would_drop() {
     use ricochet_lab::model::{Direction, Puzzle};
     let base = random_puzzle(6, 6, 5, 4, 7).unwrap();
     let active = base.goal().color.robot();
-    let boxed = base
+    let boxed = *base
         .robots()
         .iter()
         .find(|r| Some(r.color) != active)
-        .unwrap()
-        .clone();
+        .unwrap();
     let mut board = base.board().clone();
     for dir in Direction::ALL {
         board.set_wall(boxed.pos, dir, true).unwrap();

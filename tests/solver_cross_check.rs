@@ -484,7 +484,7 @@ fn every_solver_agrees_with_bfs_under_each_rule_option_on_corridors_and_boxed_ro
             };
             // Every third puzzle walls in one robot: a helper that can never move, or the
             // goal's robot, which makes the puzzle unsolvable unless it stands on the goal.
-            let puzzle = if seed % 3 == 0 {
+            let puzzle = if seed.is_multiple_of(3) {
                 boxed += 1;
                 with_robot_boxed(&plain, (seed as usize / 3) % robots)
             } else {

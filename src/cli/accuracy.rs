@@ -1,8 +1,10 @@
 //! `ricochet-lab accuracy`: how often a solver finds the optimum, by optimal move count.
 
+use super::output::{out, outln};
 use ricochet_lab::solver::{Limits, SolverId};
 use ricochet_lab::study::accuracy::{self, AccuracyConfig};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// The arguments of `accuracy`.
 #[derive(clap::Args, Debug, Clone)]
@@ -20,9 +22,10 @@ pub struct AccuracyArgs {
     #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Stop each run (baseline and solver) after this many seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 40.0)]
-    time_limit: f64,
-    /// Stop each run when its tables exceed this many MiB.
+    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::seconds)]
+    time_limit: Duration,
+    /// Stop a run when the solver's own tables (visited states, queues, transposition table)
+    /// exceed this many MiB; the process holds more beside them (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     memory_limit: u64,
     /// The number of robots (red, green, blue, yellow, then silver).
@@ -42,9 +45,9 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         robots: args.robots,
         limits: Limits {
-            time: Some(super::seconds(args.time_limit)?),
+            time: Some(args.time_limit),
             memory_bytes: Some(super::mebibytes(args.memory_limit)?),
-            cancel: None,
+            cancel: Some(super::cancel_on_signal()?),
         },
     };
     let total = config.puzzles;
@@ -55,9 +58,16 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
         }
     })?;
     if args.json {
-        println!("{}", accuracy::report_json(&report));
+        outln!("{}", accuracy::report_json(&report))?;
     } else {
-        print!("{}", accuracy::format_table(&report));
+        out!("{}", accuracy::format_table(&report))?;
+    }
+    if report.interrupted {
+        eprintln!(
+            "interrupted: the figures cover the {} puzzles that finished",
+            report.results.len() + report.skipped.len() + report.unsolvable.len()
+        );
+        return Ok(ExitCode::from(super::all_solutions::EXIT_STOPPED));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,12 @@
 //! `ricochet-lab solve --all-solutions`: every optimal solution, sorted and replayed; and the
 //! small helpers the commands that study a puzzle share.
 
+use super::output::{OutputError, outln};
 use ricochet_lab::model::{Puzzle, format_moves};
 use ricochet_lab::solver::all_solutions::{self, Enumeration};
 use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions, Stop};
 use serde::Serialize;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Exit code for a run stopped by a limit or cancelled.
 pub(super) const EXIT_STOPPED: u8 = 3;
@@ -27,9 +27,9 @@ pub fn solve_all<P: Probe>(
     let enumeration =
         all_solutions::enumerate(solver, puzzle, options, max_solutions, limits, probe)?;
     if json {
-        println!("{}", super::json_line(&enumeration_json(&enumeration))?);
+        outln!("{}", super::json_line(&enumeration_json(&enumeration))?)?;
     } else {
-        print_enumeration(&enumeration);
+        print_enumeration(&enumeration)?;
     }
     Ok(enumeration_exit_code(&enumeration))
 }
@@ -101,10 +101,10 @@ fn enumeration_json(enumeration: &Enumeration) -> EnumerationJson<'_> {
     }
 }
 
-fn print_enumeration(enumeration: &Enumeration) {
-    super::solve::print_report(&enumeration.optimum);
+fn print_enumeration(enumeration: &Enumeration) -> Result<(), OutputError> {
+    super::solve::print_report(&enumeration.optimum)?;
     if !matches!(enumeration.optimum.outcome, Outcome::Solved { .. }) {
-        return;
+        return Ok(());
     }
     let listing = &enumeration.listing;
     let count = listing.solutions.len();
@@ -117,17 +117,18 @@ fn print_enumeration(enumeration: &Enumeration) {
         ),
         (false, None) => format!("the first {count} optimal solutions; there are more"),
     };
-    println!(
+    outln!(
         "{what} (listed in {millis:.1} ms, {} nodes):",
         listing.nodes
-    );
+    )?;
     let width = count.to_string().len();
     for (i, moves) in listing.solutions.iter().enumerate() {
-        println!("{:>width$}. {}", i + 1, format_moves(moves));
+        outln!("{:>width$}. {}", i + 1, format_moves(moves))?;
     }
     for (moves, error) in &listing.rejected {
-        println!("rejected: {} ({error})", format_moves(moves));
+        outln!("rejected: {} ({error})", format_moves(moves))?;
     }
+    Ok(())
 }
 
 pub(super) fn with_rules(puzzle: Puzzle, ricochet: bool, no_rebound: bool) -> Puzzle {
@@ -135,17 +136,4 @@ pub(super) fn with_rules(puzzle: Puzzle, ricochet: bool, no_rebound: bool) -> Pu
     rules.ricochet |= ricochet;
     rules.no_rebound |= no_rebound;
     puzzle.with_rules(rules)
-}
-
-/// Reads a number of seconds from an option.
-pub(super) fn optional_seconds(
-    value: Option<f64>,
-    option: &str,
-) -> anyhow::Result<Option<Duration>> {
-    value
-        .map(|s| {
-            Duration::try_from_secs_f64(s)
-                .map_err(|_| anyhow::anyhow!("{option} must be a positive number of seconds"))
-        })
-        .transpose()
 }

@@ -1,7 +1,8 @@
 //! `ricochet-lab analyze`: how hard is a board? Every target with many seeded robot deals,
 //! solved optimally on all cores with a progress bar; Ctrl-C keeps what finished.
 
-use super::all_solutions::{EXIT_STOPPED, optional_seconds};
+use super::all_solutions::EXIT_STOPPED;
+use super::output::{out, outln};
 use anyhow::Context;
 use ricochet_lab::model::Puzzle;
 use ricochet_lab::model::formats;
@@ -23,12 +24,13 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (all cores when not given).
-    #[arg(long)]
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
     /// Per-position solve time limit in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    pub solve_limit: f64,
-    /// Per-solve memory limit in MiB.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::seconds)]
+    pub solve_limit: Duration,
+    /// Stop a run when the solver's own tables (visited states, queues, transposition table)
+    /// exceed this many MiB; the process holds more beside them (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory_limit: u64,
     /// How many hardest positions to list.
@@ -42,16 +44,21 @@ pub struct AnalyzeArgs {
     #[arg(
         long,
         value_name = "SECS",
-        default_value_t = 60.0,
+        default_value = "60",
+        value_parser = super::seconds,
         requires = "hardest"
     )]
-    pub time_limit: f64,
-    /// Where positions are saved as .ron files when the board has no game id.
-    #[arg(long, value_name = "DIR", default_value = "hardest-positions")]
-    pub save_dir: std::path::PathBuf,
+    pub time_limit: Duration,
+    /// Save the hardest positions as .ron files in this folder (made when missing) when the
+    /// board has no game id; without it such positions are only described.
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<std::path::PathBuf>,
     /// Write one row per position to this CSV file.
     #[arg(long, value_name = "CSV")]
     pub out: Option<std::path::PathBuf>,
+    /// Replace the files --out and --save-dir name when they exist.
+    #[arg(long)]
+    pub force: bool,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -61,15 +68,23 @@ pub struct AnalyzeArgs {
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     use indicatif::{ProgressBar, ProgressStyle};
     use ricochet_lab::study::analyze::{self, AnalyzeConfig};
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::Ordering;
 
     let puzzle = formats::load(&args.source)?;
+    // Refused before the work, not after it: the files are written atomically at the end.
+    if let Some(path) = &args.out
+        && !args.force
+        && path.exists()
+    {
+        anyhow::bail!(
+            "{} already exists; give --force to replace it",
+            path.display()
+        );
+    }
     if args.deals == 0 {
         anyhow::bail!("--deals must be at least 1");
     }
     let threads = match args.threads {
-        Some(0) => anyhow::bail!("--threads must be at least 1"),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
@@ -77,8 +92,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         deals: args.deals,
         seed: args.seed,
         threads,
-        solve_time: optional_seconds(Some(args.solve_limit), "--solve-limit")?
-            .unwrap_or(Duration::from_secs(60)),
+        solve_time: args.solve_limit,
         memory_limit: (args.memory_limit as usize).saturating_mul(1 << 20),
     };
     let takeable = puzzle
@@ -99,10 +113,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
+    let cancel = super::cancel_on_signal()?;
     let analysis = analyze::analyze(&puzzle, &config, &cancel, |result| {
         if let Some(moves) = result.moves {
             progress.set_message(format!("last: {moves} moves"));
@@ -118,7 +129,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         .filter_map(|r| r.moves.map(|m| (m, r.puzzle.clone(), None)))
         .collect();
     if args.hardest && !cancel.load(Ordering::Relaxed) && !hardest.is_empty() {
-        let budget = optional_seconds(Some(args.time_limit), "--time-limit")?.unwrap_or_default();
+        let budget = args.time_limit;
         let start = std::time::Instant::now();
         let count = hardest.len() as u32;
         let bar = ProgressBar::new(u64::from(count));
@@ -130,7 +141,12 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             // Each position gets an equal share of what time is left.
             let left = budget.saturating_sub(start.elapsed());
             let share = left / (count - i as u32);
-            let deadline = std::time::Instant::now() + share;
+            // A share past what the clock holds is as good as none: a deadline some 136 years
+            // away, which every clock holds, so only Ctrl-C ends the search.
+            let now = std::time::Instant::now();
+            let deadline = now
+                .checked_add(share)
+                .unwrap_or(now + Duration::from_secs(u32::MAX.into()));
             let result = analyze::improve(
                 position,
                 *moves,
@@ -152,37 +168,53 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     // Name every hardest position by its game id, or save it when the board has none.
     let mut named = Vec::with_capacity(hardest.len());
     for (rank, (moves, position, improved)) in hardest.iter().enumerate() {
-        let name = match ricochet_lab::model::formats::game_id::write(position) {
-            Ok(id) => id,
-            Err(_) => {
-                std::fs::create_dir_all(&args.save_dir)
-                    .with_context(|| format!("cannot create {}", args.save_dir.display()))?;
-                let path = args
-                    .save_dir
-                    .join(format!("hardest-{:02}-{moves}-moves.ron", rank + 1));
-                ricochet_lab::model::formats::save_puzzle(position, &path)?;
+        let name = match (
+            ricochet_lab::model::formats::game_id::write(position),
+            &args.save_dir,
+        ) {
+            (Ok(id), _) => id,
+            (Err(_), Some(dir)) => {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+                let path = dir.join(format!("hardest-{:02}-{moves}-moves.ron", rank + 1));
+                ricochet_lab::model::formats::save_puzzle_with(
+                    position,
+                    &path,
+                    super::overwrite(args.force),
+                )
+                .map_err(super::save_error)?;
                 path.display().to_string()
             }
+            (Err(_), None) => "no game id (give --save-dir DIR to save it)".to_string(),
         };
         named.push((*moves, name, improved.clone()));
     }
 
     if let Some(path) = &args.out {
         let text = analysis_csv(&analysis)?;
-        ricochet_lab::model::formats::save_atomic(path, &text)?;
+        ricochet_lab::model::formats::save_atomic_with(path, &text, super::overwrite(args.force))
+            .map_err(super::save_error)?;
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             super::json_line(&analysis_json(&analysis, &named, threads))?
-        );
+        )?;
     } else {
-        print!("{}", analysis_text(&analysis, &named, threads, args.deals));
+        out!("{}", analysis_text(&analysis, &named, threads, args.deals))?;
     }
     if analysis.cancelled || cancel.load(Ordering::Relaxed) {
         eprintln!(
             "interrupted: the figures cover the {} positions that finished",
             analysis.results.len()
+        );
+        return Ok(ExitCode::from(EXIT_STOPPED));
+    }
+    if analysis.stopped() > 0 {
+        eprintln!(
+            "{} positions were stopped by a limit; the figures cover the {} solved",
+            analysis.stopped(),
+            analysis.solved()
         );
         return Ok(ExitCode::from(EXIT_STOPPED));
     }
@@ -223,6 +255,8 @@ struct AnalysisJson<'a> {
     puzzles: u64,
     positions: usize,
     unsolved: u64,
+    /// Positions a limit stopped, which every figure leaves out.
+    stopped: u64,
     /// Positions by optimal move count.
     distribution: BTreeMap<u32, u64>,
     mean: Option<f64>,
@@ -291,6 +325,7 @@ fn analysis_json<'a>(
         .collect();
     AnalysisJson {
         puzzles: analysis.solved(),
+        stopped: analysis.stopped(),
         positions: analysis.results.len(),
         unsolved: analysis.results.len() as u64 - analysis.solved(),
         distribution: analysis.distribution(),
@@ -317,7 +352,8 @@ pub fn analysis_text(
     let analysed = analysis.targets.len() - analysis.skipped.len();
     let _ = writeln!(
         out,
-        "{} positions ({analysed} targets x {deals} deals) solved optimally in {:.1} s on {threads} thread{}",
+        "{} of {} positions ({analysed} targets x {deals} deals) solved optimally in {:.1} s on {threads} thread{}",
+        analysis.solved(),
         analysis.results.len(),
         analysis.elapsed.as_secs_f64(),
         if threads == 1 { "" } else { "s" }
@@ -329,12 +365,17 @@ pub fn analysis_text(
             analysis.skipped.len()
         );
     }
-    let unsolved = analysis.results.len() as u64 - analysis.solved();
-    if unsolved > 0 {
+    let stopped = analysis.stopped();
+    if stopped > 0 {
         let _ = writeln!(
             out,
-            "{unsolved} positions without a solution or stopped by a limit"
+            "{stopped} positions stopped by a limit (--solve-limit, --memory-limit) before their \
+             optimum was known: every figure below leaves them out"
         );
+    }
+    let unsolvable = analysis.results.len() as u64 - analysis.solved() - stopped;
+    if unsolvable > 0 {
+        let _ = writeln!(out, "{unsolvable} positions without a solution");
     }
     let distribution = analysis.distribution();
     let largest = distribution.values().copied().max().unwrap_or(1).max(1);

@@ -4,6 +4,7 @@ use ricochet_lab::solver::{Limits, Pages};
 use ricochet_lab::study::bench::{self, BenchConfig, Suite};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// The arguments of `bench`.
 #[derive(Clone, Debug, clap::Args)]
@@ -14,16 +15,17 @@ pub struct BenchArgs {
     /// Which suite to run.
     #[arg(long, value_enum, default_value_t = Suite::Reference)]
     suite: Suite,
-    /// Runs per puzzle and solver; the median time is reported.
-    #[arg(long, default_value_t = 1)]
+    /// Runs per puzzle and solver (at least 1); the median time is reported.
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     repeat: usize,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     json: bool,
     /// Stop each run after this many seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    time_limit: f64,
-    /// Stop a run when the solver's tables exceed this many MiB.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::seconds)]
+    time_limit: Duration,
+    /// Stop a run when the solver's own tables (visited states, queues, transposition table)
+    /// exceed this many MiB; the process holds more beside them (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     memory_limit: u64,
     /// The folder of reference puzzles.
@@ -31,8 +33,8 @@ pub struct BenchArgs {
     boards: PathBuf,
     /// Comma-separated thread counts to run `fast` with, each in turn (e.g. `1,2`); the
     /// speed-up over the first is printed per puzzle. One per core when left out.
-    #[arg(long, value_name = "N,..", value_delimiter = ',', value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Vec<u16>,
+    #[arg(long, value_name = "N,..", value_delimiter = ',', value_parser = super::thread_count)]
+    threads: Vec<usize>,
     /// Comma-separated page sizes to run `fast` with, each in turn (`huge,small`); the time
     /// with 4 KiB pages only over the time with huge pages is printed per puzzle.
     #[arg(long, value_name = "huge,small", value_enum, value_delimiter = ',')]
@@ -59,12 +61,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         repeat: args.repeat,
         json: args.json,
         limits: Limits {
-            time: Some(super::seconds(args.time_limit)?),
+            time: Some(args.time_limit),
             memory_bytes: Some(super::mebibytes(args.memory_limit)?),
-            cancel: None,
+            cancel: Some(super::cancel_on_signal()?),
         },
         boards: args.boards,
-        threads: args.threads.into_iter().map(usize::from).collect(),
+        threads: args.threads,
         pages: args.pages,
         compare_with: args.compare_with,
         compare_solvers: args.compare_solvers,

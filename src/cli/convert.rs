@@ -1,5 +1,6 @@
 //! `ricochet-lab convert`: converts a puzzle between formats.
 
+use super::output::outln;
 use ricochet_lab::model::formats::{self, game_id};
 use std::path::Path;
 use std::process::ExitCode;
@@ -20,7 +21,7 @@ pub struct ConvertArgs {
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let puzzle = formats::load(&args.input)?;
     if args.output == "-" {
-        println!("{}", game_id::write(&puzzle)?);
+        outln!("{}", game_id::write(&puzzle)?)?;
     } else {
         formats::save_puzzle_with(
             &puzzle,

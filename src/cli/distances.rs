@@ -1,6 +1,7 @@
 //! `ricochet-lab distances`: the exact distance map of every robot, as grids or JSON.
 
-use super::all_solutions::{EXIT_STOPPED, optional_seconds, stop_name, with_rules};
+use super::all_solutions::{EXIT_STOPPED, stop_name, with_rules};
+use super::output::{out, outln};
 use anyhow::Context;
 use ricochet_lab::model::formats;
 use ricochet_lab::model::{Puzzle, RobotColor};
@@ -8,6 +9,7 @@ use ricochet_lab::solver::distances::{self, DistanceMap};
 use ricochet_lab::solver::{Limits, NoProbe};
 use serde::Serialize;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Arguments of `distances`.
 #[derive(clap::Args, Debug)]
@@ -21,9 +23,10 @@ pub struct DistancesArgs {
     #[arg(long, value_name = "D", default_value_t = distances::DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
     /// Stop after this many seconds (the finished depths are kept).
-    #[arg(long, value_name = "SECS")]
-    pub time_limit: Option<f64>,
-    /// Stop when the visited set exceeds this many MiB (the finished depths are kept).
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    pub time_limit: Option<Duration>,
+    /// Stop when the visited set and levels exceed this many MiB (the finished depths are
+    /// kept); the process holds more beside them (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     pub memory_limit: u64,
     /// Apply the no-rebound rule (a robot may not move straight back).
@@ -49,18 +52,18 @@ pub fn run(args: &DistancesArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let limits = Limits {
-        time: optional_seconds(args.time_limit, "--time-limit")?,
+        time: args.time_limit,
         memory_bytes: Some((args.memory_limit as usize).saturating_mul(1 << 20)),
-        cancel: None,
+        cancel: Some(super::cancel_on_signal()?),
     };
     let map = distances::distance_map(&puzzle, args.max_depth, &limits, &mut NoProbe);
     if args.json {
-        println!(
+        outln!(
             "{}",
             super::json_line(&distances_json(&puzzle, &map, only))?
-        );
+        )?;
     } else {
-        print!("{}", distances_text(&puzzle, &map, only));
+        out!("{}", distances_text(&puzzle, &map, only))?;
     }
     Ok(if map.stopped.is_some() {
         ExitCode::from(EXIT_STOPPED)

@@ -6,6 +6,7 @@ use ricochet_lab::study::experiment::command::{self, ResultsFile};
 use ricochet_lab::study::experiment::{BoardSource, ExperimentConfig, Shard};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// The arguments of `experiment`.
 #[derive(clap::Args, Debug)]
@@ -30,16 +31,18 @@ pub struct ExperimentArgs {
     #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Per-run time limit in seconds (the thesis used 40).
-    #[arg(long, default_value_t = 40.0)]
-    time_limit: f64,
-    /// Per-run memory limit in MiB.
+    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::seconds)]
+    time_limit: Duration,
+    /// Stop a run when the solver's own tables (visited states, queues, transposition table)
+    /// exceed this many MiB; the process holds more beside them (see the README).
     #[arg(long, default_value_t = 2048)]
     memory_limit: u64,
-    /// Depth limit passed to solvers that take one.
-    #[arg(long)]
+    /// Depth limit passed to the compared solvers that take one (at least 1); the baseline
+    /// always searches without it, so the required move counts stay exact.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth_limit: Option<u32>,
     /// Worker threads (1 keeps timings undisturbed).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
     threads: usize,
     /// The CSV file rows are appended to as they finish.
     #[arg(long, default_value = "results.csv")]
@@ -88,7 +91,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             depth_limit: args.depth_limit,
             ..SolverOptions::default()
         },
-        time_limit: super::seconds(args.time_limit)?,
+        time_limit: args.time_limit,
         memory_limit: super::mebibytes(args.memory_limit)?,
         threads: args.threads,
         shard: args.shard.unwrap_or(Shard::WHOLE),
@@ -99,5 +102,6 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             path: args.out,
             resume: args.resume,
         },
+        &super::cancel_on_signal()?,
     )
 }

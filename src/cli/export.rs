@@ -1,5 +1,6 @@
 //! `ricochet-lab export`: draws a puzzle's board for print, as SVG or PNG.
 
+use super::output::outln;
 use ricochet_lab::model::formats;
 use ricochet_lab::print::{self, PrintOptions, png};
 use std::path::{Path, PathBuf};
@@ -71,11 +72,11 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
             format!(", {width}x{height} px at {} dpi", args.dpi)
         }
     };
-    println!(
+    outln!(
         "wrote {} ({:.0} x {:.0} mm{size})",
         args.output.display(),
         drawing.width_mm,
         drawing.height_mm
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,15 +1,14 @@
 //! `ricochet-lab generate`: positions on a board whose optimum is exactly N moves, found on all
 //! cores with a progress bar; Ctrl-C keeps what was found.
 
-use super::all_solutions::{EXIT_STOPPED, optional_seconds};
+use super::all_solutions::EXIT_STOPPED;
+use super::output::outln;
 use anyhow::Context;
 use ricochet_lab::model::formats::{self, game_id};
 use ricochet_lab::study::generate::{self, Ending, Found, GenerateConfig};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Arguments of `generate`.
@@ -32,12 +31,12 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "R")]
     pub robots: Option<usize>,
     /// Worker threads (all cores when not given).
-    #[arg(long)]
+    #[arg(long, value_parser = super::thread_count)]
     pub threads: Option<usize>,
     /// The search's total time in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    pub time_limit: f64,
-    /// Per-solve memory limit in MiB.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::seconds)]
+    pub time_limit: Duration,
+    /// Per-solve memory limit in MiB: the solver's own tables, as for `solve`.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory_limit: u64,
     /// Where positions are written as .ron files when the board has no game id (required
@@ -54,11 +53,9 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     use indicatif::{ProgressBar, ProgressStyle};
 
     let puzzle = formats::load(&args.source)?;
-    let threads = match args.threads {
-        Some(0) => anyhow::bail!("--threads must be at least 1"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let has_game_id = game_id::write(&puzzle).is_ok();
     if !has_game_id && args.out_dir.is_none() {
         anyhow::bail!(
@@ -72,8 +69,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         robots: args.robots,
         threads,
-        time_limit: optional_seconds(Some(args.time_limit), "--time-limit")?
-            .unwrap_or(Duration::from_secs(60)),
+        time_limit: args.time_limit,
         memory_limit: super::mebibytes(args.memory_limit)?,
     };
     let bar = ProgressBar::new(args.count as u64);
@@ -83,10 +79,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
+    let cancel = super::cancel_on_signal()?;
     let generated = generate::generate(&puzzle, &config, &cancel, |progress| {
         bar.set_position(progress.found as u64);
         let closest = progress
@@ -119,13 +112,13 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             solves: generated.solves,
             seconds: generated.elapsed.as_secs_f64(),
         };
-        println!("{}", super::json_line(&object)?);
+        outln!("{}", super::json_line(&object)?)?;
     } else {
         for position in &named {
-            println!("{}  {} moves", position.puzzle, position.moves);
+            outln!("{}  {} moves", position.puzzle, position.moves)?;
         }
         if let Some(closest) = &closest {
-            println!(
+            outln!(
                 "found {} of {} positions of {} moves ({}); the closest other: {}  {} moves",
                 named.len(),
                 args.count,
@@ -133,7 +126,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
                 ending_text(generated.ending),
                 closest.puzzle,
                 closest.moves
-            );
+            )?;
         }
         eprintln!(
             "{} walks, {} solves in {:.1} s",

@@ -1,12 +1,14 @@
 //! `ricochet-lab hint`: the optimal move count, then which robots move, the first move, the
 //! whole solution.
 
-use super::all_solutions::{EXIT_STOPPED, optional_seconds, with_rules};
+use super::all_solutions::{EXIT_STOPPED, with_rules};
+use super::output::outln;
 use anyhow::Context;
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::hints::{self, HintLevel};
 use ricochet_lab::solver::{Limits, NoProbe};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Arguments of `hint`.
 #[derive(clap::Args, Debug)]
@@ -18,8 +20,8 @@ pub struct HintArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
     pub level: u8,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECS")]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    pub time_limit: Option<Duration>,
     /// Apply the ricochet rule (no solutions of zero or one move).
     #[arg(long)]
     pub ricochet: bool,
@@ -34,12 +36,13 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     let level = HintLevel::from_number(args.level)
         .with_context(|| format!("--level {} is not 1, 2, 3 or 4", args.level))?;
     let limits = Limits {
-        time: optional_seconds(args.time_limit, "--time-limit")?,
+        time: args.time_limit,
+        cancel: Some(super::cancel_on_signal()?),
         ..Limits::default()
     };
     let hint = hints::hint(&puzzle, &limits, &mut NoProbe)?;
     for line in hint.lines(level) {
-        println!("{line}");
+        outln!("{line}")?;
     }
     Ok(match hint {
         hints::Hint::Unknown { .. } => ExitCode::from(EXIT_STOPPED),

@@ -1,5 +1,6 @@
 //! `ricochet-lab random`: deals a random standard game.
 
+use super::output::{out, outln};
 use ricochet_lab::model::formats::{self, game_id};
 use ricochet_lab::model::{text, tiles};
 use std::path::PathBuf;
@@ -29,9 +30,9 @@ pub fn run(args: RandomArgs) -> anyhow::Result<ExitCode> {
         Some(path) => formats::save_puzzle_with(&puzzle, &path, super::overwrite(args.force))
             .map_err(super::save_error)?,
         None => {
-            print!("{}", text::draw(&puzzle));
+            out!("{}", text::draw(&puzzle))?;
             if let Ok(id) = game_id::write(&puzzle) {
-                println!("game id: {id}");
+                outln!("game id: {id}")?;
             }
         }
     }

@@ -1,7 +1,9 @@
 //! `ricochet-lab screenshot`: opens the app on a view and saves it as PNG.
 
+use super::output::outln;
+use anyhow::Context;
 use ricochet_lab::app::screenshot::{self, View};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The arguments of `screenshot`.
@@ -21,16 +23,59 @@ pub struct ScreenshotArgs {
     force: bool,
 }
 
-/// Renders the view and writes the file.
+/// Renders the view and writes the file. The picture is rendered into a temporary folder
+/// beside the file and each file made there is then renamed into place, so a full disk or a
+/// crash never leaves a truncated PNG under the name asked for.
 pub fn run(args: ScreenshotArgs) -> anyhow::Result<ExitCode> {
     let view: View = args.view.parse().map_err(anyhow::Error::msg)?;
+    let is_png = args
+        .file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if !is_png {
+        anyhow::bail!(
+            "{}: a screenshot is PNG data; give the file a .png name",
+            args.file.display()
+        );
+    }
+    let Some(name) = args.file.file_name() else {
+        anyhow::bail!("{}: not a file name", args.file.display());
+    };
+    // As every other command that writes a file, the folder must already exist.
+    let folder = match args.file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        anyhow::bail!(
+            "{}: the folder {} does not exist",
+            args.file.display(),
+            folder.display()
+        );
+    }
     if !args.force && std::fs::symlink_metadata(&args.file).is_ok() {
         anyhow::bail!(
             "{} already exists and was left as it is; give --force to replace it",
             args.file.display()
         );
     }
-    screenshot::run(view, &args.file, args.results.as_deref()).map_err(anyhow::Error::msg)?;
-    println!("wrote {}", args.file.display());
+    let scratch = tempfile::Builder::new()
+        .prefix(".screenshot-")
+        .tempdir_in(folder)
+        .with_context(|| format!("cannot write in {}", folder.display()))?;
+    screenshot::run(view, &scratch.path().join(name), args.results.as_deref())
+        .map_err(anyhow::Error::msg)?;
+    let mut made: Vec<_> = std::fs::read_dir(scratch.path())
+        .with_context(|| format!("cannot read {}", scratch.path().display()))?
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("cannot read {}", scratch.path().display()))?;
+    // The picture asked for last, so it appears only once its companions are in place.
+    made.sort_by_key(|entry| entry.file_name() == name);
+    for entry in made {
+        let to = folder.join(entry.file_name());
+        std::fs::rename(entry.path(), &to)
+            .with_context(|| format!("cannot move the screenshot to {}", to.display()))?;
+    }
+    outln!("wrote {}", args.file.display())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! `ricochet-lab show`: draws a puzzle as text.
 
+use super::output::{out, outln};
 use ricochet_lab::model::formats::{self, game_id};
 use ricochet_lab::model::text;
 use std::process::ExitCode;
@@ -14,9 +15,9 @@ pub struct ShowArgs {
 /// Draws the puzzle and prints its game id when it has one.
 pub fn run(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let puzzle = formats::load(&args.source)?;
-    print!("{}", text::draw(&puzzle));
+    out!("{}", text::draw(&puzzle))?;
     if let Ok(id) = game_id::write(&puzzle) {
-        println!("game id: {id}");
+        outln!("game id: {id}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! `ricochet-lab solve`: solves one puzzle and prints the per-depth rows and the answer.
 
+use super::output::{OutputError, WriteFailure, outln};
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::{
@@ -8,8 +9,7 @@ use ricochet_lab::solver::{
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// Exit code for a run stopped by a limit or cancelled.
 const EXIT_STOPPED: u8 = 3;
@@ -25,9 +25,10 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
     solver: SolverId,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECS")]
-    time_limit: Option<f64>,
-    /// Stop when the solver's tables exceed this many MiB.
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    time_limit: Option<Duration>,
+    /// Stop a run when the solver's own tables (visited states, queues, transposition table)
+    /// exceed this many MiB; the process holds more beside them (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     memory_limit: u64,
     /// The deepest search a depth-limited solver tries (dls: 1 to 1000).
@@ -54,8 +55,8 @@ pub struct SolveArgs {
     )]
     max_solutions: usize,
     /// Threads for a parallel solver (`fast`); one per core by default.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[arg(long, value_name = "N", value_parser = super::thread_count)]
+    threads: Option<usize>,
     /// The memory pages `fast` asks for its table: `huge` where the system gives them, or
     /// `small` (4 KiB) only, to measure it without huge pages.
     #[arg(long, value_enum, default_value_t = Pages::Huge)]
@@ -80,14 +81,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         ),
         _ => {}
     }
+    // Only `fast` searches on several threads; a count given to another solver would be
+    // ignored without a word.
+    if args.threads.is_some() && args.solver != SolverId::Fast {
+        anyhow::bail!(
+            "the {} solver searches on one thread; --threads applies to fast only",
+            args.solver
+        );
+    }
     let limits = Limits {
-        time: args.time_limit.map(super::seconds).transpose()?,
+        time: args.time_limit,
         memory_bytes: Some(super::mebibytes(args.memory_limit)?),
-        cancel: Some(cancel_on_signal()?),
+        cancel: Some(super::cancel_on_signal()?),
     };
     let options = SolverOptions {
         depth_limit: args.depth_limit,
-        threads: args.threads.map(usize::from),
+        threads: args.threads,
         pages: args.pages,
     };
     if args.all_solutions {
@@ -102,16 +111,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 true,
             )
         } else {
-            let kind = args.solver.kind();
-            super::all_solutions::solve_all(
+            let mut rows = PrintRows::new(args.solver.kind());
+            let code = super::all_solutions::solve_all(
                 args.solver,
                 &puzzle,
                 &options,
                 args.max_solutions,
                 &limits,
-                &mut PrintRows { kind },
+                &mut rows,
                 false,
-            )
+            );
+            rows.check()?;
+            code
         };
     }
     let (report, row_times) = if args.json {
@@ -124,10 +135,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             &mut NoProbe,
         )?
     } else {
-        let mut probe = PrintRows {
-            kind: args.solver.kind(),
-        };
-        let report = solver::run(args.solver, &puzzle, &options, &limits, &mut probe)?;
+        let mut rows = PrintRows::new(args.solver.kind());
+        let report = solver::run(args.solver, &puzzle, &options, &limits, &mut rows)?;
+        rows.check()?;
         (report, Vec::new())
     };
     if args.json {
@@ -135,67 +145,77 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         for (row, at) in json.depths.iter_mut().zip(&row_times) {
             row.millis = Some(at.as_secs_f64() * 1000.0);
         }
-        println!("{}", super::json_line(&json)?);
+        outln!("{}", super::json_line(&json)?)?;
     } else {
-        print_report(&report);
+        print_report(&report)?;
     }
     Ok(exit_code(&report.outcome))
 }
 
-/// A flag that Ctrl-C (SIGINT) or SIGTERM sets, so the solver stops at its next poll and the
-/// run ends as `cancelled`, reported like any other stop. A second signal ends the process at
-/// once, in case the search does not come back.
-fn cancel_on_signal() -> anyhow::Result<Arc<AtomicBool>> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&cancel);
-    // ctrlc runs this on its own signal-waiting thread, which only sets the flag.
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    })
-    .map_err(|error| anyhow::anyhow!("cannot catch Ctrl-C: {error}"))?;
-    Ok(cancel)
-}
-
-/// Prints each finished depth as the deck does, with the solver's column names.
+/// Prints each finished depth as the deck does, with the solver's column names. A failed
+/// write stops the search (there is no one to read its answer) and is kept for the command to
+/// report.
 pub(super) struct PrintRows {
     kind: &'static solver::SolverKind,
+    failure: WriteFailure,
+}
+
+impl PrintRows {
+    /// Rows with the columns of the solver `kind`.
+    pub(super) fn new(kind: &'static solver::SolverKind) -> Self {
+        PrintRows {
+            kind,
+            failure: WriteFailure::default(),
+        }
+    }
+
+    /// The first failed write, if any.
+    pub(super) fn check(&mut self) -> Result<(), OutputError> {
+        self.failure.check()
+    }
 }
 
 impl Probe for PrintRows {
     fn depth_finished(&mut self, stats: &solver::DepthStats) {
-        println!("{}", solver::format_depth_line(&self.kind.columns, stats));
+        if !self.failure.failed() {
+            let line = solver::format_depth_line(&self.kind.columns, stats);
+            self.failure.note(outln!("{line}"));
+        }
+    }
+
+    fn should_stop(&mut self) -> bool {
+        self.failure.failed()
     }
 }
 
 /// Prints a solve's outcome: the solution and its move count, or why there is none.
-pub(super) fn print_report(report: &Report) {
+pub(super) fn print_report(report: &Report) -> Result<(), OutputError> {
     let millis = report.elapsed.as_secs_f64() * 1000.0;
     match &report.outcome {
         Outcome::Solved { moves } => {
-            println!("{}", format_moves(moves));
-            println!("{} moves in {millis:.1} ms", moves.len());
+            outln!("{}", format_moves(moves))?;
+            outln!("{} moves in {millis:.1} ms", moves.len())?;
         }
         Outcome::Unsolvable { within: Some(n) } => {
-            println!("no solution within {n} moves ({millis:.1} ms)")
+            outln!("no solution within {n} moves ({millis:.1} ms)")?;
         }
-        Outcome::Unsolvable { within: None } => println!("no solution exists ({millis:.1} ms)"),
-        Outcome::NotFound => println!(
+        Outcome::Unsolvable { within: None } => outln!("no solution exists ({millis:.1} ms)")?,
+        Outcome::NotFound => outln!(
             "no solution found ({millis:.1} ms); this solver is not exhaustive, so one may exist"
-        ),
-        Outcome::Cancelled => println!("cancelled after {millis:.1} ms"),
-        Outcome::TimeLimit => println!("time limit reached after {millis:.1} ms"),
-        Outcome::MemoryLimit => println!(
+        )?,
+        Outcome::Cancelled => outln!("cancelled after {millis:.1} ms")?,
+        Outcome::TimeLimit => outln!("time limit reached after {millis:.1} ms")?,
+        Outcome::MemoryLimit => outln!(
             "memory limit reached after {millis:.1} ms ({} MiB in tables)",
             report.peak_memory >> 20
-        ),
+        )?,
         // A claim that failed its replay is not a solution: its moves are not printed as a
         // move line (--json lists them, marked invalid).
         Outcome::Invalid { claimed, error } => {
-            println!("claimed {} moves, {error} ({millis:.1} ms)", claimed.len());
+            outln!("claimed {} moves, {error} ({millis:.1} ms)", claimed.len())?;
         }
     }
+    Ok(())
 }
 
 /// The JSON object `solve --json` prints.

@@ -1,5 +1,6 @@
 //! `ricochet-lab solvers`: lists the registered solvers.
 
+use super::output::outln;
 use ricochet_lab::solver::{Optimality, SolverId};
 use std::process::ExitCode;
 
@@ -10,8 +11,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
             Optimality::Guaranteed => "optimal",
             Optimality::NotGuaranteed => "optimal: not guaranteed",
         };
-        println!("{:<16} {} ({optimal})", kind.name, kind.description);
-        println!("{:<16} from: {}", "", kind.source);
+        outln!("{:<16} {} ({optimal})", kind.name, kind.description)?;
+        outln!("{:<16} from: {}", "", kind.source)?;
     }
     Ok(ExitCode::SUCCESS)
 }

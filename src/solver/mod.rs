@@ -188,7 +188,9 @@ pub enum Outcome {
         /// The moves in order.
         moves: Vec<Move>,
     },
-    /// The search proved there is no solution (within `within` moves, when bounded).
+    /// The search proved there is no solution: none at all when `within` is `None`, and
+    /// otherwise none of at most `within` moves, which says nothing about longer ones (a
+    /// depth limit, or the deepest bound a solver's tables record).
     Unsolvable {
         /// The bound the proof holds to; `None` when there is no solution at all.
         within: Option<u32>,
@@ -213,12 +215,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The name used in JSON output: `solved`, `unsolvable`, `cancelled`, `time-limit`,
-    /// `memory-limit` or `invalid`.
+    /// The name used in JSON output: `solved`, `unsolvable` (proved: no solution at all),
+    /// `none-within` (proved only up to a bound: no solution of at most that many moves),
+    /// `not-found`, `cancelled`, `time-limit`, `memory-limit` or `invalid`.
     pub fn name(&self) -> &'static str {
         match self {
             Outcome::Solved { .. } => "solved",
-            Outcome::Unsolvable { .. } => "unsolvable",
+            Outcome::Unsolvable { within: None } => "unsolvable",
+            Outcome::Unsolvable { within: Some(_) } => "none-within",
             Outcome::NotFound => "not-found",
             Outcome::Cancelled => "cancelled",
             Outcome::TimeLimit => "time-limit",
@@ -391,7 +395,8 @@ impl<'p, P: Probe> Search<'p, P> {
         Search {
             probe,
             start,
-            deadline: limits.time.map(|t| start + t),
+            // A limit past what the clock holds is no limit: it could never be reached.
+            deadline: limits.time.and_then(|t| start.checked_add(t)),
             memory_limit: limits.memory_bytes,
             cancel: limits.cancel.clone(),
             countdown,

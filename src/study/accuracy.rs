@@ -114,6 +114,9 @@ pub struct AccuracyReport {
     pub skipped: Vec<u64>,
     /// Seeds of puzzles the baseline proved unsolvable.
     pub unsolvable: Vec<u64>,
+    /// Whether the limits' cancel flag stopped the measurement: the report then covers the
+    /// puzzles that finished before it, and the one under way is left out.
+    pub interrupted: bool,
 }
 
 impl AccuracyReport {
@@ -214,8 +217,20 @@ pub fn measure(
         results: Vec::new(),
         skipped: Vec::new(),
         unsolvable: Vec::new(),
+        interrupted: false,
+    };
+    let cancelled = || {
+        config
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
     };
     for index in 0..config.puzzles {
+        if cancelled() {
+            report.interrupted = true;
+            break;
+        }
         let seed = config.seed.wrapping_add(index);
         let (puzzle, _) = tiles::random_game(seed, config.robots)
             .map_err(|error| AccuracyError::Deal { seed, error })?;
@@ -226,6 +241,10 @@ pub fn measure(
             &config.limits,
             &mut NoProbe,
         )?;
+        if base.outcome == Outcome::Cancelled {
+            report.interrupted = true;
+            break;
+        }
         let optimum = match &base.outcome {
             Outcome::Solved { moves } => moves.len(),
             Outcome::Unsolvable { within: None } => {
@@ -246,6 +265,10 @@ pub fn measure(
             &config.limits,
             &mut NoProbe,
         )?;
+        if run.outcome == Outcome::Cancelled {
+            report.interrupted = true;
+            break;
+        }
         let verdict = match &run.outcome {
             Outcome::Solved { moves } if moves.len() == optimum => Verdict::Optimal,
             Outcome::Solved { moves } if moves.len() > optimum => Verdict::Suboptimal,

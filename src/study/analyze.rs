@@ -97,6 +97,14 @@ impl Analysis {
         counts
     }
 
+    /// The number of positions a limit stopped (time or memory), whose optimum is unknown.
+    pub fn stopped(&self) -> u64 {
+        self.results
+            .iter()
+            .filter(|r| matches!(r.outcome, "time-limit" | "memory-limit"))
+            .count() as u64
+    }
+
     /// The number of positions solved.
     pub fn solved(&self) -> u64 {
         self.results.iter().filter(|r| r.moves.is_some()).count() as u64

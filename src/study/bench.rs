@@ -20,6 +20,7 @@ use crate::model::tiles::random_game;
 use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, Pages, Report, SolverOptions};
 use anyhow::Context;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -235,8 +236,17 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
                 summary_table(&summaries, random.len() / kinds.len().max(1))
             )?;
         }
-        if found.is_empty() {
-            writeln!(out, "\nAll optimal solvers agree on every move count.")?;
+        let compared = compared_puzzles(&reference) + compared_puzzles(&random);
+        if found.is_empty() && compared == 0 {
+            writeln!(
+                out,
+                "\nNo puzzle was finished by two optimal solvers: no move counts were compared."
+            )?;
+        } else if found.is_empty() {
+            writeln!(
+                out,
+                "\nAll optimal solvers agree on every move count ({compared} puzzles compared)."
+            )?;
         } else {
             writeln!(
                 out,
@@ -512,11 +522,12 @@ impl OtherBuild {
             let outcome = match value["outcome"].as_str() {
                 Some("solved") => "solved",
                 Some("unsolvable") => "unsolvable",
+                Some("none-within") => "none-within",
                 Some("time-limit") => "time-limit",
                 Some("memory-limit") => "memory-limit",
                 _ => "error",
             };
-            let finished = outcome == "solved" || outcome == "unsolvable";
+            let finished = matches!(outcome, "solved" | "unsolvable" | "none-within");
             runs.push(Measurement {
                 puzzle: name.to_string(),
                 solver,
@@ -662,7 +673,7 @@ pub fn ratio_table(measurements: &[Measurement]) -> String {
 }
 
 fn finished(m: &Measurement) -> bool {
-    m.outcome == "solved" || m.outcome == "unsolvable"
+    matches!(m.outcome, "solved" | "unsolvable" | "none-within")
 }
 
 /// Time statistics of one solver over a list of measurements.
@@ -727,6 +738,18 @@ pub fn disagreements(measurements: &[Measurement]) -> Vec<Disagreement> {
         }
     }
     out
+}
+
+/// How many puzzles at least two optimal solvers finished, so that their move counts were
+/// compared.
+pub fn compared_puzzles(measurements: &[Measurement]) -> usize {
+    let mut finishers: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in measurements.iter().filter(|m| finished(m)) {
+        if solver::kind(m.solver).is_some_and(|k| k.optimality == Optimality::Guaranteed) {
+            *finishers.entry(m.puzzle.as_str()).or_insert(0) += 1;
+        }
+    }
+    finishers.values().filter(|&&n| n >= 2).count()
 }
 
 /// The reference table in Markdown.

@@ -21,10 +21,21 @@ pub struct ResultsFile {
     pub resume: bool,
 }
 
+/// Prints the tables of some rows to standard output; a failed write is an error (the command
+/// line ends quietly when it is a closed pipe).
+fn print_tables(records: &[Record]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let tables = stats::format_tables(&stats::summarize(records));
+    std::io::stdout()
+        .lock()
+        .write_all(tables.as_bytes())
+        .context("cannot write the output")
+}
+
 /// Prints the tables of an existing results file.
 pub fn report(path: &Path) -> anyhow::Result<ExitCode> {
     let records = record::read_records(path)?;
-    print!("{}", stats::format_tables(&stats::summarize(&records)));
+    print_tables(&records)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -42,11 +53,14 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
         files.push((path.display().to_string(), record::read_records(path)?));
     }
     let records = super::shard::merge(&files)?;
-    let mut writer = ResultsWriter::open(out, false)?;
-    for record in &records {
-        writer.append(record)?;
-    }
-    print!("{}", stats::format_tables(&stats::summarize(&records)));
+    // Written whole to a temporary file and renamed, so a full disk leaves no partial file
+    // that a retry would then refuse as existing.
+    crate::model::formats::save_atomic_with(
+        out,
+        &record::records_to_csv(&records),
+        crate::model::formats::Overwrite::Refuse,
+    )?;
+    print_tables(&records)?;
     eprintln!(
         "{} rows of {} files in {}",
         records.len(),
@@ -57,7 +71,13 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
 }
 
 /// Runs an experiment into a results file with a progress bar, then prints its tables.
-pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitCode> {
+/// Setting `cancel` (the command line's Ctrl-C) lets running solves stop; the finished rows
+/// are kept.
+pub fn run(
+    config: &ExperimentConfig,
+    out: &ResultsFile,
+    cancel: &Arc<AtomicBool>,
+) -> anyhow::Result<ExitCode> {
     config.validate()?;
 
     let exists = out.path.exists();
@@ -67,6 +87,9 @@ pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitC
             out.path.display()
         );
     }
+    // The writer locks the file first, so the rows read next are not being written by
+    // another run.
+    let mut writer = ResultsWriter::open(&out.path, out.resume)?;
     let mut records: Vec<Record> = if exists {
         record::read_records(&out.path)?
     } else {
@@ -74,7 +97,6 @@ pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitC
     };
     runner::check_resume(config, &records).map_err(anyhow::Error::msg)?;
     let done = record::done_runs(&records);
-    let mut writer = ResultsWriter::open(&out.path, out.resume)?;
 
     let order = config.run_order();
     let total = config.shard.configs(config.configs).count() as u64 * order.len() as u64;
@@ -89,14 +111,9 @@ pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitC
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    // A second Ctrl-C is not caught specially; the first one lets running solves stop.
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
 
     let mut write_error = None;
-    let result = runner::run(config, &done, &cancel, |record| {
+    let result = runner::run(config, &done, cancel, |record| {
         if write_error.is_none()
             && let Err(e) = writer.append(&record)
         {
@@ -113,7 +130,7 @@ pub fn run(config: &ExperimentConfig, out: &ResultsFile) -> anyhow::Result<ExitC
     }
     result.map_err(anyhow::Error::msg)?;
     records.sort_by(|a, b| (a.config, &a.solver).cmp(&(b.config, &b.solver)));
-    print!("{}", stats::format_tables(&stats::summarize(&records)));
+    print_tables(&records)?;
     if cancel.load(Ordering::Relaxed) {
         eprintln!(
             "interrupted: {} finished rows are kept in {}; run the same command with --resume to continue",

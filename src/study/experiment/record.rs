@@ -107,6 +107,15 @@ pub enum ResultsError {
         /// What is wrong.
         message: String,
     },
+    /// Another run holds the file.
+    #[error(
+        "{}: another run is writing this file; wait for it to end or choose another --out",
+        path.display()
+    )]
+    Busy {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 /// Reads every complete row of a results file. A last line cut off by an interrupted write
@@ -141,8 +150,11 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, (usize, String)> {
     Ok(records)
 }
 
-/// Writes records as CSV text with a header row.
+/// Writes records as CSV text with a header row (the header alone when there are none).
 pub fn records_to_csv(records: &[Record]) -> String {
+    if records.is_empty() {
+        return HEADER.to_string();
+    }
     let mut writer = csv::Writer::from_writer(Vec::new());
     for record in records {
         // Serialising plain records into memory cannot fail.
@@ -157,7 +169,9 @@ pub fn records_to_csv(records: &[Record]) -> String {
 const HEADER: &str = "config,config_seed,puzzle,solver,required_moves,found_moves,status,millis,nodes,peak_memory_bytes\n";
 
 /// Appends rows to a results file as they are produced, flushing each so that an interrupted
-/// run keeps every finished row.
+/// run keeps every finished row. The writer holds an exclusive lock on the file for as long as
+/// it lives, so a second run on the same file (a fresh one, a `--resume`) is refused instead of
+/// splicing its rows into the first one's.
 pub struct ResultsWriter {
     path: PathBuf,
     file: File,
@@ -165,22 +179,35 @@ pub struct ResultsWriter {
 
 impl ResultsWriter {
     /// Creates a new file (with a header) or, when `append` is set, opens an existing one and
-    /// cuts off a trailing incomplete line.
+    /// cuts off a trailing incomplete line. Fails with [`ResultsError::Busy`] when another
+    /// writer holds the file.
     pub fn open(path: &Path, append: bool) -> Result<ResultsWriter, ResultsError> {
         let io = |error| ResultsError::Io {
             path: path.to_path_buf(),
             error,
         };
-        let exists = path.exists();
+        // Opened without truncating: nothing is cut until the lock is held, or a second run
+        // would empty the file of the run that holds it.
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
-            .truncate(!append)
+            .truncate(false)
             .open(path)
             .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(ResultsError::Busy {
+                    path: path.to_path_buf(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(error)) => return Err(io(error)),
+        }
         let mut text = String::new();
-        if append && exists {
+        if !append {
+            file.set_len(0).map_err(io)?;
+        } else {
             file.read_to_string(&mut text).map_err(io)?;
             let keep = text.rfind('\n').map_or(0, |i| i + 1);
             file.set_len(keep as u64).map_err(io)?;

@@ -212,7 +212,19 @@ fn run_config(
         if done.contains_key(&(index, name.clone())) {
             continue;
         }
-        let report = match solver::run(name, &puzzle, &options, &limits, &mut NoProbe) {
+        // The baseline fixes the required move count, so it searches without the depth limit
+        // the compared solvers get: a limit below the optimum would leave every row unsolved.
+        let baseline_options;
+        let run_options = if *name == config.baseline {
+            baseline_options = SolverOptions {
+                depth_limit: None,
+                ..options.clone()
+            };
+            &baseline_options
+        } else {
+            &options
+        };
+        let report = match solver::run(name, &puzzle, run_options, &limits, &mut NoProbe) {
             Ok(report) => report,
             Err(e) => {
                 results.push(Err(e.to_string()));

@@ -4,7 +4,7 @@
 //! Shard `I/N` runs configurations `i` with `i % N == I - 1`. Interleaving rather than cutting
 //! into blocks spreads the hard configurations over all shards, so they finish together.
 
-use super::record::Record;
+use super::record::{Record, Status};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
@@ -57,6 +57,28 @@ impl FromStr for Shard {
 /// Why shard files cannot be merged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
+    /// A file holds the same run twice.
+    #[error("{file}: configuration {config} has two rows of {solver}; a run is written once")]
+    Repeated {
+        /// The file.
+        file: String,
+        /// The configuration.
+        config: u64,
+        /// The solver.
+        solver: String,
+    },
+    /// A row no run writes.
+    #[error("{file}: the row of configuration {config} and {solver} cannot be: {why}")]
+    Impossible {
+        /// The file.
+        file: String,
+        /// The configuration.
+        config: u64,
+        /// The solver.
+        solver: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Two files hold rows of the same configuration.
     #[error("configuration {config} is in both {first} and {second}: shards must not overlap")]
     Overlap {
@@ -126,10 +148,25 @@ pub fn merge(files: &[(String, Vec<Record>)]) -> Result<Vec<Record>, MergeError>
         let solvers: BTreeSet<&str> = records.iter().map(|r| r.solver.as_str()).collect();
         let mut by_config: BTreeMap<u64, BTreeSet<&str>> = BTreeMap::new();
         for record in records {
-            by_config
+            let new = by_config
                 .entry(record.config)
                 .or_default()
                 .insert(&record.solver);
+            if !new {
+                return Err(MergeError::Repeated {
+                    file: name.clone(),
+                    config: record.config,
+                    solver: record.solver.clone(),
+                });
+            }
+            if let Some(why) = impossible(record) {
+                return Err(MergeError::Impossible {
+                    file: name.clone(),
+                    config: record.config,
+                    solver: record.solver.clone(),
+                    why,
+                });
+            }
         }
         for (config, present) in &by_config {
             if present != &solvers {
@@ -188,6 +225,35 @@ pub fn merge(files: &[(String, Vec<Record>)]) -> Result<Vec<Record>, MergeError>
     }
     merged.sort_by(|a, b| (a.config, &a.solver).cmp(&(b.config, &b.solver)));
     Ok(merged)
+}
+
+/// Why a row cannot have come from a run, if it cannot: a negative or unreadable time, or a
+/// status its move counts contradict.
+fn impossible(record: &Record) -> Option<String> {
+    if !(record.millis >= 0.0 && record.millis.is_finite()) {
+        return Some(format!("its time is {} ms", record.millis));
+    }
+    let (required, found) = (record.required_moves, record.found_moves);
+    match record.status {
+        Status::Optimal if found.is_none() || found != required => Some(format!(
+            "it is optimal with {} moves found and {} required",
+            moves(found),
+            moves(required)
+        )),
+        Status::Suboptimal if !matches!((found, required), (Some(f), Some(r)) if f > r) => {
+            Some(format!(
+                "it is suboptimal with {} moves found and {} required",
+                moves(found),
+                moves(required)
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// A move count for a message.
+fn moves(count: Option<u32>) -> String {
+    count.map_or_else(|| "no".to_string(), |n| n.to_string())
 }
 
 #[cfg(test)]
