@@ -342,3 +342,58 @@ fn the_log_timeline_and_node_number_events_alike_and_the_plot_rewinds() {
     harness.run_steps(2);
     assert!(harness.state().plotted_rows() < rows, "the plot rewinds");
 }
+
+#[test]
+fn the_edge_change_list_explains_its_cases_and_its_check_goes_with_the_next_edit() {
+    use ricochet_lab::app::overlays::panel::case_meaning;
+    let mut harness = app_harness();
+    toggle_view(&mut harness, "Slide-graph edges");
+    harness.key_press(egui::Key::Escape);
+    harness.get_by_label("Overlays").click();
+    harness.run_steps(3);
+    harness.get_by_label("Random robots").click();
+    harness.run_steps(3);
+    let changes = harness.state().graph_tracker().changes().to_vec();
+    assert!(!changes.is_empty());
+    // Every case in the list is explained in words.
+    for change in &changes {
+        let legend = format!(
+            "case {}: {}",
+            change.case.label(),
+            case_meaning(change.case)
+        );
+        assert!(
+            harness.query_all_by_label(&legend).next().is_some(),
+            "{legend} is shown"
+        );
+    }
+    assert!(
+        harness
+            .query_by_label("place: a robot was put there")
+            .is_some()
+    );
+    harness.get_by_label("Check graph").click();
+    harness.run_steps(2);
+    assert!(
+        harness
+            .state()
+            .status_message()
+            .is_some_and(|m| m.contains("equals a fresh build"))
+    );
+    // The verdict was about the board before this edit (an undo, which says nothing of its
+    // own): the status line lets it go.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run_steps(3);
+    assert_ne!(
+        harness.state().graph_tracker().changes(),
+        changes.as_slice()
+    );
+    assert!(
+        !harness
+            .state()
+            .status_message()
+            .is_some_and(|m| m.contains("equals a fresh build")),
+        "{:?}",
+        harness.state().status_message()
+    );
+}

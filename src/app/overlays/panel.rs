@@ -106,18 +106,67 @@ pub fn overlays_ui(
     }
 }
 
-/// The changed-edge list of the editor's graph, one line per edge.
+/// The changed-edge list of the editor's graph, one line per edge: placements and removals in
+/// colours of their own, what each case of the update means above the list (and on hover),
+/// in a box that takes the room the tab has and starts at its top after each edit.
 pub fn change_list_ui(ui: &mut egui::Ui, board: &Board, tracker: &GraphTracker) {
-    let lines = super::change_lines(board, tracker.changes());
-    if lines.is_empty() {
+    use crate::solver::slide_graph::{GraphAction, UpdateCase};
+    let mut changes = tracker.changes().to_vec();
+    if changes.is_empty() {
         return;
     }
+    // The order of `change_lines`, so that each line stands beside its change.
+    changes.sort_by_key(|c| (c.robot, c.vertex, c.dir.index()));
+    let palette = theme::palette(ui.visuals().dark_mode);
+    let colour = |action: GraphAction| match action {
+        GraphAction::Place => palette.success,
+        GraphAction::Remove => palette.warning,
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(colour(GraphAction::Place), "place: a robot was put there");
+        ui.colored_label(
+            colour(GraphAction::Remove),
+            "remove: a robot was taken away",
+        );
+    });
+    let mut cases: Vec<UpdateCase> = changes.iter().map(|c| c.case).collect();
+    cases.sort();
+    cases.dedup();
+    for case in cases {
+        ui.add(egui::Label::new(format!("case {}: {}", case.label(), case_meaning(case))).wrap());
+    }
+    let lines = super::change_lines(board, &changes);
+    // A new edit is a new list, read from its top.
     egui::ScrollArea::vertical()
-        .id_salt("graph-changes")
-        .max_height(140.0)
+        .id_salt(("graph-changes", &lines))
+        .max_height(ui.available_height().max(140.0))
+        .auto_shrink([false, true])
         .show(ui, |ui| {
-            for line in lines {
-                ui.label(egui::RichText::new(line).monospace());
+            for (line, change) in lines.iter().zip(&changes) {
+                let text = egui::RichText::new(line)
+                    .monospace()
+                    .color(colour(change.action));
+                ui.label(text).on_hover_text(format!(
+                    "case {}: {}",
+                    change.case.label(),
+                    case_meaning(change.case)
+                ));
             }
         });
+}
+
+/// What a case of the slide graph's update means, in words.
+pub fn case_meaning(case: crate::solver::slide_graph::UpdateCase) -> &'static str {
+    use crate::solver::slide_graph::UpdateCase;
+    match case {
+        UpdateCase::AdjacentRobot => {
+            "the cell had no edge that way, so the robot stands right next to it"
+        }
+        UpdateCase::WalledChild => {
+            "the edge's end could go no further, so it was the farthest cell reached"
+        }
+        UpdateCase::RobotBeyondChild => {
+            "the edge's end could go further, so a robot stands just beyond it"
+        }
+    }
 }
