@@ -18,7 +18,7 @@ pub fn left_panel_width(window: f32) -> f32 {
 /// The solver dock's width in a window `window` points wide: 470 in the window the app opens
 /// with, less in a smaller one.
 pub fn right_panel_width(window: f32) -> f32 {
-    (window * 0.345).clamp(300.0, 470.0)
+    (window * 0.345).clamp(320.0, 470.0)
 }
 
 /// The plots panel's height when it first shows in a window `window` points high: `wanted`,

@@ -196,7 +196,9 @@ pub fn solver_controls_ui(
         Err(problem) => Some(format!("Cannot solve: {problem}")),
         Ok(puzzle) => unsupported_rule(kind, puzzle.rules()),
     };
-    ui.horizontal(|ui| {
+    // Wrapped, so that in a narrow dock the debug switches go to a second line rather than
+    // past the dock's edge.
+    ui.horizontal_wrapped(|ui| {
         let solve = ui
             .add_enabled(blocker.is_none(), egui::Button::new("Solve"))
             .on_hover_text(format!(
