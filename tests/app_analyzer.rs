@@ -57,3 +57,52 @@ fn the_window_analyses_the_board_and_opens_a_hardest_position() {
     harness.run();
     assert_eq!(harness.state().draft().to_puzzle().unwrap(), hardest.puzzle);
 }
+
+#[test]
+fn the_window_makes_positions_of_a_chosen_length_and_opens_one() {
+    let puzzle = game_id::parse(GAME).unwrap();
+    let mut harness = common::harness_on(&puzzle, [1360.0, 1000.0], |_| {});
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label("Analyse board...").click();
+    harness.run();
+    harness.get_by_label_contains("Nothing made yet");
+
+    harness.get_by_label("Moves").click();
+    harness.run();
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.get_by_label("Moves").type_text("7");
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    assert_eq!(harness.state().analyzer().maker.moves, 7);
+
+    harness.get_by_label("Make a position of 7 moves").click();
+    step_until(&mut harness, Duration::from_secs(300), |app| {
+        !app.analyzer().maker.is_running() && !app.analyzer().maker.made().is_empty()
+    });
+    let made = harness.state().analyzer().maker.made().to_vec();
+    assert_eq!(made.len(), 3);
+    assert!(made.iter().all(|(_, moves)| *moves == 7));
+    harness.get_by_label_contains("3 of 3 positions of 7 moves");
+
+    let (position, _) = &made[1];
+    let id = game_id::write(position).unwrap();
+    harness.get_by_label(&format!("7 moves: {id}")).click();
+    harness.run();
+    assert_eq!(&harness.state().draft().to_puzzle().unwrap(), position);
+
+    // Find harder starts from the open position and never makes it easier; a cancel keeps
+    // what it reached.
+    harness.get_by_label("Find harder").click();
+    harness.run();
+    assert!(harness.state().analyzer().maker.is_running());
+    std::thread::sleep(Duration::from_millis(500));
+    harness.get_by_label("Cancel search").click();
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        !app.analyzer().maker.is_running()
+    });
+    let harder = harness.state().analyzer().maker.made().to_vec();
+    assert_eq!(harder.len(), 1);
+    assert!(harder[0].1 >= 7);
+    harness.get_by_label_contains("7 -> ");
+}

@@ -411,3 +411,32 @@ fn the_import_field_takes_the_keys_and_a_pending_question_holds_the_shortcuts() 
         "S solves once the question is answered"
     );
 }
+
+#[test]
+fn the_board_exports_as_an_image_for_print_through_the_file_menu() {
+    let mut harness = app_harness();
+    // Without the system's dialogs the in-app window asks for the path.
+    click_menu_item(&mut harness, "View", "Use the system's file dialogs");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["board.svg", "board.png"] {
+        let path = dir.path().join(name);
+        click_menu_item(&mut harness, "File", "Export board image...");
+        replace_text(&mut harness, None, path.to_str().unwrap());
+        harness.get_by_label("Save to path").click();
+        harness.run();
+        let bytes = std::fs::read(&path).unwrap();
+        if name.ends_with(".svg") {
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.contains(r#"class="wall""#), "{text}");
+        } else {
+            let image = image::load_from_memory(&bytes).unwrap();
+            assert!(image.width() > 1000, "{} px", image.width());
+        }
+        // Exporting is not saving: the board keeps its own file and state.
+        assert_eq!(harness.state().file(), None);
+        harness.key_press(egui::Key::Escape);
+        harness.run();
+    }
+}

@@ -39,6 +39,8 @@ pub struct AnalyzerView {
     board: Option<Board>,
     analysis: Option<Analysis>,
     error: Option<String>,
+    /// Positions made to order from this window.
+    pub maker: super::position_maker::PositionMaker,
 }
 
 impl Default for AnalyzerView {
@@ -53,6 +55,7 @@ impl Default for AnalyzerView {
             board: None,
             analysis: None,
             error: None,
+            maker: super::position_maker::PositionMaker::default(),
         }
     }
 }
@@ -106,6 +109,7 @@ impl AnalyzerView {
         if drained == Drained::Lost {
             self.error = Some("The analysis's thread stopped without a result.".into());
         }
+        self.maker.drain();
     }
 
     /// Whether an analysis is running.
@@ -245,7 +249,7 @@ fn analyzer_ui(
         if start.clicked()
             && let Some(puzzle) = puzzle
         {
-            view.start(puzzle, waker);
+            view.start(puzzle, waker.clone());
         }
         if ui
             .add_enabled(view.is_running(), egui::Button::new("Cancel analysis"))
@@ -272,6 +276,19 @@ fn analyzer_ui(
     if let Some(error) = &view.error {
         ui.colored_label(palette.error, error);
     }
+    ui.separator();
+    let hardest = view
+        .analysis
+        .as_ref()
+        .and_then(|a| a.hardest(1).first().map(|r| r.puzzle.clone()));
+    super::position_maker::position_maker_ui(
+        ui,
+        &mut view.maker,
+        puzzle,
+        hardest.as_ref(),
+        waker.clone(),
+        commands,
+    );
     ui.separator();
     let Some(analysis) = &view.analysis else {
         ui.label("No data yet: choose the deals and press Start.");

@@ -414,6 +414,9 @@ impl RicochetApp {
                 return false;
             }
         };
+        if kind == SaveKind::Image {
+            return self.export_image(&puzzle, path);
+        }
         match formats::save_puzzle(&puzzle, path) {
             Ok(()) => {
                 if kind == SaveKind::Native {
@@ -426,6 +429,44 @@ impl RicochetApp {
             }
             Err(error) => {
                 self.error(format!("Could not save: {error}"));
+                false
+            }
+        }
+    }
+
+    /// Draws the board for print and writes it atomically, as SVG or, for a `.png` name,
+    /// PNG at 300 dpi; returns whether it worked.
+    fn export_image(&mut self, puzzle: &crate::model::Puzzle, path: &Path) -> bool {
+        use crate::print::{self, ImageFormat, PrintOptions};
+        let Some(format) = ImageFormat::from_path(path) else {
+            self.error(format!(
+                "Could not export {}: the name must end in .svg or .png",
+                display_name(path)
+            ));
+            return false;
+        };
+        let written = print::image(
+            puzzle,
+            PrintOptions::default(),
+            format,
+            print::png::DEFAULT_DPI,
+        )
+        .map_err(|error| error.to_string())
+        .and_then(|bytes| {
+            formats::save_bytes_atomic_with(path, &bytes, formats::Overwrite::Allow)
+                .map_err(|error| error.to_string())
+        });
+        match written {
+            Ok(()) => {
+                self.note(format!(
+                    "Exported {} ({:.0} mm across)",
+                    display_name(path),
+                    print::DEFAULT_SIZE_MM
+                ));
+                true
+            }
+            Err(error) => {
+                self.error(format!("Could not export: {error}"));
                 false
             }
         }

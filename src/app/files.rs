@@ -13,6 +13,8 @@ pub enum SaveKind {
     Native,
     /// Kevin Cox's text format.
     Cox,
+    /// A picture of the board for print: SVG, or PNG when the name ends in `.png`.
+    Image,
 }
 
 impl SaveKind {
@@ -21,6 +23,7 @@ impl SaveKind {
         match self {
             SaveKind::Native => "ron",
             SaveKind::Cox => "txt",
+            SaveKind::Image => "svg",
         }
     }
 
@@ -28,6 +31,7 @@ impl SaveKind {
         match self {
             SaveKind::Native => "Save board as",
             SaveKind::Cox => "Export as Cox text",
+            SaveKind::Image => "Export board image",
         }
     }
 }
@@ -160,13 +164,14 @@ pub fn pick_open_file(start: Option<&Path>) -> Option<PathBuf> {
 
 /// Asks the system where to save.
 pub fn pick_save_file(kind: SaveKind, start: Option<&Path>, name: &str) -> Option<PathBuf> {
-    let filter = match kind {
-        SaveKind::Native => "Ricochet Lab board",
-        SaveKind::Cox => "Cox text board",
+    let (filter, extensions): (&str, &[&str]) = match kind {
+        SaveKind::Native => ("Ricochet Lab board", &["ron"]),
+        SaveKind::Cox => ("Cox text board", &["txt"]),
+        SaveKind::Image => ("Board image (SVG or PNG)", &["svg", "png"]),
     };
     let mut dialog = rfd::FileDialog::new()
         .set_title(kind.title())
-        .add_filter(filter, &[kind.extension()])
+        .add_filter(filter, extensions)
         .set_file_name(name);
     if let Some(dir) = start {
         dialog = dialog.set_directory(dir);

@@ -38,6 +38,7 @@ pub mod overlays;
 pub mod play;
 pub mod playback;
 pub mod plots;
+pub mod position_maker;
 pub mod scene;
 pub mod screenshot;
 pub mod settings_file;

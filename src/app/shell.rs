@@ -113,6 +113,12 @@ impl RicochetApp {
                     String::new(),
                     Command::SaveAs(SaveKind::Cox),
                 );
+                item(
+                    ui,
+                    "Export board image...",
+                    String::new(),
+                    Command::SaveAs(SaveKind::Image),
+                );
                 item(ui, "Copy game id", String::new(), Command::CopyGameId);
                 ui.separator();
                 item(ui, "Quit", String::new(), Command::Guarded(Pending::Quit));

@@ -2,8 +2,8 @@
 
 use super::output::outln;
 use ricochet_lab::model::formats;
-use ricochet_lab::print::{self, PrintOptions, png};
-use std::path::{Path, PathBuf};
+use ricochet_lab::print::{self, ImageFormat, PrintOptions, png};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The arguments of `export`.
@@ -27,44 +27,24 @@ pub struct ExportArgs {
     force: bool,
 }
 
-/// The image formats `export` writes, named by the output's extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ImageFormat {
-    Svg,
-    Png,
-}
-
-fn image_format(path: &Path) -> anyhow::Result<ImageFormat> {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match extension.as_deref() {
-        Some("svg") => Ok(ImageFormat::Svg),
-        Some("png") => Ok(ImageFormat::Png),
-        _ => anyhow::bail!(
-            "{} must end in .svg or .png, which name the image format",
-            path.display()
-        ),
-    }
-}
-
 /// Draws the board and writes the image atomically.
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
-    let format = image_format(&args.output)?;
+    let format = ImageFormat::from_path(&args.output).ok_or_else(|| {
+        anyhow::anyhow!(
+            "{} must end in .svg or .png, which name the image format",
+            args.output.display()
+        )
+    })?;
     let options = PrintOptions {
         size_mm: args.size_mm,
         robots: !args.no_robots,
     };
     options.check()?;
     let puzzle = formats::load(&args.puzzle)?;
-    let drawing = print::drawing(&puzzle, options);
-    let bytes = match format {
-        ImageFormat::Svg => print::svg::to_svg(&drawing).into_bytes(),
-        ImageFormat::Png => png::to_png(&drawing, args.dpi)?,
-    };
+    let bytes = print::image(&puzzle, options, format, args.dpi)?;
     formats::save_bytes_atomic_with(&args.output, &bytes, super::overwrite(args.force))
         .map_err(super::save_error)?;
+    let drawing = print::drawing(&puzzle, options);
     let size = match format {
         ImageFormat::Svg => String::new(),
         ImageFormat::Png => {

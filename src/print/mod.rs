@@ -72,6 +72,42 @@ impl PrintOptions {
     }
 }
 
+/// The image formats a board is drawn in, named by a file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageFormat {
+    /// Vector, sized in millimetres.
+    Svg,
+    /// Pixels at a print resolution.
+    Png,
+}
+
+impl ImageFormat {
+    /// The format a path's extension names (`.svg` or `.png`, in any case).
+    pub fn from_path(path: &std::path::Path) -> Option<ImageFormat> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "svg" => Some(ImageFormat::Svg),
+            "png" => Some(ImageFormat::Png),
+            _ => None,
+        }
+    }
+}
+
+/// Draws a puzzle and encodes it: the file's bytes in `format`, a PNG at `dpi`.
+pub fn image(
+    puzzle: &Puzzle,
+    options: PrintOptions,
+    format: ImageFormat,
+    dpi: u32,
+) -> Result<Vec<u8>, PrintError> {
+    options.check()?;
+    let drawing = drawing(puzzle, options);
+    match format {
+        ImageFormat::Svg => Ok(svg::to_svg(&drawing).into_bytes()),
+        ImageFormat::Png => png::to_png(&drawing, dpi),
+    }
+}
+
 /// A colour as red, green and blue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rgb(pub u8, pub u8, pub u8);

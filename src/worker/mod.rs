@@ -29,6 +29,7 @@ pub mod analyze;
 pub mod clock;
 pub mod debug;
 pub mod distances;
+pub mod generate;
 pub mod hint;
 pub mod solutions;
 
