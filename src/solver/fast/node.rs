@@ -31,7 +31,7 @@ enum Verdict {
     Settled(Visit),
     /// The node is expanded; its bound leaves at least one move to spare.
     Expand {
-        /// The rook bound of the node.
+        /// The rook bound of the node (the blocker bound adds nothing where it does not cut).
         bound: u32,
     },
 }
@@ -143,7 +143,13 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             });
             return Ok(Verdict::Settled(Visit::Failed(1)));
         }
-        let bound = self.rook_bound();
+        let rook = self.rook_bound();
+        // Where it cuts, the blocker bound raises the rook bound past the moves left.
+        let bound = if rook <= left {
+            self.blocker_bound(rook, left)
+        } else {
+            rook
+        };
         if bound > left {
             if !unreachable(bound) {
                 self.counters.cut = true;

@@ -2,6 +2,7 @@
 //! of its last moves, and the cells a helper reaches in one move. The helper-move pruning
 //! rules ([`super::one_to_spare`], [`super::two_to_spare`]) read them; each test is one bit.
 
+use super::blockers::blocker_gains;
 use crate::solver::min_moves::UNREACHABLE;
 use crate::solver::stops::StopTables;
 
@@ -22,6 +23,9 @@ pub(super) struct CellSets {
     /// Per cell `c`, the cells `h` whose reach meets the region of `c`: a helper at `h` may
     /// matter to the last-moves search from `c`.
     matter: Vec<u64>,
+    /// Per cell, the moves beyond its rook bound the target robot needs from there with no
+    /// helper in its region (see [`super::blockers`]).
+    gains: Vec<u8>,
 }
 
 /// Words of one cell set on a board of `cells` cells.
@@ -39,6 +43,7 @@ impl CellSets {
             words,
             spare_region: spare_move_regions(tables, &region),
             matter: matter_sets(words, &region, &reach),
+            gains: blocker_gains(tables),
             region,
             reach,
         }
@@ -47,11 +52,12 @@ impl CellSets {
     /// The bytes the sets take.
     pub fn bytes(&self) -> usize {
         (self.region.len() + self.reach.len() + self.spare_region.len() + self.matter.len()) * 8
+            + self.gains.len()
     }
 
     /// The bytes the sets of a board of `cells` cells take.
     pub fn bytes_for(cells: usize) -> usize {
-        4 * cells * words_for(cells) * 8
+        4 * cells * words_for(cells) * 8 + cells
     }
 
     /// Whether `member` belongs to the set of `owner` in `sets`.
@@ -80,6 +86,13 @@ impl CellSets {
     #[inline(always)]
     pub fn in_region(&self, cell: u16, other: u16) -> bool {
         self.holds(&self.region, cell, other)
+    }
+
+    /// The gain of `cell`: the moves beyond its rook bound the target robot needs from there
+    /// when no helper stands in its region (see [`super::blockers`]).
+    #[inline(always)]
+    pub fn blocker_gain(&self, cell: u16) -> u32 {
+        u32::from(self.gains[usize::from(cell)])
     }
 
     /// Whether a robot standing at `helper` could change the outcome of the last-moves search
