@@ -151,6 +151,9 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
     assert!(harness.state().graph_tracker().changes().is_empty());
     // New random robots: the old ones are removed from the graph and the new ones placed.
     let before = harness.state().draft().robots.clone();
+    // The editor's last rows may lie below the panel's fold: bring the button into view.
+    harness.get_by_label("Random robots").scroll_to_me();
+    harness.run();
     harness.get_by_label("Random robots").click();
     harness.run_steps(3);
     let changes = harness.state().graph_tracker().changes().to_vec();

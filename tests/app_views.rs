@@ -357,6 +357,9 @@ fn each_board_shows_only_its_own_solution() {
     step_until(&mut harness, Duration::from_secs(60), finished);
     let first = harness.state().run_summary().unwrap();
     assert!(matches!(first.outcome, Some(Outcome::Solved { .. })));
+    // The editor's last rows may lie below the panel's fold: bring the button into view.
+    harness.get_by_label("Random robots").scroll_to_me();
+    harness.run();
     harness.get_by_label("Random robots").click();
     harness.run();
     assert!(harness.query_by_label_contains("Solved in 8").is_none());

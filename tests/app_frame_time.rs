@@ -1,0 +1,115 @@
+//! Frame time, measured: the CPU time of one frame of the main views (idle, solving, debugging
+//! with overlays), as the median and the 99th percentile over a few hundred frames. The
+//! figures are printed (`cargo nextest run --release --test app_frame_time --no-capture`),
+//! never asserted, since they depend on the machine. A frame here is egui's whole pass: the
+//! app's logic and layout and the tessellation of its shapes, without a GPU.
+
+mod common;
+
+use common::{choose_solver, harness_on, start_debugging, step_to_event};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ricochet_lab::app::RicochetApp;
+use ricochet_lab::model::samples;
+use std::time::{Duration, Instant};
+
+/// Frames measured per view.
+const FRAMES: usize = 300;
+
+/// The median and the 99th percentile of `FRAMES` frames.
+fn measure(harness: &mut Harness<'_, RicochetApp>, view: &str) -> (Duration, Duration) {
+    let mut times: Vec<Duration> = (0..FRAMES)
+        .map(|frame| {
+            // A moving pointer over the board, so hover work is part of every frame.
+            let x = 500.0 + (frame % 40) as f32 * 5.0;
+            harness.hover_at(egui::pos2(x, 400.0));
+            let start = Instant::now();
+            harness.step();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    let median = times[FRAMES / 2];
+    let p99 = times[FRAMES * 99 / 100];
+    println!("frame time, {view}: median {median:?}, 99th percentile {p99:?}");
+    (median, p99)
+}
+
+trait HoverAt {
+    fn hover_at(&mut self, pos: egui::Pos2);
+}
+
+impl HoverAt for Harness<'_, RicochetApp> {
+    fn hover_at(&mut self, pos: egui::Pos2) {
+        self.event(egui::Event::PointerMoved(pos));
+    }
+}
+
+#[test]
+fn frame_times_of_the_main_views_are_measured() {
+    let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |s| {
+        s.native_dialogs = false;
+    });
+    let (median, p99) = measure(&mut harness, "idle");
+    assert!(median <= p99);
+
+    // A long solve: the deck's 22-move puzzle with IDDFS runs for many frames.
+    choose_solver(&mut harness, "iddfs");
+    harness.get_by_label("Solve").click();
+    harness.step();
+    measure(&mut harness, "solving");
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(5);
+
+    // A paused debugged run with the heat map, stateless states and graph edges on.
+    let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |s| {
+        s.native_dialogs = false;
+        s.overlays.search_heat = true;
+        s.overlays.stateless = true;
+        s.overlays.graph_edges = true;
+        s.overlays.graph_all_cells = true;
+        s.overlays.min_moves = true;
+    });
+    start_debugging(&mut harness, "7650+42+E2302B12+C9");
+    step_to_event(&mut harness, 20);
+    measure(&mut harness, "debugging with overlays");
+}
+
+/// How much the app's live probe (counters published to atomics, rows sent to the interface,
+/// the cancel flag polled) slows a solve: the same IDDFS runs with no probe and through the
+/// app's worker, alternated so that both meet the same machine load. Printed, not asserted.
+#[test]
+fn the_live_probes_cost_is_measured() {
+    use ricochet_lab::model::tiles::random_game;
+    use ricochet_lab::solver::{self, Limits, NoProbe, SolverOptions};
+    use ricochet_lab::worker::{RunEnd, SolveJob};
+    use std::sync::Arc;
+
+    let puzzles: Vec<_> = (1..=6)
+        .map(|seed| random_game(seed, 4).unwrap().0)
+        .collect();
+    let (mut bare, mut live) = (Duration::ZERO, Duration::ZERO);
+    for round in 0..3 {
+        for puzzle in &puzzles {
+            let options = SolverOptions::default();
+            let report =
+                solver::run("iddfs", puzzle, &options, &Limits::default(), &mut NoProbe).unwrap();
+            bare += report.elapsed;
+            let mut run = SolveJob::new("iddfs", puzzle.clone())
+                .spawn(Arc::new(|_| {}))
+                .unwrap();
+            while !run.is_finished() {
+                run.drain();
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            match run.end() {
+                Some(RunEnd::Finished(report)) => live += report.elapsed,
+                other => panic!("round {round}: the live run ended as {other:?}"),
+            }
+        }
+    }
+    let overhead = (live.as_secs_f64() / bare.as_secs_f64() - 1.0) * 100.0;
+    println!(
+        "IDDFS on 6 games x 3 rounds: no probe {bare:?}, live probe {live:?}, {overhead:+.1}%"
+    );
+}
