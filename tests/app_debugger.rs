@@ -354,6 +354,9 @@ fn the_edge_change_list_explains_its_cases_and_its_check_goes_with_the_next_edit
     harness.key_press(egui::Key::Escape);
     harness.get_by_label("Overlays").click();
     harness.run_steps(3);
+    // The editor's last rows may lie below the panel's fold: bring the button into view.
+    harness.get_by_label("Random robots").scroll_to_me();
+    harness.run();
     harness.get_by_label("Random robots").click();
     harness.run_steps(3);
     let changes = harness.state().graph_tracker().changes().to_vec();
