@@ -4,8 +4,10 @@
 //! Layers depend one way: [`model`] (board, robots, move rules, file formats) ←
 //! [`solver`] (every algorithm, generic over a probe) ← [`worker`] (threads, cancellation,
 //! live counters) ← [`app`] (the egui user interface). Beside the app, [`study`] (experiments,
-//! bench, accuracy, the board analyser) runs solvers in bulk. The command line is part of the binary, not of this
-//! library: it only turns arguments into the configurations defined here.
+//! bench, accuracy, the board analyser, positions made to order) runs solvers in bulk, and
+//! [`print`](mod@print) draws a board for paper (SVG and PNG) from the model alone. The command line is
+//! part of the binary, not of this library: it only turns arguments into the configurations
+//! defined here.
 
 pub mod app;
 pub mod model;
