@@ -198,7 +198,7 @@ pub fn position_maker_ui(
     }
     for (index, (position, moves)) in maker.made.iter().enumerate() {
         let name = crate::model::formats::game_id::write(position)
-            .unwrap_or_else(|_| format!("position {}", index + 1));
+            .unwrap_or_else(|_| format!("#{}", index + 1));
         if ui
             .button(format!("{moves} moves: {name}"))
             .on_hover_text("Open this position as the board")

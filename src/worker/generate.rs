@@ -140,9 +140,13 @@ fn harder(
     } else {
         "the time ran out"
     };
+    let steps = match improved.steps {
+        1 => "1 step".to_string(),
+        n => format!("{n} steps"),
+    };
     let line = format!(
-        "{} -> {} moves in {} steps ({ending})",
-        improved.start_moves, improved.moves, improved.steps
+        "{} -> {} moves in {steps} ({ending})",
+        improved.start_moves, improved.moves
     );
     Ok((vec![(improved.puzzle, improved.moves)], line))
 }
