@@ -179,43 +179,13 @@ impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
 mod tests {
     use super::super::setup::Setup;
     use super::super::table::Table;
-    use super::super::testing::worker;
-    use crate::model::random::random_puzzle;
-    use crate::model::{Puzzle, Rules};
+    use super::super::testing::{placements_on, worker};
+    use crate::model::Rules;
     use crate::solver::Limits;
     use crate::solver::Outcome;
     use crate::solver::fixtures::run_within;
     use crate::solver::stops::unreachable;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
     use std::time::Duration;
-
-    /// Random small boards (3 to 7 cells a side) with 1 to 5 robots, each with a few random
-    /// placements of its robots: small enough for breadth first to settle.
-    fn small_placements(count: u64) -> Vec<(Puzzle, Vec<u16>)> {
-        let mut out = Vec::new();
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        for seed in 0..count {
-            let width = rng.random_range(3..=7);
-            let height = rng.random_range(3..=7);
-            let robots = rng.random_range(1..=5usize);
-            let Ok(puzzle) = random_puzzle(width, height, robots, 3, seed) else {
-                continue;
-            };
-            let cells = puzzle.board().cell_count() as u16;
-            for _ in 0..4 {
-                let mut placed: Vec<u16> = Vec::new();
-                while placed.len() < robots {
-                    let cell = rng.random_range(0..cells);
-                    if !puzzle.board().is_closed(cell) && !placed.contains(&cell) {
-                        placed.push(cell);
-                    }
-                }
-                out.push((puzzle.clone(), placed));
-            }
-        }
-        out
-    }
 
     #[test]
     fn the_blocker_bound_never_passes_the_optimum_of_bfs_under_any_rule() {
@@ -236,7 +206,7 @@ mod tests {
             memory_bytes: Some(256 << 20),
             cancel: None,
         };
-        for (i, (puzzle, cells)) in small_placements(1500).into_iter().enumerate() {
+        for (i, (puzzle, cells)) in placements_on(1500, 3..=7, 4, 11).into_iter().enumerate() {
             let Some(active) = puzzle.active_robot() else {
                 continue;
             };
