@@ -135,7 +135,7 @@ impl DerivedResults {
         }
         self.earlier_run.take_stale(current);
         self.playback.take_stale(current);
-        // Dropping a debugger lets go of its handle; its run was cancelled with the session.
+        // Dropping a debugger lets go of its handle; its run was cancelled with the solve it belongs to.
         self.debugger.take_stale(current);
         if let Some(mut list) = self.solutions.take_stale(current) {
             list.cancel();
