@@ -6,7 +6,9 @@ use ricochet_lab::model::formats::load_source;
 use ricochet_lab::model::puzzle::MAX_ROBOTS;
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::{Cell, Direction, Move, MoveTables, Puzzle, Rules, format_moves};
-use ricochet_lab::solver::all_solutions::{self, EnumerateError, robot_changes, robots_moved};
+use ricochet_lab::solver::analysis::all_solutions::{
+    self, EnumerateError, robot_changes, robots_moved,
+};
 use ricochet_lab::solver::{Limits, NoProbe, SolverOptions};
 use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
@@ -302,7 +304,7 @@ fn every_cap_lists_the_first_solutions_of_the_whole_sorted_list() {
 
 #[test]
 fn the_hint_of_a_position_with_thousands_of_solutions_moves_the_fewest_robots() {
-    use ricochet_lab::solver::hints::{self, Hint};
+    use ricochet_lab::solver::analysis::hints::{self, Hint};
     // 11 moves and 1,854 optimal solutions, far more than the listing's default cap; the best
     // moves three robots (YS YE YS YW YN GE YS BS BW BN BE), many others move four.
     let puzzle = load_source("F142+42+EEE17E96+29").unwrap();

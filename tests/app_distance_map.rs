@@ -7,7 +7,7 @@ mod common;
 use common::{import, step_until};
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::model::formats::game_id;
-use ricochet_lab::solver::distances::DEFAULT_MAX_DEPTH;
+use ricochet_lab::solver::analysis::distances::DEFAULT_MAX_DEPTH;
 use std::time::Duration;
 
 const GAME: &str = "EF81+40+09AF0E2D+1A";

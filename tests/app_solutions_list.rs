@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{format_moves, formats::game_id};
 use ricochet_lab::solver::Outcome;
-use ricochet_lab::solver::all_solutions::{robot_changes, robots_moved};
+use ricochet_lab::solver::analysis::all_solutions::{robot_changes, robots_moved};
 use std::time::Duration;
 
 /// A standard game with three optimal solutions of four moves.

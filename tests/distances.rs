@@ -4,7 +4,7 @@
 
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::{Goal, Puzzle, Rules, TargetColor};
-use ricochet_lab::solver::distances::distance_map;
+use ricochet_lab::solver::analysis::distances::distance_map;
 use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};
 
 /// The fewest moves `bfs` needs to bring robot `robot` onto `cell`, or `None`.

@@ -8,7 +8,7 @@ use super::document::Revision;
 use super::overlays::OverlaySettings;
 use crate::model::{Puzzle, RobotColor};
 use crate::solver::Stop;
-use crate::solver::distances::DistanceMap;
+use crate::solver::analysis::distances::DistanceMap;
 use crate::worker::distances::{DistanceNews, DistanceProgress, spawn_distance_map};
 use crate::worker::{Drained, drain_slot};
 use crate::worker::{Task, Waker};

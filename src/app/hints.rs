@@ -3,7 +3,7 @@
 //! a move, a new game or an edit makes it stale, and the next request starts again at level 1.
 
 use crate::model::Puzzle;
-use crate::solver::hints::{Hint, HintLevel};
+use crate::solver::analysis::hints::{Hint, HintLevel};
 use crate::worker::hint::{HintResult, spawn_hint};
 use crate::worker::{Drained, drain_slot};
 use crate::worker::{Task, Waker};

@@ -13,7 +13,7 @@ use super::theme;
 use super::widgets::{format_count, format_duration};
 use crate::model::{Move, format_moves};
 use crate::solver::Optimality;
-use crate::solver::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing, sort_solutions};
+use crate::solver::analysis::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing, sort_solutions};
 use crate::worker::Drained;
 use crate::worker::solutions::{ListingTask, spawn_listing};
 use std::time::Duration;

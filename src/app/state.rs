@@ -145,7 +145,7 @@ impl AppState {
         keep_in(
             &mut self.overlays.exact_depth,
             1..=30,
-            crate::solver::distances::DEFAULT_MAX_DEPTH,
+            crate::solver::analysis::distances::DEFAULT_MAX_DEPTH,
             "distance map depth",
             n,
         );

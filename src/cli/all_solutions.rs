@@ -3,7 +3,7 @@
 
 use super::output::{OutputError, outln};
 use ricochet_lab::model::{Puzzle, format_moves};
-use ricochet_lab::solver::all_solutions::{self, Enumeration};
+use ricochet_lab::solver::analysis::all_solutions::{self, Enumeration};
 use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions, Stop};
 use serde::Serialize;
 use std::process::ExitCode;

@@ -5,7 +5,7 @@ use super::output::{out, outln};
 use anyhow::Context;
 use ricochet_lab::model::formats;
 use ricochet_lab::model::{Puzzle, RobotColor};
-use ricochet_lab::solver::distances::{self, DistanceMap};
+use ricochet_lab::solver::analysis::distances::{self, DistanceMap};
 use ricochet_lab::solver::{Limits, NoProbe};
 use serde::Serialize;
 use std::process::ExitCode;

@@ -5,7 +5,7 @@ use super::all_solutions::{EXIT_STOPPED, with_rules};
 use super::output::outln;
 use anyhow::Context;
 use ricochet_lab::model::formats;
-use ricochet_lab::solver::hints::{self, HintLevel};
+use ricochet_lab::solver::analysis::hints::{self, HintLevel};
 use ricochet_lab::solver::{Limits, NoProbe};
 use std::process::ExitCode;
 use std::time::Duration;

@@ -50,7 +50,7 @@ pub struct SolveArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = ricochet_lab::solver::all_solutions::DEFAULT_MAX_SOLUTIONS,
+        default_value_t = ricochet_lab::solver::analysis::all_solutions::DEFAULT_MAX_SOLUTIONS,
         requires = "all_solutions"
     )]
     max_solutions: usize,

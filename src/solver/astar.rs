@@ -43,7 +43,9 @@
 
 use super::heuristics::Estimator;
 pub use super::heuristics::Heuristic;
-use super::key::{KeyLayout, StateKey, hash_table_bytes, state_key, with_key_width};
+use super::key::{KeyLayout, StateKey, state_key, with_key_width};
+use super::memory::hash_table_bytes;
+use super::tree::trace_path;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
@@ -111,6 +113,54 @@ pub const ROW_COLUMN_KIND: SolverKind = SolverKind {
     columns: COLUMNS,
     deepest_limit: None,
 };
+
+/// A* with the minimum-move table in the registry.
+pub(crate) struct MinMovesAstar;
+
+impl super::registry::Algorithm for MinMovesAstar {
+    const KIND: &'static super::SolverKind = &KIND;
+
+    fn search<P: super::probe::Probe>(
+        &self,
+        puzzle: &crate::model::Puzzle,
+        _options: &super::SolverOptions,
+        search: &mut super::Search<'_, P>,
+    ) -> super::SearchEnd {
+        solve(puzzle, Heuristic::MinMoves, search)
+    }
+}
+
+/// A* with the Manhattan distance in the registry.
+pub(crate) struct ManhattanAstar;
+
+impl super::registry::Algorithm for ManhattanAstar {
+    const KIND: &'static super::SolverKind = &MANHATTAN_KIND;
+
+    fn search<P: super::probe::Probe>(
+        &self,
+        puzzle: &crate::model::Puzzle,
+        _options: &super::SolverOptions,
+        search: &mut super::Search<'_, P>,
+    ) -> super::SearchEnd {
+        solve(puzzle, Heuristic::Manhattan, search)
+    }
+}
+
+/// A* with the row/column heuristic in the registry.
+pub(crate) struct RowColumnAstar;
+
+impl super::registry::Algorithm for RowColumnAstar {
+    const KIND: &'static super::SolverKind = &ROW_COLUMN_KIND;
+
+    fn search<P: super::probe::Probe>(
+        &self,
+        puzzle: &crate::model::Puzzle,
+        _options: &super::SolverOptions,
+        search: &mut super::Search<'_, P>,
+    ) -> super::SearchEnd {
+        solve(puzzle, Heuristic::RowColumn, search)
+    }
+}
 
 /// Solves a puzzle with A* and the given heuristic.
 pub fn solve<P: Probe>(
@@ -420,14 +470,16 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
 }
 
 /// The moves from the root to `node`, through the parents in `nodes`.
-fn path_to(nodes: &[Node], colors: &[RobotColor], node: Node) -> Vec<Move> {
+fn path_to(nodes: &[Node], colors: &[RobotColor], goal: Node) -> Vec<Move> {
     let mut moves = Vec::new();
-    let mut node = node;
-    while let Some(mv) = step_move(colors, node.step) {
-        moves.push(mv);
-        node = nodes[node.parent as usize];
-    }
-    moves.reverse();
+    // The goal is not stored in the table, so its move is taken first and the rest traced.
+    let Some(last) = step_move(colors, goal.step) else {
+        return moves;
+    };
+    moves = trace_path(nodes, goal.parent as usize, |node| {
+        step_move(colors, node.step).map(|mv| (mv, node.parent))
+    });
+    moves.push(last);
     moves
 }
 

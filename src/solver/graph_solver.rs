@@ -42,9 +42,11 @@
 //! changed by placing and removing robots, `bfs` the vertices GR's searches took from their
 //! queues, and `best` is B.best at the end of the level (absent while there is no B).
 
+use super::memory::reserve_within;
 use super::min_moves::min_moves;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells, SolverEvent};
 use super::slide_graph::{EdgeChange, GraphAction, SlideGraph};
+use super::tree::trace_path;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
@@ -138,6 +140,38 @@ pub const V2_KIND: SolverKind = SolverKind {
     columns: COLUMNS,
     deepest_limit: None,
 };
+
+/// The slide-graph solver, first version in the registry.
+pub(crate) struct GraphV1;
+
+impl super::registry::Algorithm for GraphV1 {
+    const KIND: &'static super::SolverKind = &V1_KIND;
+
+    fn search<P: super::probe::Probe>(
+        &self,
+        puzzle: &crate::model::Puzzle,
+        _options: &super::SolverOptions,
+        search: &mut super::Search<'_, P>,
+    ) -> super::SearchEnd {
+        solve(puzzle, Version::V1, search)
+    }
+}
+
+/// The slide-graph solver, second version in the registry.
+pub(crate) struct GraphV2;
+
+impl super::registry::Algorithm for GraphV2 {
+    const KIND: &'static super::SolverKind = &V2_KIND;
+
+    fn search<P: super::probe::Probe>(
+        &self,
+        puzzle: &crate::model::Puzzle,
+        _options: &super::SolverOptions,
+        search: &mut super::Search<'_, P>,
+    ) -> super::SearchEnd {
+        solve(puzzle, Version::V2, search)
+    }
+}
 
 /// Which section of the text to follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,7 +400,7 @@ impl GraphRun<'_> {
                 Event::Node {
                     depth: state.moves,
                     cells: RobotCells::new(&cells),
-                    path: read_path(&nodes, head),
+                    path: trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent))),
                 }
             });
             let mut edges_changed = 0u64;
@@ -386,7 +420,7 @@ impl GraphRun<'_> {
                 stats.inner += 1;
                 let total = state.moves + distance;
                 if best.as_ref().is_none_or(|b| total < b.moves.len() as u32) {
-                    let mut moves = read_path(&nodes, head);
+                    let mut moves = trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent)));
                     moves.extend(goal_search.path(gr_start, goal, gr_color));
                     *best = Some(Best { moves });
                 }
@@ -406,7 +440,7 @@ impl GraphRun<'_> {
                 &mut edges_changed,
             );
             // Room for every child first, so the tables grow only within the memory limit.
-            super::bfs::reserve_within(&mut nodes, &mut visited, 4 * or_count, search)?;
+            reserve_within(&mut nodes, &mut visited, 4 * or_count, search)?;
             for slot in 0..or_count {
                 for dir in Direction::ALL {
                     let Some(to) = graph.child(ors[slot], dir) else {
@@ -487,17 +521,6 @@ fn apply<P: Probe>(
             .event(|| Event::solver(GraphEvent::EdgeChanged(change)));
     });
     debug_assert!(result.is_ok(), "{action:?} on {cell}: {result:?}");
-}
-
-/// The OR moves from the root to state `index`.
-fn read_path(nodes: &[StateNode], mut index: usize) -> Vec<Move> {
-    let mut moves = Vec::new();
-    while let Some(mv) = nodes[index].mv {
-        moves.push(mv);
-        index = nodes[index].parent as usize;
-    }
-    moves.reverse();
-    moves
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@
 
 use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
 use super::heuristics::{Estimator, Heuristic};
-use super::key::hash_table_bytes;
+use super::memory::hash_table_bytes;
 use super::key::{KeyLayout, StateKey};
 use super::key::{state_key, with_key_width};
 use super::min_moves::UNREACHABLE;
@@ -79,6 +79,22 @@ pub const KIND: SolverKind = SolverKind {
     },
     deepest_limit: None,
 };
+
+/// IDA* in the registry.
+pub(crate) struct Idastar;
+
+impl super::registry::Algorithm for Idastar {
+    const KIND: &'static super::SolverKind = &KIND;
+
+    fn search<P: super::probe::Probe>(
+        &self,
+        puzzle: &crate::model::Puzzle,
+        _options: &super::SolverOptions,
+        search: &mut super::Search<'_, P>,
+    ) -> super::SearchEnd {
+        solve(puzzle, search)
+    }
+}
 
 /// Solves a puzzle with IDA*.
 pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {

@@ -161,12 +161,6 @@ macro_rules! with_key_width {
 }
 pub(crate) use with_key_width;
 
-/// The bytes a standard hash table holding up to `capacity` entries of `entry` bytes takes:
-/// one slot of the entry and one control byte per bucket, with buckets at most 7/8 full.
-pub fn hash_table_bytes(capacity: usize, entry: usize) -> usize {
-    capacity.saturating_mul(8) / 7 * (entry + 1)
-}
-
 /// The bits a state key of `robots` robots takes, with the ricochet phase when `phase`.
 pub fn key_bits(layout: &KeyLayout, robots: usize, phase: bool) -> u32 {
     let robot_bits = layout.cell_bits + if layout.with_last_dir { 3 } else { 0 };

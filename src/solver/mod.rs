@@ -6,35 +6,47 @@
 //! of its own (the fast solver searches in parallel), always joined before it returns; every
 //! other thread is started by the worker layer.
 
-pub mod all_solutions;
-pub mod astar;
-pub mod bfs;
+#[macro_use]
+pub mod registry;
+
+pub mod analysis;
 pub mod dfs_state;
-pub mod distances;
-pub mod dls;
-pub mod fast;
 #[cfg(test)]
 pub mod fixtures;
-pub mod graph_solver;
 pub mod heuristics;
-pub mod hints;
-pub mod idastar;
-pub mod iddfs;
 pub mod key;
+pub(crate) mod memory;
 pub mod min_moves;
 pub mod pages;
 pub mod probe;
-pub mod registry;
 pub mod sharded_set;
 pub mod slide_graph;
-pub mod stateless;
+pub(crate) mod steps;
 pub mod stops;
+pub(crate) mod tree;
+
+// Every algorithm: one line each declares its module and registers its solvers (see
+// `registry`). The order is the order users see them in.
+solvers! {
+    mod bfs { Bfs => Bfs }
+    mod iddfs { Iddfs => IterativeDeepening }
+    mod fast { Fast => Fast }
+    mod astar {
+        Astar => MinMovesAstar,
+        AstarManhattan => ManhattanAstar,
+        AstarRowcol => RowColumnAstar,
+    }
+    mod idastar { Idastar => Idastar }
+    mod dls { Dls => DepthLimitedSearch }
+    mod graph_solver { GraphV1 => GraphV1, GraphV2 => GraphV2 }
+    mod stateless { Stateless => Stateless }
+}
 
 pub use probe::{
     DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells, SolverEvent,
     SolverPayload,
 };
-pub use registry::{SolverId, SolverRef};
+pub use registry::SolverRef;
 
 use crate::model::{Move, Puzzle, ReplayError, Rules};
 use std::sync::Arc;

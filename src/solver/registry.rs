@@ -1,90 +1,98 @@
 //! The registry: every solver as a [`SolverId`], its registry entry and its dispatch.
 //!
-//! Adding a solver means adding a variant here; the two `match`es below are exhaustive, so a
-//! variant without an entry or a dispatch arm does not compile.
+//! Adding a solver is one file and one line: the file defines a crate-private unit type that
+//! implements [`Algorithm`], and one line of the `solvers!` list in the solver layer's root
+//! (`src/solver/mod.rs`) declares its module and names it. The enum,
+//! its `ALL` list, its entries and its dispatch are all generated from that list, so they
+//! cannot disagree; a type that is never registered is never constructed, and the build's
+//! dead-code lint (an error under CI's clippy) names it.
 
 use super::probe::Probe;
-use super::{
-    Search, SearchEnd, SolveError, SolverKind, SolverOptions, astar, bfs, dls, fast, graph_solver,
-    idastar, iddfs, stateless,
-};
+use super::{Search, SearchEnd, SolveError, SolverId, SolverKind, SolverOptions};
 use crate::model::Puzzle;
 
-/// A registered solver. Its serde and command-line spelling is its command-line name
-/// (`iddfs`, `astar-manhattan`, `graph-v1`, ...), which tools outside the project rely on.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
-pub enum SolverId {
-    /// Breadth-first search.
-    Bfs,
-    /// Iterative deepening with a transposition table and lower bounds (the deck's solver).
-    Iddfs,
-    /// The tuned optimal solver.
-    Fast,
-    /// A* with the minimum-move table.
-    Astar,
-    /// A* with the Manhattan distance.
-    AstarManhattan,
-    /// A* with the row/column heuristic.
-    AstarRowcol,
-    /// IDA*.
-    Idastar,
-    /// Depth-limited search.
-    Dls,
-    /// The slide-graph solver, first version.
-    GraphV1,
-    /// The slide-graph solver, second version.
-    GraphV2,
-    /// Stateless search.
-    Stateless,
+/// How the registry runs one solver: its entry and its search. Each solver's file defines a
+/// crate-private unit type implementing this, and one line of [`solvers!`] registers it; an
+/// unregistered type is never constructed, which the build reports as dead code.
+pub(crate) trait Algorithm {
+    /// The solver's registry entry.
+    const KIND: &'static SolverKind;
+
+    /// Runs the search; the caller has checked the rules and replays the answer.
+    fn search<P: Probe>(
+        &self,
+        puzzle: &Puzzle,
+        options: &SolverOptions,
+        search: &mut Search<'_, P>,
+    ) -> SearchEnd;
+}
+
+/// Declares every solver module, [`SolverId`], its `ALL` list, its entries and its dispatch
+/// from one list of `mod module { Variant => AlgorithmType }` lines in the solver layer's
+/// root, so they cannot disagree and adding a solver is one file and one line.
+macro_rules! solvers {
+    ($(mod $module:ident { $($variant:ident => $algorithm:ident),+ $(,)? })+) => {
+        $(pub mod $module;)+
+
+        /// A registered solver. Its serde and command-line spelling is its command-line name
+        /// (`iddfs`, `astar-manhattan`, `graph-v1`, ...), which tools outside the project rely
+        /// on; its title and description are in its [`kind`](SolverId::kind).
+        #[allow(missing_docs, reason = "each variant is described by its registry entry")]
+        #[derive(
+            Clone,
+            Copy,
+            Debug,
+            PartialEq,
+            Eq,
+            Hash,
+            PartialOrd,
+            Ord,
+            clap::ValueEnum,
+            serde::Serialize,
+            serde::Deserialize,
+        )]
+        #[serde(rename_all = "kebab-case")]
+        #[value(rename_all = "kebab-case")]
+        pub enum SolverId {
+            $($($variant,)+)+
+        }
+
+        impl SolverId {
+            /// Every solver, in the order they are listed to users.
+            pub const ALL: [SolverId; [$($(stringify!($variant)),+),+].len()] =
+                [$($(SolverId::$variant),+),+];
+
+            /// The solver's registry entry: names, description, optimality, rule support,
+            /// columns.
+            pub const fn kind(self) -> &'static SolverKind {
+                match self {
+                    $($(SolverId::$variant =>
+                        <$module::$algorithm as registry::Algorithm>::KIND,)+)+
+                }
+            }
+
+            /// Runs the solver's search; the caller has checked the rules and replays the
+            /// answer.
+            fn search<P: Probe>(
+                self,
+                puzzle: &Puzzle,
+                options: &SolverOptions,
+                search: &mut Search<'_, P>,
+            ) -> SearchEnd {
+                match self {
+                    $($(SolverId::$variant => registry::Algorithm::search(
+                        &$module::$algorithm,
+                        puzzle,
+                        options,
+                        search,
+                    ),)+)+
+                }
+            }
+        }
+    };
 }
 
 impl SolverId {
-    /// Every solver, in the order they are listed to users.
-    pub const ALL: [SolverId; 11] = [
-        SolverId::Bfs,
-        SolverId::Iddfs,
-        SolverId::Fast,
-        SolverId::Astar,
-        SolverId::AstarManhattan,
-        SolverId::AstarRowcol,
-        SolverId::Idastar,
-        SolverId::Dls,
-        SolverId::GraphV1,
-        SolverId::GraphV2,
-        SolverId::Stateless,
-    ];
-
-    /// The solver's registry entry: names, description, optimality, rule support, columns.
-    pub const fn kind(self) -> &'static SolverKind {
-        match self {
-            SolverId::Bfs => &bfs::KIND,
-            SolverId::Iddfs => &iddfs::KIND,
-            SolverId::Fast => &fast::KIND,
-            SolverId::Astar => &astar::KIND,
-            SolverId::AstarManhattan => &astar::MANHATTAN_KIND,
-            SolverId::AstarRowcol => &astar::ROW_COLUMN_KIND,
-            SolverId::Idastar => &idastar::KIND,
-            SolverId::Dls => &dls::KIND,
-            SolverId::GraphV1 => &graph_solver::V1_KIND,
-            SolverId::GraphV2 => &graph_solver::V2_KIND,
-            SolverId::Stateless => &stateless::KIND,
-        }
-    }
-
     /// The command-line name.
     pub const fn name(self) -> &'static str {
         self.kind().name
@@ -93,28 +101,6 @@ impl SolverId {
     /// The solver with this command-line name.
     pub fn from_name(name: &str) -> Option<SolverId> {
         SolverId::ALL.into_iter().find(|id| id.name() == name)
-    }
-
-    /// Runs the solver's search; the caller has checked the rules and replays the answer.
-    pub(super) fn search<P: Probe>(
-        self,
-        puzzle: &Puzzle,
-        options: &SolverOptions,
-        search: &mut Search<'_, P>,
-    ) -> SearchEnd {
-        match self {
-            SolverId::Bfs => bfs::solve(puzzle, search),
-            SolverId::Iddfs => iddfs::solve(puzzle, options, search),
-            SolverId::Fast => fast::solve(puzzle, options, search),
-            SolverId::Astar => astar::solve(puzzle, astar::Heuristic::MinMoves, search),
-            SolverId::AstarManhattan => astar::solve(puzzle, astar::Heuristic::Manhattan, search),
-            SolverId::AstarRowcol => astar::solve(puzzle, astar::Heuristic::RowColumn, search),
-            SolverId::Idastar => idastar::solve(puzzle, search),
-            SolverId::Dls => dls::solve(puzzle, options, search),
-            SolverId::GraphV1 => graph_solver::solve(puzzle, graph_solver::Version::V1, search),
-            SolverId::GraphV2 => graph_solver::solve(puzzle, graph_solver::Version::V2, search),
-            SolverId::Stateless => stateless::solve(puzzle, search),
-        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! milliseconds. Each shard's growth is reported to the run's memory budget before it
 //! happens, so a run stopped at its limit never held more.
 
-use super::bfs::{buckets_for_capacity, buckets_to_hold, set_bytes};
+use super::memory::{buckets_for_capacity, buckets_to_hold, set_bytes};
 use super::{Probe, Search, Stop};
 use rustc_hash::{FxHashSet, FxHasher};
 use std::hash::{Hash, Hasher};

@@ -21,6 +21,7 @@
 //! - Walls are always recorded on both cells they separate (the model guarantees it), so a cell
 //!   that cannot move in a direction (case 1) is never crossed from that side either.
 
+use super::steps::OpenSteps;
 use crate::model::{Board, Cell, Direction, Pos};
 
 /// The sentinel for "no edge in this direction" in the edge table.
@@ -124,9 +125,8 @@ impl Why {
 pub struct SlideGraph {
     width: u16,
     height: u16,
-    /// Per cell, a bit per direction (`Direction::bit`) in which a robot may step on the empty
-    /// board: no wall on that side, and the neighbour exists and is open.
-    open: Vec<u8>,
+    /// The single steps a robot may take on the empty board.
+    steps: OpenSteps,
     closed: Vec<bool>,
     edges: Vec<[Cell; 4]>,
     occupied: Vec<bool>,
@@ -139,7 +139,7 @@ impl SlideGraph {
         let mut graph = SlideGraph {
             width: board.width(),
             height: board.height(),
-            open: open_masks(board),
+            steps: OpenSteps::new(board),
             closed: (0..cells as Cell).map(|c| board.is_closed(c)).collect(),
             edges: vec![[NO_EDGE; 4]; cells],
             occupied: vec![false; cells],
@@ -257,19 +257,14 @@ impl SlideGraph {
     /// direction d").
     #[inline(always)]
     pub fn can_move(&self, cell: Cell, dir: Direction) -> bool {
-        self.open[usize::from(cell)] & dir.bit() != 0
+        self.steps.can_move(cell, dir)
     }
 
     /// The neighbour of `cell` in `dir`. Only called where [`SlideGraph::can_move`] holds, so
     /// the neighbour is on the board.
     #[inline(always)]
     fn step(&self, cell: Cell, dir: Direction) -> Cell {
-        match dir {
-            Direction::North => cell - self.width,
-            Direction::East => cell + 1,
-            Direction::South => cell + self.width,
-            Direction::West => cell - 1,
-        }
+        self.steps.step(cell, dir)
     }
 
     fn pos(&self, cell: Cell) -> Pos {
@@ -440,29 +435,6 @@ impl SlideGraph {
             }
         }
     }
-}
-
-/// Per cell, a bit per direction (`Direction::bit`) in which a robot may step on the empty
-/// board ("F[i,j] can move in direction d"): no wall on that side, and the neighbour exists and
-/// is open. Closed cells have none.
-pub(super) fn open_masks(board: &Board) -> Vec<u8> {
-    (0..board.cell_count() as Cell)
-        .map(|cell| {
-            let mut mask = 0;
-            if !board.is_closed(cell) {
-                for dir in Direction::ALL {
-                    let steps = !board.has_wall(cell, dir)
-                        && board
-                            .neighbour(cell, dir)
-                            .is_some_and(|n| !board.is_closed(n));
-                    if steps {
-                        mask |= dir.bit();
-                    }
-                }
-            }
-            mask
-        })
-        .collect()
 }
 
 #[cfg(test)]

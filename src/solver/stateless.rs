@@ -55,8 +55,9 @@
 //! turned into final states; `intermediates` counts the intermediate states stored and
 //! `redundant` the states dropped because their slot was taken.
 
-use super::probe::{DepthStats, Event, SolverEvent};
-use super::slide_graph::open_masks;
+use super::probe::{DepthStats, Event};
+use states::read_moves;
+use super::steps::OpenSteps;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
 use std::cmp::Reverse;
@@ -86,235 +87,33 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// The index of a final state in [`StatelessStores::finals`].
-pub type StateId = u32;
+/// Stateless search in the registry.
+pub(crate) struct Stateless;
+
+impl super::registry::Algorithm for Stateless {
+    const KIND: &'static super::SolverKind = &KIND;
+
+    fn search<P: super::probe::Probe>(
+        &self,
+        puzzle: &crate::model::Puzzle,
+        _options: &super::SolverOptions,
+        search: &mut super::Search<'_, P>,
+    ) -> super::SearchEnd {
+        solve(puzzle, search)
+    }
+}
 
 /// The number of robot colours, the size of the per-colour slots.
 const COLORS: usize = RobotColor::ALL.len();
 /// An empty slot.
 const NONE: u32 = u32::MAX;
 
-/// How a final state came about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FinalKind {
-    /// The robot starts here, with no moves.
-    Start,
-    /// Case 1: the field cannot move on.
-    Wall,
-    /// Case 2b: another robot's final state on the next field.
-    Blocked,
-    /// Case 2c: a robot that starts on the next field.
-    BlockedByStart,
-    /// An intermediate state converted when a final state appeared on the next field.
-    Converted,
-}
+pub use states::{
+    ClearMove, FieldStore, FinalKind, FinalState, IntermediateState, StateId, StatelessEvent,
+    StatelessStores,
+};
 
-/// A starting robot taken out of the way (case 2c): one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ClearMove {
-    /// The starting robot.
-    pub color: RobotColor,
-    /// Its starting field.
-    pub cell: Cell,
-    /// The direction it moves in.
-    pub dir: Direction,
-}
-
-/// A final state: a robot can land on a field after `moves` moves.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FinalState {
-    /// Its index in [`StatelessStores::finals`].
-    pub id: StateId,
-    /// The field.
-    pub cell: Cell,
-    /// The robot.
-    pub color: RobotColor,
-    /// The move count, dependencies included.
-    pub moves: u32,
-    /// How it came about.
-    pub kind: FinalKind,
-    /// The robot's own final state it moved from, and the direction; `None` for a start.
-    pub from: Option<(StateId, Direction)>,
-    /// The other robot's final state it depends on.
-    pub blocker: Option<StateId>,
-    /// Starting robots taken out of the way on the move.
-    pub clears: Vec<ClearMove>,
-}
-
-/// What the stateless solver reports beyond the generic events, carried by [`Event::Solver`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StatelessEvent {
-    /// A final state was stored and queued.
-    Final(FinalState),
-    /// An intermediate state was stored.
-    Intermediate(IntermediateState),
-    /// An intermediate state was removed on a collision with a new final state.
-    Converted {
-        /// Its field.
-        cell: Cell,
-        /// Its robot.
-        color: RobotColor,
-        /// Its direction.
-        dir: Direction,
-        /// The final state it became, unless the field held one of its colour already.
-        into: Option<u32>,
-    },
-    /// A final state was taken from the heap; its robot moves in all directions.
-    Moved {
-        /// The final state's id.
-        state: u32,
-        /// Its move count.
-        moves: u32,
-    },
-    /// The stores at the end of the run.
-    Stores(Box<StatelessStores>),
-}
-
-impl SolverEvent for StatelessEvent {
-    fn describe(&self, board: &crate::model::Board) -> String {
-        let at = |cell: Cell| board.pos(cell).to_string();
-        match self {
-            StatelessEvent::Final(state) => format!(
-                "final {}{} at {}",
-                state.color.letter(),
-                state.moves,
-                at(state.cell)
-            ),
-            StatelessEvent::Intermediate(state) => format!(
-                "intermediate {}{}{} at {}",
-                state.color.letter(),
-                state.dir.letter(),
-                state.moves,
-                at(state.cell)
-            ),
-            StatelessEvent::Converted { cell, color, .. } => {
-                format!("converted {} at {}", color.letter(), at(*cell))
-            }
-            StatelessEvent::Moved { state, moves } => {
-                format!("move final {state} ({moves} moves)")
-            }
-            StatelessEvent::Stores(_) => "stateless stores complete".to_string(),
-        }
-    }
-}
-
-/// An intermediate state: a robot can pass over a field moving in `dir`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct IntermediateState {
-    /// The field.
-    pub cell: Cell,
-    /// The robot.
-    pub color: RobotColor,
-    /// The direction of its move.
-    pub dir: Direction,
-    /// The move count on reaching the field.
-    pub moves: u32,
-    /// The robot's final state the move started from.
-    pub from: StateId,
-    /// Starting robots taken out of the way so far on the move.
-    pub clears: Vec<ClearMove>,
-}
-
-/// The store S\[i,j\] of one field.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FieldStore {
-    /// The field.
-    pub cell: Cell,
-    /// The robot that starts here.
-    pub start: Option<RobotColor>,
-    /// Its final states, at most one per colour, in colour order.
-    pub finals: Vec<StateId>,
-    /// Its intermediate states, at most one per direction and colour, by direction then colour.
-    pub intermediates: Vec<IntermediateState>,
-}
-
-/// The stores of a run: plain data for overlays.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct StatelessStores {
-    width: u16,
-    height: u16,
-    finals: Vec<FinalState>,
-    fields: Vec<FieldStore>,
-    best: Option<StateId>,
-}
-
-impl StatelessStores {
-    /// The board's width.
-    pub fn width(&self) -> u16 {
-        self.width
-    }
-
-    /// The board's height.
-    pub fn height(&self) -> u16 {
-        self.height
-    }
-
-    /// Every final state stored, by id.
-    pub fn finals(&self) -> &[FinalState] {
-        &self.finals
-    }
-
-    /// One final state.
-    pub fn final_state(&self, id: StateId) -> Option<&FinalState> {
-        self.finals.get(id as usize)
-    }
-
-    /// The stores of the fields that hold anything, in cell order.
-    pub fn fields(&self) -> &[FieldStore] {
-        &self.fields
-    }
-
-    /// The store of one field, if it holds anything.
-    pub fn field(&self, cell: Cell) -> Option<&FieldStore> {
-        self.fields
-            .binary_search_by_key(&cell, |f| f.cell)
-            .ok()
-            .map(|i| &self.fields[i])
-    }
-
-    /// The final state on the target with the fewest moves: the answer.
-    pub fn best(&self) -> Option<StateId> {
-        self.best
-    }
-
-    /// The moves a final state stands for, read back from its dependencies.
-    pub fn moves_of(&self, id: StateId) -> Vec<Move> {
-        read_moves(&self.finals, id)
-    }
-}
-
-/// The moves of final state `id`: those of its blocker, of the state its robot moved from, the
-/// clearing moves, then its own move. Iterative, as chains can be long.
-fn read_moves(finals: &[FinalState], id: StateId) -> Vec<Move> {
-    enum Task {
-        Expand(StateId),
-        Emit(Move),
-    }
-    let mut out = Vec::new();
-    let mut tasks = vec![Task::Expand(id)];
-    while let Some(task) = tasks.pop() {
-        match task {
-            Task::Emit(mv) => out.push(mv),
-            Task::Expand(id) => {
-                let state = &finals[id as usize];
-                let Some((from, dir)) = state.from else {
-                    continue;
-                };
-                // Pushed in reverse, so they come out as: the blocker's moves, the robot's own
-                // history, the clearing moves, its own move.
-                tasks.push(Task::Emit(Move::new(state.color, dir)));
-                for clear in state.clears.iter().rev() {
-                    tasks.push(Task::Emit(Move::new(clear.color, clear.dir)));
-                }
-                tasks.push(Task::Expand(from));
-                if let Some(blocker) = state.blocker {
-                    tasks.push(Task::Expand(blocker));
-                }
-            }
-        }
-    }
-    out
-}
+mod states;
 
 /// Solves a puzzle with the Stateless algorithm.
 pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {
@@ -354,8 +153,8 @@ pub fn compute_stores(puzzle: &Puzzle) -> StatelessStores {
 struct Engine {
     width: u16,
     height: u16,
-    /// Per field, a bit per direction in which a robot may step on the empty board.
-    open: Vec<u8>,
+    /// The single steps a robot may take on the empty board.
+    steps: OpenSteps,
     goal: Cell,
     /// Per colour index, whether that robot counts on the target.
     accepts: [bool; COLORS],
@@ -392,7 +191,7 @@ impl Engine {
         Engine {
             width: board.width(),
             height: board.height(),
-            open: open_masks(board),
+            steps: OpenSteps::new(board),
             goal: puzzle.goal_cell(),
             accepts,
             start,
@@ -409,18 +208,13 @@ impl Engine {
 
     #[inline(always)]
     fn can_move(&self, cell: Cell, dir: Direction) -> bool {
-        self.open[usize::from(cell)] & dir.bit() != 0
+        self.steps.can_move(cell, dir)
     }
 
     /// The neighbour in `dir`; only called where [`Engine::can_move`] holds.
     #[inline(always)]
     fn step(&self, cell: Cell, dir: Direction) -> Cell {
-        match dir {
-            Direction::North => cell - self.width,
-            Direction::East => cell + 1,
-            Direction::South => cell + self.width,
-            Direction::West => cell - 1,
-        }
+        self.steps.step(cell, dir)
     }
 
     fn run<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
@@ -683,7 +477,7 @@ impl Engine {
             + std::mem::size_of::<[[u32; COLORS]; 4]>()
             + std::mem::size_of::<Option<RobotColor>>()
             + 1;
-        self.open.len() * per_field
+        self.steps.cells() * per_field
             + self.finals.capacity() * std::mem::size_of::<FinalState>()
             + self.intermediates.capacity() * std::mem::size_of::<IntermediateState>()
             + self.heap.capacity() * std::mem::size_of::<(u32, StateId)>()
@@ -692,7 +486,7 @@ impl Engine {
     /// A snapshot of the stores.
     fn stores(&self) -> StatelessStores {
         let mut fields = Vec::new();
-        for cell in 0..self.open.len() as Cell {
+        for cell in 0..self.steps.cells() as Cell {
             let finals: Vec<StateId> = self.final_slots[usize::from(cell)]
                 .iter()
                 .copied()

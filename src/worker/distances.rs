@@ -4,7 +4,7 @@
 
 use super::{Task, TaskLink, Waker, spawn_task};
 use crate::model::Puzzle;
-use crate::solver::distances::{DistanceMap, distance_map};
+use crate::solver::analysis::distances::{DistanceMap, distance_map};
 use crate::solver::{DepthStats, Limits, Probe};
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 use super::{Task, Waker, spawn_answer};
 use crate::model::Puzzle;
 use crate::solver::NoProbe;
-use crate::solver::hints::{self, Hint};
+use crate::solver::analysis::hints::{self, Hint};
 use std::time::Duration;
 
 /// What a hint task sends once: the hint, or why it could not be computed.

@@ -4,7 +4,7 @@
 
 use super::{PROGRESS_REPAINT_DELAY, PUBLISH_INTERVAL, Task, TaskLink, Waker, spawn_task};
 use crate::model::Puzzle;
-use crate::solver::all_solutions::{Listing, list_optimal};
+use crate::solver::analysis::all_solutions::{Listing, list_optimal};
 use crate::solver::{Limits, Probe};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

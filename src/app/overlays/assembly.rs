@@ -8,7 +8,7 @@ use crate::app::analyzer::AnalyzerView;
 use crate::app::debugger::Debugger;
 use crate::app::overlays;
 use crate::model::{Board, Cell, Direction, Puzzle, RobotColor};
-use crate::solver::distances::DistanceMap;
+use crate::solver::analysis::distances::DistanceMap;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
 use crate::solver::stateless::{IntermediateState, StatelessStores, compute_stores};
 use std::fmt::Write as _;

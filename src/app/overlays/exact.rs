@@ -4,7 +4,7 @@
 
 use super::{CellFill, CellText, HeatKind, OverlayDrawing};
 use crate::model::{Board, Cell, RobotColor};
-use crate::solver::distances::DistanceMap;
+use crate::solver::analysis::distances::DistanceMap;
 
 /// The exact distance map's memory limit when none is chosen, in MiB.
 pub const DEFAULT_MEMORY_MIB: u32 = 1024;
@@ -65,7 +65,7 @@ pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor)
 mod tests {
     use super::*;
     use crate::model::samples;
-    use crate::solver::distances::distance_map;
+    use crate::solver::analysis::distances::distance_map;
     use crate::solver::{Limits, NoProbe};
 
     #[test]

@@ -68,7 +68,7 @@ impl Default for OverlaySettings {
             solution_path: true,
             exact_distances: false,
             exact_robot: None,
-            exact_depth: crate::solver::distances::DEFAULT_MAX_DEPTH,
+            exact_depth: crate::solver::analysis::distances::DEFAULT_MAX_DEPTH,
             exact_memory_mib: exact::DEFAULT_MEMORY_MIB,
         }
     }

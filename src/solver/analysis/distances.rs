@@ -14,12 +14,12 @@
 //! The ricochet rule is about solutions, not positions, and plays no part here; the no-rebound
 //! rule restricts the moves and is honoured (each robot's last direction is part of a state).
 
-use super::key::{StateKey, with_key_width};
-use super::min_moves::{UNREACHABLE, min_moves};
-use super::probe::DepthStats;
-use super::{Limits, Probe, Search, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, MoveTables, Puzzle, RobotColor};
+use crate::solver::key::{StateKey, with_key_width};
+use crate::solver::min_moves::{UNREACHABLE, min_moves};
+use crate::solver::probe::DepthStats;
+use crate::solver::{Limits, Probe, Search, Stop};
 use rustc_hash::FxHashSet;
 use std::time::Duration;
 
@@ -312,7 +312,7 @@ mod tests {
             no_rebound: true,
         });
         let run = |wide: bool| {
-            let mut probe = super::super::NoProbe;
+            let mut probe = crate::solver::NoProbe;
             let mut search = Search::new(&mut probe, &Limits::default());
             let mut bfs = Bfs::new(&puzzle);
             let levels = if wide {
@@ -338,7 +338,7 @@ mod tests {
             Pos::new(4, 0),
             Pos::new(2, 0),
         );
-        let map = distance_map(&puzzle, 6, &Limits::default(), &mut super::super::NoProbe);
+        let map = distance_map(&puzzle, 6, &Limits::default(), &mut crate::solver::NoProbe);
         let red = &map.robots[0];
         // Red slides east to cell 3 (green in the way) at once.
         assert_eq!(red.exact[3], Some(1));

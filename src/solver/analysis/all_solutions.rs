@@ -26,13 +26,13 @@
 //! until one solution says the list is incomplete. Each set's search has its own dead-state
 //! table (what a state cannot reach depends on which robots may move).
 
-use super::key::{KeyLayout, StateKey, with_key_width};
-use super::min_moves::{UNREACHABLE, min_moves};
-use super::{
-    Limits, Optimality, Outcome, Probe, Report, Search, SolveError, SolverOptions, SolverRef, Stop,
-};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, ReplayError, RobotColor};
+use crate::solver::key::{KeyLayout, StateKey, with_key_width};
+use crate::solver::min_moves::{UNREACHABLE, min_moves};
+use crate::solver::{
+    Limits, Optimality, Outcome, Probe, Report, Search, SolveError, SolverOptions, SolverRef, Stop,
+};
 use rustc_hash::FxHashMap;
 use std::collections::BinaryHeap;
 use std::time::Duration;
@@ -86,7 +86,7 @@ pub fn enumerate<P: Probe>(
     if kind.optimality != Optimality::Guaranteed {
         return Err(EnumerateError::NotOptimal(kind.name));
     }
-    let optimum = super::run(id, puzzle, options, limits, probe)?;
+    let optimum = crate::solver::run(id, puzzle, options, limits, probe)?;
     let Outcome::Solved { moves } = &optimum.outcome else {
         return Ok(Enumeration {
             optimum,

@@ -6,8 +6,8 @@
 //! fewest robots and changes robot least often.
 
 use super::all_solutions::{self, EnumerateError, Enumeration, robots_in_order};
-use super::{Limits, Probe, SolverOptions};
 use crate::model::{Move, Puzzle, RobotColor, format_moves};
+use crate::solver::{Limits, Probe, SolverOptions};
 use std::fmt;
 
 /// How much a hint gives away.
@@ -73,7 +73,7 @@ pub enum Hint {
 impl Hint {
     /// Reads the hint from an enumeration.
     pub fn from_enumeration(enumeration: &Enumeration) -> Hint {
-        use super::Outcome;
+        use crate::solver::Outcome;
         match (
             &enumeration.optimum.outcome,
             enumeration.listing.solutions.first(),
@@ -144,9 +144,9 @@ impl fmt::Display for HintLevel {
 /// The optimal solver hints use for a puzzle: `fast` when it implements the puzzle's rules,
 /// otherwise `iddfs`.
 pub fn hint_solver(puzzle: &Puzzle) -> &'static str {
-    let fast = super::fast::KIND;
+    let fast = crate::solver::fast::KIND;
     if puzzle.rules().no_rebound && !fast.rules.no_rebound {
-        super::iddfs::NAME
+        crate::solver::iddfs::NAME
     } else {
         fast.name
     }
