@@ -44,6 +44,7 @@
 
 use super::memory::reserve_within;
 use super::min_moves::min_moves;
+use super::picture::SearchPicture;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells, SolverEvent};
 use super::slide_graph::{EdgeChange, GraphAction, SlideGraph};
 use super::tree::trace_path;
@@ -94,6 +95,43 @@ impl SolverEvent for GraphEvent {
                 distance.map_or("no path".into(), |d| format!("{d} moves"))
             ),
         }
+    }
+
+    fn draw(&self, picture: &mut SearchPicture) -> bool {
+        match self {
+            GraphEvent::Built(graph) => {
+                let edges = (0..graph.cell_count())
+                    .map(|cell| graph.edges(cell as Cell))
+                    .collect();
+                picture.graph = Some(edges);
+                picture.recent_changes.clear();
+                false
+            }
+            GraphEvent::EdgeChanged(change) => {
+                picture.record_edge_change(*change);
+                true
+            }
+            GraphEvent::GoalRobotSearched { .. } => false,
+        }
+    }
+
+    fn status(&self) -> Option<(&'static str, String)> {
+        let GraphEvent::GoalRobotSearched {
+            level,
+            distance,
+            best,
+        } = self
+        else {
+            return None;
+        };
+        Some((
+            "Goal robot",
+            format!(
+                "level {level}, distance {}, best {}",
+                distance.map_or("-".into(), |d| d.to_string()),
+                best.map_or("-".into(), |b| b.to_string())
+            ),
+        ))
     }
 }
 
@@ -528,10 +566,11 @@ mod tests {
     use super::*;
     use crate::model::random::random_puzzle;
     use crate::model::{Board, Goal, Pos, Robot, Rules, TargetColor, format_moves};
-    use crate::solver::{Limits, Outcome, RecordingProbe, SolverOptions, fixtures, run};
+    use crate::solver::{Limits, Outcome, RecordingProbe, SolverOptions, run};
+    use crate::testing;
 
     fn solve_with(name: &str, puzzle: &Puzzle) -> Outcome {
-        fixtures::run(name, puzzle, None).outcome
+        testing::run(name, puzzle, None).outcome
     }
 
     /// A 5x3 board: red at (0,0) must stop on (2,0), which takes green moving north to (3,0)

@@ -5,6 +5,7 @@
 //! hooks. The app's live counters, the debugger's stepping and recording, and cancellation all
 //! go through this one trait.
 
+use super::picture::SearchPicture;
 use crate::model::{Board, Cell, Move};
 use std::any::Any;
 use std::fmt;
@@ -112,7 +113,7 @@ pub enum Event {
         moves: Vec<Move>,
     },
     /// An event only one solver knows (the graph solvers' slide-graph changes, the stateless
-    /// solver's stores): the solver defines its type, and whoever looks at it downcasts.
+    /// solver's stores): the solver defines its type, which describes and draws itself.
     Solver(SolverPayload),
 }
 
@@ -120,6 +121,19 @@ pub enum Event {
 pub trait SolverEvent: Any + Send + Sync + fmt::Debug {
     /// One line for the event log; cells are named by column and row on `board`.
     fn describe(&self, board: &Board) -> String;
+
+    /// Adds the event to the picture the overlays draw; returns whether it changed an edge
+    /// of the slide graph, so that a run of changes reads as one update. Most events draw
+    /// nothing.
+    fn draw(&self, _picture: &mut SearchPicture) -> bool {
+        false
+    }
+
+    /// A status the debugger shows until the next one, as a label and a text, if the event
+    /// gives one.
+    fn status(&self) -> Option<(&'static str, String)> {
+        None
+    }
 }
 
 /// One solver's own event, shared cheaply between the solver thread, the recorded log and the
@@ -154,6 +168,16 @@ impl SolverPayload {
     /// One line for the event log.
     pub fn describe(&self, board: &Board) -> String {
         self.event.describe(board)
+    }
+
+    /// Adds the event to a picture; see [`SolverEvent::draw`].
+    pub fn draw(&self, picture: &mut SearchPicture) -> bool {
+        self.event.draw(picture)
+    }
+
+    /// The status the event gives; see [`SolverEvent::status`].
+    pub fn status(&self) -> Option<(&'static str, String)> {
+        self.event.status()
     }
 }
 

@@ -197,13 +197,9 @@ pub fn debugger_ui(
             crate::model::format_moves(&view.path)
         });
         ui.end_row();
-        if let Some((level, distance, best)) = view.goal_search {
-            ui.label("Goal robot");
-            ui.label(format!(
-                "level {level}, distance {}, best {}",
-                distance.map_or("-".into(), |d| d.to_string()),
-                best.map_or("-".into(), |b| b.to_string())
-            ));
+        if let Some((label, status)) = &view.solver_status {
+            ui.label(*label);
+            ui.label(status);
             ui.end_row();
         }
     });

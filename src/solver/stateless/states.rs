@@ -2,6 +2,7 @@
 //! records and the overlays draw.
 
 use crate::model::{Cell, Direction, Move, RobotColor};
+use crate::solver::picture::SearchPicture;
 use crate::solver::probe::SolverEvent;
 
 /// The index of a final state in [`StatelessStores::finals`].
@@ -108,6 +109,23 @@ impl SolverEvent for StatelessEvent {
             }
             StatelessEvent::Stores(_) => "stateless stores complete".to_string(),
         }
+    }
+
+    fn draw(&self, picture: &mut SearchPicture) -> bool {
+        match self {
+            StatelessEvent::Final(final_state) => picture.finals.push(final_state.clone()),
+            StatelessEvent::Intermediate(intermediate) => {
+                picture.intermediates.push(intermediate.clone())
+            }
+            StatelessEvent::Converted {
+                cell, color, dir, ..
+            } => picture
+                .intermediates
+                .retain(|i| !(i.cell == *cell && i.color == *color && i.dir == *dir)),
+            StatelessEvent::Moved { .. } => {}
+            StatelessEvent::Stores(stores) => picture.stores = Some((**stores).clone()),
+        }
+        false
     }
 }
 
