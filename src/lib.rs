@@ -14,6 +14,8 @@ pub mod model;
 pub mod print;
 pub mod solver;
 pub mod study;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod worker;
 
 #[cfg(test)]

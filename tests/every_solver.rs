@@ -2,9 +2,7 @@
 //! agree with BFS, the others never return an answer that fails its replay unflagged, and each
 //! honours a cancel flag that is already set.
 
-mod common;
-
-use common::puzzles::{load, report_with, report_within};
+use ricochet_lab::testing::{board, report_with, report_within};
 
 use ricochet_lab::solver::{self, Limits, Optimality, Outcome, SolverOptions};
 use std::sync::Arc;
@@ -14,7 +12,7 @@ use std::time::Duration;
 #[test]
 fn every_solver_answers_the_small_boards() {
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
-        let puzzle = load(name);
+        let puzzle = board(name);
         let limits = Limits {
             time: Some(Duration::from_secs(30)),
             ..Limits::default()
@@ -55,7 +53,7 @@ fn every_solver_answers_the_small_boards() {
 
 #[test]
 fn every_solver_stops_when_cancelled() {
-    let puzzle = load("hardest-25.ron");
+    let puzzle = board("hardest-25.ron");
     let limits = Limits {
         cancel: Some(Arc::new(AtomicBool::new(true))),
         time: Some(Duration::from_secs(60)),
@@ -108,7 +106,7 @@ fn every_node_event_carries_the_moves_that_reach_it() {
     use ricochet_lab::model::MoveTables;
     use ricochet_lab::solver::{Event, RecordingProbe};
     for name in ["small-6x6.ron", "five-robots.ron"] {
-        let puzzle = load(name);
+        let puzzle = board(name);
         let tables = MoveTables::new(puzzle.board());
         let limits = Limits {
             time: Some(Duration::from_secs(30)),

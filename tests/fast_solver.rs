@@ -3,9 +3,7 @@
 //! and without the ricochet rule), the known optimal lengths of the reference puzzles, and the
 //! limits, cancel, events and edge cases every solver must honour.
 
-mod common;
-
-use common::puzzles::{board, load, optimum, recorded, report_cancelled_after, solve};
+use ricochet_lab::testing::{board, board_path, optimum, recorded, report_cancelled_after, solve};
 
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
@@ -207,30 +205,30 @@ fn fast_agrees_with_bfs_on_the_vortex_with_any_robot() {
 #[test]
 fn fast_solves_the_shipped_boards_as_the_reference_solvers_do() {
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
-        let puzzle = load(name);
+        let puzzle = board(name);
         agrees_with("iddfs", &puzzle, name);
     }
 }
 
 #[test]
 fn fast_solves_fogleman_22_in_22_moves() {
-    assert_eq!(optimum("fast", &board("fogleman-22.ron")), 22);
+    assert_eq!(optimum("fast", &board_path("fogleman-22.ron")), 22);
 }
 
 #[test]
 fn fast_solves_real_21_in_21_moves() {
-    assert_eq!(optimum("fast", &board("real-21.ron")), 21);
+    assert_eq!(optimum("fast", &board_path("real-21.ron")), 21);
     assert_eq!(optimum("fast", "3650+42+1CF10F0C+C9"), 21);
 }
 
 #[test]
 fn fast_solves_hansel_24_in_24_moves() {
-    assert_eq!(optimum("fast", &board("hansel-24.ron")), 24);
+    assert_eq!(optimum("fast", &board_path("hansel-24.ron")), 24);
 }
 
 #[test]
 fn fast_solves_hardest_25_in_25_moves() {
-    assert_eq!(optimum("fast", &board("hardest-25.ron")), 25);
+    assert_eq!(optimum("fast", &board_path("hardest-25.ron")), 25);
     assert_eq!(optimum("fast", "7650+42+E2302B12+C9"), 25);
 }
 
@@ -271,7 +269,7 @@ fn the_smallest_boards_and_the_ricochet_rule_are_handled() {
 
 #[test]
 fn a_depth_limit_bounds_the_search() {
-    let puzzle = load("fogleman-22.ron");
+    let puzzle = board("fogleman-22.ron");
     let report = solver::run(
         "fast",
         &puzzle,
@@ -290,7 +288,7 @@ fn a_depth_limit_bounds_the_search() {
 fn fast_honours_the_no_rebound_rule_as_bfs_does() {
     let mut compared = 0;
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
-        let puzzle = load(name).with_rules(Rules {
+        let puzzle = board(name).with_rules(Rules {
             ricochet: false,
             no_rebound: true,
         });
@@ -338,7 +336,7 @@ fn any_thread_count_gives_the_same_move_counts() {
 
 #[test]
 fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
-    let puzzle = load("hardest-25.ron");
+    let puzzle = board("hardest-25.ron");
     let run = |limits: &Limits| {
         solver::run(
             "fast",
@@ -381,7 +379,7 @@ fn time_limit_cancel_and_memory_limit_stop_a_long_search() {
 
 #[test]
 fn every_thread_stops_at_the_limits() {
-    let puzzle = load("hardest-25.ron");
+    let puzzle = board("hardest-25.ron");
     for threads in [2, 8] {
         let report = solver::run(
             "fast",
@@ -410,7 +408,7 @@ fn every_thread_stops_at_the_limits() {
 
 #[test]
 fn every_node_is_reported_to_a_listening_probe() {
-    let (report, probe) = recorded("fast", &load("standard-random.ron"));
+    let (report, probe) = recorded("fast", &board("standard-random.ron"), None);
     assert_eq!(
         probe.count(|e| matches!(e, Event::Node { .. })),
         report.nodes
@@ -473,7 +471,7 @@ mod property {
 
 #[test]
 fn fast_reports_the_memory_its_tables_held() {
-    let puzzle = load("five-robots.ron");
+    let puzzle = board("five-robots.ron");
     let run = |memory: Option<usize>| {
         solver::run(
             "fast",

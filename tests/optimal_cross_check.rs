@@ -1,9 +1,7 @@
 //! BFS and Fogleman's IDDFS agree on the optimal move count for hundreds of random seeded
 //! puzzles of several sizes and robot counts, with and without the rule options.
 
-mod common;
-
-use common::puzzles::solve;
+use ricochet_lab::testing::solve;
 
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;

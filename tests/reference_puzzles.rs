@@ -1,9 +1,9 @@
 //! The reference puzzles with known answers, solved by the core engine's optimal solvers.
 //! These run in release (the README's test command) and take about a minute in all.
 
-mod common;
-
-use common::puzzles::{board, load, optimum, recorded, report_cancelled_after, report_within};
+use ricochet_lab::testing::{
+    board, board_path, optimum, recorded, report_cancelled_after, report_within,
+};
 
 use ricochet_lab::model::format_moves;
 use ricochet_lab::solver::{self, Event, Limits, Outcome};
@@ -38,7 +38,7 @@ BS, BW, BN, BE, BS, BE, GN, GE, BS, RS, RW, RN, BE, BS, BW, YS, YW, YN, YW, YS, 
 #[test]
 fn iddfs_matches_deck_node_counts_on_fogleman_22() {
     // The report keeps the rows the probe is handed as each depth finishes.
-    let report = report_within("iddfs", &load("fogleman-22.ron"), &Limits::default());
+    let report = report_within("iddfs", &board("fogleman-22.ron"), &Limits::default());
     let Outcome::Solved { moves } = &report.outcome else {
         panic!("unexpected outcome {:?}", report.outcome);
     };
@@ -49,24 +49,24 @@ fn iddfs_matches_deck_node_counts_on_fogleman_22() {
 
 #[test]
 fn iddfs_solves_real_21_in_21_moves() {
-    assert_eq!(optimum("iddfs", &board("real-21.ron")), 21);
+    assert_eq!(optimum("iddfs", &board_path("real-21.ron")), 21);
     assert_eq!(optimum("iddfs", "3650+42+1CF10F0C+C9"), 21);
 }
 
 #[test]
 fn iddfs_solves_hansel_24_in_24_moves() {
-    assert_eq!(optimum("iddfs", &board("hansel-24.ron")), 24);
+    assert_eq!(optimum("iddfs", &board_path("hansel-24.ron")), 24);
 }
 
 #[test]
 fn iddfs_solves_hardest_25_in_25_moves() {
-    assert_eq!(optimum("iddfs", &board("hardest-25.ron")), 25);
+    assert_eq!(optimum("iddfs", &board_path("hardest-25.ron")), 25);
 }
 
 #[test]
 fn bfs_and_iddfs_agree_on_the_shipped_small_boards() {
     for name in ["small-6x6.ron", "standard-random.ron", "five-robots.ron"] {
-        let source = board(name);
+        let source = board_path(name);
         assert_eq!(optimum("bfs", &source), optimum("iddfs", &source), "{name}");
     }
 }
@@ -77,7 +77,7 @@ fn bfs_stops_cleanly_at_its_memory_limit() {
         memory_bytes: Some(32 << 20),
         ..Limits::default()
     };
-    let report = report_within("bfs", &load("hardest-25.ron"), &limits);
+    let report = report_within("bfs", &board("hardest-25.ron"), &limits);
     assert_eq!(report.outcome, Outcome::MemoryLimit);
     // The doubling that would pass the limit is refused before it is made.
     assert!(report.peak_memory <= 32 << 20, "{}", report.peak_memory);
@@ -87,7 +87,7 @@ fn bfs_stops_cleanly_at_its_memory_limit() {
 
 #[test]
 fn time_limit_and_cancel_stop_a_long_search() {
-    let puzzle = load("hardest-25.ron");
+    let puzzle = board("hardest-25.ron");
     let limits = Limits {
         time: Some(Duration::from_millis(50)),
         ..Limits::default()
@@ -107,7 +107,7 @@ fn time_limit_and_cancel_stop_a_long_search() {
 
 #[test]
 fn events_follow_the_search() {
-    let (report, probe) = recorded("iddfs", &load("small-6x6.ron"));
+    let (report, probe) = recorded("iddfs", &board("small-6x6.ron"), None);
     assert_eq!(
         probe.count(|e| matches!(e, Event::Node { .. })),
         report.nodes

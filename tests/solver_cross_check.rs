@@ -15,9 +15,7 @@
 //! Puzzles where BFS itself stops on a limit are skipped; the tests require that few are. A
 //! non-optimal solver stopped by its time limit counts as neither right nor wrong.
 
-mod common;
-
-use common::puzzles::{report_within, solve_with};
+use ricochet_lab::testing::{report_within, solve_with};
 
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;

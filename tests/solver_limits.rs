@@ -2,9 +2,7 @@
 //! reports more memory than the limit, a finished run's peak is what its tables held (the run
 //! succeeds again under exactly that limit), and a run cut short is never reported as solved.
 
-mod common;
-
-use common::puzzles::{load, report_with, report_within};
+use ricochet_lab::testing::{board, report_with, report_within};
 
 use ricochet_lab::model::Puzzle;
 use ricochet_lab::solver::{Limits, NoProbe, Outcome, Report, SolverOptions};
@@ -32,7 +30,7 @@ const HUNGRY: [(&str, &str); 5] = [
 #[test]
 fn a_run_stopped_at_its_memory_limit_reports_no_more_than_the_limit() {
     for (name, file) in HUNGRY {
-        let puzzle = load(file);
+        let puzzle = board(file);
         let limit = 1 << 20;
         let report = run(name, &puzzle, Some(limit));
         assert_eq!(report.outcome, Outcome::MemoryLimit, "{name}");
@@ -48,7 +46,7 @@ fn a_run_stopped_at_its_memory_limit_reports_no_more_than_the_limit() {
 fn bfs_under_a_limit_between_two_table_sizes_stops_below_it() {
     // The tables double, so a limit just under a doubled size used to be overshot by almost
     // a factor of two (143 MiB reported under a 100 MiB limit).
-    let puzzle = load("five-robots.ron");
+    let puzzle = board("five-robots.ron");
     for limit in [300_000, 1_000_000, 3_000_000, 5_000_000] {
         let report = run("bfs", &puzzle, Some(limit));
         assert!(
@@ -77,7 +75,7 @@ fn a_finished_runs_peak_is_what_its_tables_held() {
         ("astar", "five-robots.ron"),
         ("iddfs", "five-robots.ron"),
     ] {
-        let puzzle = load(file);
+        let puzzle = board(file);
         let free = run(name, &puzzle, None);
         assert!(
             matches!(free.outcome, Outcome::Solved { .. }),
@@ -107,7 +105,7 @@ fn dls_with_a_deep_limit_and_a_time_limit_reports_the_time_limit() {
     };
     let report = report_with(
         "dls",
-        &load("small-6x6.ron"),
+        &board("small-6x6.ron"),
         &options,
         &limits,
         &mut NoProbe,

@@ -3,9 +3,7 @@
 //! is shorter than the optimum an optimal solver finds, and Graph v1 and v2, which both search
 //! shortest-first under the same assumption, agree on every length.
 
-mod common;
-
-use common::puzzles::solve_within as solve;
+use ricochet_lab::testing::solve_within as solve;
 
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;

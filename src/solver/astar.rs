@@ -497,7 +497,7 @@ fn step_move(colors: &[RobotColor], step: u8) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::model::{Pos, Rules};
-    use crate::solver::fixtures::*;
+    use crate::testing::*;
     use crate::solver::{Limits, Outcome};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
@@ -598,7 +598,7 @@ mod tests {
             cancel: Some(Arc::new(AtomicBool::new(true))),
             ..Limits::default()
         };
-        let report = run_within(NAME, &board("fogleman-22.ron"), &limits);
+        let report = report_within(NAME, &board("fogleman-22.ron"), &limits);
         assert_eq!(report.outcome, Outcome::Cancelled);
     }
 

@@ -289,7 +289,7 @@ fn without(moves: &[(usize, Direction)], skip: &[usize]) -> Vec<(usize, Directio
 mod tests {
     use super::*;
     use crate::model::{Rules, format_moves};
-    use crate::solver::fixtures::*;
+    use crate::testing::*;
     use crate::solver::{Limits, NoProbe, Outcome};
 
     #[test]

@@ -370,7 +370,7 @@ impl<P: Probe, K: StateKey> TreeSearch for IdaStar<'_, '_, P, K> {
 mod tests {
     use super::*;
     use crate::model::Rules;
-    use crate::solver::fixtures::*;
+    use crate::testing::*;
     use crate::solver::{Limits, Outcome, RecordingProbe};
 
     #[test]

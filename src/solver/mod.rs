@@ -11,13 +11,12 @@ pub mod registry;
 
 pub mod analysis;
 pub mod dfs_state;
-#[cfg(test)]
-pub mod fixtures;
 pub mod heuristics;
 pub mod key;
 pub(crate) mod memory;
 pub mod min_moves;
 pub mod pages;
+pub mod picture;
 pub mod probe;
 pub mod sharded_set;
 pub mod slide_graph;

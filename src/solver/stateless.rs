@@ -556,7 +556,7 @@ mod tests {
     }
 
     fn outcome(puzzle: &Puzzle) -> Outcome {
-        crate::solver::fixtures::run(NAME, puzzle, None).outcome
+        crate::testing::run(NAME, puzzle, None).outcome
     }
 
     #[test]

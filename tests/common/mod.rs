@@ -5,8 +5,6 @@
 // Each test file compiles this module on its own and uses only some of it.
 #![allow(dead_code)]
 
-pub mod puzzles;
-
 use egui::{Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

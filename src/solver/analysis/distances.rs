@@ -331,13 +331,8 @@ mod tests {
     #[test]
     fn a_robot_needs_a_helper_to_stop_in_an_open_corridor() {
         // One row of five cells: red at the west end cannot stop in the middle alone.
-        let puzzle = crate::solver::fixtures::red_and_green(
-            5,
-            1,
-            Pos::new(0, 0),
-            Pos::new(4, 0),
-            Pos::new(2, 0),
-        );
+        let puzzle =
+            crate::testing::red_and_green(5, 1, Pos::new(0, 0), Pos::new(4, 0), Pos::new(2, 0));
         let map = distance_map(&puzzle, 6, &Limits::default(), &mut crate::solver::NoProbe);
         let red = &map.robots[0];
         // Red slides east to cell 3 (green in the way) at once.

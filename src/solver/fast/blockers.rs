@@ -183,7 +183,7 @@ mod tests {
     use crate::model::Rules;
     use crate::solver::Limits;
     use crate::solver::Outcome;
-    use crate::solver::fixtures::run_within;
+    use crate::testing::report_within;
     use crate::solver::stops::unreachable;
     use std::time::Duration;
 
@@ -227,7 +227,7 @@ mod tests {
                     continue;
                 }
                 // No solution in fewer than `raised` moves (breadth first finds a shortest).
-                let report = run_within("bfs", &puzzle, &limits);
+                let report = report_within("bfs", &puzzle, &limits);
                 match &report.outcome {
                     Outcome::Solved { moves } => assert!(
                         moves.len() as u32 >= raised,

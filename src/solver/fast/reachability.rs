@@ -77,7 +77,7 @@ mod tests {
     use super::super::{CLOSURE_DEPTH, NAME};
     use crate::model::Pos;
     use crate::solver::Outcome;
-    use crate::solver::fixtures::{red_and_green, run};
+    use crate::testing::{red_and_green, run};
 
     #[test]
     fn a_goal_no_state_reaches_is_proved_unreachable() {

@@ -1,15 +1,27 @@
-//! Test fixtures the solvers' unit tests share: shipped boards, small hand-made puzzles and
-//! run helpers.
+//! The helpers the tests share, unit and integration alike: shipped boards, small hand-made
+//! puzzles, and solver runs with limits, cancellation and recording. Built for the crate's own
+//! tests and, behind the `testing` feature, for the integration tests in `tests/`; never part of
+//! the app. Failing to load a shipped board is a broken test setup, so the helpers unwrap.
 
 use crate::model::formats::load_source;
 use crate::model::{
     Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, Shape, Target, TargetColor,
 };
-use crate::solver::{self, Limits, NoProbe, Outcome, Probe, RecordingProbe, Report, SolverOptions};
+use crate::solver::{
+    self, Limits, NoProbe, Outcome, Probe, RecordingProbe, Report, SolverOptions, SolverRef,
+};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
-/// A shipped board from `boards/`.
+/// The path of a shipped board in `boards/`, as the loaders take it.
+pub fn board_path(name: &str) -> String {
+    format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A shipped board from `boards/`, loaded.
 pub fn board(name: &str) -> Puzzle {
-    load_source(&format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    load_source(&board_path(name)).unwrap()
 }
 
 /// The report's 6x6 three-robot game (optimum 5).
@@ -90,7 +102,7 @@ pub fn red_and_green(width: u16, height: u16, red: Pos, green: Pos, goal: Pos) -
 /// Runs a solver with a depth limit (`None`: its default) within `limits`, reporting to
 /// `probe`.
 pub fn run_probed<P: Probe>(
-    name: &str,
+    solver: impl SolverRef,
     puzzle: &Puzzle,
     depth_limit: Option<u32>,
     limits: &Limits,
@@ -100,23 +112,28 @@ pub fn run_probed<P: Probe>(
         depth_limit,
         ..SolverOptions::default()
     };
-    solver::run(name, puzzle, &options, limits, probe).unwrap()
+    report_with(solver, puzzle, &options, limits, probe)
 }
 
 /// Runs a solver without limits.
-pub fn run(name: &str, puzzle: &Puzzle, depth_limit: Option<u32>) -> Report {
-    run_probed(name, puzzle, depth_limit, &Limits::default(), &mut NoProbe)
-}
-
-/// Runs a solver with its default options within `limits`.
-pub fn run_within(name: &str, puzzle: &Puzzle, limits: &Limits) -> Report {
-    run_probed(name, puzzle, None, limits, &mut NoProbe)
+pub fn run(solver: impl SolverRef, puzzle: &Puzzle, depth_limit: Option<u32>) -> Report {
+    run_probed(
+        solver,
+        puzzle,
+        depth_limit,
+        &Limits::default(),
+        &mut NoProbe,
+    )
 }
 
 /// Runs a solver without limits, recording every event and depth row.
-pub fn recorded(name: &str, puzzle: &Puzzle, depth_limit: Option<u32>) -> (Report, RecordingProbe) {
+pub fn recorded(
+    solver: impl SolverRef,
+    puzzle: &Puzzle,
+    depth_limit: Option<u32>,
+) -> (Report, RecordingProbe) {
     let mut probe = RecordingProbe::default();
-    let report = run_probed(name, puzzle, depth_limit, &Limits::default(), &mut probe);
+    let report = run_probed(solver, puzzle, depth_limit, &Limits::default(), &mut probe);
     (report, probe)
 }
 
@@ -163,4 +180,86 @@ pub fn moves(report: &Report) -> usize {
         Outcome::Solved { moves } => moves.len(),
         other => panic!("{}: {other:?}", report.solver),
     }
+}
+
+/// Runs a solver with `options` and `limits`, reporting to `probe`. Panics when the solver
+/// cannot take the puzzle.
+pub fn report_with<P: Probe>(
+    solver: impl SolverRef,
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    limits: &Limits,
+    probe: &mut P,
+) -> Report {
+    solver::run(solver, puzzle, options, limits, probe).unwrap()
+}
+
+/// Runs a solver with default options within `limits`.
+pub fn report_within(solver: impl SolverRef, puzzle: &Puzzle, limits: &Limits) -> Report {
+    report_with(
+        solver,
+        puzzle,
+        &SolverOptions::default(),
+        limits,
+        &mut NoProbe,
+    )
+}
+
+/// Runs a solver with default options and a cancel flag that another thread sets after
+/// `delay`.
+pub fn report_cancelled_after(solver: impl SolverRef, puzzle: &Puzzle, delay: Duration) -> Report {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        flag.store(true, Ordering::Relaxed);
+    });
+    let limits = Limits {
+        cancel: Some(cancel),
+        ..Limits::default()
+    };
+    let report = report_within(solver, puzzle, &limits);
+    canceller.join().unwrap();
+    report
+}
+
+/// The optimal move count `solver` finds, with no limits, for a puzzle source (a path or a
+/// game id). Panics when it does not solve the puzzle.
+pub fn optimum(solver: impl SolverRef, source: &str) -> usize {
+    let report = report_within(solver, &load_source(source).unwrap(), &Limits::default());
+    match report.outcome {
+        Outcome::Solved { moves } => moves.len(),
+        other => panic!("{source}: {other:?}"),
+    }
+}
+
+/// Runs a solver with `options`, `time` and 1 GiB of tables, and returns how it ended.
+pub fn solve_with(
+    solver: impl SolverRef,
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    time: Duration,
+) -> Outcome {
+    let limits = Limits {
+        time: Some(time),
+        memory_bytes: Some(1 << 30),
+        cancel: None,
+    };
+    report_with(solver, puzzle, options, &limits, &mut NoProbe).outcome
+}
+
+/// Runs a solver with default options, `seconds` of time and 1 GiB of tables, and returns how
+/// it ended. Panics when the solver cannot take the puzzle.
+pub fn solve_within(solver: impl SolverRef, puzzle: &Puzzle, seconds: u64) -> Outcome {
+    solve_with(
+        solver,
+        puzzle,
+        &SolverOptions::default(),
+        Duration::from_secs(seconds),
+    )
+}
+
+/// [`solve_within`] with 20 seconds, far more than any test puzzle needs.
+pub fn solve(solver: impl SolverRef, puzzle: &Puzzle) -> Outcome {
+    solve_within(solver, puzzle, 20)
 }
