@@ -414,24 +414,25 @@ pub fn save_bytes_atomic_with(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "puzzle".into());
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // A temporary file of a name of its own beside the target, so two saves of one file (two
+    // threads, two processes) never share it; it is deleted if anything fails before the rename.
     let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
+        let mut file = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(&dir)?;
         file.write_all(bytes)?;
         if let Some(metadata) = &existing {
-            file.set_permissions(metadata.permissions())?;
+            file.as_file().set_permissions(metadata.permissions())?;
         }
-        file.sync_all()?;
+        file.as_file().sync_all()?;
         match overwrite {
-            Overwrite::Allow => std::fs::rename(&temp, &target),
-            Overwrite::Refuse => {
-                std::fs::hard_link(&temp, &target)?;
-                std::fs::remove_file(&temp)
-            }
-        }
+            Overwrite::Allow => file.persist(&target).map_err(|e| e.error)?,
+            Overwrite::Refuse => file.persist_noclobber(&target).map_err(|e| e.error)?,
+        };
+        Ok::<(), std::io::Error>(())
     })();
     if let Err(error) = result {
-        let _ = std::fs::remove_file(&temp);
         if error.kind() == std::io::ErrorKind::AlreadyExists {
             return Err(FormatError::Exists {
                 path: path.to_path_buf(),
@@ -507,5 +508,32 @@ mod tests {
         assert!(message.starts_with(&format!("{source}: ")), "{message}");
         let message = load("no-such-file.ron").unwrap_err().to_string();
         assert!(message.starts_with("no-such-file.ron: "), "{message}");
+    }
+
+    // Two threads of one process saving one file once shared a temporary file named by the
+    // process id, so one could rename the other's half-written text into place.
+    #[test]
+    fn threads_saving_one_file_each_write_a_whole_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("board.ron");
+        let texts: Vec<String> = (0..8).map(|i| format!("{i}").repeat(200_000)).collect();
+        std::thread::scope(|scope| {
+            for text in &texts {
+                let path = &path;
+                scope.spawn(move || {
+                    for _ in 0..5 {
+                        save_atomic(path, text).unwrap();
+                    }
+                });
+            }
+        });
+        let saved = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            texts.contains(&saved),
+            "a mixed text of {} bytes",
+            saved.len()
+        );
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "temporary files left behind");
     }
 }
