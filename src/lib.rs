@@ -1,13 +1,53 @@
 //! Ricochet Lab: a board editor, visualiser and algorithm debugger for the board game
 //! Ricochet Robots.
 //!
-//! Layers depend one way: [`model`] (board, robots, move rules, file formats) ←
-//! [`solver`] (every algorithm, generic over a probe) ← [`worker`] (threads, cancellation,
-//! live counters) ← [`app`] (the egui user interface). Beside the app, [`study`] (experiments,
-//! bench, accuracy, the board analyser, positions made to order) runs solvers in bulk, and
-//! [`print`](mod@print) draws a board for paper (SVG and PNG) from the model alone. The command line is
-//! part of the binary, not of this library: it only turns arguments into the configurations
-//! defined here.
+//! # Layers
+//!
+//! Each layer uses only the layers before it:
+//!
+//! ```text
+//! model  <-  solver  <-  study  <-  worker  <-  app
+//!   ^                                           (the binary's cli sits beside the app)
+//!   +----  print
+//! ```
+//!
+//! - [`model`]: boards, robots, targets, the move rules, random deals and every file format
+//!   (native RON, DriftingDroids game ids, Kevin Cox's text), with saving by write-then-rename.
+//! - [`solver`]: every algorithm behind one API ([`solver::run`]), generic over a
+//!   [`Probe`](solver::Probe) that sees what a search does and can stop it; every claimed answer
+//!   is replayed on the board before it is returned. The analyses built on solvers (every
+//!   optimal solution, hints, exact distances) are in [`solver::analysis`]. A solver may run
+//!   scoped threads of its own, joined before it returns; it never imports egui or clap.
+//! - [`study`]: solvers in bulk: the thesis' experiments, the bench, the accuracy study, the
+//!   board analyser and positions made to order.
+//! - [`worker`]: every thread the app starts: a solve, a debugged solve, a listing, an
+//!   analysis, each on a named thread with a cancel flag, live counters and a bounded channel.
+//!   It runs studies as well as solvers (the analyser window runs [`study::analyze`]), which is
+//!   why it comes after the study layer.
+//! - [`app`]: the egui user interface; it reads results only through the worker and the
+//!   revision-tagged store of derived results ([`app::derived`]).
+//! - [`print`](mod@print): a board drawn for paper (SVG and PNG) from the model alone.
+//! - The command line (`src/cli`, in the binary, not this library) only turns arguments into
+//!   the configurations defined here and prints what comes back; clap stays there.
+//! - `testing` (tests only, and the `testing` feature): the boards and runs the tests share.
+//!
+//! # Where to add things
+//!
+//! - **A solver**: a file under `src/solver/` with a crate-private unit type implementing
+//!   `solver::registry::Algorithm` (its [`SolverKind`](solver::SolverKind) entry and its
+//!   search), and one line `mod name { Variant => Type }` in the `solvers!` list of
+//!   `src/solver/mod.rs`. The command line, the app's solver list, the bench and the
+//!   cross-checks against BFS pick it up from [`SolverId::ALL`](solver::SolverId::ALL). A type
+//!   never registered fails the dead-code lint; a file never declared fails the
+//!   `every_source_file_is_a_declared_module` test.
+//! - **An overlay**: a file under `src/app/overlays/` with a type implementing
+//!   `OverlayLayer`, and one line in `LAYERS` in `src/app/overlays/layers.rs`.
+//! - **A view of the dock**: a variant of `DockTab` in `src/app/shell.rs` (the compiler names
+//!   the `match`es to fill) and the view's own file under `src/app/`.
+//! - **A result derived from the board**: a slot in `DerivedResults` in `src/app/derived.rs`,
+//!   so that an edit drops it with the others.
+//! - **A command**: a variant of `Command` in `src/cli/mod.rs` and its file in `src/cli/`,
+//!   calling into the library; long commands use the shared Ctrl-C handler and output path.
 
 pub mod app;
 pub mod model;

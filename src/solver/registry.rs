@@ -1,7 +1,7 @@
 //! The registry: every solver as a [`SolverId`], its registry entry and its dispatch.
 //!
 //! Adding a solver is one file and one line: the file defines a crate-private unit type that
-//! implements [`Algorithm`], and one line of the `solvers!` list in the solver layer's root
+//! implements `Algorithm`, and one line of the `solvers!` list in the solver layer's root
 //! (`src/solver/mod.rs`) declares its module and names it. The enum,
 //! its `ALL` list, its entries and its dispatch are all generated from that list, so they
 //! cannot disagree; a type that is never registered is never constructed, and the build's

@@ -55,7 +55,8 @@ pub struct FinalState {
     pub clears: Vec<ClearMove>,
 }
 
-/// What the stateless solver reports beyond the generic events, carried by [`Event::Solver`].
+/// What the stateless solver reports beyond the generic events, carried by
+/// [`Event::Solver`](crate::solver::Event::Solver).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatelessEvent {
     /// A final state was stored and queued.

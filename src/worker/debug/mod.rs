@@ -1,5 +1,5 @@
 //! Stepping through a search: a probe that records the solver's events and can hold the solver
-//! thread inside [`Probe::event`] until the user interface lets it go on.
+//! thread inside [`Probe::event`](crate::solver::Probe::event) until the user interface lets it go on.
 //!
 //! The solver is the same code as in a plain run; only the probe differs. A plain run uses the
 //! batched live probe of [`super`] and never pays for any of this. Here every event takes a
