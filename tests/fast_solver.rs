@@ -3,7 +3,7 @@
 //! and without the ricochet rule), the known optimal lengths of the reference puzzles, and the
 //! limits, cancel, events and edge cases every solver must honour.
 
-use ricochet_lab::testing::{board, board_path, optimum, recorded, report_cancelled_after, solve};
+use ricochet_lab::testing::{board, recorded, report_cancelled_after, solve};
 
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
@@ -208,28 +208,6 @@ fn fast_solves_the_shipped_boards_as_the_reference_solvers_do() {
         let puzzle = board(name);
         agrees_with("iddfs", &puzzle, name);
     }
-}
-
-#[test]
-fn fast_solves_fogleman_22_in_22_moves() {
-    assert_eq!(optimum("fast", &board_path("fogleman-22.ron")), 22);
-}
-
-#[test]
-fn fast_solves_real_21_in_21_moves() {
-    assert_eq!(optimum("fast", &board_path("real-21.ron")), 21);
-    assert_eq!(optimum("fast", "3650+42+1CF10F0C+C9"), 21);
-}
-
-#[test]
-fn fast_solves_hansel_24_in_24_moves() {
-    assert_eq!(optimum("fast", &board_path("hansel-24.ron")), 24);
-}
-
-#[test]
-fn fast_solves_hardest_25_in_25_moves() {
-    assert_eq!(optimum("fast", &board_path("hardest-25.ron")), 25);
-    assert_eq!(optimum("fast", "7650+42+E2302B12+C9"), 25);
 }
 
 fn single_robot(width: u16, height: u16, robot: Pos, goal: Pos, rules: Rules) -> Puzzle {

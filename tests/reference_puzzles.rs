@@ -47,20 +47,31 @@ fn iddfs_matches_deck_node_counts_on_fogleman_22() {
     assert_eq!(lines.join("\n"), DECK_OUTPUT);
 }
 
-#[test]
-fn iddfs_solves_real_21_in_21_moves() {
-    assert_eq!(optimum("iddfs", &board_path("real-21.ron")), 21);
-    assert_eq!(optimum("iddfs", "3650+42+1CF10F0C+C9"), 21);
-}
+/// The reference puzzles with their known optima: shipped boards and game ids.
+const REFERENCE_OPTIMA: [(&str, usize); 6] = [
+    ("real-21.ron", 21),
+    ("3650+42+1CF10F0C+C9", 21),
+    ("fogleman-22.ron", 22),
+    ("hansel-24.ron", 24),
+    ("hardest-25.ron", 25),
+    ("7650+42+E2302B12+C9", 25),
+];
+
+/// The optimal solvers that take every reference puzzle in a test's time.
+const REFERENCE_SOLVERS: [&str; 2] = ["iddfs", "fast"];
 
 #[test]
-fn iddfs_solves_hansel_24_in_24_moves() {
-    assert_eq!(optimum("iddfs", &board_path("hansel-24.ron")), 24);
-}
-
-#[test]
-fn iddfs_solves_hardest_25_in_25_moves() {
-    assert_eq!(optimum("iddfs", &board_path("hardest-25.ron")), 25);
+fn the_optimal_solvers_find_every_reference_optimum() {
+    for solver in REFERENCE_SOLVERS {
+        for (puzzle, expected) in REFERENCE_OPTIMA {
+            let source = if puzzle.ends_with(".ron") {
+                board_path(puzzle)
+            } else {
+                puzzle.to_string()
+            };
+            assert_eq!(optimum(solver, &source), expected, "{solver} on {puzzle}");
+        }
+    }
 }
 
 #[test]
