@@ -1,7 +1,7 @@
 //! `ricochet-lab experiment`: runs an experiment with a progress bar, streams rows to CSV,
 //! survives Ctrl-C, resumes, and prints the thesis' tables.
 
-use super::record::{self, Record, ResultsWriter};
+use super::record::{self, Record};
 use super::runner::{self, ExperimentConfig};
 use super::stats;
 use anyhow::{Context, bail};
@@ -50,14 +50,14 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
     }
     let mut files = Vec::with_capacity(inputs.len());
     for path in inputs {
-        files.push((path.display().to_string(), record::read_records(path)?));
+        files.push((path.display().to_string(), record::read_results(path)?));
     }
-    let records = super::shard::merge(&files)?;
+    let (description, records) = super::merge::merge(&files)?;
     // Written whole to a temporary file and renamed, so a full disk leaves no partial file
     // that a retry would then refuse as existing.
     crate::model::formats::save_atomic_with(
         out,
-        &record::records_to_csv(&records),
+        &record::results_to_csv(Some(&description), &records),
         crate::model::formats::Overwrite::Refuse,
     )?;
     print_tables(&records)?;
@@ -80,22 +80,14 @@ pub fn run(
 ) -> anyhow::Result<ExitCode> {
     config.validate()?;
 
-    let exists = out.path.exists();
-    if exists && !out.resume {
-        bail!(
-            "{} already exists: add --resume to continue it, or choose another --out",
-            out.path.display()
-        );
-    }
-    // The writer locks the file first, so the rows read next are not being written by
-    // another run.
-    let mut writer = ResultsWriter::open(&out.path, out.resume)?;
-    let mut records: Vec<Record> = if exists {
-        record::read_records(&out.path)?
-    } else {
-        Vec::new()
+    let opened = match runner::open_results(&out.path, out.resume, config) {
+        Ok(opened) => opened,
+        Err(error @ runner::OpenError::Exists { .. }) => {
+            bail!("{error}: add --resume to continue it, or choose another --out")
+        }
+        Err(error) => return Err(error.into()),
     };
-    runner::check_resume(config, &records).map_err(anyhow::Error::msg)?;
+    let (mut writer, mut records) = (opened.writer, opened.records);
     let done = record::done_runs(&records);
 
     let order = config.run_order();
