@@ -695,3 +695,107 @@ fn a_game_id_with_a_byte_order_mark_or_a_wide_space_is_refused_by_name() {
     let (status, _, err) = run(&["show", "7650+42+E2302B12+C9"]);
     assert_eq!(status, 0, "{err}");
 }
+
+/// Runs a command in `dir` as on a disk with only `bytes` free: the system lets no file the
+/// command writes grow past that size (`RLIMIT_FSIZE`), and the write that would fails as a
+/// write to a full disk does.
+#[cfg(unix)]
+fn on_a_full_disk(dir: &std::path::Path, bytes: u64, args: &[&str]) -> (i32, String, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = lab();
+    command.current_dir(dir).args(args);
+    // SAFETY: between fork and exec the closure calls only signal and setrlimit, which are
+    // async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(move || {
+            // Ignored, the signal a write past the limit raises lets the write fail with an
+            // error instead of ending the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    text(command.output().unwrap())
+}
+
+/// The names in a folder, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_leaves_no_half_written_file_and_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let board = |name: &str| format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"));
+    let (code, _, err) = text(
+        lab()
+            .current_dir(dir)
+            .args(["experiment", "--configs", "6", "--robots", "2"])
+            .args(["--solvers", "bfs", "--out", "whole.csv"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let before = names_in(dir);
+    let real = board("real-21.ron");
+    let small = board("small-6x6.ron");
+    for (args, file) in [
+        (
+            &["experiment", "--merge", "merged.csv", "whole.csv"][..],
+            "merged.csv",
+        ),
+        (
+            &["experiment", "--configs", "2", "--out", "fresh.csv"],
+            "fresh.csv",
+        ),
+        (&["export", &real, "board.png"], "board.png"),
+        (&["export", &real, "board.svg"], "board.svg"),
+        (&["convert", &real, "board.ron"], "board.ron"),
+        (
+            &["random", "--seed", "3", "--out", "dealt.ron"],
+            "dealt.ron",
+        ),
+        (
+            &[
+                "analyze",
+                &small,
+                "--deals",
+                "2",
+                "--top",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+                "rows.csv",
+            ],
+            "rows.csv",
+        ),
+        (
+            &["generate", &small, "--moves", "3", "--out-dir", "."],
+            ".ron",
+        ),
+    ] {
+        let (code, _, err) = on_a_full_disk(dir, 100, args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains(file) && err.contains("File too large"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        // Nothing half-written under the name asked for, and no temporary file left over.
+        assert_eq!(names_in(dir), before, "{args:?}");
+    }
+}

@@ -231,6 +231,7 @@ impl ResultsWriter {
             path: path.to_path_buf(),
             error,
         };
+        let existed = path.exists();
         // Opened without truncating: nothing is cut until the lock is held, or a second run
         // would empty the file of the run that holds it.
         let mut file = OpenOptions::new()
@@ -263,8 +264,15 @@ impl ResultsWriter {
             path: path.to_path_buf(),
             file,
         };
-        if text.is_empty() {
-            writer.write_raw(&(description.line() + HEADER))?;
+        if text.is_empty()
+            && let Err(error) = writer.write_raw(&(description.line() + HEADER))
+        {
+            // A file this run made but could not start (a full disk) is not left half-written:
+            // a retry would take it for a run to resume.
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(error);
         }
         Ok(writer)
     }
