@@ -874,3 +874,50 @@ fn ctrl_c_stops_hint_distances_accuracy_and_bench_with_what_finished() {
     assert!(out.contains("bfs"), "{out}");
     assert!(!out.contains("All optimal solvers agree"), "{out}");
 }
+
+/// The largest resident memory of any child this test process has waited for, in bytes.
+#[cfg(target_os = "linux")]
+fn children_peak_bytes() -> u64 {
+    // SAFETY: getrusage only fills the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
+    // Linux reports the peak in KiB.
+    u64::try_from(usage.ru_maxrss).unwrap() * 1024
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_memory_limit_bounds_what_the_process_holds() {
+    // The smaller limit first: the peak is the largest over every child waited for.
+    let (code, _, err) = run(&[
+        "distances",
+        "boards/real-21.ron",
+        "--max-depth",
+        "30",
+        "--memory-limit",
+        "16",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    let peak = children_peak_bytes();
+    assert!(peak <= 16 << 20, "distances held {} KiB", peak >> 10);
+    let (code, out, err) = run(&[
+        "solve",
+        "boards/hardest-25.ron",
+        "--solver",
+        "astar",
+        "--memory-limit",
+        "256",
+        "--json",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(out.contains(r#""outcome":"memory-limit""#), "{out}");
+    let peak = children_peak_bytes();
+    assert!(peak <= 256 << 20, "astar held {} KiB", peak >> 10);
+    // A limit below what the program holds before searching is refused by name.
+    let (code, _, err) = run(&["solve", "boards/real-21.ron", "--memory-limit", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--memory-limit 1 MiB is less than"), "{err}");
+}

@@ -25,8 +25,9 @@ pub struct DistancesArgs {
     /// Stop after this many seconds (the finished depths are kept).
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     pub time_limit: Option<Duration>,
-    /// Stop when the visited set and levels exceed this many MiB (the finished depths are
-    /// kept); the process holds more beside them (see the README).
+    /// Stop before the process holds more than this many MiB (the finished depths are
+    /// kept): the visited set and levels, counted before they grow, get what the process does
+    /// not already hold (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     pub memory_limit: u64,
     /// Apply the no-rebound rule (a robot may not move straight back).
@@ -53,7 +54,7 @@ pub fn run(args: &DistancesArgs) -> anyhow::Result<ExitCode> {
     };
     let limits = Limits {
         time: args.time_limit,
-        memory_bytes: Some((args.memory_limit as usize).saturating_mul(1 << 20)),
+        memory_bytes: Some(super::search_budget(args.memory_limit)?),
         cancel: Some(super::cancel_on_signal()?),
     };
     let map = distances::distance_map(&puzzle, args.max_depth, &limits, &mut NoProbe);

@@ -202,6 +202,47 @@ fn mebibytes(value: u64) -> anyhow::Result<usize> {
         .saturating_mul(1 << 20))
 }
 
+/// The bytes a search run alone in this process may give its tables under a `--memory-limit`
+/// of `mib` MiB: the limit less what the process already holds before the search (its code,
+/// libraries, the puzzle and the tables solvers precompute, read as its resident memory where
+/// the system reports it), so that the process as a whole stays within the limit. A limit the
+/// process already passes is refused. Where the resident memory cannot be read, the whole
+/// limit goes to the tables.
+fn search_budget(mib: u64) -> anyhow::Result<usize> {
+    let limit = mebibytes(mib)?;
+    let held = resident_bytes().map_or(0, |bytes| bytes + LATER_BYTES);
+    if held >= limit {
+        anyhow::bail!(
+            "--memory-limit {mib} MiB is less than the {} MiB this program holds before it \
+             searches",
+            held.div_ceil(1 << 20)
+        );
+    }
+    Ok(limit - held)
+}
+
+/// What a search command comes to hold beside its tables after [`search_budget`] looks: the
+/// code first run during the search and the printing, the allocator's spare room and the
+/// output's text.
+const LATER_BYTES: usize = 2 << 20;
+
+/// The memory this process holds now (its resident set), where the system reports it.
+#[cfg(target_os = "linux")]
+fn resident_bytes() -> Option<usize> {
+    // The second field of statm is the resident set, in pages.
+    let text = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = text.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages.saturating_mul(usize::try_from(page).ok()?))
+}
+
+/// The memory this process holds now, where the system reports it (not here).
+#[cfg(not(target_os = "linux"))]
+fn resident_bytes() -> Option<usize> {
+    None
+}
+
 /// How a command that writes a file treats an existing one: replaced only with `--force`.
 fn overwrite(force: bool) -> ricochet_lab::model::formats::Overwrite {
     if force {

@@ -27,8 +27,9 @@ pub struct SolveArgs {
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<Duration>,
-    /// Stop a run when the solver's own tables (visited states, queues, transposition table)
-    /// exceed this many MiB; the process holds more beside them (see the README).
+    /// Stop a run before the process holds more than this many MiB: the solver's tables
+    /// (visited states, queues, transposition table, counted before they grow) get what the
+    /// process does not already hold (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     memory_limit: u64,
     /// The deepest search a depth-limited solver tries (dls: 1 to 1000).
@@ -91,7 +92,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let limits = Limits {
         time: args.time_limit,
-        memory_bytes: Some(super::mebibytes(args.memory_limit)?),
+        memory_bytes: Some(super::search_budget(args.memory_limit)?),
         cancel: Some(super::cancel_on_signal()?),
     };
     let options = SolverOptions {
