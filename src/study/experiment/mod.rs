@@ -4,7 +4,6 @@
 //! [`runner::run`] runs configurations on a rayon pool of `threads` threads (one by default,
 //! so timings are not disturbed), joined before it returns.
 
-pub mod command;
 pub mod description;
 pub mod merge;
 pub mod record;
