@@ -695,3 +695,229 @@ fn a_game_id_with_a_byte_order_mark_or_a_wide_space_is_refused_by_name() {
     let (status, _, err) = run(&["show", "7650+42+E2302B12+C9"]);
     assert_eq!(status, 0, "{err}");
 }
+
+/// Runs a command in `dir` as on a disk with only `bytes` free: the system lets no file the
+/// command writes grow past that size (`RLIMIT_FSIZE`), and the write that would fails as a
+/// write to a full disk does.
+#[cfg(unix)]
+fn on_a_full_disk(dir: &std::path::Path, bytes: u64, args: &[&str]) -> (i32, String, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = lab();
+    command.current_dir(dir).args(args);
+    // SAFETY: between fork and exec the closure calls only signal and setrlimit, which are
+    // async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(move || {
+            // Ignored, the signal a write past the limit raises lets the write fail with an
+            // error instead of ending the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    text(command.output().unwrap())
+}
+
+/// The names in a folder, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_leaves_no_half_written_file_and_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let board = |name: &str| format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"));
+    let (code, _, err) = text(
+        lab()
+            .current_dir(dir)
+            .args(["experiment", "--configs", "6", "--robots", "2"])
+            .args(["--solvers", "bfs", "--out", "whole.csv"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let before = names_in(dir);
+    let real = board("real-21.ron");
+    let small = board("small-6x6.ron");
+    for (args, file) in [
+        (
+            &["experiment", "--merge", "merged.csv", "whole.csv"][..],
+            "merged.csv",
+        ),
+        (
+            &["experiment", "--configs", "2", "--out", "fresh.csv"],
+            "fresh.csv",
+        ),
+        (&["export", &real, "board.png"], "board.png"),
+        (&["export", &real, "board.svg"], "board.svg"),
+        (&["convert", &real, "board.ron"], "board.ron"),
+        (
+            &["random", "--seed", "3", "--out", "dealt.ron"],
+            "dealt.ron",
+        ),
+        (
+            &[
+                "analyze",
+                &small,
+                "--deals",
+                "2",
+                "--top",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+                "rows.csv",
+            ],
+            "rows.csv",
+        ),
+        (
+            &["generate", &small, "--moves", "3", "--out-dir", "."],
+            ".ron",
+        ),
+    ] {
+        let (code, _, err) = on_a_full_disk(dir, 100, args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains(file) && err.contains("File too large"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        // Nothing half-written under the name asked for, and no temporary file left over.
+        assert_eq!(names_in(dir), before, "{args:?}");
+    }
+}
+
+/// Runs a long command, sends it SIGINT once it is under way, and returns its exit code,
+/// output and errors. Under way means: once a line of its standard error contains `ready`,
+/// or, for a command that reports no progress, a moment after it started (long enough for the
+/// handler to be in place; the commands chosen run for many seconds).
+#[cfg(unix)]
+fn interrupted_command(args: &[&str], ready: Option<&str>) -> (i32, String, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = lab()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).unwrap();
+        text
+    });
+    let mut errors = BufReader::new(child.stderr.take().unwrap());
+    let mut err = String::new();
+    match ready {
+        Some(marker) => {
+            while !err.contains(marker) {
+                let read = errors.read_line(&mut err).unwrap();
+                assert!(read > 0, "{args:?} ended before {marker:?}: {err}");
+            }
+        }
+        None => std::thread::sleep(Duration::from_millis(1500)),
+    }
+    // SAFETY: kill only sends a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    errors.read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    (status.code().unwrap_or(-1), reader.join().unwrap(), err)
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_hint_distances_accuracy_and_bench_with_what_finished() {
+    let (code, out, err) = interrupted_command(&["hint", "boards/hardest-25.ron"], None);
+    assert_eq!(code, 3, "{out}{err}");
+    assert_eq!(
+        out, "Moves: unknown\nthe search ended: cancelled.\n",
+        "{err}"
+    );
+
+    let (code, out, err) = interrupted_command(
+        &["distances", "boards/real-21.ron", "--max-depth", "30"],
+        None,
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    // The finished levels are printed, and why no more.
+    assert!(out.starts_with("every position within "), "{out}");
+    assert!(out.contains("stopped early: cancelled"), "{out}{err}");
+    assert!(out.contains("red robot (R): fewest moves"), "{out}");
+
+    let (code, out, err) = interrupted_command(
+        &["accuracy", "--solver", "stateless", "--puzzles", "100000"],
+        Some("100/100000 puzzles"),
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("interrupted: the figures cover the "), "{err}");
+    assert!(!out.is_empty(), "{err}");
+
+    let (code, out, err) = interrupted_command(
+        &["bench", "--suite", "random", "--solvers", "bfs"],
+        Some("[random 100/1000]"),
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("interrupted: the tables cover the "), "{err}");
+    assert!(out.contains("bfs"), "{out}");
+    assert!(!out.contains("All optimal solvers agree"), "{out}");
+}
+
+/// The largest resident memory of any child this test process has waited for, in bytes.
+#[cfg(target_os = "linux")]
+fn children_peak_bytes() -> u64 {
+    // SAFETY: getrusage only fills the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
+    // Linux reports the peak in KiB.
+    u64::try_from(usage.ru_maxrss).unwrap() * 1024
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_memory_limit_bounds_what_the_process_holds() {
+    // The smaller limit first: the peak is the largest over every child waited for.
+    let (code, _, err) = run(&[
+        "distances",
+        "boards/real-21.ron",
+        "--max-depth",
+        "30",
+        "--memory-limit",
+        "16",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    let peak = children_peak_bytes();
+    assert!(peak <= 16 << 20, "distances held {} KiB", peak >> 10);
+    let (code, out, err) = run(&[
+        "solve",
+        "boards/hardest-25.ron",
+        "--solver",
+        "astar",
+        "--memory-limit",
+        "256",
+        "--json",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(out.contains(r#""outcome":"memory-limit""#), "{out}");
+    let peak = children_peak_bytes();
+    assert!(peak <= 256 << 20, "astar held {} KiB", peak >> 10);
+    // A limit below what the program holds before searching is refused by name.
+    let (code, _, err) = run(&["solve", "boards/real-21.ron", "--memory-limit", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--memory-limit 1 MiB is less than"), "{err}");
+}

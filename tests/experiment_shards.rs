@@ -22,10 +22,12 @@ fn counted_tables(report: &str) -> &str {
     &report[..report.find("Table 1").expect("the report has Table 1")]
 }
 
-/// The rows without their times, in file order.
+/// The rows without their times, in file order, after the study's description line.
 fn rows_without_times(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("# study: "), "{text}");
+    lines
         .map(|line| {
             let mut fields: Vec<&str> = line.split(',').collect();
             fields.remove(7);
@@ -99,6 +101,12 @@ fn four_merged_shards_give_the_tables_of_one_run() {
     });
     assert_eq!(rows_without_times(&dir.path().join("merged.csv")), sorted);
     assert_eq!(single_rows.len(), 1 + 200 * 3);
+    // The merged file describes the study as the single run does.
+    let first_line = |name: &str| {
+        let text = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        text.lines().next().unwrap().to_string()
+    };
+    assert_eq!(first_line("merged.csv"), first_line("single.csv"));
 }
 
 #[test]
@@ -186,7 +194,9 @@ fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
     lab(dir.path(), &["experiment", "--report", "x.csv"]);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
-        text.lines().all(|line| line.split(',').count() == 10),
+        text.lines()
+            .skip(1)
+            .all(|line| line.split(',').count() == 10),
         "{text}"
     );
 }
@@ -211,16 +221,29 @@ fn a_merge_refuses_repeated_rows_and_rows_no_run_writes() {
     );
     let text = std::fs::read_to_string(dir.path().join("whole.csv")).unwrap();
     let lines: Vec<&str> = text.lines().collect();
+    // The study's description, the header, then the rows.
+    let rows = &lines[2..];
     let with_row = |row: &str| format!("{}\n{row}\n", lines.join("\n"));
-    let optimal = lines[1..].iter().find(|l| l.contains(",optimal,")).unwrap();
+    // A compared solver's row: the baseline's own fixes what the others require.
+    let optimal = rows
+        .iter()
+        .find(|l| l.contains(",optimal,") && !l.contains(",iddfs,"))
+        .unwrap();
     let mut fields: Vec<String> = optimal.split(',').map(String::from).collect();
     fields[4] = "999".into();
     let impossible = fields.join(",");
-    let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+    fields[5] = "999".into();
+    let baseline_disagrees = fields.join(",");
+    let mut fields: Vec<String> = rows[0].split(',').map(String::from).collect();
     fields[7] = "-5".into();
     let negative = fields.join(",");
     let mut cases = vec![
-        ("repeated", with_row(lines[1]), "two rows of"),
+        ("repeated", with_row(rows[0]), "two rows of"),
+        (
+            "baseline",
+            text.replace(optimal, &baseline_disagrees),
+            "requires 999 moves, but the baseline",
+        ),
         (
             "impossible",
             text.replace(optimal, &impossible),
@@ -228,7 +251,7 @@ fn a_merge_refuses_repeated_rows_and_rows_no_run_writes() {
         ),
         (
             "negative",
-            text.replace(lines[1], &negative),
+            text.replace(rows[0], &negative),
             "its time is -5",
         ),
     ];
@@ -246,4 +269,145 @@ fn a_merge_refuses_repeated_rows_and_rows_no_run_writes() {
         assert!(error.contains(expected), "{name}: {error}");
         assert!(!dir.path().join("merged.csv").exists(), "{name}");
     }
+}
+
+/// Runs `experiment` in `dir` with the options of a small study, `extra` given in place of
+/// the defaults it names.
+fn small_study(dir: &Path, extra: &[&str]) {
+    let mut args = vec!["experiment", "--configs", "6", "--solvers", "bfs"];
+    for (option, default) in [("--robots", "2"), ("--time-limit", "10")] {
+        if !extra.contains(&option) {
+            args.extend([option, default]);
+        }
+    }
+    args.extend_from_slice(extra);
+    lab(dir, &args);
+}
+
+/// Merges `inputs` into `merged.csv` in `dir`, which must fail; returns its message.
+fn refused_merge(dir: &Path, inputs: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(["experiment", "--merge", "merged.csv"])
+        .args(inputs)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let error = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{inputs:?}: {error}");
+    assert!(!dir.join("merged.csv").exists(), "{inputs:?}");
+    error
+}
+
+#[test]
+fn a_merge_takes_every_shard_of_one_study_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    small_study(dir, &["--shard", "1/3", "--out", "a.csv"]);
+    small_study(dir, &["--shard", "2/3", "--out", "b.csv"]);
+    small_study(dir, &["--shard", "3/3", "--out", "c.csv"]);
+    // The same shard of other studies: another robot count, time limit, baseline, board.
+    small_study(
+        dir,
+        &["--shard", "3/3", "--out", "robots.csv", "--robots", "3"],
+    );
+    small_study(
+        dir,
+        &["--shard", "3/3", "--out", "time.csv", "--time-limit", "9"],
+    );
+    small_study(
+        dir,
+        &["--shard", "3/3", "--out", "base.csv", "--baseline", "bfs"],
+    );
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/real-21.ron");
+    let board = board.to_str().unwrap();
+    small_study(
+        dir,
+        &["--shard", "3/3", "--out", "board.csv", "--board", board],
+    );
+    for (file, expected) in [
+        ("robots.csv", "robots 2 against 3"),
+        ("time.csv", "time limit 10 s against 9 s"),
+        ("base.csv", "baseline iddfs against bfs"),
+        ("board.csv", "board standard against fixed "),
+    ] {
+        let error = refused_merge(dir, &["a.csv", "b.csv", file]);
+        assert!(
+            error.contains(&format!("{file} and a.csv are not shards of one study"))
+                && error.contains(expected),
+            "{file}: {error}"
+        );
+    }
+    let error = refused_merge(dir, &["b.csv"]);
+    assert!(
+        error.contains("the shards 1/3, 3/3 of the study are missing"),
+        "{error}"
+    );
+    // A row moved to another configuration's game.
+    let text = std::fs::read_to_string(dir.join("c.csv")).unwrap();
+    let games: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .map(|line| line.split(',').nth(2).unwrap())
+        .collect();
+    assert_ne!(games[0], games[games.len() - 1]);
+    std::fs::write(
+        dir.join("swapped.csv"),
+        text.replacen(games[0], games[games.len() - 1], 1),
+    )
+    .unwrap();
+    let error = refused_merge(dir, &["a.csv", "b.csv", "swapped.csv"]);
+    assert!(error.contains("but the study deals"), "{error}");
+    // A file without a description cannot be checked.
+    let bare: String = text
+        .lines()
+        .skip(1)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    std::fs::write(dir.join("bare.csv"), bare).unwrap();
+    let error = refused_merge(dir, &["a.csv", "b.csv", "bare.csv"]);
+    assert!(
+        error.contains("bare.csv has no study description"),
+        "{error}"
+    );
+    lab(
+        dir,
+        &[
+            "experiment",
+            "--merge",
+            "merged.csv",
+            "c.csv",
+            "a.csv",
+            "b.csv",
+        ],
+    );
+    // Resuming with other options is refused by name too.
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args([
+            "experiment",
+            "--configs",
+            "6",
+            "--robots",
+            "2",
+            "--solvers",
+            "bfs",
+        ])
+        .args([
+            "--time-limit",
+            "10",
+            "--shard",
+            "1/3",
+            "--out",
+            "a.csv",
+            "--resume",
+        ])
+        .args(["--memory-limit", "100"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{error}");
+    assert!(
+        error.contains("the file holds another study") && error.contains("memory limit"),
+        "{error}"
+    );
 }

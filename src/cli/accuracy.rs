@@ -22,7 +22,7 @@ pub struct AccuracyArgs {
     #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Stop each run (baseline and solver) after this many seconds.
-    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).
@@ -46,8 +46,8 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
         robots: args.robots,
         limits: Limits {
             time: Some(args.time_limit),
-            memory_bytes: Some(super::mebibytes(args.memory_limit)?),
-            cancel: Some(super::cancel_on_signal()?),
+            memory_bytes: Some(super::common::mebibytes(args.memory_limit)?),
+            cancel: Some(super::common::cancel_on_signal()?),
         },
     };
     let total = config.puzzles;
@@ -67,7 +67,7 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
             "interrupted: the figures cover the {} puzzles that finished",
             report.results.len() + report.skipped.len() + report.unsolvable.len()
         );
-        return Ok(ExitCode::from(super::all_solutions::EXIT_STOPPED));
+        return Ok(ExitCode::from(super::common::EXIT_STOPPED));
     }
     Ok(ExitCode::SUCCESS)
 }

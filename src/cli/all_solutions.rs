@@ -1,17 +1,13 @@
-//! `ricochet-lab solve --all-solutions`: every optimal solution, sorted and replayed; and the
-//! small helpers the commands that study a puzzle share.
+//! `ricochet-lab solve --all-solutions`: every optimal solution, sorted and replayed.
 
 use super::output::{OutputError, outln};
 use ricochet_lab::model::{Puzzle, format_moves};
 use ricochet_lab::solver::analysis::all_solutions::{self, Enumeration};
-use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions, Stop};
+use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions};
 use serde::Serialize;
 use std::process::ExitCode;
 
-/// Exit code for a run stopped by a limit or cancelled.
-pub(super) const EXIT_STOPPED: u8 = 3;
-/// Exit code for a claimed solution that failed its replay.
-const EXIT_INVALID: u8 = 4;
+use super::common::{EXIT_INVALID, EXIT_STOPPED, stop_name};
 
 /// Lists every optimal solution for `solve --all-solutions`, printing text or one JSON object
 /// (the solve report with `solutions`, `solution_count` and `complete` added).
@@ -27,7 +23,10 @@ pub fn solve_all<P: Probe>(
     let enumeration =
         all_solutions::enumerate(solver, puzzle, options, max_solutions, limits, probe)?;
     if json {
-        outln!("{}", super::json_line(&enumeration_json(&enumeration))?)?;
+        outln!(
+            "{}",
+            super::common::json_line(&enumeration_json(&enumeration))?
+        )?;
     } else {
         print_enumeration(&enumeration)?;
     }
@@ -50,14 +49,6 @@ fn enumeration_exit_code(enumeration: &Enumeration) -> ExitCode {
         return ExitCode::from(EXIT_STOPPED);
     }
     ExitCode::SUCCESS
-}
-
-pub(super) fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Cancelled => "cancelled",
-        Stop::TimeLimit => "time-limit",
-        Stop::MemoryLimit => "memory-limit",
-    }
 }
 
 /// The JSON object `solve --all-solutions --json` prints: the solve report with the listing
@@ -129,11 +120,4 @@ fn print_enumeration(enumeration: &Enumeration) -> Result<(), OutputError> {
         outln!("rejected: {} ({error})", format_moves(moves))?;
     }
     Ok(())
-}
-
-pub(super) fn with_rules(puzzle: Puzzle, ricochet: bool, no_rebound: bool) -> Puzzle {
-    let mut rules = puzzle.rules();
-    rules.ricochet |= ricochet;
-    rules.no_rebound |= no_rebound;
-    puzzle.with_rules(rules)
 }

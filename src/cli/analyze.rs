@@ -1,7 +1,7 @@
 //! `ricochet-lab analyze`: how hard is a board? Every target with many seeded robot deals,
 //! solved optimally on all cores with a progress bar; Ctrl-C keeps what finished.
 
-use super::all_solutions::EXIT_STOPPED;
+use super::common::EXIT_STOPPED;
 use super::output::{out, outln};
 use anyhow::Context;
 use ricochet_lab::model::Puzzle;
@@ -24,10 +24,10 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (all cores when not given).
-    #[arg(long, value_parser = super::thread_count)]
+    #[arg(long, value_parser = super::common::thread_count)]
     pub threads: Option<usize>,
     /// Per-position solve time limit in seconds.
-    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds)]
     pub solve_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).
@@ -45,7 +45,7 @@ pub struct AnalyzeArgs {
         long,
         value_name = "SECS",
         default_value = "60",
-        value_parser = super::seconds,
+        value_parser = super::common::seconds,
         requires = "hardest"
     )]
     pub time_limit: Duration,
@@ -113,7 +113,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let cancel = super::cancel_on_signal()?;
+    let cancel = super::common::cancel_on_signal()?;
     let analysis = analyze::analyze(&puzzle, &config, &cancel, |result| {
         if let Some(moves) = result.moves {
             progress.set_message(format!("last: {moves} moves"));
@@ -180,9 +180,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
                 ricochet_lab::model::formats::save_puzzle_with(
                     position,
                     &path,
-                    super::overwrite(args.force),
+                    super::common::overwrite(args.force),
                 )
-                .map_err(super::save_error)?;
+                .map_err(super::common::save_error)?;
                 path.display().to_string()
             }
             (Err(_), None) => "no game id (give --save-dir DIR to save it)".to_string(),
@@ -192,13 +192,17 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 
     if let Some(path) = &args.out {
         let text = analysis_csv(&analysis)?;
-        ricochet_lab::model::formats::save_atomic_with(path, &text, super::overwrite(args.force))
-            .map_err(super::save_error)?;
+        ricochet_lab::model::formats::save_atomic_with(
+            path,
+            &text,
+            super::common::overwrite(args.force),
+        )
+        .map_err(super::common::save_error)?;
     }
     if args.json {
         outln!(
             "{}",
-            super::json_line(&analysis_json(&analysis, &named, threads))?
+            super::common::json_line(&analysis_json(&analysis, &named, threads))?
         )?;
     } else {
         out!("{}", analysis_text(&analysis, &named, threads, args.deals))?;

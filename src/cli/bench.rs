@@ -22,7 +22,7 @@ pub struct BenchArgs {
     #[arg(long)]
     json: bool,
     /// Stop each run after this many seconds.
-    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).
@@ -33,7 +33,7 @@ pub struct BenchArgs {
     boards: PathBuf,
     /// Comma-separated thread counts to run `fast` with, each in turn (e.g. `1,2`); the
     /// speed-up over the first is printed per puzzle. One per core when left out.
-    #[arg(long, value_name = "N,..", value_delimiter = ',', value_parser = super::thread_count)]
+    #[arg(long, value_name = "N,..", value_delimiter = ',', value_parser = super::common::thread_count)]
     threads: Vec<usize>,
     /// Comma-separated page sizes to run `fast` with, each in turn (`huge,small`); the time
     /// with 4 KiB pages only over the time with huge pages is printed per puzzle.
@@ -62,8 +62,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         json: args.json,
         limits: Limits {
             time: Some(args.time_limit),
-            memory_bytes: Some(super::mebibytes(args.memory_limit)?),
-            cancel: Some(super::cancel_on_signal()?),
+            memory_bytes: Some(super::common::mebibytes(args.memory_limit)?),
+            cancel: Some(super::common::cancel_on_signal()?),
         },
         boards: args.boards,
         threads: args.threads,

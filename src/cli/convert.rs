@@ -26,9 +26,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         formats::save_puzzle_with(
             &puzzle,
             Path::new(&args.output),
-            super::overwrite(args.force),
+            super::common::overwrite(args.force),
         )
-        .map_err(super::save_error)?;
+        .map_err(super::common::save_error)?;
     }
     Ok(ExitCode::SUCCESS)
 }

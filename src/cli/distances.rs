@@ -1,6 +1,6 @@
 //! `ricochet-lab distances`: the exact distance map of every robot, as grids or JSON.
 
-use super::all_solutions::{EXIT_STOPPED, stop_name, with_rules};
+use super::common::{EXIT_STOPPED, stop_name, with_rules};
 use super::output::{out, outln};
 use anyhow::Context;
 use ricochet_lab::model::formats;
@@ -23,10 +23,11 @@ pub struct DistancesArgs {
     #[arg(long, value_name = "D", default_value_t = distances::DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
     /// Stop after this many seconds (the finished depths are kept).
-    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
     pub time_limit: Option<Duration>,
-    /// Stop when the visited set and levels exceed this many MiB (the finished depths are
-    /// kept); the process holds more beside them (see the README).
+    /// Stop before the process holds more than this many MiB (the finished depths are
+    /// kept): the visited set and levels, counted before they grow, get what the process does
+    /// not already hold (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     pub memory_limit: u64,
     /// Apply the no-rebound rule (a robot may not move straight back).
@@ -53,14 +54,14 @@ pub fn run(args: &DistancesArgs) -> anyhow::Result<ExitCode> {
     };
     let limits = Limits {
         time: args.time_limit,
-        memory_bytes: Some((args.memory_limit as usize).saturating_mul(1 << 20)),
-        cancel: Some(super::cancel_on_signal()?),
+        memory_bytes: Some(super::common::search_budget(args.memory_limit)?),
+        cancel: Some(super::common::cancel_on_signal()?),
     };
     let map = distances::distance_map(&puzzle, args.max_depth, &limits, &mut NoProbe);
     if args.json {
         outln!(
             "{}",
-            super::json_line(&distances_json(&puzzle, &map, only))?
+            super::common::json_line(&distances_json(&puzzle, &map, only))?
         )?;
     } else {
         out!("{}", distances_text(&puzzle, &map, only))?;

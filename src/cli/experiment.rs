@@ -1,11 +1,18 @@
-//! `ricochet-lab experiment`: the thesis' study over many seeded configurations.
+//! `ricochet-lab experiment`: the thesis' study over many seeded configurations, run with a
+//! progress bar, streamed to CSV, kept through Ctrl-C, resumed, merged from shards, and
+//! summarised in the thesis' tables.
 
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::{SolverId, SolverOptions};
-use ricochet_lab::study::experiment::command::{self, ResultsFile};
-use ricochet_lab::study::experiment::{BoardSource, ExperimentConfig, Shard};
-use std::path::PathBuf;
+use ricochet_lab::study::experiment::record::{self, Record};
+use ricochet_lab::study::experiment::runner::{self, ExperimentConfig};
+use ricochet_lab::study::experiment::{BoardSource, Shard, merge, stats};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The arguments of `experiment`.
@@ -31,7 +38,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Per-run time limit in seconds (the thesis used 40).
-    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).
@@ -42,7 +49,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     depth_limit: Option<u32>,
     /// Worker threads (1 keeps timings undisturbed).
-    #[arg(long, default_value_t = 1, value_parser = super::thread_count)]
+    #[arg(long, default_value_t = 1, value_parser = super::common::thread_count)]
     threads: usize,
     /// The CSV file rows are appended to as they finish.
     #[arg(long, default_value = "results.csv")]
@@ -66,10 +73,10 @@ pub struct ExperimentArgs {
 /// Prints a report of an existing file, or runs the experiment into `--out`.
 pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.report {
-        return command::report(path);
+        return report(path);
     }
     if let Some((out, inputs)) = args.merge.split_first() {
-        return command::merge(out, inputs);
+        return merge(out, inputs);
     }
     let board = match &args.board {
         None => BoardSource::Standard,
@@ -92,16 +99,140 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             ..SolverOptions::default()
         },
         time_limit: args.time_limit,
-        memory_limit: super::mebibytes(args.memory_limit)?,
+        memory_limit: super::common::mebibytes(args.memory_limit)?,
         threads: args.threads,
         shard: args.shard.unwrap_or(Shard::WHOLE),
     };
-    command::run(
+    run_experiment(
         &config,
         &ResultsFile {
             path: args.out,
             resume: args.resume,
         },
-        &super::cancel_on_signal()?,
+        &super::common::cancel_on_signal()?,
     )
+}
+
+/// Where an experiment's rows go.
+#[derive(Clone, Debug)]
+struct ResultsFile {
+    /// The CSV file rows are appended to as they finish.
+    path: PathBuf,
+    /// Continue an interrupted run in the file, skipping the rows already there; without it,
+    /// an existing file is refused.
+    resume: bool,
+}
+
+/// Prints the tables of some rows to standard output; a failed write is an error (the command
+/// line ends quietly when it is a closed pipe).
+fn print_tables(records: &[Record]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let tables = stats::format_tables(&stats::summarize(records));
+    std::io::stdout()
+        .lock()
+        .write_all(tables.as_bytes())
+        .context("cannot write the output")
+}
+
+/// Prints the tables of an existing results file.
+fn report(path: &Path) -> anyhow::Result<ExitCode> {
+    let records = record::read_records(path)?;
+    print_tables(&records)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merges the results files of an experiment's shards into `out`, which must not exist yet,
+/// and prints the tables of the whole.
+fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    if out.exists() {
+        bail!(
+            "{} already exists: choose a new file for the merged results",
+            out.display()
+        );
+    }
+    let mut files = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        files.push((path.display().to_string(), record::read_results(path)?));
+    }
+    let (description, records) = merge::merge(&files)?;
+    // Written whole to a temporary file and renamed, so a full disk leaves no partial file
+    // that a retry would then refuse as existing.
+    formats::save_atomic_with(
+        out,
+        &record::results_to_csv(Some(&description), &records),
+        formats::Overwrite::Refuse,
+    )?;
+    print_tables(&records)?;
+    eprintln!(
+        "{} rows of {} files in {}",
+        records.len(),
+        inputs.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs an experiment into a results file with a progress bar, then prints its tables.
+/// Setting `cancel` (the command line's Ctrl-C) lets running solves stop; the finished rows
+/// are kept.
+fn run_experiment(
+    config: &ExperimentConfig,
+    out: &ResultsFile,
+    cancel: &Arc<AtomicBool>,
+) -> anyhow::Result<ExitCode> {
+    config.validate()?;
+
+    let opened = match runner::open_results(&out.path, out.resume, config) {
+        Ok(opened) => opened,
+        Err(error @ runner::OpenError::Exists { .. }) => {
+            bail!("{error}: add --resume to continue it, or choose another --out")
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let (mut writer, mut records) = (opened.writer, opened.records);
+    let done = record::done_runs(&records);
+
+    let order = config.run_order();
+    let total = config.shard.configs(config.configs).count() as u64 * order.len() as u64;
+    let already = done
+        .keys()
+        .filter(|(c, _)| *c < config.configs && config.shard.contains(*c))
+        .count() as u64;
+    let progress = ProgressBar::new(total).with_position(already);
+    progress.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} runs  {elapsed_precise} elapsed, ETA {eta_precise}  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+
+    let mut write_error = None;
+    let result = runner::run(config, &done, cancel, |record| {
+        if write_error.is_none()
+            && let Err(e) = writer.append(&record)
+        {
+            write_error = Some(e);
+            cancel.store(true, Ordering::Relaxed);
+        }
+        progress.set_message(format!("config {} {}", record.config, record.solver));
+        progress.inc(1);
+        records.push(record);
+    });
+    progress.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    result.map_err(anyhow::Error::msg)?;
+    records.sort_by(|a, b| (a.config, &a.solver).cmp(&(b.config, &b.solver)));
+    print_tables(&records)?;
+    if cancel.load(Ordering::Relaxed) {
+        eprintln!(
+            "interrupted: {} finished rows are kept in {}; run the same command with --resume to continue",
+            records.len(),
+            out.path.display()
+        );
+        return Ok(ExitCode::from(3));
+    }
+    eprintln!("{} rows in {}", records.len(), out.path.display());
+    Ok(ExitCode::SUCCESS)
 }

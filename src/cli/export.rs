@@ -42,8 +42,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     options.check()?;
     let puzzle = formats::load(&args.puzzle)?;
     let bytes = print::image(&puzzle, options, format, args.dpi)?;
-    formats::save_bytes_atomic_with(&args.output, &bytes, super::overwrite(args.force))
-        .map_err(super::save_error)?;
+    formats::save_bytes_atomic_with(&args.output, &bytes, super::common::overwrite(args.force))
+        .map_err(super::common::save_error)?;
     let drawing = print::drawing(&puzzle, options);
     let size = match format {
         ImageFormat::Svg => String::new(),

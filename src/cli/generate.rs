@@ -1,7 +1,7 @@
 //! `ricochet-lab generate`: positions on a board whose optimum is exactly N moves, found on all
 //! cores with a progress bar; Ctrl-C keeps what was found.
 
-use super::all_solutions::EXIT_STOPPED;
+use super::common::EXIT_STOPPED;
 use super::output::outln;
 use anyhow::Context;
 use ricochet_lab::model::formats::{self, game_id};
@@ -31,10 +31,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "R")]
     pub robots: Option<usize>,
     /// Worker threads (all cores when not given).
-    #[arg(long, value_parser = super::thread_count)]
+    #[arg(long, value_parser = super::common::thread_count)]
     pub threads: Option<usize>,
     /// The search's total time in seconds.
-    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds)]
     pub time_limit: Duration,
     /// Per-solve memory limit in MiB: the solver's own tables, as for `solve`.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
@@ -70,7 +70,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         robots: args.robots,
         threads,
         time_limit: args.time_limit,
-        memory_limit: super::mebibytes(args.memory_limit)?,
+        memory_limit: super::common::mebibytes(args.memory_limit)?,
     };
     let bar = ProgressBar::new(args.count as u64);
     bar.set_style(
@@ -79,7 +79,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let cancel = super::cancel_on_signal()?;
+    let cancel = super::common::cancel_on_signal()?;
     let generated = generate::generate(&puzzle, &config, &cancel, |progress| {
         bar.set_position(progress.found as u64);
         let closest = progress
@@ -112,7 +112,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
             solves: generated.solves,
             seconds: generated.elapsed.as_secs_f64(),
         };
-        outln!("{}", super::json_line(&object)?)?;
+        outln!("{}", super::common::json_line(&object)?)?;
     } else {
         for position in &named {
             outln!("{}  {} moves", position.puzzle, position.moves)?;
@@ -172,7 +172,7 @@ fn name(found: &Found, rank: usize, args: &GenerateArgs) -> anyhow::Result<Posit
                 found.moves
             ));
             formats::save_puzzle_with(&found.puzzle, &path, formats::Overwrite::Refuse)
-                .map_err(super::save_error)?;
+                .map_err(super::common::save_error)?;
             path.display().to_string()
         }
         (Err(error), None) => return Err(error.into()),

@@ -1,7 +1,7 @@
 //! `ricochet-lab hint`: the optimal move count, then which robots move, the first move, the
 //! whole solution.
 
-use super::all_solutions::{EXIT_STOPPED, with_rules};
+use super::common::{EXIT_STOPPED, with_rules};
 use super::output::outln;
 use anyhow::Context;
 use ricochet_lab::model::formats;
@@ -20,7 +20,7 @@ pub struct HintArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
     pub level: u8,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
     pub time_limit: Option<Duration>,
     /// Apply the ricochet rule (no solutions of zero or one move).
     #[arg(long)]
@@ -37,7 +37,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("--level {} is not 1, 2, 3 or 4", args.level))?;
     let limits = Limits {
         time: args.time_limit,
-        cancel: Some(super::cancel_on_signal()?),
+        cancel: Some(super::common::cancel_on_signal()?),
         ..Limits::default()
     };
     let hint = hints::hint(&puzzle, &limits, &mut NoProbe)?;

@@ -8,6 +8,7 @@ mod accuracy;
 mod all_solutions;
 mod analyze;
 mod bench;
+mod common;
 mod convert;
 mod distances;
 mod experiment;
@@ -23,9 +24,6 @@ mod solvers;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -113,110 +111,5 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Analyze(args) => analyze::run(&args),
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(&args),
-    }
-}
-
-/// Every time option (`--time-limit`, `--solve-limit`) is read by this one parser, so each
-/// command validates its limits the same way and before any work: a positive, finite number of
-/// seconds that a [`Duration`] holds. Zero, negative, non-finite and unreadable values are
-/// refused with the reason; a value past what a duration counts (about 1.8e19 seconds) is
-/// refused as such. A limit that fits a duration but not the system clock (from about 9.2e18
-/// seconds) is no limit: the search sets no deadline it cannot reach.
-fn seconds(text: &str) -> Result<Duration, String> {
-    let value: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if value.is_nan() || value <= 0.0 {
-        return Err(format!("{text} is not a positive number of seconds"));
-    }
-    match Duration::try_from_secs_f64(value) {
-        Ok(duration) if !duration.is_zero() => Ok(duration),
-        Ok(_) => Err(format!("{text} seconds rounds to no time at all")),
-        Err(_) => Err(format!(
-            "{text} seconds is longer than a clock counts (at most {} seconds); leave the \
-             option out for no limit",
-            Duration::MAX.as_secs()
-        )),
-    }
-}
-
-/// The most threads a command starts per core: more only adds switching and memory.
-const THREADS_PER_CORE: usize = 4;
-
-/// Every `--threads` option is read by this one parser: at least 1 (no work is done by no
-/// threads) and at most [`THREADS_PER_CORE`] per core of this machine, so a typing slip cannot
-/// start thousands of threads that swamp it and delay its answer to Ctrl-C.
-fn thread_count(text: &str) -> Result<usize, String> {
-    let count: usize = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of threads"))?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let most = THREADS_PER_CORE * cores;
-    match count {
-        0 => Err("must be at least 1".into()),
-        n if n > most => Err(format!(
-            "{n} is more than {most} ({THREADS_PER_CORE} for each of the {cores} cores here)"
-        )),
-        n => Ok(n),
-    }
-}
-
-/// The flag Ctrl-C (SIGINT) or SIGTERM sets, shared by every command: searches poll it and
-/// stop at their next check, and each command then prints what finished and exits with the
-/// code of a stopped run. A second signal ends the process at once, in case a search does not
-/// come back. The handler is installed once per process (the signal crate allows no more), on
-/// the first call.
-fn cancel_on_signal() -> anyhow::Result<Arc<AtomicBool>> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    if let Some(flag) = FLAG.get() {
-        return Ok(Arc::clone(flag));
-    }
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&cancel);
-    // ctrlc runs this on its own signal-waiting thread, which only sets the flag.
-    ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-    })
-    .map_err(|error| anyhow::anyhow!("cannot catch Ctrl-C: {error}"))?;
-    Ok(Arc::clone(FLAG.get_or_init(|| cancel)))
-}
-
-/// One JSON object as a line of text, its keys in sorted order at every level (as every
-/// command has printed them): the object goes through `serde_json::Value`, whose maps are
-/// sorted.
-fn json_line(object: &impl serde::Serialize) -> anyhow::Result<String> {
-    Ok(serde_json::to_value(object)?.to_string())
-}
-
-/// A `--memory-limit` in MiB as bytes; zero is refused (no search fits in no memory).
-fn mebibytes(value: u64) -> anyhow::Result<usize> {
-    if value == 0 {
-        anyhow::bail!("--memory-limit must be at least 1 MiB");
-    }
-    Ok(usize::try_from(value)
-        .unwrap_or(usize::MAX)
-        .saturating_mul(1 << 20))
-}
-
-/// How a command that writes a file treats an existing one: replaced only with `--force`.
-fn overwrite(force: bool) -> ricochet_lab::model::formats::Overwrite {
-    if force {
-        ricochet_lab::model::formats::Overwrite::Allow
-    } else {
-        ricochet_lab::model::formats::Overwrite::Refuse
-    }
-}
-
-/// A save error, with the way out when the file exists.
-fn save_error(error: ricochet_lab::model::formats::FormatError) -> anyhow::Error {
-    match error {
-        ricochet_lab::model::formats::FormatError::Exists { .. } => {
-            anyhow::anyhow!("{error}; give --force to replace it")
-        }
-        other => other.into(),
     }
 }

@@ -27,8 +27,10 @@ pub struct RandomArgs {
 pub fn run(args: RandomArgs) -> anyhow::Result<ExitCode> {
     let (puzzle, _) = tiles::random_game(args.seed, args.robots)?;
     match args.out {
-        Some(path) => formats::save_puzzle_with(&puzzle, &path, super::overwrite(args.force))
-            .map_err(super::save_error)?,
+        Some(path) => {
+            formats::save_puzzle_with(&puzzle, &path, super::common::overwrite(args.force))
+                .map_err(super::common::save_error)?
+        }
         None => {
             out!("{}", text::draw(&puzzle))?;
             if let Ok(id) = game_id::write(&puzzle) {

@@ -1,5 +1,6 @@
 //! `ricochet-lab solve`: solves one puzzle and prints the per-depth rows and the answer.
 
+use super::common::{EXIT_INVALID, EXIT_STOPPED};
 use super::output::{OutputError, WriteFailure, outln};
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats;
@@ -11,11 +12,6 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Exit code for a run stopped by a limit or cancelled.
-const EXIT_STOPPED: u8 = 3;
-/// Exit code for a solver answer that failed its replay.
-const EXIT_INVALID: u8 = 4;
-
 /// The arguments of `solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -25,10 +21,11 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
     solver: SolverId,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
     time_limit: Option<Duration>,
-    /// Stop a run when the solver's own tables (visited states, queues, transposition table)
-    /// exceed this many MiB; the process holds more beside them (see the README).
+    /// Stop a run before the process holds more than this many MiB: the solver's tables
+    /// (visited states, queues, transposition table, counted before they grow) get what the
+    /// process does not already hold (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     memory_limit: u64,
     /// The deepest search a depth-limited solver tries (dls: 1 to 1000).
@@ -55,7 +52,7 @@ pub struct SolveArgs {
     )]
     max_solutions: usize,
     /// Threads for a parallel solver (`fast`); one per core by default.
-    #[arg(long, value_name = "N", value_parser = super::thread_count)]
+    #[arg(long, value_name = "N", value_parser = super::common::thread_count)]
     threads: Option<usize>,
     /// The memory pages `fast` asks for its table: `huge` where the system gives them, or
     /// `small` (4 KiB) only, to measure it without huge pages.
@@ -91,8 +88,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let limits = Limits {
         time: args.time_limit,
-        memory_bytes: Some(super::mebibytes(args.memory_limit)?),
-        cancel: Some(super::cancel_on_signal()?),
+        memory_bytes: Some(super::common::search_budget(args.memory_limit)?),
+        cancel: Some(super::common::cancel_on_signal()?),
     };
     let options = SolverOptions {
         depth_limit: args.depth_limit,
@@ -145,7 +142,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         for (row, at) in json.depths.iter_mut().zip(&row_times) {
             row.millis = Some(at.as_secs_f64() * 1000.0);
         }
-        outln!("{}", super::json_line(&json)?)?;
+        outln!("{}", super::common::json_line(&json)?)?;
     } else {
         print_report(&report)?;
     }

@@ -14,8 +14,9 @@
 //!   is not a goal has h >= 1, so a goal generated from it lies no deeper than its f, which is
 //!   at most the optimum.
 //! - Memory: the node list, the visited table and the queue are counted; before a table
-//!   grows, the size it will have is reported through [`Search::set_memory`], so the run stops
-//!   with the memory limit *before* allocating past it.
+//!   grows, the size it will have (with the old visited table, held while it rehashes) is
+//!   reported through [`Search::set_memory`], so the run stops with the memory limit *before*
+//!   allocating past it.
 //!
 //! The three heuristics (h of a state; the vortex accepts every robot):
 //! - [`Heuristic::MinMoves`]: the [`min_moves`](super::min_moves::min_moves) table at the
@@ -449,10 +450,12 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
         self.nodes.try_reserve(more).map_err(|_| Stop::MemoryLimit)
     }
 
-    /// Doubles the visited table after checking the memory limit.
+    /// Doubles the visited table after checking the memory limit. While the table rehashes,
+    /// the old one is still held beside the new one, so both count.
     fn grow_best(&mut self) -> Result<(), Stop> {
         let more = self.best.capacity().max(1024);
-        let bytes = self.memory_bytes(0, more);
+        let old = hash_table_bytes(self.best.capacity(), std::mem::size_of::<(K, u32)>());
+        let bytes = self.memory_bytes(0, more) + old;
         self.search.set_memory(bytes)?;
         self.best.try_reserve(more).map_err(|_| Stop::MemoryLimit)
     }

@@ -255,12 +255,27 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
             )?;
         }
     }
-    Ok(if found.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    if !found.is_empty() {
+        return Ok(ExitCode::FAILURE);
+    }
+    if cancelled(&limits) {
+        let puzzles = |rows: &[Measurement]| {
+            rows.iter()
+                .map(|m| m.puzzle.as_str())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        };
+        eprintln!(
+            "interrupted: the tables cover the {} puzzles that finished",
+            puzzles(&reference) + puzzles(&random)
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
 }
+
+/// The exit code of a bench stopped by Ctrl-C, as of every stopped command.
+const EXIT_INTERRUPTED: u8 = 3;
 
 fn solver_kinds(names: &[String]) -> anyhow::Result<Vec<&'static solver::SolverKind>> {
     if names.iter().any(|n| n == "all") {
@@ -326,6 +341,10 @@ fn measure_all(
     let total = puzzles.len();
     let mut stderr = std::io::stderr().lock();
     for (i, (name, puzzle)) in puzzles.iter().enumerate() {
+        if cancelled(limits) {
+            break;
+        }
+        let first_of_puzzle = out.len();
         // Long runs name each puzzle; the random suite reports every hundred.
         if total <= 50 || (i + 1) % 100 == 0 {
             writeln!(stderr, "[{suite} {}/{total}] {name}", i + 1)?;
@@ -344,11 +363,28 @@ fn measure_all(
         // The other build right after this one, puzzle by puzzle, so both see the same load.
         if let Some(other) = other {
             for solver in &other.solvers {
+                if cancelled(limits) {
+                    break;
+                }
                 out.push(other.measure(name, solver, limits, repeat)?);
             }
         }
+        // A puzzle the cancel cut short is left out whole, so every row of the tables is a
+        // run that finished as it would have without the signal.
+        if cancelled(limits) {
+            out.truncate(first_of_puzzle);
+            break;
+        }
     }
     Ok(out)
+}
+
+/// Whether the bench was cancelled (Ctrl-C on the command line).
+fn cancelled(limits: &Limits) -> bool {
+    limits
+        .cancel
+        .as_ref()
+        .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// The runs of `fast` on each puzzle: every page size with every thread count.

@@ -127,26 +127,22 @@ impl ExperimentsView {
         if output.as_os_str().is_empty() {
             return Err("Choose an output CSV file first.".into());
         }
-        let exists = output.exists();
-        if exists && !resume {
-            return Err(format!(
-                "{} already exists: choose another output file, or press Resume to continue it.",
-                output.display()
-            ));
-        }
-        let records = if exists {
-            record::read_records(&output).map_err(|e| e.to_string())?
-        } else {
-            Vec::new()
-        };
-        runner::check_resume(&config, &records)?;
-        let done = record::done_runs(&records);
         // The default output lies in the user's folder, which may not exist yet.
         if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .map_err(|e| format!("The folder {} could not be made: {e}", parent.display()))?;
         }
-        let writer = ResultsWriter::open(&output, exists).map_err(|e| e.to_string())?;
+        let runner::OpenedResults { writer, records } =
+            match runner::open_results(&output, resume, &config) {
+                Ok(opened) => opened,
+                Err(error @ runner::OpenError::Exists { .. }) => {
+                    return Err(format!(
+                        "{error}: choose another output file, or press Resume to continue it."
+                    ));
+                }
+                Err(error) => return Err(error.to_string()),
+            };
+        let done = record::done_runs(&records);
         let done_at_start = done.keys().filter(|(c, _)| *c < config.configs).count() as u64;
 
         let task = {

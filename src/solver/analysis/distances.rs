@@ -265,6 +265,12 @@ impl Bfs {
                         let key = self.pack(&cells[..self.n], &last_dir[..self.n]);
                         cells[robot] = from;
                         last_dir[robot] = previous;
+                        // Growth is checked before it happens: a doubling table holds the
+                        // old one beside the new while it rehashes, and a doubling list
+                        // may copy.
+                        if visited.len() == visited.capacity() || next.len() == next.capacity() {
+                            search.set_memory(memory_after_growth(&visited, &frontier, &next))?;
+                        }
                         if visited.insert(key) {
                             next.push(key);
                         } else {
@@ -293,9 +299,24 @@ impl Bfs {
 
 /// The bytes the search's tables take: the visited set (a key and a control byte per slot)
 /// and both frontiers.
-fn memory<K>(visited: &FxHashSet<K>, frontier: &[K], next: &Vec<K>) -> usize {
+fn memory<K>(visited: &FxHashSet<K>, frontier: &Vec<K>, next: &Vec<K>) -> usize {
     let key = std::mem::size_of::<K>();
-    visited.capacity() * (key + 1) + (frontier.len() + next.capacity()) * key
+    crate::solver::memory::hash_table_bytes(visited.capacity(), key)
+        + (frontier.capacity() + next.capacity()) * key
+}
+
+/// The bytes held while the visited set or the next frontier doubles: the tables as they are,
+/// plus the doubled one of each that is full.
+fn memory_after_growth<K>(visited: &FxHashSet<K>, frontier: &Vec<K>, next: &Vec<K>) -> usize {
+    let key = std::mem::size_of::<K>();
+    let mut bytes = memory(visited, frontier, next);
+    if visited.len() == visited.capacity() {
+        bytes += crate::solver::memory::hash_table_bytes(visited.capacity().max(4) * 2, key);
+    }
+    if next.len() == next.capacity() {
+        bytes += next.capacity().max(4) * 2 * key;
+    }
+    bytes
 }
 
 #[cfg(test)]

@@ -4,13 +4,16 @@
 //! [`runner::run`] runs configurations on a rayon pool of `threads` threads (one by default,
 //! so timings are not disturbed), joined before it returns.
 
-pub mod command;
+pub mod description;
+pub mod merge;
 pub mod record;
 pub mod runner;
 pub mod shard;
 pub mod stats;
 
+pub use description::StudyDescription;
+pub use merge::MergeError;
 pub use record::{Record, Status};
 pub use runner::{BoardSource, ConfigError, ExperimentConfig};
-pub use shard::{MergeError, Shard};
+pub use shard::Shard;
 pub use stats::{Summary, summarize};

@@ -1,5 +1,6 @@
 //! One result row of an experiment, and the CSV file rows are streamed to.
 
+use super::description::StudyDescription;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -118,9 +119,26 @@ pub enum ResultsError {
     },
 }
 
+/// A results file as read: the description of the study its rows come from, when the file
+/// has one (files written before descriptions were kept, and exports of some rows, have none),
+/// and its rows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Results {
+    /// The study the rows come from.
+    pub description: Option<StudyDescription>,
+    /// The rows, in file order.
+    pub records: Vec<Record>,
+}
+
 /// Reads every complete row of a results file. A last line cut off by an interrupted write
 /// (no final newline) is ignored; it is removed when the file is opened for appending.
 pub fn read_records(path: &Path) -> Result<Vec<Record>, ResultsError> {
+    read_results(path).map(|results| results.records)
+}
+
+/// Reads a results file: its study description, if any, and every complete row (see
+/// [`read_records`]).
+pub fn read_results(path: &Path) -> Result<Results, ResultsError> {
     let io = |error| ResultsError::Io {
         path: path.to_path_buf(),
         error,
@@ -133,21 +151,44 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>, ResultsError> {
         Some(end) => &text[..=end],
         None => "",
     };
-    parse_records(complete).map_err(|(row, message)| ResultsError::Row {
+    let row_error = |(row, message)| ResultsError::Row {
         path: path.to_path_buf(),
         row,
         message,
+    };
+    let description = match complete
+        .lines()
+        .next()
+        .and_then(StudyDescription::parse_line)
+    {
+        None => None,
+        Some(parsed) => Some(parsed.map_err(|message| row_error((0, message)))?),
+    };
+    let records = parse_records(complete).map_err(row_error)?;
+    Ok(Results {
+        description,
+        records,
     })
 }
 
-/// Parses CSV text with a header row into records; errors carry the 1-based data row.
+/// Parses CSV text with a header row into records; errors carry the 1-based data row. Lines
+/// that start with `#` (the study description) are not rows.
 pub fn parse_records(text: &str) -> Result<Vec<Record>, (usize, String)> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
     let mut records = Vec::new();
     for (i, row) in reader.deserialize().enumerate() {
         records.push(row.map_err(|e: csv::Error| (i + 1, e.to_string()))?);
     }
     Ok(records)
+}
+
+/// Writes a results file's text: the study's description line, when there is one, then the
+/// records as CSV with a header row.
+pub fn results_to_csv(description: Option<&StudyDescription>, records: &[Record]) -> String {
+    let line = description.map(StudyDescription::line).unwrap_or_default();
+    line + &records_to_csv(records)
 }
 
 /// Writes records as CSV text with a header row (the header alone when there are none).
@@ -178,14 +219,19 @@ pub struct ResultsWriter {
 }
 
 impl ResultsWriter {
-    /// Creates a new file (with a header) or, when `append` is set, opens an existing one and
-    /// cuts off a trailing incomplete line. Fails with [`ResultsError::Busy`] when another
-    /// writer holds the file.
-    pub fn open(path: &Path, append: bool) -> Result<ResultsWriter, ResultsError> {
+    /// Creates a new file (with the study's description line and a header) or, when `append`
+    /// is set, opens an existing one and cuts off a trailing incomplete line. Fails with
+    /// [`ResultsError::Busy`] when another writer holds the file.
+    pub fn open(
+        path: &Path,
+        append: bool,
+        description: &StudyDescription,
+    ) -> Result<ResultsWriter, ResultsError> {
         let io = |error| ResultsError::Io {
             path: path.to_path_buf(),
             error,
         };
+        let existed = path.exists();
         // Opened without truncating: nothing is cut until the lock is held, or a second run
         // would empty the file of the run that holds it.
         let mut file = OpenOptions::new()
@@ -218,8 +264,15 @@ impl ResultsWriter {
             path: path.to_path_buf(),
             file,
         };
-        if text.is_empty() {
-            writer.write_raw(HEADER)?;
+        if text.is_empty()
+            && let Err(error) = writer.write_raw(&(description.line() + HEADER))
+        {
+            // A file this run made but could not start (a full disk) is not left half-written:
+            // a retry would take it for a run to resume.
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(error);
         }
         Ok(writer)
     }
@@ -260,26 +313,6 @@ pub fn done_runs(records: &[Record]) -> BTreeMap<(u64, String), Record> {
         .iter()
         .map(|r| ((r.config, r.solver.clone()), r.clone()))
         .collect()
-}
-
-#[cfg(test)]
-impl Record {
-    /// For tests: an optimal three-move run of `solver` on configuration `config` of an
-    /// experiment seeded `seed`.
-    pub fn optimal_for_tests(config: u64, seed: u64, solver: &str) -> Record {
-        Record {
-            config,
-            config_seed: super::runner::config_seed(seed, config),
-            puzzle: String::new(),
-            solver: solver.into(),
-            required_moves: Some(3),
-            found_moves: Some(3),
-            status: Status::Optimal,
-            millis: 1.0,
-            nodes: 10,
-            peak_memory_bytes: 0,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -324,7 +357,7 @@ mod tests {
     fn appending_survives_a_cut_off_last_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("results.csv");
-        let mut writer = ResultsWriter::open(&path, false).unwrap();
+        let mut writer = ResultsWriter::open(&path, false, &StudyDescription::for_tests()).unwrap();
         writer
             .append(&record(0, "iddfs", Status::Optimal, 1.0))
             .unwrap();
@@ -337,7 +370,7 @@ mod tests {
         file.write_all(b"2,102,,iddfs,7").unwrap();
         drop(file);
         assert_eq!(read_records(&path).unwrap().len(), 2);
-        let mut writer = ResultsWriter::open(&path, true).unwrap();
+        let mut writer = ResultsWriter::open(&path, true, &StudyDescription::for_tests()).unwrap();
         writer
             .append(&record(2, "iddfs", Status::Optimal, 3.0))
             .unwrap();

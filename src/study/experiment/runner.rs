@@ -1,6 +1,7 @@
 //! Runs every chosen solver on every configuration and judges each run against the baseline.
 
-use super::record::{Record, Status};
+use super::description;
+use super::record::{Record, Results, ResultsError, ResultsWriter, Status, read_results};
 use super::shard::Shard;
 use crate::model::formats::game_id;
 use crate::model::tiles::{random_game, random_game_on};
@@ -8,6 +9,7 @@ use crate::model::{ModelError, Puzzle};
 use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverOptions};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -52,13 +54,7 @@ pub struct ExperimentConfig {
 impl ExperimentConfig {
     /// The solvers in run order: the baseline first, then the others once each.
     pub fn run_order(&self) -> Vec<String> {
-        let mut order = vec![self.baseline.clone()];
-        for name in &self.solvers {
-            if !order.contains(name) {
-                order.push(name.clone());
-            }
-        }
-        order
+        description::run_order(&self.baseline, &self.solvers)
     }
 
     /// Checks everything a run needs before it starts: every solver exists, the baseline
@@ -73,6 +69,30 @@ impl ExperimentConfig {
             config_puzzle(self, 0).map_err(ConfigError::Deal)?;
         }
         Ok(())
+    }
+}
+
+impl ExperimentConfig {
+    /// The description of the study this configuration runs, for the first line of its
+    /// results file.
+    pub fn description(&self) -> description::StudyDescription {
+        description::StudyDescription {
+            board: match &self.board {
+                BoardSource::Standard => "standard".to_string(),
+                BoardSource::Fixed(puzzle) => {
+                    format!("fixed {}", description::board_fingerprint(puzzle.board()))
+                }
+            },
+            configs: self.configs,
+            seed: self.seed,
+            robots: self.robots,
+            solvers: self.solvers.clone(),
+            baseline: self.baseline.clone(),
+            time_limit_secs: self.time_limit.as_secs_f64(),
+            memory_limit_bytes: self.memory_limit,
+            depth_limit: self.options.depth_limit,
+            shard: self.shard.to_string(),
+        }
     }
 }
 
@@ -100,10 +120,21 @@ pub fn config_seed(seed: u64, index: u64) -> u64 {
 
 /// The puzzle of configuration `index`.
 pub fn config_puzzle(config: &ExperimentConfig, index: u64) -> Result<Puzzle, ModelError> {
-    let seed = config_seed(config.seed, index);
-    match &config.board {
-        BoardSource::Standard => random_game(seed, config.robots).map(|(p, _)| p),
-        BoardSource::Fixed(puzzle) => random_game_on(puzzle.board(), seed, config.robots),
+    deal(&config.board, config.seed, index, config.robots)
+}
+
+/// The puzzle of configuration `index` of an experiment with `seed`, `robots` robots and
+/// boards from `board`.
+pub fn deal(
+    board: &BoardSource,
+    seed: u64,
+    index: u64,
+    robots: usize,
+) -> Result<Puzzle, ModelError> {
+    let seed = config_seed(seed, index);
+    match board {
+        BoardSource::Standard => random_game(seed, robots).map(|(p, _)| p),
+        BoardSource::Fixed(puzzle) => random_game_on(puzzle.board(), seed, robots),
     }
 }
 
@@ -287,6 +318,99 @@ pub fn check_resume(config: &ExperimentConfig, records: &[Record]) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// A results file opened for a run: locked for this run alone, with the rows already in it.
+pub struct OpenedResults {
+    /// Appends this run's rows.
+    pub writer: ResultsWriter,
+    /// The rows an earlier run of the same study left in the file.
+    pub records: Vec<Record>,
+}
+
+/// Why a results file cannot take a run's rows.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file exists and the run is not a resumption; each front end says how to go on.
+    #[error("{} already exists", path.display())]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file cannot be read, written or locked.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// The file holds rows of another study.
+    #[error("{}: {why}", path.display())]
+    OtherStudy {
+        /// The file.
+        path: PathBuf,
+        /// How the studies differ.
+        why: String,
+    },
+}
+
+/// Opens the results file of a run, or of a resumed run: refuses an existing file unless
+/// `resume` is set, locks the file before reading it (so the rows read are not being written
+/// by another run), and checks that rows already there are of this study. The command line and
+/// the app both open their files here.
+pub fn open_results(
+    path: &Path,
+    resume: bool,
+    config: &ExperimentConfig,
+) -> Result<OpenedResults, OpenError> {
+    let exists = path.exists();
+    if exists && !resume {
+        return Err(OpenError::Exists {
+            path: path.to_path_buf(),
+        });
+    }
+    let description = config.description();
+    let writer = ResultsWriter::open(path, resume, &description)?;
+    let results = if exists {
+        read_results(path)?
+    } else {
+        Results::default()
+    };
+    let other = |why| OpenError::OtherStudy {
+        path: path.to_path_buf(),
+        why,
+    };
+    if let Some(found) = &results.description {
+        let differences = found.differences(&description);
+        if !differences.is_empty() {
+            return Err(other(format!(
+                "the file holds another study (the file's against this run's: {}); resume \
+                 with the same options",
+                differences.join(", ")
+            )));
+        }
+    }
+    check_resume(config, &results.records).map_err(other)?;
+    Ok(OpenedResults {
+        writer,
+        records: results.records,
+    })
+}
+
+#[cfg(test)]
+impl Record {
+    /// For tests: an optimal three-move run of `solver` on configuration `config` of an
+    /// experiment seeded `seed`.
+    pub fn optimal_for_tests(config: u64, seed: u64, solver: &str) -> Record {
+        Record {
+            config,
+            config_seed: config_seed(seed, config),
+            puzzle: String::new(),
+            solver: solver.into(),
+            required_moves: Some(3),
+            found_moves: Some(3),
+            status: Status::Optimal,
+            millis: 1.0,
+            nodes: 10,
+            peak_memory_bytes: 0,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,177 @@
+//! What every command shares: exit codes, the parsers of limits and thread counts, the one
+//! Ctrl-C handler, JSON lines, memory budgets, and how files are (not) overwritten.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use ricochet_lab::model::Puzzle;
+use ricochet_lab::solver::Stop;
+
+/// Exit code for a run stopped by a limit or cancelled.
+pub(super) const EXIT_STOPPED: u8 = 3;
+/// Exit code for a claimed solution that failed its replay.
+pub(super) const EXIT_INVALID: u8 = 4;
+
+/// A stop's name in output and JSON.
+pub(super) fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Cancelled => "cancelled",
+        Stop::TimeLimit => "time-limit",
+        Stop::MemoryLimit => "memory-limit",
+    }
+}
+
+/// The puzzle with the rule options given on the command line added to its own.
+pub(super) fn with_rules(puzzle: Puzzle, ricochet: bool, no_rebound: bool) -> Puzzle {
+    let mut rules = puzzle.rules();
+    rules.ricochet |= ricochet;
+    rules.no_rebound |= no_rebound;
+    puzzle.with_rules(rules)
+}
+
+/// Every time option (`--time-limit`, `--solve-limit`) is read by this one parser, so each
+/// command validates its limits the same way and before any work: a positive, finite number of
+/// seconds that a [`Duration`] holds. Zero, negative, non-finite and unreadable values are
+/// refused with the reason; a value past what a duration counts (about 1.8e19 seconds) is
+/// refused as such. A limit that fits a duration but not the system clock (from about 9.2e18
+/// seconds) is no limit: the search sets no deadline it cannot reach.
+pub(super) fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if value.is_nan() || value <= 0.0 {
+        return Err(format!("{text} is not a positive number of seconds"));
+    }
+    match Duration::try_from_secs_f64(value) {
+        Ok(duration) if !duration.is_zero() => Ok(duration),
+        Ok(_) => Err(format!("{text} seconds rounds to no time at all")),
+        Err(_) => Err(format!(
+            "{text} seconds is longer than a clock counts (at most {} seconds); leave the \
+             option out for no limit",
+            Duration::MAX.as_secs()
+        )),
+    }
+}
+
+/// The most threads a command starts per core: more only adds switching and memory.
+pub(super) const THREADS_PER_CORE: usize = 4;
+
+/// Every `--threads` option is read by this one parser: at least 1 (no work is done by no
+/// threads) and at most [`THREADS_PER_CORE`] per core of this machine, so a typing slip cannot
+/// start thousands of threads that swamp it and delay its answer to Ctrl-C.
+pub(super) fn thread_count(text: &str) -> Result<usize, String> {
+    let count: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of threads"))?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = THREADS_PER_CORE * cores;
+    match count {
+        0 => Err("must be at least 1".into()),
+        n if n > most => Err(format!(
+            "{n} is more than {most} ({THREADS_PER_CORE} for each of the {cores} cores here)"
+        )),
+        n => Ok(n),
+    }
+}
+
+/// The flag Ctrl-C (SIGINT) or SIGTERM sets, shared by every command: searches poll it and
+/// stop at their next check, and each command then prints what finished and exits with the
+/// code of a stopped run. A second signal ends the process at once, in case a search does not
+/// come back. The handler is installed once per process (the signal crate allows no more), on
+/// the first call.
+pub(super) fn cancel_on_signal() -> anyhow::Result<Arc<AtomicBool>> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    if let Some(flag) = FLAG.get() {
+        return Ok(Arc::clone(flag));
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    // ctrlc runs this on its own signal-waiting thread, which only sets the flag.
+    ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+    })
+    .map_err(|error| anyhow::anyhow!("cannot catch Ctrl-C: {error}"))?;
+    Ok(Arc::clone(FLAG.get_or_init(|| cancel)))
+}
+
+/// One JSON object as a line of text, its keys in sorted order at every level (as every
+/// command has printed them): the object goes through `serde_json::Value`, whose maps are
+/// sorted.
+pub(super) fn json_line(object: &impl serde::Serialize) -> anyhow::Result<String> {
+    Ok(serde_json::to_value(object)?.to_string())
+}
+
+/// A `--memory-limit` in MiB as bytes; zero is refused (no search fits in no memory).
+pub(super) fn mebibytes(value: u64) -> anyhow::Result<usize> {
+    if value == 0 {
+        anyhow::bail!("--memory-limit must be at least 1 MiB");
+    }
+    Ok(usize::try_from(value)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(1 << 20))
+}
+
+/// The bytes a search run alone in this process may give its tables under a `--memory-limit`
+/// of `mib` MiB: the limit less what the process already holds before the search (its code,
+/// libraries, the puzzle and the tables solvers precompute, read as its resident memory where
+/// the system reports it), so that the process as a whole stays within the limit. A limit the
+/// process already passes is refused. Where the resident memory cannot be read, the whole
+/// limit goes to the tables.
+pub(super) fn search_budget(mib: u64) -> anyhow::Result<usize> {
+    let limit = mebibytes(mib)?;
+    let held = resident_bytes().map_or(0, |bytes| bytes + LATER_BYTES);
+    if held >= limit {
+        anyhow::bail!(
+            "--memory-limit {mib} MiB is less than the {} MiB this program holds before it \
+             searches",
+            held.div_ceil(1 << 20)
+        );
+    }
+    Ok(limit - held)
+}
+
+/// What a search command comes to hold beside its tables after [`search_budget`] looks: the
+/// code first run during the search and the printing, the allocator's spare room and the
+/// output's text.
+pub(super) const LATER_BYTES: usize = 2 << 20;
+
+/// The memory this process holds now (its resident set), where the system reports it.
+#[cfg(target_os = "linux")]
+fn resident_bytes() -> Option<usize> {
+    // The second field of statm is the resident set, in pages.
+    let text = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = text.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages.saturating_mul(usize::try_from(page).ok()?))
+}
+
+/// The memory this process holds now, where the system reports it (not here).
+#[cfg(not(target_os = "linux"))]
+fn resident_bytes() -> Option<usize> {
+    None
+}
+
+/// How a command that writes a file treats an existing one: replaced only with `--force`.
+pub(super) fn overwrite(force: bool) -> ricochet_lab::model::formats::Overwrite {
+    if force {
+        ricochet_lab::model::formats::Overwrite::Allow
+    } else {
+        ricochet_lab::model::formats::Overwrite::Refuse
+    }
+}
+
+/// A save error, with the way out when the file exists.
+pub(super) fn save_error(error: ricochet_lab::model::formats::FormatError) -> anyhow::Error {
+    match error {
+        ricochet_lab::model::formats::FormatError::Exists { .. } => {
+            anyhow::anyhow!("{error}; give --force to replace it")
+        }
+        other => other.into(),
+    }
+}
