@@ -1,0 +1,447 @@
+//! The `bench` command: runs solvers on a fixed suite of puzzles and prints what they took.
+//!
+//! Two suites, both deterministic so that two commits can be compared on one machine:
+//!
+//! - **reference**: every `.ron` puzzle in the boards folder (sorted by file name), plus the
+//!   known hard game ids that are not among them;
+//! - **random**: 1,000 standard games dealt by [`random_game`] for seeds 1 to 1,000, four robots.
+//!
+//! Per solver and reference puzzle the table gives the moves, the median time over the
+//! repeats, nodes, nodes per second and the peak memory the solver reported; for the random
+//! suite the mean, median, 99th percentile and largest time per solver. Every puzzle solved by
+//! more than one optimal solver is checked for equal move counts, and any disagreement is
+//! printed loudly and fails the command. Each run has a time limit, so a slow solver cannot
+//! hang the bench. Progress goes to standard error, one plain line per step.
+
+mod json;
+mod measure;
+mod other_build;
+mod stats;
+mod suite;
+mod tables;
+
+pub use measure::measure;
+pub use other_build::OtherBuild;
+pub use stats::{compared_puzzles, disagreements, summarize};
+pub use suite::{random_puzzles, reference_puzzles};
+pub use tables::{pages_table, ratio_table, reference_table, speedup_table, summary_table};
+
+use json::to_json;
+use measure::{FastRuns, cancelled, measure_all};
+use stats::finished;
+use suite::{EXIT_INTERRUPTED, solver_kinds};
+
+use super::format::{format_bytes, format_ms, format_rate, format_time};
+use crate::model::Puzzle;
+use crate::model::formats::{self, game_id};
+use crate::model::tiles::random_game;
+use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, Pages, Report, SolverOptions};
+use anyhow::Context;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The known hard positions, by game id (see the reference puzzle notes).
+pub const REFERENCE_GAME_IDS: [&str; 3] = [
+    "7650+42+E2302B12+C9",
+    "0765+42+2E21BD0F+93",
+    "3650+42+1CF10F0C+C9",
+];
+
+/// The seeds of the random suite.
+pub const RANDOM_SEEDS: std::ops::RangeInclusive<u64> = 1..=1000;
+
+/// Which puzzles to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    /// The puzzles in the boards folder and the known hard game ids.
+    Reference,
+    /// 1,000 seeded random standard games.
+    Random,
+    /// Both.
+    All,
+}
+
+/// What the bench runs.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Solver names, or `all` for every registered solver.
+    pub solvers: Vec<String>,
+    /// Which suite to run.
+    pub suite: Suite,
+    /// Runs per puzzle and solver; the median time is reported.
+    pub repeat: usize,
+    /// Print one JSON object instead of tables.
+    pub json: bool,
+    /// The limits of each run.
+    pub limits: Limits,
+    /// The folder of reference puzzles.
+    pub boards: PathBuf,
+    /// Thread counts to run `fast` with, each in turn (empty: one run with its default).
+    pub threads: Vec<usize>,
+    /// The memory pages to run `fast` with, each in turn (empty: huge pages only).
+    pub pages: Vec<Pages>,
+    /// Another build of this program to time in the same run, puzzle by puzzle, through
+    /// its `solve --json` (reference suite only).
+    pub compare_with: Option<PathBuf>,
+    /// The solvers to run in that build.
+    pub compare_solvers: Vec<String>,
+}
+
+/// One solver's result on one puzzle: the median run of the repeats.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// The puzzle's name.
+    pub puzzle: String,
+    /// The solver's name.
+    pub solver: &'static str,
+    /// How the run ended.
+    pub outcome: &'static str,
+    /// Moves of the solution, when solved.
+    pub moves: Option<usize>,
+    /// The median wall time of the repeats.
+    pub time: Duration,
+    /// Nodes counted in the median run.
+    pub nodes: u64,
+    /// The largest memory estimate the solver reported, in bytes.
+    pub peak_memory: usize,
+    /// The threads the run was allowed (the count asked for), or else the most it used.
+    pub threads: usize,
+    /// CPU time of the median run (all threads), where the system reports it.
+    pub cpu: Option<Duration>,
+    /// Bytes backed by huge pages at the end of the median run, when the solver measured it.
+    pub huge_pages: Option<usize>,
+    /// The pages the solver was asked to use.
+    pub pages: Pages,
+    /// The other build that made this measurement (its file name), or `None` for this one.
+    pub build: Option<String>,
+}
+
+impl Measurement {
+    /// The solver's name, with the other build's name when it made the measurement.
+    pub fn label(&self) -> String {
+        let pages = match self.pages {
+            Pages::Huge => "",
+            Pages::Small => ", 4 KiB pages",
+        };
+        match &self.build {
+            Some(build) => format!("{} ({build}{pages})", self.solver),
+            None if pages.is_empty() => self.solver.to_string(),
+            None => format!("{} ({})", self.solver, &pages[2..]),
+        }
+    }
+
+    /// Nodes per second of wall time.
+    pub fn nodes_per_second(&self) -> f64 {
+        let secs = self.time.as_secs_f64();
+        if secs > 0.0 {
+            self.nodes as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Time statistics of one solver over the random suite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// The solver's name.
+    pub solver: &'static str,
+    /// Puzzles it solved or proved unsolvable.
+    pub finished: usize,
+    /// Puzzles it did not finish (time or memory limit, invalid answer).
+    pub unfinished: usize,
+    /// Mean time in milliseconds.
+    pub mean_ms: f64,
+    /// Median time in milliseconds.
+    pub median_ms: f64,
+    /// 99th percentile time in milliseconds.
+    pub p99_ms: f64,
+    /// Largest time in milliseconds.
+    pub max_ms: f64,
+    /// Mean moves of the solved puzzles.
+    pub mean_moves: f64,
+    /// Nodes over all puzzles.
+    pub nodes: u64,
+}
+
+/// Optimal solvers that gave different move counts for one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The puzzle's name.
+    pub puzzle: String,
+    /// Each solver's move count (`None`: it proved there is no solution).
+    pub answers: Vec<(&'static str, Option<usize>)>,
+}
+
+/// Runs the bench command.
+pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
+    let kinds = solver_kinds(&args.solvers)?;
+    let limits = args.limits.clone();
+    let fast_runs = FastRuns {
+        pages: args.pages.clone(),
+        threads: args.threads.clone(),
+    };
+    let repeat = args.repeat.max(1);
+    let mut reference = Vec::new();
+    let mut random = Vec::new();
+    if matches!(args.suite, Suite::Reference | Suite::All) {
+        let puzzles = reference_puzzles(&args.boards)?;
+        let other = match &args.compare_with {
+            Some(path) => Some(OtherBuild::new(path, &args.compare_solvers, &args.boards)?),
+            None => None,
+        };
+        reference = measure_all(
+            &puzzles,
+            &kinds,
+            &limits,
+            repeat,
+            &fast_runs,
+            other.as_ref(),
+            "reference",
+        )?;
+    }
+    if matches!(args.suite, Suite::Random | Suite::All) {
+        let puzzles = random_puzzles()?;
+        random = measure_all(
+            &puzzles, &kinds, &limits, repeat, &fast_runs, None, "random",
+        )?;
+    }
+    let summaries: Vec<Summary> = kinds.iter().map(|k| summarize(k.name, &random)).collect();
+    let mut found = disagreements(&reference);
+    found.extend(disagreements(&random));
+    for d in &found {
+        eprintln!(
+            "DISAGREEMENT on {}: {}",
+            d.puzzle,
+            d.answers
+                .iter()
+                .map(|(s, m)| format!("{s} {}", m.map_or("none".to_string(), |m| m.to_string())))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = to_json(&reference, &random, &summaries, &found, repeat);
+        writeln!(out, "{value}")?;
+    } else {
+        if !reference.is_empty() {
+            write!(out, "{}", reference_table(&reference))?;
+            let speedups = speedup_table(&reference);
+            if !speedups.is_empty() {
+                write!(out, "\n{speedups}")?;
+            }
+            let pages = pages_table(&reference);
+            if !pages.is_empty() {
+                write!(out, "\n{pages}")?;
+            }
+            let ratios = ratio_table(&reference);
+            if !ratios.is_empty() {
+                write!(out, "\n{ratios}")?;
+            }
+        }
+        if !random.is_empty() {
+            if !reference.is_empty() {
+                writeln!(out)?;
+            }
+            write!(
+                out,
+                "{}",
+                summary_table(&summaries, random.len() / kinds.len().max(1))
+            )?;
+        }
+        let compared = compared_puzzles(&reference) + compared_puzzles(&random);
+        if found.is_empty() && compared == 0 {
+            writeln!(
+                out,
+                "\nNo puzzle was finished by two optimal solvers: no move counts were compared."
+            )?;
+        } else if found.is_empty() {
+            writeln!(
+                out,
+                "\nAll optimal solvers agree on every move count ({compared} puzzles compared)."
+            )?;
+        } else {
+            writeln!(
+                out,
+                "\n{} DISAGREEMENTS between optimal solvers (listed on standard error).",
+                found.len()
+            )?;
+        }
+    }
+    if !found.is_empty() {
+        return Ok(ExitCode::FAILURE);
+    }
+    if cancelled(&limits) {
+        let puzzles = |rows: &[Measurement]| {
+            rows.iter()
+                .map(|m| m.puzzle.as_str())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        };
+        eprintln!(
+            "interrupted: the tables cover the {} puzzles that finished",
+            puzzles(&reference) + puzzles(&random)
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measurement(
+        puzzle: &str,
+        solver: &'static str,
+        moves: Option<usize>,
+        ms: u64,
+    ) -> Measurement {
+        Measurement {
+            puzzle: puzzle.to_string(),
+            solver,
+            outcome: "solved",
+            moves,
+            time: Duration::from_millis(ms),
+            nodes: 10,
+            peak_memory: 0,
+            threads: 1,
+            cpu: None,
+            huge_pages: None,
+            pages: Pages::Huge,
+            build: None,
+        }
+    }
+
+    #[test]
+    fn thread_counts_of_one_puzzle_give_its_speed_up() {
+        let mut two = measurement("hard", "fast", Some(20), 500);
+        two.threads = 2;
+        let runs = vec![
+            measurement("hard", "fast", Some(20), 900),
+            two,
+            measurement("hard", "iddfs", Some(20), 2000),
+        ];
+        let table = speedup_table(&runs);
+        assert!(table.contains("| hard | fast | 1 × 900.0 ms | 2 × 500.0 ms | 1.80x |"));
+        assert!(!table.contains("iddfs"));
+        assert!(speedup_table(&runs[2..]).is_empty());
+    }
+
+    #[test]
+    fn small_pages_are_set_beside_huge_ones_of_the_same_thread_count() {
+        let mut small = measurement("hard", "fast", Some(20), 1100);
+        small.pages = Pages::Small;
+        let mut huge = measurement("hard", "fast", Some(20), 1000);
+        huge.huge_pages = Some(64 << 20);
+        let mut two = measurement("hard", "fast", Some(20), 600);
+        two.threads = 2;
+        let runs = vec![huge, two, small];
+        let table = pages_table(&runs);
+        assert!(
+            table.contains("| hard | fast × 1 | 1.00 s | 64 MiB | 1.10 s | 1.10x |"),
+            "{table}"
+        );
+        assert_eq!(table.matches("| hard |").count(), 1, "{table}");
+        assert!(pages_table(&runs[..2]).is_empty());
+        // Thread speed-ups compare runs on the same pages only.
+        assert!(!speedup_table(&runs).contains("4 KiB"));
+    }
+
+    #[test]
+    fn the_other_build_is_compared_with_every_solver_of_this_one() {
+        let mut theirs = measurement("hard", "iddfs", Some(20), 3000);
+        theirs.build = Some("old".to_string());
+        let runs = vec![
+            measurement("hard", "fast", Some(20), 1000),
+            measurement("hard", "iddfs", Some(20), 2000),
+            theirs,
+        ];
+        let mut small = measurement("hard", "fast", Some(20), 1500);
+        small.pages = Pages::Small;
+        let mut with_small = runs.clone();
+        with_small.push(small);
+        let table = ratio_table(&with_small);
+        assert!(
+            table.contains("| hard | fast (4 KiB pages) × 1 | iddfs (old) | 2.00x |"),
+            "{table}"
+        );
+        let table = ratio_table(&runs);
+        assert!(
+            table.contains("| hard | fast × 1 | iddfs (old) | 3.00x |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| hard | iddfs × 1 | iddfs (old) | 1.50x |"),
+            "{table}"
+        );
+        assert!(ratio_table(&runs[..2]).is_empty());
+    }
+
+    #[test]
+    fn percentiles_use_the_nearest_rank() {
+        let runs: Vec<Measurement> = (1..=100)
+            .map(|ms| measurement(&format!("seed {ms}"), "fast", Some(5), ms))
+            .collect();
+        let summary = summarize("fast", &runs);
+        assert_eq!(summary.finished, 100);
+        assert_eq!(summary.median_ms, 50.0);
+        assert_eq!(summary.p99_ms, 99.0);
+        assert_eq!(summary.max_ms, 100.0);
+        assert_eq!(summary.mean_ms, 50.5);
+        assert_eq!(summary.nodes, 1000);
+    }
+
+    #[test]
+    fn differing_move_counts_of_optimal_solvers_are_reported() {
+        let runs = vec![
+            measurement("a", "fast", Some(5), 1),
+            measurement("a", "iddfs", Some(5), 1),
+            measurement("b", "fast", Some(6), 1),
+            measurement("b", "iddfs", Some(7), 1),
+        ];
+        let found = disagreements(&runs);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].puzzle, "b");
+        assert_eq!(
+            found[0].answers,
+            vec![("fast", Some(6)), ("iddfs", Some(7))]
+        );
+    }
+
+    #[test]
+    fn the_reference_suite_holds_the_boards_and_the_hard_game_ids_once() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards");
+        let puzzles = reference_puzzles(&dir).unwrap();
+        let names: Vec<&str> = puzzles.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(names.contains(&"fogleman-22"));
+        // Every game id is either a shipped board or listed by its id, never both.
+        for id in REFERENCE_GAME_IDS {
+            let puzzle = game_id::parse(id).unwrap();
+            assert_eq!(
+                puzzles.iter().filter(|(_, p)| *p == puzzle).count(),
+                1,
+                "{id}"
+            );
+        }
+        // Files come first, sorted by name; game ids follow.
+        let files: Vec<&str> = names.iter().copied().filter(|n| !n.contains('+')).collect();
+        let mut sorted = files.clone();
+        sorted.sort_unstable();
+        assert_eq!(files, sorted);
+        assert_eq!(&names[..files.len()], &files[..]);
+    }
+
+    #[test]
+    fn the_random_suite_is_the_same_every_time() {
+        let a = random_puzzles().unwrap();
+        let b = random_puzzles().unwrap();
+        assert_eq!(a.len(), 1000);
+        assert!(a.iter().zip(&b).all(|(x, y)| x == y));
+    }
+}

@@ -1,0 +1,101 @@
+//! Another build of the program, run on the same puzzles through its `solve --json` so two builds compare on one machine.
+
+use super::*;
+
+/// Another build of this program, run through its `solve --json` on the reference puzzles.
+pub struct OtherBuild {
+    path: PathBuf,
+    /// Its file name, shown beside its solvers.
+    name: String,
+    pub(super) solvers: Vec<&'static str>,
+    boards: PathBuf,
+}
+
+impl OtherBuild {
+    /// Checks that `path` can be run.
+    pub fn new(path: &Path, solvers: &[String], boards: &Path) -> anyhow::Result<OtherBuild> {
+        std::process::Command::new(path)
+            .arg("--version")
+            .output()
+            .with_context(|| format!("cannot run {}", path.display()))?;
+        let solvers = solver_kinds(solvers)?.iter().map(|k| k.name).collect();
+        Ok(OtherBuild {
+            path: path.to_path_buf(),
+            name: path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            ),
+            solvers,
+            boards: boards.to_path_buf(),
+        })
+    }
+
+    /// Runs `solver` on the reference puzzle `name` (a file of the boards folder or a game
+    /// id) `repeat` times and keeps the median run; the CPU time is the child's.
+    pub(super) fn measure(
+        &self,
+        name: &str,
+        solver: &'static str,
+        limits: &Limits,
+        repeat: usize,
+    ) -> anyhow::Result<Measurement> {
+        let source = if REFERENCE_GAME_IDS.contains(&name) {
+            name.to_string()
+        } else {
+            self.boards
+                .join(format!("{name}.ron"))
+                .to_string_lossy()
+                .into_owned()
+        };
+        let mut runs = Vec::new();
+        for _ in 0..repeat.max(1) {
+            let mut command = std::process::Command::new(&self.path);
+            command.args(["solve", &source, "--solver", solver, "--json"]);
+            if let Some(time) = limits.time {
+                command.args(["--time-limit", &time.as_secs_f64().to_string()]);
+            }
+            if let Some(bytes) = limits.memory_bytes {
+                command.args(["--memory-limit", &(bytes >> 20).max(1).to_string()]);
+            }
+            let cpu_before = crate::solver::children_cpu_time();
+            let output = command
+                .output()
+                .with_context(|| format!("cannot run {}", self.path.display()))?;
+            let cpu = crate::solver::children_cpu_time()
+                .zip(cpu_before)
+                .map(|(after, before)| after.saturating_sub(before));
+            let value: serde_json::Value = serde_json::from_slice(&output.stdout)
+                .with_context(|| format!("{} gave no JSON report on {name}", self.name))?;
+            let outcome = match value["outcome"].as_str() {
+                Some("solved") => "solved",
+                Some("unsolvable") => "unsolvable",
+                Some("none-within") => "none-within",
+                Some("time-limit") => "time-limit",
+                Some("memory-limit") => "memory-limit",
+                _ => "error",
+            };
+            let finished = matches!(outcome, "solved" | "unsolvable" | "none-within");
+            runs.push(Measurement {
+                puzzle: name.to_string(),
+                solver,
+                outcome,
+                moves: value["moves"].as_u64().map(|m| m as usize),
+                time: Duration::from_secs_f64(value["millis"].as_f64().unwrap_or(0.0) / 1e3),
+                nodes: value["nodes"].as_u64().unwrap_or(0),
+                peak_memory: value["peak_memory_bytes"].as_u64().unwrap_or(0) as usize,
+                threads: value["threads"].as_u64().unwrap_or(1) as usize,
+                cpu,
+                huge_pages: None,
+                // The other build runs with its own default: huge pages where given.
+                pages: Pages::Huge,
+                build: Some(self.name.clone()),
+            });
+            if !finished {
+                break;
+            }
+        }
+        runs.sort_by_key(|m| m.time);
+        let median = runs.len() / 2;
+        Ok(runs.swap_remove(median))
+    }
+}

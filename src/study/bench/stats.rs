@@ -1,0 +1,83 @@
+//! Statistics over the measurements: per-solver summaries, disagreements between optimal solvers, the puzzles compared.
+
+use super::*;
+
+pub(super) fn finished(m: &Measurement) -> bool {
+    matches!(m.outcome, "solved" | "unsolvable" | "none-within")
+}
+
+/// Time statistics of one solver over a list of measurements.
+pub fn summarize(solver: &'static str, measurements: &[Measurement]) -> Summary {
+    let mine: Vec<&Measurement> = measurements.iter().filter(|m| m.solver == solver).collect();
+    let done: Vec<&&Measurement> = mine.iter().filter(|m| finished(m)).collect();
+    let mut times: Vec<f64> = done.iter().map(|m| m.time.as_secs_f64() * 1e3).collect();
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| -> f64 {
+        if times.is_empty() {
+            return 0.0;
+        }
+        // Nearest rank: the smallest time with at least q of the runs at or below it.
+        let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
+        times[rank - 1]
+    };
+    let moves: Vec<usize> = done.iter().filter_map(|m| m.moves).collect();
+    Summary {
+        solver,
+        finished: done.len(),
+        unfinished: mine.len() - done.len(),
+        mean_ms: if times.is_empty() {
+            0.0
+        } else {
+            times.iter().sum::<f64>() / times.len() as f64
+        },
+        median_ms: at(0.5),
+        p99_ms: at(0.99),
+        max_ms: times.last().copied().unwrap_or(0.0),
+        mean_moves: if moves.is_empty() {
+            0.0
+        } else {
+            moves.iter().sum::<usize>() as f64 / moves.len() as f64
+        },
+        nodes: mine.iter().map(|m| m.nodes).sum(),
+    }
+}
+
+/// Puzzles on which the optimal solvers that finished gave different answers.
+pub fn disagreements(measurements: &[Measurement]) -> Vec<Disagreement> {
+    let mut names: Vec<&str> = Vec::new();
+    for m in measurements {
+        if !names.contains(&m.puzzle.as_str()) {
+            names.push(&m.puzzle);
+        }
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let answers: Vec<(&'static str, Option<usize>)> = measurements
+            .iter()
+            .filter(|m| m.puzzle == name && finished(m))
+            .filter(|m| {
+                solver::kind(m.solver).is_some_and(|k| k.optimality == Optimality::Guaranteed)
+            })
+            .map(|m| (m.solver, m.moves))
+            .collect();
+        if answers.windows(2).any(|w| w[0].1 != w[1].1) {
+            out.push(Disagreement {
+                puzzle: name.to_string(),
+                answers,
+            });
+        }
+    }
+    out
+}
+
+/// How many puzzles at least two optimal solvers finished, so that their move counts were
+/// compared.
+pub fn compared_puzzles(measurements: &[Measurement]) -> usize {
+    let mut finishers: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in measurements.iter().filter(|m| finished(m)) {
+        if solver::kind(m.solver).is_some_and(|k| k.optimality == Optimality::Guaranteed) {
+            *finishers.entry(m.puzzle.as_str()).or_insert(0) += 1;
+        }
+    }
+    finishers.values().filter(|&&n| n >= 2).count()
+}
