@@ -1,5 +1,6 @@
 //! `ricochet-lab accuracy`: how often a solver finds the optimum, by optimal move count.
 
+use super::common::named;
 use super::output::{out, outln};
 use ricochet_lab::solver::{Limits, SolverId};
 use ricochet_lab::study::accuracy::{self, AccuracyConfig};
@@ -10,7 +11,7 @@ use std::time::Duration;
 #[derive(clap::Args, Debug, Clone)]
 pub struct AccuracyArgs {
     /// The solver to measure (see `ricochet-lab solvers`).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<SolverId>())]
     solver: SolverId,
     /// The number of puzzles.
     #[arg(long, default_value_t = 1000)]
@@ -19,7 +20,7 @@ pub struct AccuracyArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The optimal solver that gives the optimum.
-    #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
+    #[arg(long, value_parser = named::<SolverId>(), default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Stop each run (baseline and solver) after this many seconds.
     #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds)]

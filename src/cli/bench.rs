@@ -1,5 +1,6 @@
 //! `ricochet-lab bench`: times solvers on the reference puzzles and seeded random games.
 
+use super::common::named;
 use ricochet_lab::solver::{Limits, Pages};
 use ricochet_lab::study::bench::{self, BenchConfig, Suite};
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "fast,iddfs", value_delimiter = ',')]
     solvers: Vec<String>,
     /// Which suite to run.
-    #[arg(long, value_enum, default_value_t = Suite::Reference)]
+    #[arg(long, value_parser = named::<Suite>(), default_value_t = Suite::Reference)]
     suite: Suite,
     /// Runs per puzzle and solver (at least 1); the median time is reported.
     #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
@@ -37,7 +38,7 @@ pub struct BenchArgs {
     threads: Vec<usize>,
     /// Comma-separated page sizes to run `fast` with, each in turn (`huge,small`); the time
     /// with 4 KiB pages only over the time with huge pages is printed per puzzle.
-    #[arg(long, value_name = "huge,small", value_enum, value_delimiter = ',')]
+    #[arg(long, value_name = "huge,small", value_parser = named::<Pages>(), value_delimiter = ',')]
     pages: Vec<Pages>,
     /// Another build of this program (e.g. an older commit's binary) to time in the same run,
     /// right after this one on each reference puzzle, through its `solve --json`.

@@ -175,3 +175,57 @@ pub(super) fn save_error(error: ricochet_lab::model::formats::FormatError) -> an
         other => other.into(),
     }
 }
+
+/// A library type the command line names by its spelling: every value and each one's name.
+/// The library offers these without clap; [`named`] adapts them for clap here.
+pub(super) trait Named: Copy + Send + Sync + 'static {
+    /// Every value, in the order help lists them.
+    fn all() -> &'static [Self];
+    /// The value's name on the command line.
+    fn name(self) -> &'static str;
+}
+
+impl Named for ricochet_lab::solver::SolverId {
+    fn all() -> &'static [Self] {
+        &ricochet_lab::solver::SolverId::ALL
+    }
+
+    fn name(self) -> &'static str {
+        ricochet_lab::solver::SolverId::name(self)
+    }
+}
+
+impl Named for ricochet_lab::solver::Pages {
+    fn all() -> &'static [Self] {
+        &ricochet_lab::solver::Pages::ALL
+    }
+
+    fn name(self) -> &'static str {
+        ricochet_lab::solver::Pages::name(self)
+    }
+}
+
+impl Named for ricochet_lab::study::bench::Suite {
+    fn all() -> &'static [Self] {
+        &ricochet_lab::study::bench::Suite::ALL
+    }
+
+    fn name(self) -> &'static str {
+        ricochet_lab::study::bench::Suite::name(self)
+    }
+}
+
+/// clap's value parser for a [`Named`] type: help lists every name, and any other word is
+/// refused with that list, as clap's own enums are.
+pub(super) fn named<T: Named + Clone>() -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(T::all().iter().map(|value| value.name())).map(
+        |name| {
+            T::all()
+                .iter()
+                .copied()
+                .find(|value| value.name() == name)
+                .expect("the parser accepts only the names of these values")
+        },
+    )
+}

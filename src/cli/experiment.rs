@@ -2,6 +2,7 @@
 //! progress bar, streamed to CSV, kept through Ctrl-C, resumed, merged from shards, and
 //! summarised in the thesis' tables.
 
+use super::common::named;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use ricochet_lab::model::formats;
@@ -32,10 +33,10 @@ pub struct ExperimentArgs {
     #[arg(long)]
     board: Option<String>,
     /// Solvers to compare, comma-separated (all registered solvers when left out).
-    #[arg(long, value_enum, value_delimiter = ',')]
+    #[arg(long, value_parser = named::<SolverId>(), value_delimiter = ',')]
     solvers: Vec<SolverId>,
     /// The optimal solver whose move count is the required number of moves.
-    #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
+    #[arg(long, value_parser = named::<SolverId>(), default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Per-run time limit in seconds (the thesis used 40).
     #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds)]

@@ -1,6 +1,6 @@
 //! `ricochet-lab solve`: solves one puzzle and prints the per-depth rows and the answer.
 
-use super::common::{EXIT_INVALID, EXIT_STOPPED};
+use super::common::{EXIT_INVALID, EXIT_STOPPED, named};
 use super::output::{OutputError, WriteFailure, outln};
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats;
@@ -18,7 +18,7 @@ pub struct SolveArgs {
     /// A .ron file, a .txt Cox file, or a game id.
     source: String,
     /// The solver (see `ricochet-lab solvers`).
-    #[arg(long, value_enum, default_value_t = SolverId::Iddfs)]
+    #[arg(long, value_parser = named::<SolverId>(), default_value_t = SolverId::Iddfs)]
     solver: SolverId,
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
@@ -56,7 +56,7 @@ pub struct SolveArgs {
     threads: Option<usize>,
     /// The memory pages `fast` asks for its table: `huge` where the system gives them, or
     /// `small` (4 KiB) only, to measure it without huge pages.
-    #[arg(long, value_enum, default_value_t = Pages::Huge)]
+    #[arg(long, value_parser = named::<Pages>(), default_value_t = Pages::Huge)]
     pages: Pages,
 }
 

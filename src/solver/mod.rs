@@ -170,7 +170,7 @@ pub struct SolverOptions {
 /// The memory pages a solver asks the system for its big tables. Lookups land at random
 /// places in tables of hundreds of MiB, so with 4 KiB pages nearly every one also misses the
 /// processor's address translation cache; asking for small pages measures what that costs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Pages {
     /// 2 MiB pages where the system gives them (Linux `madvise(MADV_HUGEPAGE)`).
@@ -182,12 +182,21 @@ pub enum Pages {
 }
 
 impl Pages {
+    /// Every page size.
+    pub const ALL: [Pages; 2] = [Pages::Huge, Pages::Small];
+
     /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Pages::Huge => "huge",
             Pages::Small => "small",
         }
+    }
+}
+
+impl std::fmt::Display for Pages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -47,12 +47,10 @@ macro_rules! solvers {
             Hash,
             PartialOrd,
             Ord,
-            clap::ValueEnum,
             serde::Serialize,
             serde::Deserialize,
         )]
         #[serde(rename_all = "kebab-case")]
-        #[value(rename_all = "kebab-case")]
         pub enum SolverId {
             $($($variant,)+)+
         }
@@ -152,18 +150,14 @@ impl SolverRef for &String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::ValueEnum;
 
     #[test]
     fn every_spelling_of_a_solver_is_its_command_line_name() {
         for id in SolverId::ALL {
             let name = id.name();
             assert_eq!(SolverId::from_name(name), Some(id));
-            let value = id.to_possible_value().expect("no solver is hidden");
-            assert_eq!(value.get_name(), name);
             assert_eq!(serde_json::to_string(&id).unwrap(), format!("\"{name}\""));
         }
-        assert_eq!(SolverId::ALL.len(), SolverId::value_variants().len());
         assert!("magic".parse::<SolverId>().is_err());
     }
 }

@@ -55,7 +55,7 @@ pub const REFERENCE_GAME_IDS: [&str; 3] = [
 pub const RANDOM_SEEDS: std::ops::RangeInclusive<u64> = 1..=1000;
 
 /// Which puzzles to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Suite {
     /// The puzzles in the boards folder and the known hard game ids.
     Reference,
@@ -63,6 +63,26 @@ pub enum Suite {
     Random,
     /// Both.
     All,
+}
+
+impl Suite {
+    /// Every suite.
+    pub const ALL: [Suite; 3] = [Suite::Reference, Suite::Random, Suite::All];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Suite::Reference => "reference",
+            Suite::Random => "random",
+            Suite::All => "all",
+        }
+    }
+}
+
+impl std::fmt::Display for Suite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// What the bench runs.
