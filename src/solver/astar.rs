@@ -291,6 +291,9 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
                 cells: RobotCells::new(&node.cells[..n]),
                 path: path_to(nodes, colors, node),
             });
+            self.search
+                .probe
+                .profile_node(|| path_to(nodes, colors, node));
             if let Some(goal) = self.expand(index, &node, &mut lowest)? {
                 self.finish_row();
                 return Ok(SearchEnd::Found(self.read_path(goal)));

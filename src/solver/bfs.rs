@@ -140,6 +140,7 @@ fn search_states<P: Probe, K: StateKey>(
             cells: RobotCells::new(&node.cells[..n]),
             path: read_path(nodes, head),
         });
+        search.probe.profile_node(|| read_path(nodes, head));
         // Room for every child before any is made, so the list grows only within the limit.
         reserve_nodes_within(nodes, visited.bytes(), 4 * n, search)?;
         for (robot, &color) in colors.iter().enumerate() {

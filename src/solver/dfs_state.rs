@@ -83,6 +83,11 @@ impl DfsState {
             cells: RobotCells::new(&self.cells),
             path: self.moves(),
         });
+        search.probe.profile_node(|| {
+            self.path
+                .iter()
+                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
+        });
         Ok(self.at_goal(&self.cells) && g >= self.min_len)
     }
 

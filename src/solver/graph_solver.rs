@@ -369,6 +369,7 @@ impl GraphRun<'_> {
                     path: read_path(&nodes, head),
                 }
             });
+            search.probe.profile_node(|| read_path(&nodes, head));
             let mut edges_changed = 0u64;
             let ors = &state.cells[..or_count];
             for &cell in ors {

@@ -455,6 +455,8 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
             cells: RobotCells::new(&self.cells[..self.robots]),
             path: self.path.clone(),
         });
+        let path = &self.path;
+        self.search.probe.profile_node(|| path.iter().copied());
         if self.at_goal() && depth >= self.min_len {
             return Ok(true);
         }

@@ -24,6 +24,7 @@ pub mod key;
 pub mod min_moves;
 pub mod pages;
 pub mod probe;
+pub mod profile;
 pub mod registry;
 pub mod sharded_set;
 pub mod slide_graph;

@@ -451,6 +451,8 @@ impl Engine {
             search
                 .probe
                 .event(|| Event::solver(StatelessEvent::Moved { state: id, moves }));
+            let finals = &self.finals;
+            search.probe.profile_node(|| read_moves(finals, id));
             self.expand(id, search);
             if self.stats.nodes.is_multiple_of(256) {
                 search.set_memory(self.bytes())?;

@@ -231,7 +231,8 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         self.columns[robot] = to.1;
     }
 
-    /// Reports the node reached by the path, at `depth`, when someone listens.
+    /// Reports the node reached by the path, at `depth`, when someone listens, and counts it
+    /// in the node profile when the run profiles.
     #[inline(always)]
     pub fn node_event(&mut self, depth: u32) {
         let setup = self.setup;
@@ -246,6 +247,11 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                     Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
                 })
                 .collect(),
+        });
+        self.control.profile_node(|| {
+            path.iter().map(|&(r, d)| {
+                Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
+            })
         });
     }
 }
