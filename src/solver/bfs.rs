@@ -134,13 +134,14 @@ fn search_states<P: Probe, K: StateKey>(
                 .event(|| Event::IterationStarted { depth: node.depth });
         }
         stats.nodes += 1;
+        // Profiled before the tick, so a node counted as the run stops is profiled too.
+        search.probe.profile_node(|| read_path(nodes, head));
         search.tick()?;
         search.probe.event(|| Event::Node {
             depth: node.depth,
             cells: RobotCells::new(&node.cells[..n]),
             path: read_path(nodes, head),
         });
-        search.probe.profile_node(|| read_path(nodes, head));
         // Room for every child before any is made, so the list grows only within the limit.
         reserve_nodes_within(nodes, visited.bytes(), 4 * n, search)?;
         for (robot, &color) in colors.iter().enumerate() {

@@ -77,16 +77,17 @@ impl DfsState {
     /// fewer moves than the rules accept).
     #[inline(always)]
     pub fn enter<P: Probe>(&self, search: &mut Search<'_, P>, g: u32) -> Result<bool, Stop> {
+        // Profiled before the tick, so a node counted as the run stops is profiled too.
+        search.probe.profile_node(|| {
+            self.path
+                .iter()
+                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
+        });
         search.tick()?;
         search.probe.event(|| Event::Node {
             depth: g,
             cells: RobotCells::new(&self.cells),
             path: self.moves(),
-        });
-        search.probe.profile_node(|| {
-            self.path
-                .iter()
-                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
         });
         Ok(self.at_goal(&self.cells) && g >= self.min_len)
     }

@@ -357,6 +357,8 @@ impl GraphRun<'_> {
                     .event(|| Event::IterationStarted { depth: state.moves });
             }
             stats.nodes += 1;
+            // Profiled before the tick, so a node counted as the run stops is profiled too.
+            search.probe.profile_node(|| read_path(&nodes, head));
             search.tick()?;
             search.probe.event(|| {
                 let mut cells = all_cells.clone();
@@ -369,7 +371,6 @@ impl GraphRun<'_> {
                     path: read_path(&nodes, head),
                 }
             });
-            search.probe.profile_node(|| read_path(&nodes, head));
             let mut edges_changed = 0u64;
             let ors = &state.cells[..or_count];
             for &cell in ors {

@@ -447,12 +447,13 @@ impl Engine {
                     .event(|| Event::IterationStarted { depth: moves });
             }
             self.stats.nodes += 1;
+            // Profiled before the tick, so a node counted as the run stops is profiled too.
+            let finals = &self.finals;
+            search.probe.profile_node(|| read_moves(finals, id));
             search.tick()?;
             search
                 .probe
                 .event(|| Event::solver(StatelessEvent::Moved { state: id, moves }));
-            let finals = &self.finals;
-            search.probe.profile_node(|| read_moves(finals, id));
             self.expand(id, search);
             if self.stats.nodes.is_multiple_of(256) {
                 search.set_memory(self.bytes())?;

@@ -53,8 +53,9 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
                 [None; MAX_PROFILE_DEPTH]
             };
             head += 1;
-            search.tick()?;
+            // Profiled before the tick, so a node counted as the run stops is profiled too.
             search.probe.profile_node(|| prefix.into_iter().flatten());
+            search.tick()?;
             for (robot, &cell) in cells[..n].iter().enumerate() {
                 walker.set(robot, (cell, column_index[usize::from(cell)]));
             }

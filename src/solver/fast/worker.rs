@@ -231,8 +231,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         self.columns[robot] = to.1;
     }
 
-    /// Reports the node reached by the path, at `depth`, when someone listens, and counts it
-    /// in the node profile when the run profiles.
+    /// Reports the node reached by the path, at `depth`, when someone listens.
     #[inline(always)]
     pub fn node_event(&mut self, depth: u32) {
         let setup = self.setup;
@@ -248,6 +247,14 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 })
                 .collect(),
         });
+    }
+
+    /// Counts the node reached by the path in the node profile, when the run profiles. Called
+    /// before the node's tick, so a node counted as its work stops is profiled too.
+    #[inline(always)]
+    pub fn profile_node(&mut self) {
+        let setup = self.setup;
+        let path = &self.path;
         self.control.profile_node(|| {
             path.iter().map(|&(r, d)| {
                 Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
