@@ -335,7 +335,7 @@ fn print_profile_level(
         0
     } else {
         // Largest first; the sort is stable, so equal counts keep the tree order.
-        children.sort_by(|a, b| b.nodes.cmp(&a.nodes));
+        children.sort_by_key(|child| std::cmp::Reverse(child.nodes));
         let hidden = children.len().saturating_sub(PROFILE_CHILDREN_SHOWN);
         children.truncate(PROFILE_CHILDREN_SHOWN);
         hidden
