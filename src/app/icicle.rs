@@ -70,7 +70,7 @@ pub fn layout(entries: &[ProfileEntry], rect: Rect) -> Vec<Block<'_>> {
     blocks
 }
 
-/// The accessible name of a block: `Prefix` and its moves, e.g. `Prefix BS RN`.
+/// The accessible name of a block: `Prefix` and its moves, e.g. `Prefix BS, RN`.
 pub fn block_label(prefix: &[Move]) -> String {
     format!("Prefix {}", format_moves(prefix))
 }
@@ -235,6 +235,6 @@ mod tests {
         assert_eq!(blocks.len(), 1);
         assert_eq!(blocks[0].entry.prefix, vec![bs]);
         assert!(layout(&[], rect).is_empty());
-        assert_eq!(block_label(&[bs, rn]), "Prefix BS RN");
+        assert_eq!(block_label(&[bs, rn]), "Prefix BS, RN");
     }
 }
