@@ -227,3 +227,71 @@ fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
     // The plot has the same figure.
     assert_eq!(harness.state().plotted_solves(), 1);
 }
+
+#[test]
+fn the_run_tab_charts_the_prefixes_hovers_and_shows_one_on_the_board() {
+    use common::{app_harness, choose_solver, finished, import, step_until};
+    use egui_kittest::kittest::Queryable;
+    use ricochet_lab::app::icicle::block_label;
+
+    let mut harness = app_harness();
+    let (puzzle, _) = ricochet_lab::model::tiles::random_game(2, 4).unwrap();
+    import(
+        &mut harness,
+        &ricochet_lab::model::formats::game_id::write(&puzzle).unwrap(),
+    );
+    choose_solver(&mut harness, "iddfs");
+    harness.get_by_label("Solve").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(60), finished);
+    harness.run_steps(4);
+    let summary = harness.state().run_summary().unwrap();
+    let entries = harness
+        .state()
+        .run_profile()
+        .expect("the run counted a profile")
+        .to_vec();
+    let first_moves: u64 = entries
+        .iter()
+        .filter(|e| e.prefix.len() == 1)
+        .map(|e| e.nodes)
+        .sum();
+    let nodes: u64 = summary.rows.iter().map(|r| r.nodes).sum();
+    let roots = nodes - first_moves;
+    assert!(
+        (1..=summary.rows.len() as u64).contains(&roots),
+        "{first_moves} of {nodes}"
+    );
+    // The largest first move and its largest second move are on screen by their labels.
+    let biggest = |length: usize| {
+        entries
+            .iter()
+            .filter(|e| e.prefix.len() == length)
+            .max_by_key(|e| e.nodes)
+            .unwrap()
+            .prefix
+            .clone()
+    };
+    let (first, second) = (biggest(1), biggest(2));
+    assert!(harness.query_by_label("Nodes per first moves").is_some());
+    harness.get_by_label(&block_label(&first)).hover();
+    harness.run_steps(60);
+    let count = entries.iter().find(|e| e.prefix == first).unwrap().nodes;
+    let named = format!(
+        "{}: {} nodes",
+        ricochet_lab::model::format_moves(&first),
+        ricochet_lab::app::widgets::format_count(count)
+    );
+    assert!(harness.query_by_label_contains(&named).is_some(), "{named}");
+    harness.get_by_label(&block_label(&second)).click();
+    harness.run_steps(2);
+    let playback = harness.state().playback().expect("the prefix is shown");
+    assert_eq!(playback.moves(), &second[..]);
+    assert_eq!(playback.step(), second.len());
+    // An edit drops the run, and its chart with it.
+    harness.get_by_label("Clear robots").click();
+    harness.step();
+    harness.run_steps(2);
+    assert!(harness.state().run_profile().is_none());
+    assert!(harness.query_by_label(&block_label(&first)).is_none());
+}

@@ -94,6 +94,8 @@ pub enum Command {
     StopListing,
     /// Play back the listed solution with this index.
     PlayListedSolution(usize),
+    /// Show where these first moves of the run lead, on the board (the node chart's blocks).
+    ShowPrefix(Vec<crate::model::Move>),
     /// Start the chosen solver.
     Solve,
     /// Cancel the running solve.
@@ -239,6 +241,7 @@ impl RicochetApp {
             Command::ListSolutions => self.list_solutions(),
             Command::StopListing => self.stop_listing(),
             Command::PlayListedSolution(index) => self.play_listed_solution(index),
+            Command::ShowPrefix(moves) => self.show_prefix(moves),
             Command::Solve => self.solve(),
             Command::Cancel => {
                 if let Some(session) = self.derived.session_mut(self.doc.revision())

@@ -31,6 +31,7 @@ pub mod experiments;
 pub mod files;
 pub mod help;
 pub mod hints;
+pub mod icicle;
 pub mod keys;
 pub mod logic;
 pub mod new_board;

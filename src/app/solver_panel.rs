@@ -3,12 +3,14 @@
 
 use super::debugger::DebugSettings;
 use super::depth_table::depth_table_ui;
+use super::icicle::{IcicleCommand, icicle_ui};
 use super::keys::{self, Action};
 use super::playback::{Playback, PlaybackControl};
 use super::state::SolverSettings;
 use super::widgets::{format_bytes, format_count, format_duration};
 use super::{Command, theme};
 use crate::model::{Puzzle, Rules, format_moves};
+use crate::solver::profile::NodeProfile;
 use crate::solver::{Optimality, Outcome, SolverKind, SolverOptions};
 use crate::worker::{RunEnd, SolveJob, SolveRun};
 use std::time::Duration;
@@ -66,6 +68,8 @@ pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> 
         memory_limit: settings
             .use_memory_limit
             .then(|| (settings.memory_limit_mib as usize).saturating_mul(1 << 20)),
+        // Every run counts its nodes per first two moves for the Run tab's chart.
+        profile: NodeProfile::new(super::icicle::PROFILE_DEPTH).ok(),
     }
 }
 
@@ -269,7 +273,10 @@ pub fn run_ui(
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
     match (view.session, view.earlier_run) {
-        (Some(session), _) => session_ui(ui, session, palette),
+        (Some(session), _) => {
+            let shown = view.playback.map(Playback::moves);
+            session_ui(ui, session, shown, palette, commands);
+        }
         (None, Some(note)) => {
             ui.label(egui::RichText::new(note).color(palette.muted));
         }
@@ -287,7 +294,13 @@ pub fn run_ui(
     }
 }
 
-fn session_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette) {
+fn session_ui(
+    ui: &mut egui::Ui,
+    session: &SolveSession,
+    shown: Option<&[crate::model::Move]>,
+    palette: &theme::Palette,
+    commands: &mut Vec<Command>,
+) {
     let run = &session.run;
     let kind = run.kind();
     let elapsed = run.elapsed();
@@ -314,6 +327,11 @@ fn session_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palett
         }
     } else {
         result_ui(ui, session, palette);
+    }
+    if let Some(entries) = run.profile()
+        && let Some(IcicleCommand::Show(moves)) = icicle_ui(ui, entries, shown)
+    {
+        commands.push(Command::ShowPrefix(moves));
     }
     depth_table_ui(
         ui,

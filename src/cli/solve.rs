@@ -4,6 +4,7 @@ use super::common::{EXIT_INVALID, EXIT_STOPPED, named};
 use super::output::{OutputError, WriteFailure, outln};
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats;
+use ricochet_lab::solver::profile::{MAX_PROFILE_DEPTH, NodeProfile, ProfileEntry, Profiling};
 use ricochet_lab::solver::{
     self, Limits, NoProbe, Outcome, Pages, Probe, Report, SolverId, SolverOptions,
 };
@@ -58,6 +59,15 @@ pub struct SolveArgs {
     /// `small` (4 KiB) only, to measure it without huge pages.
     #[arg(long, value_parser = named::<Pages>(), default_value_t = Pages::Huge)]
     pages: Pages,
+    /// Count the nodes under each prefix of 1 to K moves (K from 1 to 4) and print them:
+    /// where the search spent its nodes.
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = clap::value_parser!(u8).range(1..=MAX_PROFILE_DEPTH as i64),
+        conflicts_with = "all_solutions"
+    )]
+    profile_depth: Option<u8>,
 }
 
 /// Loads the puzzle, applies the rule flags, runs the solver and prints its report.
@@ -122,19 +132,48 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             code
         };
     }
+    let profile_depth = args.profile_depth.map(usize::from);
+    let mut profile = None;
     let (report, row_times) = if args.json {
         // Each row's time and the total are read from one clock.
-        ricochet_lab::worker::clock::run_clocked(
-            args.solver,
-            &puzzle,
-            &options,
-            &limits,
-            &mut NoProbe,
-        )?
+        match profile_depth {
+            None => ricochet_lab::worker::clock::run_clocked(
+                args.solver,
+                &puzzle,
+                &options,
+                &limits,
+                &mut NoProbe,
+            )?,
+            Some(depth) => {
+                let mut probe = Profiling::new(NoProbe, depth)?;
+                let run = ricochet_lab::worker::clock::run_clocked(
+                    args.solver,
+                    &puzzle,
+                    &options,
+                    &limits,
+                    &mut probe,
+                )?;
+                profile = Some(probe.profile);
+                run
+            }
+        }
     } else {
-        let mut rows = PrintRows::new(args.solver.kind());
-        let report = solver::run(args.solver, &puzzle, &options, &limits, &mut rows)?;
-        rows.check()?;
+        let rows = PrintRows::new(args.solver.kind());
+        let report = match profile_depth {
+            None => {
+                let mut rows = rows;
+                let report = solver::run(args.solver, &puzzle, &options, &limits, &mut rows)?;
+                rows.check()?;
+                report
+            }
+            Some(depth) => {
+                let mut probe = Profiling::new(rows, depth)?;
+                let report = solver::run(args.solver, &puzzle, &options, &limits, &mut probe)?;
+                probe.inner.check()?;
+                profile = Some(probe.profile);
+                report
+            }
+        };
         (report, Vec::new())
     };
     if args.json {
@@ -142,9 +181,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         for (row, at) in json.depths.iter_mut().zip(&row_times) {
             row.millis = Some(at.as_secs_f64() * 1000.0);
         }
+        json.profile = profile.as_ref().map(profile_json);
         outln!("{}", super::common::json_line(&json)?)?;
     } else {
         print_report(&report)?;
+        if let Some(profile) = &profile {
+            print_profile(profile)?;
+        }
     }
     Ok(exit_code(&report.outcome))
 }
@@ -234,6 +277,84 @@ pub(super) struct ReportJson<'r> {
     /// The bound an unsolvability proof holds to (unsolvable outcomes only; `null` for none).
     #[serde(skip_serializing_if = "Option::is_none")]
     within: Option<Option<u32>>,
+    /// The nodes under each move prefix (`--profile-depth` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<Vec<ProfileEntryJson>>,
+}
+
+/// One prefix of the node profile: its moves in move notation and the nodes under it.
+#[derive(Serialize)]
+struct ProfileEntryJson {
+    prefix: Vec<String>,
+    nodes: u64,
+}
+
+/// The profile's entries for JSON, in its tree order.
+fn profile_json(profile: &NodeProfile) -> Vec<ProfileEntryJson> {
+    profile
+        .entries()
+        .into_iter()
+        .map(|entry| ProfileEntryJson {
+            prefix: entry.prefix.iter().map(ToString::to_string).collect(),
+            nodes: entry.nodes,
+        })
+        .collect()
+}
+
+/// How many of a prefix's longer prefixes the text table shows, the largest first.
+const PROFILE_CHILDREN_SHOWN: usize = 3;
+
+/// Prints the node profile as a short table: every first move with its nodes and share of
+/// all counted nodes, and below each its few largest longer prefixes.
+fn print_profile(profile: &NodeProfile) -> Result<(), OutputError> {
+    let entries = profile.entries();
+    let total: u64 = entries
+        .iter()
+        .filter(|e| e.prefix.len() == 1)
+        .map(|e| e.nodes)
+        .sum();
+    outln!("Nodes per first moves ({total} below the root):")?;
+    print_profile_level(&entries, &[], total)
+}
+
+/// Prints the entries one move longer than `prefix` (all of them at the first level, the
+/// largest few below), each followed by its own.
+fn print_profile_level(
+    entries: &[ProfileEntry],
+    prefix: &[ricochet_lab::model::Move],
+    total: u64,
+) -> Result<(), OutputError> {
+    let mut children: Vec<&ProfileEntry> = entries
+        .iter()
+        .filter(|e| e.prefix.len() == prefix.len() + 1 && e.prefix.starts_with(prefix))
+        .collect();
+    let hidden = if prefix.is_empty() {
+        0
+    } else {
+        // Largest first; the sort is stable, so equal counts keep the tree order.
+        children.sort_by_key(|child| std::cmp::Reverse(child.nodes));
+        let hidden = children.len().saturating_sub(PROFILE_CHILDREN_SHOWN);
+        children.truncate(PROFILE_CHILDREN_SHOWN);
+        hidden
+    };
+    let indent = "  ".repeat(prefix.len() + 1);
+    for child in children {
+        let share = if total == 0 {
+            0.0
+        } else {
+            child.nodes as f64 * 100.0 / total as f64
+        };
+        outln!(
+            "{indent}{:<12} {:>14} {share:>6.2}%",
+            format_moves(&child.prefix),
+            child.nodes
+        )?;
+        print_profile_level(entries, &child.prefix, total)?;
+    }
+    if hidden > 0 {
+        outln!("{indent}... {hidden} more")?;
+    }
+    Ok(())
 }
 
 /// One per-depth row, with the solver's extra counters beside the deck's three.
@@ -288,6 +409,7 @@ pub(super) fn report_json(report: &Report) -> ReportJson<'_> {
             Outcome::Unsolvable { within } => Some(*within),
             _ => None,
         },
+        profile: None,
     }
 }
 

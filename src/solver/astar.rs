@@ -335,8 +335,12 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
                     .event(|| Event::IterationStarted { depth: bound });
             }
             self.stats.nodes += 1;
-            self.search.tick()?;
             let (colors, nodes) = (&self.colors, &self.nodes);
+            // Profiled before the tick, so a node counted as the run stops is profiled too.
+            self.search
+                .probe
+                .profile_node(|| path_to(nodes, colors, node));
+            self.search.tick()?;
             self.search.probe.event(|| Event::Node {
                 depth: node.g,
                 cells: RobotCells::new(&node.cells[..n]),

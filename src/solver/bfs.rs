@@ -151,6 +151,10 @@ fn search_states<P: Probe, K: StateKey>(
                 .event(|| Event::IterationStarted { depth: node.depth });
         }
         stats.nodes += 1;
+        // Profiled before the tick, so a node counted as the run stops is profiled too.
+        search
+            .probe
+            .profile_node(|| trace_path(nodes, head, |node| node.mv.map(|mv| (mv, node.parent))));
         search.tick()?;
         search.probe.event(|| Event::Node {
             depth: node.depth,

@@ -77,6 +77,12 @@ impl DfsState {
     /// fewer moves than the rules accept).
     #[inline(always)]
     pub fn enter<P: Probe>(&self, search: &mut Search<'_, P>, g: u32) -> Result<bool, Stop> {
+        // Profiled before the tick, so a node counted as the run stops is profiled too.
+        search.probe.profile_node(|| {
+            self.path
+                .iter()
+                .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
+        });
         search.tick()?;
         search.probe.event(|| Event::Node {
             depth: g,

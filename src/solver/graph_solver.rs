@@ -429,6 +429,10 @@ impl GraphRun<'_> {
                     .event(|| Event::IterationStarted { depth: state.moves });
             }
             stats.nodes += 1;
+            // Profiled before the tick, so a node counted as the run stops is profiled too.
+            search.probe.profile_node(|| {
+                trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent)))
+            });
             search.tick()?;
             search.probe.event(|| {
                 let mut cells = all_cells.clone();

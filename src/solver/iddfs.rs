@@ -465,6 +465,9 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
         key: Option<S::Key>,
     ) -> Result<bool, Stop> {
         self.stats.nodes += 1;
+        // Profiled before the tick, so a node counted as the run stops is profiled too.
+        let path = &self.path;
+        self.search.probe.profile_node(|| path.iter().copied());
         self.search.tick()?;
         self.search.probe.event(|| Event::Node {
             depth,

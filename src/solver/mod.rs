@@ -18,6 +18,7 @@ pub mod min_moves;
 pub mod pages;
 pub mod picture;
 pub mod probe;
+pub mod profile;
 pub mod sharded_set;
 pub mod slide_graph;
 pub(crate) mod steps;

@@ -2,10 +2,11 @@
 //!
 //! Every solver is generic over a [`Probe`]. All methods default to doing nothing and events
 //! are built lazily, so a run with [`NoProbe`] compiles to the same code as a run without any
-//! hooks. The app's live counters, the debugger's stepping and recording, and cancellation all
-//! go through this one trait.
+//! hooks. The app's live counters, the debugger's stepping and recording, cancellation and the
+//! node profile per move prefix ([`super::profile`]) all go through this one trait.
 
 use super::picture::SearchPicture;
+use super::profile::NodeProfile;
 use crate::model::{Board, Cell, Move};
 use std::any::Any;
 use std::fmt;
@@ -205,6 +206,33 @@ impl Event {
 
 /// What a solver reports to and asks of its observer. Every method defaults to nothing.
 pub trait Probe {
+    /// Whether the probe counts nodes per move prefix. Solvers report a node's path to
+    /// [`node_profile`](Probe::node_profile) only under `if P::PROFILES`, a constant, so a
+    /// probe that does not profile leaves no trace in the search loop.
+    const PROFILES: bool = false;
+
+    /// The counts nodes are added to, when the probe profiles (see
+    /// [`PROFILES`](Probe::PROFILES)).
+    #[inline(always)]
+    fn node_profile(&mut self) -> Option<&mut NodeProfile> {
+        None
+    }
+
+    /// Counts a node in the profile, when the probe profiles: `path` yields the moves from
+    /// the root to it, of which the profile reads only its first few. Built only when the
+    /// probe profiles, so a solver may walk parent links in it.
+    #[inline(always)]
+    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, path: impl FnOnce() -> I)
+    where
+        Self: Sized,
+    {
+        if Self::PROFILES
+            && let Some(profile) = self.node_profile()
+        {
+            profile.count(path());
+        }
+    }
+
     /// Whether the probe looks at events. Solvers may skip work that only feeds events.
     fn wants_events(&self) -> bool {
         false
@@ -227,6 +255,41 @@ pub trait Probe {
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
         false
+    }
+}
+
+/// A probe lent to a wrapper (such as [`super::profile::Profiling`]) observes as itself.
+impl<P: Probe> Probe for &mut P {
+    const PROFILES: bool = P::PROFILES;
+
+    #[inline(always)]
+    fn node_profile(&mut self) -> Option<&mut NodeProfile> {
+        (**self).node_profile()
+    }
+
+    #[inline(always)]
+    fn wants_events(&self) -> bool {
+        (**self).wants_events()
+    }
+
+    #[inline(always)]
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        (**self).event(event);
+    }
+
+    #[inline(always)]
+    fn depth_finished(&mut self, stats: &DepthStats) {
+        (**self).depth_finished(stats);
+    }
+
+    #[inline(always)]
+    fn progress(&mut self, nodes: u64, memory_bytes: usize) {
+        (**self).progress(nodes, memory_bytes);
+    }
+
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        (**self).should_stop()
     }
 }
 

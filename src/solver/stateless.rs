@@ -241,6 +241,9 @@ impl Engine {
                     .event(|| Event::IterationStarted { depth: moves });
             }
             self.stats.nodes += 1;
+            // Profiled before the tick, so a node counted as the run stops is profiled too.
+            let finals = &self.finals;
+            search.probe.profile_node(|| read_moves(finals, id));
             search.tick()?;
             search
                 .probe

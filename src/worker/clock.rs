@@ -119,6 +119,13 @@ pub struct ClockedProbe<'p, P: Probe> {
 }
 
 impl<P: Probe> Probe for ClockedProbe<'_, P> {
+    const PROFILES: bool = P::PROFILES;
+
+    #[inline(always)]
+    fn node_profile(&mut self) -> Option<&mut crate::solver::profile::NodeProfile> {
+        self.inner.node_profile()
+    }
+
     #[inline(always)]
     fn wants_events(&self) -> bool {
         self.inner.wants_events()

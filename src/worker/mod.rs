@@ -31,6 +31,7 @@ pub mod debug;
 pub mod distances;
 pub mod generate;
 pub mod hint;
+pub mod profile;
 pub mod solutions;
 
 use crate::model::Puzzle;
@@ -225,6 +226,9 @@ pub struct SolveJob {
     pub time_limit: Option<Duration>,
     /// The memory limit for the solver's tables, in bytes.
     pub memory_limit: Option<usize>,
+    /// Empty counts of nodes per move prefix the run fills in (see [`SolveRun::profile`]);
+    /// `None` runs without profiling.
+    pub profile: Option<crate::solver::profile::NodeProfile>,
 }
 
 impl SolveJob {
@@ -236,6 +240,7 @@ impl SolveJob {
             options: SolverOptions::default(),
             time_limit: None,
             memory_limit: None,
+            profile: None,
         }
     }
 
@@ -281,6 +286,8 @@ pub struct LiveCounters {
     /// the search, stopped when the solver returns. Taken only at those moments and when a
     /// row or the interface reads it, never per node.
     clock: Mutex<RunClock>,
+    /// The node profile, when the run counts one.
+    profile: profile::ProfileSlot,
 }
 
 impl LiveCounters {
@@ -370,6 +377,8 @@ pub struct SolveRun {
     /// How the run ended, and when the solver thread had its end.
     end: Option<(RunEnd, Instant)>,
     cancel_requested_at: Option<Instant>,
+    /// The latest node profile received, as its entries.
+    profile: Option<Vec<crate::solver::profile::ProfileEntry>>,
 }
 
 impl SolveRun {
@@ -385,6 +394,7 @@ impl SolveRun {
             rows: Vec::new(),
             end: None,
             cancel_requested_at: None,
+            profile: None,
         }
     }
 
@@ -424,6 +434,10 @@ impl SolveRun {
                 }
             }
         });
+        if let Some(profile) = self.live.profile.take() {
+            self.profile = Some(profile.entries());
+            news = true;
+        }
         match drained {
             Drained::Waiting => {}
             Drained::Finished => self.join(),
@@ -449,6 +463,12 @@ impl SolveRun {
         // The thread has sent its last message and is returning; a panic was already caught
         // and reported, so the join result carries nothing more.
         let _ = self.task.join();
+    }
+
+    /// The nodes per move prefix received so far (in the profile's tree order), when the
+    /// run counts them: the last counts of a finished run, or a recent copy while it runs.
+    pub fn profile(&self) -> Option<&[crate::solver::profile::ProfileEntry]> {
+        self.profile.as_deref()
     }
 
     /// The finished depth rows received so far.
@@ -566,9 +586,17 @@ fn run_on_thread(job: SolveJob, live: Arc<LiveCounters>, link: TaskLink<Message>
         cancel: Some(Arc::clone(&link.cancel)),
     };
     let mut probe = LiveProbe::starting_now(Arc::clone(&live), link);
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        solver::run_keeping_memory(&job.solver, &job.puzzle, &job.options, &limits, &mut probe)
-    }));
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.profile.clone() {
+            None => solver::run_keeping_memory(
+                &job.solver,
+                &job.puzzle,
+                &job.options,
+                &limits,
+                &mut probe,
+            ),
+            Some(counts) => profile::run_profiled(&job, &limits, &mut probe, counts, &live.profile),
+        }));
     // The rows were timed on this clock, so the total is read from it too.
     let total = live.stop_clock(Instant::now());
     // The solver's tables are freed after the end is sent: at gigabytes that takes longer than

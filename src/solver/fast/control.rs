@@ -3,7 +3,9 @@
 
 use super::SHARED_CHECK_INTERVAL;
 use super::parallel::Shared;
+use crate::model::Move;
 use crate::solver::probe::Event;
+use crate::solver::profile::NodeProfile;
 use crate::solver::{Probe, Search, Stop};
 use std::sync::atomic::Ordering;
 
@@ -22,6 +24,9 @@ pub(super) trait Control {
     fn tick(&mut self) -> Result<(), Halt>;
     /// Reports an event when someone listens (only the main thread has a probe).
     fn event(&mut self, event: impl FnOnce() -> Event);
+    /// Counts a node, reached by the moves `path` yields, in the node profile when the run
+    /// profiles (see [`Probe::profile_node`]).
+    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, path: impl FnOnce() -> I);
     /// Says which work unit the thread searches now (ignored by controls without units).
     fn set_unit(&mut self, _unit: usize) {}
 }
@@ -73,30 +78,41 @@ impl<P: Probe> Control for MainControl<'_, '_, '_, P> {
         self.search.probe.event(event);
     }
 
+    #[inline(always)]
+    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, path: impl FnOnce() -> I) {
+        self.search.probe.profile_node(path);
+    }
+
     fn set_unit(&mut self, unit: usize) {
         self.unit = unit;
     }
 }
 
-/// The other threads' control: only the shared flags.
-pub(super) struct HelperControl<'s> {
+/// The other threads' control: the shared flags, and under `PROFILES` the thread's own node
+/// profile, added to the run's when the thread is joined (a profile shared between threads
+/// would make every node a contended write).
+pub(super) struct HelperControl<'s, const PROFILES: bool> {
     shared: &'s Shared,
     unit: usize,
     countdown: u32,
+    /// The thread's node counts per prefix; `None` unless `PROFILES`.
+    pub profile: Option<NodeProfile>,
 }
 
-impl<'s> HelperControl<'s> {
-    /// The control of a thread that shares `shared` with the main thread.
-    pub fn new(shared: &'s Shared) -> Self {
+impl<'s, const PROFILES: bool> HelperControl<'s, PROFILES> {
+    /// The control of a thread that shares `shared` with the main thread, counting its own
+    /// node profile in `profile` when `PROFILES`.
+    pub fn new(shared: &'s Shared, profile: Option<NodeProfile>) -> Self {
         HelperControl {
             shared,
             unit: 0,
             countdown: SHARED_CHECK_INTERVAL,
+            profile,
         }
     }
 }
 
-impl Control for HelperControl<'_> {
+impl<const PROFILES: bool> Control for HelperControl<'_, PROFILES> {
     #[inline(always)]
     fn tick(&mut self) -> Result<(), Halt> {
         self.countdown -= 1;
@@ -111,6 +127,13 @@ impl Control for HelperControl<'_> {
 
     #[inline(always)]
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
+
+    #[inline(always)]
+    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, path: impl FnOnce() -> I) {
+        if PROFILES && let Some(profile) = &mut self.profile {
+            profile.count(path());
+        }
+    }
 
     fn set_unit(&mut self, unit: usize) {
         self.unit = unit;
@@ -127,4 +150,6 @@ impl Control for NoControl {
     }
 
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
+
+    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, _path: impl FnOnce() -> I) {}
 }

@@ -75,6 +75,7 @@ impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
             self.set_last_dir(robot, dir);
             self.path.push((robot as u8, dir as u8));
             self.counters.nodes += 1;
+            self.profile_node();
             self.control.tick()?;
             self.node_event(depth + 1);
             // A bound of zero is the target itself.

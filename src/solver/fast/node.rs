@@ -89,6 +89,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             return Ok(self.split_off_unit(last_from, stored));
         }
         self.counters.nodes += 1;
+        self.profile_node();
         self.control.tick()?;
         self.node_event(depth);
         let bound = match self.before_expanding(depth, left)? {
@@ -431,6 +432,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 self.counters.cut |= older;
                 let ticked = self.control.tick();
                 self.path.push((child.robot, child.dir));
+                self.profile_node();
                 self.node_event(depth + 1);
                 self.path.pop();
                 self.control.event(|| Event::Pruned {

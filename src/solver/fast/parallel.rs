@@ -5,9 +5,12 @@
 use super::control::{Control, Halt, HelperControl, MainControl};
 use super::driver::{Driver, Ending};
 use super::node::Visit;
+use super::setup::Setup;
+use super::table::Table;
 use super::worker::{Counters, Worker};
 use super::{MAX_DEPTH, Path, SPLIT_DEPTH};
 use crate::model::puzzle::MAX_ROBOTS;
+use crate::solver::profile::NodeProfile;
 use crate::solver::{Probe, Search, Stop};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -140,16 +143,25 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         let (mut unit_needs, mut stopped) = (MAX_DEPTH + 1, None);
         let units = &units;
         let shared = &shared;
+        // Each other thread counts its own node profile, of the run's depth, when it profiles.
+        let empty_profile = search.probe.node_profile().map(|p| p.emptied());
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..helpers)
                 .map(|_| {
+                    let profile = empty_profile.clone();
                     scope.spawn(move || {
-                        let control = HelperControl::new(shared);
-                        let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
-                        // Only the main thread's control ever stops the run.
-                        let (needs, _) = worker.take_units(units, shared, depth);
-                        shared.helpers_done.fetch_add(1, Ordering::Release);
-                        (worker.counters, needs)
+                        // A constant condition: only one branch is compiled.
+                        if P::PROFILES {
+                            let control = HelperControl::<true>::new(shared, profile);
+                            helper_search::<true, NO_REBOUND>(
+                                setup, table, control, units, shared, depth,
+                            )
+                        } else {
+                            let control = HelperControl::<false>::new(shared, None);
+                            helper_search::<false, NO_REBOUND>(
+                                setup, table, control, units, shared, depth,
+                            )
+                        }
                     })
                 })
                 .collect();
@@ -168,8 +180,11 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
             }
             for handle in handles {
                 // A panic in another thread is a bug; its counters are then lost, not the run.
-                if let Ok((helper_counters, needs)) = handle.join() {
+                if let Ok((helper_counters, needs, profile)) = handle.join() {
                     search.nodes += helper_counters.nodes;
+                    if let (Some(theirs), Some(mine)) = (profile, search.probe.node_profile()) {
+                        mine.merge(&theirs);
+                    }
                     counters.add(&helper_counters);
                     unit_needs = unit_needs.min(needs);
                 }
@@ -187,4 +202,21 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         };
         (Ok(ending), counters)
     }
+}
+
+/// One other thread's search: takes work units until none are left. Returns its counters, the
+/// least a unit proved it needs, and its node profile when it counted one.
+fn helper_search<const PROFILES: bool, const NO_REBOUND: bool>(
+    setup: &Setup,
+    table: &Table,
+    control: HelperControl<'_, PROFILES>,
+    units: &[Unit],
+    shared: &Shared,
+    depth: u32,
+) -> (Counters, u32, Option<NodeProfile>) {
+    let mut worker = Worker::<_, NO_REBOUND>::new(setup, table, control, depth);
+    // Only the main thread's control ever stops the run.
+    let (needs, _) = worker.take_units(units, shared, depth);
+    shared.helpers_done.fetch_add(1, Ordering::Release);
+    (worker.counters, needs, worker.control.profile.take())
 }

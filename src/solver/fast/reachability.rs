@@ -7,7 +7,12 @@ use super::control::NoControl;
 use super::driver::Driver;
 use super::worker::Worker;
 use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Direction, Move};
+use crate::solver::profile::MAX_PROFILE_DEPTH;
 use crate::solver::{Probe, Search, Stop};
+
+/// The first moves to a state, as far as a node profile reads them.
+type Prefix = [Option<Move>; MAX_PROFILE_DEPTH];
 
 impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
     /// Whether no goal state can be reached from the start at all: a breadth-first walk over
@@ -33,10 +38,23 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         let mut queue: Vec<([u16; MAX_ROBOTS], [u8; MAX_ROBOTS])> = Vec::new();
         seen.insert(walker.key());
         queue.push((walker.cells, walker.last_dirs));
+        // The first moves that reached each queued state, kept only when the run profiles
+        // nodes per move prefix: this walk's states count as the run's nodes too.
+        let mut prefixes: Vec<Prefix> = Vec::new();
+        if P::PROFILES {
+            prefixes.push([None; MAX_PROFILE_DEPTH]);
+        }
         let mut head = 0;
         while head < queue.len() {
             let (cells, last_dirs) = queue[head];
+            let prefix: Prefix = if P::PROFILES {
+                prefixes.get(head).copied().unwrap_or_default()
+            } else {
+                [None; MAX_PROFILE_DEPTH]
+            };
             head += 1;
+            // Profiled before the tick, so a node counted as the run stops is profiled too.
+            search.probe.profile_node(|| prefix.into_iter().flatten());
             search.tick()?;
             for (robot, &cell) in cells[..n].iter().enumerate() {
                 walker.set(robot, (cell, column_index[usize::from(cell)]));
@@ -62,6 +80,14 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
                             return Ok(false);
                         }
                         queue.push((walker.cells, walker.last_dirs));
+                        if P::PROFILES {
+                            let mut longer = prefix;
+                            if let Some(free) = longer.iter_mut().find(|m| m.is_none()) {
+                                let color = self.setup.colors[robot];
+                                *free = Some(Move::new(color, Direction::ALL[dir]));
+                            }
+                            prefixes.push(longer);
+                        }
                     }
                     walker.set(robot, from);
                     walker.last_dirs[robot] = last_dirs[robot];

@@ -248,6 +248,19 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 .collect(),
         });
     }
+
+    /// Counts the node reached by the path in the node profile, when the run profiles. Called
+    /// before the node's tick, so a node counted as its work stops is profiled too.
+    #[inline(always)]
+    pub fn profile_node(&mut self) {
+        let setup = self.setup;
+        let path = &self.path;
+        self.control.profile_node(|| {
+            path.iter().map(|&(r, d)| {
+                Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
+            })
+        });
+    }
 }
 
 #[cfg(test)]
