@@ -3,6 +3,7 @@
 use super::output::{OutputError, outln};
 use ricochet_lab::model::{Puzzle, format_moves};
 use ricochet_lab::solver::analysis::all_solutions::{self, Enumeration};
+use ricochet_lab::solver::report_json::ReportJson;
 use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions};
 use serde::Serialize;
 use std::process::ExitCode;
@@ -54,9 +55,9 @@ fn enumeration_exit_code(enumeration: &Enumeration) -> ExitCode {
 /// The JSON object `solve --all-solutions --json` prints: the solve report with the listing
 /// added.
 #[derive(Serialize)]
-struct EnumerationJson<'e> {
+struct EnumerationJson {
     #[serde(flatten)]
-    report: super::solve::ReportJson<'e>,
+    report: ReportJson,
     solutions: Vec<Vec<String>>,
     solution_count: usize,
     complete: bool,
@@ -70,10 +71,10 @@ struct EnumerationJson<'e> {
     rejected: Vec<String>,
 }
 
-fn enumeration_json(enumeration: &Enumeration) -> EnumerationJson<'_> {
+fn enumeration_json(enumeration: &Enumeration) -> EnumerationJson {
     let listing = &enumeration.listing;
     EnumerationJson {
-        report: super::solve::report_json(&enumeration.optimum),
+        report: ReportJson::of(&enumeration.optimum),
         solutions: listing
             .solutions
             .iter()
@@ -93,7 +94,7 @@ fn enumeration_json(enumeration: &Enumeration) -> EnumerationJson<'_> {
 }
 
 fn print_enumeration(enumeration: &Enumeration) -> Result<(), OutputError> {
-    super::solve::print_report(&enumeration.optimum)?;
+    super::report::print_report(&enumeration.optimum)?;
     if !matches!(enumeration.optimum.outcome, Outcome::Solved { .. }) {
         return Ok(());
     }

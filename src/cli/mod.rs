@@ -17,6 +17,7 @@ mod generate;
 mod hint;
 mod output;
 mod random;
+mod report;
 mod screenshot;
 mod show;
 mod solve;

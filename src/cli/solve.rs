@@ -1,15 +1,13 @@
 //! `ricochet-lab solve`: solves one puzzle and prints the per-depth rows and the answer.
 
 use super::common::{EXIT_INVALID, EXIT_STOPPED, named};
-use super::output::{OutputError, WriteFailure, outln};
+use super::output::{OutputError, outln};
+use super::report::{PrintRows, print_report};
 use ricochet_lab::model::format_moves;
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::profile::{MAX_PROFILE_DEPTH, NodeProfile, ProfileEntry, Profiling};
-use ricochet_lab::solver::{
-    self, Limits, NoProbe, Outcome, Pages, Probe, Report, SolverId, SolverOptions,
-};
-use serde::Serialize;
-use std::collections::BTreeMap;
+use ricochet_lab::solver::report_json::ReportJson;
+use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, Pages, SolverId, SolverOptions};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -177,11 +175,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         (report, Vec::new())
     };
     if args.json {
-        let mut json = report_json(&report);
+        let mut json = ReportJson::of(&report);
         for (row, at) in json.depths.iter_mut().zip(&row_times) {
             row.millis = Some(at.as_secs_f64() * 1000.0);
         }
-        json.profile = profile.as_ref().map(profile_json);
+        if let Some(profile) = &profile {
+            json = json.with_profile(profile);
+        }
         outln!("{}", super::common::json_line(&json)?)?;
     } else {
         print_report(&report)?;
@@ -190,115 +190,6 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(exit_code(&report.outcome))
-}
-
-/// Prints each finished depth as the deck does, with the solver's column names. A failed
-/// write stops the search (there is no one to read its answer) and is kept for the command to
-/// report.
-pub(super) struct PrintRows {
-    kind: &'static solver::SolverKind,
-    failure: WriteFailure,
-}
-
-impl PrintRows {
-    /// Rows with the columns of the solver `kind`.
-    pub(super) fn new(kind: &'static solver::SolverKind) -> Self {
-        PrintRows {
-            kind,
-            failure: WriteFailure::default(),
-        }
-    }
-
-    /// The first failed write, if any.
-    pub(super) fn check(&mut self) -> Result<(), OutputError> {
-        self.failure.check()
-    }
-}
-
-impl Probe for PrintRows {
-    fn depth_finished(&mut self, stats: &solver::DepthStats) {
-        if !self.failure.failed() {
-            let line = solver::format_depth_line(&self.kind.columns, stats);
-            self.failure.note(outln!("{line}"));
-        }
-    }
-
-    fn should_stop(&mut self) -> bool {
-        self.failure.failed()
-    }
-}
-
-/// Prints a solve's outcome: the solution and its move count, or why there is none.
-pub(super) fn print_report(report: &Report) -> Result<(), OutputError> {
-    let millis = report.elapsed.as_secs_f64() * 1000.0;
-    match &report.outcome {
-        Outcome::Solved { moves } => {
-            outln!("{}", format_moves(moves))?;
-            outln!("{} moves in {millis:.1} ms", moves.len())?;
-        }
-        Outcome::Unsolvable { within: Some(n) } => {
-            outln!("no solution within {n} moves ({millis:.1} ms)")?;
-        }
-        Outcome::Unsolvable { within: None } => outln!("no solution exists ({millis:.1} ms)")?,
-        Outcome::NotFound => outln!(
-            "no solution found ({millis:.1} ms); this solver is not exhaustive, so one may exist"
-        )?,
-        Outcome::Cancelled => outln!("cancelled after {millis:.1} ms")?,
-        Outcome::TimeLimit => outln!("time limit reached after {millis:.1} ms")?,
-        Outcome::MemoryLimit => outln!(
-            "memory limit reached after {millis:.1} ms ({} MiB in tables)",
-            report.peak_memory >> 20
-        )?,
-        // A claim that failed its replay is not a solution: its moves are not printed as a
-        // move line (--json lists them, marked invalid).
-        Outcome::Invalid { claimed, error } => {
-            outln!("claimed {} moves, {error} ({millis:.1} ms)", claimed.len())?;
-        }
-    }
-    Ok(())
-}
-
-/// The JSON object `solve --json` prints.
-#[derive(Serialize)]
-pub(super) struct ReportJson<'r> {
-    solver: &'r str,
-    outcome: &'static str,
-    moves: Option<usize>,
-    solution: Vec<String>,
-    depths: Vec<DepthJson>,
-    millis: f64,
-    nodes: u64,
-    peak_memory_bytes: usize,
-    threads: usize,
-    cpu_millis: Option<f64>,
-    /// Where a claimed answer failed its replay (invalid answers only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    replay_error: Option<String>,
-    /// The bound an unsolvability proof holds to (unsolvable outcomes only; `null` for none).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    within: Option<Option<u32>>,
-    /// The nodes under each move prefix (`--profile-depth` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    profile: Option<Vec<ProfileEntryJson>>,
-}
-
-/// One prefix of the node profile: its moves in move notation and the nodes under it.
-#[derive(Serialize)]
-struct ProfileEntryJson {
-    prefix: Vec<String>,
-    nodes: u64,
-}
-
-/// The profile's entries for JSON, in its tree order.
-fn profile_json(profile: &NodeProfile) -> Vec<ProfileEntryJson> {
-    profile
-        .entries()
-        .into_iter()
-        .map(|entry| ProfileEntryJson {
-            prefix: entry.prefix.iter().map(ToString::to_string).collect(),
-            nodes: entry.nodes,
-        })
-        .collect()
 }
 
 /// How many of a prefix's longer prefixes the text table shows, the largest first.
@@ -355,62 +246,6 @@ fn print_profile_level(
         outln!("{indent}... {hidden} more")?;
     }
     Ok(())
-}
-
-/// One per-depth row, with the solver's extra counters beside the deck's three.
-#[derive(Serialize)]
-struct DepthJson {
-    depth: u32,
-    nodes: u64,
-    inner: u64,
-    hits: u64,
-    /// When the row finished, on the clock of the report's `millis` (non-decreasing, never
-    /// past it); left out where the rows were not timed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    millis: Option<f64>,
-    #[serde(flatten)]
-    extra: BTreeMap<&'static str, u64>,
-}
-
-/// The JSON object `solve --json` prints, which other commands extend.
-pub(super) fn report_json(report: &Report) -> ReportJson<'_> {
-    let solution = match &report.outcome {
-        Outcome::Solved { moves } => moves.iter().map(ToString::to_string).collect(),
-        Outcome::Invalid { claimed, .. } => claimed.iter().map(ToString::to_string).collect(),
-        _ => Vec::new(),
-    };
-    ReportJson {
-        solver: report.solver,
-        outcome: report.outcome.name(),
-        moves: report.outcome.move_count(),
-        solution,
-        depths: report
-            .depths
-            .iter()
-            .map(|d| DepthJson {
-                depth: d.depth,
-                nodes: d.nodes,
-                inner: d.inner,
-                hits: d.hits,
-                millis: None,
-                extra: d.extra.iter().copied().collect(),
-            })
-            .collect(),
-        millis: report.elapsed.as_secs_f64() * 1000.0,
-        nodes: report.nodes,
-        peak_memory_bytes: report.peak_memory,
-        threads: report.threads,
-        cpu_millis: report.cpu_millis,
-        replay_error: match &report.outcome {
-            Outcome::Invalid { error, .. } => Some(error.to_string()),
-            _ => None,
-        },
-        within: match &report.outcome {
-            Outcome::Unsolvable { within } => Some(*within),
-            _ => None,
-        },
-        profile: None,
-    }
 }
 
 fn exit_code(outcome: &Outcome) -> ExitCode {

@@ -19,6 +19,7 @@ pub mod pages;
 pub mod picture;
 pub mod probe;
 pub mod profile;
+pub mod report_json;
 pub mod sharded_set;
 pub mod slide_graph;
 pub(crate) mod steps;

@@ -1,6 +1,7 @@
 //! Another build of the program, run on the same puzzles through its `solve --json` so two builds compare on one machine.
 
 use super::*;
+use crate::solver::report_json::ReportJson;
 
 /// Another build of this program, run through its `solve --json` on the reference puzzles.
 pub struct OtherBuild {
@@ -64,14 +65,14 @@ impl OtherBuild {
             let cpu = crate::solver::children_cpu_time()
                 .zip(cpu_before)
                 .map(|(after, before)| after.saturating_sub(before));
-            let value: serde_json::Value = serde_json::from_slice(&output.stdout)
+            let report: ReportJson = serde_json::from_slice(&output.stdout)
                 .with_context(|| format!("{} gave no JSON report on {name}", self.name))?;
-            let outcome = match value["outcome"].as_str() {
-                Some("solved") => "solved",
-                Some("unsolvable") => "unsolvable",
-                Some("none-within") => "none-within",
-                Some("time-limit") => "time-limit",
-                Some("memory-limit") => "memory-limit",
+            let outcome = match report.outcome.as_str() {
+                "solved" => "solved",
+                "unsolvable" => "unsolvable",
+                "none-within" => "none-within",
+                "time-limit" => "time-limit",
+                "memory-limit" => "memory-limit",
                 _ => "error",
             };
             let finished = matches!(outcome, "solved" | "unsolvable" | "none-within");
@@ -79,11 +80,11 @@ impl OtherBuild {
                 puzzle: name.to_string(),
                 solver,
                 outcome,
-                moves: value["moves"].as_u64().map(|m| m as usize),
-                time: Duration::from_secs_f64(value["millis"].as_f64().unwrap_or(0.0) / 1e3),
-                nodes: value["nodes"].as_u64().unwrap_or(0),
-                peak_memory: value["peak_memory_bytes"].as_u64().unwrap_or(0) as usize,
-                threads: value["threads"].as_u64().unwrap_or(1) as usize,
+                moves: report.moves,
+                time: Duration::from_secs_f64(report.millis.max(0.0) / 1e3),
+                nodes: report.nodes,
+                peak_memory: report.peak_memory_bytes,
+                threads: report.threads,
                 cpu,
                 huge_pages: None,
                 // The other build runs with its own default: huge pages where given.
