@@ -1,6 +1,7 @@
 //! `ricochet-lab bench`: times solvers on the reference puzzles and seeded random games.
 
 use super::common::named;
+use super::output::{out, outln};
 use ricochet_lab::solver::{Limits, Pages};
 use ricochet_lab::study::bench::{self, BenchConfig, Suite};
 use std::path::PathBuf;
@@ -54,9 +55,11 @@ pub struct BenchArgs {
     compare_solvers: Vec<String>,
 }
 
-/// Runs the bench; fails when optimal solvers disagree.
+/// Runs the bench and prints its tables or JSON; fails when optimal solvers disagree, and
+/// exits 3 after a Ctrl-C with the tables of the puzzles that finished.
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    bench::run(&BenchConfig {
+    let json = args.json;
+    let results = bench::run(&BenchConfig {
         solvers: args.solvers,
         suite: args.suite,
         repeat: args.repeat,
@@ -71,5 +74,38 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         pages: args.pages,
         compare_with: args.compare_with,
         compare_solvers: args.compare_solvers,
-    })
+    })?;
+    for disagreement in &results.disagreements {
+        eprintln!(
+            "DISAGREEMENT on {}: {}",
+            disagreement.puzzle,
+            disagreement
+                .answers
+                .iter()
+                .map(|(solver, moves)| {
+                    format!(
+                        "{solver} {}",
+                        moves.map_or("none".to_string(), |m| m.to_string())
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if json {
+        outln!("{}", results.json())?;
+    } else {
+        out!("{}", results.tables())?;
+    }
+    if !results.disagreements.is_empty() {
+        return Ok(ExitCode::FAILURE);
+    }
+    if results.interrupted {
+        eprintln!(
+            "interrupted: the tables cover the {} puzzles that finished",
+            results.puzzles()
+        );
+        return Ok(ExitCode::from(super::common::EXIT_STOPPED));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -29,7 +29,7 @@ pub use tables::{pages_table, ratio_table, reference_table, speedup_table, summa
 use json::to_json;
 use measure::{FastRuns, cancelled, measure_all};
 use stats::finished;
-use suite::{EXIT_INTERRUPTED, solver_kinds};
+use suite::solver_kinds;
 
 use super::format::{format_bytes, format_ms, format_rate, format_time};
 use crate::model::Puzzle;
@@ -41,7 +41,6 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Duration;
 
 /// The known hard positions, by game id (see the reference puzzle notes).
@@ -197,8 +196,28 @@ pub struct Disagreement {
     pub answers: Vec<(&'static str, Option<usize>)>,
 }
 
-/// Runs the bench command.
-pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
+/// What one bench run measured.
+#[derive(Clone, Debug)]
+pub struct BenchResults {
+    /// The reference suite's measurements.
+    pub reference: Vec<Measurement>,
+    /// The random suite's measurements.
+    pub random: Vec<Measurement>,
+    /// Per solver, its summary over the random suite.
+    pub summaries: Vec<Summary>,
+    /// Puzzles on which optimal solvers gave different move counts.
+    pub disagreements: Vec<Disagreement>,
+    /// How many solvers ran.
+    pub solvers: usize,
+    /// How many times each run was repeated.
+    pub repeat: usize,
+    /// Whether a Ctrl-C (the limits' cancel flag) cut the run short.
+    pub interrupted: bool,
+}
+
+/// Runs the bench: every solver on the chosen suites, within the limits. A cancel through the
+/// limits' flag ends it early, keeping the puzzles that finished.
+pub fn run(args: &BenchConfig) -> anyhow::Result<BenchResults> {
     let kinds = solver_kinds(&args.solvers)?;
     let limits = args.limits.clone();
     let fast_runs = FastRuns {
@@ -233,83 +252,79 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<ExitCode> {
     let summaries: Vec<Summary> = kinds.iter().map(|k| summarize(k.name, &random)).collect();
     let mut found = disagreements(&reference);
     found.extend(disagreements(&random));
-    for d in &found {
-        eprintln!(
-            "DISAGREEMENT on {}: {}",
-            d.puzzle,
-            d.answers
-                .iter()
-                .map(|(s, m)| format!("{s} {}", m.map_or("none".to_string(), |m| m.to_string())))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+    Ok(BenchResults {
+        reference,
+        random,
+        summaries,
+        disagreements: found,
+        solvers: kinds.len(),
+        repeat,
+        interrupted: cancelled(&limits),
+    })
+}
+
+impl BenchResults {
+    /// The whole run as one JSON object.
+    pub fn json(&self) -> serde_json::Value {
+        to_json(
+            &self.reference,
+            &self.random,
+            &self.summaries,
+            &self.disagreements,
+            self.repeat,
+        )
     }
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let value = to_json(&reference, &random, &summaries, &found, repeat);
-        writeln!(out, "{value}")?;
-    } else {
-        if !reference.is_empty() {
-            write!(out, "{}", reference_table(&reference))?;
-            let speedups = speedup_table(&reference);
-            if !speedups.is_empty() {
-                write!(out, "\n{speedups}")?;
-            }
-            let pages = pages_table(&reference);
-            if !pages.is_empty() {
-                write!(out, "\n{pages}")?;
-            }
-            let ratios = ratio_table(&reference);
-            if !ratios.is_empty() {
-                write!(out, "\n{ratios}")?;
+
+    /// The run's tables as text: the reference puzzles with their speed-up, page and ratio
+    /// tables, then the random suite's summary, then whether the optimal solvers agreed.
+    pub fn tables(&self) -> String {
+        let mut out = String::new();
+        if !self.reference.is_empty() {
+            out += &reference_table(&self.reference);
+            for table in [
+                speedup_table(&self.reference),
+                pages_table(&self.reference),
+                ratio_table(&self.reference),
+            ] {
+                if !table.is_empty() {
+                    out += "\n";
+                    out += &table;
+                }
             }
         }
-        if !random.is_empty() {
-            if !reference.is_empty() {
-                writeln!(out)?;
+        if !self.random.is_empty() {
+            if !self.reference.is_empty() {
+                out += "\n";
             }
-            write!(
-                out,
-                "{}",
-                summary_table(&summaries, random.len() / kinds.len().max(1))
-            )?;
+            out += &summary_table(&self.summaries, self.random.len() / self.solvers.max(1));
         }
-        let compared = compared_puzzles(&reference) + compared_puzzles(&random);
-        if found.is_empty() && compared == 0 {
-            writeln!(
-                out,
-                "\nNo puzzle was finished by two optimal solvers: no move counts were compared."
-            )?;
-        } else if found.is_empty() {
-            writeln!(
-                out,
-                "\nAll optimal solvers agree on every move count ({compared} puzzles compared)."
-            )?;
+        let compared = compared_puzzles(&self.reference) + compared_puzzles(&self.random);
+        out += &if self.disagreements.is_empty() && compared == 0 {
+            "\nNo puzzle was finished by two optimal solvers: no move counts were compared.\n"
+                .to_string()
+        } else if self.disagreements.is_empty() {
+            format!(
+                "\nAll optimal solvers agree on every move count ({compared} puzzles compared).\n"
+            )
         } else {
-            writeln!(
-                out,
-                "\n{} DISAGREEMENTS between optimal solvers (listed on standard error).",
-                found.len()
-            )?;
-        }
+            format!(
+                "\n{} DISAGREEMENTS between optimal solvers (listed on standard error).\n",
+                self.disagreements.len()
+            )
+        };
+        out
     }
-    if !found.is_empty() {
-        return Ok(ExitCode::FAILURE);
-    }
-    if cancelled(&limits) {
-        let puzzles = |rows: &[Measurement]| {
+
+    /// How many distinct puzzles were measured.
+    pub fn puzzles(&self) -> usize {
+        let names = |rows: &[Measurement]| {
             rows.iter()
                 .map(|m| m.puzzle.as_str())
                 .collect::<std::collections::BTreeSet<_>>()
                 .len()
         };
-        eprintln!(
-            "interrupted: the tables cover the {} puzzles that finished",
-            puzzles(&reference) + puzzles(&random)
-        );
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        names(&self.reference) + names(&self.random)
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -1,9 +1,7 @@
-//! The bench's suites: the reference puzzles and the seeded random games, and the solvers named on the command line.
+//! The bench's suites: the reference puzzles and the seeded random games, and the solvers
+//! named on the command line.
 
 use super::*;
-
-/// The exit code of a bench stopped by Ctrl-C, as of every stopped command.
-pub(super) const EXIT_INTERRUPTED: u8 = 3;
 
 pub(super) fn solver_kinds(names: &[String]) -> anyhow::Result<Vec<&'static solver::SolverKind>> {
     if names.iter().any(|n| n == "all") {
