@@ -1,4 +1,5 @@
-//! Measuring: every solver on every puzzle, repeated, with the fast solver's runs per thread count and page size.
+//! Measuring: every solver on every puzzle, repeated, with the fast solver's runs per thread count
+//! and page size.
 
 use super::*;
 

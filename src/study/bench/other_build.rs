@@ -1,4 +1,5 @@
-//! Another build of the program, run on the same puzzles through its `solve --json` so two builds compare on one machine.
+//! Another build of the program, run on the same puzzles through its `solve --json` so two builds
+//! compare on one machine.
 
 use super::*;
 use crate::solver::report_json::ReportJson;

@@ -1,4 +1,5 @@
-//! Statistics over the measurements: per-solver summaries, disagreements between optimal solvers, the puzzles compared.
+//! Statistics over the measurements: per-solver summaries, disagreements between optimal solvers,
+//! the puzzles compared.
 
 use super::*;
 

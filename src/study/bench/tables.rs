@@ -1,4 +1,5 @@
-//! The bench's tables: speed-ups, page sizes, ratios, the reference puzzles and the per-solver summary.
+//! The bench's tables: speed-ups, page sizes, ratios, the reference puzzles and the per-solver
+//! summary.
 
 use super::*;
 
