@@ -21,7 +21,7 @@ pub const MAX_PROFILE_DEPTH: usize = 4;
 /// The distinct moves: five robots times four directions.
 const MOVE_CODES: usize = RobotColor::ALL.len() * Direction::ALL.len();
 
-/// A move as a number below [`MOVE_CODES`]: robot colour index times four plus direction
+/// A move as a number below `MOVE_CODES`: robot colour index times four plus direction
 /// index.
 #[inline(always)]
 pub fn move_code(robot: RobotColor, dir: Direction) -> usize {
