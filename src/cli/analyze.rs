@@ -66,7 +66,6 @@ pub struct AnalyzeArgs {
 
 /// Runs `analyze` with a progress bar on stderr; Ctrl-C stops it and keeps what finished.
 pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
-    use indicatif::{ProgressBar, ProgressStyle};
     use ricochet_lab::study::analyze::{self, AnalyzeConfig};
     use std::sync::atomic::Ordering;
 
@@ -106,13 +105,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         })
         .count();
     let total = takeable as u64 * u64::from(args.deals);
-    let progress = ProgressBar::new(total);
-    progress.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} positions  {elapsed_precise} elapsed, ETA {eta_precise}  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = super::common::progress_bar(total, "positions");
     let cancel = super::common::cancel_on_signal()?;
     let analysis = analyze::analyze(&puzzle, &config, &cancel, |result| {
         if let Some(moves) = result.moves {
@@ -132,11 +125,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         let budget = args.time_limit;
         let start = std::time::Instant::now();
         let count = hardest.len() as u32;
-        let bar = ProgressBar::new(u64::from(count));
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} hardest positions improved  {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        let bar = super::common::progress_bar(u64::from(count), "hardest positions improved");
         for (i, (moves, position, improved)) in hardest.iter_mut().enumerate() {
             // Each position gets an equal share of what time is left.
             let left = budget.saturating_sub(start.elapsed());

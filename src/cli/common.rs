@@ -229,3 +229,19 @@ pub(super) fn named<T: Named + Clone>() -> impl clap::builder::TypedValueParser<
         },
     )
 }
+
+/// The one progress bar of every long command: a bar, the count of `unit` done out of the
+/// total, the time elapsed and the time left, and the command's own message.
+pub(super) fn progress_bar(total: u64, unit: &str) -> indicatif::ProgressBar {
+    let template = format!(
+        "{{bar:40}} {{pos}}/{{len}} {unit}  {{elapsed_precise}} elapsed, ETA {{eta_precise}}  {{msg}}"
+    );
+    let bar = indicatif::ProgressBar::new(total);
+    // The template is fixed above apart from the unit's words, so it always parses; the plain
+    // bar is only a fallback.
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}

@@ -4,7 +4,6 @@
 
 use super::common::named;
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::{SolverId, SolverOptions};
 use ricochet_lab::study::experiment::record::{self, Record};
@@ -199,13 +198,7 @@ fn run_experiment(
         .keys()
         .filter(|(c, _)| *c < config.configs && config.shard.contains(*c))
         .count() as u64;
-    let progress = ProgressBar::new(total).with_position(already);
-    progress.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} runs  {elapsed_precise} elapsed, ETA {eta_precise}  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = super::common::progress_bar(total, "runs").with_position(already);
 
     let mut write_error = None;
     let result = runner::run(config, &done, cancel, |record| {

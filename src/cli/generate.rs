@@ -50,8 +50,6 @@ pub struct GenerateArgs {
 
 /// Runs the search with a progress bar on stderr, then prints what it found.
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    use indicatif::{ProgressBar, ProgressStyle};
-
     let puzzle = formats::load(&args.source)?;
     let threads = args
         .threads
@@ -72,13 +70,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         time_limit: args.time_limit,
         memory_limit: super::common::mebibytes(args.memory_limit)?,
     };
-    let bar = ProgressBar::new(args.count as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} positions  {elapsed_precise} elapsed  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = super::common::progress_bar(args.count as u64, "positions");
     let cancel = super::common::cancel_on_signal()?;
     let generated = generate::generate(&puzzle, &config, &cancel, |progress| {
         bar.set_position(progress.found as u64);
