@@ -7,6 +7,7 @@
 mod accuracy;
 mod all_solutions;
 mod analyze;
+mod analyze_report;
 mod bench;
 mod common;
 mod convert;
