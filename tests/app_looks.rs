@@ -215,3 +215,18 @@ fn unticking_solution_path_hides_the_played_back_path() {
     harness.run();
     assert_eq!(harness.state().shown_path_slides(), 0, "the path is hidden");
 }
+
+// 24. An invalid board is not outlined in red, though the README says it is.
+#[test]
+fn an_invalid_board_is_outlined_in_red() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    assert_eq!(harness.state().invalid_outlines(), 0, "a valid board");
+    // No robots: a problem no single cell shows, so the board itself is outlined.
+    harness.get_by_label("Clear robots").click();
+    harness.run();
+    assert_eq!(harness.state().invalid_outlines(), 1);
+    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    harness.run();
+    assert_eq!(harness.state().invalid_outlines(), 0, "undone, valid again");
+}
+
