@@ -230,3 +230,36 @@ fn an_invalid_board_is_outlined_in_red() {
     assert_eq!(harness.state().invalid_outlines(), 0, "undone, valid again");
 }
 
+// 26. "Click a cell to print the target".
+#[test]
+fn the_targets_tool_says_what_a_click_does() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    harness.get_by_label("Targets").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("print").is_none());
+    assert!(
+        harness
+            .query_by_label_contains("Click a cell to put the chosen target there")
+            .is_some()
+    );
+}
+
+// 21. The tile dropdowns keep old values on boards not built from tiles.
+#[test]
+fn the_tile_choices_say_whether_the_open_board_is_built_from_tiles() {
+    let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |_| {});
+    assert!(
+        harness
+            .query_by_label("The open board is not built from the real tiles.")
+            .is_some()
+    );
+    harness.get_by_label("Random standard board").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Random standard board").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("The open board is built from these tiles.")
+            .is_some()
+    );
+}
