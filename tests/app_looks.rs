@@ -263,3 +263,37 @@ fn the_tile_choices_say_whether_the_open_board_is_built_from_tiles() {
             .is_some()
     );
 }
+
+// 18. The solver list shows 8.5 of 11 entries; its hover tooltip covers its neighbours.
+#[test]
+fn the_solver_list_shows_every_solver_and_describes_one_clear_of_the_others() {
+    use ricochet_lab::solver::SOLVERS;
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    harness.get_by_label("Solver").click();
+    harness.run();
+    // The last solver is chosen by a click where it stands, with no scrolling.
+    let last = SOLVERS.last().unwrap();
+    harness.get_by_label(last.title).click();
+    harness.run();
+    assert_eq!(harness.state().persisted_state().solver.solver, last.name);
+
+    // Pointing at an entry describes its solver without covering any entry.
+    harness.get_by_label("Solver").click();
+    harness.run();
+    let bfs = ricochet_lab::solver::kind("bfs").unwrap();
+    harness.get_by_label(bfs.title).hover();
+    harness.run();
+    let description = harness.get_by_label(bfs.description).rect();
+    for kind in SOLVERS {
+        let entry = harness
+            .query_all_by_label(kind.title)
+            .map(|n| n.rect())
+            .max_by(|a, b| a.top().total_cmp(&b.top()))
+            .unwrap();
+        assert!(
+            !description.intersects(entry),
+            "the description {description:?} covers {} at {entry:?}",
+            kind.title
+        );
+    }
+}
