@@ -314,3 +314,38 @@ fn open_results_shows_a_finished_file_without_running_anything() {
         let _ = std::fs::remove_file(path);
     }
 }
+
+// The spinner of a running experiment stands beside its progress text, never over it.
+#[test]
+fn the_running_spinner_stays_clear_of_the_progress_text() {
+    let (_out_dir, out) = temp_csv("spinner");
+    let mut harness = harness_with(settings(200, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Start").click();
+    harness.step();
+    harness.step();
+    // Two hundred configurations take far longer than two frames.
+    assert!(harness.state().experiments().is_running());
+    let spinner = harness.get_by_label("Experiment running").rect();
+    // The progress bar: the widest progress indicator (the spinner is one too).
+    let bar = harness
+        .query_all_by_role(egui::accesskit::Role::ProgressIndicator)
+        .map(|node| node.rect())
+        .max_by(|a, b| a.width().total_cmp(&b.width()))
+        .unwrap();
+    assert!(bar.width() > spinner.width() * 4.0, "{bar:?}");
+    assert!(
+        !spinner.intersects(bar),
+        "spinner {spinner:?} over the progress bar {bar:?}"
+    );
+    // The experiment's Cancel is the enabled one: no solve runs, so the Run tab's is not.
+    harness
+        .query_all_by_label("Cancel")
+        .find(|node| !egui_kittest::kittest::NodeT::accesskit_node(node).is_disabled())
+        .unwrap()
+        .click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        !app.experiments().is_running()
+    });
+}

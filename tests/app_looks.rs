@@ -215,3 +215,85 @@ fn unticking_solution_path_hides_the_played_back_path() {
     harness.run();
     assert_eq!(harness.state().shown_path_slides(), 0, "the path is hidden");
 }
+
+// 24. An invalid board is not outlined in red, though the README says it is.
+#[test]
+fn an_invalid_board_is_outlined_in_red() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    assert_eq!(harness.state().invalid_outlines(), 0, "a valid board");
+    // No robots: a problem no single cell shows, so the board itself is outlined.
+    harness.get_by_label("Clear robots").click();
+    harness.run();
+    assert_eq!(harness.state().invalid_outlines(), 1);
+    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    harness.run();
+    assert_eq!(harness.state().invalid_outlines(), 0, "undone, valid again");
+}
+
+// 26. "Click a cell to print the target".
+#[test]
+fn the_targets_tool_says_what_a_click_does() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    harness.get_by_label("Targets").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("print").is_none());
+    assert!(
+        harness
+            .query_by_label_contains("Click a cell to put the chosen target there")
+            .is_some()
+    );
+}
+
+// 21. The tile dropdowns keep old values on boards not built from tiles.
+#[test]
+fn the_tile_choices_say_whether_the_open_board_is_built_from_tiles() {
+    let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |_| {});
+    assert!(
+        harness
+            .query_by_label("The open board is not built from the real tiles.")
+            .is_some()
+    );
+    harness.get_by_label("Random standard board").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Random standard board").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label("The open board is built from these tiles.")
+            .is_some()
+    );
+}
+
+// 18. The solver list shows 8.5 of 11 entries; its hover tooltip covers its neighbours.
+#[test]
+fn the_solver_list_shows_every_solver_and_describes_one_clear_of_the_others() {
+    use ricochet_lab::solver::SOLVERS;
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    harness.get_by_label("Solver").click();
+    harness.run();
+    // The last solver is chosen by a click where it stands, with no scrolling.
+    let last = SOLVERS.last().unwrap();
+    harness.get_by_label(last.title).click();
+    harness.run();
+    assert_eq!(harness.state().persisted_state().solver.solver, last.name);
+
+    // Pointing at an entry describes its solver without covering any entry.
+    harness.get_by_label("Solver").click();
+    harness.run();
+    let bfs = ricochet_lab::solver::kind("bfs").unwrap();
+    harness.get_by_label(bfs.title).hover();
+    harness.run();
+    let description = harness.get_by_label(bfs.description).rect();
+    for kind in SOLVERS {
+        let entry = harness
+            .query_all_by_label(kind.title)
+            .map(|n| n.rect())
+            .max_by(|a, b| a.top().total_cmp(&b.top()))
+            .unwrap();
+        assert!(
+            !description.intersects(entry),
+            "the description {description:?} covers {} at {entry:?}",
+            kind.title
+        );
+    }
+}

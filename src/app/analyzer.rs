@@ -7,6 +7,7 @@
 use super::commands::{Command, Pending};
 use super::draft::Draft;
 use super::overlays::{CellFill, CellText, HeatKind, OverlayDrawing};
+use super::plots::{moves_marks, whole_marks};
 use super::theme;
 use crate::model::formats::game_id;
 use crate::model::{Board, Puzzle};
@@ -309,10 +310,19 @@ fn analyzer_ui(
                     .name(format!("{moves} moves: {count}"))
             })
             .collect();
+        let top = count_axis_top(&distribution);
         Plot::new("analysis-histogram")
-            .height(160.0)
+            .height(200.0)
             .x_axis_label("optimal moves")
             .y_axis_label("positions")
+            // Whole counts on the count axis, from zero to above the tallest bar, spaced so
+            // every mark has its label; whole move counts under the bars.
+            .y_grid_spacer(whole_marks)
+            .y_axis_formatter(|mark, _| format!("{:.0}", mark.value))
+            .x_grid_spacer(moves_marks)
+            .x_axis_formatter(|mark, _| format!("{:.0}", mark.value))
+            .include_y(0.0)
+            .include_y(top)
             .allow_drag(false)
             .allow_zoom(false)
             .allow_scroll(false)
@@ -356,6 +366,13 @@ impl super::RicochetApp {
     pub fn analyzer(&self) -> &AnalyzerView {
         &self.analyzer
     }
+}
+
+/// The top of the histogram's count axis: a little above the tallest bar, so the axis has a
+/// labelled mark at or above it, and at least one.
+fn count_axis_top(distribution: &std::collections::BTreeMap<u32, u64>) -> f64 {
+    let tallest = distribution.values().copied().max().unwrap_or(0) as f64;
+    (tallest * 1.1).max(1.0)
 }
 
 #[cfg(test)]
@@ -413,5 +430,22 @@ mod tests {
         assert_eq!(lines[0], format!("Puzzles solved: {}", analysis.solved()));
         assert!(lines[1].starts_with("Mean optimal length: "));
         assert!(lines[2].starts_with("1-2 move puzzles: "));
+    }
+
+    #[test]
+    fn the_count_axis_has_whole_labelled_marks_up_to_the_tallest_bar() {
+        let distribution: std::collections::BTreeMap<u32, u64> =
+            [(3, 2), (7, 41), (9, 13)].into_iter().collect();
+        let top = count_axis_top(&distribution);
+        assert!(top >= 41.0, "{top}");
+        // The plot is 200 points high; egui_plot's base step is the value of 8 points.
+        let marks = whole_marks(egui_plot::GridInput {
+            bounds: (0.0, top),
+            base_step_size: top * 8.0 / 200.0,
+        });
+        let values: Vec<f64> = marks.iter().map(|m| m.value).collect();
+        assert!(values.len() >= 3, "{values:?}");
+        assert!(values.iter().all(|v| v.fract() == 0.0), "{values:?}");
+        assert!(values.iter().any(|&v| v >= 20.0), "{values:?}");
     }
 }

@@ -58,7 +58,8 @@ impl Tool {
             Tool::Walls => "Click a cell side to toggle its wall; drag along sides to draw.",
             Tool::Robots => "Click a cell to put the robot there; click the robot to remove it.",
             Tool::Targets => {
-                "Click a cell to print the target; click the same target to remove it."
+                "Click a cell to put the chosen target there, replacing any; click it again to \
+                 remove it."
             }
             Tool::ActiveTarget => "Click a printed target to make it the one to reach.",
             Tool::ClosedCells => "Click a cell to close or open it; drag to paint.",
@@ -85,6 +86,10 @@ pub struct EditorSettings {
     pub height: u16,
     /// Tile ids for the standard board (north-west, north-east, south-east, south-west).
     pub tiles: [u8; 4],
+    /// The tiles the open board is built from, when it is a standard board; kept in step with
+    /// the open board by the app, never stored.
+    #[serde(skip)]
+    pub board_tiles: Option<[u8; 4]>,
     /// The next seed for a random standard board.
     pub board_seed: u64,
     /// How many robots to deal.
@@ -105,6 +110,7 @@ impl Default for EditorSettings {
             width: 16,
             height: 16,
             tiles: default_tiles(),
+            board_tiles: None,
             board_seed: 1,
             robot_count: 4,
             robots_seed: 1,
@@ -554,6 +560,11 @@ fn rules_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
 
 fn generators_ui(ui: &mut egui::Ui, settings: &mut EditorSettings, commands: &mut Vec<Command>) {
     ui.label(egui::RichText::new("Standard board from the real tiles").strong());
+    // The choices below are the tiles to build from; this line says whether, and from which
+    // tiles, the open board is built, so the choices are never read as a description of a board
+    // that has no tiles.
+    let muted = theme::palette(ui.visuals().dark_mode).muted;
+    ui.label(egui::RichText::new(open_board_tiles(settings)).color(muted));
     let names = [
         "North-west tile",
         "North-east tile",
@@ -621,6 +632,23 @@ fn generators_ui(ui: &mut egui::Ui, settings: &mut EditorSettings, commands: &mu
         }
         labeled_drag(ui, "Target seed", &mut settings.goal_seed, 0..=u64::MAX);
     });
+}
+
+/// What the tile choices have to do with the open board.
+fn open_board_tiles(settings: &EditorSettings) -> String {
+    match settings.board_tiles {
+        None => "The open board is not built from the real tiles.".to_string(),
+        Some(ids) if ids == settings.tiles => {
+            "The open board is built from these tiles.".to_string()
+        }
+        Some(ids) => {
+            let names: Vec<String> = ids
+                .iter()
+                .map(|&id| tiles::tile_by_id(id).map_or("?".to_string(), |t| t.name.clone()))
+                .collect();
+            format!("The open board is built from tiles {}.", names.join(" "))
+        }
+    }
 }
 
 /// "red" → "Red".

@@ -482,7 +482,8 @@ impl RicochetApp {
         let (width, height) = self.doc.size();
         self.state.editor.width = width;
         self.state.editor.height = height;
-        if let Some(tiles) = self.doc.tiles() {
+        self.state.editor.board_tiles = self.doc.tiles();
+        if let Some(tiles) = self.state.editor.board_tiles {
             self.state.editor.tiles = tiles;
         }
     }

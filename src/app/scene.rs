@@ -7,7 +7,7 @@ use super::*;
 use crate::model::Cell;
 use crate::solver::Outcome;
 use crate::solver::min_moves::min_moves;
-use board_view::{BoardGeometry, BoardScene, Hit, RobotSprite, board_ui};
+use board_view::{BoardGeometry, BoardScene, Hit, RobotSprite, board_ui, problem_shapes};
 use draft::problem_cells;
 use overlays::assembly::{OverlaySources, overlay_drawing, stateless_details};
 
@@ -16,6 +16,26 @@ impl RicochetApp {
     pub fn shown_path_slides(&self) -> usize {
         let scene = self.scene(self.now());
         scene.trails.len()
+    }
+
+    /// How many red outlines the board shows now: the board's own and one per wrong cell
+    /// when the design is invalid, none when it is valid.
+    pub fn invalid_outlines(&self) -> usize {
+        let scene = self.scene(self.now());
+        let (width, height) = self.doc.size();
+        // The count does not depend on where the board is drawn, so any rectangle does.
+        let area = egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(f32::from(width), f32::from(height)),
+        );
+        let geometry = BoardGeometry::fit(area, width, height);
+        problem_shapes(
+            &geometry,
+            scene.invalid,
+            &scene.problems,
+            theme::palette(true),
+        )
+        .len()
     }
 
     /// The scene of the board as it is now.
@@ -69,6 +89,7 @@ impl RicochetApp {
                 .collect();
             scene.goal = Some(draft.goal);
             if let Err(error) = self.doc.validity() {
+                scene.invalid = true;
                 scene.problems = problem_cells(error);
             }
         }

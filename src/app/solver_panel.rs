@@ -115,18 +115,39 @@ pub fn solver_controls_ui(
         .iter()
         .find(|k| k.name == settings.solver)
         .unwrap_or(&view.solvers[0]);
+    // The list is tall enough for every solver, so none is hidden below a scroll edge, and
+    // the pointed-at solver's description shows under the list rather than in a tooltip over
+    // the entries next to it.
+    let description_height = super::widgets::text_lines(ui, 4.0);
+    let list_height = super::widgets::widget_rows(ui, view.solvers.len() as f32)
+        + ui.spacing().item_spacing.y * 2.0
+        + description_height;
     egui::ComboBox::from_label("Solver")
         .selected_text(kind.title)
         .width(ui.available_width() * 0.6)
+        .height(list_height)
         .show_ui(ui, |ui| {
+            let mut pointed = None;
             for candidate in view.solvers {
-                ui.selectable_value(
+                let entry = ui.selectable_value(
                     &mut settings.solver,
                     candidate.name.to_string(),
                     candidate.title,
-                )
-                .on_hover_text(candidate.description);
+                );
+                if entry.hovered() {
+                    pointed = Some(candidate);
+                }
             }
+            ui.separator();
+            let described = pointed.unwrap_or(kind);
+            super::widgets::reserved(ui, description_height, |ui| {
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(described.description).color(palette.muted),
+                    )
+                    .wrap(),
+                );
+            });
         });
     // Every solver's controls take the same rows, whatever its description's length and
     // whether it takes a depth limit, so Solve and Cancel never move when another solver is

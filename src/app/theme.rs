@@ -144,10 +144,10 @@ pub const VORTEX: [Color32; 4] = [
     Color32::from_rgb(235, 180, 0),
 ];
 
-/// The colour of the n-th series in a plot (one per solver), cycling through a set chosen to
-/// stay apart on both looks.
+/// The colour of the n-th series in a plot (one per solver): twelve chosen to stay apart on
+/// both looks, then as many more as asked for, each a hue a golden angle on from the last, so
+/// any number of solvers gets colours that differ, the same ones every time.
 pub fn series(index: usize) -> Color32 {
-    // Twelve, so that every registered solver has a colour of its own.
     const SERIES: [Color32; 12] = [
         Color32::from_rgb(31, 119, 180),
         Color32::from_rgb(255, 127, 14),
@@ -162,7 +162,18 @@ pub fn series(index: usize) -> Color32 {
         Color32::from_rgb(0, 100, 80),
         Color32::from_rgb(250, 190, 0),
     ];
-    SERIES[index % SERIES.len()]
+    if let Some(&color) = SERIES.get(index) {
+        return color;
+    }
+    // The golden angle, as a fraction of a turn: successive hues never repeat and stay spread.
+    const GOLDEN_TURN: f64 = 0.381_966_011_250_105_1;
+    let step = (index - SERIES.len()) as f64;
+    let hue = (0.05 + step * GOLDEN_TURN).fract() as f32;
+    // Saturation and value alternate a little, so that hues that come close differ in shade;
+    // both stay in a range that reads on the dark and the light background.
+    let saturation = [0.75, 0.55, 0.9][index % 3];
+    let value = [0.85, 0.7][index % 2];
+    Color32::from(egui::ecolor::Hsva::new(hue, saturation, value, 1.0))
 }
 
 /// The colours of the three per-depth counters in the nodes plot.
@@ -266,6 +277,17 @@ mod tests {
             .map(|i| series(i).to_array())
             .collect();
         assert_eq!(colours.len(), crate::solver::SOLVERS.len());
+    }
+
+    #[test]
+    fn any_number_of_series_get_colours_that_differ_the_same_each_time() {
+        let count = 60;
+        let colours: std::collections::BTreeSet<[u8; 4]> =
+            (0..count).map(|i| series(i).to_array()).collect();
+        assert_eq!(colours.len(), count, "a colour is repeated");
+        assert_eq!(series(40), series(40));
+        // Every colour is opaque, as a plot line or bar needs.
+        assert!((0..count).all(|i| series(i).a() == 255));
     }
 }
 

@@ -157,12 +157,22 @@ pub(super) fn controls_ui(
             if stopping {
                 text.push_str(", stopping");
             }
+            // The bar's own animation draws its spinner over the start of the text while
+            // little is done; the spinner stands beside the bar instead, in a slot kept
+            // whether it turns or not, so nothing moves when the run ends.
             ui.add(
                 egui::ProgressBar::new(fraction)
                     .desired_width(360.0)
-                    .text(text)
-                    .animate(running),
+                    .text(text),
             );
+            let side = ui.spacing().interact_size.y;
+            if running {
+                ui.add(egui::Spinner::new().size(side)).widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::Role::Status, true, "Experiment running")
+                });
+            } else {
+                ui.add_space(side);
+            }
         }
     });
     ui.horizontal_wrapped(|ui| {

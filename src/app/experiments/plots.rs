@@ -3,7 +3,7 @@
 //! hides solvers; clicked points select their configurations.
 
 use super::*;
-use crate::app::plots::{seconds_label, whole_marks};
+use crate::app::plots::{moves_marks, seconds_label, whole_marks};
 
 /// A time given as log10 seconds, written for a person.
 pub(super) fn log_seconds_text(exponent: f64) -> String {
@@ -202,6 +202,9 @@ pub(super) fn time_plot(
         .show_crosshair(false)
         .height(height)
         .x_axis_label("required moves")
+        // A linear axis of whole move counts, a label at each one that fits.
+        .x_grid_spacer(moves_marks)
+        .x_axis_formatter(|mark, _| format!("{:.0}", mark.value))
         .y_axis_label("time")
         .y_grid_spacer(whole_marks)
         .y_axis_formatter(|mark, _| seconds_label(mark.value))
@@ -312,6 +315,9 @@ pub(super) fn hit_rate_plot(
         .show_crosshair(false)
         .height(height)
         .x_axis_label("required moves")
+        // A linear axis of whole move counts, a label at each one that fits.
+        .x_grid_spacer(moves_marks)
+        .x_axis_formatter(|mark, _| format!("{:.0}", mark.value))
         .y_axis_label("hit rate")
         .y_axis_formatter(|mark, _| format!("{:.0}%", mark.value))
         .include_y(0.0)
@@ -357,7 +363,20 @@ pub(super) fn total_hit_plot(
     // Horizontal bars, so the solvers' names fit beside them on the axis, first at the top.
     let count = current.len();
     let row = move |i: usize| (count - 1 - i) as f64;
-    let titles: Vec<String> = current.iter().map(|s| s.solver.clone()).collect();
+    let titles = bar_titles(current);
+    // The axis is as wide as the longest name, so none is cut.
+    let axis_font = egui::TextStyle::Body.resolve(ui.style());
+    let widest = titles
+        .iter()
+        .map(|title| {
+            ui.painter()
+                .layout_no_wrap(title.clone(), axis_font.clone(), egui::Color32::WHITE)
+                .size()
+                .x
+        })
+        .fold(60.0_f32, f32::max);
+    let body_size = egui::TextStyle::Body.resolve(ui.style()).size;
+    let text_color = ui.visuals().text_color();
     let response = Plot::new("experiment-total-hit-rate")
         .show_crosshair(false)
         .height(height)
@@ -379,7 +398,7 @@ pub(super) fn total_hit_plot(
                 })
                 // One name per bar, even when the bars are close together.
                 .label_spacing(9.0..=12.0)
-                .min_thickness(100.0),
+                .min_thickness(widest + 12.0),
         ])
         .y_grid_spacer(whole_marks)
         .include_x(0.0)
@@ -403,14 +422,17 @@ pub(super) fn total_hit_plot(
                         .horizontal()
                         .color(color),
                 );
+                // The percentage in body text and the text colour: a bar's own colour can be
+                // pale on the background, and plot text defaults to a small size.
                 plot.add(
                     egui_plot::Text::new(
                         format!("{} rate", s.title),
                         PlotPoint::new(s.total_hit_rate + 1.5, row(i) + shift),
-                        format!("{:.1}%", s.total_hit_rate),
+                        egui::RichText::new(format!("{:.1}%", s.total_hit_rate))
+                            .size(body_size)
+                            .color(text_color),
                     )
-                    .anchor(egui::Align2::LEFT_CENTER)
-                    .color(color),
+                    .anchor(egui::Align2::LEFT_CENTER),
                 );
             }
             if let Some((name, series)) = compared {
@@ -451,6 +473,9 @@ pub(super) fn distribution_plot(
         .height(height)
         .legend(legend().position(Corner::RightTop))
         .x_axis_label("required moves")
+        // A linear axis of whole move counts, a label at each one that fits.
+        .x_grid_spacer(moves_marks)
+        .x_axis_formatter(|mark, _| format!("{:.0}", mark.value))
         .y_axis_label("configurations")
         .include_y(0.0)
         .allow_scroll(false)
@@ -482,11 +507,51 @@ pub(super) fn distribution_plot(
     })
 }
 
+/// The names beside the total hit-rate bars: the legend's titles ("IDDFS (Fogleman)"), so a
+/// bar and its legend entry read alike, never the solvers' command-line names.
+pub(super) fn bar_titles(current: &[SolverSeries]) -> Vec<String> {
+    current.iter().map(|s| s.title.clone()).collect()
+}
+
 /// Where the plot was clicked, in plot coordinates.
 pub(super) fn clicked_point(plot: &egui_plot::PlotUi<'_>) -> Option<PlotPoint> {
     if plot.response().clicked() {
         plot.pointer_coordinate()
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::series::solver_series;
+    use super::bar_titles;
+    use crate::study::experiment::record::{Record, Status};
+    use crate::study::experiment::stats::summarize;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn the_bars_name_the_solvers_as_the_legend_does() {
+        let records: Vec<Record> = ["iddfs", "fast", "graph-v2"]
+            .into_iter()
+            .map(|solver| Record {
+                config: 0,
+                config_seed: 0,
+                puzzle: String::new(),
+                solver: solver.into(),
+                required_moves: Some(5),
+                found_moves: Some(5),
+                status: Status::Optimal,
+                millis: 1.0,
+                nodes: 1,
+                peak_memory_bytes: 0,
+            })
+            .collect();
+        let series = solver_series(&summarize(&records));
+        let legend: BTreeSet<String> = series.iter().map(|s| s.title.clone()).collect();
+        let bars: BTreeSet<String> = bar_titles(&series).into_iter().collect();
+        assert_eq!(bars, legend);
+        assert!(bars.contains("IDDFS (Fogleman)"), "{bars:?}");
+        assert!(!bars.contains("iddfs"), "{bars:?}");
     }
 }
