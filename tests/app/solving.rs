@@ -3,9 +3,7 @@
 //! editing the board cancels a running solve. One test renders the app through wgpu (software
 //! rendering when there is no GPU) and checks pixels on the board.
 
-mod common;
-
-use common::{app_harness, choose_solver, finished, import, start_long_solve, step_until};
+use crate::common::{app_harness, choose_solver, finished, import, start_long_solve, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
@@ -180,14 +178,14 @@ fn row_times_and_the_total_are_read_from_one_clock_and_shown_so() {
 #[test]
 fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
     let (puzzle, _) = random_game(2, 4).unwrap();
-    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |state| {
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
         state.solver.solver = "iddfs".to_string();
     });
     harness.get_by_label("Debug mode").click();
     harness.run();
     harness.get_by_label("Solve").click();
     step_until(&mut harness, Duration::from_secs(20), |app| {
-        common::paused_at(app, 1)
+        crate::common::paused_at(app, 1)
     });
     // F8 runs to the solution, where the search waits; it is held there for longer than the
     // whole search takes, then F5 lets it end.
@@ -230,7 +228,7 @@ fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
 
 #[test]
 fn the_run_tab_charts_the_prefixes_hovers_and_shows_one_on_the_board() {
-    use common::{app_harness, choose_solver, finished, import, step_until};
+    use crate::common::{app_harness, choose_solver, finished, import, step_until};
     use egui_kittest::kittest::Queryable;
     use ricochet_lab::app::icicle::block_label;
 

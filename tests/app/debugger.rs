@@ -5,9 +5,7 @@
 //! slide graph and heat map when stepped back. The graph overlay's check compares the editor's
 //! updated slide graph with a fresh build after a robot moves.
 
-mod common;
-
-use common::{
+use crate::common::{
     app_harness, choose_solver, finished, import, paused_at, start_debugging, step_until,
 };
 use egui_kittest::Harness;

@@ -2,9 +2,7 @@
 //! worker thread for the board shown, checked against that board, and dropped (then computed
 //! again) when another board is opened.
 
-mod common;
-
-use common::{import, step_until};
+use crate::common::{import, step_until};
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::solver::analysis::distances::DEFAULT_MAX_DEPTH;
@@ -16,7 +14,7 @@ const OTHER_GAME: &str = "EF81+40+39AB8BD4+1A";
 #[test]
 fn the_overlay_maps_the_board_shown_and_a_new_board_drops_the_map() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
     assert!(harness.state().exact_distance_map().is_none());
 
     harness.get_by_label("Overlays").click();

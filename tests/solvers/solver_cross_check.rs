@@ -351,7 +351,7 @@ fn every_solver_honours_the_rule_options() {
 /// optimal and with the time it ran). It checks what the fast tests check: no invalid answer,
 /// none shorter than the optimum, and the optimal solvers exact whenever they finish.
 ///
-/// Takes about five minutes: `cargo test --release --test solver_cross_check -- --ignored
+/// Takes about five minutes: `cargo nextest run --release --test solvers --run-ignored only
 /// --nocapture`.
 #[test]
 #[ignore = "a survey of 1,000 games; run on demand"]

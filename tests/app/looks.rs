@@ -3,9 +3,7 @@
 //! the focus, controls that stay in place for every solver, tool and message, and a board that
 //! keeps the room in small windows.
 
-mod common;
-
-use common::{choose_solver, finished, harness_from, harness_on, import, step_until};
+use crate::common::{choose_solver, finished, harness_from, harness_on, import, step_until};
 use egui::Modifiers;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

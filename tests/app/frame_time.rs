@@ -4,9 +4,7 @@
 //! never asserted, since they depend on the machine. A frame here is egui's whole pass: the
 //! app's logic and layout and the tessellation of its shapes, without a GPU.
 
-mod common;
-
-use common::{choose_solver, harness_on, start_debugging, step_to_event};
+use crate::common::{choose_solver, harness_on, start_debugging, step_to_event};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;

@@ -2,9 +2,7 @@
 //! its histogram and summary read by their labels, and a hardest position opened as the
 //! board by clicking it.
 
-mod common;
-
-use common::step_until;
+use crate::common::step_until;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::model::formats::game_id;
 use std::time::Duration;
@@ -14,7 +12,7 @@ const GAME: &str = "EF81+40+09AF0E2D+1A";
 #[test]
 fn the_window_analyses_the_board_and_opens_a_hardest_position() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let mut harness = common::harness_on(&puzzle, [1360.0, 1000.0], |_| {});
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 1000.0], |_| {});
     harness.get_by_label("View").click();
     harness.run();
     harness.get_by_label("Analyse board...").click();
@@ -61,7 +59,7 @@ fn the_window_analyses_the_board_and_opens_a_hardest_position() {
 #[test]
 fn the_window_makes_positions_of_a_chosen_length_and_opens_one() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let mut harness = common::harness_on(&puzzle, [1360.0, 1000.0], |_| {});
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 1000.0], |_| {});
     harness.get_by_label("View").click();
     harness.run();
     harness.get_by_label("Analyse board...").click();

@@ -1,10 +1,8 @@
 //! The app driven by its accessible labels, as a user would: editing the board, undo, opening
 //! a shipped board, play mode by keyboard. Assertions are on the app's state.
 
+use crate::common::{app_harness, click_at, click_menu_item, replace_text};
 use egui::{Modifiers, Pos2, Rect};
-mod common;
-
-use common::{app_harness, click_at, click_menu_item, replace_text};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::{Mode, RicochetApp};

@@ -4,9 +4,7 @@
 //! empty plots say so, and the small things (Enter in a path field, the Open list, tooltips,
 //! the New window's robot count, the status line's name), rows that wrap inside their panel.
 
-mod common;
-
-use common::{
+use crate::common::{
     app_harness, choose_solver, click_at, click_menu_item, finished, harness_from, import,
     paused_at, replace_text, start_debugging, start_long_solve, step_to_event, step_until,
 };

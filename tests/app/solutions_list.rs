@@ -1,9 +1,7 @@
 //! The solver panel lists every optimal solution once an optimal solver has solved the board,
 //! and clicking one plays it back.
 
-mod common;
-
-use common::{finished, step_until};
+use crate::common::{finished, step_until};
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{format_moves, formats::game_id};
@@ -17,7 +15,7 @@ const GAME: &str = "EF81+40+39AB8BD4+1A";
 #[test]
 fn the_panel_lists_every_optimal_solution_and_a_click_plays_one() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |state| {
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
         state.solver.solver = "fast".to_string();
     });
     harness.key_press(egui::Key::S);
@@ -51,7 +49,7 @@ fn the_panel_lists_every_optimal_solution_and_a_click_plays_one() {
 #[test]
 fn a_solution_list_goes_with_its_board_and_never_plays_on_another() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |state| {
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
         state.solver.solver = "fast".to_string();
     });
     harness.key_press(egui::Key::S);
@@ -69,7 +67,7 @@ fn a_solution_list_goes_with_its_board_and_never_plays_on_another() {
     // Another board, solved: its run shows, and nothing of the first board's list.
     let (other, _) = random_game(2, 4).unwrap();
     let other_id = game_id::write(&other).unwrap();
-    common::import(&mut harness, &other_id);
+    crate::common::import(&mut harness, &other_id);
     assert!(harness.state().listed_solutions().is_empty());
     assert!(harness.state().playback().is_none());
     harness.key_press(egui::Key::S);
@@ -101,8 +99,8 @@ fn a_solution_list_goes_with_its_board_and_never_plays_on_another() {
 fn stopping_a_listing_keeps_and_counts_what_it_found() {
     // The deck's 22-move puzzle: Fast IDA* solves it in seconds, while listing every one of
     // its optimal solutions takes far longer, so the stop comes first.
-    let mut harness = common::app_harness();
-    common::choose_solver(&mut harness, "fast");
+    let mut harness = crate::common::app_harness();
+    crate::common::choose_solver(&mut harness, "fast");
     harness.get_by_label("Solve").click();
     harness.step();
     step_until(&mut harness, Duration::from_secs(120), finished);

@@ -2,9 +2,7 @@
 //! and the whole solution of the position in play, computed on a worker thread; a move makes
 //! the hint start again from the new position.
 
-mod common;
-
-use common::step_until;
+use crate::common::step_until;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::Mode;
 use ricochet_lab::model::formats::game_id;
@@ -17,7 +15,7 @@ const GAME: &str = "EF81+40+09AF0E2D+1A";
 #[test]
 fn h_shows_the_next_hint_level_and_a_move_starts_over() {
     let puzzle = game_id::parse(GAME).unwrap();
-    let mut harness = common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
     harness.key_press(egui::Key::P);
     harness.run();
     assert_eq!(harness.state().mode(), Mode::Play);

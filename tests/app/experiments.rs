@@ -3,9 +3,7 @@
 //! finish the experiment without losing or duplicating a row; an existing output file is not
 //! overwritten; a finished file opens without running anything; Ctrl+E opens the window.
 
-mod common;
-
-use common::{harness_from, replace_text, step_until};
+use crate::common::{harness_from, replace_text, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::experiments::series::Selection;

@@ -1,0 +1,14 @@
+//! The app driven through egui_kittest by its accessible labels, one module per view or job.
+
+mod analyzer;
+mod common;
+mod debugger;
+mod distance_map;
+mod editing;
+mod experiments;
+mod frame_time;
+mod hints;
+mod looks;
+mod solutions_list;
+mod solving;
+mod views;

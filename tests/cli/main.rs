@@ -1,0 +1,7 @@
+//! The command line run as a user runs it: every command, its output, its exit codes and its edges.
+
+mod analyze;
+mod commands;
+mod distances;
+mod edges;
+mod experiment_shards;

@@ -1,0 +1,5 @@
+//! The file formats: round trips, saving, and the fuzzed loaders.
+
+mod formats;
+mod fuzz_loaders;
+mod saving;
