@@ -1,9 +1,9 @@
 //! What the overlays draw of a search after some event: the search heat map, the slide graph
 //! and the stateless stores. It is the sum of the events so far; each solver's own events draw
-//! themselves into it ([`SolverEvent::draw`](super::SolverEvent::draw)), so whoever keeps a
-//! picture needs no knowledge of any solver.
+//! themselves into it ([`SolverEvent::draw`](super::SolverEvent::draw)) and every event is
+//! added by [`Event::draw`](super::Event::draw), so whoever keeps a picture needs no knowledge
+//! of any solver.
 
-use super::probe::Event;
 use super::slide_graph::EdgeChange;
 use super::stateless::{FinalState, IntermediateState, StatelessStores};
 use crate::model::Cell;
@@ -44,26 +44,27 @@ impl SearchPicture {
         }
     }
 
-    /// Adds one event to the picture.
-    pub fn apply(&mut self, event: &Event) {
-        let mut is_change = false;
-        match event {
-            Event::Node { cells, .. } => match self.active {
-                Some(active) => {
-                    if let Some(&cell) = cells.as_slice().get(active) {
-                        bump(&mut self.heat, cell);
-                    }
+    /// Counts a node whose robots stand on `cells` in the heat map: the active robot's cell,
+    /// or every robot's when no robot is active.
+    pub fn count_node(&mut self, cells: &[Cell]) {
+        match self.active {
+            Some(active) => {
+                if let Some(&cell) = cells.get(active) {
+                    bump(&mut self.heat, cell);
                 }
-                None => {
-                    for &cell in cells.as_slice() {
-                        bump(&mut self.heat, cell);
-                    }
+            }
+            None => {
+                for &cell in cells {
+                    bump(&mut self.heat, cell);
                 }
-            },
-            Event::Solver(payload) => is_change = payload.draw(self),
-            _ => {}
+            }
         }
-        self.in_update = is_change;
+    }
+
+    /// Ends one event: `was_edge_change` says whether it changed an edge, so that a change
+    /// right after it belongs to the same update.
+    pub fn end_event(&mut self, was_edge_change: bool) {
+        self.in_update = was_edge_change;
     }
 
     /// Records one edge change of the slide graph: a change right after another belongs to

@@ -6,7 +6,7 @@
 //! node profile per move prefix ([`super::profile`]) all go through this one trait.
 
 use super::picture::SearchPicture;
-use super::profile::NodeProfile;
+use super::profile::{NodeProfile, ProfileDepthError};
 use crate::model::{Board, Cell, Move};
 use std::any::Any;
 use std::fmt;
@@ -202,6 +202,20 @@ impl Event {
     pub fn solver<T: SolverEvent + PartialEq>(event: T) -> Event {
         Event::Solver(SolverPayload::new(event))
     }
+
+    /// Adds the event to a picture: a node to the heat map, a solver's own event as it draws
+    /// itself; other events leave the picture as it is.
+    pub fn draw(&self, picture: &mut SearchPicture) {
+        let is_change = match self {
+            Event::Node { cells, .. } => {
+                picture.count_node(cells.as_slice());
+                false
+            }
+            Event::Solver(payload) => payload.draw(picture),
+            _ => false,
+        };
+        picture.end_event(is_change);
+    }
 }
 
 /// What a solver reports to and asks of its observer. Every method defaults to nothing.
@@ -258,7 +272,7 @@ pub trait Probe {
     }
 }
 
-/// A probe lent to a wrapper (such as [`super::profile::Profiling`]) observes as itself.
+/// A probe lent to a wrapper (such as [`Profiling`]) observes as itself.
 impl<P: Probe> Probe for &mut P {
     const PROFILES: bool = P::PROFILES;
 
@@ -290,6 +304,58 @@ impl<P: Probe> Probe for &mut P {
     #[inline(always)]
     fn should_stop(&mut self) -> bool {
         (**self).should_stop()
+    }
+}
+
+/// A probe that profiles nodes per move prefix and passes everything else on to `inner`.
+pub struct Profiling<P: Probe> {
+    /// The probe it wraps.
+    pub inner: P,
+    /// The counts so far.
+    pub profile: NodeProfile,
+}
+
+impl<P: Probe> Profiling<P> {
+    /// Wraps `inner`, profiling prefixes of 1 to `depth` moves.
+    pub fn new(inner: P, depth: usize) -> Result<Profiling<P>, ProfileDepthError> {
+        Ok(Profiling {
+            inner,
+            profile: NodeProfile::new(depth)?,
+        })
+    }
+}
+
+impl<P: Probe> Probe for Profiling<P> {
+    const PROFILES: bool = true;
+
+    #[inline(always)]
+    fn node_profile(&mut self) -> Option<&mut NodeProfile> {
+        Some(&mut self.profile)
+    }
+
+    #[inline(always)]
+    fn wants_events(&self) -> bool {
+        self.inner.wants_events()
+    }
+
+    #[inline(always)]
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        self.inner.event(event);
+    }
+
+    #[inline(always)]
+    fn depth_finished(&mut self, stats: &DepthStats) {
+        self.inner.depth_finished(stats);
+    }
+
+    #[inline(always)]
+    fn progress(&mut self, nodes: u64, memory_bytes: usize) {
+        self.inner.progress(nodes, memory_bytes);
+    }
+
+    #[inline(always)]
+    fn should_stop(&mut self) -> bool {
+        self.inner.should_stop()
     }
 }
 

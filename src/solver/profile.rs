@@ -2,15 +2,14 @@
 //!
 //! A [`NodeProfile`] counts every node a solver examines under the first few moves of the
 //! path that reached it (its prefix, at most [`MAX_PROFILE_DEPTH`] moves). A solver reports
-//! nodes to it only when its probe says [`Probe::PROFILES`], a constant, so a run whose probe
-//! does not profile compiles to the same code as before. [`Profiling`] adds a profile to any
-//! probe.
+//! nodes to it only when its probe says [`Probe::PROFILES`](super::Probe::PROFILES), a constant, so a run whose probe
+//! does not profile compiles to the same code as before. [`Profiling`](super::probe::Profiling)
+//! adds a profile to any probe.
 //!
 //! Each node is counted once, under its own prefix when it is shallower than the profile's
 //! depth and under the prefix of that depth otherwise; [`NodeProfile::entries`] then adds each
 //! prefix's counts into its shorter prefixes, so an entry holds its whole subtree.
 
-use super::probe::{DepthStats, Event, Probe};
 use crate::model::{Direction, Move, RobotColor};
 
 /// The deepest prefix a profile counts. Four moves make 20⁴ = 160,000 prefixes of five
@@ -181,58 +180,6 @@ fn collect(
         });
         collect(sums, level + 1, child, prefix, entries);
         prefix.pop();
-    }
-}
-
-/// A probe that profiles nodes per move prefix and passes everything else on to `inner`.
-pub struct Profiling<P: Probe> {
-    /// The probe it wraps.
-    pub inner: P,
-    /// The counts so far.
-    pub profile: NodeProfile,
-}
-
-impl<P: Probe> Profiling<P> {
-    /// Wraps `inner`, profiling prefixes of 1 to `depth` moves.
-    pub fn new(inner: P, depth: usize) -> Result<Profiling<P>, ProfileDepthError> {
-        Ok(Profiling {
-            inner,
-            profile: NodeProfile::new(depth)?,
-        })
-    }
-}
-
-impl<P: Probe> Probe for Profiling<P> {
-    const PROFILES: bool = true;
-
-    #[inline(always)]
-    fn node_profile(&mut self) -> Option<&mut NodeProfile> {
-        Some(&mut self.profile)
-    }
-
-    #[inline(always)]
-    fn wants_events(&self) -> bool {
-        self.inner.wants_events()
-    }
-
-    #[inline(always)]
-    fn event(&mut self, event: impl FnOnce() -> Event) {
-        self.inner.event(event);
-    }
-
-    #[inline(always)]
-    fn depth_finished(&mut self, stats: &DepthStats) {
-        self.inner.depth_finished(stats);
-    }
-
-    #[inline(always)]
-    fn progress(&mut self, nodes: u64, memory_bytes: usize) {
-        self.inner.progress(nodes, memory_bytes);
-    }
-
-    #[inline(always)]
-    fn should_stop(&mut self) -> bool {
-        self.inner.should_stop()
     }
 }
 

@@ -2,7 +2,8 @@
 //! interface now and then while the run goes on and once more at its end.
 
 use super::{LiveProbe, SolveJob};
-use crate::solver::profile::{NodeProfile, Profiling};
+use crate::solver::probe::Profiling;
+use crate::solver::profile::NodeProfile;
 use crate::solver::{self, DepthStats, Event, Limits, Probe, Report, Retired, SolveError};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

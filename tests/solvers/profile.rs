@@ -3,7 +3,8 @@
 //! nothing the search does, and the parallel `fast` adds up its threads' counts.
 
 use ricochet_lab::model::Puzzle;
-use ricochet_lab::solver::profile::{NodeProfile, Profiling};
+use ricochet_lab::solver::probe::Profiling;
+use ricochet_lab::solver::profile::NodeProfile;
 use ricochet_lab::solver::{
     self, Event, Limits, NoProbe, Outcome, RecordingProbe, Report, SolverId, SolverOptions,
 };

@@ -49,7 +49,7 @@ impl GateState {
                 }
             }
         }
-        self.frame.picture.apply(&event);
+        event.draw(&mut self.frame.picture);
         let stop = stop_reason(self.mode, &self.breakpoints, &event, self.active);
         if let RunMode::Steps(n) = &mut self.mode {
             *n = n.saturating_sub(1);

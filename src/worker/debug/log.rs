@@ -44,7 +44,7 @@ impl EventLog {
             && let Some(oldest) = self.events.pop_front()
         {
             // The oldest event leaves the log, so the base picture moves past it.
-            self.base.apply(&oldest.event);
+            oldest.event.draw(&mut self.base);
         }
         self.events.push_back(recorded);
     }
@@ -76,7 +76,7 @@ impl EventLog {
         let offset = self.offset(index)?;
         let mut picture = self.base.clone();
         for recorded in self.events.iter().take(offset + 1) {
-            picture.apply(&recorded.event);
+            recorded.event.draw(&mut picture);
         }
         Some(picture)
     }

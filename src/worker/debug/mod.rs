@@ -361,7 +361,7 @@ mod tests {
             let mut expected =
                 SearchPicture::new(puzzle.board().cell_count(), puzzle.active_robot());
             for (index, event) in recording.events.iter().enumerate() {
-                expected.apply(event);
+                event.draw(&mut expected);
                 let index = index as u64;
                 if index < frame.first_recorded {
                     assert!(debug.picture_at(index).is_none());
