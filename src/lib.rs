@@ -31,6 +31,10 @@
 //!   the configurations defined here and prints what comes back; clap stays there.
 //! - `testing` (tests only, and the `testing` feature): the boards and runs the tests share.
 //!
+//! Within a layer the same rule holds between files: no two sibling files import each other
+//! (the `no_two_sibling_files_import_each_other` test names any pair), so a part that two
+//! files share lives in a third below both.
+//!
 //! # Where to add things
 //!
 //! - **A solver**: a file under `src/solver/` with a crate-private unit type implementing
@@ -120,5 +124,128 @@ mod tests {
         }
         let orphans: Vec<_> = files.difference(&reached).collect();
         assert!(orphans.is_empty(), "files no module declares: {orphans:?}");
+    }
+
+    /// The module path of a source file under `source`: `src/solver/fast/node.rs` is
+    /// `solver::fast::node`, `src/app/overlays/mod.rs` is `app::overlays`.
+    fn module_path(source: &Path, file: &Path) -> Vec<String> {
+        let relative = file.strip_prefix(source).unwrap().with_extension("");
+        let mut path: Vec<String> = relative
+            .components()
+            .map(|part| part.as_os_str().to_str().unwrap().to_string())
+            .collect();
+        if path
+            .last()
+            .is_some_and(|last| ["mod", "lib", "main"].contains(&last.as_str()))
+        {
+            path.pop();
+        }
+        path
+    }
+
+    /// The paths a file names through `crate::` or `super::` outside comments and its test
+    /// module, as module paths from the crate root; a group `a::{b::C, d}` gives `a::b::C` and
+    /// `a::d`.
+    fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
+        let code: String = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap()
+            .lines()
+            .map(|line| line.split("//").next().unwrap())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let is_path_char = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+        let mut paths = Vec::new();
+        let mut rest = code.as_str();
+        while let Some(at) = rest.find(|c: char| c == 'c' || c == 's') {
+            let tail = &rest[at..];
+            let preceded_by_word = rest[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':');
+            let (mut base, after) = if !preceded_by_word && tail.starts_with("crate::") {
+                (Vec::new(), &tail["crate::".len()..])
+            } else if !preceded_by_word && tail.starts_with("super::") {
+                let mut base = module[..module.len().saturating_sub(1)].to_vec();
+                let mut after = &tail["super::".len()..];
+                while let Some(next) = after.strip_prefix("super::") {
+                    base.pop();
+                    after = next;
+                }
+                (base, after)
+            } else {
+                rest = &rest[at + 1..];
+                continue;
+            };
+            let end = after
+                .find(|c: char| !is_path_char(c))
+                .unwrap_or(after.len());
+            base.extend(
+                after[..end]
+                    .split("::")
+                    .filter(|part| !part.is_empty())
+                    .map(str::to_string),
+            );
+            if after[end..].starts_with('{') {
+                let group = &after[end + 1..];
+                let close = group.find('}').unwrap_or(group.len());
+                for item in group[..close].split(',') {
+                    let mut item_path = base.clone();
+                    item_path.extend(
+                        item.trim()
+                            .trim_start_matches('{')
+                            .split("::")
+                            .map(|part| part.trim().to_string())
+                            .filter(|part| !part.is_empty()),
+                    );
+                    paths.push(item_path);
+                }
+            }
+            paths.push(base);
+            rest = &after[end..];
+        }
+        paths
+    }
+
+    // Two files that import each other are one concern in two places: a change to either can
+    // break the other, and neither can be read alone. Shared parts belong in a third file
+    // below both.
+    #[test]
+    fn no_two_sibling_files_import_each_other() {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = BTreeSet::new();
+        source_files(&source, &mut files);
+        let modules: BTreeSet<Vec<String>> = files
+            .iter()
+            .map(|file| module_path(&source, file))
+            .collect();
+        let mut imports: BTreeSet<(Vec<String>, Vec<String>)> = BTreeSet::new();
+        for file in &files {
+            let module = module_path(&source, file);
+            let text = std::fs::read_to_string(file).unwrap();
+            for path in named_paths(&text, &module) {
+                let target = (1..=path.len())
+                    .rev()
+                    .map(|length| path[..length].to_vec())
+                    .find(|prefix| modules.contains(prefix));
+                if let Some(target) = target
+                    && target != module
+                    && target.len() == module.len()
+                    && target[..target.len() - 1] == module[..module.len() - 1]
+                {
+                    imports.insert((module.clone(), target));
+                }
+            }
+        }
+        let mutual: Vec<String> = imports
+            .iter()
+            .filter(|(from, to)| from < to && imports.contains(&(to.clone(), from.clone())))
+            .map(|(from, to)| format!("{} <-> {}", from.join("::"), to.join("::")))
+            .collect();
+        assert!(
+            mutual.is_empty(),
+            "sibling files that import each other: {mutual:?}"
+        );
     }
 }
