@@ -158,7 +158,7 @@ mod tests {
         let is_path_char = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
         let mut paths = Vec::new();
         let mut rest = code.as_str();
-        while let Some(at) = rest.find(|c: char| c == 'c' || c == 's') {
+        while let Some(at) = rest.find(['c', 's']) {
             let tail = &rest[at..];
             let preceded_by_word = rest[..at]
                 .chars()

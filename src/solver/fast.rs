@@ -100,6 +100,7 @@ pub mod table;
 #[cfg(test)]
 mod testing;
 mod two_to_spare;
+mod units;
 mod worker;
 
 use self::driver::Driver;

@@ -2,7 +2,7 @@
 //! through the run's [`Search`], the others through the flags they share.
 
 use super::SHARED_CHECK_INTERVAL;
-use super::parallel::Shared;
+use super::units::Shared;
 use crate::model::Move;
 use crate::solver::probe::Event;
 use crate::solver::profile::NodeProfile;

@@ -5,7 +5,7 @@
 use super::MAX_DEPTH;
 use super::control::{Control, Halt};
 use super::one_to_spare::ONE_TO_SPARE;
-use super::parallel::Unit;
+use super::units::Unit;
 use super::regions::CellSets;
 use super::setup::Setup;
 use super::table::Lookup;

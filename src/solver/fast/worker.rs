@@ -2,7 +2,7 @@
 //! and the slides, keys and bounds every part of the search reads.
 
 use super::control::Control;
-use super::parallel::Unit;
+use super::units::Unit;
 use super::setup::Setup;
 use super::table::Table;
 use crate::model::puzzle::MAX_ROBOTS;
