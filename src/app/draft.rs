@@ -10,7 +10,8 @@ use crate::model::formats::native;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::tiles::{random_goal, random_robots};
 use crate::model::{
-    Board, Direction, Goal, ModelError, Pos, Puzzle, Robot, RobotColor, Rules, Target, TargetColor,
+    Board, Direction, Goal, ModelError, Pos, Puzzle, Robot, RobotColor, Rules,
+    Shape as TargetShape, Target, TargetColor,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -43,13 +44,22 @@ impl Draft {
     /// An empty board of the given size with no robots and the target in the corner: a start
     /// for a design from scratch.
     pub fn empty(width: u16, height: u16) -> Result<Draft, ModelError> {
+        let goal = Goal {
+            pos: Pos::new(0, 0),
+            color: TargetColor::Any,
+        };
+        // The goal's vortex is printed on the board, so it is a target like any other: it is
+        // listed among the targets, drawn, and stays when other targets are printed.
+        let mut board = Board::new(width, height)?;
+        board.set_target(Target {
+            pos: goal.pos,
+            color: goal.color,
+            shape: TargetShape::Vortex,
+        })?;
         Ok(Draft {
-            board: Board::new(width, height)?,
+            board,
             robots: Vec::new(),
-            goal: Goal {
-                pos: Pos::new(0, 0),
-                color: TargetColor::Any,
-            },
+            goal,
             rules: Rules::default(),
         })
     }

@@ -337,6 +337,8 @@ pub struct KeyContext {
     pub debugger_paused: Option<bool>,
     /// Whether a solution is shown for playback.
     pub playback: bool,
+    /// Whether a popup (a combobox's list, a menu) is open: Escape is then left to close it.
+    pub popup_open: bool,
 }
 
 /// The command an action stands for now (the Experiments key is handled by the shell).
@@ -385,7 +387,11 @@ pub fn handle(input: &mut egui::InputState, context: KeyContext) -> Vec<Command>
             Scope::Debugger => context.debugger_paused.is_some(),
             Scope::Playback => context.playback,
         };
+        let closes_popup = context.popup_open
+            && binding.shortcut.logical_key == Key::Escape
+            && binding.shortcut.modifiers == Modifiers::NONE;
         if live
+            && !closes_popup
             && input.consume_shortcut(&binding.shortcut)
             && let Some(command) = command(binding.action, context)
         {
@@ -429,6 +435,7 @@ mod tests {
             mode: Mode::Edit,
             debugger_paused: Some(true),
             playback: false,
+            popup_open: false,
         };
         handle(&mut input, context)
     }

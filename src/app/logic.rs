@@ -98,6 +98,7 @@ impl RicochetApp {
             mode: self.state.mode,
             debugger_paused: self.debugger().map(debugger::Debugger::is_paused),
             playback: self.playback().is_some(),
+            popup_open: egui::Popup::is_any_open(ctx),
         };
         let commands = ctx.input_mut(|input| keys::handle(input, context));
         self.queued.extend(commands);

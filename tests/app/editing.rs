@@ -173,7 +173,11 @@ fn opening_a_shipped_board_replaces_the_board_and_asks_before_dropping_changes()
     // Start from an empty board, then change it so that it has unsaved changes.
     new_empty_board(&mut harness);
     let empty = harness.state().draft().clone();
-    assert!(empty.board.targets().is_empty());
+    assert_eq!(
+        empty.board.targets().len(),
+        1,
+        "only the goal's vortex is printed"
+    );
     let (rect, cell) = board_rect(&harness);
     click_at(&mut harness, rect.min + egui::vec2(3.0 * cell, 2.5 * cell));
     assert!(harness.state().is_dirty());

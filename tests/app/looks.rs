@@ -295,3 +295,42 @@ fn the_solver_list_shows_every_solver_and_describes_one_clear_of_the_others() {
         );
     }
 }
+
+// 12. The empty board's starting vortex target is not in the Active-target list and vanishes;
+// a target combobox stays open after Escape.
+#[test]
+fn the_empty_boards_vortex_is_a_listed_target_and_escape_closes_the_list() {
+    let mut harness = harness_from(no_dialogs(), [1360.0, 900.0]);
+    harness.key_press_modifiers(Modifiers::COMMAND, egui::Key::N);
+    harness.run();
+    harness.get_by_label("Empty board").click();
+    harness.run();
+    let draft = harness.state().draft().clone();
+    assert!(draft.robots.len() > 1, "an empty board was opened");
+    let vortex = *draft
+        .board
+        .target_at(draft.goal.pos)
+        .expect("the goal is printed");
+    assert_eq!(
+        harness.state().invalid_outlines(),
+        0,
+        "the empty board is valid"
+    );
+
+    let listed = |h: &Harness<'_, RicochetApp>| {
+        h.query_all_by_role(egui::accesskit::Role::ListBox).count() > 0
+    };
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Active target")
+        .click();
+    harness.run();
+    assert!(listed(&harness), "the list opens");
+    let entry = ricochet_lab::app::draft::describe_target(&vortex);
+    assert!(
+        harness.query_all_by_label(&entry).count() >= 1,
+        "the vortex {entry:?} is listed"
+    );
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(!listed(&harness), "Escape closes the list");
+}
