@@ -377,6 +377,24 @@ pub enum Resolution {
     Cancel,
 }
 
+/// Writes a screenshot as an opaque RGBA PNG.
+pub(crate) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
+    let [width, height] = image.size;
+    let mut bytes = Vec::with_capacity(width * height * 4);
+    for pixel in &image.pixels {
+        let [r, g, b, _] = pixel.to_array();
+        bytes.extend_from_slice(&[r, g, b, 255]);
+    }
+    let buffer = image::RgbaImage::from_raw(width as u32, height as u32, bytes)
+        .ok_or_else(|| "the screenshot had an unexpected size".to_string())?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    buffer
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

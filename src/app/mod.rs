@@ -17,6 +17,7 @@
 //!   timers) apart from `ui`.
 
 pub mod analyzer;
+pub mod board_geometry;
 pub mod board_view;
 pub mod commands;
 pub mod coordinates;
@@ -48,6 +49,7 @@ pub mod solutions_list;
 pub mod solver_panel;
 pub mod state;
 pub mod theme;
+pub mod trail;
 pub mod widgets;
 pub mod windows;
 

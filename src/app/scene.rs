@@ -9,7 +9,8 @@ use crate::solver::Outcome;
 use crate::solver::min_moves::min_moves;
 use board_view::{BoardGeometry, BoardScene, Hit, RobotSprite, board_ui, problem_shapes};
 use draft::problem_cells;
-use overlays::assembly::{OverlaySources, overlay_drawing, stateless_details};
+use overlays::assembly::{OverlaySources, stateless_details};
+use overlays::layers::overlay_drawing;
 
 impl RicochetApp {
     /// How many slides the board draws as paths now (trails, solution and played-back moves).

@@ -10,9 +10,8 @@
 //!   overwritten, and the defaults are used;
 //! - each of these is said in one sentence for the status line.
 
-use super::state::{AppState, STORAGE_KEY};
+use super::state::{AppState, STORAGE_KEY, keep_in};
 use std::collections::HashMap;
-use std::fmt::Display;
 use std::io::Write as _;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -169,31 +168,6 @@ pub fn repair_settings_file(path: &Path) -> SettingsReport {
         ));
     }
     report
-}
-
-/// Puts `value` back in `range` with a note naming `what`: below the range it becomes the
-/// start, above it the end, and a value that compares with neither (NaN) becomes `fallback`.
-pub fn keep_in<T: PartialOrd + Copy + Display>(
-    value: &mut T,
-    range: RangeInclusive<T>,
-    fallback: T,
-    what: &str,
-    notes: &mut Vec<String>,
-) {
-    if range.contains(value) {
-        return;
-    }
-    let fixed = if *value < *range.start() {
-        *range.start()
-    } else if *value > *range.end() {
-        *range.end()
-    } else {
-        fallback
-    };
-    notes.push(format!(
-        "The stored {what} ({value}) was out of range; it is {fixed} now."
-    ));
-    *value = fixed;
 }
 
 /// Whether every number of a stored window place and size is one a screen can show: finite,

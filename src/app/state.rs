@@ -6,6 +6,8 @@
 
 use super::editor::EditorSettings;
 use serde::{Deserialize, Serialize};
+use std::fmt::Display;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 /// The key the state is stored under in eframe's storage.
@@ -66,7 +68,6 @@ impl AppState {
     /// sentence for each that was out of it (a hand-edited or damaged file may hold NaN, a
     /// negative limit or no threads at all).
     pub fn clamped(mut self) -> (AppState, Vec<String>) {
-        use super::settings_file::keep_in;
         let mut notes = Vec::new();
         let n = &mut notes;
         let solver = &mut self.solver;
@@ -246,6 +247,31 @@ impl ThemeChoice {
             ThemeChoice::Dark => egui::ThemePreference::Dark,
         }
     }
+}
+
+/// Puts `value` back in `range` with a note naming `what`: below the range it becomes the
+/// start, above it the end, and a value that compares with neither (NaN) becomes `fallback`.
+pub fn keep_in<T: PartialOrd + Copy + Display>(
+    value: &mut T,
+    range: RangeInclusive<T>,
+    fallback: T,
+    what: &str,
+    notes: &mut Vec<String>,
+) {
+    if range.contains(value) {
+        return;
+    }
+    let fixed = if *value < *range.start() {
+        *range.start()
+    } else if *value > *range.end() {
+        *range.end()
+    } else {
+        fallback
+    };
+    notes.push(format!(
+        "The stored {what} ({value}) was out of range; it is {fixed} now."
+    ));
+    *value = fixed;
 }
 
 #[cfg(test)]

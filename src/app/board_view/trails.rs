@@ -3,24 +3,9 @@
 
 use super::BoardGeometry;
 use crate::app::theme::{self, Palette};
-use crate::model::{Pos, RobotColor};
+use crate::app::trail::Trail;
 use egui::epaint::text::FontsView;
 use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke};
-
-/// A straight slide drawn on the board: a move already made, or one of a solution.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Trail {
-    /// The robot that slid.
-    pub color: RobotColor,
-    /// Where it started.
-    pub from: Pos,
-    /// Where it stopped.
-    pub to: Pos,
-    /// How strongly to draw it (1 for the current move, less for others).
-    pub emphasis: f32,
-    /// Its number in the sequence, drawn beside it when given.
-    pub number: Option<usize>,
-}
 
 /// Slides as lines from cell centre to cell centre with an arrowhead, in the robot's colour,
 /// and their numbers when given. Every line is drawn before any number, so no later line

@@ -298,7 +298,7 @@ impl ExperimentsView {
         let pixels_per_point = ctx.pixels_per_point();
         ctx.request_screenshot(move |image| {
             let part = image.region(&rect, Some(pixels_per_point));
-            let result = super::screenshot::write_png(&part, &path).map(|()| path);
+            let result = super::files::write_png(&part, &path).map(|()| path);
             if let Ok(mut slot) = slot.lock() {
                 *slot = Some(result);
             }

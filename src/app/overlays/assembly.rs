@@ -2,8 +2,7 @@
 //! run's picture, the stateless stores, the last solution, the distance map, the analysis),
 //! and the layers that are on put together into one drawing for the board.
 
-use super::layers::LAYERS;
-use super::{OverlayDrawing, OverlaySettings};
+use super::OverlaySettings;
 use crate::app::analyzer::AnalyzerView;
 use crate::app::debugger::Debugger;
 use crate::app::overlays;
@@ -173,17 +172,6 @@ pub struct OverlaySources<'a> {
     pub distances: Option<(&'a DistanceMap, RobotColor)>,
     /// The board analyser, for its heat map.
     pub analyzer: Option<&'a AnalyzerView>,
-}
-
-/// Assembles the layers that are on into one drawing: the one place layers are put together.
-pub fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
-    let mut drawing = OverlayDrawing::default();
-    for layer in LAYERS {
-        if layer.is_on(sources.settings) {
-            drawing.extend(layer.draw(sources));
-        }
-    }
-    drawing
 }
 
 /// Every stateless state of one cell, one line each, for the hovered cell's tooltip; `None`

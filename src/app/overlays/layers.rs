@@ -2,7 +2,7 @@
 //!
 //! Every place that deals with layers goes through [`LAYERS`]: the switches in the View menu
 //! and the Overlays tab, the legend, and the assembly of the frame's drawing
-//! ([`super::assembly::overlay_drawing`]). To add a layer, write a type that implements
+//! ([`overlay_drawing`]). To add a layer, write a type that implements
 //! [`OverlayLayer`] (in a file of its own under `overlays/`) and add one line to [`LAYERS`];
 //! the compiler names every method the layer must fill, and nothing else needs to change. What
 //! a layer reads comes from [`OverlaySources`], so a layer that needs something new adds it
@@ -47,6 +47,17 @@ pub const LAYERS: &[&dyn OverlayLayer] = &[
     &ExactDistances,
     &AnalysisHeat,
 ];
+
+/// Assembles the layers that are on into one drawing: the one place layers are put together.
+pub fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
+    let mut drawing = OverlayDrawing::default();
+    for layer in LAYERS {
+        if layer.is_on(sources.settings) {
+            drawing.extend(layer.draw(sources));
+        }
+    }
+    drawing
+}
 
 /// The minimum-move map: a heat tint here, the numbers drawn by the board itself.
 pub struct MinMoves;

@@ -16,8 +16,8 @@ pub mod panel;
 
 pub use paint::overlay_shapes;
 
-use super::board_view::Trail;
 use super::theme::Palette;
+use super::trail::Trail;
 use crate::model::{Board, Cell, Direction, Move, MoveTables, Pos, Puzzle, RobotColor};
 use crate::solver::min_moves::UNREACHABLE;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
