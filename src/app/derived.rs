@@ -318,10 +318,22 @@ impl super::RicochetApp {
                 .and_then(SolveSession::solution)
                 .is_none()
         {
-            notes.push(
-                "Solution path: there is no solution of the board as it is now. Press Solve."
+            let debugged_moves = self
+                .debugger_on_board()
+                .map(|d| d.shown_view().path.len())
+                .filter(|&moves| moves > 0);
+            notes.push(match debugged_moves {
+                // The debugger draws its node's path with numbered moves too: say whose it is.
+                Some(moves) => format!(
+                    "Solution path: there is no solution of the board as it is now. The \
+                     numbered moves on the board are the debugger's: the path to the node it \
+                     shows ({moves} {}), not a solution.",
+                    if moves == 1 { "move" } else { "moves" }
+                ),
+                None => "Solution path: there is no solution of the board as it is now. Press \
+                         Solve."
                     .to_string(),
-            );
+            });
         }
         notes
     }

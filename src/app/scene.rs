@@ -39,13 +39,10 @@ impl RicochetApp {
         .len()
     }
 
-    /// The scene of the board as it is now.
-    pub(super) fn scene(&self, now: f64) -> BoardScene {
-        let mut scene = BoardScene {
-            coordinates: self.state.view.coordinates,
-            ..BoardScene::default()
-        };
-        let speed = self.state.solver.playback_speed;
+    /// The debugged run whose node the board shows instead of the board's own robots: one
+    /// while its search runs, or a finished one looked back at; a cancelled search leaves the
+    /// board as it is.
+    pub(super) fn debugger_on_board(&self) -> Option<&super::debugger::Debugger> {
         let running = self.is_running();
         let cancelled = self.current_session().is_some_and(|s| {
             matches!(
@@ -56,11 +53,19 @@ impl RicochetApp {
                 }))
             )
         });
-        // A debugged node is shown while its search runs, or when a finished search is looked
-        // back at; a cancelled search leaves the board as it is.
-        let debug_picture = self
-            .debugger()
+        self.debugger()
             .filter(|d| running || (d.is_scrubbed_back() && !cancelled))
+    }
+
+    /// The scene of the board as it is now.
+    pub(super) fn scene(&self, now: f64) -> BoardScene {
+        let mut scene = BoardScene {
+            coordinates: self.state.view.coordinates,
+            ..BoardScene::default()
+        };
+        let speed = self.state.solver.playback_speed;
+        let debug_picture = self
+            .debugger_on_board()
             .and_then(|d| d.board_picture().map(|p| (p, d.puzzle().goal())));
         let draft = self.doc.draft();
         if let Some(((robots, trails), goal)) = debug_picture {

@@ -401,3 +401,35 @@ fn the_edge_change_list_explains_its_cases_and_its_check_goes_with_the_next_edit
         harness.state().status_message()
     );
 }
+
+// The paused debugger draws its node's path with numbered moves; the Overlays tab must not
+// say only that there is no solution, as if the numbered moves drawn were nobody's.
+#[test]
+fn the_overlays_tab_names_the_debuggers_path_while_the_board_has_no_solution() {
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    start_debugging(&mut harness, &game_id::write(&puzzle).unwrap());
+    for events in 2..=30 {
+        harness.key_press(egui::Key::F11);
+        step_until(&mut harness, Duration::from_secs(20), |app| {
+            paused_at(app, events)
+        });
+        if !shown(&harness).path.is_empty() {
+            break;
+        }
+    }
+    let moves = shown(&harness).path.len();
+    assert!(moves > 0, "the debugger shows a node below the root");
+    let notes = harness.state().empty_overlay_notes();
+    let note = notes
+        .iter()
+        .find(|note| note.starts_with("Solution path"))
+        .expect("the solution path is on and the board has no solution yet");
+    let plural = if moves == 1 { "move" } else { "moves" };
+    assert!(
+        note.contains(&format!(
+            "the debugger's: the path to the node it shows ({moves} {plural})"
+        )),
+        "{note}"
+    );
+}
