@@ -297,6 +297,11 @@ impl RicochetApp {
     }
 
     /// The Experiments window's state.
+    /// The settings and the open document's state, as the panels bind them.
+    pub fn app_state(&self) -> &AppState {
+        &self.state
+    }
+
     pub fn experiments(&self) -> &experiments::ExperimentsView {
         &self.experiments
     }

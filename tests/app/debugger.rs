@@ -433,3 +433,55 @@ fn the_overlays_tab_names_the_debuggers_path_while_the_board_has_no_solution() {
         "{note}"
     );
 }
+
+// Opening the breakpoints must not push the timeline and the node's figures down the panel.
+#[test]
+fn opening_the_breakpoints_moves_nothing_and_they_stay_open_while_set() {
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    start_debugging(&mut harness, &game_id::write(&puzzle).unwrap());
+    harness.get_by_label("Debugger").click();
+    harness.run();
+    let timeline = |h: &Harness<'_, RicochetApp>| {
+        h.get_by_role_and_label(egui::accesskit::Role::Slider, "Timeline")
+            .rect()
+    };
+    let before = timeline(&harness);
+    let set = |h: &Harness<'_, RicochetApp>| {
+        let debug = &h.state().app_state().debug;
+        [
+            debug.break_on_depth,
+            debug.break_on_cell,
+            debug.break_on_solution,
+        ]
+        .into_iter()
+        .filter(|&on| on)
+        .count()
+    };
+    let set_before = set(&harness);
+    harness
+        .get_by_label(&format!("Breakpoints ({set_before})…"))
+        .click();
+    harness.run();
+    assert_eq!(timeline(&harness), before, "the timeline stays put");
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::CheckBox, "At depth")
+        .click();
+    harness.run();
+    assert_eq!(timeline(&harness), before, "the timeline stays put");
+    assert!(
+        harness.query_by_label("Active robot on cell").is_some(),
+        "setting one breakpoint leaves the others in reach"
+    );
+    assert_ne!(
+        set(&harness),
+        set_before,
+        "the click set or cleared a breakpoint"
+    );
+    assert!(
+        harness
+            .query_by_label(&format!("Breakpoints ({})…", set(&harness)))
+            .is_some(),
+        "the button counts the breakpoints set"
+    );
+}

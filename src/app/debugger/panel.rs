@@ -86,62 +86,78 @@ pub fn debugger_ui(
             send(commands, DebugCommand::Play);
         }
     });
-    ui.add(
-        egui::Slider::new(&mut settings.speed, 1.0..=100_000.0)
-            .logarithmic(true)
-            .text("Events per second"),
-    );
-    egui::CollapsingHeader::new("Breakpoints")
-        .default_open(false)
-        .show(ui, |ui| {
-            let before = settings.clone();
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut settings.break_on_depth, "At depth");
-                ui.add(egui::DragValue::new(&mut settings.break_depth).range(0..=255));
-            });
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut settings.break_on_cell, "Active robot on cell");
-                ui.add(
-                    egui::DragValue::new(&mut settings.break_x)
-                        .range(0..=63)
-                        .prefix("x "),
-                );
-                ui.add(
-                    egui::DragValue::new(&mut settings.break_y)
-                        .range(0..=63)
-                        .prefix("y "),
-                );
-            });
-            ui.checkbox(&mut settings.break_on_solution, "When a solution is found");
-            let mut state = debugger.and_then(|d| d.break_state);
-            ui.horizontal(|ui| {
-                if ui
-                    .add_enabled(
-                        debugger.is_some_and(|d| d.shown_view().cells.is_some()),
-                        egui::Button::new("Stop at the state shown"),
-                    )
-                    .clicked()
+    // The breakpoints open in a popup over the panel, so opening them moves nothing below.
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::Slider::new(&mut settings.speed, 1.0..=100_000.0)
+                .logarithmic(true)
+                .text("Events per second"),
+        );
+        let set = [
+            settings.break_on_depth,
+            settings.break_on_cell,
+            settings.break_on_solution,
+            debugger.is_some_and(|d| d.break_state.is_some()),
+        ]
+        .into_iter()
+        .filter(|&on| on)
+        .count();
+        egui::containers::menu::MenuButton::new(format!("Breakpoints ({set})…"))
+            .config(
+                egui::containers::menu::MenuConfig::new()
+                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+            )
+            .ui(ui, |ui| {
+                let before = settings.clone();
+                ui.horizontal(|ui| {
+                    let label = ui.checkbox(&mut settings.break_on_depth, "At depth");
+                    ui.add(egui::DragValue::new(&mut settings.break_depth).range(0..=255))
+                        .labelled_by(label.id);
+                });
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut settings.break_on_cell, "Active robot on cell");
+                    ui.add(
+                        egui::DragValue::new(&mut settings.break_x)
+                            .range(0..=63)
+                            .prefix("x "),
+                    );
+                    ui.add(
+                        egui::DragValue::new(&mut settings.break_y)
+                            .range(0..=63)
+                            .prefix("y "),
+                    );
+                });
+                ui.checkbox(&mut settings.break_on_solution, "When a solution is found");
+                let mut state = debugger.and_then(|d| d.break_state);
+                ui.horizontal(|ui| {
+                    if ui
+                        .add_enabled(
+                            debugger.is_some_and(|d| d.shown_view().cells.is_some()),
+                            egui::Button::new("Stop at the state shown"),
+                        )
+                        .clicked()
+                    {
+                        state = debugger.and_then(|d| d.shown_view().cells);
+                    }
+                    if ui
+                        .add_enabled(state.is_some(), egui::Button::new("Forget the state"))
+                        .clicked()
+                    {
+                        state = None;
+                    }
+                });
+                if let Some(debugger) = debugger
+                    && (before != *settings || state != debugger.break_state)
                 {
-                    state = debugger.and_then(|d| d.shown_view().cells);
-                }
-                if ui
-                    .add_enabled(state.is_some(), egui::Button::new("Forget the state"))
-                    .clicked()
-                {
-                    state = None;
+                    send(
+                        commands,
+                        DebugCommand::Breakpoints(
+                            settings.breakpoints(debugger.puzzle().board(), state),
+                        ),
+                    );
                 }
             });
-            if let Some(debugger) = debugger
-                && (before != *settings || state != debugger.break_state)
-            {
-                send(
-                    commands,
-                    DebugCommand::Breakpoints(
-                        settings.breakpoints(debugger.puzzle().board(), state),
-                    ),
-                );
-            }
-        });
+    });
     let Some(debugger) = debugger else {
         ui.label(
             egui::RichText::new("Press Solve to start a debugged run.")
