@@ -296,12 +296,12 @@ impl RicochetApp {
         app
     }
 
-    /// The Experiments window's state.
     /// The settings and the open document's state, as the panels bind them.
     pub fn app_state(&self) -> &AppState {
         &self.state
     }
 
+    /// The Experiments window's state.
     pub fn experiments(&self) -> &experiments::ExperimentsView {
         &self.experiments
     }
