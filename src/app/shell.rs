@@ -295,8 +295,18 @@ impl RicochetApp {
         ui.separator();
         match self.dock {
             DockTab::Run => {
-                solver_panel::run_ui(ui, &view, &mut self.state.solver, commands);
-                self.solutions_ui(ui, commands);
+                // After a long solve the rows, plots and profile outgrow the dock: the tab
+                // scrolls below the fixed Solve and Cancel. The run's settings are edited on
+                // a copy, as the list below reads the app while the tab is drawn.
+                let mut settings = self.state.solver.clone();
+                egui::ScrollArea::vertical()
+                    .id_salt("run-tab")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        solver_panel::run_ui(ui, &view, &mut settings, commands);
+                        self.solutions_ui(ui, commands);
+                    });
+                self.state.solver = settings;
             }
             DockTab::Debugger => {
                 debugger::panel::debugger_ui(

@@ -163,7 +163,7 @@ impl super::RicochetApp {
     }
 
     /// The list's part of the Run tab: shown once an optimal solver solved the board shown.
-    pub(super) fn solutions_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    pub(super) fn solutions_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let Some(session) = self.current_session() else {
             return;
         };

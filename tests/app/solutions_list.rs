@@ -155,3 +155,36 @@ fn stopping_a_listing_keeps_and_counts_what_it_found() {
     );
     harness.get_by_label(&format!("1. {}", format_moves(&listed[0])));
 }
+
+// After a long solve the depth rows and the node profile fill the Run tab: the list button
+// must still be in reach, by scrolling the tab, while Solve stays where it was.
+#[test]
+fn the_run_tab_scrolls_to_the_list_button_after_a_long_solve_and_solve_stays_put() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/real-21.ron"),
+    )
+    .unwrap();
+    let puzzle = ricochet_lab::model::formats::native::parse(&text).unwrap();
+    let height = 800.0;
+    let mut harness = crate::common::harness_on(&puzzle, [1200.0, height], |state| {
+        state.solver.solver = "fast".to_string();
+    });
+    let solve = harness.get_by_label("Solve").rect();
+    harness.key_press(egui::Key::S);
+    step_until(&mut harness, Duration::from_secs(120), finished);
+    harness.run();
+    harness
+        .get_by_label("List all optimal solutions")
+        .scroll_to_me();
+    harness.run();
+    let button = harness.get_by_label("List all optimal solutions").rect();
+    assert!(
+        button.bottom() <= height,
+        "the list button is in view at {button:?}"
+    );
+    assert_eq!(
+        harness.get_by_label("Solve").rect(),
+        solve,
+        "Solve stays put"
+    );
+}
