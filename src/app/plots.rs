@@ -103,6 +103,12 @@ pub(crate) fn moves_marks(input: GridInput) -> Vec<GridMark> {
     marks_every(input, step)
 }
 
+/// Grid marks at every whole number, however close: for axes whose every mark is named (a
+/// bar chart's categories).
+pub(crate) fn every_whole_mark(input: GridInput) -> Vec<GridMark> {
+    marks_every(input, 1.0)
+}
+
 /// The smallest of 1, 2, 5, 10, 20, 50, ... that is at least `at_least`.
 fn nice_step(at_least: f64) -> f64 {
     let mut step = 1.0;

@@ -347,3 +347,42 @@ fn the_running_spinner_stays_clear_of_the_progress_text() {
         !app.experiments().is_running()
     });
 }
+
+// Eleven solvers make the tables wider than their panel: the columns that do not fit go to a
+// second table with the move counts repeated, never cut at the panel's edge.
+#[test]
+fn every_table_column_is_shown_whole_beside_the_configurations_panel() {
+    let (_dir, out) = temp_csv("study");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots/study-2000.csv"),
+        &out,
+    )
+    .unwrap();
+    let mut harness = harness_with(settings(3, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Open results").click();
+    harness.run();
+    harness.get_by_label("Tables").click();
+    harness.run();
+    let side_panel = harness
+        .query_all_by_label("Configurations")
+        .map(|node| node.rect())
+        .max_by(|a, b| a.left().total_cmp(&b.left()))
+        .unwrap();
+    let mut headers = 0;
+    for kind in ricochet_lab::solver::SOLVERS {
+        for node in harness.query_all_by_role_and_label(egui::accesskit::Role::Label, kind.title) {
+            headers += 1;
+            assert!(
+                node.rect().right() <= side_panel.left(),
+                "{}'s column at {:?} runs under the configurations at {side_panel:?}",
+                kind.title,
+                node.rect()
+            );
+        }
+    }
+    assert!(
+        headers >= 11,
+        "every solver heads a column ({headers} headers)"
+    );
+}

@@ -297,7 +297,15 @@ impl ExperimentsView {
         let waker = ctx.clone();
         let pixels_per_point = ctx.pixels_per_point();
         ctx.request_screenshot(move |image| {
-            let part = image.region(&rect, Some(pixels_per_point));
+            // Only what is on the screen can be taken: a part of the plots scrolled or cut
+            // off below the window is left out rather than read past the picture's end.
+            let [width, height] = image.size;
+            let screen = egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(width as f32, height as f32) / pixels_per_point,
+            )
+            .shrink(0.5);
+            let part = image.region(&rect.intersect(screen), Some(pixels_per_point));
             let result = super::files::write_png(&part, &path).map(|()| path);
             if let Ok(mut slot) = slot.lock() {
                 *slot = Some(result);

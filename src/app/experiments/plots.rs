@@ -3,7 +3,7 @@
 //! hides solvers; clicked points select their configurations.
 
 use super::*;
-use crate::app::plots::{moves_marks, seconds_label, whole_marks};
+use crate::app::plots::{every_whole_mark, moves_marks, seconds_label, whole_marks};
 
 /// A time given as log10 seconds, written for a person.
 pub(super) fn log_seconds_text(exponent: f64) -> String {
@@ -137,7 +137,9 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         return;
     }
     let width = ui.available_width();
-    let plot_height = ((ui.available_height() - 60.0) / 2.0).max(140.0);
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    let (plot_height, lower_height) =
+        plot_heights(ui.available_height(), current.len(), row_height);
     let mut clicked: Option<Selection> = None;
     ui.columns(2, |columns| {
         columns[0].label(if view.optimal_only {
@@ -161,7 +163,8 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
     });
     ui.columns(2, |columns| {
         columns[0].label("Total hit rate per solver");
-        if let Some(s) = total_hit_plot(&mut columns[0], &current, compared.as_ref(), plot_height) {
+        if let Some(s) = total_hit_plot(&mut columns[0], &current, compared.as_ref(), lower_height)
+        {
             clicked = Some(s);
         }
         columns[1].label("Configurations per required move count");
@@ -173,7 +176,7 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
             &mut columns[1],
             &series::distribution_points(&view.summary),
             compared_distribution.as_ref(),
-            plot_height,
+            lower_height,
         ) {
             clicked = Some(s);
         }
@@ -188,6 +191,17 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
     if clicked.is_some() {
         view.selection = clicked;
     }
+}
+
+/// The heights of the upper plots (time, hit rate) and the lower ones (total hit rate,
+/// configurations) in `available` points: halves, unless the bar chart needs a line of
+/// `row_height` per solver for its names, which it then takes from the upper plots while
+/// they keep 140 points.
+fn plot_heights(available: f32, solvers: usize, row_height: f32) -> (f32, f32) {
+    let both = (available - 60.0).max(280.0);
+    let bars = (solvers as f32 * row_height + 60.0).max(both / 2.0);
+    let lower = bars.min(both - 140.0).max(140.0);
+    ((both - lower).max(140.0), lower)
 }
 
 pub(super) fn time_plot(
@@ -400,9 +414,10 @@ pub(super) fn total_hit_plot(
                 .label_spacing(9.0..=12.0)
                 .min_thickness(widest + 12.0),
         ])
-        .y_grid_spacer(whole_marks)
+        .y_grid_spacer(every_whole_mark)
         .include_x(0.0)
-        .include_x(112.0)
+        // Room right of a full bar for its "100.0%".
+        .include_x(125.0)
         .include_y(-0.6)
         .include_y(count.max(1) as f64 - 0.4)
         .allow_scroll(false)
@@ -525,7 +540,20 @@ pub(super) fn clicked_point(plot: &egui_plot::PlotUi<'_>) -> Option<PlotPoint> {
 #[cfg(test)]
 mod tests {
     use super::super::series::solver_series;
-    use super::bar_titles;
+    use super::{bar_titles, plot_heights};
+
+    #[test]
+    fn the_bar_chart_gets_a_line_per_solver_and_the_plots_share_what_is_left() {
+        // Few solvers: the two rows share the height equally.
+        assert_eq!(plot_heights(660.0, 3, 23.0), (300.0, 300.0));
+        // Eleven solvers need 313 points for their names; the plots above give up the rest.
+        let (upper, lower) = plot_heights(660.0, 11, 23.0);
+        assert!(lower >= 11.0 * 23.0 + 60.0, "{lower}");
+        assert_eq!(upper + lower, 600.0);
+        // A short window keeps both rows readable rather than giving the bars everything.
+        let (upper, lower) = plot_heights(400.0, 30, 23.0);
+        assert_eq!((upper, lower), (140.0, 200.0));
+    }
     use crate::study::experiment::record::{Record, Status};
     use crate::study::experiment::stats::summarize;
     use std::collections::BTreeSet;
