@@ -387,3 +387,61 @@ fn the_play_panels_rows_wrap_inside_the_panel() {
         );
     }
 }
+
+// 4. A debugged stateless run on a 16x16 board with four robots, paused after its first final
+// and intermediate states: the layer shows them, legibly (no two texts of a cell overlap).
+#[test]
+fn a_paused_stateless_run_on_a_full_board_draws_its_states_apart() {
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    assert_eq!((puzzle.board().width(), puzzle.robots().len()), (16, 4));
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
+        state.solver.solver = "stateless".into();
+        state.debug.enabled = true;
+        state.debug.start_paused = true;
+        state.overlays.stateless = true;
+    });
+    harness.key_press(egui::Key::S);
+    step_until(&mut harness, Duration::from_secs(20), |app| {
+        crate::common::paused_at(app, 1)
+    });
+    crate::common::step_to_event(&mut harness, 160);
+    let picture = harness.state().debugger().unwrap().shown_picture().clone();
+    assert!(
+        !picture.finals.is_empty(),
+        "the run has final states by now"
+    );
+    let drawing = harness.state_mut().shown_overlay();
+    assert!(
+        !drawing.texts.is_empty(),
+        "the stateless layer draws the {} final states",
+        picture.finals.len()
+    );
+    // Every state shows, as its number where it fits, else as a dot in its corner (numbers
+    // on hover), and no two marks overlap.
+    let rect = harness.get_by_label("Board").rect();
+    let geometry = ricochet_lab::app::board_geometry::BoardGeometry::fit(rect, 16, 16);
+    let marks: Vec<egui::Rect> = harness.ctx.fonts_mut(|fonts| {
+        drawing
+            .texts
+            .iter()
+            .filter_map(|text| {
+                ricochet_lab::app::overlays::paint::text_mark(
+                    fonts,
+                    &geometry,
+                    text,
+                    egui::Color32::WHITE,
+                )
+                .map(|mark| mark.rect())
+            })
+            .collect()
+    });
+    assert_eq!(marks.len(), drawing.texts.len(), "every state has its mark");
+    for (i, a) in marks.iter().enumerate() {
+        for b in &marks[i + 1..] {
+            assert!(
+                a.intersect(*b).area() <= 0.0 || a.intersect(*b).width() <= 0.0,
+                "marks overlap: {a:?} and {b:?}"
+            );
+        }
+    }
+}

@@ -204,8 +204,8 @@ impl OverlayLayer for Stateless {
             palette.board_text,
             "Stateless states, in the robot's colour: a final state's moves (one robot: in the \
              centre; all: in the robot's corner); an intermediate state as direction and \
-             moves, or +count. Numbers that do not fit their cell are left out: hover a cell \
-             for its states in full.",
+             moves, or +count. A number too wide for its corner is a dot in the robot's colour: \
+             hover a cell for its states in full.",
         )]
     }
 

@@ -43,22 +43,99 @@ pub fn overlay_shapes(
         let color = text
             .color
             .map_or(palette.board_text, |c| theme::robot_text(c, dark));
-        // Only texts that fit their place in the cell at a readable size are drawn; the rest
-        // are left to the board's hover details, so nothing spills into a neighbour or past
-        // the board's edge.
-        if let Some((pos, galley)) = fitted_text(fonts, geometry, text, color) {
-            let text_rect = egui::Rect::from_min_size(pos, galley.size());
-            // A plate in the board's colour behind the text keeps it readable over fills,
-            // arrows and walls, in both themes.
-            shapes.push(Shape::rect_filled(
-                text_rect.expand(1.0),
-                2.0,
-                palette.board.gamma_multiply(0.85),
-            ));
-            shapes.push(Shape::galley(pos, galley, color));
+        // Only texts that fit their place in the cell at a readable size are drawn; a corner
+        // number that does not fit becomes a dot in its colour, and the numbers are in the
+        // board's hover details, so nothing spills into a neighbour or past the board's edge.
+        match text_mark(fonts, geometry, text, color) {
+            Some(TextMark::Text(pos, galley)) => {
+                // A plate in the board's colour behind the text keeps it readable over fills,
+                // arrows and walls, in both themes.
+                shapes.push(Shape::rect_filled(
+                    TextMark::plate(pos, &galley),
+                    2.0,
+                    palette.board.gamma_multiply(0.85),
+                ));
+                shapes.push(Shape::galley(pos, galley, color));
+            }
+            Some(TextMark::Dot(center, radius)) => {
+                shapes.push(Shape::circle_filled(center, radius, color));
+            }
+            None => {}
         }
     }
     shapes
+}
+
+/// How a cell text is shown: laid out in its place, or, for a corner number too wide for its
+/// corner, as a dot in its colour there (its number is in the cell's hover details).
+pub enum TextMark {
+    /// The text at this position.
+    Text(egui::Pos2, std::sync::Arc<egui::Galley>),
+    /// A dot with this centre and radius.
+    Dot(egui::Pos2, f32),
+}
+
+impl TextMark {
+    /// The plate drawn behind a text at `pos`.
+    pub fn plate(pos: egui::Pos2, galley: &egui::Galley) -> egui::Rect {
+        egui::Rect::from_min_size(pos, galley.size()).expand(1.0)
+    }
+
+    /// The rectangle the mark covers on the screen.
+    pub fn rect(&self) -> egui::Rect {
+        match self {
+            TextMark::Text(pos, galley) => TextMark::plate(*pos, galley),
+            TextMark::Dot(center, radius) => {
+                egui::Rect::from_center_size(*center, egui::Vec2::splat(2.0 * radius))
+            }
+        }
+    }
+}
+
+/// How a cell text is shown: [`fitted_text`] when it fits, a dot in its corner when it is a
+/// corner text that does not, and nothing for a centre text that does not.
+pub fn text_mark(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    text: &CellText,
+    color: egui::Color32,
+) -> Option<TextMark> {
+    if let Some((pos, galley)) = fitted_text(fonts, geometry, text, color) {
+        return Some(TextMark::Text(pos, galley));
+    }
+    let (quarter, _) = place_of(geometry, text)?;
+    let radius = (geometry.cell_size() * 0.08).clamp(2.0, 4.0);
+    Some(TextMark::Dot(quarter.center(), radius))
+}
+
+/// A corner text's quarter of its cell and the alignment in it; `None` for a centre text.
+fn place_of(geometry: &BoardGeometry, text: &CellText) -> Option<(egui::Rect, Align2)> {
+    let rect = geometry.cell_rect(text.pos);
+    match text.line {
+        0 => Some((
+            egui::Rect::from_min_max(rect.left_top(), rect.center()),
+            Align2::LEFT_TOP,
+        )),
+        1 => Some((
+            egui::Rect::from_min_max(
+                egui::pos2(rect.center().x, rect.top()),
+                egui::pos2(rect.right(), rect.center().y),
+            ),
+            Align2::RIGHT_TOP,
+        )),
+        2 => Some((
+            egui::Rect::from_min_max(
+                egui::pos2(rect.left(), rect.center().y),
+                egui::pos2(rect.center().x, rect.bottom()),
+            ),
+            Align2::LEFT_BOTTOM,
+        )),
+        3 => Some((
+            egui::Rect::from_min_max(rect.center(), rect.right_bottom()),
+            Align2::RIGHT_BOTTOM,
+        )),
+        _ => None,
+    }
 }
 
 /// Where a cell text goes and how it is laid out, when it fits its place: a corner text in
@@ -72,36 +149,17 @@ pub fn fitted_text(
     color: egui::Color32,
 ) -> Option<(egui::Pos2, std::sync::Arc<egui::Galley>)> {
     let cell = geometry.cell_size();
-    let rect = geometry.cell_rect(text.pos);
     // The gap on each side of a place: two of them between the texts of neighbouring cells
-    // or quarters, so numbers side by side always read as separate numbers.
-    let inset = (cell * 0.08).max(2.0);
-    let (place, align) = match text.line {
-        0 => (
-            egui::Rect::from_min_max(rect.left_top(), rect.center()),
-            Align2::LEFT_TOP,
-        ),
-        1 => (
-            egui::Rect::from_min_max(
-                egui::pos2(rect.center().x, rect.top()),
-                egui::pos2(rect.right(), rect.center().y),
-            ),
-            Align2::RIGHT_TOP,
-        ),
-        2 => (
-            egui::Rect::from_min_max(
-                egui::pos2(rect.left(), rect.center().y),
-                egui::pos2(rect.center().x, rect.bottom()),
-            ),
-            Align2::LEFT_BOTTOM,
-        ),
-        3 => (
-            egui::Rect::from_min_max(rect.center(), rect.right_bottom()),
-            Align2::RIGHT_BOTTOM,
-        ),
-        _ => (rect, Align2::CENTER_CENTER),
-    };
-    let place = place.shrink(inset);
+    // or quarters, so numbers side by side always read as separate numbers. Above and below,
+    // a number cannot run into another, so the gap only keeps the plates apart.
+    let inset_x = (cell * 0.08).max(2.0);
+    let inset_y = 1.0;
+    let (place, align) =
+        place_of(geometry, text).unwrap_or((geometry.cell_rect(text.pos), Align2::CENTER_CENTER));
+    let place = egui::Rect::from_min_max(
+        place.min + egui::vec2(inset_x, inset_y),
+        place.max - egui::vec2(inset_x, inset_y),
+    );
     let size = if text.large {
         (cell * 0.42).max(theme::SMALLEST_TEXT)
     } else {
