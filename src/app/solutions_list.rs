@@ -50,9 +50,13 @@ impl SolutionsList {
             self.task = None;
         }
         if let Some(mut listing) = answer {
-            // A listing stopped early (or capped) may not have reached the run's solution,
-            // which is one of the optimal solutions all the same.
-            if !self.optimum.is_empty() && !listing.solutions.contains(&self.optimum) {
+            // A listing stopped early may not have reached the run's solution, which is one of
+            // the optimal solutions all the same. A capped listing holds exactly the best ones
+            // of all, so the run's solution, ranked below them, stays out of it.
+            if listing.stopped.is_some()
+                && !self.optimum.is_empty()
+                && !listing.solutions.contains(&self.optimum)
+            {
                 listing.solutions.push(self.optimum.clone());
                 sort_solutions(&mut listing.solutions);
             }
