@@ -74,7 +74,7 @@ pub fn spawn_listing(
             link: &link,
             last_publish: Instant::now(),
         };
-        let listing = list_optimal(&puzzle, depth, max_solutions, &limits, &mut probe);
+        let listing = list_optimal(&puzzle, depth, max_solutions, None, &limits, &mut probe);
         probe.progress.nodes.store(listing.nodes, Ordering::Relaxed);
         link.send(listing, Duration::ZERO);
     })?;

@@ -25,6 +25,16 @@
 //! worst; once the heap is full, larger sets can only rank lower, so they are searched only
 //! until one solution says the list is incomplete. Each set's search has its own dead-state
 //! table (what a state cannot reach depends on which robots may move).
+//!
+//! **On every core.** Each set's search is cut, on the calling thread, at [`SPLIT_DEPTH`]
+//! moves into work units that every thread takes in turn from a shared counter. Each thread
+//! keeps its own dead-state table (an entry records only what that thread searched whole, so
+//! it stays sound), and all offer their solutions to one shared bounded heap. The list does not
+//! depend on the number of threads or on which thread found what: the heap keeps the best
+//! `max_solutions` of all it is offered, and a solution skipped once the heap is full ranks
+//! below every kept one, whichever moment it was skipped at. Only the calling thread polls the
+//! limits and the probe; it stops the other threads through a flag, and counts their nodes
+//! into its progress at every poll.
 
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, ReplayError, RobotColor};
@@ -35,6 +45,8 @@ use crate::solver::{
 };
 use rustc_hash::FxHashMap;
 use std::collections::BinaryHeap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// How many solutions are listed when no other cap is given.
@@ -42,6 +54,15 @@ pub const DEFAULT_MAX_SOLUTIONS: usize = 1_000;
 
 /// The most moves left that the dead-state table records (one bit per count in a word).
 const MAX_TABLE_DEPTH: u32 = 63;
+
+/// The moves after which a set's search is cut into work units: up to `(4k)^3` units for a set
+/// of `k` robots, enough to keep every core busy to the end, few enough that cutting them is
+/// nothing beside searching them.
+pub const SPLIT_DEPTH: usize = 3;
+
+/// Nodes between two looks at the shared flags (and, on the calling thread, at the limits and
+/// the probe).
+const POLL_INTERVAL: u32 = 1 << 12;
 
 /// What an enumeration produced.
 #[derive(Clone, Debug)]
@@ -98,7 +119,7 @@ pub fn enumerate<P: Probe>(
         time: limits.time.map(|t| t.saturating_sub(optimum.elapsed)),
         ..limits.clone()
     };
-    let listing = list_optimal(puzzle, depth, max_solutions, &rest, probe);
+    let listing = list_optimal(puzzle, depth, max_solutions, options.threads, &rest, probe);
     Ok(Enumeration { optimum, listing })
 }
 
@@ -121,17 +142,24 @@ pub struct Listing {
 }
 
 /// Lists the solutions of exactly `depth` moves, which must be the optimal length (as an
-/// optimal solver found it), within the limits: at most `max_solutions`, replayed and sorted.
+/// optimal solver found it), within the limits: at most `max_solutions`, replayed and sorted,
+/// on `threads` threads (`None`: one per core the system offers). The probe sees the nodes of
+/// every thread.
 pub fn list_optimal<P: Probe>(
     puzzle: &Puzzle,
     depth: u32,
     max_solutions: usize,
+    threads: Option<usize>,
     limits: &Limits,
     probe: &mut P,
 ) -> Listing {
+    let threads = threads
+        .unwrap_or_else(crate::solver::fast::available_threads)
+        .max(1);
     let mut search = Search::new(probe, limits);
+    search.threads = threads;
     let found = with_key_width!(puzzle, |layout, Key| {
-        Lister::<Key>::new(puzzle, layout, max_solutions).run(depth, &mut search)
+        list_sets::<Key, P>(puzzle, layout, depth, max_solutions, threads, &mut search)
     });
     let elapsed = search.elapsed();
     let nodes = search.nodes;
@@ -217,8 +245,232 @@ pub fn sort_solutions(solutions: &mut [Vec<Move>]) {
     });
 }
 
-/// The listing search's state.
-struct Lister<'a, K: StateKey> {
+/// What every thread of a listing shares.
+struct Shared {
+    /// The kept solutions, offered by every thread.
+    found: Mutex<Found>,
+    /// Set once the heap is full and a further solution was seen, while searching sets that
+    /// can only rank lower: the set's search then ends at once.
+    done: AtomicBool,
+    /// Set by the calling thread when a limit or a cancel stopped the listing.
+    stop: AtomicBool,
+    /// Nodes the other threads visited that the calling thread has not yet counted.
+    nodes: AtomicU64,
+    /// The bytes of every thread's dead-state table.
+    memory: AtomicUsize,
+    /// The next work unit to hand out.
+    next_unit: AtomicUsize,
+    /// The other threads that have finished the current set's units.
+    helpers_done: AtomicUsize,
+}
+
+impl Shared {
+    /// The kept solutions; a thread that panicked while holding them left them whole (every
+    /// change under the lock is a single push or pop), so a poisoned lock is still read.
+    fn found(&self) -> std::sync::MutexGuard<'_, Found> {
+        self.found.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A node of a set's search at [`SPLIT_DEPTH`] moves, searched whole by whichever thread
+/// takes it.
+struct Unit {
+    cells: [Cell; MAX_ROBOTS],
+    last_dir: [Option<Direction>; MAX_ROBOTS],
+    path: Vec<Move>,
+    moves_by_robot: [u32; MAX_ROBOTS],
+}
+
+/// How a thread counts its nodes and learns that it must stop.
+trait Pace {
+    /// Counts one node; fails when the listing must stop.
+    fn tick(&mut self) -> Result<(), Stop>;
+    /// Hands over the nodes counted since the last poll.
+    fn flush(&mut self);
+}
+
+/// The calling thread's pace: it counts every thread's nodes into the search and polls the
+/// limits and the probe, and stops the other threads when they say stop.
+struct MainPace<'s, 'p, P: Probe> {
+    search: &'s mut Search<'p, P>,
+    shared: &'s Shared,
+    countdown: u32,
+}
+
+impl<P: Probe> MainPace<'_, '_, P> {
+    /// Counts the other threads' nodes, checks the memory of every table and polls the
+    /// limits and the probe.
+    #[cold]
+    fn poll(&mut self) -> Result<(), Stop> {
+        self.countdown = POLL_INTERVAL;
+        self.flush();
+        let memory = self.shared.memory.load(Ordering::Relaxed);
+        let result = self
+            .search
+            .set_memory(memory)
+            .and_then(|()| self.search.poll());
+        if result.is_err() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+impl<P: Probe> Pace for MainPace<'_, '_, P> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Stop> {
+        self.search.nodes += 1;
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            return self.poll();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) {
+        self.search.nodes += self.shared.nodes.swap(0, Ordering::Relaxed);
+    }
+}
+
+/// Another thread's pace: it hands its nodes to the calling thread and stops when told.
+struct HelperPace<'s> {
+    shared: &'s Shared,
+    countdown: u32,
+}
+
+impl Pace for HelperPace<'_> {
+    #[inline(always)]
+    fn tick(&mut self) -> Result<(), Stop> {
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.flush();
+            if self.shared.stop.load(Ordering::Relaxed) {
+                // The calling thread records why.
+                return Err(Stop::Cancelled);
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) {
+        let counted = u64::from(POLL_INTERVAL - self.countdown);
+        self.shared.nodes.fetch_add(counted, Ordering::Relaxed);
+        self.countdown = POLL_INTERVAL;
+    }
+}
+
+/// Searches the sets of robots in order of size (the empty set covers a goal already
+/// reached), keeping the best solutions, until the list is known to be complete or known to
+/// hold the best `max_solutions` with more beyond. Each set's search runs on `threads` threads.
+fn list_sets<K: StateKey + Send, P: Probe>(
+    puzzle: &Puzzle,
+    layout: KeyLayout,
+    depth: u32,
+    max_solutions: usize,
+    threads: usize,
+    search: &mut Search<'_, P>,
+) -> Found {
+    let shared = Shared {
+        found: Mutex::new(Found {
+            best: BinaryHeap::new(),
+            more: false,
+            stopped: None,
+            rejected: Vec::new(),
+        }),
+        done: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        memory: AtomicUsize::new(0),
+        next_unit: AtomicUsize::new(0),
+        helpers_done: AtomicUsize::new(0),
+    };
+    let pace = MainPace {
+        search,
+        shared: &shared,
+        countdown: POLL_INTERVAL,
+    };
+    let mut main = Lister::<K, _>::new(puzzle, layout, max_solutions, &shared, pace);
+    let mut helpers: Vec<_> = (1..threads)
+        .map(|_| {
+            let pace = HelperPace {
+                shared: &shared,
+                countdown: POLL_INTERVAL,
+            };
+            Lister::<K, _>::new(puzzle, layout, max_solutions, &shared, pace)
+        })
+        .collect();
+    let n = main.colors.len();
+    let mut sets: Vec<u32> = (0..1u32 << n).collect();
+    sets.sort_by_key(|set| set.count_ones());
+    let mut stopped = None;
+    for set in sets {
+        {
+            // A solution moving more robots than every kept one ranks below them all: once
+            // the heap is full and more are known to exist, larger sets have nothing to add.
+            let found = shared.found();
+            let full = found.best.len() >= max_solutions;
+            let kept_robots = found.best.peek().map_or(0, |worst| worst.robots);
+            if full && found.more && moves_robots(set) > kept_robots {
+                break;
+            }
+        }
+        shared.done.store(false, Ordering::Relaxed);
+        shared.next_unit.store(0, Ordering::Relaxed);
+        shared.helpers_done.store(0, Ordering::Relaxed);
+        // The part above the units, on this thread, which also cuts them.
+        main.start_set(set);
+        main.split = Some(SPLIT_DEPTH);
+        let shallow = main.visit(depth);
+        main.split = None;
+        if let Err(stop) = shallow {
+            stopped = Some(stop);
+            break;
+        }
+        let units = std::mem::take(&mut main.units);
+        let left = depth.saturating_sub(SPLIT_DEPTH as u32);
+        let units = &units;
+        let stop = std::thread::scope(|scope| {
+            let mut helper_count = 0;
+            for helper in &mut helpers {
+                helper.start_set(set);
+                let spawned = std::thread::Builder::new()
+                    .name("solutions-helper".to_string())
+                    .spawn_scoped(scope, move || {
+                        // Only the calling thread's stop counts; this one just ends.
+                        let _ = helper.take_units(units, left);
+                        helper.pace.flush();
+                        helper.shared.helpers_done.fetch_add(1, Ordering::Release);
+                    });
+                // A thread the system refuses leaves its share to the others.
+                helper_count += usize::from(spawned.is_ok());
+            }
+            let mut stop = main.take_units(units, left);
+            // Keep honouring the limits while the other threads finish their last units.
+            while stop.is_none() && shared.helpers_done.load(Ordering::Acquire) < helper_count {
+                if let Err(error) = main.pace.poll() {
+                    stop = Some(error);
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            stop
+        });
+        if let Some(stop) = stop {
+            stopped = Some(stop);
+            break;
+        }
+    }
+    drop(helpers);
+    main.pace.flush();
+    drop(main);
+    let mut found = shared.found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.stopped = stopped;
+    // Threads meet failed replays in any order.
+    found.rejected.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
+/// One thread's listing search.
+struct Lister<'a, K: StateKey, T: Pace> {
     puzzle: &'a Puzzle,
     layout: KeyLayout,
     tables: MoveTables,
@@ -227,8 +479,10 @@ struct Lister<'a, K: StateKey> {
     colors: Vec<RobotColor>,
     no_rebound: bool,
     /// Per state, a bit for each number of moves left with which it led to no solution
-    /// moving only the robots of `allowed`.
+    /// moving only the robots of `allowed`, in the part this thread searched.
     dead: FxHashMap<K, u64>,
+    /// The bytes of `dead` counted in the shared memory.
+    reported_bytes: usize,
     cells: [Cell; MAX_ROBOTS],
     last_dir: [Option<Direction>; MAX_ROBOTS],
     path: Vec<Move>,
@@ -236,16 +490,24 @@ struct Lister<'a, K: StateKey> {
     moves_by_robot: [u32; MAX_ROBOTS],
     /// The robots that may move in this search (a bit per robot index).
     allowed: u32,
-    /// Set once the heap is full and a further solution was seen, while searching sets that
-    /// can only rank lower: the search then ends at once.
-    done: bool,
+    /// While cutting units: the path length at which a node becomes a unit.
+    split: Option<usize>,
+    /// The units cut.
+    units: Vec<Unit>,
     /// The cap.
     max_solutions: usize,
-    found: Found,
+    shared: &'a Shared,
+    pace: T,
 }
 
-impl<'a, K: StateKey> Lister<'a, K> {
-    fn new(puzzle: &'a Puzzle, layout: KeyLayout, max_solutions: usize) -> Self {
+impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
+    fn new(
+        puzzle: &'a Puzzle,
+        layout: KeyLayout,
+        max_solutions: usize,
+        shared: &'a Shared,
+        pace: T,
+    ) -> Self {
         let mut cells = [0; MAX_ROBOTS];
         let start = puzzle.robot_cells();
         cells[..start.len()].copy_from_slice(&start);
@@ -257,45 +519,48 @@ impl<'a, K: StateKey> Lister<'a, K> {
             colors: puzzle.robots().iter().map(|r| r.color).collect(),
             no_rebound: puzzle.rules().no_rebound,
             dead: FxHashMap::default(),
+            reported_bytes: 0,
             cells,
             last_dir: [None; MAX_ROBOTS],
             path: Vec::new(),
             moves_by_robot: [0; MAX_ROBOTS],
             allowed: 0,
-            done: false,
+            split: None,
+            units: Vec::new(),
             max_solutions,
-            found: Found {
-                best: BinaryHeap::new(),
-                more: false,
-                stopped: None,
-                rejected: Vec::new(),
-            },
+            shared,
+            pace,
         }
     }
 
-    /// Searches the sets of robots in order of size (the empty set covers a goal already
-    /// reached), keeping the best solutions, until the list is known to be complete or known
-    /// to hold the best `max_solutions` with more beyond.
-    fn run<P: Probe>(mut self, depth: u32, search: &mut Search<'_, P>) -> Found {
-        let n = self.colors.len();
-        let mut sets: Vec<u32> = (0..1u32 << n).collect();
-        sets.sort_by_key(|set| set.count_ones());
-        for set in sets {
-            // A solution moving more robots than every kept one ranks below them all: once
-            // the heap is full and more are known to exist, larger sets have nothing to add.
-            let full = self.found.best.len() >= self.max_solutions;
-            let kept_robots = self.found.best.peek().map_or(0, |worst| worst.robots);
-            if full && self.found.more && moves_robots(set) > kept_robots {
-                break;
+    /// Readies the search of one set of robots: its own dead states, from the start.
+    fn start_set(&mut self, set: u32) {
+        self.allowed = set;
+        self.dead.clear();
+        let start = self.puzzle.robot_cells();
+        self.cells[..start.len()].copy_from_slice(&start);
+        self.last_dir = [None; MAX_ROBOTS];
+        self.path.clear();
+        self.moves_by_robot = [0; MAX_ROBOTS];
+    }
+
+    /// Takes work units from the shared counter and searches each with `left` moves, until
+    /// none is left, the set's search is done, or the listing stops.
+    fn take_units(&mut self, units: &[Unit], left: u32) -> Option<Stop> {
+        loop {
+            let index = self.shared.next_unit.fetch_add(1, Ordering::Relaxed);
+            if index >= units.len() || self.shared.done.load(Ordering::Relaxed) {
+                return None;
             }
-            self.allowed = set;
-            self.dead.clear();
-            if let Err(stop) = self.visit(depth, search) {
-                self.found.stopped = Some(stop);
-                break;
+            let unit = &units[index];
+            self.cells = unit.cells;
+            self.last_dir = unit.last_dir;
+            self.path.clone_from(&unit.path);
+            self.moves_by_robot = unit.moves_by_robot;
+            if let Err(stop) = self.visit(left) {
+                return Some(stop);
             }
         }
-        self.found
     }
 
     /// The bound of robot `robot`: the rook moves it needs, or more than any depth when it
@@ -332,37 +597,47 @@ impl<'a, K: StateKey> Lister<'a, K> {
             return;
         }
         let moves = self.path.clone();
-        if let Err(error) = self.puzzle.replay(&moves) {
-            self.found.rejected.push((moves, error));
+        let replayed = self.puzzle.replay(&moves);
+        let mut found = self.shared.found();
+        if let Err(error) = replayed {
+            found.rejected.push((moves, error));
             return;
         }
-        let full = self.found.best.len() >= self.max_solutions;
+        let full = found.best.len() >= self.max_solutions;
         if full
-            && self
-                .found
+            && found
                 .best
                 .peek()
                 .is_none_or(|worst| worst.robots < moves_robots(moved))
         {
             // Ranks below every kept one: all it says is that the list is incomplete, and
             // nothing more is to be learnt from this set.
-            self.found.more = true;
-            self.done = true;
+            found.more = true;
+            self.shared.done.store(true, Ordering::Relaxed);
             return;
         }
-        let best = &mut self.found.best;
-        best.push(Ranked::new(moves));
-        if best.len() > self.max_solutions {
-            best.pop();
-            self.found.more = true;
+        found.best.push(Ranked::new(moves));
+        if found.best.len() > self.max_solutions {
+            found.best.pop();
+            found.more = true;
         }
     }
 
     /// Searches every sequence of `left` more moves of the allowed robots from the current
     /// state. Returns whether any of them reached the goal (false only when the subtree was
-    /// searched whole and none did).
-    fn visit<P: Probe>(&mut self, left: u32, search: &mut Search<'_, P>) -> Result<bool, Stop> {
-        search.tick()?;
+    /// searched whole and none did). While cutting units, a node at the split depth becomes a
+    /// unit and counts as holding a solution (nothing above it may be marked dead).
+    fn visit(&mut self, left: u32) -> Result<bool, Stop> {
+        if left > 0 && self.split == Some(self.path.len()) {
+            self.units.push(Unit {
+                cells: self.cells,
+                last_dir: self.last_dir,
+                path: self.path.clone(),
+                moves_by_robot: self.moves_by_robot,
+            });
+            return Ok(true);
+        }
+        self.pace.tick()?;
         let n = self.colors.len();
         if left == 0 {
             if self.puzzle.is_goal(&self.cells[..n]) {
@@ -411,13 +686,13 @@ impl<'a, K: StateKey> Lister<'a, K> {
                 self.last_dir[robot] = Some(dir);
                 self.path.push(Move::new(self.colors[robot], dir));
                 self.moves_by_robot[robot] += 1;
-                let result = self.visit(left - 1, search);
+                let result = self.visit(left - 1);
                 self.moves_by_robot[robot] -= 1;
                 self.path.pop();
                 self.cells[robot] = from;
                 self.last_dir[robot] = previous_dir;
                 any |= result?;
-                if self.done {
+                if self.shared.done.load(Ordering::Relaxed) {
                     // Nothing is marked dead on the way out: the search was not finished.
                     return Ok(true);
                 }
@@ -426,12 +701,23 @@ impl<'a, K: StateKey> Lister<'a, K> {
         if !any && let Some(key) = key {
             *self.dead.entry(key).or_insert(0) |= 1 << left;
             if self.dead.len().is_multiple_of(4096) {
-                let bytes = self.dead.capacity()
-                    * (std::mem::size_of::<K>() + std::mem::size_of::<u64>() + 1);
-                search.set_memory(bytes)?;
+                self.report_memory();
             }
         }
         Ok(any)
+    }
+
+    /// Counts this thread's dead-state table in the shared memory, which the calling thread
+    /// checks against the limit at its next poll.
+    fn report_memory(&mut self) {
+        let bytes =
+            self.dead.capacity() * (std::mem::size_of::<K>() + std::mem::size_of::<u64>() + 1);
+        if bytes > self.reported_bytes {
+            self.shared
+                .memory
+                .fetch_add(bytes - self.reported_bytes, Ordering::Relaxed);
+            self.reported_bytes = bytes;
+        }
     }
 }
 
