@@ -276,7 +276,10 @@ fn clipped_label(ui: &mut egui::Ui, text: egui::RichText, rows: usize) -> egui::
         break_anywhere: false,
         overflow_character: Some('…'),
     };
-    let response = ui.add(egui::Label::new(job));
+    // Wrap mode keeps the rows and width set above; a label's default in a row (as beside
+    // "Optimal") is to extend, and a line wider than the dock shifts the whole dock's content
+    // out of its left edge.
+    let response = ui.add(egui::Label::new(job).wrap());
     if response.hovered() {
         response.on_hover_text(full)
     } else {
