@@ -7,6 +7,7 @@ use ricochet_lab::solver::report_json::ReportJson;
 use ricochet_lab::solver::{Limits, Outcome, Probe, SolverId, SolverOptions};
 use serde::Serialize;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use super::common::{EXIT_INVALID, EXIT_STOPPED, stop_name};
 
@@ -21,8 +22,17 @@ pub fn solve_all<P: Probe>(
     probe: &mut P,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let enumeration =
-        all_solutions::enumerate(solver, puzzle, options, max_solutions, limits, probe)?;
+    let mut listing_progress = ListingProgress::default();
+    let enumeration = all_solutions::enumerate_watched(
+        solver,
+        puzzle,
+        options,
+        max_solutions,
+        limits,
+        probe,
+        &mut listing_progress,
+    )?;
+    listing_progress.finish();
     if json {
         outln!(
             "{}",
@@ -32,6 +42,44 @@ pub fn solve_all<P: Probe>(
         print_enumeration(&enumeration)?;
     }
     Ok(enumeration_exit_code(&enumeration))
+}
+
+/// Shows the listing's progress on a terminal, after the solver's rows: the nodes searched
+/// by every thread, a few times a second.
+#[derive(Default)]
+struct ListingProgress {
+    spinner: Option<indicatif::ProgressBar>,
+    shown: Option<Instant>,
+}
+
+impl ListingProgress {
+    /// How often the count is redrawn.
+    const INTERVAL: Duration = Duration::from_millis(100);
+
+    /// Clears the spinner once the listing is over, before the list is printed.
+    fn finish(&mut self) {
+        if let Some(spinner) = self.spinner.take() {
+            spinner.finish_and_clear();
+        }
+    }
+}
+
+impl Probe for ListingProgress {
+    fn progress(&mut self, nodes: u64, _memory_bytes: usize) {
+        let now = Instant::now();
+        if self
+            .shown
+            .is_some_and(|shown| now.duration_since(shown) < Self::INTERVAL)
+        {
+            return;
+        }
+        self.shown = Some(now);
+        let spinner = self
+            .spinner
+            .get_or_insert_with(super::common::progress_spinner);
+        spinner.set_message(format!("listing the optimal solutions: {nodes} nodes"));
+        spinner.tick();
+    }
 }
 
 /// The exit code of a listing: 4 when a sequence failed its replay, 3 when a limit stopped the

@@ -230,6 +230,18 @@ pub(super) fn named<T: Named + Clone>() -> impl clap::builder::TypedValueParser<
     )
 }
 
+/// The spinner of long work with no known total (listing every optimal solution): a spinner,
+/// the time elapsed and the command's own message. Like the bar, it draws only on a terminal.
+pub(super) fn progress_spinner() -> indicatif::ProgressBar {
+    let spinner = indicatif::ProgressBar::new_spinner();
+    // A fixed template: it always parses, and the plain spinner is only a fallback.
+    spinner.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    spinner
+}
+
 /// The one progress bar of every long command: a bar, the count of `unit` done out of the
 /// total, the time elapsed and the time left, and the command's own message.
 pub(super) fn progress_bar(total: u64, unit: &str) -> indicatif::ProgressBar {

@@ -303,6 +303,53 @@ fn every_cap_lists_the_first_solutions_of_the_whole_sorted_list() {
 }
 
 #[test]
+fn the_list_does_not_depend_on_the_number_of_threads() {
+    // Threads share the kept solutions and meet them in any order; the list, capped or not,
+    // must be the one a single thread makes. Larger boards than above, so that each set's
+    // search is cut into many units.
+    let mut compared = 0;
+    for seed in 0..40 {
+        let Ok(puzzle) = random_puzzle(8, 8, 3 + (seed % 2) as usize, 4, seed) else {
+            continue;
+        };
+        let all = listed("fast", &puzzle, 100_000);
+        let Some(depth) = all.solutions.first().map(|moves| moves.len() as u32) else {
+            continue;
+        };
+        if depth < 5 {
+            continue;
+        }
+        let count = all.solutions.len();
+        for cap in [1, count / 3 + 1, count] {
+            let by = |threads| {
+                all_solutions::list_optimal(
+                    &puzzle,
+                    depth,
+                    cap,
+                    Some(threads),
+                    &limits(),
+                    &mut NoProbe,
+                )
+            };
+            let (one, four) = (by(1), by(4));
+            assert_eq!(
+                one.solutions, four.solutions,
+                "seed {seed}, cap {cap} of {count}"
+            );
+            assert_eq!(
+                one.solutions,
+                all.solutions[..cap],
+                "seed {seed}, cap {cap}"
+            );
+            assert_eq!(one.complete, four.complete, "seed {seed}, cap {cap}");
+            assert_eq!(four.complete, cap == count, "seed {seed}, cap {cap}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 30, "only {compared} listings compared");
+}
+
+#[test]
 fn the_hint_of_a_position_with_thousands_of_solutions_moves_the_fewest_robots() {
     use ricochet_lab::solver::analysis::hints::{self, Hint};
     // 11 moves and 1,854 optimal solutions, far more than the listing's default cap; the best
