@@ -51,7 +51,8 @@ pub struct SolveArgs {
         requires = "all_solutions"
     )]
     max_solutions: usize,
-    /// Threads for a parallel solver (`fast`); one per core by default.
+    /// Threads for a parallel solver (`fast`) and for the listing of `--all-solutions`; one
+    /// per core by default.
     #[arg(long, value_name = "N", value_parser = super::common::thread_count)]
     threads: Option<usize>,
     /// The memory pages `fast` asks for its table: `huge` where the system gives them, or
@@ -89,9 +90,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     // Only `fast` searches on several threads; a count given to another solver would be
     // ignored without a word.
-    if args.threads.is_some() && args.solver != SolverId::Fast {
+    if args.threads.is_some() && args.solver != SolverId::Fast && !args.all_solutions {
         anyhow::bail!(
-            "the {} solver searches on one thread; --threads applies to fast only",
+            "the {} solver searches on one thread; --threads applies to fast and to the \
+             listing of --all-solutions only",
             args.solver
         );
     }

@@ -667,7 +667,7 @@ fn threads_given_to_a_single_threaded_solver_are_refused_not_ignored() {
         "2",
     ]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("applies to fast only"), "{err}");
+    assert!(err.contains("applies to fast and to the listing"), "{err}");
     let (code, _, err) = run(&[
         "solve",
         "boards/small-6x6.ron",
@@ -677,6 +677,18 @@ fn threads_given_to_a_single_threaded_solver_are_refused_not_ignored() {
         "2",
     ]);
     assert_eq!(code, 0, "{err}");
+    // The listing of every optimal solution runs on the threads given, whatever the solver.
+    let (code, out, err) = run(&[
+        "solve",
+        "boards/small-6x6.ron",
+        "--solver",
+        "iddfs",
+        "--all-solutions",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("optimal solution"), "{out}");
 }
 
 #[test]
