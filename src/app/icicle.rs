@@ -108,7 +108,6 @@ pub fn icicle_ui(
     let size = vec2(ui.available_width(), rows as f32 * ROW_HEIGHT);
     let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
     let mut command = None;
-    let dark_board = ui.visuals().dark_mode;
     for block in layout(entries, rect) {
         let prefix = &block.entry.prefix;
         let id = ui.scope_id().with(("icicle", prefix));
@@ -139,13 +138,11 @@ pub fn icicle_ui(
         );
         let text = last.to_string();
         let font = egui::FontId::proportional(12.0);
-        let galley = painter.layout_no_wrap(text, font, theme::robot_text(last.robot, dark_board));
+        // The block's own hue would vanish on it: black or white, whichever reads.
+        let ink = theme::text_on(fill, ui.visuals().panel_fill);
+        let galley = painter.layout_no_wrap(text, font, ink);
         if galley.size().x + 4.0 <= block.rect.width() {
-            painter.galley(
-                block.rect.center() - galley.size() / 2.0,
-                galley,
-                theme::robot_text(last.robot, dark_board),
-            );
+            painter.galley(block.rect.center() - galley.size() / 2.0, galley, ink);
         }
         let share = block.entry.nodes as f64 * 100.0 / total as f64;
         let nodes = block.entry.nodes;

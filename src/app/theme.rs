@@ -119,6 +119,29 @@ pub fn robot_text(color: RobotColor, dark_board: bool) -> Color32 {
     }
 }
 
+/// Black or white, whichever reads better on `fill` laid over `under` (`fill` may be
+/// translucent): white on the red and blue robot colours, black on yellow, green and silver,
+/// by the relative luminance that contrast ratios are made of.
+pub fn text_on(fill: Color32, under: Color32) -> Color32 {
+    // Color32 is premultiplied: what shows is the fill plus what its alpha leaves of under.
+    let rest = 1.0 - f32::from(fill.a()) / 255.0;
+    let mix = |top: u8, bottom: u8| (f32::from(top) + f32::from(bottom) * rest).min(255.0) as u8;
+    let shown = Color32::from_rgb(
+        mix(fill.r(), under.r()),
+        mix(fill.g(), under.g()),
+        mix(fill.b(), under.b()),
+    );
+    let linear = egui::Rgba::from(shown);
+    let luminance = 0.2126 * linear.r() + 0.7152 * linear.g() + 0.0722 * linear.b();
+    // Where white and black give the same contrast ratio: (1.05 / (L + 0.05)) equals
+    // ((L + 0.05) / 0.05) at L = 0.179.
+    if luminance < 0.179 {
+        Color32::WHITE
+    } else {
+        Color32::BLACK
+    }
+}
+
 /// The outline drawn under a path so it stands out from the board in either theme.
 pub fn halo(dark_board: bool) -> Color32 {
     if dark_board {
@@ -343,6 +366,27 @@ mod contrast_tests {
             let body = style.text_styles[&egui::TextStyle::Body].size;
             for (name, font) in &style.text_styles {
                 assert!(font.size >= body - 2.0, "{name:?} is {}", font.size);
+            }
+        }
+    }
+
+    #[test]
+    fn labels_on_robot_coloured_blocks_read_in_both_themes() {
+        // The icicle chart's blocks: each robot's colour, full or at 60% over the panel.
+        for visuals in [egui::Visuals::light(), egui::Visuals::dark()] {
+            let panel = visuals.panel_fill;
+            for color in RobotColor::ALL {
+                for fill in [robot(color), robot(color).gamma_multiply(0.6)] {
+                    let rest = 1.0 - f32::from(fill.a()) / 255.0;
+                    let mix = |t: u8, b: u8| (f32::from(t) + f32::from(b) * rest) as u8;
+                    let shown = Color32::from_rgb(
+                        mix(fill.r(), panel.r()),
+                        mix(fill.g(), panel.g()),
+                        mix(fill.b(), panel.b()),
+                    );
+                    let ratio = contrast(text_on(fill, panel), shown);
+                    assert!(ratio >= 4.0, "{color:?} block {fill:?}: {ratio:.2}");
+                }
             }
         }
     }
