@@ -240,22 +240,73 @@ pub fn debugger_ui(
     log.show(ui, |ui| {
         let shown = debugger.shown_index();
         let board = debugger.puzzle().board();
+        let size = ui.style().text_styles[&egui::TextStyle::Body].size;
+        let font = egui::FontId::monospace(size);
+        let glyph = ui.fonts_mut(|fonts| fonts.glyph_width(&font, '0'));
+        // A floating scroll bar may cover the last columns.
+        let width = ui.available_width() - ui.spacing().scroll.bar_width;
+        let columns = (width / glyph).floor().max(1.0) as usize;
         for recorded in &debugger.log {
             let text = log_line(board, recorded);
-            let size = ui.style().text_styles[&egui::TextStyle::Body].size;
-            let mut rich = egui::RichText::new(text).monospace().size(size);
+            // A long event wraps onto more lines rather than being cut, under its text and
+            // not under its number, so the numbers stay a column of their own.
+            let wrapped = hanging_wrap(&text, columns, LOG_TEXT_COLUMN);
+            let mut rich = egui::RichText::new(wrapped).font(font.clone());
             let is_shown = Some(recorded.index) == shown;
             if is_shown {
                 rich = rich.strong().color(palette.success);
             }
-            // A long event wraps onto more lines rather than being cut.
-            let line = ui.add(egui::Label::new(rich).wrap());
+            let line = ui.add(egui::Label::new(rich).extend());
+            // Read out as one line, whatever the width it was wrapped at.
+            line.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
             if is_shown && debugger.is_scrubbed_back() {
                 // Scrubbed back, the event shown sits among its neighbours: keep it in view.
                 line.scroll_to_me(Some(egui::Align::Center));
             }
         }
     });
+}
+
+/// Where a log line's text starts: after the event's number, right-aligned in seven columns,
+/// and two spaces.
+const LOG_TEXT_COLUMN: usize = 9;
+
+/// `line` broken at spaces into rows of at most `columns` characters, every row after the
+/// first indented by `indent` spaces (a word longer than a row is cut). A line that fits is
+/// returned as it is.
+pub fn hanging_wrap(line: &str, columns: usize, indent: usize) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= columns || columns <= indent + 1 {
+        return line.to_string();
+    }
+    let mut rows: Vec<String> = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        let room = if rows.is_empty() {
+            columns
+        } else {
+            columns - indent
+        };
+        let mut end = (start + room).min(chars.len());
+        if end < chars.len() {
+            // Break after the last space that leaves a word on this row.
+            if let Some(space) = (start + 1..end).rev().find(|&i| chars[i] == ' ') {
+                end = space + 1;
+            }
+        }
+        let row: String = chars[start..end].iter().collect();
+        let row = row.trim_end();
+        if rows.is_empty() {
+            rows.push(row.to_string());
+        } else {
+            rows.push(format!("{}{row}", " ".repeat(indent)));
+        }
+        start = end;
+        while start < chars.len() && chars[start] == ' ' {
+            start += 1;
+        }
+    }
+    rows.join("\n")
 }
 
 /// One line of the event log: the event's number, counted from 1 as on the timeline, and what
@@ -340,5 +391,31 @@ pub fn event_text(board: &Board, event: &Event) -> String {
         // Events added later are shown in their debug form until they get their own line.
         #[allow(unreachable_patterns)]
         other => format!("{other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hanging_wrap;
+
+    #[test]
+    fn long_log_lines_wrap_under_their_text_not_their_number() {
+        let line = "   1775  edge of (6, 15) E: (11, 15) -> (13, 15) (case 2b)";
+        assert_eq!(
+            hanging_wrap(line, 80, 9),
+            line,
+            "a line that fits stays whole"
+        );
+        let wrapped = hanging_wrap(line, 40, 9);
+        let rows: Vec<&str> = wrapped.lines().collect();
+        assert_eq!(rows[0], "   1775  edge of (6, 15) E: (11, 15) ->");
+        assert_eq!(rows[1], "         (13, 15) (case 2b)");
+        assert!(rows.iter().all(|row| row.chars().count() <= 40), "{rows:?}");
+        // Nothing is lost: the words read the same.
+        let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&wrapped), words(line));
+        // A word longer than a row is cut rather than spilling.
+        let long = hanging_wrap("      1  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 20, 9);
+        assert!(long.lines().all(|row| row.chars().count() <= 20), "{long}");
     }
 }
