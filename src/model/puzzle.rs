@@ -189,12 +189,14 @@ impl Puzzle {
             let Some(index) = self.robot_index(mv.robot) else {
                 return Err(ReplayError {
                     step,
+                    at_end: false,
                     reason: format!("there is no {} robot", mv.robot),
                 });
             };
             if self.rules.no_rebound && last_dir[index] == Some(mv.dir.opposite()) {
                 return Err(ReplayError {
                     step,
+                    at_end: false,
                     reason: format!("{mv} moves the robot straight back (no-rebound rule)"),
                 });
             }
@@ -202,6 +204,7 @@ impl Puzzle {
             if to == cells[index] {
                 return Err(ReplayError {
                     step,
+                    at_end: false,
                     reason: format!("{mv} does not move the robot"),
                 });
             }
@@ -211,12 +214,14 @@ impl Puzzle {
         if !self.is_goal(&cells) {
             return Err(ReplayError {
                 step: moves.len(),
+                at_end: true,
                 reason: "the target is not reached".into(),
             });
         }
         if moves.len() < self.rules.min_solution_len() {
             return Err(ReplayError {
                 step: moves.len(),
+                at_end: true,
                 reason: format!(
                     "the ricochet rule needs at least {} moves",
                     self.rules.min_solution_len()
@@ -230,12 +235,25 @@ impl Puzzle {
 /// Why a move sequence is not a solution: the 0-based move where it went wrong (or the
 /// sequence's length when the end position misses the goal) and a sentence saying why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("replay failed at move {}: {reason}", step + 1)]
+#[error("replay failed {}: {reason}", place_of_failure(*step, *at_end))]
 pub struct ReplayError {
     /// The 0-based index of the failing move, or the number of moves when the end is wrong.
     pub step: usize,
+    /// Whether every move was made and the end position is what is wrong (then `step` is the
+    /// number of moves, and the message says "after move N", not a move that does not exist).
+    pub at_end: bool,
     /// What went wrong.
     pub reason: String,
+}
+
+/// "at move N" (counted from 1) for a move that failed, "after move N" for an end position that
+/// misses the goal.
+fn place_of_failure(step: usize, at_end: bool) -> String {
+    if at_end {
+        format!("after move {step}")
+    } else {
+        format!("at move {}", step + 1)
+    }
 }
 
 fn validate(board: &Board, robots: &[Robot], goal: &Goal) -> Result<(), ModelError> {
