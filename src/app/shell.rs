@@ -218,7 +218,11 @@ impl RicochetApp {
                 } else {
                     palette.muted
                 };
-                ui.colored_label(color, &message.text);
+                // A long message ends in "…" at the window's edge, in full on hover, rather
+                // than running off the window.
+                ui.add(
+                    egui::Label::new(egui::RichText::new(&message.text).color(color)).truncate(),
+                );
             }
         });
     }

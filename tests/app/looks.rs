@@ -57,6 +57,8 @@ fn a_settings_file_that_stopped_the_app_is_put_right_and_the_app_starts() {
     assert_eq!(memory.options.zoom_factor, 1.0);
 
     // The app starts on what eframe would read now, and says what was put right.
+    let narrow_report = report.clone();
+    let narrow_memory = memory.clone();
     let mut harness = Harness::builder()
         .with_size([1360.0, 900.0])
         .build_eframe(move |cc| {
@@ -74,6 +76,21 @@ fn a_settings_file_that_stopped_the_app_is_put_right_and_the_app_starts() {
         .to_string();
     assert!(status.contains("zoom factor"), "{status}");
     assert!(status.contains("window"), "{status}");
+
+    // In a narrow window the message ends in "…" at the window's edge, rather than running
+    // off it.
+    let width = 640.0;
+    let mut harness = Harness::builder()
+        .with_size([width, 700.0])
+        .build_eframe(move |cc| {
+            cc.egui_ctx.memory_mut(|m| *m = narrow_memory);
+            let mut app = RicochetApp::with_state(cc.egui_ctx.clone(), AppState::default());
+            app.report_settings(&narrow_report);
+            app
+        });
+    harness.run();
+    let shown = harness.get_by_label_contains("zoom factor").rect();
+    assert!(shown.max.x <= width, "the message runs to {}", shown.max.x);
 }
 
 #[test]
