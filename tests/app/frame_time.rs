@@ -1,6 +1,6 @@
 //! Frame time, measured: the CPU time of one frame of the main views (idle, solving, debugging
 //! with overlays), as the median and the 99th percentile over a few hundred frames. The
-//! figures are printed (`cargo nextest run --release --test app_frame_time --no-capture`),
+//! figures are printed (`cargo nextest run --release --test app frame_time --no-capture`),
 //! never asserted, since they depend on the machine. A frame here is egui's whole pass: the
 //! app's logic and layout and the tessellation of its shapes, without a GPU.
 
