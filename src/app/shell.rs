@@ -313,11 +313,19 @@ impl RicochetApp {
                 self.state.solver = settings;
             }
             DockTab::Debugger => {
+                let cancelled = self.current_session().is_some_and(|session| {
+                    matches!(
+                        session.run.end(),
+                        Some(RunEnd::Finished(report))
+                            if matches!(report.outcome, crate::solver::Outcome::Cancelled)
+                    )
+                });
                 debugger::panel::debugger_ui(
                     ui,
                     self.derived.debugger(self.doc.revision()),
                     &mut self.state.debug,
                     running,
+                    cancelled,
                     commands,
                 );
             }

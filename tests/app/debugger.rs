@@ -281,6 +281,9 @@ fn cancelling_a_debugged_run_takes_its_overlays_off_the_board() {
         without_a_run,
         "the cancelled search's picture left with it"
     );
+    // The debugger says the run was cancelled, as the status line does, not that it finished.
+    assert!(harness.query_by_label("Cancelled").is_some());
+    assert!(harness.query_by_label("Finished").is_none());
     // The panel says why the heat map is empty now, and how to fill it.
     harness.get_by_label("Overlays").click();
     harness.run();

@@ -12,6 +12,7 @@ pub fn debugger_ui(
     debugger: Option<&Debugger>,
     settings: &mut DebugSettings,
     running: bool,
+    cancelled: bool,
     commands: &mut Vec<Command>,
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
@@ -168,7 +169,10 @@ pub fn debugger_ui(
     };
     let frame = debugger.frame();
     let view = debugger.shown_view();
-    let status = if !running {
+    // A run that has ended says how, as the status line does.
+    let status = if !running && cancelled {
+        "Cancelled".to_string()
+    } else if !running {
         "Finished".to_string()
     } else if debugger.is_paused() {
         match &frame.stop_reason {
