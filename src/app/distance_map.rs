@@ -153,7 +153,7 @@ impl DistanceMapState {
                     .text(format!("{} of {depth} moves searched", progress.levels)),
             );
             ui.horizontal(|ui| {
-                ui.spinner();
+                super::widgets::calm_spinner(ui, None);
                 ui.label(format!(
                     "{} states, {:.0} MiB",
                     progress.states,

@@ -102,7 +102,7 @@ impl HintState {
             .clicked();
         if self.is_computing() {
             ui.horizontal(|ui| {
-                ui.spinner();
+                super::widgets::calm_spinner(ui, None);
                 ui.label("Computing a hint…");
             });
         }

@@ -191,7 +191,7 @@ impl super::RicochetApp {
         };
         if let Some(running) = &list.task {
             ui.horizontal(|ui| {
-                ui.spinner();
+                super::widgets::calm_spinner(ui, None);
                 ui.label(format!(
                     "Listing the {}-move solutions: {} nodes, {}",
                     list.optimum.len(),

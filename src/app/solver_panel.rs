@@ -330,7 +330,7 @@ fn session_ui(
     let elapsed = run.elapsed();
     if !run.is_finished() {
         ui.horizontal(|ui| {
-            ui.spinner();
+            super::widgets::calm_spinner(ui, None);
             let what = if run.is_cancelling() {
                 "Cancelling"
             } else {

@@ -129,6 +129,40 @@ pub fn format_bytes(bytes: usize) -> String {
     }
 }
 
+/// How often a [`calm_spinner`] turns: often enough to look alive, rarely enough that a
+/// long run does not redraw the whole window at the display's rate (under a software
+/// renderer that took a core from the solver beside it).
+const SPINNER_FRAME: std::time::Duration = std::time::Duration::from_millis(80);
+
+/// A spinner for long work, `size` points square (a button's height when `None`), that asks
+/// for a repaint a dozen times a second rather than every frame as egui's own does; it turns
+/// with the time, so it turns just as fast, in coarser steps.
+pub fn calm_spinner(ui: &mut egui::Ui, size: Option<f32>) -> egui::Response {
+    let size = size.unwrap_or(ui.spacing().interact_size.y);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::new(egui::Role::ProgressIndicator));
+    if ui.is_rect_visible(rect) {
+        let color = ui.visuals().strong_text_color();
+        let radius = rect.width().min(rect.height()) * 0.5 - 2.0;
+        let points = (radius.round() as usize).clamp(8, 128);
+        let time = ui.input(|input| input.time);
+        // The same sweep as egui's spinner: a turn a second, an arc that grows and shrinks.
+        let start = time * std::f64::consts::TAU;
+        let end = start + 240f64.to_radians() * time.sin();
+        let line: Vec<egui::Pos2> = (0..points)
+            .map(|i| {
+                let angle = start + (end - start) * i as f64 / points as f64;
+                let (sin, cos) = angle.sin_cos();
+                rect.center() + radius * egui::vec2(cos as f32, sin as f32)
+            })
+            .collect();
+        ui.painter()
+            .add(egui::Shape::line(line, egui::Stroke::new(3.0, color)));
+        ui.ctx().request_repaint_after(SPINNER_FRAME);
+    }
+    response
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

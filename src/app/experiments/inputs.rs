@@ -167,7 +167,7 @@ pub(super) fn controls_ui(
             );
             let side = ui.spacing().interact_size.y;
             if running {
-                ui.add(egui::Spinner::new().size(side)).widget_info(|| {
+                crate::app::widgets::calm_spinner(ui, Some(side)).widget_info(|| {
                     egui::WidgetInfo::labeled(egui::Role::Status, true, "Experiment running")
                 });
             } else {
