@@ -21,6 +21,10 @@ use std::time::Duration;
 /// The time a listing may take.
 pub const LISTING_TIME_LIMIT: Duration = Duration::from_secs(120);
 
+/// For how long after a listing starts its Stop button is kept in view (after that, the user
+/// may scroll the tab elsewhere).
+const STOP_INTO_VIEW: Duration = Duration::from_millis(300);
+
 /// The listing of one solved run.
 #[derive(Default)]
 pub struct SolutionsList {
@@ -199,11 +203,15 @@ impl super::RicochetApp {
                     format_duration(running.started.elapsed())
                 ));
             });
-            if ui
+            let stop = ui
                 .button("Stop listing")
-                .on_hover_text("Stop and keep the solutions found so far")
-                .clicked()
-            {
+                .on_hover_text("Stop and keep the solutions found so far");
+            // The listing shows below the button that started it, often at the bottom of a
+            // long Run tab: its first frames bring Stop into view.
+            if running.started.elapsed() < STOP_INTO_VIEW {
+                stop.scroll_to_me(None);
+            }
+            if stop.clicked() {
                 commands.push(Command::StopListing);
             }
             return;

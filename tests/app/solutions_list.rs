@@ -187,4 +187,13 @@ fn the_run_tab_scrolls_to_the_list_button_after_a_long_solve_and_solve_stays_put
         solve,
         "Solve stays put"
     );
+    // The listing starts below the button: its Stop is brought into view with it.
+    harness.get_by_label("List all optimal solutions").click();
+    harness.run_steps(4);
+    let stop = harness.get_by_label("Stop listing").rect();
+    assert!(stop.bottom() <= height, "Stop is in view at {stop:?}");
+    harness.get_by_label("Stop listing").click();
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        !app.listing_solutions()
+    });
 }
