@@ -123,6 +123,9 @@ const EXPERIMENT_TIMEOUT: Duration = Duration::from_secs(1800);
 /// Frames drawn after a view is ready and before the picture, so panels settle.
 const SETTLE_FRAMES: u32 = 8;
 
+/// The settling frame at which the experiments view exports its plots.
+const EXPORT_FRAME: u32 = SETTLE_FRAMES / 2;
+
 /// Opens the app on a view, takes the screenshot and closes; returns what went wrong, if
 /// anything.
 pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String> {
@@ -231,15 +234,16 @@ impl ScreenshotDirector {
                     self.phase = Phase::Closing;
                 }
             }
-            Phase::Settling(1) if self.view == View::Experiments => {
-                // Export PNG as the button does, beside the screenshot.
+            Phase::Settling(EXPORT_FRAME) if self.view == View::Experiments => {
+                // Export PNG as the button does, beside the screenshot, once the window has
+                // found its place, so that the plots are cut where they stand.
                 let stem = self.path.file_stem().map_or_else(
                     || "experiments".into(),
                     |s| s.to_string_lossy().into_owned(),
                 );
                 let plots = self.path.with_file_name(format!("{stem}-plots.png"));
                 app.experiments.export_png(ctx, plots);
-                self.phase = Phase::Settling(2);
+                self.phase = Phase::Settling(EXPORT_FRAME + 1);
             }
             Phase::Settling(frames) if frames < SETTLE_FRAMES => {
                 self.phase = Phase::Settling(frames + 1);

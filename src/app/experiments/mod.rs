@@ -94,7 +94,10 @@ pub struct ExperimentsView {
     /// Solvers left out of the plots (clicked off in the legend).
     hidden: BTreeSet<String>,
     message: Option<(String, bool)>,
-    plots_rect: Option<egui::Rect>,
+    /// Where the plots were drawn in the latest pass, shared with Export PNG's screenshot
+    /// callback: the picture is of the frame that pass painted, so it is cut by that frame's
+    /// rectangle, not by one from before a resize.
+    plots_rect: Arc<Mutex<Option<egui::Rect>>>,
     png_result: Arc<Mutex<Option<Result<PathBuf, String>>>>,
 }
 
@@ -117,7 +120,7 @@ impl Default for ExperimentsView {
             selection: None,
             hidden: BTreeSet::new(),
             message: None,
-            plots_rect: None,
+            plots_rect: Arc::new(Mutex::new(None)),
             png_result: Arc::new(Mutex::new(None)),
         }
     }
@@ -287,26 +290,40 @@ impl ExperimentsView {
         }
     }
 
+    /// Records where the plots were drawn in this pass (`None`: they were not drawn).
+    pub(super) fn set_plots_rect(&self, rect: Option<egui::Rect>) {
+        if let Ok(mut slot) = self.plots_rect.lock() {
+            *slot = rect;
+        }
+    }
+
     /// Asks for a screenshot of the next frame and writes the plots' part of it as a PNG.
     pub(crate) fn export_png(&mut self, ctx: &egui::Context, path: PathBuf) {
-        let Some(rect) = self.plots_rect else {
+        if self.plots_rect.lock().ok().and_then(|rect| *rect).is_none() {
             self.error("Show the plots first, then export them.");
             return;
-        };
+        }
         let slot = Arc::clone(&self.png_result);
+        let plots_rect = Arc::clone(&self.plots_rect);
         let waker = ctx.clone();
         let pixels_per_point = ctx.pixels_per_point();
         ctx.request_screenshot(move |image| {
-            // Only what is on the screen can be taken: a part of the plots scrolled or cut
-            // off below the window is left out rather than read past the picture's end.
-            let [width, height] = image.size;
-            let screen = egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(width as f32, height as f32) / pixels_per_point,
-            )
-            .shrink(0.5);
-            let part = image.region(&rect.intersect(screen), Some(pixels_per_point));
-            let result = super::files::write_png(&part, &path).map(|()| path);
+            let result = match plots_rect.lock().ok().and_then(|rect| *rect) {
+                Some(rect) => {
+                    // Only what is on the screen can be taken: a part of the plots scrolled
+                    // or cut off below the window is left out rather than read past the
+                    // picture's end.
+                    let [width, height] = image.size;
+                    let screen = egui::Rect::from_min_size(
+                        egui::Pos2::ZERO,
+                        egui::vec2(width as f32, height as f32) / pixels_per_point,
+                    )
+                    .shrink(0.5);
+                    let part = image.region(&rect.intersect(screen), Some(pixels_per_point));
+                    super::files::write_png(&part, &path).map(|()| path)
+                }
+                None => Err("the plots were closed before their picture was taken".to_string()),
+            };
             if let Ok(mut slot) = slot.lock() {
                 *slot = Some(result);
             }
@@ -362,6 +379,7 @@ pub fn experiments_window(
 ) {
     view.collect_png_result();
     if !view.open {
+        view.set_plots_rect(None);
         return;
     }
     let mut open = view.open;
@@ -400,6 +418,7 @@ pub fn experiments_window(
                     |ui| match view.tab {
                         Tab::Plots => plots_ui(ui, view),
                         Tab::Tables => {
+                            view.set_plots_rect(None);
                             egui::ScrollArea::both()
                                 .id_salt("experiment-tables")
                                 .show(ui, |ui| tables_ui(ui, view));

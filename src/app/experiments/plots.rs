@@ -113,7 +113,9 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         (c.name.clone(), series)
     });
     if view.records.is_empty() && compared.is_none() {
-        // Axes around nothing look broken; say what would fill them instead.
+        // Axes around nothing look broken; say what would fill them instead. There is
+        // nothing to export either.
+        view.set_plots_rect(None);
         let height = ((ui.available_height() - 40.0) / 2.0).max(80.0);
         for row in [
             [
@@ -183,10 +185,15 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
     });
     let bottom = ui.cursor().min.y;
     // A margin at the sides so that the titles' first letters are in the picture, none above
-    // the legend, so that no part of the row above it is.
-    view.plots_rect = Some(egui::Rect::from_min_max(
-        egui::pos2(top.x - 8.0, top.y),
-        egui::pos2(top.x + width + 8.0, bottom + 4.0),
+    // the legend, so that no part of the row above it is. The margin is narrower than the
+    // window's own, so that its border and what lies behind it stay out.
+    let margin = (ui.style().spacing.window_margin.leftf() - 2.0).clamp(1.0, 4.0);
+    view.set_plots_rect(Some(
+        egui::Rect::from_min_max(
+            egui::pos2(top.x - margin, top.y),
+            egui::pos2(top.x + width + margin, bottom + 4.0),
+        )
+        .intersect(ui.clip_rect()),
     ));
     if clicked.is_some() {
         view.selection = clicked;
