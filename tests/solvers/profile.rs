@@ -102,6 +102,14 @@ fn every_solver_profile_adds_up_against_its_nodes_and_rows() {
                     );
                     assert_eq!(nodes_at_length(profile, length), deep, "{what}, {length}");
                 }
+                // And each node is counted under its own first moves.
+                let mut from_events = profile.emptied();
+                for event in &probe.inner.events {
+                    if let Event::Node { path, .. } = event {
+                        from_events.count(path.iter().copied());
+                    }
+                }
+                assert_eq!(&from_events, profile, "{what}");
             }
         }
     }

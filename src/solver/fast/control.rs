@@ -3,7 +3,6 @@
 
 use super::SHARED_CHECK_INTERVAL;
 use super::units::Shared;
-use crate::model::Move;
 use crate::solver::probe::Event;
 use crate::solver::profile::NodeProfile;
 use crate::solver::{Probe, Search, Stop};
@@ -24,9 +23,10 @@ pub(super) trait Control {
     fn tick(&mut self) -> Result<(), Halt>;
     /// Reports an event when someone listens (only the main thread has a probe).
     fn event(&mut self, event: impl FnOnce() -> Event);
-    /// Counts a node, reached by the moves `path` yields, in the node profile when the run
-    /// profiles (see [`Probe::profile_node`]).
-    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, path: impl FnOnce() -> I);
+    /// The node profile to count nodes in, when the run profiles (see
+    /// [`Probe::node_profile`]); `None` otherwise, known at compile time for a probe or
+    /// thread that does not profile.
+    fn node_profile(&mut self) -> Option<&mut NodeProfile>;
     /// Says which work unit the thread searches now (ignored by controls without units).
     fn set_unit(&mut self, _unit: usize) {}
 }
@@ -79,8 +79,12 @@ impl<P: Probe> Control for MainControl<'_, '_, '_, P> {
     }
 
     #[inline(always)]
-    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, path: impl FnOnce() -> I) {
-        self.search.probe.profile_node(path);
+    fn node_profile(&mut self) -> Option<&mut NodeProfile> {
+        if P::PROFILES {
+            self.search.probe.node_profile()
+        } else {
+            None
+        }
     }
 
     fn set_unit(&mut self, unit: usize) {
@@ -129,10 +133,8 @@ impl<const PROFILES: bool> Control for HelperControl<'_, PROFILES> {
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
 
     #[inline(always)]
-    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, path: impl FnOnce() -> I) {
-        if PROFILES && let Some(profile) = &mut self.profile {
-            profile.count(path());
-        }
+    fn node_profile(&mut self) -> Option<&mut NodeProfile> {
+        if PROFILES { self.profile.as_mut() } else { None }
     }
 
     fn set_unit(&mut self, unit: usize) {
@@ -151,5 +153,7 @@ impl Control for NoControl {
 
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
 
-    fn profile_node<I: IntoIterator<Item = Move>>(&mut self, _path: impl FnOnce() -> I) {}
+    fn node_profile(&mut self) -> Option<&mut NodeProfile> {
+        None
+    }
 }

@@ -4,7 +4,8 @@ use super::last_moves::descents;
 use super::regions::CellSets;
 use super::swaps::{Cross, crosses};
 use crate::model::puzzle::MAX_ROBOTS;
-use crate::model::{Puzzle, RobotColor};
+use crate::model::{Direction, Puzzle, RobotColor};
+use crate::solver::profile::move_code;
 use crate::solver::stops::StopTables;
 use std::sync::OnceLock;
 
@@ -25,6 +26,9 @@ pub(super) struct Setup {
     pub goal: u16,
     pub min_len: u32,
     pub colors: [RobotColor; MAX_ROBOTS],
+    /// Each robot's node-profile code of its first direction: a move's code (see
+    /// [`move_code`]) is this plus the direction's index.
+    pub move_codes: [u8; MAX_ROBOTS],
     pub start: [u16; MAX_ROBOTS],
     /// Whether the no-rebound rule holds: each robot's last direction is then part of the
     /// state.
@@ -60,6 +64,7 @@ impl Setup {
             active: puzzle.active_robot(),
             goal: puzzle.goal_cell(),
             min_len: puzzle.rules().min_solution_len() as u32,
+            move_codes: colors.map(|color| move_code(color, Direction::ALL[0]) as u8),
             colors,
             start,
             tables,
