@@ -386,3 +386,75 @@ fn every_table_column_is_shown_whole_beside_the_configurations_panel() {
         "every solver heads a column ({headers} headers)"
     );
 }
+
+#[test]
+fn export_png_writes_the_plots_whole_as_they_stand_on_the_screen() {
+    let (dir, out) = temp_csv("study");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots/study-2000.csv"),
+        &out,
+    )
+    .unwrap();
+    let mut harness = harness_with(settings(3, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Open results").click();
+    harness.run();
+    let base = dir.path().join("plots");
+    replace_text(&mut harness, Some("Export to"), &base.display().to_string());
+    harness.get_by_label("Export PNG").click();
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        app.experiments()
+            .message()
+            .is_some_and(|m| m.starts_with("Wrote the plots"))
+    });
+    let picture = image::open(base.with_extension("png")).unwrap().to_rgba8();
+    let screen = harness.render().unwrap();
+
+    // The picture is a part of the screen as it stands, found where it starts a little left
+    // of the legend's first letter and level with its top.
+    let legend = harness.get_by_label_contains("Solvers (click").rect();
+    let (width, height) = picture.dimensions();
+    let matches = |x: u32, y: u32| {
+        x + width <= screen.width()
+            && y + height <= screen.height()
+            && (0..height)
+                .all(|dy| (0..width).all(|dx| picture[(dx, dy)] == screen[(x + dx, y + dy)]))
+    };
+    let left = legend.left().round() as u32;
+    let top = legend.top().round() as u32;
+    let origin = (left.saturating_sub(8)..left)
+        .flat_map(|x| (top.saturating_sub(4)..=top).map(move |y| (x, y)))
+        .find(|&(x, y)| matches(x, y));
+    let Some((x, y)) = origin else {
+        panic!(
+            "the {width}x{height} picture is not the screen's part beside the legend at {legend:?}"
+        );
+    };
+    // Its left edge is the window's own fill: neither the window's border nor what lies
+    // behind the window.
+    let fill = picture[(0, 0)];
+    assert!(
+        (0..3.min(x.min(width))).all(|dx| (0..height).all(|dy| picture[(dx, dy)] == fill)),
+        "the picture's left edge is not one colour"
+    );
+    // It holds the lower plots whole (each at least 140 points high) and stops short of the
+    // configurations beside them.
+    let lower_title = harness
+        .get_by_label("Configurations per required move count")
+        .rect();
+    assert!(
+        (y + height) as f32 >= lower_title.bottom() + 140.0,
+        "the picture ends at {}, close under the lower plots' title at {lower_title:?}",
+        y + height
+    );
+    let side_panel = harness
+        .query_all_by_label("Configurations")
+        .map(|node| node.rect())
+        .max_by(|a, b| a.left().total_cmp(&b.left()))
+        .unwrap();
+    assert!(
+        (x + width) as f32 >= lower_title.right() && ((x + width) as f32) < side_panel.left(),
+        "the picture ends at {} (title {lower_title:?}, panel {side_panel:?})",
+        x + width
+    );
+}
