@@ -43,6 +43,7 @@ use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::min_moves::UNREACHABLE;
 use super::pages::advise_huge_pages;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::profile::move_code;
 use super::stops::StopTables as Geometry;
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
@@ -465,9 +466,14 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
         key: Option<S::Key>,
     ) -> Result<bool, Stop> {
         self.stats.nodes += 1;
-        // Profiled before the tick, so a node counted as the run stops is profiled too.
-        let path = &self.path;
-        self.search.probe.profile_node(|| path.iter().copied());
+        // Profiled before the tick, so a node counted as the run stops is profiled too; by
+        // index, so that only the path's first moves are read.
+        if P::PROFILES
+            && let Some(profile) = self.search.probe.node_profile()
+        {
+            let path = &self.path;
+            profile.count_indexed(path.len(), |i| move_code(path[i].robot, path[i].dir));
+        }
         self.search.tick()?;
         self.search.probe.event(|| Event::Node {
             depth,
