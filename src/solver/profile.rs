@@ -50,6 +50,13 @@ pub struct ProfileEntry {
     pub nodes: u64,
 }
 
+/// Where a prefix's nodes are counted in a [`NodeProfile`] of the same depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrefixSlot {
+    level: usize,
+    index: usize,
+}
+
 /// Node counts per move prefix of up to a fixed depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeProfile {
@@ -111,20 +118,36 @@ impl NodeProfile {
 
     /// Counts one node reached by a path of `length` moves whose `i`th move has the code
     /// `code(i)` (see [`count_codes`](Self::count_codes)): only the codes of the first
-    /// [`depth`](Self::depth) moves are asked for. A solver that keeps its path as an array
-    /// counts through this at the cost of a few instructions a node.
+    /// [`depth`](Self::depth) moves are asked for. Returns where the node was counted (`None`
+    /// for a root), so that a solver which knows the next nodes share its first moves can
+    /// count them with [`count_at`](Self::count_at) without reading the path again.
     #[inline(always)]
-    pub fn count_indexed(&mut self, length: usize, code: impl Fn(usize) -> usize) {
+    pub fn count_indexed(
+        &mut self,
+        length: usize,
+        code: impl Fn(usize) -> usize,
+    ) -> Option<PrefixSlot> {
         let length = length.min(self.counts.len());
         if length == 0 {
             self.roots += 1;
-            return;
+            return None;
         }
         let mut index = 0;
         for i in 0..length {
             index = index * MOVE_CODES + code(i);
         }
-        self.counts[length - 1][index] += 1;
+        let slot = PrefixSlot {
+            level: length - 1,
+            index,
+        };
+        self.count_at(slot);
+        Some(slot)
+    }
+
+    /// Counts one more node under a prefix [`count_indexed`](Self::count_indexed) returned.
+    #[inline(always)]
+    pub fn count_at(&mut self, slot: PrefixSlot) {
+        self.counts[slot.level][slot.index] += 1;
     }
 
     /// Counts one node reached by `path` from the root (see [`count_codes`](Self::count_codes)).

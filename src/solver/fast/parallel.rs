@@ -49,6 +49,8 @@ impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
         self.last_dirs = unit.last_dirs;
         self.path.clear();
         self.path.extend_from_slice(&unit.path);
+        // The unit's first moves are not those of the last node this thread counted.
+        self.profile_slot = None;
         self.node(depth, left, unit.last_from, unit.stored)
     }
 }

@@ -8,6 +8,7 @@ use super::table::Table;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Move};
 use crate::solver::probe::{Event, RobotCells};
+use crate::solver::profile::PrefixSlot;
 use crate::solver::stops::{EAST, NORTH, SOUTH, WEST};
 
 /// Counters of one iteration.
@@ -60,6 +61,11 @@ pub(super) struct Worker<'g, C: Control, const NO_REBOUND: bool> {
     pub units: Vec<Unit>,
     /// The iteration (its depth), stamped on table entries.
     pub iteration: u32,
+    /// Where the node profile counts the nodes under the path's first moves, once a node at
+    /// least as deep as the profile has been counted: every deeper node shares them until the
+    /// search comes back up to that depth, which counts a node there first, or a work unit
+    /// replaces the path, which clears this.
+    pub profile_slot: Option<PrefixSlot>,
 }
 
 impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
@@ -80,6 +86,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             split: None,
             units: Vec::new(),
             iteration,
+            profile_slot: None,
         }
     }
 
@@ -250,18 +257,27 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     }
 
     /// Counts the node reached by the path in the node profile, when the run profiles. Called
-    /// before the node's tick, so a node counted as its work stops is profiled too. Only the
-    /// path's first moves are read, turned into the profile's codes by a table rather than
-    /// through [`Move`]s: this runs at every node of a profiled search.
+    /// before the node's tick, so a node counted as its work stops is profiled too. This runs
+    /// at every node of a profiled search, so a node deeper than the profile is counted where
+    /// its ancestor at the profile's depth was (see [`Worker::profile_slot`]), and otherwise
+    /// only the path's first moves are read, turned into the profile's codes by a table.
     #[inline(always)]
     pub fn profile_node(&mut self) {
         if let Some(profile) = self.control.node_profile() {
+            let depth = profile.depth();
+            if self.path.len() > depth
+                && let Some(slot) = self.profile_slot
+            {
+                profile.count_at(slot);
+                return;
+            }
             let codes = &self.setup.move_codes;
             let path = &self.path;
-            profile.count_indexed(path.len(), |i| {
+            let slot = profile.count_indexed(path.len(), |i| {
                 let (robot, dir) = path[i];
                 usize::from(codes[usize::from(robot)]) + usize::from(dir)
             });
+            self.profile_slot = slot.filter(|_| path.len() >= depth);
         }
     }
 }
