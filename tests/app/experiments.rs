@@ -54,6 +54,32 @@ fn open_window(harness: &mut Harness<'_, RicochetApp>) {
     assert!(harness.state().experiments().open, "the window is open");
 }
 
+/// The app with the README's 2,000-configuration study opened in the experiments window,
+/// and the temporary directory that holds the study's copy.
+fn harness_with_the_study() -> (tempfile::TempDir, Harness<'static, RicochetApp>) {
+    let (dir, out) = temp_csv("study");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots/study-2000.csv"),
+        &out,
+    )
+    .unwrap();
+    let mut harness = harness_with(settings(3, &out));
+    open_window(&mut harness);
+    harness.get_by_label("Open results").click();
+    harness.run();
+    (dir, harness)
+}
+
+/// Where the list of configurations stands beside the plots and tables (the rightmost node
+/// of that name).
+fn configurations_panel(harness: &Harness<'_, RicochetApp>) -> egui::Rect {
+    harness
+        .query_all_by_label("Configurations")
+        .map(|node| node.rect())
+        .max_by(|a, b| a.left().total_cmp(&b.left()))
+        .unwrap()
+}
+
 fn keys(records: &[Record]) -> BTreeSet<(u64, String)> {
     records
         .iter()
@@ -352,23 +378,10 @@ fn the_running_spinner_stays_clear_of_the_progress_text() {
 // second table with the move counts repeated, never cut at the panel's edge.
 #[test]
 fn every_table_column_is_shown_whole_beside_the_configurations_panel() {
-    let (_dir, out) = temp_csv("study");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots/study-2000.csv"),
-        &out,
-    )
-    .unwrap();
-    let mut harness = harness_with(settings(3, &out));
-    open_window(&mut harness);
-    harness.get_by_label("Open results").click();
-    harness.run();
+    let (_dir, mut harness) = harness_with_the_study();
     harness.get_by_label("Tables").click();
     harness.run();
-    let side_panel = harness
-        .query_all_by_label("Configurations")
-        .map(|node| node.rect())
-        .max_by(|a, b| a.left().total_cmp(&b.left()))
-        .unwrap();
+    let side_panel = configurations_panel(&harness);
     let mut headers = 0;
     for kind in ricochet_lab::solver::SOLVERS {
         for node in harness.query_all_by_role_and_label(egui::accesskit::Role::Label, kind.title) {
@@ -389,16 +402,7 @@ fn every_table_column_is_shown_whole_beside_the_configurations_panel() {
 
 #[test]
 fn export_png_writes_the_plots_whole_as_they_stand_on_the_screen() {
-    let (dir, out) = temp_csv("study");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots/study-2000.csv"),
-        &out,
-    )
-    .unwrap();
-    let mut harness = harness_with(settings(3, &out));
-    open_window(&mut harness);
-    harness.get_by_label("Open results").click();
-    harness.run();
+    let (dir, mut harness) = harness_with_the_study();
     let base = dir.path().join("plots");
     replace_text(&mut harness, Some("Export to"), &base.display().to_string());
     harness.get_by_label("Export PNG").click();
@@ -447,11 +451,7 @@ fn export_png_writes_the_plots_whole_as_they_stand_on_the_screen() {
         "the picture ends at {}, close under the lower plots' title at {lower_title:?}",
         y + height
     );
-    let side_panel = harness
-        .query_all_by_label("Configurations")
-        .map(|node| node.rect())
-        .max_by(|a, b| a.left().total_cmp(&b.left()))
-        .unwrap();
+    let side_panel = configurations_panel(&harness);
     assert!(
         (x + width) as f32 >= lower_title.right() && ((x + width) as f32) < side_panel.left(),
         "the picture ends at {} (title {lower_title:?}, panel {side_panel:?})",
