@@ -43,7 +43,7 @@ use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::min_moves::UNREACHABLE;
 use super::pages::advise_huge_pages;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
-use super::profile::move_code;
+use super::profile::{PrefixTally, move_code};
 use super::stops::StopTables as Geometry;
 use super::{
     Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
@@ -356,6 +356,8 @@ struct Iddfs<'s, 'p, P: Probe, S: Slot> {
     path: Vec<Move>,
     stats: DepthStats,
     cut: bool,
+    /// The node profile's prefix the iteration is under, when the probe profiles.
+    profile_tally: PrefixTally,
 }
 
 impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
@@ -391,6 +393,7 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
             path: Vec::new(),
             stats: DepthStats::default(),
             cut: false,
+            profile_tally: PrefixTally::default(),
         }
     }
 
@@ -421,6 +424,11 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
                 .probe
                 .event(|| Event::IterationStarted { depth: max_depth });
             let found = self.node(0, max_depth, None, None);
+            if P::PROFILES
+                && let Some(profile) = self.search.probe.node_profile()
+            {
+                self.profile_tally.flush(profile, self.stats.nodes);
+            }
             let stats = std::mem::take(&mut self.stats);
             match found {
                 Err(stop) => return SearchEnd::Stopped(stop),
@@ -466,13 +474,16 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
         key: Option<S::Key>,
     ) -> Result<bool, Stop> {
         self.stats.nodes += 1;
-        // Profiled before the tick, so a node counted as the run stops is profiled too; by
-        // index, so that only the path's first moves are read.
+        // Profiled before the tick, so a node counted as the run stops is profiled too; a
+        // node deeper than the profile only by a comparison (see `PrefixTally`).
         if P::PROFILES
             && let Some(profile) = self.search.probe.node_profile()
         {
             let path = &self.path;
-            profile.count_indexed(path.len(), |i| move_code(path[i].robot, path[i].dir));
+            self.profile_tally
+                .count(profile, self.stats.nodes, path.len(), |i| {
+                    move_code(path[i].robot, path[i].dir)
+                });
         }
         self.search.tick()?;
         self.search.probe.event(|| Event::Node {

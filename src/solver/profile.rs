@@ -52,9 +52,74 @@ pub struct ProfileEntry {
 
 /// Where a prefix's nodes are counted in a [`NodeProfile`] of the same depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PrefixSlot {
+struct PrefixSlot {
     level: usize,
     index: usize,
+}
+
+/// Counts a depth-first search's nodes into a [`NodeProfile`] while touching the profile only
+/// at nodes no deeper than its depth: there are few of those, and a search spends nearly all
+/// its nodes below them.
+///
+/// In depth-first order every node deeper than the profile comes after its ancestor at the
+/// profile's depth and before any other node that shallow, so such a node needs no counting
+/// of its own: when the next shallow node comes, or the search ends, the tally adds to the
+/// ancestor's prefix every node the search counted since that ancestor. The solver counts its
+/// nodes anyway; the tally reads that count. Until then a live view of the profile lacks the
+/// nodes of the subtree under way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrefixTally {
+    /// The prefix of profile depth the search is under, once a node that deep was counted.
+    under: Option<PrefixSlot>,
+    /// The solver's node count when that node was counted: its later nodes are the subtree's.
+    since: u64,
+}
+
+impl PrefixTally {
+    /// Counts the node a search has just counted as its `nodes`th (the search's own count,
+    /// this node included), reached by a path of `length` moves whose `i`th move has the code
+    /// `code(i)` (see [`move_code`]). A node deeper than the profile is left to the next
+    /// [`flush`](Self::flush), once an ancestor at the profile's depth was counted.
+    #[inline(always)]
+    pub fn count(
+        &mut self,
+        profile: &mut NodeProfile,
+        nodes: u64,
+        length: usize,
+        code: impl Fn(usize) -> usize,
+    ) {
+        if length > profile.depth() && self.under.is_some() {
+            return;
+        }
+        self.count_shallow(profile, nodes, length, code);
+    }
+
+    /// Counts a node no deeper than the profile, or the first node of a search that starts
+    /// deeper (a work unit), after adding the subtree counted since the last such node.
+    #[inline(never)]
+    fn count_shallow(
+        &mut self,
+        profile: &mut NodeProfile,
+        nodes: u64,
+        length: usize,
+        code: impl Fn(usize) -> usize,
+    ) {
+        self.flush(profile, nodes - 1);
+        let slot = profile.count_indexed(length, code);
+        if length >= profile.depth() {
+            self.under = slot;
+            self.since = nodes;
+        }
+    }
+
+    /// Adds to the profile the nodes counted under the current prefix since its node, up to
+    /// the search's `nodes`th, and forgets the prefix. Call it when the search (an iteration,
+    /// a work unit) ends, however it ends, with the search's count then.
+    pub fn flush(&mut self, profile: &mut NodeProfile, nodes: u64) {
+        if let Some(slot) = self.under.take() {
+            profile.counts[slot.level][slot.index] += nodes - self.since;
+        }
+    }
 }
 
 /// Node counts per move prefix of up to a fixed depth.
@@ -119,10 +184,9 @@ impl NodeProfile {
     /// Counts one node reached by a path of `length` moves whose `i`th move has the code
     /// `code(i)` (see [`count_codes`](Self::count_codes)): only the codes of the first
     /// [`depth`](Self::depth) moves are asked for. Returns where the node was counted (`None`
-    /// for a root), so that a solver which knows the next nodes share its first moves can
-    /// count them with [`count_at`](Self::count_at) without reading the path again.
+    /// for a root).
     #[inline(always)]
-    pub fn count_indexed(
+    fn count_indexed(
         &mut self,
         length: usize,
         code: impl Fn(usize) -> usize,
@@ -136,18 +200,11 @@ impl NodeProfile {
         for i in 0..length {
             index = index * MOVE_CODES + code(i);
         }
-        let slot = PrefixSlot {
+        self.counts[length - 1][index] += 1;
+        Some(PrefixSlot {
             level: length - 1,
             index,
-        };
-        self.count_at(slot);
-        Some(slot)
-    }
-
-    /// Counts one more node under a prefix [`count_indexed`](Self::count_indexed) returned.
-    #[inline(always)]
-    pub fn count_at(&mut self, slot: PrefixSlot) {
-        self.counts[slot.level][slot.index] += 1;
+        })
     }
 
     /// Counts one node reached by `path` from the root (see [`count_codes`](Self::count_codes)).
@@ -279,5 +336,74 @@ mod tests {
         first.merge(&second);
         let nodes: Vec<u64> = first.entries().iter().map(|e| e.nodes).collect();
         assert_eq!(nodes, vec![2, 1]);
+    }
+
+    /// Walks a tree depth first, as a search would: `choices` says how many children each
+    /// node has (cycled through), up to `height` moves below `start`. Calls `visit` with every
+    /// node's path of move codes, in visiting order, up to `limit` nodes.
+    fn depth_first(
+        start: &[usize],
+        height: usize,
+        choices: &[usize],
+        limit: usize,
+        visit: &mut impl FnMut(&[usize]),
+    ) {
+        fn walk(
+            path: &mut Vec<usize>,
+            height: usize,
+            choices: &[usize],
+            next: &mut usize,
+            limit: usize,
+            visited: &mut usize,
+            visit: &mut impl FnMut(&[usize]),
+        ) {
+            if *visited == limit {
+                return;
+            }
+            *visited += 1;
+            visit(path);
+            if height == 0 {
+                return;
+            }
+            let children = choices[*next % choices.len()];
+            *next += 1;
+            for child in 0..children {
+                path.push((child * 7 + path.len()) % MOVE_CODES);
+                walk(path, height - 1, choices, next, limit, visited, visit);
+                path.pop();
+            }
+        }
+        let mut path = start.to_vec();
+        walk(&mut path, height, choices, &mut 0, limit, &mut 0, visit);
+    }
+
+    proptest::proptest! {
+        /// Searches of any shape, starting at the root or deeper (a work unit), stopped
+        /// anywhere: the tally's profile equals one that counted every node by its path.
+        #[test]
+        fn a_tally_counts_every_node_as_counting_each_by_its_path_would(
+            depth in 1..=3usize,
+            start in proptest::collection::vec(0..MOVE_CODES, 0..5),
+            height in 0..6usize,
+            choices in proptest::collection::vec(0..4usize, 1..8),
+            limit in 1..2000usize,
+            searches in 1..4usize,
+        ) {
+            let mut by_path = NodeProfile::new(depth).unwrap();
+            let mut tallied = NodeProfile::new(depth).unwrap();
+            for search in 0..searches {
+                // Each search counts its own nodes from zero, as a solver's iteration does.
+                let mut nodes = 0;
+                let mut tally = PrefixTally::default();
+                let start: Vec<usize> = start.iter().skip(search).copied().collect();
+                depth_first(&start, height, &choices, limit, &mut |path| {
+                    by_path.count_codes(path.iter().copied());
+                    nodes += 1;
+                    tally.count(&mut tallied, nodes, path.len(), |i| path[i]);
+                });
+                tally.flush(&mut tallied, nodes);
+            }
+            proptest::prop_assert_eq!(tallied, by_path);
+        }
     }
 }

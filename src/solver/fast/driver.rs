@@ -175,7 +175,9 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
     ) -> (Result<Ending, Stop>, Counters) {
         let control = MainControl::new(search, None);
         let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
-        let result = match worker.node(0, depth, u16::MAX, false) {
+        let visit = worker.node(0, depth, u16::MAX, false);
+        worker.flush_profile();
+        let result = match visit {
             Ok(Visit::Found) => Ok(Ending::Found(std::mem::take(&mut worker.path))),
             Ok(Visit::Failed(needed)) => Ok(Ending::Failed(needed)),
             Err(Halt::Stop(stop)) => Err(stop),

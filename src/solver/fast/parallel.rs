@@ -49,9 +49,10 @@ impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
         self.last_dirs = unit.last_dirs;
         self.path.clear();
         self.path.extend_from_slice(&unit.path);
-        // The unit's first moves are not those of the last node this thread counted.
-        self.profile_slot = None;
-        self.node(depth, left, unit.last_from, unit.stored)
+        let visit = self.node(depth, left, unit.last_from, unit.stored);
+        // The next unit's first moves are not this one's.
+        self.flush_profile();
+        visit
     }
 }
 
@@ -70,6 +71,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
             let mut worker = Worker::<_, NO_REBOUND>::new(self.setup, &self.table, control, depth);
             worker.split = Some(SPLIT_DEPTH);
             let result = worker.node(0, depth, u16::MAX, false);
+            worker.flush_profile();
             counters.add(&worker.counters);
             match result {
                 Ok(Visit::Found) => {

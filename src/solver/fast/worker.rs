@@ -8,7 +8,7 @@ use super::table::Table;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Move};
 use crate::solver::probe::{Event, RobotCells};
-use crate::solver::profile::PrefixSlot;
+use crate::solver::profile::PrefixTally;
 use crate::solver::stops::{EAST, NORTH, SOUTH, WEST};
 
 /// Counters of one iteration.
@@ -61,11 +61,10 @@ pub(super) struct Worker<'g, C: Control, const NO_REBOUND: bool> {
     pub units: Vec<Unit>,
     /// The iteration (its depth), stamped on table entries.
     pub iteration: u32,
-    /// Where the node profile counts the nodes under the path's first moves, once a node at
-    /// least as deep as the profile has been counted: every deeper node shares them until the
-    /// search comes back up to that depth, which counts a node there first, or a work unit
-    /// replaces the path, which clears this.
-    pub profile_slot: Option<PrefixSlot>,
+    /// The node profile's prefix the search is under and the nodes counted since, added to
+    /// the profile when the search comes back up to the profile's depth or ends (see
+    /// [`Worker::flush_profile`]).
+    pub profile_tally: PrefixTally,
 }
 
 impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
@@ -86,7 +85,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             split: None,
             units: Vec::new(),
             iteration,
-            profile_slot: None,
+            profile_tally: PrefixTally::default(),
         }
     }
 
@@ -257,27 +256,30 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     }
 
     /// Counts the node reached by the path in the node profile, when the run profiles. Called
-    /// before the node's tick, so a node counted as its work stops is profiled too. This runs
-    /// at every node of a profiled search, so a node deeper than the profile is counted where
-    /// its ancestor at the profile's depth was (see [`Worker::profile_slot`]), and otherwise
-    /// only the path's first moves are read, turned into the profile's codes by a table.
+    /// right after the node is counted in [`Counters::nodes`] and before its tick, so a node
+    /// counted as its work stops is profiled too. This runs at every node of a profiled
+    /// search, so a node deeper than the profile costs only a comparison (see
+    /// [`PrefixTally`]), and a shallower one reads the path's first moves, turned into the
+    /// profile's codes by a table.
     #[inline(always)]
     pub fn profile_node(&mut self) {
         if let Some(profile) = self.control.node_profile() {
-            let depth = profile.depth();
-            if self.path.len() > depth
-                && let Some(slot) = self.profile_slot
-            {
-                profile.count_at(slot);
-                return;
-            }
             let codes = &self.setup.move_codes;
             let path = &self.path;
-            let slot = profile.count_indexed(path.len(), |i| {
-                let (robot, dir) = path[i];
-                usize::from(codes[usize::from(robot)]) + usize::from(dir)
-            });
-            self.profile_slot = slot.filter(|_| path.len() >= depth);
+            self.profile_tally
+                .count(profile, self.counters.nodes, path.len(), |i| {
+                    let (robot, dir) = path[i];
+                    usize::from(codes[usize::from(robot)]) + usize::from(dir)
+                });
+        }
+    }
+
+    /// Adds the nodes of the subtree under way to the node profile. Every search of a worker
+    /// (an iteration, the shallow part, a work unit) calls it when it returns, however it
+    /// returns, so the profile holds every node counted.
+    pub fn flush_profile(&mut self) {
+        if let Some(profile) = self.control.node_profile() {
+            self.profile_tally.flush(profile, self.counters.nodes);
         }
     }
 }
