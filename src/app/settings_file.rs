@@ -110,13 +110,16 @@ pub fn repair_settings_file(path: &Path) -> SettingsReport {
         match ron::from_str::<egui::Memory>(value) {
             Ok(mut memory) => {
                 let mut notes = Vec::new();
-                keep_in(
-                    &mut memory.options.zoom_factor,
-                    ZOOM_RANGE,
-                    1.0,
-                    "zoom factor",
-                    &mut notes,
-                );
+                let zoom = &mut memory.options.zoom_factor;
+                if *zoom <= 0.0 {
+                    // Zero or less is no zoom at all, not a small one: the smallest zoom would
+                    // leave text too small to find the way back, so the default serves better.
+                    notes.push(format!(
+                        "The stored zoom factor ({zoom}) was out of range; it is 1 now."
+                    ));
+                    *zoom = 1.0;
+                }
+                keep_in(zoom, ZOOM_RANGE, 1.0, "zoom factor", &mut notes);
                 if !notes.is_empty() {
                     report.notes.extend(notes);
                     changed |= replace(&mut entries, EGUI_KEY, &memory);
@@ -306,7 +309,13 @@ mod tests {
 
     #[test]
     fn zoom_factors_out_of_range_are_put_back_in_range() {
-        for (zoom, expected) in [("0.0", 0.2), ("-1.0", 0.2), ("NaN", 1.0), ("1000.0", 5.0)] {
+        for (zoom, expected) in [
+            ("0.0", 1.0),
+            ("-1.0", 1.0),
+            ("0.05", 0.2),
+            ("NaN", 1.0),
+            ("1000.0", 5.0),
+        ] {
             let (_dir, path) = settings_with(&[(EGUI_KEY, memory_with_zoom(zoom))]);
             let report = repair_settings_file(&path);
             let memory: egui::Memory = stored(&path, EGUI_KEY).unwrap();
