@@ -203,10 +203,12 @@ fn position_name(analysis: &Analysis, index: usize) -> String {
     })
 }
 
-/// The window. `puzzle` is the board as a puzzle, when it is one.
+/// The window. `open_board` is the board that is open, `puzzle` the same as a puzzle, when it
+/// is one.
 pub fn analyzer_window(
     ctx: &egui::Context,
     view: &mut AnalyzerView,
+    open_board: &Board,
     puzzle: Option<&Puzzle>,
     waker: Waker,
     commands: &mut Vec<Command>,
@@ -217,7 +219,7 @@ pub fn analyzer_window(
         .default_width(400.0)
         .default_pos(egui::pos2(12.0, 60.0))
         .show(ctx, |ui| {
-            analyzer_ui(ui, view, puzzle, waker, commands);
+            analyzer_ui(ui, view, open_board, puzzle, waker, commands);
         });
     view.open = open;
 }
@@ -225,6 +227,7 @@ pub fn analyzer_window(
 fn analyzer_ui(
     ui: &mut egui::Ui,
     view: &mut AnalyzerView,
+    open_board: &Board,
     puzzle: Option<&Puzzle>,
     waker: Waker,
     commands: &mut Vec<Command>,
@@ -278,9 +281,14 @@ fn analyzer_ui(
         ui.colored_label(palette.error, error);
     }
     ui.separator();
+    // The results stay when another board is opened (their positions can still be opened),
+    // but they describe the board analysed, so the window says so, and *Find harder* starts
+    // from the open board instead of the other board's hardest position.
+    let of_open_board = view.board.as_ref() == Some(open_board);
     let hardest = view
         .analysis
         .as_ref()
+        .filter(|_| of_open_board)
         .and_then(|a| a.hardest(1).first().map(|r| r.puzzle.clone()));
     super::position_maker::position_maker_ui(
         ui,
@@ -295,6 +303,13 @@ fn analyzer_ui(
         ui.label("No data yet: choose the deals and press Start.");
         return;
     };
+    if !of_open_board {
+        ui.colored_label(
+            palette.warning,
+            "These results are of another board than the open one, and their positions open \
+             that board. Start analyses the open board.",
+        );
+    }
     for line in summary_lines(analysis) {
         ui.label(line);
     }

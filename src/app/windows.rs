@@ -28,7 +28,14 @@ impl RicochetApp {
             .then(|| self.doc.validity().as_ref().ok().cloned())
             .flatten();
         let waker = self.waker();
-        analyzer::analyzer_window(ctx, &mut self.analyzer, puzzle.as_ref(), waker, commands);
+        analyzer::analyzer_window(
+            ctx,
+            &mut self.analyzer,
+            &self.doc.draft().board,
+            puzzle.as_ref(),
+            waker,
+            commands,
+        );
         if let Some(pending) = &self.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
         }

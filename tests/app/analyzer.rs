@@ -54,6 +54,23 @@ fn the_window_analyses_the_board_and_opens_a_hardest_position() {
         .click();
     harness.run();
     assert_eq!(harness.state().draft().to_puzzle().unwrap(), hardest.puzzle);
+    let note = "These results are of another board";
+    assert!(
+        harness.query_by_label_contains(note).is_none(),
+        "the position is on the analysed board"
+    );
+
+    // On another board the results stay but say whose they are; a position opened from them
+    // brings the analysed board back, and they are its own again.
+    crate::common::import(&mut harness, "3650+42+1CF10F0C+C9");
+    harness.get_by_label_contains(note);
+    harness.get_by_label(&format!("Puzzles solved: {solved}"));
+    harness
+        .get_by_label(&format!("{moves} moves: {id}"))
+        .click();
+    harness.run();
+    assert_eq!(harness.state().draft().to_puzzle().unwrap(), hardest.puzzle);
+    assert!(harness.query_by_label_contains(note).is_none());
 }
 
 #[test]
