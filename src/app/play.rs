@@ -253,43 +253,28 @@ pub fn play_panel_ui(
         return;
     };
     ui.label("Select a robot (R, G, B, Y, K or click it), slide it with the arrow keys.");
-    ui.horizontal_wrapped(|ui| {
-        for robot in play.start().robots() {
-            let label = format!(
-                "{} ({})",
-                capitalised(robot.color.name()),
-                robot.color.letter()
-            );
-            // Swatch and name in one group of the size they take, so the row wraps before a
-            // group that would not fit instead of cutting it at the panel's edge.
-            let swatch = ui.text_style_height(&egui::TextStyle::Body) * 0.8;
-            let text = egui::WidgetText::from(label.as_str())
-                .into_galley(
-                    ui,
-                    Some(egui::TextWrapMode::Extend),
-                    f32::INFINITY,
-                    egui::TextStyle::Button,
-                )
-                .size();
-            let spacing = ui.spacing();
-            let size = egui::vec2(
-                swatch + spacing.item_spacing.x + text.x + 2.0 * spacing.button_padding.x,
-                text.y.max(swatch) + 2.0 * spacing.button_padding.y,
-            );
-            ui.allocate_ui_with_layout(
-                size,
-                egui::Layout::left_to_right(egui::Align::Center),
-                |ui| {
-                    color_swatch(ui, theme::robot(robot.color));
-                    if ui
-                        .selectable_label(play.selected() == robot.color, label)
-                        .clicked()
-                    {
-                        commands.push(Command::SelectRobot(robot.color));
-                    }
-                },
-            );
-        }
+    // The robots' rows take the room all five colours would, so the buttons below stay in
+    // place whatever the number of robots on the board.
+    ui.vertical(|ui| {
+        ui.set_min_height(robot_rows_height(ui, &RobotColor::ALL));
+        ui.horizontal_wrapped(|ui| {
+            for robot in play.start().robots() {
+                let label = robot_label(robot.color);
+                ui.allocate_ui_with_layout(
+                    robot_group_size(ui, &label),
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| {
+                        color_swatch(ui, theme::robot(robot.color));
+                        if ui
+                            .selectable_label(play.selected() == robot.color, label)
+                            .clicked()
+                        {
+                            commands.push(Command::SelectRobot(robot.color));
+                        }
+                    },
+                );
+            }
+        });
     });
     ui.horizontal_wrapped(|ui| {
         for (dir, label) in [
@@ -345,6 +330,52 @@ pub fn play_panel_ui(
             commands.push(Command::Solve);
         }
     });
+}
+
+/// A robot's name and key, as its selector shows them.
+fn robot_label(color: RobotColor) -> String {
+    format!("{} ({})", capitalised(color.name()), color.letter())
+}
+
+/// The size of a robot's selector: its swatch and its label in one group of the size they
+/// take, so the row wraps before a group that would not fit instead of cutting it at the
+/// panel's edge.
+fn robot_group_size(ui: &egui::Ui, label: &str) -> egui::Vec2 {
+    let swatch = ui.text_style_height(&egui::TextStyle::Body) * 0.8;
+    let text = egui::WidgetText::from(label)
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Button,
+        )
+        .size();
+    let spacing = ui.spacing();
+    egui::vec2(
+        swatch + spacing.item_spacing.x + text.x + 2.0 * spacing.button_padding.x,
+        text.y.max(swatch) + 2.0 * spacing.button_padding.y,
+    )
+}
+
+/// At least the height the selectors of `colors` take when wrapped into rows of the width
+/// there is.
+fn robot_rows_height(ui: &egui::Ui, colors: &[RobotColor]) -> f32 {
+    let width = ui.available_width();
+    let gap = ui.spacing().item_spacing;
+    let (mut rows, mut row_width, mut row_height) = (0, f32::INFINITY, 0.0f32);
+    for &color in colors {
+        let size = robot_group_size(ui, &robot_label(color));
+        if row_width + gap.x + size.x > width {
+            rows += 1;
+            row_width = size.x;
+        } else {
+            row_width += gap.x + size.x;
+        }
+        row_height = row_height.max(size.y);
+    }
+    // Each row with the spacing below it, and two pixels for the layout's rounding: a little
+    // more than the rows need, never less, so that no robot count grows the room.
+    (rows as f32 * (row_height + gap.y)).ceil() + 2.0
 }
 
 #[cfg(test)]

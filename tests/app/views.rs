@@ -445,3 +445,35 @@ fn a_paused_stateless_run_on_a_full_board_draws_its_states_apart() {
         }
     }
 }
+
+// 6. Controls move: the play panel's buttons stay where they are on boards with three, four
+// and five robots (the robots' rows keep the room of five).
+#[test]
+fn the_play_panels_buttons_stay_put_whatever_the_robot_count() {
+    let mut harness = app_harness();
+    let mut places = Vec::new();
+    for board in ["small-6x6.ron", "five-robots.ron", "real-21.ron"] {
+        open_shipped(&mut harness, board);
+        harness.key_press(egui::Key::P);
+        harness.run();
+        let robots = harness.state().draft().to_puzzle().unwrap().robots().len();
+        places.push((
+            board,
+            robots,
+            harness.get_by_label("Move west").rect().top(),
+            harness.get_by_label("Hint").rect().top(),
+        ));
+        harness.key_press(egui::Key::E);
+        harness.run();
+    }
+    let counts: Vec<usize> = places.iter().map(|p| p.1).collect();
+    assert_eq!(counts, vec![3, 5, 4], "the boards have 3, 5 and 4 robots");
+    for place in &places[1..] {
+        assert_eq!(
+            (place.2, place.3),
+            (places[0].2, places[0].3),
+            "{} moves the buttons: {places:?}",
+            place.0
+        );
+    }
+}
