@@ -29,15 +29,15 @@ impl ProfileSlot {
     }
 }
 
-/// The live probe with a node profile, published to `slot` every
+/// A run's probe with a node profile, published to `slot` every
 /// [`PROFILE_PUBLISH_INTERVAL`] at most.
-struct LiveProfiling<'a> {
-    profiling: Profiling<&'a mut LiveProbe>,
+pub(super) struct LiveProfiling<'a, P: Probe> {
+    profiling: Profiling<&'a mut P>,
     slot: &'a ProfileSlot,
     last_publish: Instant,
 }
 
-impl Probe for LiveProfiling<'_> {
+impl<P: Probe> Probe for LiveProfiling<'_, P> {
     const PROFILES: bool = true;
 
     #[inline(always)]
@@ -80,6 +80,19 @@ pub(super) fn run_profiled(
     profile: NodeProfile,
     slot: &ProfileSlot,
 ) -> Result<(Report, Retired), SolveError> {
+    with_profile(probe, profile, slot, |probe| {
+        solver::run_keeping_memory(&job.solver, &job.puzzle, &job.options, limits, probe)
+    })
+}
+
+/// Runs `run` with `probe` wrapped so that it counts into `profile`, published to `slot`
+/// while the run goes on and once more when it ends: the plain and the debugged runs alike.
+pub(super) fn with_profile<P: Probe, T>(
+    probe: &mut P,
+    profile: NodeProfile,
+    slot: &ProfileSlot,
+    run: impl FnOnce(&mut LiveProfiling<'_, P>) -> T,
+) -> T {
     let mut live = LiveProfiling {
         profiling: Profiling {
             inner: probe,
@@ -88,8 +101,7 @@ pub(super) fn run_profiled(
         slot,
         last_publish: Instant::now(),
     };
-    let result =
-        solver::run_keeping_memory(&job.solver, &job.puzzle, &job.options, limits, &mut live);
+    let result = run(&mut live);
     slot.put(live.profiling.profile);
     result
 }

@@ -88,7 +88,7 @@ pub struct LiveCounters {
     /// row or the interface reads it, never per node.
     clock: Mutex<RunClock>,
     /// The node profile, when the run counts one.
-    profile: profile::ProfileSlot,
+    pub(super) profile: profile::ProfileSlot,
 }
 
 impl LiveCounters {

@@ -224,6 +224,24 @@ fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
     );
     // The plot has the same figure.
     assert_eq!(harness.state().plotted_solves(), 1);
+    // A debugged run counts where its nodes went as a plain run does: every node but the
+    // roots under its first move, and the chart on the Run tab.
+    let entries = harness
+        .state()
+        .run_profile()
+        .expect("the debugged run counted a profile")
+        .to_vec();
+    let first_moves: u64 = entries
+        .iter()
+        .filter(|e| e.prefix.len() == 1)
+        .map(|e| e.nodes)
+        .sum();
+    let nodes: u64 = summary.rows.iter().map(|r| r.nodes).sum();
+    assert!(
+        (1..=summary.rows.len() as u64).contains(&(nodes - first_moves)),
+        "{first_moves} of {nodes}"
+    );
+    assert!(harness.query_by_label("Nodes per first moves").is_some());
 }
 
 #[test]

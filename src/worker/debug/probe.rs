@@ -171,15 +171,34 @@ impl SolveJob {
                         time_limit: self.time_limit,
                         timed_out: false,
                     };
-                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        solver::run(
-                            &self.solver,
-                            &self.puzzle,
-                            &self.options,
-                            &limits,
-                            &mut probe,
-                        )
-                    }));
+                    // A debugged run counts its node profile as a plain run does, so the
+                    // Run tab's chart shows where it went.
+                    let result =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            match self.profile.clone() {
+                                None => solver::run(
+                                    &self.solver,
+                                    &self.puzzle,
+                                    &self.options,
+                                    &limits,
+                                    &mut probe,
+                                ),
+                                Some(counts) => crate::worker::profile::with_profile(
+                                    &mut probe,
+                                    counts,
+                                    &live.profile,
+                                    |probe| {
+                                        solver::run(
+                                            &self.solver,
+                                            &self.puzzle,
+                                            &self.options,
+                                            &limits,
+                                            probe,
+                                        )
+                                    },
+                                ),
+                            }
+                        }));
                     // Rows, total and plots read one clock, which left out every pause
                     // (including one at the solution, after the solver's own clock stopped).
                     let total = live.stop_clock(Instant::now());
