@@ -224,12 +224,22 @@ fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
     );
     // The plot has the same figure.
     assert_eq!(harness.state().plotted_solves(), 1);
-    // A debugged run counts where its nodes went as a plain run does: every node but the
-    // roots under its first move, and the chart on the Run tab.
+    // A debugged run counts where its nodes went as a plain run does, and the Run tab
+    // charts it.
+    profile_that_adds_up(&harness);
+    assert!(harness.query_by_label("Nodes per first moves").is_some());
+}
+
+/// The finished run's node profile, checked to count every node but the roots (one per row
+/// at most) under its first move.
+fn profile_that_adds_up(
+    harness: &Harness<'_, RicochetApp>,
+) -> Vec<ricochet_lab::solver::profile::ProfileEntry> {
+    let summary = harness.state().run_summary().unwrap();
     let entries = harness
         .state()
         .run_profile()
-        .expect("the debugged run counted a profile")
+        .expect("the run counted a profile")
         .to_vec();
     let first_moves: u64 = entries
         .iter()
@@ -241,7 +251,7 @@ fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
         (1..=summary.rows.len() as u64).contains(&(nodes - first_moves)),
         "{first_moves} of {nodes}"
     );
-    assert!(harness.query_by_label("Nodes per first moves").is_some());
+    entries
 }
 
 #[test]
@@ -261,23 +271,7 @@ fn the_run_tab_charts_the_prefixes_hovers_and_shows_one_on_the_board() {
     harness.step();
     step_until(&mut harness, Duration::from_secs(60), finished);
     harness.run_steps(4);
-    let summary = harness.state().run_summary().unwrap();
-    let entries = harness
-        .state()
-        .run_profile()
-        .expect("the run counted a profile")
-        .to_vec();
-    let first_moves: u64 = entries
-        .iter()
-        .filter(|e| e.prefix.len() == 1)
-        .map(|e| e.nodes)
-        .sum();
-    let nodes: u64 = summary.rows.iter().map(|r| r.nodes).sum();
-    let roots = nodes - first_moves;
-    assert!(
-        (1..=summary.rows.len() as u64).contains(&roots),
-        "{first_moves} of {nodes}"
-    );
+    let entries = profile_that_adds_up(&harness);
     // The largest first move and its largest second move are on screen by their labels.
     let biggest = |length: usize| {
         entries
