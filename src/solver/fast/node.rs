@@ -12,6 +12,7 @@ use super::table::Lookup;
 use super::two_to_spare::SpareMove;
 use super::worker::Worker;
 use crate::model::puzzle::MAX_ROBOTS;
+use arrayvec::ArrayVec;
 use crate::solver::probe::{Event, PruneReason};
 use crate::solver::stops::unreachable;
 
@@ -38,7 +39,7 @@ enum Verdict {
 
 /// A generated move: the robot, the direction, where it lands and, when the parent looks the
 /// child up, the table hash of its key.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Child {
     robot: u8,
     dir: u8,
@@ -67,8 +68,8 @@ struct Pruning<'s> {
 /// The children of one node, and whether a real move was left out (it would have failed with
 /// one move fewer).
 struct Children {
-    list: [Child; MAX_ROBOTS * 4],
-    count: usize,
+    /// Not zeroed first: a node writes only the children it has.
+    list: ArrayVec<Child, { MAX_ROBOTS * 4 }>,
     passed_over: bool,
 }
 
@@ -242,8 +243,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         let pruning = self.pruning(depth, left, last_from, bound);
         let child_probes = left > 2 && depth + 1 >= self.setup.min_len && self.setup.use_table;
         let mut children = Children {
-            list: [Child::default(); MAX_ROBOTS * 4],
-            count: 0,
+            list: ArrayVec::new(),
             passed_over: false,
         };
         for k in 0..self.setup.robots {
@@ -261,8 +261,9 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                     children.passed_over = true;
                     continue;
                 }
-                children.list[children.count] = self.child(robot, dir, to, left, child_probes);
-                children.count += 1;
+                // At most four moves per robot: the list never fills.
+                let child = self.child(robot, dir, to, left, child_probes);
+                children.list.push(child);
             }
         }
         children
@@ -375,7 +376,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         left: u32,
     ) -> Result<Visit, Halt> {
         let mut needed = MAX_DEPTH + 1;
-        for child in &children.list[..children.count] {
+        for child in &children.list {
             let robot = usize::from(child.robot);
             let from = (self.cells[robot], self.columns[robot]);
             let from_dir = self.last_dirs[robot];

@@ -23,6 +23,11 @@ pub(super) struct Setup {
     cell_sets: OnceLock<CellSets>,
     pub robots: usize,
     pub active: Option<usize>,
+    /// Each robot's place in the move order: the target robot first, then the rest in colour
+    /// order (see [`Setup::move_order`]).
+    pub ranks: [u8; MAX_ROBOTS],
+    /// The robots in the move order: `order[ranks[r]] == r`.
+    pub order: [u8; MAX_ROBOTS],
     pub goal: u16,
     pub min_len: u32,
     pub colors: [RobotColor; MAX_ROBOTS],
@@ -53,6 +58,8 @@ impl Setup {
         let no_rebound = puzzle.rules().no_rebound;
         // Under no-rebound a robot's code is its cell and its last direction (0: none yet).
         let robot_bits = tables.cell_bits + if no_rebound { 3 } else { 0 };
+        let active = puzzle.active_robot();
+        let (order, ranks) = Setup::move_order(robots, active);
         Setup {
             descents: descents(&tables),
             crosses: crosses(&tables),
@@ -61,7 +68,9 @@ impl Setup {
             robot_bits,
             use_table: robot_bits * robots as u32 <= 64,
             robots,
-            active: puzzle.active_robot(),
+            active,
+            ranks,
+            order,
             goal: puzzle.goal_cell(),
             min_len: puzzle.rules().min_solution_len() as u32,
             move_codes: colors.map(|color| move_code(color, Direction::ALL[0]) as u8),
@@ -69,6 +78,21 @@ impl Setup {
             start,
             tables,
         }
+    }
+
+    /// The move order of `robots` robots and each robot's place in it: the target robot
+    /// (`active`, the first robot for the vortex) first, then the others in colour order.
+    /// Read at every node, so it is a table rather than a comparison.
+    fn move_order(robots: usize, active: Option<usize>) -> ([u8; MAX_ROBOTS], [u8; MAX_ROBOTS]) {
+        let first = active.unwrap_or(0);
+        let mut order = [0u8; MAX_ROBOTS];
+        let mut ranks = [0u8; MAX_ROBOTS];
+        let others = (0..robots).filter(|&robot| robot != first);
+        for (k, robot) in std::iter::once(first).chain(others).enumerate() {
+            order[k] = robot as u8;
+            ranks[robot] = k as u8;
+        }
+        (order, ranks)
     }
 
     /// The rook bound of a cell.

@@ -193,25 +193,13 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     /// colour order.
     #[inline(always)]
     pub fn rank(&self, robot: usize) -> usize {
-        let first = self.setup.active.unwrap_or(0);
-        match robot.cmp(&first) {
-            std::cmp::Ordering::Equal => 0,
-            std::cmp::Ordering::Less => robot + 1,
-            std::cmp::Ordering::Greater => robot,
-        }
+        usize::from(self.setup.ranks[robot])
     }
 
     /// The robot at place `k` of the move order (see [`Worker::rank`]).
     #[inline(always)]
     pub fn robot_at_rank(&self, k: usize) -> usize {
-        let first = self.setup.active.unwrap_or(0);
-        if k == 0 {
-            first
-        } else if k <= first {
-            k - 1
-        } else {
-            k
-        }
+        usize::from(self.setup.order[k])
     }
 
     /// Whether the no-rebound rule forbids `robot` to move in `dir`: the reverse of its own
