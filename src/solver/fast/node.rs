@@ -102,7 +102,12 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         if !stored && let Some(visit) = self.table_cut(depth, left) {
             return Ok(visit);
         }
-        let children = self.generate_children(depth, left, last_from, bound);
+        // Built in place: returning the list would copy it.
+        let mut children = Children {
+            list: ArrayVec::new(),
+            passed_over: false,
+        };
+        self.generate_children(&mut children, depth, left, last_from, bound);
         let needed = match self.search_children(&children, depth, left)? {
             Visit::Found => return Ok(Visit::Found),
             Visit::Failed(needed) => needed,
@@ -236,16 +241,19 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         }
     }
 
-    /// Every move worth searching, in the move order, with the table buckets of those that
+    /// Every move worth searching, in the move order, into `children`, with the table buckets of those that
     /// will be looked up fetched, so the memory reads overlap instead of stalling one by one.
     #[inline(always)]
-    fn generate_children(&mut self, depth: u32, left: u32, last_from: u16, bound: u32) -> Children {
+    fn generate_children(
+        &mut self,
+        children: &mut Children,
+        depth: u32,
+        left: u32,
+        last_from: u16,
+        bound: u32,
+    ) {
         let pruning = self.pruning(depth, left, last_from, bound);
         let child_probes = left > 2 && depth + 1 >= self.setup.min_len && self.setup.use_table;
-        let mut children = Children {
-            list: ArrayVec::new(),
-            passed_over: false,
-        };
         for k in 0..self.setup.robots {
             let robot = self.robot_at_rank(k);
             if self.robot_passed_over(&pruning, k, robot) {
@@ -266,7 +274,6 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 children.list.push(child);
             }
         }
-        children
     }
 
     /// Whether all of `robot`'s moves (it is `k`-th in the move order) are left out: it is a
