@@ -7,7 +7,8 @@ use super::setup::Setup;
 use super::table::{Table, min_bucket_bits};
 use super::worker::{Counters, Worker};
 use super::{
-    CLOSURE_DEPTH, HUGE_PAGE_REPORT_BYTES, LAST_MOVES_THRESHOLD, MAX_BUCKET_BITS, MAX_DEPTH,
+    CLOSURE_DEPTH, HUGE_PAGE_REPORT_BYTES, LARGE_BUCKET_BITS, LAST_MOVES_THRESHOLD, MAX_BUCKET_BITS,
+    MAX_DEPTH,
     PARALLEL_THRESHOLD, Path, SPLIT_DEPTH,
 };
 use crate::model::{Direction, Move};
@@ -141,17 +142,12 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
 
     /// Grows the table when the last iterations made more entries than it holds.
     fn grow_table<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
-        let bits = self.table.bucket_bits();
-        if bits >= MAX_BUCKET_BITS || self.inserted <= self.table.capacity() as u64 / 2 {
+        let Some(new_bits) =
+            grown_bucket_bits(self.table.bucket_bits(), self.table.capacity() as u64, self.inserted)
+        else {
             return Ok(());
-        }
-        let wanted = (self.inserted * 4).max(1);
-        let mut new_bits = bits;
-        while new_bits < MAX_BUCKET_BITS && ((1u64 << new_bits) * 4) < wanted {
-            new_bits += 1;
-        }
-        new_bits = new_bits.max(bits + 2).min(MAX_BUCKET_BITS);
-        new_bits = new_bits.max(min_bucket_bits(
+        };
+        let new_bits = new_bits.max(min_bucket_bits(
             self.setup.robot_bits * self.setup.robots as u32,
         ));
         // Both tables live while entries move over. Asked before allocating, so a run stopped
@@ -196,5 +192,57 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
                 )
             })
             .collect()
+    }
+}
+
+/// The bucket bits a table of `2^bits` buckets holding `capacity` entries grows to after
+/// `inserted` new entries since it last grew, or `None` when it stays. A small table grows
+/// fourfold (or more, to hold four times the entries) once half full, up to
+/// [`LARGE_BUCKET_BITS`]; a large one doubles only once it overflows, up to
+/// [`MAX_BUCKET_BITS`].
+fn grown_bucket_bits(bits: u32, capacity: u64, inserted: u64) -> Option<u32> {
+    let large = bits >= LARGE_BUCKET_BITS;
+    let full = if large { capacity } else { capacity / 2 };
+    if bits >= MAX_BUCKET_BITS || inserted <= full {
+        return None;
+    }
+    if large {
+        return Some(bits + 1);
+    }
+    let wanted = (inserted * 4).max(1);
+    let mut new_bits = bits + 2;
+    while new_bits < LARGE_BUCKET_BITS && ((1u64 << new_bits) * 4) < wanted {
+        new_bits += 1;
+    }
+    Some(new_bits.min(LARGE_BUCKET_BITS))
+}
+
+#[cfg(test)]
+mod growth_tests {
+    use super::*;
+
+    /// The entries a table of `2^bits` buckets holds (four per bucket).
+    fn capacity(bits: u32) -> u64 {
+        4 << bits
+    }
+
+    #[test]
+    fn small_tables_grow_fourfold_once_half_full_and_large_ones_double_once_full() {
+        // Half full is not yet more than half.
+        assert_eq!(grown_bucket_bits(10, capacity(10), capacity(10) / 2), None);
+        assert_eq!(grown_bucket_bits(10, capacity(10), capacity(10) / 2 + 1), Some(12));
+        // Many entries at once: room for four times them.
+        assert_eq!(grown_bucket_bits(10, capacity(10), capacity(14)), Some(16));
+        // A small table never jumps past the large size, and steps onto it from just below.
+        assert_eq!(grown_bucket_bits(12, capacity(12), capacity(30)), Some(LARGE_BUCKET_BITS));
+        let below = LARGE_BUCKET_BITS - 1;
+        assert_eq!(grown_bucket_bits(below, capacity(below), capacity(below)), Some(LARGE_BUCKET_BITS));
+        // A large table keeps its size until it overflows, then doubles, up to the most.
+        let large = LARGE_BUCKET_BITS;
+        assert_eq!(grown_bucket_bits(large, capacity(large), capacity(large)), None);
+        assert_eq!(grown_bucket_bits(large, capacity(large), capacity(large) + 1), Some(large + 1));
+        let most = MAX_BUCKET_BITS;
+        assert_eq!(grown_bucket_bits(most - 1, capacity(most - 1), u64::MAX / 8), Some(most));
+        assert_eq!(grown_bucket_bits(most, capacity(most), u64::MAX / 8), None);
     }
 }
