@@ -15,8 +15,7 @@
 //!   left is cut. Keys are mixed by a bijection, so a hit is never a collision. It grows
 //!   between iterations; every search thread writes its fresh memory.
 //! - **Swapped pairs.** When the moves of two robots give the same state in either order, only
-//!   one order is searched: the robot that comes first in the move order moves first. With a
-//!   move straight back onto the previous state, these are the only moves the path restricts.
+//!   one order is searched: the robot that comes first in the move order moves first.
 //!   No shortest solution is lost, with or without the table: the first shortest solution in
 //!   the move order has no such pair the wrong way round (swapping it would give an earlier
 //!   one), so it is never skipped, and a table entry that would cut one of its states would
@@ -27,6 +26,11 @@
 //!   two test slides. A robot whose cross (its rays up to the walls) misses the last move's
 //!   path has every move commute with it, and is passed over before it is slid at all: on
 //!   hardest-25 that is nearly half the robots its nodes would slide.
+//! - **Straight back.** The robot that moved last never moves straight back: it would stop
+//!   where the same move from the cell it came from stops (or on that cell), so a solution
+//!   through it would give one a move shorter, and shorter lengths are proved impossible. On
+//!   the hard puzzles this cuts a tenth of the nodes the table would otherwise meet twice.
+//!   With swapped pairs, these are the only moves the path restricts.
 //! - **Prefetching.** A node generates all its children first and asks the processor for the
 //!   table buckets of those that will look themselves up, so the memory reads overlap; it then
 //!   looks them up itself, so a table hit costs no call.

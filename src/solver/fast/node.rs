@@ -321,9 +321,12 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             return false;
         };
         let (r, d) = (usize::from(r), usize::from(d));
-        // A move straight back onto the previous state: the table would cut it. Under the
-        // ricochet rule only once the previous state's goal counted too.
-        if depth > self.setup.min_len && r == robot && d == dir ^ 2 && to.0 == pruning.last_from {
+        // A move straight back, by the robot that moved last: it passes the cell that robot
+        // came from with nothing else moved, so it stops where a move from there would have
+        // stopped (or there). A solution through it would give one a move shorter, and every
+        // shorter length is proved impossible. Under the ricochet rule only once that shorter
+        // solution is long enough to count.
+        if depth > self.setup.min_len && r == robot && d == dir ^ 2 {
             return true;
         }
         // Two moves of different robots that give the same state in either order are
