@@ -8,6 +8,11 @@
 //!   bound exceeds the moves left is cut. When the bound equals the moves left, only the robots
 //!   whose own bound equals it may move (a helper move would leave the bound unchanged with one
 //!   move fewer).
+//! - **Straight back.** The robot that moved last never moves straight back: it would stop
+//!   where the same move from the cell it came from stops, so a solution through it would give
+//!   one a move shorter than the optimum (under the ricochet rule, only when that one would be
+//!   long enough to count). A dead state marked on such a path stays true: a solution from the
+//!   state by the move left out would make, with the path, an optimal solution through it.
 //! - **Dead states.** A table remembers, per state, the numbers of moves left with which it was
 //!   searched and led to no solution. Unlike an optimiser's table, this one must never cut a
 //!   state that leads to a solution, and it does not: an entry is written only when the whole
@@ -526,6 +531,8 @@ struct Lister<'a, K: StateKey, T: Pace> {
     bound: Vec<u16>,
     colors: Vec<RobotColor>,
     no_rebound: bool,
+    /// The fewest moves a solution may have (2 under the ricochet rule).
+    min_len: usize,
     /// Per state, a bit for each number of moves left with which it led to no solution
     /// moving only the robots of `allowed`, in the part this thread searched.
     dead: FxHashMap<K, u64>,
@@ -566,6 +573,7 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
             bound: min_moves(puzzle.board(), puzzle.goal_cell()),
             colors: puzzle.robots().iter().map(|r| r.color).collect(),
             no_rebound: puzzle.rules().no_rebound,
+            min_len: puzzle.rules().min_solution_len(),
             dead: FxHashMap::default(),
             reported_bytes: 0,
             cells,
@@ -711,6 +719,13 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
         {
             return Ok(false);
         }
+        // A move straight back by the robot that moved last stops where the same move from
+        // the cell it came from stops, so a solution through it would give one a move shorter
+        // than the optimum: none does, unless that one would be too short to count.
+        let back = (self.path.len() + left as usize > self.min_len)
+            .then(|| self.path.last())
+            .flatten()
+            .map(|last| Move::new(last.robot, last.dir.opposite()));
         let mut any = false;
         for robot in 0..n {
             if self.allowed & (1 << robot) == 0 {
@@ -722,6 +737,9 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
             }
             for dir in Direction::ALL {
                 if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+                    continue;
+                }
+                if back == Some(Move::new(self.colors[robot], dir)) {
                     continue;
                 }
                 let from = self.cells[robot];
