@@ -46,8 +46,8 @@ use super::heuristics::Estimator;
 pub use super::heuristics::Heuristic;
 use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::memory::hash_table_bytes;
-use super::tree::trace_path;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::tree::trace_path;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
@@ -504,8 +504,8 @@ fn step_move(colors: &[RobotColor], step: u8) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::model::{Pos, Rules};
-    use crate::testing::*;
     use crate::solver::{Limits, Outcome};
+    use crate::testing::*;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 

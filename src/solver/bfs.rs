@@ -12,8 +12,8 @@
 //! n - 1 (and 0 reports a solution found at the root).
 
 use super::key::{KeyLayout, StateKey, state_key, with_key_width};
-use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::memory::{nodes_bytes, reserve_nodes_within};
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::sharded_set::ShardedSet;
 use super::tree::trace_path;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
@@ -182,7 +182,11 @@ fn search_states<P: Probe, K: StateKey>(
                 if puzzle.is_goal(&child.cells[..n]) && child.depth >= min_len {
                     nodes.push(child);
                     search.finish_depth(stats);
-                    return Ok(SearchEnd::Found(trace_path(nodes, nodes.len() - 1, |node| node.mv.map(|mv| (mv, node.parent)))));
+                    return Ok(SearchEnd::Found(trace_path(
+                        nodes,
+                        nodes.len() - 1,
+                        |node| node.mv.map(|mv| (mv, node.parent)),
+                    )));
                 }
                 let key = state_key::<K>(
                     &layout,
@@ -207,4 +211,3 @@ fn search_states<P: Probe, K: StateKey>(
     search.finish_depth(stats);
     Ok(SearchEnd::Unsolvable(None))
 }
-

@@ -289,8 +289,8 @@ fn without(moves: &[(usize, Direction)], skip: &[usize]) -> Vec<(usize, Directio
 mod tests {
     use super::*;
     use crate::model::{Rules, format_moves};
-    use crate::testing::*;
     use crate::solver::{Limits, NoProbe, Outcome};
+    use crate::testing::*;
 
     #[test]
     fn dls_solves_the_small_board_within_its_default_limit() {

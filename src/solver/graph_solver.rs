@@ -462,7 +462,8 @@ impl GraphRun<'_> {
                 stats.inner += 1;
                 let total = state.moves + distance;
                 if best.as_ref().is_none_or(|b| total < b.moves.len() as u32) {
-                    let mut moves = trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent)));
+                    let mut moves =
+                        trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent)));
                     moves.extend(goal_search.path(gr_start, goal, gr_color));
                     *best = Some(Best { moves });
                 }

@@ -46,9 +46,9 @@
 
 use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
 use super::heuristics::{Estimator, Heuristic};
-use super::memory::hash_table_bytes;
 use super::key::{KeyLayout, StateKey};
 use super::key::{state_key, with_key_width};
+use super::memory::hash_table_bytes;
 use super::min_moves::UNREACHABLE;
 use super::probe::{DepthStats, Event, PruneReason};
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
@@ -370,8 +370,8 @@ impl<P: Probe, K: StateKey> TreeSearch for IdaStar<'_, '_, P, K> {
 mod tests {
     use super::*;
     use crate::model::Rules;
-    use crate::testing::*;
     use crate::solver::{Limits, Outcome, RecordingProbe};
+    use crate::testing::*;
 
     #[test]
     fn idastar_finds_the_optimum_on_the_small_board_and_with_five_robots() {

@@ -56,10 +56,10 @@
 //! `redundant` the states dropped because their slot was taken.
 
 use super::probe::{DepthStats, Event};
-use states::read_moves;
 use super::steps::OpenSteps;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
+use states::read_moves;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 

@@ -183,8 +183,8 @@ mod tests {
     use crate::model::Rules;
     use crate::solver::Limits;
     use crate::solver::Outcome;
-    use crate::testing::report_within;
     use crate::solver::stops::unreachable;
+    use crate::testing::report_within;
     use std::time::Duration;
 
     #[test]

@@ -134,7 +134,11 @@ impl<const PROFILES: bool> Control for HelperControl<'_, PROFILES> {
 
     #[inline(always)]
     fn node_profile(&mut self) -> Option<&mut NodeProfile> {
-        if PROFILES { self.profile.as_mut() } else { None }
+        if PROFILES {
+            self.profile.as_mut()
+        } else {
+            None
+        }
     }
 
     fn set_unit(&mut self, unit: usize) {

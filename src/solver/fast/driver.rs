@@ -7,9 +7,8 @@ use super::setup::Setup;
 use super::table::{Table, min_bucket_bits};
 use super::worker::{Counters, Worker};
 use super::{
-    CLOSURE_DEPTH, HUGE_PAGE_REPORT_BYTES, LARGE_BUCKET_BITS, LAST_MOVES_THRESHOLD, MAX_BUCKET_BITS,
-    MAX_DEPTH,
-    PARALLEL_THRESHOLD, Path, SPLIT_DEPTH,
+    CLOSURE_DEPTH, HUGE_PAGE_REPORT_BYTES, LARGE_BUCKET_BITS, LAST_MOVES_THRESHOLD,
+    MAX_BUCKET_BITS, MAX_DEPTH, PARALLEL_THRESHOLD, Path, SPLIT_DEPTH,
 };
 use crate::model::{Direction, Move};
 use crate::solver::pages::anon_huge_page_bytes;
@@ -142,9 +141,11 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
 
     /// Grows the table when the last iterations made more entries than it holds.
     fn grow_table<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
-        let Some(new_bits) =
-            grown_bucket_bits(self.table.bucket_bits(), self.table.capacity() as u64, self.inserted)
-        else {
+        let Some(new_bits) = grown_bucket_bits(
+            self.table.bucket_bits(),
+            self.table.capacity() as u64,
+            self.inserted,
+        ) else {
             return Ok(());
         };
         let new_bits = new_bits.max(min_bucket_bits(
@@ -230,19 +231,37 @@ mod growth_tests {
     fn small_tables_grow_fourfold_once_half_full_and_large_ones_double_once_full() {
         // Half full is not yet more than half.
         assert_eq!(grown_bucket_bits(10, capacity(10), capacity(10) / 2), None);
-        assert_eq!(grown_bucket_bits(10, capacity(10), capacity(10) / 2 + 1), Some(12));
+        assert_eq!(
+            grown_bucket_bits(10, capacity(10), capacity(10) / 2 + 1),
+            Some(12)
+        );
         // Many entries at once: room for four times them.
         assert_eq!(grown_bucket_bits(10, capacity(10), capacity(14)), Some(16));
         // A small table never jumps past the large size, and steps onto it from just below.
-        assert_eq!(grown_bucket_bits(12, capacity(12), capacity(30)), Some(LARGE_BUCKET_BITS));
+        assert_eq!(
+            grown_bucket_bits(12, capacity(12), capacity(30)),
+            Some(LARGE_BUCKET_BITS)
+        );
         let below = LARGE_BUCKET_BITS - 1;
-        assert_eq!(grown_bucket_bits(below, capacity(below), capacity(below)), Some(LARGE_BUCKET_BITS));
+        assert_eq!(
+            grown_bucket_bits(below, capacity(below), capacity(below)),
+            Some(LARGE_BUCKET_BITS)
+        );
         // A large table keeps its size until it overflows, then doubles, up to the most.
         let large = LARGE_BUCKET_BITS;
-        assert_eq!(grown_bucket_bits(large, capacity(large), capacity(large)), None);
-        assert_eq!(grown_bucket_bits(large, capacity(large), capacity(large) + 1), Some(large + 1));
+        assert_eq!(
+            grown_bucket_bits(large, capacity(large), capacity(large)),
+            None
+        );
+        assert_eq!(
+            grown_bucket_bits(large, capacity(large), capacity(large) + 1),
+            Some(large + 1)
+        );
         let most = MAX_BUCKET_BITS;
-        assert_eq!(grown_bucket_bits(most - 1, capacity(most - 1), u64::MAX / 8), Some(most));
+        assert_eq!(
+            grown_bucket_bits(most - 1, capacity(most - 1), u64::MAX / 8),
+            Some(most)
+        );
         assert_eq!(grown_bucket_bits(most, capacity(most), u64::MAX / 8), None);
     }
 }

@@ -5,16 +5,16 @@
 use super::MAX_DEPTH;
 use super::control::{Control, Halt};
 use super::one_to_spare::ONE_TO_SPARE;
-use super::units::Unit;
 use super::regions::CellSets;
 use super::setup::Setup;
 use super::table::Lookup;
 use super::two_to_spare::SpareMove;
+use super::units::Unit;
 use super::worker::Worker;
 use crate::model::puzzle::MAX_ROBOTS;
-use arrayvec::ArrayVec;
 use crate::solver::probe::{Event, PruneReason};
 use crate::solver::stops::unreachable;
+use arrayvec::ArrayVec;
 
 /// How the search of a node ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,8 +241,9 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         }
     }
 
-    /// Every move worth searching, in the move order, into `children`, with the table buckets of those that
-    /// will be looked up fetched, so the memory reads overlap instead of stalling one by one.
+    /// Every move worth searching, in the move order, into `children`, with the table buckets
+    /// of those that will be looked up fetched, so the memory reads overlap instead of stalling
+    /// one by one.
     #[inline(always)]
     fn generate_children(
         &mut self,

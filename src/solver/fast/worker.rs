@@ -2,9 +2,9 @@
 //! and the slides, keys and bounds every part of the search reads.
 
 use super::control::Control;
-use super::units::Unit;
 use super::setup::Setup;
 use super::table::Table;
+use super::units::Unit;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Move};
 use crate::solver::probe::{Event, RobotCells};
@@ -316,7 +316,11 @@ mod tests {
                     let mut moved = cells.clone();
                     moved[robot] = out;
                     let back = worker(&setup, &table, &moved).slide(robot, dir ^ 2);
-                    assert_eq!(back, start.slide(robot, dir ^ 2), "{cells:?} robot {robot} dir {dir}");
+                    assert_eq!(
+                        back,
+                        start.slide(robot, dir ^ 2),
+                        "{cells:?} robot {robot} dir {dir}"
+                    );
                     checked += 1;
                 }
             }
