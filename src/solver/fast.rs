@@ -104,8 +104,10 @@
 //! - *The blocker bound with the helpers where they stand*, tried at every node with one move
 //!   to spare (no path of the bound's length with at most one blocker cell, none one move
 //!   longer for the target robot alone): it cut 83% of the nodes it was asked about and
-//!   6.5-13% of all nodes, yet the searches it needs cost what they save, even cached per
-//!   target cell and the helpers in its region (one thread 0-5% slower, two threads 5-10%).
+//!   6.5-13% of all nodes, yet the searches it needs cost what they save. Uncached it was 20%
+//!   slower; cached per target cell and the helpers in its region, and skipped where a path
+//!   with one blocker cell needs no helper at all, it came within a few percent either way of
+//!   the build without it, never clearly faster.
 //! - *Table shape*: doubling from the first growth (5% more nodes), a cap of 32 MiB (1.8% more
 //!   on hardest-25), 32-bit entries and prefetching into L2 only were not faster.
 
