@@ -96,7 +96,7 @@
 //! - *More transposition pruning* removes table hits, not work. Moving a robot two places back
 //!   (a robot between the last two movers in the move order whose moves commute with both)
 //!   cut the nodes by 3-5%, but on real-21's 20-move iteration 295,527 of the 322,788 nodes
-//!   it removed were table hits, and the runs were up to 5% slower. Swapped turns of one robot
+//!   it removed were table hits, and the runs were up to 6% slower. Swapped turns of one robot
 //!   fared the same (0.5-1.2% fewer nodes, 7% slower).
 //! - *Raising a table entry to what its search proved* never fires: every expanded node has a
 //!   helper move whose last-moves search fails by exactly one, so no node proves more than
