@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A breadth-first Ricochet Robots engine speaking REP 1 (docs/engine-protocol.md).
 
-The protocol's "50 lines of Python" is the smallest engine that answers; this one, about three
-times that, is a complete one: every board the protocol carries (1x1 to 64x64, walls, closed
-cells, 1 to 5 robots, the vortex goal `*`, the `ricochet` and `no-rebound` rules), `go` limits,
-`stop` and `isready` heard mid-search, rows per depth and node and prune events for stepping.
+The protocol's "50 lines of Python" is the smallest engine that answers; this one, about 200
+lines with its comments, is a complete one: every board the protocol carries (1x1 to 64x64,
+walls, closed cells, 1 to 5 robots, the vortex goal `*`, the `ricochet` and `no-rebound` rules),
+`go` limits, `stop` and `isready` heard mid-search, rows per depth, node and prune events.
 Standard library only. Run it with `python3 bfs.py`; register it with
 `ricochet-lab engine add bfs-python -- python3 examples/engines/bfs.py`.
 
@@ -96,6 +96,9 @@ def search(p, depth_limit, time_limit_ms, events, stop):
         rest = sorted((c, last[i] if no_rebound else None) for i, c in enumerate(cells) if i != g)
         return own, tuple(rest), min(moves, min_len)
 
+    def row():  # The depth under way, as the protocol's `row` line.
+        send(f"row depth={depth} nodes={expanded} time={int((time.monotonic() - depth_start) * 1000)} seen={pruned}")
+
     def where(cells):
         return ";".join(f"{letters[i]}@{c % w},{c // w}" for i, c in enumerate(cells))
 
@@ -110,17 +113,16 @@ def search(p, depth_limit, time_limit_ms, events, stop):
             i = nodes[i][2]
         return moves[::-1]
 
+    head, depth, expanded, pruned, depth_start = 0, 0, 0, 0, start
     if is_goal(p["cells"]) and min_len == 0:
-        send("row depth=0 nodes=0 time=0 seen=0")
+        row()
         return ["solved"]
     seen = {key(p["cells"], nodes[0][1], 0)}
-    head, depth, expanded, pruned, depth_start = 0, 0, 0, 0, start
     while head < len(nodes):
         cells, last, _, _, d = nodes[head]
         if d != depth:  # The first node of the next depth: the one before is finished.
-            now = time.monotonic()
-            send(f"row depth={depth} nodes={expanded} time={int((now - depth_start) * 1000)} seen={pruned}")
-            depth, expanded, pruned, depth_start = d, 0, 0, now
+            row()
+            depth, expanded, pruned, depth_start = d, 0, 0, time.monotonic()
         if depth_limit is not None and d >= depth_limit:
             return ["none", str(depth_limit)]
         # Checked every 64 nodes: often enough to answer `stop` well within 100 ms.
@@ -147,8 +149,7 @@ def search(p, depth_limit, time_limit_ms, events, stop):
                 child = cells[:i] + (c,) + cells[i + 1:]
                 child_last = last[:i] + (dn,) + last[i + 1:] if no_rebound else last
                 if is_goal(child) and d + 1 >= min_len:
-                    send(f"row depth={depth} nodes={expanded} "
-                         f"time={int((time.monotonic() - depth_start) * 1000)} seen={pruned}")
+                    row()  # The depth is cut short here: the answer is found.
                     if events:
                         send(f"node path={','.join(path(head, move))} robots={where(child)}")
                     return ["solved"] + path(head, move)
@@ -161,8 +162,8 @@ def search(p, depth_limit, time_limit_ms, events, stop):
                 seen.add(k)
                 nodes.append((child, child_last, head, move, d + 1))
         head += 1
-    send(f"row depth={depth} nodes={expanded} time={int((time.monotonic() - depth_start) * 1000)} seen={pruned}")
-    return ["unsolvable"]
+    row()
+    return ["unsolvable"]  # Every position reachable was expanded.
 
 
 def main():
