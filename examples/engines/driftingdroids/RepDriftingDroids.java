@@ -323,12 +323,19 @@ public final class RepDriftingDroids {
                     endReason.set(null);
                     depthLimit = -1;
                     long millis = -1;
-                    for (String w : words) {
-                        if (w.startsWith("depth=")) depthLimit = Integer.parseInt(w.substring(6));
-                        if (w.startsWith("time=")) millis = Long.parseLong(w.substring(5));
+                    Puzzle p = puzzle;
+                    try {
+                        for (String w : words) {
+                            if (w.startsWith("depth=")) depthLimit = Integer.parseInt(w.substring(6));
+                            if (w.startsWith("time=")) millis = Long.parseLong(w.substring(5));
+                        }
+                    } catch (NumberFormatException e) {
+                        p = new Puzzle();
+                        p.id = puzzle.id;
+                        p.problem = "bad go line: not a whole number: " + e.getMessage();
                     }
-                    final Puzzle p = puzzle;
-                    final Thread t = new Thread(() -> search(p), "driftingdroids-search");
+                    final Puzzle toSolve = p;
+                    final Thread t = new Thread(() -> search(toSolve), "driftingdroids-search");
                     t.setDaemon(true);
                     searchThread = t;
                     t.start();
