@@ -293,7 +293,8 @@ public final class RepDriftingDroids {
         System.setOut(new PrintStream(new LogSink(), true, StandardCharsets.UTF_8));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--warmup-ms") && i + 1 < args.length) {
-                warmUp(Long.parseLong(args[++i]));
+                // At most 8 s, so that the handshake still comes within the driver's 10 s.
+                warmUp(Math.min(8000, Long.parseLong(args[++i])));
             }
         }
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
