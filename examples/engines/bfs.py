@@ -177,6 +177,8 @@ def main():
         try:
             answer = search(p, None if depth is None else int(depth), None if ms is None else int(ms),
                             events, stop)
+        except ValueError as e:  # A limit that is not a whole number.
+            answer = ["gaveup", f"bad go line: {e}"]
         except MemoryError:
             answer = ["gaveup", "memory"]
         send(f"result id={p['id']} " + " ".join(answer))

@@ -80,9 +80,15 @@ public final class RepDriftingDroids {
             }
         }
         p.id = f.getOrDefault("id", "-");
+        for (String key : new String[] {"size", "walls", "robots", "goal"}) {
+            if (!f.containsKey(key)) {
+                return bad(p, "the puzzle has no " + key + "=");
+            }
+        }
         try {
             final String[] size = f.get("size").split("x");
-            final int w = Integer.parseInt(size[0]), h = Integer.parseInt(size[1]);
+            final int w = size.length == 2 ? Integer.parseInt(size[0]) : -1;
+            final int h = size.length == 2 ? Integer.parseInt(size[1]) : -1;
             if (w < 1 || h < 1 || w > 64 || h > 64) {
                 return bad(p, "bad size " + f.get("size"));
             }
@@ -119,13 +125,16 @@ public final class RepDriftingDroids {
             final int[] cells = new int[robots.length];
             for (int i = 0; i < robots.length; i++) {
                 final String[] r = robots[i].split("@");
-                if (r[0].length() != 1 || LETTERS.indexOf(r[0]) < 0 || p.letters.contains(r[0])) {
+                if (r.length != 2 || r[0].length() != 1 || LETTERS.indexOf(r[0]) < 0 || p.letters.contains(r[0])) {
                     return bad(p, "robots: bad or repeated robot " + robots[i]);
                 }
                 p.letters += r[0];
                 cells[i] = cell(r[1], w, h);
             }
             final String[] goal = f.get("goal").split("@");
+            if (goal.length != 2) {
+                return bad(p, "bad goal " + f.get("goal"));
+            }
             if (goal[0].equals("*")) {
                 return unsupported(p, "the vortex; DriftingDroids counts only a robot that has turned on its way there");
             }
@@ -152,14 +161,19 @@ public final class RepDriftingDroids {
                         : "a puzzle solved in fewer than two moves; DriftingDroids never accepts such solutions");
             }
             p.board = b;
-        } catch (RuntimeException e) { // A missing key, a bad number or a malformed cell.
-            return bad(p, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        } catch (NumberFormatException e) {
+            return bad(p, "not a number: " + e.getMessage());
+        } catch (IllegalArgumentException e) { // A cell off the board or malformed.
+            return bad(p, e.getMessage());
         }
         return p;
     }
 
     static int cell(String text, int w, int h) {
         final String[] xy = text.split(",");
+        if (xy.length != 2) {
+            throw new IllegalArgumentException("bad cell " + text);
+        }
         final int x = Integer.parseInt(xy[0]), y = Integer.parseInt(xy[1]);
         if (x < 0 || y < 0 || x >= w || y >= h) {
             throw new IllegalArgumentException("cell " + text + " is off the board");
@@ -279,7 +293,8 @@ public final class RepDriftingDroids {
         System.setOut(new PrintStream(new LogSink(), true, StandardCharsets.UTF_8));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--warmup-ms") && i + 1 < args.length) {
-                warmUp(Long.parseLong(args[++i]));
+                // At most 8 s, so that the handshake still comes within the driver's 10 s.
+                warmUp(Math.min(8000, Long.parseLong(args[++i])));
             }
         }
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -309,12 +324,19 @@ public final class RepDriftingDroids {
                     endReason.set(null);
                     depthLimit = -1;
                     long millis = -1;
-                    for (String w : words) {
-                        if (w.startsWith("depth=")) depthLimit = Integer.parseInt(w.substring(6));
-                        if (w.startsWith("time=")) millis = Long.parseLong(w.substring(5));
+                    Puzzle p = puzzle;
+                    try {
+                        for (String w : words) {
+                            if (w.startsWith("depth=")) depthLimit = Integer.parseInt(w.substring(6));
+                            if (w.startsWith("time=")) millis = Long.parseLong(w.substring(5));
+                        }
+                    } catch (NumberFormatException e) {
+                        p = new Puzzle();
+                        p.id = puzzle.id;
+                        p.problem = "bad go line: not a whole number: " + e.getMessage();
                     }
-                    final Puzzle p = puzzle;
-                    final Thread t = new Thread(() -> search(p), "driftingdroids-search");
+                    final Puzzle toSolve = p;
+                    final Thread t = new Thread(() -> search(toSolve), "driftingdroids-search");
                     t.setDaemon(true);
                     searchThread = t;
                     t.start();

@@ -263,8 +263,16 @@ static void go(char **tok, int ntok) {
     double time_limit = -1;
     depth_limit = -1;
     for (int i = 0; i < ntok; i++) {
-        if (!strncmp(tok[i], "depth=", 6)) depth_limit = atoi(tok[i] + 6);
-        if (!strncmp(tok[i], "time=", 5)) time_limit = atof(tok[i] + 5);
+        int is_depth = !strncmp(tok[i], "depth=", 6), is_time = !strncmp(tok[i], "time=", 5);
+        if (!is_depth && !is_time) continue;
+        char *end;
+        long v = strtol(tok[i] + (is_depth ? 6 : 5), &end, 10);
+        if (*end || end == tok[i] + (is_depth ? 6 : 5) || v < 0 || v > 1000000000L) {
+            say("result id=%s gaveup bad go line: %s is not a whole number", P.id, tok[i]);
+            return;
+        }
+        if (is_depth) depth_limit = (int)v;
+        else time_limit = (double)v;
     }
     if (P.problem[0]) {
         say("result id=%s gaveup %s%s", P.id, P.unsupported ? "unsupported: " : "bad puzzle: ", P.problem);
