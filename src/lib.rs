@@ -25,7 +25,7 @@
 //!   It runs studies as well as solvers (the analyser window runs [`study::analyze`]), which is
 //!   why it comes after the study layer.
 //! - [`app`]: the egui user interface; it reads results only through the worker and the
-//!   revision-tagged store of derived results ([`app::derived`]).
+//!   revision-tagged store of derived results ([`app::document::derived`]).
 //! - [`print`](mod@print): a board drawn for paper (SVG and PNG) from the model alone.
 //! - The command line (`src/cli`, in the binary, not this library) only turns arguments into
 //!   the configurations defined here and prints what comes back; clap stays there.
@@ -46,10 +46,10 @@
 //!   `every_source_file_is_a_declared_module` test.
 //! - **An overlay**: a file under `src/app/overlays/` with a type implementing
 //!   `OverlayLayer`, and one line in `LAYERS` in `src/app/overlays/layers.rs`.
-//! - **A view of the dock**: a variant of `DockTab` in `src/app/shell.rs` (the compiler names
-//!   the `match`es to fill) and the view's own file under `src/app/`.
-//! - **A result derived from the board**: a slot in `DerivedResults` in `src/app/derived.rs`,
-//!   so that an edit drops it with the others.
+//! - **A view of the dock**: a variant of `DockTab` in `src/app/shell/mod.rs` (the compiler
+//!   names the `match`es to fill) and the view's own file in its room under `src/app/`.
+//! - **A result derived from the board**: a slot in `DerivedResults` in
+//!   `src/app/document/derived.rs`, so that an edit drops it with the others.
 //! - **A command**: a variant of `Command` in `src/cli/mod.rs` and its file in `src/cli/`,
 //!   calling into the library; long commands use the shared Ctrl-C handler and output path.
 

@@ -1,74 +1,60 @@
 //! The desktop app: a board editor, play mode, a solver panel with live per-depth counts, a
 //! debugger, and live plots.
 //!
-//! Laid out by concern, as egui's own demo app and rerun's viewer are:
-//! - [`document`]: the board, its file, history and validity; every change moves its revision
-//!   on;
-//! - [`derived`]: every result computed from the board (runs, solution lists, playback, the
-//!   debugged run, hints, distance maps), each tagged with the revision it was computed on and
-//!   handed out only for the current one; a change of revision drops the others in one place;
-//! - [`shell`]: the panels, menus and status line (`ui` reads like a table of contents);
-//! - [`keys`]: one table of shortcuts for input, Help and menu hints;
-//! - [`commands`]: every whole-app action collected as a [`Command`] while panels are drawn
-//!   and applied once at the end of the frame, so nothing changes halfway through a layout;
-//! - [`scene`]: what the board shows, derived each frame from the document and the runs;
-//! - [`windows`]: the windows over the board ([`new_board`], files, Help, Experiments);
-//! - the persisted [`AppState`] apart from runtime state, `logic` (drain the workers, keys,
-//!   timers) apart from `ui`.
+//! One folder per part of the window, as egui's own demo app and rerun's viewer are laid out:
+//! - [`editing`]: the editor's tools and the New board window;
+//! - [`playing`]: play mode, its hints, and a solution played back;
+//! - [`run`]: the solver panel and what the Run tab and the plots show of a solve (the
+//!   per-depth table, the icicle chart, the list of optimal solutions, the live plots);
+//! - [`debugger`]: the algorithm debugger and its dock tab;
+//! - [`overlays`]: the layers drawn over the board, their dock tab and the exact distance map;
+//! - [`analyzer`]: the Analyse board window and positions made to order;
+//! - [`experiments`]: the Experiments window;
+//! - [`shell`]: the panels, menus, status line and windows around the board, the whole-app
+//!   actions (every [`Command`] is collected while panels are drawn and applied once at the
+//!   end of the frame), the table of keys, the logic that is not drawing (drain the workers,
+//!   keys, timers), files, settings, Help and the screenshot command.
+//!
+//! Below them, shared by the rooms:
+//! - [`board_view`]: the board in the middle of the window: its widget, the scene it shows
+//!   (derived each frame from the document and the runs), its geometry and coordinates;
+//! - [`document`]: the board, its file, history and validity (every change moves its revision
+//!   on); the store of every result derived from the board, each tagged with the revision it
+//!   was computed on; and the persisted [`AppState`];
+//! - [`widgets`] and [`theme`]: small widgets and every colour.
+//!
+//! This file holds the app type, [`RicochetApp`], and what it answers to tests and tools.
 
 pub mod analyzer;
-pub mod board_geometry;
 pub mod board_view;
-pub mod commands;
-pub mod coordinates;
 pub mod debugger;
-pub mod depth_table;
-pub mod derived;
-pub mod distance_map;
 pub mod document;
-pub mod draft;
-pub mod editor;
+pub mod editing;
 pub mod experiments;
-pub mod files;
-pub mod help;
-pub mod hints;
-pub mod icicle;
-pub mod keys;
-pub mod logic;
-pub mod new_board;
 pub mod overlays;
-pub mod play;
-pub mod playback;
-pub mod plots;
-pub mod position_maker;
-pub mod scene;
-pub mod screenshot;
-pub mod settings_file;
+pub mod playing;
+pub mod run;
 pub mod shell;
-pub mod solutions_list;
-pub mod solver_panel;
-pub mod state;
 pub mod theme;
-pub mod trail;
 pub mod widgets;
-pub mod windows;
 
 use crate::model::{RobotColor, samples};
 use crate::worker::{RunEnd, Waker};
-pub use commands::{Command, Pending, UndoStep};
-use derived::DerivedResults;
 use document::Document;
 use document::Revision;
-use draft::{Draft, parse_draft, write_draft};
-use editor::EditorInteraction;
-use files::FileWindows;
-use new_board::NewBoardWindow;
-use play::PlayState;
-use playback::Playback;
-use plots::PlotHistory;
-use screenshot::ScreenshotDirector;
-use solver_panel::SolveSession;
-pub use state::{AppState, Mode};
+use document::derived::DerivedResults;
+use document::draft::{self, Draft, parse_draft, write_draft};
+use document::state::{self, AppState, Mode};
+use editing::editor::{self, EditorInteraction};
+use editing::new_board::NewBoardWindow;
+use playing::play::PlayState;
+use playing::playback::Playback;
+use run::plots::PlotHistory;
+use run::solver_panel::SolveSession;
+use shell::commands::{Command, Pending};
+use shell::files::{self, FileWindows};
+use shell::screenshot::ScreenshotDirector;
+use shell::settings_file;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;

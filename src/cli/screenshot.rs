@@ -2,7 +2,7 @@
 
 use super::output::outln;
 use anyhow::Context;
-use ricochet_lab::app::screenshot::{self, View};
+use ricochet_lab::app::shell::screenshot::{self, View};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -340,7 +340,7 @@ fn the_log_timeline_and_node_number_events_alike_and_the_plot_rewinds() {
     let first_recorded = harness.state().debugger().unwrap().frame().first_recorded;
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::Command::Debug(
+        .apply_command(ricochet_lab::app::shell::commands::Command::Debug(
             ricochet_lab::app::debugger::DebugCommand::Scrub(first_recorded),
         ));
     harness.run_steps(2);

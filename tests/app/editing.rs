@@ -5,7 +5,7 @@ use crate::common::{app_harness, click_at, click_menu_item, replace_text};
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::{Mode, RicochetApp};
+use ricochet_lab::app::{RicochetApp, document::state::Mode};
 use ricochet_lab::model::{Direction, Pos, RobotColor, samples};
 
 /// Replaces the board with an empty one through the New window.
@@ -246,7 +246,7 @@ fn the_help_window_lists_the_keys() {
     let mut harness = app_harness();
     harness.key_press(egui::Key::F1);
     harness.run();
-    for (keys, _) in ricochet_lab::app::keys::help_rows() {
+    for (keys, _) in ricochet_lab::app::shell::keys::help_rows() {
         assert!(harness.query_by_label(&keys).is_some(), "{keys} is listed");
     }
 }

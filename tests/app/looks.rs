@@ -7,9 +7,9 @@ use crate::common::{choose_solver, finished, harness_from, harness_on, import, s
 use egui::Modifiers;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::draft::{Draft, write_draft};
-use ricochet_lab::app::settings_file::repair_settings_file;
-use ricochet_lab::app::{AppState, RicochetApp, files};
+use ricochet_lab::app::document::draft::{Draft, write_draft};
+use ricochet_lab::app::shell::settings_file::repair_settings_file;
+use ricochet_lab::app::{RicochetApp, document::state::AppState, shell::files};
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::samples;
 use ricochet_lab::model::tiles::random_game;
@@ -347,7 +347,7 @@ fn the_empty_boards_vortex_is_a_listed_target_and_escape_closes_the_list() {
         .click();
     harness.run();
     assert!(listed(&harness), "the list opens");
-    let entry = ricochet_lab::app::draft::describe_target(&vortex);
+    let entry = ricochet_lab::app::document::draft::describe_target(&vortex);
     assert!(
         harness.query_all_by_label(&entry).count() >= 1,
         "the vortex {entry:?} is listed"

@@ -113,7 +113,7 @@ fn stopping_a_listing_keeps_and_counts_what_it_found() {
     harness.get_by_label("List all optimal solutions");
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::Command::ListSolutions);
+        .apply_command(ricochet_lab::app::shell::commands::Command::ListSolutions);
     step_until(&mut harness, Duration::from_secs(10), |app| {
         app.listing_solutions() || !app.listed_solutions().is_empty()
     });
@@ -133,7 +133,7 @@ fn stopping_a_listing_keeps_and_counts_what_it_found() {
     harness.get_by_label("Stop listing");
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::Command::StopListing);
+        .apply_command(ricochet_lab::app::shell::commands::Command::StopListing);
     step_until(&mut harness, Duration::from_secs(30), |app| {
         !app.listing_solutions()
     });

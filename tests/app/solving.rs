@@ -258,7 +258,7 @@ fn profile_that_adds_up(
 fn the_run_tab_charts_the_prefixes_hovers_and_shows_one_on_the_board() {
     use crate::common::{app_harness, choose_solver, finished, import, step_until};
     use egui_kittest::kittest::Queryable;
-    use ricochet_lab::app::icicle::block_label;
+    use ricochet_lab::app::run::icicle::block_label;
 
     let mut harness = app_harness();
     let (puzzle, _) = ricochet_lab::model::tiles::random_game(2, 4).unwrap();

@@ -11,7 +11,7 @@ use crate::common::{
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::{AppState, RicochetApp};
+use ricochet_lab::app::{RicochetApp, document::state::AppState};
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::Outcome;
@@ -419,7 +419,7 @@ fn a_paused_stateless_run_on_a_full_board_draws_its_states_apart() {
     // Every state shows, as its number where it fits, else as a dot in its corner (numbers
     // on hover), and no two marks overlap.
     let rect = harness.get_by_label("Board").rect();
-    let geometry = ricochet_lab::app::board_geometry::BoardGeometry::fit(rect, 16, 16);
+    let geometry = ricochet_lab::app::board_view::geometry::BoardGeometry::fit(rect, 16, 16);
     let marks: Vec<egui::Rect> = harness.ctx.fonts_mut(|fonts| {
         drawing
             .texts

@@ -1,20 +1,27 @@
-//! The board widget: pure layers that turn a scene into shapes.
+//! The board in the middle of the window: the widget that draws it (here: pure layers that
+//! turn a scene into shapes), the [`scene`] it draws and the board panel around it, the
+//! transform between board and screen ([`geometry`]), the column and row numbers
+//! ([`coordinates`]) and the slides it draws ([`trail`]).
 //!
 //! Board coordinates measure in cells: cell `(x, y)` covers `[x, x + 1] x [y, y + 1]`, with
 //! `y` growing southwards as on screen. Everything drawn goes through
 //! [`BoardGeometry::screen_from_board`] and everything clicked comes back through its inverse
-//! and [`hit_test`], both in [`board_geometry`](super::board_geometry).
+//! and [`hit_test`], both in [`geometry`].
 
-use super::theme::{self, Palette};
+use crate::app::theme::{self, Palette};
 use crate::model::{Board, Goal, Pos, RobotColor, Shape as TargetShape, TargetColor};
 use egui::epaint::text::FontsView;
 use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke, StrokeKind, pos2, vec2};
 
-mod trails;
+pub mod coordinates;
+pub mod geometry;
+pub mod scene;
+pub mod trail;
+mod trail_paint;
 
-pub use super::board_geometry::{BoardGeometry, EDGE_TOLERANCE, Hit, hit_test};
-pub use super::trail::Trail;
-pub use trails::{disc_place, trail_shapes};
+pub use geometry::{BoardGeometry, EDGE_TOLERANCE, Hit, hit_test};
+pub use trail::Trail;
+pub use trail_paint::{disc_place, trail_shapes};
 
 /// A robot as drawn: its colour and its centre in board coordinates (between cells while it
 /// slides).
@@ -65,8 +72,8 @@ pub struct BoardScene {
     pub coordinates: bool,
     /// From 0 to 1 while the target-reached ring shows.
     pub celebration: Option<f32>,
-    /// The overlay layers that are on (see [`super::overlays`]).
-    pub overlay: super::overlays::OverlayDrawing,
+    /// The overlay layers that are on (see [`crate::app::overlays`]).
+    pub overlay: crate::app::overlays::OverlayDrawing,
 }
 
 /// The board's cells: background, checker, grid lines and closed cells.
@@ -372,7 +379,7 @@ pub fn scene_shapes(
     palette: &Palette,
 ) -> Vec<Shape> {
     let mut shapes = cell_shapes(geometry, board, palette);
-    shapes.extend(super::overlays::overlay_shapes(
+    shapes.extend(crate::app::overlays::overlay_shapes(
         fonts,
         geometry,
         &scene.overlay,
@@ -423,7 +430,7 @@ pub fn board_ui(
     // for the coordinates outside its edges.
     let available = ui.available_rect_before_wrap();
     let geometry = BoardGeometry::fit(
-        super::coordinates::board_area(ui, available, scene.coordinates),
+        crate::app::board_view::coordinates::board_area(ui, available, scene.coordinates),
         board.width(),
         board.height(),
     );
@@ -438,9 +445,11 @@ pub fn board_ui(
     ui.painter_at(geometry.screen_rect()).extend(shapes);
     if scene.coordinates {
         let color = ui.visuals().text_color();
-        let size = super::coordinates::body_size(ui);
+        let size = crate::app::board_view::coordinates::body_size(ui);
         let labels = ui.fonts_mut(|fonts| {
-            super::coordinates::coordinate_shapes(fonts, &geometry, board, color, size)
+            crate::app::board_view::coordinates::coordinate_shapes(
+                fonts, &geometry, board, color, size,
+            )
         });
         ui.painter_at(available).extend(labels);
     }

@@ -7,8 +7,8 @@
 
 pub mod panel;
 
-use super::board_view::{RobotSprite, Trail};
-use super::overlays;
+use crate::app::board_view::{RobotSprite, Trail};
+use crate::app::overlays;
 use crate::model::{Board, Puzzle};
 use crate::solver::RobotCells;
 use crate::worker::debug::{

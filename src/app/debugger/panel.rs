@@ -2,7 +2,7 @@
 
 use super::{DebugCommand, DebugSettings, Debugger};
 use crate::app::widgets::format_count;
-use crate::app::{Command, theme};
+use crate::app::{shell::commands::Command, theme};
 use crate::model::Board;
 use crate::solver::{Event, PruneReason};
 

@@ -3,7 +3,7 @@
 //! hides solvers; clicked points select their configurations.
 
 use super::*;
-use crate::app::plots::{every_whole_mark, moves_marks, seconds_label, whole_marks};
+use crate::app::run::plots::{every_whole_mark, moves_marks, seconds_label, whole_marks};
 
 /// A time given as log10 seconds, written for a person.
 pub(super) fn log_seconds_text(exponent: f64) -> String {
@@ -128,7 +128,7 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
                 for (column, title) in columns.iter_mut().zip(row) {
                     column.label(title);
                     column.allocate_ui(egui::vec2(column.available_width(), height), |ui| {
-                        crate::app::plots::no_data_ui(
+                        crate::app::run::plots::no_data_ui(
                             ui,
                             "Start an experiment or open a results file.",
                         );

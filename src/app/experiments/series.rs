@@ -56,7 +56,7 @@ impl Selection {
 /// log10 of milliseconds given in seconds, with a microsecond floor (a log axis cannot show
 /// zero).
 fn log_seconds(ms: f64) -> f64 {
-    crate::app::plots::log10_clamped(ms / 1000.0)
+    crate::app::run::plots::log10_clamped(ms / 1000.0)
 }
 
 /// The series of every solver in the summary, in registry order (unknown solvers last), so

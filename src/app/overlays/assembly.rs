@@ -194,7 +194,7 @@ pub fn stateless_details(board: &Board, stores: &StatelessStores, cell: Cell) ->
         let _ = write!(
             text,
             "\n{} robot stops here after {} move{}",
-            crate::app::editor::capitalised(state.color.name()),
+            crate::app::editing::editor::capitalised(state.color.name()),
             state.moves,
             if state.moves == 1 { "" } else { "s" }
         );
@@ -203,7 +203,7 @@ pub fn stateless_details(board: &Board, stores: &StatelessStores, cell: Cell) ->
         let _ = write!(
             text,
             "\n{} robot passes moving {} after {} move{}",
-            crate::app::editor::capitalised(state.color.name()),
+            crate::app::editing::editor::capitalised(state.color.name()),
             state.dir.letter(),
             state.moves,
             if state.moves == 1 { "" } else { "s" }

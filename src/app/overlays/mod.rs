@@ -6,9 +6,10 @@
 //! with the edges changed by the last update), the stateless solver's states per cell, how
 //! often the search put the active robot on each cell, and the path of a sequence of moves.
 //! [`assembly`] puts the layers that are on together each frame; [`panel`] is the dock's
-//! Overlays tab.
+//! Overlays tab; [`distance_map`] computes the exact distance map the [`exact`] layer draws.
 
 pub mod assembly;
+pub mod distance_map;
 pub mod exact;
 pub mod layers;
 pub mod paint;
@@ -16,8 +17,8 @@ pub mod panel;
 
 pub use paint::overlay_shapes;
 
-use super::theme::Palette;
-use super::trail::Trail;
+use crate::app::board_view::trail::Trail;
+use crate::app::theme::Palette;
 use crate::model::{Board, Cell, Direction, Move, MoveTables, Pos, Puzzle, RobotColor};
 use crate::solver::min_moves::UNREACHABLE;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};

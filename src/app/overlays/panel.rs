@@ -3,7 +3,7 @@
 
 use super::assembly::GraphTracker;
 use super::{OverlaySettings, StatelessKinds};
-use crate::app::{Command, theme};
+use crate::app::{shell::commands::Command, theme};
 use crate::model::{Board, RobotColor};
 
 /// The overlay layers' switches in the panel, the same as in the View menu, so layers can be
@@ -21,7 +21,7 @@ pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
 /// The stateless layer's filters: one robot or all, final and intermediate states.
 pub fn stateless_filter_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     let name = |robot: Option<RobotColor>| match robot {
-        Some(color) => crate::app::editor::capitalised(color.name()),
+        Some(color) => crate::app::editing::editor::capitalised(color.name()),
         None => "All robots".to_string(),
     };
     ui.horizontal(|ui| {

@@ -1,0 +1,266 @@
+//! What the board shows, assembled each frame from the document and the runs: the robots
+//! where the debugged node, the solution played back, the game or the design has them, the
+//! minimum-move map, and the overlay layers. Nothing here is kept between frames, so nothing
+//! can show a board that is no longer open.
+
+use crate::app::board_view::coordinates;
+use crate::app::board_view::{
+    BoardGeometry, BoardScene, Hit, RobotSprite, board_ui, problem_shapes,
+};
+use crate::app::document::draft::problem_cells;
+use crate::app::document::state::Mode;
+use crate::app::editing::editor;
+use crate::app::overlays::assembly::{OverlaySources, stateless_details};
+use crate::app::overlays::layers::overlay_drawing;
+use crate::app::shell::commands::Command;
+use crate::app::{RicochetApp, debugger, theme};
+use crate::model::Cell;
+use crate::solver::Outcome;
+use crate::solver::min_moves::min_moves;
+use crate::worker::RunEnd;
+
+impl RicochetApp {
+    /// How many slides the board draws as paths now (trails, solution and played-back moves).
+    pub fn shown_path_slides(&self) -> usize {
+        let scene = self.scene(self.now());
+        scene.trails.len()
+    }
+
+    /// How many red outlines the board shows now: the board's own and one per wrong cell
+    /// when the design is invalid, none when it is valid.
+    pub fn invalid_outlines(&self) -> usize {
+        let scene = self.scene(self.now());
+        let (width, height) = self.doc.size();
+        // The count does not depend on where the board is drawn, so any rectangle does.
+        let area = egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(f32::from(width), f32::from(height)),
+        );
+        let geometry = BoardGeometry::fit(area, width, height);
+        problem_shapes(
+            &geometry,
+            scene.invalid,
+            &scene.problems,
+            theme::palette(true),
+        )
+        .len()
+    }
+
+    /// The debugged run whose node the board shows instead of the board's own robots: one
+    /// while its search runs, or a finished one looked back at; a cancelled search leaves the
+    /// board as it is.
+    pub(in crate::app) fn debugger_on_board(&self) -> Option<&crate::app::debugger::Debugger> {
+        let running = self.is_running();
+        let cancelled = self.current_session().is_some_and(|s| {
+            matches!(
+                s.run.end(),
+                Some(RunEnd::Finished(crate::solver::Report {
+                    outcome: Outcome::Cancelled,
+                    ..
+                }))
+            )
+        });
+        self.debugger()
+            .filter(|d| running || (d.is_scrubbed_back() && !cancelled))
+    }
+
+    /// The scene of the board as it is now.
+    pub(in crate::app) fn scene(&self, now: f64) -> BoardScene {
+        let mut scene = BoardScene {
+            coordinates: self.state.view.coordinates,
+            ..BoardScene::default()
+        };
+        let speed = self.state.solver.playback_speed;
+        let debug_picture = self
+            .debugger_on_board()
+            .and_then(|d| d.board_picture().map(|p| (p, d.puzzle().goal())));
+        let draft = self.doc.draft();
+        if let Some(((robots, trails), goal)) = debug_picture {
+            scene.robots = robots;
+            scene.trails = trails;
+            scene.goal = Some(goal);
+        } else if let Some(playback) = self.playback() {
+            scene.robots = playback.sprites(now, speed);
+            // The moves played back are the solution's path: its overlay switch hides them.
+            if self.state.overlays.solution_path {
+                scene.trails = playback.trails();
+            }
+            scene.goal = Some(playback.puzzle().goal());
+        } else if let (Mode::Play, Some(play)) = (self.state.mode, &self.play) {
+            scene.robots = play.sprites(now);
+            if self.state.view.trails {
+                scene.trails = play.trails();
+            }
+            scene.goal = Some(play.start().goal());
+            scene.selected = Some(play.selected());
+            scene.celebration = play.celebration(now);
+        } else {
+            scene.robots = draft
+                .robots
+                .iter()
+                .map(|r| RobotSprite::at(r.color, r.pos))
+                .collect();
+            scene.goal = Some(draft.goal);
+            if let Err(error) = self.doc.validity() {
+                scene.invalid = true;
+                scene.problems = problem_cells(error);
+            }
+        }
+        if self.state.overlays.min_moves
+            && let Some(goal) = scene.goal
+            && draft.board.contains(goal.pos)
+        {
+            scene.min_moves = Some(min_moves(&draft.board, draft.board.cell(goal.pos)));
+        }
+        scene
+    }
+
+    /// Adds the overlay layers that are on to the scene.
+    pub(in crate::app) fn overlay_scene(&mut self, scene: &mut BoardScene, focus: Option<Cell>) {
+        let settings = self.state.overlays.clone();
+        let draft = self.doc.draft();
+        let board = &draft.board;
+        if settings.graph_edges {
+            let robots: Vec<Cell> = draft
+                .robots
+                .iter()
+                .filter(|r| board.contains(r.pos))
+                .map(|r| board.cell(r.pos))
+                .collect();
+            self.graph_tracker.follow(board, &robots);
+        }
+        // A debugged run feeds the overlays only while it belongs to the board shown and was
+        // not cancelled (the store decides both).
+        let debugger = self.derived.debugger_for_overlays(self.doc.revision());
+        let debugged_stateless = debugger.is_some_and(debugger::Debugger::is_stateless_run);
+        let playing = self.playback().is_some();
+        // Only a map of the position shown is drawn (sync drops any other).
+        let robot = self.distance_robot();
+        let distances = match (
+            self.derived
+                .distances(self.doc.revision())
+                .and_then(|d| d.map()),
+            robot,
+        ) {
+            (Some((_, map)), Some(color)) if settings.exact_distances => Some((map, color)),
+            _ => None,
+        };
+        let stateless = match (
+            self.doc.validity(),
+            settings.stateless && !debugged_stateless,
+        ) {
+            (Ok(puzzle), true) => Some(self.stateless_cache.stores(puzzle)),
+            _ => None,
+        };
+        // Only a solution of the board as it is now is drawn on it.
+        // While a solution is played back, its moves so far are its path (see `scene`).
+        let solution = self
+            .derived
+            .session(self.doc.revision())
+            .filter(|_| !playing)
+            .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
+        let sources = OverlaySources {
+            settings: &settings,
+            board,
+            min_moves: scene.min_moves.as_deref(),
+            debugger,
+            tracker: settings.graph_edges.then_some(&self.graph_tracker),
+            focus,
+            stateless,
+            solution,
+            distances,
+            analyzer: Some(&self.analyzer),
+        };
+        scene.overlay = overlay_drawing(&sources);
+    }
+
+    /// The central panel: the board, and what clicks on it do.
+    pub(in crate::app) fn board_panel_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        commands: &mut Vec<Command>,
+    ) {
+        let now = self.now();
+        let board = self.doc.draft().board.clone();
+        let available = ui.available_rect_before_wrap();
+        let geometry = BoardGeometry::fit(
+            coordinates::board_area(ui, available, self.state.view.coordinates),
+            board.width(),
+            board.height(),
+        );
+        let pointer = ui.input(|i| i.pointer.hover_pos());
+        let hit = pointer
+            .filter(|_| self.presentation.pointer_feedback)
+            .and_then(|p| geometry.hit(p));
+        let mut scene = self.scene(now);
+        if self.state.mode == Mode::Edit && self.presentation.pointer_feedback {
+            scene.hover = self.editor.hover(hit, &self.state.editor);
+            self.editor.adjust_scene(&mut scene);
+        }
+        let focus = hit.map(|h| board.cell(h.cell()));
+        self.overlay_scene(&mut scene, focus);
+        let (response, geometry) = board_ui(ui, &board, &scene);
+        // The stateless layer's details of the hovered cell, every robot's states in full.
+        let response = match (self.state.overlays.stateless, focus) {
+            (true, Some(cell)) => {
+                let details = self.doc.validity().as_ref().ok().and_then(|puzzle| {
+                    let stores = self.stateless_cache.stores(puzzle);
+                    stateless_details(&board, stores, cell)
+                });
+                match details {
+                    Some(text) => response.on_hover_text_at_pointer(text),
+                    None => response,
+                }
+            }
+            // Any other layer's numbers of the hovered cell, in full: on small cells the
+            // board leaves out those that do not fit.
+            (false, Some(cell)) => match cell_texts(&board, &scene, cell) {
+                Some(text) => response.on_hover_text_at_pointer(text),
+                None => response,
+            },
+            _ => response,
+        };
+        match self.state.mode {
+            Mode::Edit => {
+                self.editor.board_input(
+                    &response,
+                    &geometry,
+                    self.doc.draft(),
+                    &self.state.editor,
+                    commands,
+                );
+            }
+            Mode::Play => {
+                if response.clicked()
+                    && let Some(pos) = response
+                        .interact_pointer_pos()
+                        .and_then(|p| geometry.hit(p))
+                        .map(Hit::cell)
+                    && let Some(play) = &self.play
+                {
+                    let cells = play.position();
+                    if let Some(robot) = cells.robots().iter().find(|r| r.pos == pos) {
+                        commands.push(Command::SelectRobot(robot.color));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The overlay texts of one cell, one line each, for the hovered cell's tooltip; `None` when
+/// the cell has none.
+fn cell_texts(board: &crate::model::Board, scene: &BoardScene, cell: Cell) -> Option<String> {
+    let pos = board.pos(cell);
+    let lines: Vec<String> = scene
+        .overlay
+        .texts
+        .iter()
+        .filter(|t| t.pos == pos)
+        .map(|t| match t.color {
+            Some(color) => format!("{}: {}", editor::capitalised(color.name()), t.text),
+            None => t.text.clone(),
+        })
+        .collect();
+    (!lines.is_empty()).then(|| format!("{pos}\n{}", lines.join("\n")))
+}

@@ -1,0 +1,104 @@
+//! Slides drawn on the board: the moves of a game, a solution or a debugged node, each a line
+//! with an arrow head and, when numbered, a disc that keeps clear of the others.
+
+use super::BoardGeometry;
+use crate::app::board_view::trail::Trail;
+use crate::app::theme::{self, Palette};
+use egui::epaint::text::FontsView;
+use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke};
+
+/// Slides as lines from cell centre to cell centre with an arrowhead, in the robot's colour,
+/// and their numbers when given. Every line is drawn before any number, so no later line
+/// covers a move's number, and each number's disc is placed along its slide where it does not
+/// overlap a disc already placed.
+pub fn trail_shapes(
+    fonts: &mut FontsView<'_>,
+    geometry: &BoardGeometry,
+    trails: &[Trail],
+    palette: &Palette,
+) -> Vec<Shape> {
+    let cell = geometry.cell_size();
+    let dark = palette.board.r() < 128;
+    let halo = theme::halo(dark);
+    // Faded moves stay clearly visible on the light board, where fading reads as missing.
+    let faintest = if dark { 0.35 } else { 0.6 };
+    let mut shapes = Vec::new();
+    let mut discs: Vec<(Pos2, Color32, usize)> = Vec::new();
+    let radius = cell * 0.2;
+    for (index, trail) in trails.iter().enumerate() {
+        let color = theme::robot_text(trail.color, dark)
+            .gamma_multiply(faintest + (1.0 - faintest) * trail.emphasis);
+        // Moves along the same line (there and back) are drawn side by side, not on top of
+        // each other: each is shifted a little across its direction, by its place in the list.
+        let along = geometry.cell_center(trail.to) - geometry.cell_center(trail.from);
+        let across = along.normalized().rot90() * cell * ((index % 3) as f32 - 1.0) * 0.1;
+        let a = geometry.cell_center(trail.from) + across;
+        let b = geometry.cell_center(trail.to) + across;
+        let width = cell * (0.06 + 0.06 * trail.emphasis);
+        // An outline under the line keeps the path visible on any cell, fill or theme.
+        shapes.push(Shape::line_segment(
+            [a, b],
+            Stroke::new(width + cell * 0.05, halo),
+        ));
+        shapes.push(Shape::line_segment([a, b], Stroke::new(width, color)));
+        let direction = (b - a).normalized();
+        if direction.length() > 0.0 {
+            let head = b - direction * cell * 0.3;
+            let side = direction.rot90() * cell * 0.14;
+            let tip = b - direction * cell * 0.08;
+            shapes.push(Shape::convex_polygon(
+                vec![tip, head + side, head - side],
+                color,
+                Stroke::NONE,
+            ));
+        }
+        if let Some(number) = trail.number {
+            let beside = (b - a).normalized().rot90() * cell * 0.22;
+            let placed: Vec<Pos2> = discs.iter().map(|(p, _, _)| *p).collect();
+            let mid = disc_place(a + beside, b + beside, radius, &placed);
+            discs.push((mid, color, number));
+        }
+    }
+    let font = FontId::proportional((cell * 0.26).max(theme::SMALLEST_TEXT));
+    for (mid, color, number) in discs {
+        shapes.push(Shape::circle_filled(mid, radius, halo));
+        shapes.push(Shape::circle_filled(mid, cell * 0.17, color));
+        shapes.push(Shape::text(
+            fonts,
+            mid,
+            Align2::CENTER_CENTER,
+            number.to_string(),
+            font.clone(),
+            if dark { Color32::BLACK } else { Color32::WHITE },
+        ));
+    }
+    shapes
+}
+
+/// Where along the segment from `a` to `b` a disc of `radius` goes: the middle, or the first
+/// of a few points farther along or back that keeps clear of the discs already `placed`
+/// (the middle when none does).
+pub fn disc_place(a: Pos2, b: Pos2, radius: f32, placed: &[Pos2]) -> Pos2 {
+    let clear = |p: Pos2| placed.iter().all(|q| (p - *q).length() >= radius * 2.05);
+    [0.5, 0.3, 0.7, 0.15, 0.85]
+        .into_iter()
+        .map(|t| a + (b - a) * t)
+        .find(|&p| clear(p))
+        .unwrap_or(a + (b - a) * 0.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui::pos2;
+
+    #[test]
+    fn move_discs_keep_clear_of_each_other() {
+        let radius = 8.0;
+        let first = disc_place(pos2(0.0, 0.0), pos2(100.0, 0.0), radius, &[]);
+        assert_eq!(first, pos2(50.0, 0.0));
+        // A second slide along the same line puts its disc elsewhere.
+        let second = disc_place(pos2(0.0, 0.0), pos2(100.0, 0.0), radius, &[first]);
+        assert!((second - first).length() >= radius * 2.0, "{second:?}");
+    }
+}

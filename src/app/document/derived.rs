@@ -1,0 +1,405 @@
+//! Everything the app derives from the open board, in one store keyed by the document's
+//! revision: the solver panel's run and its rows, the listing of its optimal solutions, the
+//! solution played back, the debugged run (and so the overlays it feeds), play mode's hints,
+//! the exact distance map, and status lines about any of these.
+//!
+//! Each kind of result sits in a [`Derived`] slot tagged with the revision it was computed on,
+//! and a slot hands its value out only to a caller that names the current revision. When the
+//! revision moves on, [`DerivedResults::on_revision_change`] drops every slot computed on
+//! another one, in this one place. A new kind of result added as a slot here gets both by
+//! construction: it cannot be shown on a board it was not made for.
+
+use crate::app::debugger::Debugger;
+use crate::app::document::Revision;
+use crate::app::overlays::distance_map::DistanceMapState;
+use crate::app::playing::hints::HintState;
+use crate::app::playing::playback::Playback;
+use crate::app::run::solutions_list::SolutionsList;
+use crate::app::run::solver_panel::SolveSession;
+
+/// One result computed from the board, tagged with the revision it was computed on.
+#[derive(Debug)]
+pub struct Derived<T> {
+    slot: Option<(Revision, T)>,
+}
+
+impl<T> Default for Derived<T> {
+    fn default() -> Self {
+        Derived { slot: None }
+    }
+}
+
+impl<T> Derived<T> {
+    /// The value, when it was computed on `current`.
+    pub fn get(&self, current: Revision) -> Option<&T> {
+        match &self.slot {
+            Some((revision, value)) if *revision == current => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The value to change, when it was computed on `current`.
+    pub fn get_mut(&mut self, current: Revision) -> Option<&mut T> {
+        match &mut self.slot {
+            Some((revision, value)) if *revision == current => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Puts a value computed on `revision` in place of the one there was.
+    pub fn set(&mut self, revision: Revision, value: T) {
+        self.slot = Some((revision, value));
+    }
+
+    /// Takes the value out, whatever its revision.
+    pub fn take(&mut self) -> Option<T> {
+        self.slot.take().map(|(_, value)| value)
+    }
+
+    /// The revision of the value there is.
+    pub fn revision(&self) -> Option<Revision> {
+        self.slot.as_ref().map(|(revision, _)| *revision)
+    }
+
+    /// The value of `current` to change, made afresh (empty) when there is none yet.
+    pub fn current_or_default(&mut self, current: Revision) -> &mut T
+    where
+        T: Default,
+    {
+        if self.revision() != Some(current) {
+            self.slot = None;
+        }
+        &mut self.slot.get_or_insert_with(|| (current, T::default())).1
+    }
+
+    /// Takes the value out when it was computed on another revision than `current`.
+    pub fn take_stale(&mut self, current: Revision) -> Option<T> {
+        if self.revision().is_some_and(|revision| revision != current) {
+            self.take()
+        } else {
+            None
+        }
+    }
+}
+
+/// What became of the run of an earlier board: the Run tab says it instead of showing rows
+/// that no longer belong to the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EarlierRun {
+    /// The sentence shown.
+    pub note: String,
+}
+
+/// Every result derived from the open board.
+#[derive(Default)]
+pub struct DerivedResults {
+    /// The revision the store was last brought up to.
+    revision: Option<Revision>,
+    session: Derived<SolveSession>,
+    earlier_run: Derived<EarlierRun>,
+    /// A run of an earlier board that was cancelled and has not ended yet: kept only so that
+    /// its thread is let go of once it has stopped, never shown.
+    retiring: Vec<SolveSession>,
+    playback: Derived<Playback>,
+    debugger: Derived<Debugger>,
+    solutions: Derived<SolutionsList>,
+    hints: Derived<HintState>,
+    distances: Derived<DistanceMapState>,
+}
+
+impl DerivedResults {
+    /// Brings the store up to `current`: every result of another revision is dropped (a run
+    /// still going is cancelled first, and the Run tab is told why with `reason`, e.g. "the
+    /// board was edited"). Returns whether the revision had changed.
+    pub fn on_revision_change(&mut self, current: Revision, reason: &str) -> bool {
+        if self.revision == Some(current) {
+            return false;
+        }
+        self.revision = Some(current);
+        if let Some(mut session) = self.session.take_stale(current) {
+            let note = if session.run.is_finished() {
+                "The last run was on the board before the change. Press Solve to run on this one."
+                    .to_string()
+            } else {
+                session.run.cancel();
+                session.interrupted = Some(format!("because {reason}"));
+                format!(
+                    "Cancelled because {reason}; its rows were for the board before the \
+                     change. Press Solve to run on this one."
+                )
+            };
+            self.earlier_run.set(current, EarlierRun { note });
+            if !session.run.is_finished() {
+                self.retiring.push(session);
+            }
+        }
+        self.earlier_run.take_stale(current);
+        self.playback.take_stale(current);
+        // Dropping a debugger lets go of its handle; its run was cancelled with the solve it belongs to.
+        self.debugger.take_stale(current);
+        if let Some(mut list) = self.solutions.take_stale(current) {
+            list.cancel();
+        }
+        if let Some(mut hints) = self.hints.take_stale(current) {
+            hints.forget();
+        }
+        if let Some(distances) = self.distances.take_stale(current) {
+            distances.cancel();
+        }
+        true
+    }
+
+    /// Receives what the retiring runs sent, and lets go of those that have ended.
+    pub fn drain_retiring(&mut self) {
+        for session in &mut self.retiring {
+            session.run.drain();
+        }
+        self.retiring.retain(|session| !session.run.is_finished());
+    }
+
+    /// The revision the store holds results of.
+    pub fn revision(&self) -> Option<Revision> {
+        self.revision
+    }
+
+    /// The solver panel's run, when it was made on `current`.
+    pub fn session(&self, current: Revision) -> Option<&SolveSession> {
+        self.session.get(current)
+    }
+
+    /// The run to drain or cancel, when it was made on `current`.
+    pub fn session_mut(&mut self, current: Revision) -> Option<&mut SolveSession> {
+        self.session.get_mut(current)
+    }
+
+    /// A new run on `current`, in place of the last (which is dropped, and so cancelled); the
+    /// solution list, playback and debugged run of the last run go with it.
+    pub fn start_session(&mut self, current: Revision, session: SolveSession) {
+        self.session.set(current, session);
+        self.earlier_run.take();
+        self.playback.take();
+        if let Some(mut list) = self.solutions.take() {
+            list.cancel();
+        }
+        self.debugger.take();
+    }
+
+    /// What became of the run of an earlier board, said on `current`.
+    pub fn earlier_run(&self, current: Revision) -> Option<&EarlierRun> {
+        self.earlier_run.get(current)
+    }
+
+    /// Whether the run on `current` is still going.
+    pub fn is_running(&self, current: Revision) -> bool {
+        self.session(current).is_some_and(|s| !s.run.is_finished())
+    }
+
+    /// The solution played back, when it belongs to `current`.
+    pub fn playback(&self, current: Revision) -> Option<&Playback> {
+        self.playback.get(current)
+    }
+
+    /// The solution played back, to step.
+    pub fn playback_mut(&mut self, current: Revision) -> Option<&mut Playback> {
+        self.playback.get_mut(current)
+    }
+
+    /// Plays `playback` on `current`.
+    pub fn set_playback(&mut self, current: Revision, playback: Playback) {
+        self.playback.set(current, playback);
+    }
+
+    /// Stops showing the solution played back.
+    pub fn close_playback(&mut self) {
+        self.playback.take();
+    }
+
+    /// The debugged run, when it was started on `current`.
+    pub fn debugger(&self, current: Revision) -> Option<&Debugger> {
+        self.debugger.get(current)
+    }
+
+    /// The debugged run, to send commands to.
+    pub fn debugger_mut(&mut self, current: Revision) -> Option<&mut Debugger> {
+        self.debugger.get_mut(current)
+    }
+
+    /// The debugged run whose picture the overlays draw on `current`: while it runs, or once
+    /// it has ended by itself; a cancelled run's picture is of a search nobody finished, so
+    /// it leaves the board with the run.
+    pub fn debugger_for_overlays(&self, current: Revision) -> Option<&Debugger> {
+        let debugger = self.debugger(current)?;
+        let cancelled = self.session(current).is_some_and(|s| {
+            s.run.is_cancelling()
+                || matches!(
+                    s.run.end(),
+                    Some(crate::worker::RunEnd::Finished(crate::solver::Report {
+                        outcome: crate::solver::Outcome::Cancelled,
+                        ..
+                    }))
+                )
+        });
+        (!cancelled).then_some(debugger)
+    }
+
+    /// Keeps the debugged run started on `current`.
+    pub fn set_debugger(&mut self, current: Revision, debugger: Debugger) {
+        self.debugger.set(current, debugger);
+    }
+
+    /// The listing of the optimal solutions of the run on `current`.
+    pub fn solutions(&self, current: Revision) -> Option<&SolutionsList> {
+        self.solutions.get(current)
+    }
+
+    /// The listing, to drain or stop.
+    pub fn solutions_mut(&mut self, current: Revision) -> Option<&mut SolutionsList> {
+        self.solutions.get_mut(current)
+    }
+
+    /// A new listing on `current`, in place of the last (which is stopped).
+    pub fn set_solutions(&mut self, current: Revision, list: SolutionsList) {
+        if let Some(mut old) = self.solutions.take() {
+            old.cancel();
+        }
+        self.solutions.set(current, list);
+    }
+
+    /// Play mode's hint on `current`, made empty when there is none yet.
+    pub fn hints_mut(&mut self, current: Revision) -> &mut HintState {
+        self.hints.current_or_default(current)
+    }
+
+    /// Play mode's hint, when one was asked for on `current`.
+    pub fn hints(&self, current: Revision) -> Option<&HintState> {
+        self.hints.get(current)
+    }
+
+    /// The exact distance map on `current`, made empty when there is none yet.
+    pub fn distances_mut(&mut self, current: Revision) -> &mut DistanceMapState {
+        self.distances.current_or_default(current)
+    }
+
+    /// The exact distance map, when one was made on `current`.
+    pub fn distances(&self, current: Revision) -> Option<&DistanceMapState> {
+        self.distances.get(current)
+    }
+}
+
+impl crate::app::RicochetApp {
+    /// Why an overlay layer that is on draws nothing, and how to fill it: one line per such
+    /// layer, for the Overlays tab.
+    pub fn empty_overlay_notes(&self) -> Vec<String> {
+        let settings = &self.state.overlays;
+        let current = self.doc.revision();
+        let debugged = self.derived.debugger_for_overlays(current);
+        let mut notes = Vec::new();
+        if settings.search_heat && debugged.is_none() {
+            notes.push(
+                "Search heat map: there is no debugged run on this board. Tick Debug mode, \
+                 press Solve and step or continue: each node the search visits warms its cell."
+                    .to_string(),
+            );
+        }
+        let stateless_running =
+            debugged.is_some_and(|d| d.is_stateless_run()) && self.derived.is_running(current);
+        if settings.stateless && settings.stateless_kinds.intermediates && !stateless_running {
+            notes.push(
+                "Intermediate states: only a Stateless search under way has them; by its end \
+                 each has become a final state. Choose Stateless, tick Debug mode, press \
+                 Solve and step to watch them form."
+                    .to_string(),
+            );
+        }
+        if settings.solution_path
+            && self
+                .derived
+                .session(current)
+                .and_then(SolveSession::solution)
+                .is_none()
+        {
+            let debugged_moves = self
+                .debugger_on_board()
+                .map(|d| d.shown_view().path.len())
+                .filter(|&moves| moves > 0);
+            notes.push(match debugged_moves {
+                // The debugger draws its node's path with numbered moves too: say whose it is.
+                Some(moves) => format!(
+                    "Solution path: there is no solution of the board as it is now. The \
+                     numbered moves on the board are the debugger's: the path to the node it \
+                     shows ({moves} {}), not a solution.",
+                    if moves == 1 { "move" } else { "moves" }
+                ),
+                None => "Solution path: there is no solution of the board as it is now. Press \
+                         Solve."
+                    .to_string(),
+            });
+        }
+        notes
+    }
+
+    /// The Overlays tab's lines on layers that are on but empty.
+    pub(in crate::app) fn empty_overlays_ui(&self, ui: &mut egui::Ui) {
+        let palette = crate::app::theme::palette(ui.visuals().dark_mode);
+        for note in self.empty_overlay_notes() {
+            ui.add(egui::Label::new(egui::RichText::new(note).color(palette.muted)).wrap());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIRST: Revision = Revision {
+        document: 0,
+        edit: 0,
+    };
+    const EDITED: Revision = Revision {
+        document: 0,
+        edit: 1,
+    };
+    const OTHER_BOARD: Revision = Revision {
+        document: 1,
+        edit: 0,
+    };
+
+    #[test]
+    fn a_slot_hands_its_value_only_to_the_revision_it_was_computed_on() {
+        let mut slot = Derived::default();
+        assert_eq!(slot.get(FIRST), None);
+        slot.set(FIRST, "rows");
+        assert_eq!(slot.get(FIRST), Some(&"rows"));
+        assert_eq!(slot.get(EDITED), None);
+        assert_eq!(slot.get_mut(OTHER_BOARD), None);
+        assert_eq!(slot.take_stale(FIRST), None, "current: kept");
+        assert_eq!(slot.take_stale(OTHER_BOARD), Some("rows"));
+        assert_eq!(slot.revision(), None);
+    }
+
+    #[test]
+    fn a_change_of_revision_drops_every_result_of_the_old_one() {
+        let mut store = DerivedResults::default();
+        assert!(store.on_revision_change(FIRST, "a board was opened"));
+        let puzzle = crate::model::samples::fogleman_22();
+        let moves = vec![crate::model::Move {
+            robot: crate::model::RobotColor::Red,
+            dir: crate::model::Direction::North,
+        }];
+        store.set_playback(FIRST, Playback::new(puzzle, moves, 0.0));
+        store.set_solutions(FIRST, SolutionsList::default());
+        store.hints_mut(FIRST);
+        store.distances_mut(FIRST);
+        assert!(store.playback(FIRST).is_some());
+        assert!(!store.on_revision_change(FIRST, "nothing"), "same revision");
+        assert!(store.playback(FIRST).is_some());
+        assert!(store.on_revision_change(OTHER_BOARD, "another board was opened"));
+        assert!(store.playback(OTHER_BOARD).is_none());
+        assert!(store.playback(FIRST).is_none(), "gone, not only hidden");
+        assert!(store.solutions(OTHER_BOARD).is_none());
+        assert!(store.hints(OTHER_BOARD).is_none());
+        assert!(store.distances(OTHER_BOARD).is_none());
+        assert!(store.session(OTHER_BOARD).is_none());
+        assert!(store.earlier_run(OTHER_BOARD).is_none(), "there was no run");
+    }
+}

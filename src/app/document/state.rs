@@ -1,0 +1,360 @@
+//! What the app keeps between runs: the working board (as native RON text), the file it came
+//! from, and the user's settings. Everything else (threads, results, history) is rebuilt.
+//!
+//! The settings file is checked before the window opens ([`crate::app::shell::settings_file`]), and
+//! [`AppState::clamped`] puts our own numbers back in the ranges the panels allow.
+
+use crate::app::editing::editor::EditorSettings;
+use serde::{Deserialize, Serialize};
+use std::fmt::Display;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+
+/// The key the state is stored under in eframe's storage.
+pub const STORAGE_KEY: &str = "ricochet-lab";
+
+/// The persisted state. Every field has a default, so a state written by an older version
+/// (or a damaged one) still loads.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct AppState {
+    /// The working board in the native RON layout (it may be an unfinished design).
+    pub board: Option<String>,
+    /// The board as it was last opened or saved, to know whether there are unsaved changes.
+    pub saved_board: Option<String>,
+    /// The file the board was opened from or saved to.
+    pub file: Option<PathBuf>,
+    /// The name the board was made or imported with, when it has no file.
+    pub board_name: Option<String>,
+    /// Editing or playing.
+    pub mode: Mode,
+    /// The editor's tool and the options of its generators.
+    pub editor: EditorSettings,
+    /// The solver panel's choices.
+    pub solver: SolverSettings,
+    /// What the board shows and how the app looks.
+    pub view: ViewSettings,
+    /// Whether to use the system's file dialogs (when the system has them).
+    pub native_dialogs: bool,
+    /// The Experiments window's inputs.
+    pub experiments: ExperimentSettings,
+    /// The debugger's choices.
+    pub debug: crate::app::debugger::DebugSettings,
+    /// Which overlay layers are on.
+    pub overlays: crate::app::overlays::OverlaySettings,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            board: None,
+            saved_board: None,
+            file: None,
+            board_name: None,
+            mode: Mode::Edit,
+            editor: EditorSettings::default(),
+            solver: SolverSettings::default(),
+            view: ViewSettings::default(),
+            native_dialogs: true,
+            experiments: ExperimentSettings::default(),
+            debug: Default::default(),
+            overlays: Default::default(),
+        }
+    }
+}
+
+impl AppState {
+    /// The state with every number the panels bound put back in their range, with one
+    /// sentence for each that was out of it (a hand-edited or damaged file may hold NaN, a
+    /// negative limit or no threads at all).
+    pub fn clamped(mut self) -> (AppState, Vec<String>) {
+        let mut notes = Vec::new();
+        let n = &mut notes;
+        let solver = &mut self.solver;
+        let defaults = SolverSettings::default();
+        keep_in(
+            &mut solver.depth_limit,
+            1..=255,
+            defaults.depth_limit,
+            "depth limit",
+            n,
+        );
+        keep_in(
+            &mut solver.time_limit_secs,
+            0.1..=86_400.0,
+            defaults.time_limit_secs,
+            "time limit",
+            n,
+        );
+        keep_in(
+            &mut solver.memory_limit_mib,
+            16..=1_048_576,
+            defaults.memory_limit_mib,
+            "memory limit",
+            n,
+        );
+        keep_in(
+            &mut solver.playback_speed,
+            0.5..=20.0,
+            defaults.playback_speed,
+            "playback speed",
+            n,
+        );
+        let debug = &mut self.debug;
+        keep_in(&mut debug.speed, 1.0..=100_000.0, 20.0, "debugger speed", n);
+        keep_in(&mut debug.break_depth, 0..=255, 3, "breakpoint depth", n);
+        keep_in(&mut debug.break_x, 0..=63, 0, "breakpoint column", n);
+        keep_in(&mut debug.break_y, 0..=63, 0, "breakpoint row", n);
+        let experiments = &mut self.experiments;
+        let defaults = ExperimentSettings::default();
+        keep_in(
+            &mut experiments.configs,
+            1..=1_000_000,
+            defaults.configs,
+            "number of configurations",
+            n,
+        );
+        keep_in(
+            &mut experiments.robots,
+            1..=5,
+            defaults.robots,
+            "number of robots",
+            n,
+        );
+        keep_in(
+            &mut experiments.threads,
+            1..=64,
+            defaults.threads,
+            "number of threads",
+            n,
+        );
+        keep_in(
+            &mut experiments.time_limit_secs,
+            0.01..=3600.0,
+            defaults.time_limit_secs,
+            "experiment time limit",
+            n,
+        );
+        keep_in(
+            &mut experiments.memory_limit_mib,
+            16..=1_048_576,
+            defaults.memory_limit_mib,
+            "experiment memory limit",
+            n,
+        );
+        keep_in(&mut self.editor.robot_count, 1..=5, 4, "robot count", n);
+        keep_in(
+            &mut self.overlays.exact_depth,
+            1..=30,
+            crate::solver::analysis::distances::DEFAULT_MAX_DEPTH,
+            "distance map depth",
+            n,
+        );
+        (self, notes)
+    }
+}
+
+/// What clicks and keys on the board do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// Designing the board.
+    #[default]
+    Edit,
+    /// Playing it: select robots and slide them.
+    Play,
+}
+
+/// The solver panel's choices.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct SolverSettings {
+    /// The chosen solver's command-line name.
+    pub solver: String,
+    /// Whether the depth limit applies (for solvers that take one).
+    pub use_depth_limit: bool,
+    /// The depth limit.
+    pub depth_limit: u32,
+    /// Whether the time limit applies.
+    pub use_time_limit: bool,
+    /// The time limit in seconds.
+    pub time_limit_secs: f64,
+    /// Whether the memory limit applies.
+    pub use_memory_limit: bool,
+    /// The memory limit in MiB.
+    pub memory_limit_mib: u64,
+    /// Solution playback speed in moves per second.
+    pub playback_speed: f32,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        SolverSettings {
+            solver: "iddfs".into(),
+            use_depth_limit: false,
+            depth_limit: 30,
+            use_time_limit: false,
+            time_limit_secs: 60.0,
+            use_memory_limit: true,
+            memory_limit_mib: 4096,
+            playback_speed: 2.0,
+        }
+    }
+}
+
+/// The look of the app and the board's overlays.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct ViewSettings {
+    /// Light, dark or the system's choice.
+    pub theme: ThemeChoice,
+    /// Column and row numbers on the board.
+    pub coordinates: bool,
+    /// The trails of moves made in play mode.
+    pub trails: bool,
+    /// The plots panel.
+    pub plots: bool,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        ViewSettings {
+            theme: ThemeChoice::System,
+            coordinates: true,
+            trails: true,
+            plots: true,
+        }
+    }
+}
+
+/// Which look to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThemeChoice {
+    /// Follow the system.
+    #[default]
+    System,
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl ThemeChoice {
+    /// egui's preference for this choice.
+    pub fn preference(self) -> egui::ThemePreference {
+        match self {
+            ThemeChoice::System => egui::ThemePreference::System,
+            ThemeChoice::Light => egui::ThemePreference::Light,
+            ThemeChoice::Dark => egui::ThemePreference::Dark,
+        }
+    }
+}
+
+/// Puts `value` back in `range` with a note naming `what`: below the range it becomes the
+/// start, above it the end, and a value that compares with neither (NaN) becomes `fallback`.
+pub fn keep_in<T: PartialOrd + Copy + Display>(
+    value: &mut T,
+    range: RangeInclusive<T>,
+    fallback: T,
+    what: &str,
+    notes: &mut Vec<String>,
+) {
+    if range.contains(value) {
+        return;
+    }
+    let fixed = if *value < *range.start() {
+        *range.start()
+    } else if *value > *range.end() {
+        *range.end()
+    } else {
+        fallback
+    };
+    notes.push(format!(
+        "The stored {what} ({value}) was out of range; it is {fixed} now."
+    ));
+    *value = fixed;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_round_trips_through_ron_and_old_states_load() {
+        let state = AppState {
+            board: Some("(format: 1)".into()),
+            file: Some(PathBuf::from("boards/x.ron")),
+            mode: Mode::Play,
+            ..AppState::default()
+        };
+        let text = ron::to_string(&state).unwrap();
+        assert_eq!(ron::from_str::<AppState>(&text).unwrap(), state);
+        // A state from before a field existed still loads, with that field's default.
+        let old: AppState = ron::from_str("(mode: Play)").unwrap();
+        assert_eq!(old.mode, Mode::Play);
+        assert_eq!(old.solver, SolverSettings::default());
+    }
+}
+
+/// The Experiments window's inputs (the options of `ricochet-lab experiment`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct ExperimentSettings {
+    /// Deal configurations on the current board rather than on standard random boards.
+    pub fixed_board: bool,
+    /// Number of configurations.
+    pub configs: u64,
+    /// The experiment's seed.
+    pub seed: u64,
+    /// Robots per configuration.
+    pub robots: usize,
+    /// The solvers to compare, by command-line name, in registry order.
+    pub solvers: Vec<String>,
+    /// The optimal solver whose move count is the required number of moves.
+    pub baseline: String,
+    /// Per-run time limit in seconds.
+    pub time_limit_secs: f64,
+    /// Per-run memory limit in MiB.
+    pub memory_limit_mib: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// The CSV rows are appended to as they finish.
+    pub out_path: String,
+    /// A previous results file to compare with.
+    pub compare_path: String,
+    /// Where Export CSV and Export PNG write (the extension is set by the button).
+    pub export_path: String,
+}
+
+impl Default for ExperimentSettings {
+    fn default() -> Self {
+        ExperimentSettings {
+            fixed_board: false,
+            configs: 200,
+            seed: 1,
+            robots: 4,
+            solvers: crate::solver::SOLVERS
+                .iter()
+                .map(|k| k.name.to_string())
+                .collect(),
+            baseline: "iddfs".into(),
+            // The thesis' limit per run.
+            time_limit_secs: 40.0,
+            memory_limit_mib: 2048,
+            threads: 1,
+            // In the user's folder rather than wherever the program was started from.
+            out_path: in_user_folder("experiment.csv"),
+            compare_path: String::new(),
+            export_path: in_user_folder("experiment-export"),
+        }
+    }
+}
+
+/// A file name in the user's folder ([`crate::app::shell::files::user_folder`]), as text for a path field;
+/// the bare name when the system has no such folder.
+fn in_user_folder(name: &str) -> String {
+    crate::app::shell::files::user_folder()
+        .map(|dir| dir.join(name))
+        .unwrap_or_else(|| PathBuf::from(name))
+        .display()
+        .to_string()
+}

@@ -1,0 +1,661 @@
+//! Editor mode: the tool palette and generators in the side panel, and what clicks and drags
+//! on the board do while designing.
+
+use crate::app::board_view::{BoardGeometry, BoardScene, Hit, RobotSprite};
+use crate::app::document::draft::{Draft, Edit, describe_target};
+use crate::app::widgets::{color_swatch, labeled_drag};
+use crate::app::{shell::commands::Command, shell::commands::UndoStep, theme};
+use crate::model::tiles::{self, TileVariant};
+use crate::model::{Goal, Pos, RobotColor, Rules, Shape, Target, TargetColor};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// What a click on the board does in editor mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tool {
+    /// Toggle walls on cell sides; drag to draw or erase several.
+    #[default]
+    Walls,
+    /// Place a robot of the chosen colour (click it again to remove it).
+    Robots,
+    /// Print a target of the chosen colour and shape (click it again to remove it).
+    Targets,
+    /// Make a printed target the active one.
+    ActiveTarget,
+    /// Close cells to robots, or open them; drag to paint several.
+    ClosedCells,
+    /// Drag robots and targets around; click a target to make it active.
+    Move,
+}
+
+impl Tool {
+    /// Every tool, in palette order.
+    pub const ALL: [Tool; 6] = [
+        Tool::Walls,
+        Tool::Robots,
+        Tool::Targets,
+        Tool::ActiveTarget,
+        Tool::ClosedCells,
+        Tool::Move,
+    ];
+
+    /// The name on its button.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::Walls => "Walls",
+            Tool::Robots => "Robots",
+            Tool::Targets => "Targets",
+            Tool::ActiveTarget => "Active target",
+            Tool::ClosedCells => "Closed cells",
+            Tool::Move => "Move",
+        }
+    }
+
+    /// One sentence on how to use it.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Tool::Walls => "Click a cell side to toggle its wall; drag along sides to draw.",
+            Tool::Robots => "Click a cell to put the robot there; click the robot to remove it.",
+            Tool::Targets => {
+                "Click a cell to put the chosen target there, replacing any; click it again to \
+                 remove it."
+            }
+            Tool::ActiveTarget => "Click a printed target to make it the one to reach.",
+            Tool::ClosedCells => "Click a cell to close or open it; drag to paint.",
+            Tool::Move => "Drag robots and targets; click a target to make it active.",
+        }
+    }
+}
+
+/// The editor's choices, kept between runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EditorSettings {
+    /// The current tool.
+    pub tool: Tool,
+    /// The robot the Robots tool places.
+    pub robot_color: RobotColor,
+    /// The colour the Targets tool prints.
+    pub target_color: TargetColor,
+    /// The shape the Targets tool prints (the vortex always has its own).
+    pub target_shape: Shape,
+    /// Width for Resize.
+    pub width: u16,
+    /// Height for Resize.
+    pub height: u16,
+    /// Tile ids for the standard board (north-west, north-east, south-east, south-west).
+    pub tiles: [u8; 4],
+    /// The tiles the open board is built from, when it is a standard board; kept in step with
+    /// the open board by the app, never stored.
+    #[serde(skip)]
+    pub board_tiles: Option<[u8; 4]>,
+    /// The next seed for a random standard board.
+    pub board_seed: u64,
+    /// How many robots to deal.
+    pub robot_count: usize,
+    /// The next seed for dealing robots.
+    pub robots_seed: u64,
+    /// The next seed for picking a target.
+    pub goal_seed: u64,
+}
+
+impl Default for EditorSettings {
+    fn default() -> Self {
+        EditorSettings {
+            tool: Tool::Walls,
+            robot_color: RobotColor::Red,
+            target_color: TargetColor::Red,
+            target_shape: Shape::Circle,
+            width: 16,
+            height: 16,
+            tiles: default_tiles(),
+            board_tiles: None,
+            board_seed: 1,
+            robot_count: 4,
+            robots_seed: 1,
+            goal_seed: 1,
+        }
+    }
+}
+
+/// Tiles 1A, 2A, 3A and 4A: one of each colour group, as a real board has.
+fn default_tiles() -> [u8; 4] {
+    ["1A", "2A", "3A", "4A"].map(|name| tiles::tile_by_name(name).map_or(0, |t| t.id))
+}
+
+/// A press-and-drag on the board in progress.
+#[derive(Clone, Debug, PartialEq)]
+enum Gesture {
+    /// Painting walls or closed cells: every side or cell passed over gets `on`.
+    Paint {
+        walls: bool,
+        on: bool,
+        recorded: bool,
+    },
+    /// Carrying a robot; `at` is the pointer in board coordinates.
+    Robot { color: RobotColor, at: egui::Pos2 },
+    /// Carrying a printed target.
+    Target { from: Pos, at: egui::Pos2 },
+}
+
+/// The editor's state within a session: the gesture under way.
+#[derive(Clone, Debug, Default)]
+pub struct EditorInteraction {
+    gesture: Option<Gesture>,
+}
+
+impl EditorInteraction {
+    /// Shows a carried robot under the pointer rather than on its cell.
+    pub fn adjust_scene(&self, scene: &mut BoardScene) {
+        if let Some(Gesture::Robot { color, at }) = &self.gesture {
+            for sprite in &mut scene.robots {
+                if sprite.color == *color {
+                    *sprite = RobotSprite {
+                        color: *color,
+                        center: *at,
+                    };
+                }
+            }
+            scene.selected = Some(*color);
+        }
+    }
+
+    /// Forgets a gesture (when the board is replaced under it).
+    pub fn reset(&mut self) {
+        self.gesture = None;
+    }
+
+    /// Turns this frame's pointer activity on the board into edits.
+    pub fn board_input(
+        &mut self,
+        response: &egui::Response,
+        geometry: &BoardGeometry,
+        draft: &Draft,
+        settings: &EditorSettings,
+        commands: &mut Vec<Command>,
+    ) {
+        let pointer = response.interact_pointer_pos().or(response.hover_pos());
+        let hit = pointer.and_then(|p| geometry.hit(p));
+        if response.secondary_clicked() {
+            if let Some(hit) = hit {
+                erase(hit, draft, commands);
+            }
+            return;
+        }
+        if response.drag_started_by(egui::PointerButton::Primary) {
+            let origin = response.ctx.input(|i| i.pointer.press_origin()).or(pointer);
+            if let Some(start) = origin.and_then(|p| geometry.hit(p)) {
+                self.gesture = start_gesture(start, draft, settings, geometry, origin);
+                if let Some(Gesture::Paint { .. }) = self.gesture {
+                    self.paint(start, draft, commands);
+                }
+            }
+        } else if response.clicked()
+            && let Some(hit) = hit
+        {
+            click(hit, draft, settings, commands);
+        }
+        if response.dragged() {
+            match &mut self.gesture {
+                Some(Gesture::Paint { .. }) => {
+                    if let Some(hit) = hit {
+                        self.paint(hit, draft, commands);
+                    }
+                }
+                Some(Gesture::Robot { at, .. }) | Some(Gesture::Target { at, .. }) => {
+                    if let Some(p) = pointer {
+                        *at = geometry.to_board(p);
+                    }
+                }
+                None => {}
+            }
+        }
+        if response.drag_stopped() {
+            match self.gesture.take() {
+                Some(Gesture::Robot { color, .. }) => {
+                    if let Some(hit) = hit {
+                        commands.push(Command::edit(Edit::PlaceRobot {
+                            color,
+                            pos: hit.cell(),
+                        }));
+                    }
+                }
+                Some(Gesture::Target { from, .. }) => {
+                    if let Some(hit) = hit {
+                        commands.push(Command::edit(Edit::MoveTarget {
+                            from,
+                            to: hit.cell(),
+                        }));
+                    }
+                }
+                Some(Gesture::Paint { .. }) | None => {}
+            }
+        }
+    }
+
+    fn paint(&mut self, hit: Hit, draft: &Draft, commands: &mut Vec<Command>) {
+        let Some(Gesture::Paint {
+            walls,
+            on,
+            recorded,
+        }) = &mut self.gesture
+        else {
+            return;
+        };
+        let edit = match (hit, *walls) {
+            (Hit::Edge(pos, side), true) => {
+                if draft.board.is_border(pos, side) {
+                    return;
+                }
+                let cell = draft.board.cell(pos);
+                if draft.board.has_wall(cell, side) == *on {
+                    return;
+                }
+                Edit::SetWall { pos, side, on: *on }
+            }
+            (hit, false) => {
+                let pos = hit.cell();
+                if draft.board.is_closed(draft.board.cell(pos)) == *on {
+                    return;
+                }
+                Edit::SetClosed { pos, closed: *on }
+            }
+            _ => return,
+        };
+        // One undo step for the whole stroke.
+        let step = if *recorded {
+            UndoStep::Continue
+        } else {
+            UndoStep::New
+        };
+        *recorded = true;
+        commands.push(Command::Edit { edit, step });
+    }
+
+    /// What the pointer would change, for the hover outline.
+    pub fn hover(&self, hit: Option<Hit>, settings: &EditorSettings) -> Option<Hit> {
+        match (settings.tool, hit) {
+            (Tool::Walls, Some(Hit::Edge(..))) => hit,
+            (Tool::Walls, _) => None,
+            (_, Some(hit)) => Some(Hit::Cell(hit.cell())),
+            (_, None) => None,
+        }
+    }
+}
+
+fn start_gesture(
+    start: Hit,
+    draft: &Draft,
+    settings: &EditorSettings,
+    geometry: &BoardGeometry,
+    origin: Option<egui::Pos2>,
+) -> Option<Gesture> {
+    let at = geometry.to_board(origin?);
+    let pos = start.cell();
+    match settings.tool {
+        Tool::Walls => match start {
+            Hit::Edge(pos, side) if !draft.board.is_border(pos, side) => Some(Gesture::Paint {
+                walls: true,
+                on: !draft.board.has_wall(draft.board.cell(pos), side),
+                recorded: false,
+            }),
+            _ => None,
+        },
+        Tool::ClosedCells => Some(Gesture::Paint {
+            walls: false,
+            on: !draft.board.is_closed(draft.board.cell(pos)),
+            recorded: false,
+        }),
+        Tool::Move | Tool::Robots | Tool::Targets | Tool::ActiveTarget => {
+            if let Some(color) = draft.robot_at(pos) {
+                Some(Gesture::Robot { color, at })
+            } else if draft.board.target_at(pos).is_some() {
+                Some(Gesture::Target { from: pos, at })
+            } else {
+                None
+            }
+        }
+    }
+}
+
+fn click(hit: Hit, draft: &Draft, settings: &EditorSettings, commands: &mut Vec<Command>) {
+    let pos = hit.cell();
+    match settings.tool {
+        Tool::Walls => match hit {
+            Hit::Edge(pos, side) => {
+                let on = !draft.board.has_wall(draft.board.cell(pos), side);
+                commands.push(Command::edit(Edit::SetWall { pos, side, on }));
+            }
+            Hit::Cell(_) => commands.push(Command::Message(
+                "Click nearer a cell side to toggle its wall.".into(),
+            )),
+        },
+        Tool::Robots => {
+            let color = settings.robot_color;
+            if draft.robot_at(pos) == Some(color) {
+                commands.push(Command::edit(Edit::RemoveRobot(color)));
+            } else {
+                commands.push(Command::edit(Edit::PlaceRobot { color, pos }));
+            }
+        }
+        Tool::Targets => {
+            let target = Target {
+                pos,
+                color: settings.target_color,
+                shape: if settings.target_color == TargetColor::Any {
+                    Shape::Vortex
+                } else if settings.target_shape == Shape::Vortex {
+                    Shape::Circle
+                } else {
+                    settings.target_shape
+                },
+            };
+            if draft.board.target_at(pos) == Some(&target) {
+                commands.push(Command::edit(Edit::RemoveTarget(pos)));
+            } else {
+                commands.push(Command::edit(Edit::SetTarget(target)));
+            }
+        }
+        Tool::ActiveTarget | Tool::Move => match draft.board.target_at(pos) {
+            Some(target) => commands.push(Command::edit(Edit::SetGoal(Goal {
+                pos,
+                color: target.color,
+            }))),
+            None if settings.tool == Tool::ActiveTarget => commands.push(Command::Message(
+                format!("There is no target printed on {pos}; print one with the Targets tool."),
+            )),
+            None => {}
+        },
+        Tool::ClosedCells => {
+            let closed = !draft.board.is_closed(draft.board.cell(pos));
+            commands.push(Command::edit(Edit::SetClosed { pos, closed }));
+        }
+    }
+}
+
+/// A right click removes what is under the pointer: a robot, a target, or a wall.
+fn erase(hit: Hit, draft: &Draft, commands: &mut Vec<Command>) {
+    let pos = hit.cell();
+    if let Hit::Edge(pos, side) = hit
+        && !draft.board.is_border(pos, side)
+        && draft.board.has_wall(draft.board.cell(pos), side)
+    {
+        commands.push(Command::edit(Edit::SetWall {
+            pos,
+            side,
+            on: false,
+        }));
+    } else if let Some(color) = draft.robot_at(pos) {
+        commands.push(Command::edit(Edit::RemoveRobot(color)));
+    } else if draft.board.target_at(pos).is_some() {
+        commands.push(Command::edit(Edit::RemoveTarget(pos)));
+    }
+}
+
+/// The editor's side panel: tools, rules, size, clearing and generators.
+pub fn editor_panel_ui(
+    ui: &mut egui::Ui,
+    draft: &Draft,
+    problem: Option<&str>,
+    settings: &mut EditorSettings,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    ui.heading("Editor");
+    // Two lines are kept for why the board is not solvable, shown or not, so the editor does
+    // not jump as the board becomes valid or invalid.
+    let height = crate::app::widgets::text_lines(ui, 2.0);
+    crate::app::widgets::reserved(ui, height, |ui| {
+        if let Some(problem) = problem {
+            ui.colored_label(palette.error, format!("Not solvable yet: {problem}"));
+        }
+    });
+    ui.separator();
+    ui.label(egui::RichText::new("Tool").strong());
+    ui.horizontal_wrapped(|ui| {
+        for tool in Tool::ALL {
+            ui.selectable_value(&mut settings.tool, tool, tool.label());
+        }
+    });
+    ui.label(egui::RichText::new(settings.tool.hint()).color(palette.muted));
+    ui.label(
+        egui::RichText::new("Right click removes a robot, target or wall.").color(palette.muted),
+    );
+    // The tools' options share one strip, as tall as the tallest tool needs (the targets'
+    // colours and shapes), so choosing a tool never moves what is below.
+    let height = crate::app::widgets::widget_rows(ui, 3.0);
+    crate::app::widgets::reserved(ui, height, |ui| tool_options_ui(ui, settings));
+    ui.separator();
+    goal_ui(ui, draft, commands);
+    rules_ui(ui, draft, commands);
+    ui.separator();
+    ui.label(egui::RichText::new("Board size").strong());
+    ui.horizontal(|ui| {
+        labeled_drag(ui, "Width", &mut settings.width, 1..=64);
+        labeled_drag(ui, "Height", &mut settings.height, 1..=64);
+    });
+    if ui
+        .button("Resize board")
+        .on_hover_text("Keeps the walls, targets and robots that fit")
+        .clicked()
+    {
+        commands.push(Command::edit(Edit::Resize {
+            width: settings.width,
+            height: settings.height,
+        }));
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Clear walls").clicked() {
+            commands.push(Command::edit(Edit::ClearWalls));
+        }
+        if ui.button("Clear targets").clicked() {
+            commands.push(Command::edit(Edit::ClearTargets));
+        }
+        if ui.button("Clear robots").clicked() {
+            commands.push(Command::edit(Edit::ClearRobots));
+        }
+    });
+    ui.separator();
+    generators_ui(ui, settings, commands);
+}
+
+/// The chosen tool's options: the colour to place, and for targets the shape.
+fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
+    match settings.tool {
+        Tool::Robots => {
+            // A grid of three columns fits the panel's fixed width, so choosing this tool
+            // never widens the panel or pushes a colour out of reach.
+            egui::Grid::new("robot-colours")
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for (index, color) in RobotColor::ALL.into_iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            color_swatch(ui, theme::robot(color));
+                            ui.selectable_value(
+                                &mut settings.robot_color,
+                                color,
+                                capitalised(color.name()),
+                            );
+                        });
+                        if index % 3 == 2 {
+                            ui.end_row();
+                        }
+                    }
+                });
+        }
+        Tool::Targets => {
+            egui::Grid::new("target-colours")
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for (index, color) in TargetColor::ALL.into_iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            color_swatch(ui, theme::target(color));
+                            let name = match color {
+                                TargetColor::Any => "Vortex".to_string(),
+                                c => capitalised(&c.to_string()),
+                            };
+                            ui.selectable_value(&mut settings.target_color, color, name);
+                        });
+                        if index % 3 == 2 {
+                            ui.end_row();
+                        }
+                    }
+                });
+            if settings.target_color != TargetColor::Any {
+                ui.horizontal_wrapped(|ui| {
+                    for shape in [
+                        Shape::Circle,
+                        Shape::Triangle,
+                        Shape::Square,
+                        Shape::Hexagon,
+                    ] {
+                        ui.selectable_value(
+                            &mut settings.target_shape,
+                            shape,
+                            capitalised(shape.name()),
+                        );
+                    }
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+fn goal_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
+    let current = draft
+        .board
+        .target_at(draft.goal.pos)
+        .map(describe_target)
+        .unwrap_or_else(|| format!("{} at {}", draft.goal.color, draft.goal.pos));
+    egui::ComboBox::from_label("Active target")
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for target in draft.board.targets() {
+                let active = draft.goal.pos == target.pos;
+                if ui
+                    .selectable_label(active, describe_target(target))
+                    .clicked()
+                {
+                    commands.push(Command::edit(Edit::SetGoal(Goal {
+                        pos: target.pos,
+                        color: target.color,
+                    })));
+                }
+            }
+        });
+}
+
+fn rules_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
+    let mut rules: Rules = draft.rules;
+    ui.checkbox(&mut rules.ricochet, "Ricochet rule")
+        .on_hover_text("A solution of zero or one move does not count");
+    ui.checkbox(&mut rules.no_rebound, "No-rebound rule")
+        .on_hover_text("A robot may not move straight back along its last move");
+    if rules != draft.rules {
+        commands.push(Command::edit(Edit::SetRules(rules)));
+    }
+}
+
+fn generators_ui(ui: &mut egui::Ui, settings: &mut EditorSettings, commands: &mut Vec<Command>) {
+    ui.label(egui::RichText::new("Standard board from the real tiles").strong());
+    // The choices below are the tiles to build from; this line says whether, and from which
+    // tiles, the open board is built, so the choices are never read as a description of a board
+    // that has no tiles.
+    let muted = theme::palette(ui.visuals().dark_mode).muted;
+    ui.label(egui::RichText::new(open_board_tiles(settings)).color(muted));
+    let names = [
+        "North-west tile",
+        "North-east tile",
+        "South-east tile",
+        "South-west tile",
+    ];
+    for (slot, name) in names.into_iter().enumerate() {
+        let current =
+            tiles::tile_by_id(settings.tiles[slot]).map_or("?".to_string(), |t| t.name.clone());
+        egui::ComboBox::from_label(name)
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for tile in tiles::tiles() {
+                    ui.selectable_value(&mut settings.tiles[slot], tile.id, &tile.name);
+                }
+            });
+    }
+    if ui.button("Build board from these tiles").clicked() {
+        match tiles::assemble_ids(settings.tiles, TileVariant::Real) {
+            Ok(board) => commands.push(Command::edit(Edit::ReplaceBoard(board))),
+            Err(error) => commands.push(Command::Error(error.to_string())),
+        }
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Random standard board").clicked() {
+            let mut rng = ChaCha8Rng::seed_from_u64(settings.board_seed);
+            let (ids, board) = tiles::random_board(&mut rng);
+            settings.tiles = ids;
+            commands.push(Command::edit(Edit::ReplaceBoard(board)));
+            commands.push(Command::Message(format!(
+                "Standard board dealt with seed {}",
+                settings.board_seed
+            )));
+            settings.board_seed += 1;
+        }
+        labeled_drag(ui, "Board seed", &mut settings.board_seed, 0..=u64::MAX);
+    });
+    ui.separator();
+    ui.label(egui::RichText::new("Random robots and target").strong());
+    ui.horizontal(|ui| {
+        labeled_drag(ui, "Robot count", &mut settings.robot_count, 1..=5);
+        labeled_drag(ui, "Robot seed", &mut settings.robots_seed, 0..=u64::MAX);
+    });
+    if ui.button("Random robots").clicked() {
+        commands.push(Command::edit(Edit::RandomRobots {
+            count: settings.robot_count,
+            seed: settings.robots_seed,
+        }));
+        commands.push(Command::Message(format!(
+            "Robots dealt with seed {}",
+            settings.robots_seed
+        )));
+        settings.robots_seed += 1;
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Random target").clicked() {
+            commands.push(Command::edit(Edit::RandomGoal {
+                seed: settings.goal_seed,
+            }));
+            commands.push(Command::Message(format!(
+                "Target picked with seed {}",
+                settings.goal_seed
+            )));
+            settings.goal_seed += 1;
+        }
+        labeled_drag(ui, "Target seed", &mut settings.goal_seed, 0..=u64::MAX);
+    });
+}
+
+/// What the tile choices have to do with the open board.
+fn open_board_tiles(settings: &EditorSettings) -> String {
+    match settings.board_tiles {
+        None => "The open board is not built from the real tiles.".to_string(),
+        Some(ids) if ids == settings.tiles => {
+            "The open board is built from these tiles.".to_string()
+        }
+        Some(ids) => {
+            let names: Vec<String> = ids
+                .iter()
+                .map(|&id| tiles::tile_by_id(id).map_or("?".to_string(), |t| t.name.clone()))
+                .collect();
+            format!("The open board is built from tiles {}.", names.join(" "))
+        }
+    }
+}
+
+/// "red" → "Red".
+pub fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,258 @@
+//! The solver panel's list of every optimal solution: after an optimal solver has solved the
+//! puzzle, *List all optimal solutions* lists them on a worker thread (sorted: fewest robots,
+//! then fewest robot changes); clicking one plays it back on the board.
+//!
+//! The listing starts from the run's optimum (it searches only sequences of that length, with
+//! no second solve), shows its progress while it runs, and *Stop listing* keeps what it found.
+//! The run's own solution is always among the listed: it is optimal whatever the listing
+//! reached. The list lives in the store of derived results, so it belongs to the run and the
+//! board it was made for and goes with them.
+
+use crate::app::shell::commands::Command;
+use crate::app::theme;
+use crate::app::widgets::{format_count, format_duration};
+use crate::model::{Move, format_moves};
+use crate::solver::Optimality;
+use crate::solver::analysis::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing, sort_solutions};
+use crate::worker::Drained;
+use crate::worker::solutions::{ListingTask, spawn_listing};
+use std::time::Duration;
+
+/// The time a listing may take.
+pub const LISTING_TIME_LIMIT: Duration = Duration::from_secs(120);
+
+/// For how long after a listing starts its Stop button is kept in view (after that, the user
+/// may scroll the tab elsewhere).
+const STOP_INTO_VIEW: Duration = Duration::from_millis(300);
+
+/// The listing of one solved run.
+#[derive(Default)]
+pub struct SolutionsList {
+    /// The serial of the run it belongs to.
+    serial: u64,
+    /// The run's own solution, which the list always holds.
+    optimum: Vec<Move>,
+    task: Option<ListingTask>,
+    listing: Option<Listing>,
+    /// The index of the solution last played back.
+    chosen: Option<usize>,
+}
+
+impl SolutionsList {
+    /// Takes the worker's answer when it has come, with the run's own solution counted in.
+    pub fn drain(&mut self) {
+        let Some(running) = &self.task else {
+            return;
+        };
+        let mut answer = None;
+        // The task sends one message: the listing. A lost task leaves no listing.
+        let drained = running.task.drain(|listing| {
+            answer = Some(listing);
+            true
+        });
+        if drained != Drained::Waiting {
+            self.task = None;
+        }
+        if let Some(mut listing) = answer {
+            // A listing stopped early may not have reached the run's solution, which is one of
+            // the optimal solutions all the same. A capped listing holds exactly the best ones
+            // of all, so the run's solution, ranked below them, stays out of it.
+            if listing.stopped.is_some()
+                && !self.optimum.is_empty()
+                && !listing.solutions.contains(&self.optimum)
+            {
+                listing.solutions.push(self.optimum.clone());
+                sort_solutions(&mut listing.solutions);
+            }
+            self.listing = Some(listing);
+        }
+    }
+
+    /// The solutions listed so far (empty while listing or before).
+    pub fn solutions(&self) -> &[Vec<Move>] {
+        self.listing
+            .as_ref()
+            .map_or(&[], |l| l.solutions.as_slice())
+    }
+
+    /// Whether the listing is running.
+    pub fn is_listing(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// Asks the listing to stop; it hands back what it found.
+    pub fn cancel(&mut self) {
+        if let Some(running) = &self.task {
+            running.task.cancel();
+        }
+    }
+}
+
+impl crate::app::RicochetApp {
+    /// Starts listing every optimal solution of the current run's puzzle, at the length the
+    /// run found.
+    pub(in crate::app) fn list_solutions(&mut self) {
+        let Some(session) = self.current_session() else {
+            return;
+        };
+        let Some(moves) = session.solution() else {
+            return;
+        };
+        let (serial, puzzle, optimum) = (session.serial, session.puzzle.clone(), moves.to_vec());
+        match spawn_listing(
+            puzzle,
+            optimum.len() as u32,
+            DEFAULT_MAX_SOLUTIONS,
+            Some(LISTING_TIME_LIMIT),
+            self.waker(),
+        ) {
+            Ok(task) => {
+                let list = SolutionsList {
+                    serial,
+                    optimum,
+                    task: Some(task),
+                    listing: None,
+                    chosen: None,
+                };
+                self.derived.set_solutions(self.doc.revision(), list);
+            }
+            Err(error) => self.error(format!("The listing could not start: {error}")),
+        }
+    }
+
+    /// Stops the running listing; it hands back what it found.
+    pub(in crate::app) fn stop_listing(&mut self) {
+        if let Some(list) = self.derived.solutions_mut(self.doc.revision()) {
+            list.cancel();
+        }
+    }
+
+    /// Plays the `index`th listed solution back on the run's puzzle.
+    pub(in crate::app) fn play_listed_solution(&mut self, index: usize) {
+        let current = self.doc.revision();
+        let Some(session) = self.current_session() else {
+            return;
+        };
+        let serial = session.serial;
+        let puzzle = session.puzzle.clone();
+        let Some(list) = self
+            .derived
+            .solutions_mut(current)
+            .filter(|list| list.serial == serial)
+        else {
+            return;
+        };
+        let Some(moves) = list.solutions().get(index).cloned() else {
+            return;
+        };
+        list.chosen = Some(index);
+        let now = self.now();
+        self.derived.set_playback(
+            current,
+            crate::app::playing::playback::Playback::new(puzzle, moves, now),
+        );
+    }
+
+    /// The listing of the run on the board shown, when one was made for that run.
+    fn current_listing(&self) -> Option<&SolutionsList> {
+        let serial = self.current_session()?.serial;
+        self.derived
+            .solutions(self.doc.revision())
+            .filter(|list| list.serial == serial)
+    }
+
+    /// The solutions listed for the current run (for tests and tools that drive the app).
+    pub fn listed_solutions(&self) -> &[Vec<Move>] {
+        self.current_listing().map_or(&[], SolutionsList::solutions)
+    }
+
+    /// Whether the listing is running.
+    pub fn listing_solutions(&self) -> bool {
+        self.current_listing()
+            .is_some_and(SolutionsList::is_listing)
+    }
+
+    /// The list's part of the Run tab: shown once an optimal solver solved the board shown.
+    pub(in crate::app) fn solutions_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let Some(session) = self.current_session() else {
+            return;
+        };
+        if session.solution().is_none() || session.run.kind().optimality != Optimality::Guaranteed {
+            return;
+        }
+        let palette = theme::palette(ui.visuals().dark_mode);
+        ui.separator();
+        let Some(list) = self.current_listing() else {
+            if ui
+                .button("List all optimal solutions")
+                .on_hover_text(
+                    "Every solution of the length found, fewest robots first; click one to \
+                     play it",
+                )
+                .clicked()
+            {
+                commands.push(Command::ListSolutions);
+            }
+            return;
+        };
+        if let Some(running) = &list.task {
+            ui.horizontal(|ui| {
+                crate::app::widgets::calm_spinner(ui, None);
+                ui.label(format!(
+                    "Listing the {}-move solutions: {} nodes, {}",
+                    list.optimum.len(),
+                    format_count(running.progress.nodes()),
+                    format_duration(running.started.elapsed())
+                ));
+            });
+            let stop = ui
+                .button("Stop listing")
+                .on_hover_text("Stop and keep the solutions found so far");
+            // The listing shows below the button that started it, often at the bottom of a
+            // long Run tab: its first frames bring Stop into view.
+            if running.started.elapsed() < STOP_INTO_VIEW {
+                stop.scroll_to_me(None);
+            }
+            if stop.clicked() {
+                commands.push(Command::StopListing);
+            }
+            return;
+        }
+        let Some(listing) = &list.listing else {
+            return;
+        };
+        let count = listing.solutions.len();
+        let plural = if count == 1 { "" } else { "s" };
+        let summary = match (listing.complete, listing.stopped) {
+            (true, _) => format!("{count} optimal solution{plural}"),
+            (false, Some(crate::solver::Stop::Cancelled)) => {
+                format!(
+                    "{count} optimal solution{plural} found before the stop (there may be more)"
+                )
+            }
+            (false, Some(_)) => {
+                format!(
+                    "{count} optimal solution{plural} found before the time limit (there may be more)"
+                )
+            }
+            (false, None) => format!("The first {count} optimal solutions (there are more)"),
+        };
+        ui.label(egui::RichText::new(summary).strong());
+        ui.label(
+            egui::RichText::new("Fewest robots first; click one to play it back.")
+                .color(palette.muted),
+        );
+        egui::ScrollArea::vertical()
+            .id_salt(("optimal-solutions", list.serial))
+            .max_height(220.0)
+            .show(ui, |ui| {
+                for (i, moves) in listing.solutions.iter().enumerate() {
+                    let text = format!("{}. {}", i + 1, format_moves(moves));
+                    let label = egui::RichText::new(text).monospace();
+                    if ui.selectable_label(list.chosen == Some(i), label).clicked() {
+                        commands.push(Command::PlayListedSolution(i));
+                    }
+                }
+            });
+    }
+}

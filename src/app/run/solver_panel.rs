@@ -1,0 +1,510 @@
+//! The solver panel: choose any registered solver and its options, run it on a worker thread,
+//! watch its per-depth table grow, read the result and play the solution back.
+
+use crate::app::debugger::DebugSettings;
+use crate::app::document::state::SolverSettings;
+use crate::app::playing::playback::{Playback, PlaybackControl};
+use crate::app::run::depth_table::depth_table_ui;
+use crate::app::run::icicle::{IcicleCommand, icicle_ui};
+use crate::app::shell::keys::{self, Action};
+use crate::app::widgets::{format_bytes, format_count, format_duration};
+use crate::app::{shell::commands::Command, theme};
+use crate::model::{Puzzle, Rules, format_moves};
+use crate::solver::profile::NodeProfile;
+use crate::solver::{Optimality, Outcome, SolverKind, SolverOptions};
+use crate::worker::{RunEnd, SolveJob, SolveRun};
+use std::time::Duration;
+
+/// A run the panel shows: running, or finished and kept for its table and result.
+pub struct SolveSession {
+    /// The run.
+    pub run: SolveRun,
+    /// The puzzle it solves (a snapshot taken at the start).
+    pub puzzle: Puzzle,
+    /// What the board was called when the run started, for the plots.
+    pub puzzle_name: String,
+    /// The board's revision when the run started: the run is shown only while it is current.
+    pub revision: crate::app::document::Revision,
+    /// Counts the app's runs, so each run's table starts unscrolled.
+    pub serial: u64,
+    /// Why the app cancelled it, when it did (e.g. the board was edited).
+    pub interrupted: Option<String>,
+    /// Whether its result has gone into the plot history.
+    pub recorded: bool,
+}
+
+impl SolveSession {
+    /// The solution, when the run found one (already replayed by the framework).
+    pub fn solution(&self) -> Option<&[crate::model::Move]> {
+        match self.run.end()? {
+            RunEnd::Finished(report) => match &report.outcome {
+                Outcome::Solved { moves } => Some(moves),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The job the settings describe, for a solver and a puzzle. Options the solver does not take
+/// are left at their defaults.
+pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> SolveJob {
+    // The struct update keeps this compiling, with default values, when solvers gain options
+    // the panel does not offer yet.
+    #[allow(clippy::needless_update)]
+    let options = SolverOptions {
+        depth_limit: (kind.deepest_limit.is_some() && settings.use_depth_limit)
+            .then_some(settings.depth_limit),
+        ..SolverOptions::default()
+    };
+    SolveJob {
+        solver: kind.name.to_string(),
+        puzzle,
+        options,
+        time_limit: settings
+            .use_time_limit
+            .then(|| Duration::try_from_secs_f64(settings.time_limit_secs).ok())
+            .flatten(),
+        memory_limit: settings
+            .use_memory_limit
+            .then(|| (settings.memory_limit_mib as usize).saturating_mul(1 << 20)),
+        // Every run counts its nodes per first two moves for the Run tab's chart.
+        profile: NodeProfile::new(crate::app::run::icicle::PROFILE_DEPTH).ok(),
+    }
+}
+
+/// Why a solver cannot take a puzzle's rules, if it cannot.
+pub fn unsupported_rule(kind: &SolverKind, rules: Rules) -> Option<String> {
+    kind.rules
+        .unsupported(rules)
+        .map(|rule| format!("{} does not implement the {rule} rule", kind.title))
+}
+
+/// Everything the panel reads to draw itself.
+pub struct PanelView<'a> {
+    /// The registered solvers.
+    pub solvers: &'static [SolverKind],
+    /// What would be solved now, or why nothing can be.
+    pub puzzle: Result<&'a Puzzle, &'a str>,
+    /// The current or last run on the board as it is now.
+    pub session: Option<&'a SolveSession>,
+    /// What became of a run on an earlier version of the board, when the board changed since.
+    pub earlier_run: Option<&'a str>,
+    /// The solution being played back.
+    pub playback: Option<&'a Playback>,
+}
+
+/// The solver's controls at the top of the dock: choice, limits, debug mode, Solve and
+/// Cancel. Nothing a run shows is drawn here, so these stay where they are while it runs.
+pub fn solver_controls_ui(
+    ui: &mut egui::Ui,
+    view: &PanelView<'_>,
+    settings: &mut SolverSettings,
+    debug: &mut DebugSettings,
+    running: bool,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    ui.heading("Solvers");
+    if view.solvers.is_empty() {
+        ui.colored_label(palette.error, "No solvers are registered.");
+        return;
+    }
+    let kind = view
+        .solvers
+        .iter()
+        .find(|k| k.name == settings.solver)
+        .unwrap_or(&view.solvers[0]);
+    // The list is tall enough for every solver, so none is hidden below a scroll edge, and
+    // the pointed-at solver's description shows under the list rather than in a tooltip over
+    // the entries next to it.
+    let description_height = crate::app::widgets::text_lines(ui, 4.0);
+    let list_height = crate::app::widgets::widget_rows(ui, view.solvers.len() as f32)
+        + ui.spacing().item_spacing.y * 2.0
+        + description_height;
+    egui::ComboBox::from_label("Solver")
+        .selected_text(kind.title)
+        .width(ui.available_width() * 0.6)
+        .height(list_height)
+        .show_ui(ui, |ui| {
+            let mut pointed = None;
+            for candidate in view.solvers {
+                let entry = ui.selectable_value(
+                    &mut settings.solver,
+                    candidate.name.to_string(),
+                    candidate.title,
+                );
+                if entry.hovered() {
+                    pointed = Some(candidate);
+                }
+            }
+            ui.separator();
+            let described = pointed.unwrap_or(kind);
+            crate::app::widgets::reserved(ui, description_height, |ui| {
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(described.description).color(palette.muted),
+                    )
+                    .wrap(),
+                );
+            });
+        });
+    // Every solver's controls take the same rows, whatever its description's length and
+    // whether it takes a depth limit, so Solve and Cancel never move when another solver is
+    // chosen: the description keeps to two lines (in full on hover), the source to one.
+    let height = crate::app::widgets::text_lines(ui, 2.0);
+    crate::app::widgets::reserved(ui, height, |ui| {
+        clipped_label(
+            ui,
+            egui::RichText::new(kind.description).color(palette.muted),
+            2,
+        )
+    });
+    ui.horizontal(|ui| {
+        match kind.optimality {
+            Optimality::Guaranteed => ui.colored_label(palette.success, "Optimal"),
+            Optimality::NotGuaranteed => {
+                ui.colored_label(palette.warning, "Not guaranteed optimal")
+            }
+        };
+        clipped_label(
+            ui,
+            egui::RichText::new(format!("from {}", kind.source))
+                .color(palette.muted)
+                .small(),
+            1,
+        );
+    });
+    ui.separator();
+    ui.horizontal(|ui| {
+        let takes_limit = kind.deepest_limit.is_some();
+        let check = ui
+            .add_enabled(
+                takes_limit,
+                egui::Checkbox::new(&mut settings.use_depth_limit, "Depth limit"),
+            )
+            .on_disabled_hover_text(format!("{} takes no depth limit", kind.title));
+        ui.add_enabled(
+            takes_limit && settings.use_depth_limit,
+            egui::DragValue::new(&mut settings.depth_limit)
+                .range(1..=kind.deepest_limit.unwrap_or(u32::MAX))
+                .suffix(" moves"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("The deepest search tried");
+    });
+    ui.horizontal(|ui| {
+        let check = ui.checkbox(&mut settings.use_time_limit, "Time limit");
+        ui.add_enabled(
+            settings.use_time_limit,
+            egui::DragValue::new(&mut settings.time_limit_secs)
+                .range(0.1..=86_400.0)
+                .speed(1.0)
+                .suffix(" s"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("Seconds before the run stops");
+    });
+    ui.horizontal(|ui| {
+        let check = ui.checkbox(&mut settings.use_memory_limit, "Memory limit");
+        ui.add_enabled(
+            settings.use_memory_limit,
+            egui::DragValue::new(&mut settings.memory_limit_mib)
+                .range(16..=1_048_576)
+                .speed(16.0)
+                .suffix(" MiB"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("Memory the solver's tables may take");
+    });
+    let blocker = match view.puzzle {
+        Err(problem) => Some(format!("Cannot solve: {problem}")),
+        Ok(puzzle) => unsupported_rule(kind, puzzle.rules()),
+    };
+    // Wrapped, so that in a narrow dock the debug switches go to a second line rather than
+    // past the dock's edge.
+    ui.horizontal_wrapped(|ui| {
+        let solve = ui
+            .add_enabled(blocker.is_none(), egui::Button::new("Solve"))
+            .on_hover_text(format!(
+                "{}: the board as it stands, or the game's position while playing",
+                keys::tooltip("Solve", Action::Solve)
+            ))
+            .on_disabled_hover_text(blocker.clone().unwrap_or_default());
+        if solve.clicked() {
+            commands.push(Command::Solve);
+        }
+        if ui
+            .add_enabled(running, egui::Button::new("Cancel"))
+            .on_hover_text(keys::tooltip("Stop the run", Action::Cancel))
+            .clicked()
+        {
+            commands.push(Command::Cancel);
+        }
+        ui.separator();
+        ui.checkbox(&mut debug.enabled, "Debug mode")
+            .on_hover_text("Solve through the stepping probe: step, pause, breakpoints");
+        ui.add_enabled(
+            debug.enabled,
+            egui::Checkbox::new(&mut debug.start_paused, "Start paused"),
+        );
+    });
+    // Two lines are kept for why the board cannot be solved, shown or not, so the tabs below
+    // stay in place as the board becomes valid or invalid.
+    let height = crate::app::widgets::text_lines(ui, 2.0);
+    crate::app::widgets::reserved(ui, height, |ui| {
+        if let Some(blocker) = &blocker {
+            clipped_label(ui, egui::RichText::new(blocker).color(palette.error), 2);
+        }
+    });
+}
+
+/// A label of at most `rows` lines, ended with "…" when the text needs more, and shown in
+/// full on hover.
+fn clipped_label(ui: &mut egui::Ui, text: egui::RichText, rows: usize) -> egui::Response {
+    let full = text.text().to_string();
+    let mut job = egui::text::LayoutJob::default();
+    text.append_to(
+        &mut job,
+        ui.style(),
+        egui::FontSelection::Default,
+        egui::Align::Min,
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_rows: rows,
+        max_width: ui.available_width(),
+        break_anywhere: false,
+        overflow_character: Some('…'),
+    };
+    // Wrap mode keeps the rows and width set above; a label's default in a row (as beside
+    // "Optimal") is to extend, and a line wider than the dock shifts the whole dock's content
+    // out of its left edge.
+    let response = ui.add(egui::Label::new(job).wrap());
+    if response.hovered() {
+        response.on_hover_text(full)
+    } else {
+        response
+    }
+}
+
+/// The Run tab: the run's result, its per-depth rows and the solution's playback. A run made
+/// on an earlier version of the board is not shown as this board's.
+pub fn run_ui(
+    ui: &mut egui::Ui,
+    view: &PanelView<'_>,
+    settings: &mut SolverSettings,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    match (view.session, view.earlier_run) {
+        (Some(session), _) => {
+            let shown = view.playback.map(Playback::moves);
+            session_ui(ui, session, shown, palette, commands);
+        }
+        (None, Some(note)) => {
+            ui.label(egui::RichText::new(note).color(palette.muted));
+        }
+        (None, None) => {
+            ui.label(egui::RichText::new("No run on this board yet.").color(palette.muted));
+            ui.label(
+                egui::RichText::new("Editing the board cancels a running solve.")
+                    .color(palette.muted),
+            );
+        }
+    }
+    if let Some(playback) = view.playback {
+        ui.separator();
+        playback_ui(ui, playback, settings, commands);
+    }
+}
+
+fn session_ui(
+    ui: &mut egui::Ui,
+    session: &SolveSession,
+    shown: Option<&[crate::model::Move]>,
+    palette: &theme::Palette,
+    commands: &mut Vec<Command>,
+) {
+    let run = &session.run;
+    let kind = run.kind();
+    let elapsed = run.elapsed();
+    if !run.is_finished() {
+        ui.horizontal(|ui| {
+            crate::app::widgets::calm_spinner(ui, None);
+            let what = if run.is_cancelling() {
+                "Cancelling"
+            } else {
+                "Running"
+            };
+            ui.label(format!(
+                "{what} {}: {}, {} nodes",
+                kind.title,
+                format_duration(elapsed),
+                format_count(run.live().nodes())
+            ));
+        });
+        if run.live().memory_bytes() > 0 {
+            ui.label(format!(
+                "Tables: {}",
+                format_bytes(run.live().memory_bytes())
+            ));
+        }
+    } else {
+        result_ui(ui, session, palette);
+    }
+    if let Some(entries) = run.profile()
+        && let Some(IcicleCommand::Show(moves)) = icicle_ui(ui, entries, shown)
+    {
+        commands.push(Command::ShowPrefix(moves));
+    }
+    depth_table_ui(
+        ui,
+        kind,
+        run.rows(),
+        (!run.is_finished()).then(|| run.live().nodes()),
+        session.serial,
+    );
+}
+
+fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette) {
+    let run = &session.run;
+    let kind = run.kind();
+    let Some(end) = run.end() else {
+        return;
+    };
+    match end {
+        RunEnd::Finished(report) => {
+            let time = format_duration(report.elapsed);
+            match &report.outcome {
+                Outcome::Solved { moves } => {
+                    let optimal = match kind.optimality {
+                        Optimality::Guaranteed => "optimal",
+                        Optimality::NotGuaranteed => "not guaranteed optimal",
+                    };
+                    ui.colored_label(
+                        palette.success,
+                        egui::RichText::new(format!(
+                            "Solved in {} move{} ({optimal})",
+                            moves.len(),
+                            if moves.len() == 1 { "" } else { "s" }
+                        ))
+                        .strong(),
+                    );
+                    let text = if moves.is_empty() {
+                        "The target is already reached.".to_string()
+                    } else {
+                        format_moves(moves)
+                    };
+                    ui.add(
+                        egui::Label::new(egui::RichText::new(text).monospace()).selectable(true),
+                    );
+                }
+                Outcome::Unsolvable { within: Some(n) } => {
+                    ui.colored_label(palette.warning, format!("No solution within {n} moves"));
+                }
+                Outcome::Unsolvable { within: None } => {
+                    ui.colored_label(palette.warning, "No solution exists");
+                }
+                Outcome::NotFound => {
+                    ui.colored_label(
+                        palette.warning,
+                        "No solution found (this solver is not exhaustive, so one may exist)",
+                    );
+                }
+                Outcome::Cancelled => {
+                    let why = session.interrupted.as_deref().unwrap_or("by you");
+                    ui.colored_label(palette.warning, format!("Cancelled {why}"));
+                    if let Some(latency) = run.cancel_latency() {
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "stopped {} after the request",
+                                format_duration(latency)
+                            ))
+                            .color(palette.muted)
+                            .small(),
+                        );
+                    }
+                }
+                Outcome::TimeLimit => {
+                    ui.colored_label(palette.warning, "Stopped at the time limit");
+                }
+                Outcome::MemoryLimit => {
+                    ui.colored_label(palette.warning, "Stopped at the memory limit");
+                }
+                Outcome::Invalid { claimed, error } => {
+                    ui.colored_label(
+                        palette.error,
+                        format!(
+                            "The solver's answer failed its replay: {error} ({} moves claimed: {})",
+                            claimed.len(),
+                            format_moves(claimed)
+                        ),
+                    );
+                }
+            }
+            ui.label(format!(
+                "{} in {time}, {} nodes, tables {}",
+                kind.title,
+                format_count(report.nodes),
+                format_bytes(report.peak_memory)
+            ));
+        }
+        RunEnd::Refused(error) => {
+            ui.colored_label(palette.error, format!("The solver refused: {error}"));
+        }
+        RunEnd::Crashed(message) => {
+            ui.colored_label(palette.error, message);
+        }
+    }
+}
+
+fn playback_ui(
+    ui: &mut egui::Ui,
+    playback: &Playback,
+    settings: &mut SolverSettings,
+    commands: &mut Vec<Command>,
+) {
+    ui.label(egui::RichText::new("Solution playback").strong());
+    let total = playback.moves().len();
+    let step = playback.step();
+    let current = step
+        .checked_sub(1)
+        .map(|i| format!(": {}", playback.moves()[i]))
+        .unwrap_or_default();
+    ui.label(format!("Move {step} of {total}{current}"));
+    ui.horizontal_wrapped(|ui| {
+        let control = |ui: &mut egui::Ui, enabled: bool, label: &str, hint: &str| {
+            ui.add_enabled(enabled, egui::Button::new(label))
+                .on_hover_text(hint)
+                .clicked()
+        };
+        if control(ui, step > 0, "Start", "Back to the first position (Home)") {
+            commands.push(Command::Playback(PlaybackControl::First));
+        }
+        if control(ui, step > 0, "Back", "One move back (,)") {
+            commands.push(Command::Playback(PlaybackControl::Back));
+        }
+        let play_label = if playback.is_playing() {
+            "Pause"
+        } else {
+            "Play"
+        };
+        if control(ui, total > 0, play_label, "Play or pause (Space)") {
+            commands.push(Command::Playback(PlaybackControl::PlayPause));
+        }
+        if control(ui, step < total, "Forward", "One move forward (.)") {
+            commands.push(Command::Playback(PlaybackControl::Forward));
+        }
+        if control(ui, step < total, "End", "To the final position (End)") {
+            commands.push(Command::Playback(PlaybackControl::Last));
+        }
+    });
+    ui.add(
+        egui::Slider::new(&mut settings.playback_speed, 0.5..=20.0)
+            .logarithmic(true)
+            .text("Moves per second"),
+    );
+    if ui.button("Hide solution").clicked() {
+        commands.push(Command::Playback(PlaybackControl::Close));
+    }
+}

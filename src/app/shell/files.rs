@@ -1,0 +1,428 @@
+//! Files: the system's file dialogs through rfd, and in-app windows that do the same with a
+//! path field and the `boards/` browser, for systems without dialogs (no desktop portal and
+//! no zenity), so that opening and saving never dead-ends. Also the import window and the
+//! unsaved-changes question.
+
+use crate::app::{shell::commands::Command, shell::commands::Pending, theme};
+use std::path::{Path, PathBuf};
+
+/// What a save writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveKind {
+    /// The native RON format.
+    Native,
+    /// Kevin Cox's text format.
+    Cox,
+    /// A picture of the board for print: SVG, or PNG when the name ends in `.png`.
+    Image,
+}
+
+impl SaveKind {
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            SaveKind::Native => "ron",
+            SaveKind::Cox => "txt",
+            SaveKind::Image => "svg",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            SaveKind::Native => "Save board as",
+            SaveKind::Cox => "Export as Cox text",
+            SaveKind::Image => "Export board image",
+        }
+    }
+}
+
+/// The in-app file windows and their text.
+#[derive(Clone, Debug, Default)]
+pub struct FileWindows {
+    /// The Open window (path field and boards list).
+    pub open: bool,
+    /// The Save window, and what it saves.
+    pub save: Option<SaveKind>,
+    /// The Import window.
+    pub import: bool,
+    /// The path typed in the Open or Save window.
+    pub path: String,
+    /// The text pasted in the Import window.
+    pub import_text: String,
+    /// Whether the import window's text field should take the keyboard focus: set when the
+    /// window opens, so typed or pasted text goes there and not to the app's shortcuts.
+    pub import_focus: bool,
+}
+
+/// Whether the system can show file dialogs: on Linux that needs a desktop portal (reached
+/// over D-Bus) or zenity; elsewhere the system always has them.
+pub fn native_dialogs_available() -> bool {
+    if cfg!(target_os = "linux") {
+        std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || on_path("zenity")
+    } else {
+        true
+    }
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+/// The shipped `boards/` folder: beside the working directory, beside the executable or one of
+/// its parents (a build tree), or in the source tree this was built from.
+pub fn boards_dir() -> Option<PathBuf> {
+    let mut candidates = vec![PathBuf::from("boards")];
+    if let Ok(exe) = std::env::current_exe() {
+        candidates.extend(
+            exe.ancestors()
+                .skip(1)
+                .take(4)
+                .map(|dir| dir.join("boards")),
+        );
+    }
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("boards"));
+    let dir = candidates.into_iter().find(|dir| dir.is_dir())?;
+    // Shown to the user, so the full path rather than "boards".
+    Some(std::fs::canonicalize(&dir).unwrap_or(dir))
+}
+
+/// The folder the app proposes for the user's own boards and results: `Ricochet Lab` in the
+/// user's documents folder, or the app's data folder when the system names no documents
+/// folder. Never the shipped `boards/`, which belongs to the program (and may be read-only or
+/// replaced by the next version). `None` when the system has no home folder at all.
+pub fn user_folder() -> Option<PathBuf> {
+    let documents = directories::UserDirs::new().and_then(|dirs| {
+        dirs.document_dir()
+            .map(|dir| dir.join(crate::app::APP_NAME))
+    });
+    documents.or_else(|| {
+        directories::ProjectDirs::from("", "", crate::app::APP_NAME)
+            .map(|dirs| dirs.data_dir().to_path_buf())
+    })
+}
+
+/// Where Save as proposes to write: beside the board's own file, unless that file is one of
+/// the shipped boards, and otherwise in [`user_folder`] (created when missing, so that a file
+/// dialog can start there). Only the file name is proposed when there is no user folder.
+pub fn save_as_proposal(file: Option<&Path>, shipped: Option<&Path>, kind: SaveKind) -> PathBuf {
+    let name = file
+        .and_then(|path| {
+            path.with_extension(kind.extension())
+                .file_name()
+                .map(PathBuf::from)
+        })
+        .unwrap_or_else(|| PathBuf::from(format!("board.{}", kind.extension())));
+    let shipped_file = |path: &Path| {
+        let parent = path
+            .parent()
+            .map(|p| std::fs::canonicalize(p).unwrap_or(p.to_path_buf()));
+        shipped.is_some_and(|dir| parent.as_deref() == Some(dir))
+    };
+    match file {
+        Some(path) if !shipped_file(path) => path.with_extension(kind.extension()),
+        _ => match user_folder() {
+            Some(dir) => {
+                // A folder that cannot be made shows up as the save's own error, with its path.
+                let _ = std::fs::create_dir_all(&dir);
+                dir.join(name)
+            }
+            None => name,
+        },
+    }
+}
+
+/// The puzzle files in a folder (`.ron` and `.txt`), sorted by name.
+pub fn list_boards(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| {
+            path.is_file()
+                && path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| e.eq_ignore_ascii_case("ron") || e.eq_ignore_ascii_case("txt"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Asks the system for a puzzle file to open.
+pub fn pick_open_file(start: Option<&Path>) -> Option<PathBuf> {
+    let mut dialog = rfd::FileDialog::new()
+        .set_title("Open a puzzle")
+        .add_filter("Puzzles", &["ron", "txt"])
+        .add_filter("Ricochet Lab boards", &["ron"])
+        .add_filter("Cox text boards", &["txt"]);
+    if let Some(dir) = start {
+        dialog = dialog.set_directory(dir);
+    }
+    dialog.pick_file()
+}
+
+/// Asks the system where to save.
+pub fn pick_save_file(kind: SaveKind, start: Option<&Path>, name: &str) -> Option<PathBuf> {
+    let (filter, extensions): (&str, &[&str]) = match kind {
+        SaveKind::Native => ("Ricochet Lab board", &["ron"]),
+        SaveKind::Cox => ("Cox text board", &["txt"]),
+        SaveKind::Image => ("Board image (SVG or PNG)", &["svg", "png"]),
+    };
+    let mut dialog = rfd::FileDialog::new()
+        .set_title(kind.title())
+        .add_filter(filter, extensions)
+        .set_file_name(name);
+    if let Some(dir) = start {
+        dialog = dialog.set_directory(dir);
+    }
+    dialog.save_file().map(|path| with_extension(path, kind))
+}
+
+/// Adds the format's extension when the name has none, so the format is known.
+pub fn with_extension(path: PathBuf, kind: SaveKind) -> PathBuf {
+    if path.extension().is_some() {
+        path
+    } else {
+        path.with_extension(kind.extension())
+    }
+}
+
+/// The in-app Open, Save and Import windows.
+pub fn file_windows_ui(
+    ctx: &egui::Context,
+    windows: &mut FileWindows,
+    boards: Option<&Path>,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ctx.global_style().visuals.dark_mode);
+    if windows.open {
+        let mut open = true;
+        crate::app::widgets::window_position(egui::Window::new("Open a board"), ctx)
+            .open(&mut open)
+            .default_width(360.0)
+            .show(ctx, |ui| {
+                if !native_dialogs_available() {
+                    ui.label(
+                        egui::RichText::new(
+                            "This system shows no file dialogs (no desktop portal or zenity): \
+                             type a path or pick a shipped board.",
+                        )
+                        .color(palette.muted),
+                    );
+                }
+                ui.horizontal(|ui| {
+                    let label = ui.label("Path");
+                    let field = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut windows.path)
+                                .hint_text("boards/fogleman-22.ron")
+                                .desired_width(220.0),
+                        )
+                        .labelled_by(label.id);
+                    let entered = submitted(ui, &field);
+                    if (ui.button("Open path").clicked() || entered)
+                        && !windows.path.trim().is_empty()
+                    {
+                        commands.push(Command::Guarded(Pending::Open(PathBuf::from(
+                            windows.path.trim(),
+                        ))));
+                    }
+                });
+                ui.separator();
+                boards_list_ui(ui, boards, commands);
+            });
+        windows.open &= open;
+    }
+    if let Some(kind) = windows.save {
+        let mut open = true;
+        crate::app::widgets::window_position(egui::Window::new(kind.title()), ctx)
+            .open(&mut open)
+            .default_width(360.0)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label("Path");
+                    let field = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut windows.path)
+                                .hint_text(format!("my-board.{}", kind.extension()))
+                                .desired_width(220.0),
+                        )
+                        .labelled_by(label.id);
+                    let entered = submitted(ui, &field);
+                    if (ui.button("Save to path").clicked() || entered)
+                        && !windows.path.trim().is_empty()
+                    {
+                        let path = with_extension(PathBuf::from(windows.path.trim()), kind);
+                        commands.push(Command::SaveTo(path, kind));
+                    }
+                });
+                ui.label(
+                    egui::RichText::new(
+                        "The file is written to a temporary file first and then renamed, so a \
+                         failed save never leaves half a file.",
+                    )
+                    .color(palette.muted)
+                    .small(),
+                );
+            });
+        if !open {
+            windows.save = None;
+        }
+    }
+    if windows.import {
+        let mut open = true;
+        crate::app::widgets::window_position(
+            egui::Window::new("Import a game id or Cox text"),
+            ctx,
+        )
+        .open(&mut open)
+        .default_width(420.0)
+        .show(ctx, |ui| {
+            let label = ui.label(
+                "Paste a DriftingDroids game id (such as 7650+42+E2302B12+C9) or a board \
+                     in Kevin Cox's text format.",
+            );
+            let field = ui
+                .add(
+                    egui::TextEdit::multiline(&mut windows.import_text)
+                        .hint_text("7650+42+E2302B12+C9")
+                        .code_editor()
+                        .desired_rows(6)
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(label.id);
+            if std::mem::take(&mut windows.import_focus) {
+                field.request_focus();
+            }
+            if ui.button("Import").clicked() {
+                commands.push(Command::Guarded(Pending::Import(
+                    windows.import_text.clone(),
+                )));
+            }
+        });
+        windows.import &= open;
+    }
+}
+
+/// Whether Enter was pressed in a single-line field this frame (it loses focus on Enter).
+fn submitted(ui: &egui::Ui, field: &egui::Response) -> bool {
+    field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
+}
+
+/// The shipped boards as buttons, each opening its board.
+pub fn boards_list_ui(ui: &mut egui::Ui, boards: Option<&Path>, commands: &mut Vec<Command>) {
+    match boards {
+        Some(dir) => {
+            ui.label(format!("Boards in {}", dir.display()));
+            let files = list_boards(dir);
+            if files.is_empty() {
+                ui.label("(none)");
+            }
+            egui::ScrollArea::vertical()
+                .max_height(300.0)
+                .show(ui, |ui| {
+                    for path in files {
+                        let name = path
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        if ui.button(name).clicked() {
+                            commands.push(Command::Guarded(Pending::Open(path.clone())));
+                        }
+                    }
+                    // Room under the last entry, so that the window's resize edge never takes
+                    // a click meant for it.
+                    ui.add_space(8.0);
+                });
+        }
+        None => {
+            ui.label("No boards/ folder was found beside the program or the working directory.");
+        }
+    }
+}
+
+/// The question asked before New, Open, Import or Quit would drop unsaved changes.
+pub fn unsaved_changes_ui(ctx: &egui::Context, pending: &Pending, commands: &mut Vec<Command>) {
+    egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
+        ui.heading("Unsaved changes");
+        let what = match pending {
+            Pending::Replace(..) => "starting a new board",
+            Pending::Open(_) => "opening another board",
+            Pending::Import(_) => "importing a board",
+            Pending::Quit => "quitting",
+        };
+        ui.label(format!(
+            "The board has changes that are not saved. Save them before {what}?"
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Save changes").clicked() {
+                commands.push(Command::ResolvePending(Resolution::Save));
+            }
+            if ui.button("Discard changes").clicked() {
+                commands.push(Command::ResolvePending(Resolution::Discard));
+            }
+            if ui.button("Keep editing").clicked() {
+                commands.push(Command::ResolvePending(Resolution::Cancel));
+            }
+        });
+    });
+}
+
+/// The answer to the unsaved-changes question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// Save, then go on.
+    Save,
+    /// Go on without saving.
+    Discard,
+    /// Do not go on.
+    Cancel,
+}
+
+/// Writes a screenshot as an opaque RGBA PNG.
+pub(crate) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
+    let [width, height] = image.size;
+    let mut bytes = Vec::with_capacity(width * height * 4);
+    for pixel in &image.pixels {
+        let [r, g, b, _] = pixel.to_array();
+        bytes.extend_from_slice(&[r, g, b, 255]);
+    }
+    let buffer = image::RgbaImage::from_raw(width as u32, height as u32, bytes)
+        .ok_or_else(|| "the screenshot had an unexpected size".to_string())?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    buffer
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_boards_are_found_and_listed() {
+        let dir = boards_dir().expect("the source tree has boards/");
+        let files = list_boards(&dir);
+        assert!(files.iter().any(|p| p.ends_with("fogleman-22.ron")));
+        let mut sorted = files.clone();
+        sorted.sort();
+        assert_eq!(files, sorted);
+    }
+
+    #[test]
+    fn saving_without_an_extension_adds_the_formats() {
+        assert_eq!(
+            with_extension(PathBuf::from("a/b"), SaveKind::Cox),
+            PathBuf::from("a/b.txt")
+        );
+        assert_eq!(
+            with_extension(PathBuf::from("a/b.ron"), SaveKind::Native),
+            PathBuf::from("a/b.ron")
+        );
+    }
+}

@@ -1,0 +1,495 @@
+//! Every key the app answers to, as one table of [`egui::KeyboardShortcut`]s. The same table
+//! feeds input handling (each frame), the Help window and the hints on menus and buttons, so
+//! a key can never do one thing and be described as another.
+
+use crate::app::debugger::DebugCommand;
+use crate::app::document::state::Mode;
+use crate::app::playing::playback::PlaybackControl;
+use crate::app::shell::commands::Command;
+use crate::app::shell::files::SaveKind;
+use crate::model::{Direction, RobotColor};
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+/// When a key is live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Always.
+    Always,
+    /// In play mode only.
+    Play,
+    /// While there is a debugged run.
+    Debugger,
+    /// While a solution is shown for playback.
+    Playback,
+}
+
+/// What a key does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Undo the last edit.
+    Undo,
+    /// Redo.
+    Redo,
+    /// Show the New board window.
+    New,
+    /// Open a board.
+    Open,
+    /// Save.
+    Save,
+    /// Save as.
+    SaveAs,
+    /// Show or hide the Experiments window.
+    Experiments,
+    /// Show or hide the Analyse board window.
+    Analyze,
+    /// Editor mode.
+    EditMode,
+    /// Play mode.
+    PlayMode,
+    /// Start the chosen solver.
+    Solve,
+    /// Cancel the running solve.
+    Cancel,
+    /// Select a robot.
+    Select(RobotColor),
+    /// Slide the selected robot.
+    Slide(Direction),
+    /// Take the last move back.
+    UndoMove,
+    /// Deal a new game on this board.
+    NewGame,
+    /// Show the next hint level for the current position.
+    Hint,
+    /// A debugger step.
+    Debug(DebugCommand),
+    /// Continue or pause the debugged run.
+    DebugContinueOrPause,
+    /// A solution playback control.
+    Playback(PlaybackControl),
+    /// The Help window.
+    Help,
+}
+
+/// One row of the table.
+#[derive(Clone, Debug)]
+pub struct KeyBinding {
+    /// The key and its modifiers.
+    pub shortcut: KeyboardShortcut,
+    /// When it is live.
+    pub scope: Scope,
+    /// What it does.
+    pub action: Action,
+    /// What the Help window says it does; rows with the same text are listed together.
+    pub help: &'static str,
+}
+
+const fn key(modifiers: Modifiers, key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(modifiers, key)
+}
+
+const CTRL: Modifiers = Modifiers::COMMAND;
+const CTRL_SHIFT: Modifiers = Modifiers {
+    shift: true,
+    ..Modifiers::COMMAND
+};
+const NONE: Modifiers = Modifiers::NONE;
+
+/// Every key, in the order the Help window lists them (an action before its reverse: Undo
+/// before Redo, a step forward before a step back). [`handle`] tries them in another order.
+pub fn bindings() -> Vec<KeyBinding> {
+    use Action as A;
+    use Scope::{Always, Debugger, Play, Playback};
+    let row = |shortcut, scope, action, help| KeyBinding {
+        shortcut,
+        scope,
+        action,
+        help,
+    };
+    let mut rows = vec![
+        row(key(CTRL, Key::Z), Always, A::Undo, "Undo the last edit"),
+        row(key(CTRL_SHIFT, Key::Z), Always, A::Redo, "Redo"),
+        row(key(CTRL, Key::Y), Always, A::Redo, "Redo"),
+        row(key(CTRL, Key::N), Always, A::New, "New board"),
+        row(key(CTRL, Key::O), Always, A::Open, "Open a board"),
+        row(key(CTRL_SHIFT, Key::S), Always, A::SaveAs, "Save as"),
+        row(key(CTRL, Key::S), Always, A::Save, "Save"),
+        row(
+            key(CTRL, Key::E),
+            Always,
+            A::Experiments,
+            "The Experiments window",
+        ),
+        row(
+            key(CTRL_SHIFT, Key::A),
+            Always,
+            A::Analyze,
+            "The Analyse board window",
+        ),
+        row(key(NONE, Key::E), Always, A::EditMode, "Editor mode"),
+        row(key(NONE, Key::P), Always, A::PlayMode, "Play mode"),
+        row(
+            key(NONE, Key::S),
+            Always,
+            A::Solve,
+            "Solve (in play mode, from the current position)",
+        ),
+        row(
+            key(NONE, Key::Escape),
+            Always,
+            A::Cancel,
+            "Cancel the running solve",
+        ),
+    ];
+    for (color, k) in [
+        (RobotColor::Red, Key::R),
+        (RobotColor::Green, Key::G),
+        (RobotColor::Blue, Key::B),
+        (RobotColor::Yellow, Key::Y),
+        (RobotColor::Silver, Key::K),
+    ] {
+        rows.push(row(
+            key(NONE, k),
+            Play,
+            A::Select(color),
+            "Play mode: select the red, green, blue, yellow or silver robot",
+        ));
+    }
+    for (k, dir) in [
+        (Key::ArrowUp, Direction::North),
+        (Key::ArrowRight, Direction::East),
+        (Key::ArrowDown, Direction::South),
+        (Key::ArrowLeft, Direction::West),
+    ] {
+        rows.push(row(
+            key(NONE, k),
+            Play,
+            A::Slide(dir),
+            "Play mode: slide the selected robot",
+        ));
+    }
+    rows.extend([
+        row(
+            key(NONE, Key::U),
+            Play,
+            A::UndoMove,
+            "Play mode: undo the last move",
+        ),
+        row(
+            key(NONE, Key::N),
+            Play,
+            A::NewGame,
+            "Play mode: deal a new game (new robots and target) on this board",
+        ),
+        row(
+            key(NONE, Key::H),
+            Play,
+            A::Hint,
+            "Play mode: a hint for the current position; again for more",
+        ),
+        row(
+            key(NONE, Key::F11),
+            Debugger,
+            A::Debug(DebugCommand::Step),
+            "Debugger: one event forward",
+        ),
+        row(
+            key(Modifiers::SHIFT, Key::F11),
+            Debugger,
+            A::Debug(DebugCommand::StepBack),
+            "Debugger: one recorded event back",
+        ),
+        row(
+            key(NONE, Key::F10),
+            Debugger,
+            A::Debug(DebugCommand::StepOver),
+            "Debugger: step over (to the next node at this depth or shallower)",
+        ),
+        row(
+            key(NONE, Key::F9),
+            Debugger,
+            A::Debug(DebugCommand::StepDepth),
+            "Debugger: step to the end of this depth",
+        ),
+        row(
+            key(NONE, Key::F8),
+            Debugger,
+            A::Debug(DebugCommand::ToSolution),
+            "Debugger: run to the solution",
+        ),
+        row(
+            key(NONE, Key::F7),
+            Debugger,
+            A::Debug(DebugCommand::Play),
+            "Debugger: animated play",
+        ),
+        row(
+            key(NONE, Key::F5),
+            Debugger,
+            A::DebugContinueOrPause,
+            "Debugger: continue to a breakpoint, or pause",
+        ),
+        row(
+            key(NONE, Key::Space),
+            Playback,
+            A::Playback(PlaybackControl::PlayPause),
+            "Solution: play or pause",
+        ),
+        row(
+            key(NONE, Key::Comma),
+            Playback,
+            A::Playback(PlaybackControl::Back),
+            "Solution: one move back",
+        ),
+        row(
+            key(NONE, Key::Period),
+            Playback,
+            A::Playback(PlaybackControl::Forward),
+            "Solution: one move forward",
+        ),
+        row(
+            key(NONE, Key::Home),
+            Playback,
+            A::Playback(PlaybackControl::First),
+            "Solution: first position",
+        ),
+        row(
+            key(NONE, Key::End),
+            Playback,
+            A::Playback(PlaybackControl::Last),
+            "Solution: final position",
+        ),
+        row(
+            key(NONE, Key::F1),
+            Always,
+            A::Help,
+            "Show or hide this help",
+        ),
+    ]);
+    rows
+}
+
+/// A shortcut as the user reads it ("Ctrl+Shift+S", "F11").
+pub fn shortcut_text(shortcut: &KeyboardShortcut) -> String {
+    // Written out rather than with the platform's symbols, so Help reads the same everywhere.
+    let mut parts = Vec::new();
+    if shortcut.modifiers.command || shortcut.modifiers.ctrl {
+        parts.push("Ctrl".to_string());
+    }
+    if shortcut.modifiers.alt {
+        parts.push("Alt".to_string());
+    }
+    if shortcut.modifiers.shift {
+        parts.push("Shift".to_string());
+    }
+    parts.push(
+        match shortcut.logical_key {
+            Key::Comma => ",",
+            Key::Period => ".",
+            other => other.name(),
+        }
+        .to_string(),
+    );
+    parts.join("+")
+}
+
+/// The keys of an action, joined ("Ctrl+Shift+Z, Ctrl+Y"), for menu and button hints.
+pub fn hint(action: Action) -> String {
+    bindings()
+        .iter()
+        .filter(|b| b.action == action)
+        .map(|b| shortcut_text(&b.shortcut))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A button's hover text: what it does, with its key ("Solve (S)").
+pub fn tooltip(what: &str, action: Action) -> String {
+    let keys = hint(action);
+    if keys.is_empty() {
+        what.to_string()
+    } else {
+        format!("{what} ({keys})")
+    }
+}
+
+/// The Help window's rows: keys that share a description on one row.
+pub fn help_rows() -> Vec<(String, &'static str)> {
+    let mut rows: Vec<(String, &'static str)> = Vec::new();
+    for binding in bindings() {
+        let keys = shortcut_text(&binding.shortcut);
+        match rows.iter_mut().find(|(_, help)| *help == binding.help) {
+            Some((listed, _)) => {
+                listed.push_str(", ");
+                listed.push_str(&keys);
+            }
+            None => rows.push((keys, binding.help)),
+        }
+    }
+    rows
+}
+
+/// What is live this frame.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyContext {
+    /// Editing or playing.
+    pub mode: Mode,
+    /// Whether a debugged run exists, and whether it is paused.
+    pub debugger_paused: Option<bool>,
+    /// Whether a solution is shown for playback.
+    pub playback: bool,
+    /// Whether a popup (a combobox's list, a menu) is open: Escape is then left to close it.
+    pub popup_open: bool,
+}
+
+/// The command an action stands for now (the Experiments key is handled by the shell).
+fn command(action: Action, context: KeyContext) -> Option<Command> {
+    Some(match action {
+        Action::Undo => Command::Undo,
+        Action::Redo => Command::Redo,
+        Action::New => Command::ShowNewWindow,
+        Action::Open => Command::OpenDialog,
+        Action::Save => Command::Save,
+        Action::SaveAs => Command::SaveAs(SaveKind::Native),
+        Action::Experiments => Command::ToggleExperiments,
+        Action::Analyze => Command::ToggleAnalyzer,
+        Action::EditMode => Command::SetMode(Mode::Edit),
+        Action::PlayMode => Command::SetMode(Mode::Play),
+        Action::Solve => Command::Solve,
+        Action::Cancel => Command::Cancel,
+        Action::Select(color) => Command::SelectRobot(color),
+        Action::Slide(dir) => Command::MoveRobot(dir),
+        Action::UndoMove => Command::UndoMove,
+        Action::NewGame => Command::NewGame,
+        Action::Hint => Command::Hint,
+        Action::Debug(debug) => Command::Debug(debug),
+        Action::DebugContinueOrPause => Command::Debug(match context.debugger_paused? {
+            true => DebugCommand::Continue,
+            false => DebugCommand::Pause,
+        }),
+        Action::Playback(control) => Command::Playback(control),
+        Action::Help => Command::ToggleHelp,
+    })
+}
+
+/// Consumes this frame's key presses that the table knows and returns their commands.
+pub fn handle(input: &mut egui::InputState, context: KeyContext) -> Vec<Command> {
+    let mut commands = Vec::new();
+    // Rows with more modifiers are tried before the same key with fewer, since
+    // [`egui::InputState::consume_shortcut`] ignores an extra Shift: Ctrl+Shift+Z must be
+    // taken as Redo before Ctrl+Z can take it as Undo. The sort is stable, so rows keep their
+    // order otherwise.
+    let mut rows = bindings();
+    rows.sort_by_key(|b| std::cmp::Reverse(modifier_count(b.shortcut.modifiers)));
+    for binding in rows {
+        let live = match binding.scope {
+            Scope::Always => true,
+            Scope::Play => context.mode == Mode::Play,
+            Scope::Debugger => context.debugger_paused.is_some(),
+            Scope::Playback => context.playback,
+        };
+        let closes_popup = context.popup_open
+            && binding.shortcut.logical_key == Key::Escape
+            && binding.shortcut.modifiers == Modifiers::NONE;
+        if live
+            && !closes_popup
+            && input.consume_shortcut(&binding.shortcut)
+            && let Some(command) = command(binding.action, context)
+        {
+            commands.push(command);
+        }
+    }
+    commands
+}
+
+fn modifier_count(modifiers: Modifiers) -> usize {
+    [
+        modifiers.alt,
+        modifiers.shift,
+        modifiers.ctrl || modifiers.command || modifiers.mac_cmd,
+    ]
+    .into_iter()
+    .filter(|&held| held)
+    .count()
+}
+
+/// Whether the keyboard belongs to a text field this frame, so that shortcuts must wait. Any
+/// other focused widget (a button reached with Tab, a checkbox) leaves the shortcuts live.
+pub fn typing_in_text_field(ctx: &egui::Context) -> bool {
+    ctx.text_edit_focused()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pressed(modifiers: Modifiers, key: Key) -> Vec<Command> {
+        let mut input = egui::InputState::default();
+        input.events.push(egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers,
+        });
+        let context = KeyContext {
+            mode: Mode::Edit,
+            debugger_paused: Some(true),
+            playback: false,
+            popup_open: false,
+        };
+        handle(&mut input, context)
+    }
+
+    #[test]
+    fn help_lists_an_action_before_its_reverse() {
+        let rows = help_rows();
+        let at = |text: &str| rows.iter().position(|(_, help)| help.starts_with(text));
+        assert!(at("Undo") < at("Redo"), "{rows:?}");
+        assert!(
+            at("Debugger: one event forward") < at("Debugger: one recorded event back"),
+            "{rows:?}"
+        );
+    }
+
+    #[test]
+    fn a_key_with_shift_is_not_taken_by_the_same_key_without() {
+        assert_eq!(pressed(CTRL_SHIFT, Key::Z), vec![Command::Redo]);
+        assert_eq!(pressed(CTRL, Key::Z), vec![Command::Undo]);
+        assert_eq!(
+            pressed(Modifiers::SHIFT, Key::F11),
+            vec![Command::Debug(DebugCommand::StepBack)]
+        );
+        assert_eq!(
+            pressed(NONE, Key::F11),
+            vec![Command::Debug(DebugCommand::Step)]
+        );
+    }
+
+    #[test]
+    fn f1_shows_and_hides_help() {
+        assert_eq!(pressed(NONE, Key::F1), vec![Command::ToggleHelp]);
+    }
+
+    #[test]
+    fn every_shortcut_is_bound_once_per_scope() {
+        let rows = bindings();
+        for (i, a) in rows.iter().enumerate() {
+            for b in &rows[i + 1..] {
+                assert!(
+                    !(a.shortcut == b.shortcut && a.scope == b.scope),
+                    "{} is bound twice",
+                    shortcut_text(&a.shortcut)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hints_name_the_keys_of_an_action() {
+        assert_eq!(hint(Action::Solve), "S");
+        assert_eq!(hint(Action::Redo), "Ctrl+Shift+Z, Ctrl+Y");
+        assert_eq!(tooltip("Solve", Action::Solve), "Solve (S)");
+        let help = help_rows();
+        assert!(help.iter().any(|(keys, _)| keys == "R, G, B, Y, K"));
+    }
+}

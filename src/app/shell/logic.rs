@@ -1,0 +1,134 @@
+//! The app's logic, apart from drawing: drain the worker's news, turn keys into commands,
+//! keep animations going, and ask before a close would drop unsaved changes.
+
+use crate::app::playing::playback::Playback;
+use crate::app::run::plots::SolvePoint;
+use crate::app::shell::commands::Pending;
+use crate::app::shell::keys;
+use crate::app::{RicochetApp, StatusMessage, capital, debugger};
+use crate::solver::Outcome;
+use crate::worker::RunEnd;
+use std::time::Duration;
+
+impl RicochetApp {
+    pub(in crate::app) fn drain_worker(&mut self) {
+        let now = self.now();
+        let current = self.doc.revision();
+        if let Some(debugger) = self.derived.debugger_mut(current) {
+            debugger.refresh(self.state.debug.speed);
+        }
+        self.derived.hints_mut(current).drain();
+        if let Some(list) = self.derived.solutions_mut(current) {
+            list.drain();
+        }
+        self.derived.drain_retiring();
+        self.sync_distances();
+        self.analyzer.drain();
+        let Some(session) = self.derived.session_mut(current) else {
+            return;
+        };
+        session.run.drain();
+        let mut solution_to_play = None;
+        if session.run.is_finished() && !session.recorded {
+            session.recorded = true;
+            let kind = session.run.kind();
+            let summary = match session.run.end() {
+                Some(RunEnd::Finished(report)) => match &report.outcome {
+                    Outcome::Solved { moves } => {
+                        format!("{} found {} moves.", kind.title, moves.len())
+                    }
+                    Outcome::Unsolvable { .. } => {
+                        format!("{} proved there is no solution.", kind.title)
+                    }
+                    Outcome::NotFound => format!("{} found no solution.", kind.title),
+                    Outcome::Cancelled => format!("{} was cancelled.", kind.title),
+                    Outcome::TimeLimit => format!("{} reached its time limit.", kind.title),
+                    Outcome::MemoryLimit => format!("{} reached its memory limit.", kind.title),
+                    Outcome::Invalid { .. } => {
+                        format!("{} gave an answer that failed its replay.", kind.title)
+                    }
+                },
+                Some(RunEnd::Refused(error)) => capital(&error.to_string()),
+                Some(RunEnd::Crashed(message)) => capital(message),
+                None => String::new(),
+            };
+            let failed = matches!(
+                session.run.end(),
+                Some(RunEnd::Refused(_) | RunEnd::Crashed(_))
+                    | Some(RunEnd::Finished(crate::solver::Report {
+                        outcome: Outcome::Invalid { .. },
+                        ..
+                    }))
+            );
+            self.message = Some(StatusMessage {
+                text: summary,
+                error: failed,
+                about: Some(current),
+            });
+            if let Some(RunEnd::Finished(report)) = session.run.end()
+                && let Outcome::Solved { moves } = &report.outcome
+            {
+                self.plots.push(SolvePoint {
+                    puzzle: session.puzzle_name.clone(),
+                    solver: kind.name,
+                    title: kind.title,
+                    moves: moves.len(),
+                    seconds: report.elapsed.as_secs_f64(),
+                });
+                if session.interrupted.is_none() {
+                    solution_to_play =
+                        Some(Playback::new(session.puzzle.clone(), moves.clone(), now));
+                }
+            }
+        }
+        if let Some(playback) = solution_to_play {
+            self.derived.set_playback(current, playback);
+        }
+        let Some(session) = self.derived.session(current) else {
+            return;
+        };
+        if !session.run.is_finished() {
+            // The worker wakes us with news; this is only a floor on the refresh rate.
+            self.ctx.request_repaint_after(Duration::from_millis(100));
+        }
+    }
+
+    pub(in crate::app) fn keyboard(&mut self, ctx: &egui::Context) {
+        // A text field has the keys; while the unsaved-changes question waits, its buttons
+        // are the only way on, so a shortcut cannot start work behind it.
+        if keys::typing_in_text_field(ctx) || self.pending.is_some() {
+            return;
+        }
+        let context = keys::KeyContext {
+            mode: self.state.mode,
+            debugger_paused: self.debugger().map(debugger::Debugger::is_paused),
+            playback: self.playback().is_some(),
+            popup_open: egui::Popup::is_any_open(ctx),
+        };
+        let commands = ctx.input_mut(|input| keys::handle(input, context));
+        self.queued.extend(commands);
+    }
+
+    pub(in crate::app) fn handle_close_request(&mut self, ctx: &egui::Context) {
+        let asked = ctx.input(|i| i.viewport().close_requested());
+        if asked && self.is_dirty() && !self.close_confirmed && self.presentation.ask_before_close {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(Pending::Quit);
+        }
+    }
+
+    pub(in crate::app) fn animate(&mut self, ctx: &egui::Context) {
+        let now = self.now();
+        let speed = self.state.solver.playback_speed;
+        let mut busy = false;
+        if let Some(playback) = self.derived.playback_mut(self.doc.revision()) {
+            busy |= playback.tick(now, speed);
+        }
+        if let Some(play) = &self.play {
+            busy |= play.is_animating(now);
+        }
+        if busy {
+            ctx.request_repaint();
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! The shell: the panels, menus and status line around the board, and the windows over it.
+//!
+//! The room also holds what runs the frame apart from any one panel: the whole-app actions
+//! ([`commands`]), the table of keys ([`keys`]), the logic that is not drawing ([`logic`]), the
+//! file dialogs and windows ([`files`]), the settings file ([`settings_file`]), the Help
+//! window ([`help`]), the order of the windows over the board ([`windows`]) and the
+//! screenshot command ([`screenshot`]).
+//!
+//! Panels have fixed widths, so nothing a panel shows can move the board or another panel
+//! under the pointer. The right-hand dock has the solver's controls on top, always in the same
+//! place, and below them one of three tabs: the run (result, per-depth rows, playback), the
+//! debugger (controls, node, event log) and the overlay layers.
+
+pub mod commands;
+pub mod files;
+pub mod help;
+pub mod keys;
+pub mod logic;
+pub mod screenshot;
+pub mod settings_file;
+pub mod windows;
+
+use crate::app::document::state::{self, Mode};
+use crate::app::editing::editor;
+use crate::app::playing::play;
+use crate::app::run::plots;
+use crate::app::run::solver_panel::{self, PanelView};
+use crate::app::shell::commands::{Command, Pending};
+use crate::app::shell::files::SaveKind;
+use crate::app::{RicochetApp, capital, debugger, overlays, theme};
+use crate::worker::RunEnd;
+
+/// The editor or play panel's width in a window `window` points wide: 300 in the window the
+/// app opens with, less in a smaller one, so that the board keeps the room.
+pub fn left_panel_width(window: f32) -> f32 {
+    (window * 0.22).clamp(230.0, 300.0)
+}
+
+/// The solver dock's width in a window `window` points wide: 470 in the window the app opens
+/// with, less in a smaller one.
+pub fn right_panel_width(window: f32) -> f32 {
+    (window * 0.345).clamp(320.0, 470.0)
+}
+
+/// The plots panel's height when it first shows in a window `window` points high: `wanted`,
+/// but at most three tenths of the window, so that the board keeps the room.
+pub fn plots_panel_height(window: f32, wanted: f32) -> f32 {
+    wanted.min(window * 0.3).max(PLOTS_MIN_HEIGHT)
+}
+
+/// The plots panel's least height, where its axes still read.
+const PLOTS_MIN_HEIGHT: f32 = 140.0;
+
+/// Which tab of the solver dock shows below its controls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DockTab {
+    /// The run's result, rows and playback.
+    Run,
+    /// The debugger.
+    Debugger,
+    /// The overlay layers and their legends.
+    Overlays,
+}
+
+impl RicochetApp {
+    /// The whole window: panels first (outermost first), then the board, then windows.
+    pub(in crate::app) fn shell_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let ctx = ui.ctx().clone();
+        let window = ctx.content_rect().size();
+        egui::Panel::top("menu-bar").show(ui, |ui| self.menu_bar_ui(ui, commands));
+        egui::Panel::bottom("status-line").show(ui, |ui| self.status_ui(ui));
+        // The dock takes the full height, so the debugger's log has room.
+        egui::Panel::right("solver")
+            .resizable(false)
+            .exact_size(right_panel_width(window.x))
+            .show(ui, |ui| self.dock_ui(ui, commands));
+        if self.state.view.plots {
+            egui::Panel::bottom("plots")
+                .resizable(true)
+                .default_size(plots_panel_height(window.y, self.plots_height))
+                .min_size(PLOTS_MIN_HEIGHT)
+                .max_size((window.y * 0.45).max(PLOTS_MIN_HEIGHT))
+                .show(ui, |ui| self.plots_ui(ui, commands));
+        }
+        egui::Panel::left("tools")
+            .resizable(false)
+            .exact_size(left_panel_width(window.x))
+            .show(ui, |ui| self.side_panel_ui(ui, commands));
+        egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
+
+        self.windows_ui(&ctx, commands);
+    }
+
+    pub(in crate::app) fn apply_theme(&mut self, ctx: &egui::Context) {
+        if self.applied_theme != Some(self.state.view.theme) {
+            ctx.set_theme(self.state.view.theme.preference());
+            theme::style_app(ctx);
+            self.applied_theme = Some(self.state.view.theme);
+        }
+    }
+
+    pub(in crate::app) fn menu_bar_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        use keys::{Action, hint};
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                let mut item = |ui: &mut egui::Ui, label: &str, keys: String, command: Command| {
+                    menu_item(ui, commands, true, label, keys, command);
+                };
+                item(ui, "New...", hint(Action::New), Command::ShowNewWindow);
+                item(ui, "Open...", hint(Action::Open), Command::OpenDialog);
+                item(
+                    ui,
+                    "Open from boards/...",
+                    String::new(),
+                    Command::ShowOpenWindow,
+                );
+                item(ui, "Save", hint(Action::Save), Command::Save);
+                item(
+                    ui,
+                    "Save as...",
+                    hint(Action::SaveAs),
+                    Command::SaveAs(SaveKind::Native),
+                );
+                ui.separator();
+                item(
+                    ui,
+                    "Import game id or Cox text...",
+                    String::new(),
+                    Command::ShowImportWindow,
+                );
+                item(
+                    ui,
+                    "Export as Cox text...",
+                    String::new(),
+                    Command::SaveAs(SaveKind::Cox),
+                );
+                item(
+                    ui,
+                    "Export board image...",
+                    String::new(),
+                    Command::SaveAs(SaveKind::Image),
+                );
+                item(ui, "Copy game id", String::new(), Command::CopyGameId);
+                ui.separator();
+                item(ui, "Quit", String::new(), Command::Guarded(Pending::Quit));
+            });
+            ui.menu_button("Edit", |ui| {
+                let history = self.doc.history();
+                let (undo, redo) = (history.can_undo(), history.can_redo());
+                menu_item(
+                    ui,
+                    commands,
+                    undo,
+                    "Undo",
+                    hint(Action::Undo),
+                    Command::Undo,
+                );
+                menu_item(
+                    ui,
+                    commands,
+                    redo,
+                    "Redo",
+                    hint(Action::Redo),
+                    Command::Redo,
+                );
+            });
+            ui.menu_button("View", |ui| {
+                let view = &mut self.state.view;
+                ui.checkbox(&mut view.coordinates, "Coordinates");
+                ui.checkbox(&mut view.trails, "Move trails");
+                ui.checkbox(&mut view.plots, "Plots panel");
+                if menu_button(ui, true, "Experiments...", hint(Action::Experiments)).clicked() {
+                    self.experiments.open = true;
+                    ui.close();
+                }
+                if menu_button(ui, true, "Analyse board...", hint(Action::Analyze)).clicked() {
+                    self.analyzer.open = true;
+                    ui.close();
+                }
+                ui.separator();
+                overlays::panel::overlay_checkboxes(ui, &mut self.state.overlays);
+                ui.separator();
+                ui.radio_value(&mut view.theme, state::ThemeChoice::System, "System theme");
+                ui.radio_value(&mut view.theme, state::ThemeChoice::Light, "Light theme");
+                ui.radio_value(&mut view.theme, state::ThemeChoice::Dark, "Dark theme");
+                ui.separator();
+                ui.checkbox(
+                    &mut self.state.native_dialogs,
+                    "Use the system's file dialogs",
+                );
+            });
+            ui.menu_button("Help", |ui| {
+                menu_item(
+                    ui,
+                    commands,
+                    true,
+                    "Keys and help",
+                    hint(Action::Help),
+                    Command::ShowHelp,
+                );
+            });
+            ui.separator();
+            let mut mode = self.state.mode;
+            ui.selectable_value(&mut mode, Mode::Edit, "Edit mode")
+                .on_hover_text(keys::tooltip("Design the board", Action::EditMode));
+            ui.selectable_value(&mut mode, Mode::Play, "Play mode")
+                .on_hover_text(keys::tooltip("Play the board", Action::PlayMode));
+            if mode != self.state.mode {
+                commands.push(Command::SetMode(mode));
+            }
+        });
+    }
+
+    pub(in crate::app) fn status_ui(&self, ui: &mut egui::Ui) {
+        let palette = theme::palette(ui.visuals().dark_mode);
+        ui.horizontal(|ui| {
+            let mode = match self.state.mode {
+                Mode::Edit => format!("Editing: {} tool", self.state.editor.tool.label()),
+                Mode::Play => "Playing".to_string(),
+            };
+            ui.label(mode);
+            if let (Mode::Play, Some(play)) = (self.state.mode, &self.play) {
+                ui.separator();
+                ui.label(format!("Selected: {}", play.selected()));
+                ui.separator();
+                ui.label(format!("Moves: {}", play.moves().len()));
+            }
+            ui.separator();
+            let name = self.doc.name();
+            if self.is_dirty() {
+                ui.label(format!("{name} (unsaved changes)"));
+            } else {
+                ui.label(name);
+            }
+            if let Some(message) = &self.message {
+                ui.separator();
+                let color = if message.error {
+                    palette.error
+                } else {
+                    palette.muted
+                };
+                // A long message ends in "…" at the window's edge, in full on hover, rather
+                // than running off the window.
+                ui.add(
+                    egui::Label::new(egui::RichText::new(&message.text).color(color)).truncate(),
+                );
+            }
+        });
+    }
+
+    /// Why the board cannot be solved as it stands, as a sentence for the panels; `None`
+    /// when it can.
+    fn board_problem(&self) -> Option<String> {
+        self.doc
+            .validity()
+            .as_ref()
+            .err()
+            .map(|e| capital(&e.to_string()))
+    }
+
+    pub(in crate::app) fn side_panel_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let problem = self.board_problem();
+        egui::ScrollArea::vertical()
+            .id_salt("side-panel")
+            .auto_shrink([false, false])
+            .show(ui, |ui| match self.state.mode {
+                Mode::Edit => editor::editor_panel_ui(
+                    ui,
+                    self.doc.draft(),
+                    problem.as_deref(),
+                    &mut self.state.editor,
+                    commands,
+                ),
+                Mode::Play => {
+                    play::play_panel_ui(ui, self.play.as_ref(), problem.as_deref(), commands);
+                    self.hint_ui(ui, commands);
+                }
+            });
+    }
+
+    /// The right-hand dock: the solver's controls, then the chosen tab.
+    pub(in crate::app) fn dock_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        let problem = self.board_problem();
+        let position = match (&self.play, self.state.mode) {
+            (Some(play), Mode::Play) => Some(play.position()),
+            _ => None,
+        };
+        let puzzle = match (&position, self.doc.validity()) {
+            (Some(position), _) => Ok(position),
+            (None, Ok(puzzle)) => Ok(puzzle),
+            (None, Err(_)) => Err(problem
+                .as_deref()
+                .unwrap_or("the board is not a valid puzzle")),
+        };
+        let running = self.is_running();
+        let view = PanelView {
+            solvers: crate::solver::SOLVERS,
+            puzzle,
+            session: self.derived.session(self.doc.revision()),
+            earlier_run: self
+                .derived
+                .earlier_run(self.doc.revision())
+                .map(|earlier| earlier.note.as_str()),
+            playback: self.derived.playback(self.doc.revision()),
+        };
+        solver_panel::solver_controls_ui(
+            ui,
+            &view,
+            &mut self.state.solver,
+            &mut self.state.debug,
+            running,
+            commands,
+        );
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.dock, DockTab::Run, "Run");
+            ui.selectable_value(&mut self.dock, DockTab::Debugger, "Debugger");
+            ui.selectable_value(&mut self.dock, DockTab::Overlays, "Overlays");
+        });
+        ui.separator();
+        match self.dock {
+            DockTab::Run => {
+                // After a long solve the rows, plots and profile outgrow the dock: the tab
+                // scrolls below the fixed Solve and Cancel. The run's settings are edited on
+                // a copy, as the list below reads the app while the tab is drawn.
+                let mut settings = self.state.solver.clone();
+                egui::ScrollArea::vertical()
+                    .id_salt("run-tab")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        solver_panel::run_ui(ui, &view, &mut settings, commands);
+                        self.solutions_ui(ui, commands);
+                    });
+                self.state.solver = settings;
+            }
+            DockTab::Debugger => {
+                let cancelled = self.current_session().is_some_and(|session| {
+                    matches!(
+                        session.run.end(),
+                        Some(RunEnd::Finished(report))
+                            if matches!(report.outcome, crate::solver::Outcome::Cancelled)
+                    )
+                });
+                debugger::panel::debugger_ui(
+                    ui,
+                    self.derived.debugger(self.doc.revision()),
+                    &mut self.state.debug,
+                    running,
+                    cancelled,
+                    commands,
+                );
+            }
+            DockTab::Overlays => {
+                egui::ScrollArea::vertical()
+                    .id_salt("overlays-tab")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        overlays::panel::overlay_toggles_ui(ui, &mut self.state.overlays);
+                        self.empty_overlays_ui(ui);
+                        self.distance_map_ui(ui);
+                        let tracker = self
+                            .state
+                            .overlays
+                            .graph_edges
+                            .then_some(&self.graph_tracker);
+                        ui.separator();
+                        overlays::panel::overlays_ui(
+                            ui,
+                            &mut self.state.overlays,
+                            tracker,
+                            commands,
+                        );
+                        if let Some(tracker) = tracker {
+                            overlays::panel::change_list_ui(ui, &self.doc.draft().board, tracker);
+                        }
+                    });
+            }
+        }
+    }
+
+    pub(in crate::app) fn plots_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+        // Only the rows of a run on the board as it is now, as far as the debugger shows it.
+        let current = self.plotted_run();
+        plots::plots_ui(ui, &self.plots, crate::solver::SOLVERS, current, commands);
+    }
+}
+
+/// A menu entry with its keys on the right; announced by its name alone, so that tests and
+/// screen readers find "Save" rather than "Save Ctrl+S".
+/// A menu entry that queues `command` and closes the menu when clicked.
+fn menu_item(
+    ui: &mut egui::Ui,
+    commands: &mut Vec<Command>,
+    enabled: bool,
+    label: &str,
+    keys: String,
+    command: Command,
+) {
+    if menu_button(ui, enabled, label, keys).clicked() {
+        commands.push(command);
+        ui.close();
+    }
+}
+
+fn menu_button(ui: &mut egui::Ui, enabled: bool, label: &str, keys: String) -> egui::Response {
+    let mut button = egui::Button::new(label);
+    if !keys.is_empty() {
+        button = button.shortcut_text(keys);
+    }
+    let response = ui.add_enabled(enabled, button);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, label));
+    response
+}

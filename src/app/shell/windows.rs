@@ -1,0 +1,45 @@
+//! The windows over the board, drawn after the panels in this order: the in-app file windows,
+//! New board, Help, Experiments, Analyse board, and last the unsaved-changes question, which is modal. A new
+//! window is one more line here and a file of its own.
+
+use crate::app::shell::commands::Command;
+use crate::app::shell::{files, help};
+use crate::app::{RicochetApp, analyzer, experiments};
+
+impl RicochetApp {
+    /// Every window that is open.
+    pub(in crate::app) fn windows_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<Command>) {
+        files::file_windows_ui(ctx, &mut self.windows, self.boards.as_deref(), commands);
+        self.new_window_ui(ctx, commands);
+        help::help_ui(ctx, &mut self.help_open);
+        let native_dialogs = self.use_native_dialogs();
+        let waker = self.waker();
+        experiments::experiments_window(
+            ctx,
+            &mut self.experiments,
+            &mut self.state.experiments,
+            self.doc.validity().as_ref().ok(),
+            native_dialogs,
+            waker,
+            commands,
+        );
+        // The puzzle is copied only while the window shows.
+        let puzzle = self
+            .analyzer
+            .open
+            .then(|| self.doc.validity().as_ref().ok().cloned())
+            .flatten();
+        let waker = self.waker();
+        analyzer::analyzer_window(
+            ctx,
+            &mut self.analyzer,
+            &self.doc.draft().board,
+            puzzle.as_ref(),
+            waker,
+            commands,
+        );
+        if let Some(pending) = &self.pending {
+            files::unsaved_changes_ui(ctx, pending, commands);
+        }
+    }
+}
