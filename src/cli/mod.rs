@@ -1,5 +1,5 @@
 //! The command line: `solve`, `solvers`, `show`, `convert`, `random`, `experiment`,
-//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `generate`, and the app when no subcommand is given.
+//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `generate`, `engine`, and the app when no subcommand is given.
 //!
 //! This module only parses arguments: each command's file turns its clap arguments into the
 //! library's plain configuration and calls the library. Nothing in the library imports it.
@@ -12,6 +12,7 @@ mod bench;
 mod common;
 mod convert;
 mod distances;
+mod engine;
 mod experiment;
 mod export;
 mod generate;
@@ -77,6 +78,9 @@ enum Command {
     /// Draw a puzzle's board for print, as SVG (vector) or PNG: walls, the centre block,
     /// targets, the active target and the robots.
     Export(export::ExportArgs),
+    /// Register, list, remove, test and check external engines (solvers in any language that
+    /// speak docs/engine-protocol.md), or serve a built-in solver as one.
+    Engine(engine::EngineArgs),
     /// Find positions on a board whose optimum is exactly N moves: seeded random deals climb
     /// towards that length (move a robot or change the target, keep what gets no farther).
     Generate(generate::GenerateArgs),
@@ -113,5 +117,6 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Analyze(args) => analyze::run(&args),
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(&args),
+        Command::Engine(args) => engine::run(args),
     }
 }

@@ -9,15 +9,20 @@ use ricochet_lab::solver::{self, Outcome, Probe, Report};
 /// write stops the search (there is no one to read its answer) and is kept for the command to
 /// report.
 pub(super) struct PrintRows {
-    kind: &'static solver::SolverKind,
+    columns: solver::Columns,
     failure: WriteFailure,
 }
 
 impl PrintRows {
     /// Rows with the columns of the solver `kind`.
     pub(super) fn new(kind: &'static solver::SolverKind) -> Self {
+        PrintRows::with_columns(kind.columns)
+    }
+
+    /// Rows with these columns (an external engine's).
+    pub(super) fn with_columns(columns: solver::Columns) -> Self {
         PrintRows {
-            kind,
+            columns,
             failure: WriteFailure::default(),
         }
     }
@@ -31,7 +36,7 @@ impl PrintRows {
 impl Probe for PrintRows {
     fn depth_finished(&mut self, stats: &solver::DepthStats) {
         if !self.failure.failed() {
-            let line = solver::format_depth_line(&self.kind.columns, stats);
+            let line = solver::format_depth_line(&self.columns, stats);
             self.failure.note(outln!("{line}"));
         }
     }

@@ -8,7 +8,9 @@ use ricochet_lab::model::formats;
 use ricochet_lab::solver::probe::Profiling;
 use ricochet_lab::solver::profile::{MAX_PROFILE_DEPTH, NodeProfile, ProfileEntry};
 use ricochet_lab::solver::report_json::ReportJson;
-use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, Pages, SolverId, SolverOptions};
+use ricochet_lab::solver::{
+    self, Limits, NoProbe, Outcome, Pages, SolverChoice, SolverId, SolverOptions,
+};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -17,9 +19,13 @@ use std::time::Duration;
 pub struct SolveArgs {
     /// A .ron file, a .txt Cox file, or a game id.
     source: String,
-    /// The solver (see `ricochet-lab solvers`).
-    #[arg(long, value_parser = named::<SolverId>(), default_value_t = SolverId::Iddfs)]
-    solver: SolverId,
+    /// The solver (see `ricochet-lab solvers`) or a registered engine (see `ricochet-lab
+    /// engine list`).
+    #[arg(long, default_value = "iddfs")]
+    solver: String,
+    /// An engine's command line, run once as the solver (see docs/engine-protocol.md).
+    #[arg(long, value_name = "\"CMD ARGS\"", conflicts_with = "solver")]
+    engine: Option<String>,
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
     time_limit: Option<Duration>,
@@ -77,24 +83,29 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.ricochet |= args.ricochet;
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
-    match (args.depth_limit, args.solver.kind().deepest_limit) {
+    let choice = super::engine::solver_choice(&args.solver, args.engine.as_deref())?;
+    let solver_id = match choice.built_in() {
+        Some(id) => id,
+        None => return run_engine(&args, &choice, &puzzle),
+    };
+    match (args.depth_limit, solver_id.kind().deepest_limit) {
         (Some(_), None) => anyhow::bail!(
             "the {} solver takes no depth limit; leave out --depth-limit",
-            args.solver
+            solver_id
         ),
         (Some(limit), Some(deepest)) if limit > deepest => anyhow::bail!(
             "--depth-limit {limit} is more than {} can use: it searches 1 to {deepest} moves deep",
-            args.solver
+            solver_id
         ),
         _ => {}
     }
     // Only `fast` searches on several threads; a count given to another solver would be
     // ignored without a word.
-    if args.threads.is_some() && args.solver != SolverId::Fast && !args.all_solutions {
+    if args.threads.is_some() && solver_id != SolverId::Fast && !args.all_solutions {
         anyhow::bail!(
             "the {} solver searches on one thread; --threads applies to fast and to the \
              listing of --all-solutions only",
-            args.solver
+            solver_id
         );
     }
     let limits = Limits {
@@ -110,7 +121,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if args.all_solutions {
         return if args.json {
             super::all_solutions::solve_all(
-                args.solver,
+                solver_id,
                 &puzzle,
                 &options,
                 args.max_solutions,
@@ -119,9 +130,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 true,
             )
         } else {
-            let mut rows = PrintRows::new(args.solver.kind());
+            let mut rows = PrintRows::new(solver_id.kind());
             let code = super::all_solutions::solve_all(
-                args.solver,
+                solver_id,
                 &puzzle,
                 &options,
                 args.max_solutions,
@@ -139,7 +150,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         // Each row's time and the total are read from one clock.
         match profile_depth {
             None => ricochet_lab::worker::clock::run_clocked(
-                args.solver,
+                solver_id,
                 &puzzle,
                 &options,
                 &limits,
@@ -148,28 +159,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             Some(depth) => {
                 let mut probe = Profiling::new(NoProbe, depth)?;
                 let run = ricochet_lab::worker::clock::run_clocked(
-                    args.solver,
-                    &puzzle,
-                    &options,
-                    &limits,
-                    &mut probe,
+                    solver_id, &puzzle, &options, &limits, &mut probe,
                 )?;
                 profile = Some(probe.profile);
                 run
             }
         }
     } else {
-        let rows = PrintRows::new(args.solver.kind());
+        let rows = PrintRows::new(solver_id.kind());
         let report = match profile_depth {
             None => {
                 let mut rows = rows;
-                let report = solver::run(args.solver, &puzzle, &options, &limits, &mut rows)?;
+                let report = solver::run(solver_id, &puzzle, &options, &limits, &mut rows)?;
                 rows.check()?;
                 report
             }
             Some(depth) => {
                 let mut probe = Profiling::new(rows, depth)?;
-                let report = solver::run(args.solver, &puzzle, &options, &limits, &mut probe)?;
+                let report = solver::run(solver_id, &puzzle, &options, &limits, &mut probe)?;
                 probe.inner.check()?;
                 profile = Some(probe.profile);
                 report
@@ -192,6 +199,52 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             print_profile(profile)?;
         }
     }
+    Ok(exit_code(&report.outcome))
+}
+
+/// Runs an external engine on the puzzle and prints its rows and answer as for a built-in
+/// solver. Options that only built-in solvers take are refused, not ignored.
+fn run_engine(
+    args: &SolveArgs,
+    choice: &SolverChoice,
+    puzzle: &ricochet_lab::model::Puzzle,
+) -> anyhow::Result<ExitCode> {
+    if args.all_solutions || args.profile_depth.is_some() || args.threads.is_some() {
+        anyhow::bail!(
+            "--all-solutions, --profile-depth and --threads apply to the built-in solvers only, \
+             not to the engine '{choice}'"
+        );
+    }
+    let limits = Limits {
+        time: args.time_limit,
+        memory_bytes: None,
+        cancel: Some(super::common::cancel_on_signal()?),
+    };
+    let options = SolverOptions {
+        depth_limit: args.depth_limit,
+        ..SolverOptions::default()
+    };
+    let report = if args.json {
+        let (report, row_times) = ricochet_lab::worker::clock::run_clocked(
+            choice,
+            puzzle,
+            &options,
+            &limits,
+            &mut NoProbe,
+        )?;
+        let mut json = ReportJson::of(&report);
+        for (row, at) in json.depths.iter_mut().zip(&row_times) {
+            row.millis = Some(at.as_secs_f64() * 1000.0);
+        }
+        outln!("{}", super::common::json_line(&json)?)?;
+        report
+    } else {
+        let mut rows = PrintRows::with_columns(choice.columns());
+        let report = solver::run(choice, puzzle, &options, &limits, &mut rows)?;
+        rows.check()?;
+        print_report(&report)?;
+        report
+    };
     Ok(exit_code(&report.outcome))
 }
 

@@ -4,13 +4,18 @@
 //! its rule support, applies the limits, replays any claimed solution on the board and returns
 //! a [`Report`]. Nothing here knows about the user interface. A solver may run scoped threads
 //! of its own (the fast solver searches in parallel), always joined before it returns; every
-//! other thread is started by the worker layer.
+//! other thread is started by the worker layer. The one exception is an external engine
+//! ([`engine`], chosen by a [`SolverChoice`]): its process comes with two reader threads
+//! that end with it, which after a cancel is up to a second after the run has returned (when
+//! the caller drops the [`Retired`] tables of [`run_keeping_memory`]).
 
 #[macro_use]
 pub mod registry;
 
 pub mod analysis;
+pub mod choice;
 pub mod dfs_state;
+pub mod engine;
 pub mod heuristics;
 pub mod key;
 pub(crate) mod memory;
@@ -43,6 +48,7 @@ solvers! {
     mod stateless { Stateless => Stateless }
 }
 
+pub use choice::SolverChoice;
 pub use probe::{
     DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells, SolverEvent,
     SolverPayload,
@@ -341,6 +347,9 @@ pub enum SolveError {
         /// The rule.
         rule: &'static str,
     },
+    /// An external engine failed: it did not start, broke the protocol, crashed or hung.
+    #[error("{0}")]
+    Engine(engine::EngineError),
 }
 
 /// Why a search stopped before it finished.
@@ -527,7 +536,12 @@ pub fn run_keeping_memory<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> Result<(Report, Retired), SolveError> {
-    let id = solver.solver_id()?;
+    let id = match solver.choice()? {
+        SolverChoice::BuiltIn(id) => id,
+        SolverChoice::Engine(spec) => {
+            return engine::run_once(&spec, puzzle, options, limits, probe);
+        }
+    };
     let kind = id.kind();
     if let Some(rule) = kind.rules.unsupported(puzzle.rules()) {
         return Err(SolveError::UnsupportedRule {

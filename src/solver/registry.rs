@@ -119,8 +119,14 @@ impl std::str::FromStr for SolverId {
 /// A solver as callers name it: a [`SolverId`], or its command-line name (checked when the run
 /// starts).
 pub trait SolverRef {
-    /// The solver, or why there is none by that name.
+    /// The built-in solver, or why there is none by that name.
     fn solver_id(&self) -> Result<SolverId, SolveError>;
+
+    /// The solver to run: the built-in one by default; a
+    /// [`SolverChoice`](super::SolverChoice) may also name an external engine.
+    fn choice(&self) -> Result<super::SolverChoice, SolveError> {
+        self.solver_id().map(super::SolverChoice::BuiltIn)
+    }
 }
 
 impl SolverRef for SolverId {

@@ -5,6 +5,7 @@
 //! - [`bench`](mod@bench): times solvers on a fixed suite so two commits can be compared on one
 //!   machine;
 //! - [`accuracy`]: how often a solver finds the optimum, by optimal move count;
+//! - [`engine_check`]: an external engine's answers and behaviour against the built-in solvers;
 //! - [`analyze`]: how hard a board is, over every target and many seeded robot deals;
 //! - [`generate`]: positions whose optimum has exactly a chosen number of moves.
 //!
@@ -14,6 +15,7 @@
 pub mod accuracy;
 pub mod analyze;
 pub mod bench;
+pub mod engine_check;
 pub mod experiment;
 pub mod format;
 pub mod generate;

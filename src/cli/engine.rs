@@ -1,0 +1,206 @@
+//! `ricochet-lab engine`: registers external engines (`add`, `list`, `remove`), tries one
+//! (`test`), checks one against the built-in solvers (`check`), and serves a built-in solver
+//! as an engine (`serve`). Also turns `--solver NAME` and `--engine "CMD ARGS"` into a
+//! [`SolverChoice`] for every command that runs a solver.
+
+use super::output::outln;
+use ricochet_lab::solver::engine::store::{self, EngineStore};
+use ricochet_lab::solver::engine::{self, EngineSpec};
+use ricochet_lab::solver::{SolverChoice, SolverId};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The arguments of `engine`.
+#[derive(clap::Args, Debug)]
+pub struct EngineArgs {
+    #[command(subcommand)]
+    command: EngineCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum EngineCommand {
+    /// Register an engine under a name: `engine add NAME -- CMD ARGS…`. It then runs
+    /// wherever a solver is chosen (`--solver NAME`).
+    Add {
+        /// The name (letters, digits, '-', '_', '.'; not a built-in solver's).
+        name: String,
+        /// The folder the engine runs in.
+        #[arg(long, value_name = "FOLDER")]
+        dir: Option<PathBuf>,
+        /// The command and its arguments, after `--`.
+        #[arg(last = true, required = true, num_args = 1..)]
+        command: Vec<String>,
+    },
+    /// List the registered engines.
+    List,
+    /// Unregister an engine.
+    Remove {
+        /// Its name.
+        name: String,
+    },
+    /// Start an engine, run the handshake and a one-move puzzle, and say whether it works.
+    Test {
+        /// A registered engine's name.
+        #[arg(required_unless_present = "engine", conflicts_with = "engine")]
+        name: Option<String>,
+        /// An engine's command line instead of a registered name.
+        #[arg(long, value_name = "\"CMD ARGS\"")]
+        engine: Option<String>,
+    },
+    /// Run a fixed set of puzzles and fault probes against an engine, check its answers
+    /// against the built-in solvers, print pass or fail for each, and fail if any failed.
+    Check {
+        /// A registered engine's name.
+        #[arg(required_unless_present = "engine", conflicts_with = "engine")]
+        name: Option<String>,
+        /// An engine's command line instead of a registered name.
+        #[arg(long, value_name = "\"CMD ARGS\"")]
+        engine: Option<String>,
+    },
+    /// Speak the engine protocol (docs/engine-protocol.md) on standard input and output for
+    /// a built-in solver, so other programs can run it as an engine.
+    Serve {
+        /// The built-in solver.
+        #[arg(long, value_parser = super::common::named::<SolverId>(), default_value_t = SolverId::Fast)]
+        solver: SolverId,
+    },
+}
+
+/// The file the registered engines are kept in: `engines.ron` in the app's settings folder,
+/// or in the folder `RICOCHET_LAB_CONFIG_DIR` names.
+pub(super) fn engines_file() -> anyhow::Result<PathBuf> {
+    store::engines_file(eframe::storage_dir(ricochet_lab::app::APP_NAME)).ok_or_else(|| {
+        anyhow::anyhow!(
+            "there is no settings folder to keep engines in; set {} to a folder",
+            store::CONFIG_DIR_VAR
+        )
+    })
+}
+
+/// The registered engines.
+pub(super) fn load_store() -> anyhow::Result<EngineStore> {
+    Ok(EngineStore::load(&engines_file()?)?)
+}
+
+/// The solver a command runs: `--engine "CMD ARGS"` when given, else `--solver NAME` (a
+/// built-in solver or a registered engine). An unknown name is an error listing every
+/// known one.
+pub(super) fn solver_choice(name: &str, engine: Option<&str>) -> anyhow::Result<SolverChoice> {
+    if let Some(command_line) = engine {
+        return Ok(SolverChoice::engine(
+            EngineSpec::ad_hoc(command_line).map_err(anyhow::Error::msg)?,
+        ));
+    }
+    resolve_name(name)
+}
+
+/// A built-in solver or a registered engine by name.
+pub(super) fn resolve_name(name: &str) -> anyhow::Result<SolverChoice> {
+    if let Some(id) = SolverId::from_name(name) {
+        return Ok(SolverChoice::BuiltIn(id));
+    }
+    // The store is read only for a name that is no built-in solver, so that a broken engines
+    // file never gets in the way of the built-in ones.
+    let store = load_store()?;
+    match store.get(name) {
+        Some(spec) => Ok(SolverChoice::engine(spec.clone())),
+        None => {
+            let built_in: Vec<&str> = SolverId::ALL.iter().map(|id| id.name()).collect();
+            let engines = store.names();
+            anyhow::bail!(
+                "there is no solver or engine called '{name}'; the solvers are {}{}",
+                built_in.join(", "),
+                if engines.is_empty() {
+                    "; no engine is registered".to_string()
+                } else {
+                    format!("; the registered engines are {}", engines.join(", "))
+                }
+            )
+        }
+    }
+}
+
+fn spec_of(name: Option<&str>, engine: Option<&str>) -> anyhow::Result<EngineSpec> {
+    match (engine, name) {
+        (Some(command_line), _) => EngineSpec::ad_hoc(command_line).map_err(anyhow::Error::msg),
+        (None, Some(name)) => Ok(load_store()?.find(name)?.clone()),
+        (None, None) => anyhow::bail!("name an engine, or give --engine \"CMD ARGS\""),
+    }
+}
+
+/// Runs an `engine` subcommand.
+pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        EngineCommand::Add { name, dir, command } => {
+            let mut store = load_store()?;
+            let dir = dir.map(|dir| std::fs::canonicalize(&dir).unwrap_or(dir));
+            let spec = EngineSpec { name, command, dir };
+            let line = spec.command_line();
+            let name = spec.name.clone();
+            store.add(spec)?;
+            store.save()?;
+            outln!("registered engine '{name}': {line}")?;
+            outln!("  kept in {}", store.path().display())?;
+        }
+        EngineCommand::List => {
+            let store = load_store()?;
+            if store.engines().is_empty() {
+                outln!("no engine is registered (ricochet-lab engine add NAME -- CMD ARGS...)")?;
+            }
+            for spec in store.engines() {
+                let dir = spec
+                    .dir
+                    .as_ref()
+                    .map(|d| format!(" (in {})", d.display()))
+                    .unwrap_or_default();
+                outln!("{:<16} {}{dir}", spec.name, spec.command_line())?;
+            }
+        }
+        EngineCommand::Remove { name } => {
+            let mut store = load_store()?;
+            store.remove(&name)?;
+            store.save()?;
+            outln!("removed engine '{name}'")?;
+        }
+        EngineCommand::Test { name, engine } => {
+            let spec = spec_of(name.as_deref(), engine.as_deref())?;
+            let verdict = engine::test_engine(&spec);
+            for step in &verdict.steps {
+                outln!("{step}")?;
+            }
+            if !verdict.works {
+                for line in &verdict.stderr {
+                    outln!("  stderr: {line}")?;
+                }
+                outln!("engine '{}' does not work", spec.name)?;
+                return Ok(ExitCode::FAILURE);
+            }
+            outln!("engine '{}' works", spec.name)?;
+        }
+        EngineCommand::Check { name, engine } => {
+            let spec = spec_of(name.as_deref(), engine.as_deref())?;
+            let cancel = super::common::cancel_on_signal()?;
+            let items = ricochet_lab::study::engine_check::check(&spec, &cancel);
+            let mut failed = 0;
+            for item in &items {
+                let mark = if item.passed { "pass" } else { "FAIL" };
+                outln!("{mark}  {:<34} {}", item.name, item.detail)?;
+                failed += usize::from(!item.passed);
+            }
+            outln!(
+                "{} of {} checks passed for engine '{}'",
+                items.len() - failed,
+                items.len(),
+                spec.name
+            )?;
+            if failed > 0 {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        EngineCommand::Serve { solver } => {
+            let input = std::io::BufReader::new(std::io::stdin());
+            engine::serve::serve(solver, input, std::io::stdout())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

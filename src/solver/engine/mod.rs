@@ -1,0 +1,853 @@
+//! External engines: solvers in any language, run as processes that speak the Ricochet engine
+//! protocol (REP, `docs/engine-protocol.md`) on their standard input and output.
+//!
+//! An engine is one more solver behind the solver layer's API: a
+//! [`SolverChoice::Engine`](super::SolverChoice) runs through [`solver::run`](super::run)
+//! like a built-in solver, with the same [`Report`] and the same [`Probe`] calls. Its `row`
+//! lines become [`Probe::depth_finished`] rows (its extra counters as
+//! [`DepthStats::extra`]), its `node` and `prune` lines become [`Event::Node`] and
+//! [`Event::Pruned`] events when the probe wants events, its `info` lines become
+//! [`EngineInfo`] events, progress is the sum of its rows' nodes, and [`Probe::should_stop`]
+//! and the cancel flag send it `stop`. Every `solved` answer is replayed on the board.
+//!
+//! - [`protocol`]: every line of the page, parsed and formatted.
+//! - [`process`]: the engine's process, its readers and its end.
+//! - [`store`]: the engines registered by name in the user's config folder.
+//! - [`serve`]: the other way round: a built-in solver speaking REP.
+//!
+//! For a session of several puzzles on one process (a study), start an [`Engine`] and call
+//! [`Engine::solve`] for each; [`test_engine`] runs the handshake and a short puzzle and says
+//! in words whether an engine works.
+
+pub mod process;
+pub mod protocol;
+pub mod serve;
+pub mod store;
+
+use super::probe::{DepthStats, Event, Probe, PruneReason, RobotCells, SolverEvent};
+use super::{Outcome, Report, Retired, RuleSupport, SolveError, SolverOptions};
+use crate::model::{Board, Puzzle};
+use process::{EngineProcess, GRACE, Incoming};
+use protocol::{Answer, Go, Identity, ProtocolError, Verdict};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long an engine has to finish its handshake (`repok`) and to answer `isready`.
+pub const HANDSHAKE_TIME: Duration = Duration::from_secs(10);
+
+/// How often the driver looks at the cancel flag and the probe while it waits for a line:
+/// well within the 100 ms a cancel may take.
+const POLL: Duration = Duration::from_millis(10);
+
+/// Lines in one run that are neither rows nor asked-for events nor the result (info lines,
+/// unknown words, events not asked for): past this many, the engine is flooding its output.
+pub const FLOOD_LINES: u64 = 100_000;
+
+/// How to start an engine: its name, its command and the folder it runs in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EngineSpec {
+    /// The name it is registered and shown under.
+    pub name: String,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The folder it runs in; `None`: the current folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+}
+
+impl EngineSpec {
+    /// An engine for a command line given as one text (`"python3 bfs.py --fast"`), split at
+    /// white space, with quotes (`'…'`, `"…"`) keeping spaces inside one argument; named after
+    /// the text itself.
+    pub fn ad_hoc(command_line: &str) -> Result<EngineSpec, String> {
+        let command = split_command_line(command_line)?;
+        if command.is_empty() {
+            return Err("the engine command is empty".into());
+        }
+        Ok(EngineSpec {
+            name: command_line.trim().to_string(),
+            command,
+            dir: None,
+        })
+    }
+
+    /// The command as one line, arguments with spaces quoted.
+    pub fn command_line(&self) -> String {
+        self.command
+            .iter()
+            .map(|part| {
+                if part.is_empty() || part.contains(char::is_whitespace) {
+                    format!("'{part}'")
+                } else {
+                    part.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Splits a command line at white space outside quotes.
+fn split_command_line(text: &str) -> Result<Vec<String>, String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut in_part = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => current.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                in_part = true;
+            }
+            None if c.is_whitespace() => {
+                if in_part {
+                    parts.push(std::mem::take(&mut current));
+                    in_part = false;
+                }
+            }
+            None => {
+                current.push(c);
+                in_part = true;
+            }
+        }
+    }
+    if let Some(q) = quote {
+        return Err(format!("the quote {q} in '{text}' is never closed"));
+    }
+    if in_part {
+        parts.push(current);
+    }
+    Ok(parts)
+}
+
+/// What went wrong with an engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineProblem {
+    /// The program could not be started.
+    #[error("it did not start: {0}")]
+    DidNotStart(String),
+    /// The process ended while it was expected to answer.
+    #[error("{status}{}", line.as_ref().map(|l| format!(" (its last line was '{l}')")).unwrap_or_default())]
+    Exited {
+        /// How it ended, in words.
+        status: String,
+        /// The last line it wrote, if any.
+        line: Option<String>,
+    },
+    /// No `repok` within the handshake's time.
+    #[error("it did not finish the handshake (repok) within {0} s")]
+    NoHandshake(u64),
+    /// It chose a version this driver does not speak.
+    #[error(
+        "it answered 'repok {0}', a protocol version this program does not speak (it speaks 1)"
+    )]
+    Version(u32),
+    /// No `readyok` within the time allowed.
+    #[error("it did not answer isready within {0} s")]
+    NotReady(u64),
+    /// It ran past its time limit and the grace after `stop`.
+    #[error("it sent no result within 1 s of its time limit of {0} ms")]
+    Hung(u64),
+    /// It did not answer `stop` within the grace.
+    #[error("it ignored stop: no result within 1 s")]
+    IgnoredStop,
+    /// A line that breaks the protocol.
+    #[error("it sent a malformed line: {0}")]
+    Malformed(ProtocolError),
+    /// A line longer than the protocol allows.
+    #[error("it sent a line longer than 1 MiB, which begins '{0}'")]
+    LineTooLong(String),
+    /// Too many lines that carry nothing asked for.
+    #[error(
+        "it flooded its output: {FLOOD_LINES} lines that are neither rows, asked-for events nor a result; the last was '{0}'"
+    )]
+    Flood(String),
+    /// The result names another puzzle.
+    #[error(
+        "it answered for puzzle '{got}' while solving puzzle '{expected}', in the line '{line}'"
+    )]
+    WrongPuzzle {
+        /// The id sent.
+        expected: String,
+        /// The id answered.
+        got: String,
+        /// The line.
+        line: String,
+    },
+    /// A node event that does not match the puzzle's robots.
+    #[error("its node event names other robots than the puzzle's, in the line '{0}'")]
+    WrongRobots(String),
+}
+
+/// An engine's failure: which engine, what went wrong, and the last lines of its standard
+/// error (oldest first).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("engine '{engine}': {problem}{}", stderr_note(stderr))]
+pub struct EngineError {
+    /// The engine's name.
+    pub engine: String,
+    /// What went wrong.
+    pub problem: EngineProblem,
+    /// The last lines of its standard error, oldest first (at most 50).
+    pub stderr: Vec<String>,
+}
+
+/// The end of an error message: the last few lines of standard error, when there are any.
+fn stderr_note(stderr: &[String]) -> String {
+    const SHOWN: usize = 8;
+    if stderr.is_empty() {
+        return String::new();
+    }
+    let shown = &stderr[stderr.len().saturating_sub(SHOWN)..];
+    format!("; its standard error ends with:\n  {}", shown.join("\n  "))
+}
+
+/// An engine's `info string` line, as a solver event in the debugger's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineInfo {
+    /// The text.
+    pub text: String,
+}
+
+impl SolverEvent for EngineInfo {
+    fn describe(&self, _board: &Board) -> String {
+        format!("engine: {}", self.text)
+    }
+
+    fn status(&self) -> Option<(&'static str, String)> {
+        Some(("Engine says", self.text.clone()))
+    }
+}
+
+/// Text kept for the life of the program: the names of engines and of their counters and
+/// prune reasons, which the solver layer's reports and events hold as `&'static str`. Each
+/// distinct text is kept once, and at most [`MAX_INTERNED`] of them, so an engine that
+/// invents new names cannot grow the program without bound.
+pub fn intern(text: &str) -> &'static str {
+    static KEPT: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    // The list only grows by whole entries, consistent after any panic that left it locked.
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = kept.iter().find(|k| **k == text) {
+        return found;
+    }
+    if kept.len() >= MAX_INTERNED {
+        return "other";
+    }
+    let leaked: &'static str = Box::leak(text.to_string().into_boxed_str());
+    kept.push(leaked);
+    leaked
+}
+
+/// The most distinct names [`intern`] keeps.
+pub const MAX_INTERNED: usize = 4096;
+
+/// The longest counter name or prune reason kept; longer ones are cut.
+const NAME_CHARS: usize = 32;
+
+/// A running engine, past its handshake, ready for puzzles.
+pub struct Engine {
+    spec: EngineSpec,
+    process: EngineProcess,
+    identity: Identity,
+    runs: u64,
+    /// A search that was stopped and whose result has not been read yet: its id and when it
+    /// was stopped.
+    stopped: Option<String>,
+}
+
+impl Engine {
+    /// Starts the engine and runs the handshake: `rep 1`, its `id` lines and `repok`, then
+    /// `isready` and `readyok`, each within [`HANDSHAKE_TIME`].
+    pub fn start(spec: &EngineSpec) -> Result<Engine, EngineError> {
+        let mut process = EngineProcess::spawn(spec)?;
+        let mut identity = Identity::default();
+        process.send(&format!("rep {}", protocol::VERSION))?;
+        let deadline = Instant::now() + HANDSHAKE_TIME;
+        let mut last_line = None;
+        loop {
+            let line = match next_line(&mut process, deadline, &mut last_line)? {
+                Some(line) => line,
+                None => {
+                    let error = process.error(EngineProblem::NoHandshake(HANDSHAKE_TIME.as_secs()));
+                    process.kill();
+                    return Err(error);
+                }
+            };
+            match protocol::parse_answer(&line) {
+                Ok(Some(Answer::Id(pairs))) => identity.add(&pairs),
+                Ok(Some(Answer::RepOk(version))) => {
+                    if version == 0 || version > protocol::VERSION {
+                        let error = process.error(EngineProblem::Version(version));
+                        process.kill();
+                        return Err(error);
+                    }
+                    break;
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    let error = process.error(EngineProblem::Malformed(error));
+                    process.kill();
+                    return Err(error);
+                }
+            }
+        }
+        let mut engine = Engine {
+            spec: spec.clone(),
+            process,
+            identity,
+            runs: 0,
+            stopped: None,
+        };
+        engine.is_ready(HANDSHAKE_TIME)?;
+        Ok(engine)
+    }
+
+    /// What the engine said about itself.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// How the engine was started.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// The engine's process id.
+    pub fn process_id(&self) -> u32 {
+        self.process.id()
+    }
+
+    /// The last lines of the engine's standard error.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.process.stderr_tail()
+    }
+
+    /// The rule options the engine supports.
+    pub fn rules(&self) -> RuleSupport {
+        RuleSupport {
+            ricochet: self.identity.ricochet,
+            no_rebound: self.identity.no_rebound,
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`, at most `within`. Other lines are read and
+    /// set aside as the protocol allows (a late result of a stopped search is dropped).
+    pub fn is_ready(&mut self, within: Duration) -> Result<(), EngineError> {
+        self.process.send("isready")?;
+        let deadline = Instant::now() + within;
+        let mut last_line = None;
+        loop {
+            let Some(line) = next_line(&mut self.process, deadline, &mut last_line)? else {
+                return Err(self
+                    .process
+                    .error(EngineProblem::NotReady(within.as_secs())));
+            };
+            match protocol::parse_answer(&line) {
+                Ok(Some(Answer::ReadyOk)) => return Ok(()),
+                Ok(Some(Answer::Result(result))) if self.stopped.as_ref() == Some(&result.id) => {
+                    self.stopped = None;
+                    self.process.stop_answered();
+                }
+                Ok(_) => {}
+                Err(error) => return Err(self.process.error(EngineProblem::Malformed(error))),
+            }
+        }
+    }
+
+    /// Sends a raw line, as a fault probe does.
+    pub fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
+        self.process.send(line)
+    }
+
+    /// Reads the engine's next raw line, waiting at most `within`; `Ok(None)` when it sent
+    /// none in time. For fault probes, which look at lines themselves.
+    pub fn read_line(&mut self, within: Duration) -> Result<Option<String>, EngineError> {
+        let mut last_line = None;
+        next_line(&mut self.process, Instant::now() + within, &mut last_line)
+    }
+
+    /// Marks a search started with raw lines as stopped and its result as read, so the next
+    /// [`solve`](Engine::solve) does not wait for it.
+    pub fn forget_stop(&mut self) {
+        self.stopped = None;
+        self.process.stop_answered();
+    }
+
+    /// Solves one puzzle: sends it with `go` and its limits, turns every row and event into
+    /// probe calls, and returns the report with the answer replayed. A cancel (the flag or
+    /// the probe) sends `stop` and returns at once, marked cancelled; the engine's late
+    /// result is read before the next puzzle, within a grace of one second.
+    ///
+    /// A rule option the engine does not list is refused before anything is sent.
+    pub fn solve<P: Probe>(
+        &mut self,
+        puzzle: &Puzzle,
+        options: &SolverOptions,
+        limits: &super::Limits,
+        probe: &mut P,
+    ) -> Result<Report, SolveError> {
+        let name = intern(&self.spec.name);
+        if let Some(rule) = self.rules().unsupported(puzzle.rules()) {
+            return Err(SolveError::UnsupportedRule { solver: name, rule });
+        }
+        self.solve_inner(name, puzzle, options, limits, probe)
+            .map_err(SolveError::Engine)
+    }
+
+    fn settle_stopped_search(&mut self) -> Result<(), EngineError> {
+        if self.stopped.is_none() {
+            return Ok(());
+        }
+        let deadline = Instant::now() + GRACE;
+        let mut last_line = None;
+        while self.stopped.is_some() {
+            let Some(line) = next_line(&mut self.process, deadline, &mut last_line)? else {
+                return Err(self.process.error(EngineProblem::IgnoredStop));
+            };
+            if let Ok(Some(Answer::Result(result))) = protocol::parse_answer(&line)
+                && self.stopped.as_ref() == Some(&result.id)
+            {
+                self.stopped = None;
+                self.process.stop_answered();
+            }
+        }
+        Ok(())
+    }
+
+    fn solve_inner<P: Probe>(
+        &mut self,
+        name: &'static str,
+        puzzle: &Puzzle,
+        options: &SolverOptions,
+        limits: &super::Limits,
+        probe: &mut P,
+    ) -> Result<Report, EngineError> {
+        self.settle_stopped_search()?;
+        self.runs += 1;
+        let id = format!("p{}", self.runs);
+        let wants_events = probe.wants_events();
+        let go = Go {
+            depth: options.depth_limit,
+            time_millis: limits
+                .time
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            events: wants_events && self.identity.events,
+        };
+        self.process.send(&protocol::format_puzzle(&id, puzzle))?;
+        let start = Instant::now();
+        self.process.send(&protocol::Request::Go(go).to_string())?;
+        let deadline = limits.time.and_then(|t| start.checked_add(t));
+        let mut time_stop: Option<Instant> = None;
+        let mut depths: Vec<DepthStats> = Vec::new();
+        let mut nodes: u64 = 0;
+        let mut idle_lines: u64 = 0;
+        let mut last_line: Option<String> = None;
+        let end = |outcome: Outcome, depths: Vec<DepthStats>, nodes: u64| Report {
+            solver: name,
+            outcome,
+            depths,
+            elapsed: start.elapsed(),
+            peak_memory: 0,
+            nodes,
+            threads: 1,
+            cpu_millis: None,
+            huge_page_bytes: None,
+        };
+        loop {
+            let cancelled = probe.should_stop()
+                || limits
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed));
+            if cancelled && time_stop.is_none() {
+                // The wait ends at once; the result is read (or the engine killed) later.
+                self.process.send("stop")?;
+                self.stopped = Some(id);
+                return Ok(end(Outcome::Cancelled, depths, nodes));
+            }
+            let now = Instant::now();
+            match time_stop {
+                None if deadline.is_some_and(|d| now >= d) => {
+                    self.process.send("stop")?;
+                    time_stop = Some(now);
+                }
+                Some(sent) if now >= sent + GRACE => {
+                    let limit = go.time_millis.unwrap_or(0);
+                    return Err(self.process.error(EngineProblem::Hung(limit)));
+                }
+                _ => {}
+            }
+            let line = match self.process.receive(POLL)? {
+                None => continue,
+                Some(Incoming::Line(line)) => line,
+                Some(Incoming::TooLong(head)) => {
+                    return Err(self.process.error(EngineProblem::LineTooLong(head)));
+                }
+                Some(Incoming::Closed(read_error)) => {
+                    let status = read_error
+                        .map(|error| format!("its output could not be read: {error}"))
+                        .unwrap_or_else(|| self.process.exit_status_soon());
+                    return Err(self.process.error(EngineProblem::Exited {
+                        status,
+                        line: last_line.map(|l| process::quoted(&l)),
+                    }));
+                }
+            };
+            let answer = match protocol::parse_answer(&line) {
+                Ok(answer) => answer,
+                Err(error) => return Err(self.process.error(EngineProblem::Malformed(error))),
+            };
+            let mut counts = false;
+            match answer {
+                Some(Answer::Row(row)) => {
+                    counts = true;
+                    nodes = nodes.saturating_add(row.nodes);
+                    let stats = depth_stats(&row);
+                    probe.depth_finished(&stats);
+                    probe.event(|| Event::IterationFinished(stats.clone()));
+                    probe.progress(nodes, 0);
+                    depths.push(stats);
+                }
+                Some(Answer::Node(node)) if go.events => {
+                    counts = true;
+                    let Some(cells) = robot_cells(puzzle, &node.robots) else {
+                        return Err(self
+                            .process
+                            .error(EngineProblem::WrongRobots(process::quoted(&line))));
+                    };
+                    probe.event(|| Event::Node {
+                        depth: node.path.len() as u32,
+                        cells,
+                        path: node.path.clone(),
+                    });
+                }
+                Some(Answer::Prune(prune)) if go.events => {
+                    counts = true;
+                    probe.event(|| Event::Pruned {
+                        depth: prune.path.len() as u32,
+                        reason: prune_reason(&prune.reason, &prune.numbers),
+                    });
+                }
+                Some(Answer::Info(text)) => {
+                    probe.event(|| Event::solver(EngineInfo { text: text.clone() }));
+                }
+                Some(Answer::Result(result)) => {
+                    if result.id != id {
+                        return Err(self.process.error(EngineProblem::WrongPuzzle {
+                            expected: id,
+                            got: result.id,
+                            line: process::quoted(&line),
+                        }));
+                    }
+                    if time_stop.is_some() {
+                        self.process.stop_answered();
+                    }
+                    let outcome = match result.verdict {
+                        Verdict::Solved(moves) => match puzzle.replay(&moves) {
+                            Ok(_) => {
+                                probe.event(|| Event::Solution {
+                                    moves: moves.clone(),
+                                });
+                                Outcome::Solved { moves }
+                            }
+                            Err(error) => Outcome::Invalid {
+                                claimed: moves,
+                                error,
+                            },
+                        },
+                        Verdict::Unsolvable => Outcome::Unsolvable { within: None },
+                        Verdict::NoneWithin(n) => Outcome::Unsolvable { within: Some(n) },
+                        Verdict::GaveUp(_) if time_stop.is_some() => Outcome::TimeLimit,
+                        Verdict::GaveUp(_) => Outcome::NotFound,
+                    };
+                    return Ok(end(outcome, depths, nodes));
+                }
+                _ => {}
+            }
+            if !counts {
+                idle_lines += 1;
+                if idle_lines > FLOOD_LINES {
+                    return Err(self
+                        .process
+                        .error(EngineProblem::Flood(process::quoted(&line))));
+                }
+            }
+            last_line = Some(line);
+        }
+    }
+
+    /// Ends the engine: `quit`, a grace of one second, then a kill.
+    pub fn quit(self) {
+        self.process.end();
+    }
+
+    /// Ends the engine now, without a grace.
+    pub fn kill(self) {
+        self.process.kill();
+    }
+}
+
+/// The next line before `deadline`; `Ok(None)` past it. A closed output or an overlong line
+/// is the engine's error; `last_line` keeps the line before, for the error that names it.
+fn next_line(
+    process: &mut EngineProcess,
+    deadline: Instant,
+    last_line: &mut Option<String>,
+) -> Result<Option<String>, EngineError> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(None);
+        }
+        match process.receive(left.min(POLL * 10))? {
+            None => continue,
+            Some(Incoming::Line(line)) => {
+                *last_line = Some(line.clone());
+                return Ok(Some(line));
+            }
+            Some(Incoming::TooLong(head)) => {
+                return Err(process.error(EngineProblem::LineTooLong(head)));
+            }
+            Some(Incoming::Closed(read_error)) => {
+                let status = read_error
+                    .map(|error| format!("its output could not be read: {error}"))
+                    .unwrap_or_else(|| process.exit_status_soon());
+                return Err(process.error(EngineProblem::Exited {
+                    status,
+                    line: last_line.as_deref().map(process::quoted),
+                }));
+            }
+        }
+    }
+}
+
+/// A row as the solver layer's per-depth statistics: its nodes, the counters named `inner`
+/// and `hits` in those columns, its time as the extra counter `time`, and every other counter
+/// as an extra counter under its own name (cut to 32 characters). `millis`, the name of a
+/// row's time in reports, is left out so that it cannot be taken for that.
+fn depth_stats(row: &protocol::Row) -> DepthStats {
+    let mut stats = DepthStats {
+        depth: row.depth,
+        nodes: row.nodes,
+        ..DepthStats::default()
+    };
+    if let Some(time) = row.time_millis {
+        stats.extra.push(("time", time));
+    }
+    for (name, value) in &row.counters {
+        match name.as_str() {
+            "inner" => stats.inner = *value,
+            "hits" => stats.hits = *value,
+            "millis" => {}
+            _ => {
+                let short: String = name.chars().take(NAME_CHARS).collect();
+                stats.extra.push((intern(&short), *value));
+            }
+        }
+    }
+    stats
+}
+
+/// A node event's robots in the puzzle's colour order, when they are exactly its robots.
+fn robot_cells(
+    puzzle: &Puzzle,
+    robots: &[(crate::model::RobotColor, crate::model::Pos)],
+) -> Option<RobotCells> {
+    if robots.len() != puzzle.robots().len() {
+        return None;
+    }
+    let board = puzzle.board();
+    let mut cells = Vec::with_capacity(robots.len());
+    for robot in puzzle.robots() {
+        let (_, pos) = robots.iter().find(|(color, _)| *color == robot.color)?;
+        if !board.contains(*pos) {
+            return None;
+        }
+        cells.push(board.cell(*pos));
+    }
+    Some(RobotCells::new(&cells))
+}
+
+/// A prune reason as the solver layer names it: `seen` and `visited` as a visited state,
+/// `depth` as the depth limit, `bound` with its numbers as a lower bound, `table` with
+/// `stored=` as a table hit, and any other word as itself.
+fn prune_reason(reason: &str, numbers: &[(String, i64)]) -> PruneReason {
+    let number = |key: &str| {
+        numbers
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, v)| u32::try_from(*v).ok())
+    };
+    match reason {
+        "seen" | "visited" => PruneReason::Visited,
+        "depth" => PruneReason::DepthLimit,
+        "bound" => match (number("bound"), number("remaining")) {
+            (Some(bound), Some(remaining)) => PruneReason::LowerBound { bound, remaining },
+            _ => PruneReason::Other("bound"),
+        },
+        "table" => match number("stored") {
+            Some(stored) => PruneReason::TableHit { stored },
+            None => PruneReason::Other("table"),
+        },
+        other => {
+            let short: String = other.chars().take(NAME_CHARS).collect();
+            PruneReason::Other(intern(&short))
+        }
+    }
+}
+
+/// Runs one puzzle on a freshly started engine and ends it: the path
+/// [`solver::run`](super::run) takes for a [`SolverChoice::Engine`](super::SolverChoice).
+/// After a cancel the engine is handed back in the [`Retired`] tables, so the caller answers
+/// first and the engine is given its grace (then killed) when they are dropped.
+pub(super) fn run_once<P: Probe>(
+    spec: &EngineSpec,
+    puzzle: &Puzzle,
+    options: &SolverOptions,
+    limits: &super::Limits,
+    probe: &mut P,
+) -> Result<(Report, Retired), SolveError> {
+    let mut engine = Engine::start(spec).map_err(SolveError::Engine)?;
+    let result = engine.solve(puzzle, options, limits, probe);
+    match &result {
+        Ok(report) if report.outcome == Outcome::Cancelled => {
+            let retired = Retired(vec![Box::new(engine.process)]);
+            return result.map(|report| (report, retired));
+        }
+        Ok(_) => engine.quit(),
+        // An engine that failed is not waited for.
+        Err(_) => engine.kill(),
+    }
+    result.map(|report| (report, Retired::default()))
+}
+
+/// How an engine did in [`test_engine`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineVerdict {
+    /// Whether it passed: it started, finished the handshake, answered `isready` and solved
+    /// the test puzzle with a valid answer.
+    pub works: bool,
+    /// What it said about itself, when it got that far.
+    pub identity: Option<Identity>,
+    /// Sentences for the user, one per step, in order.
+    pub steps: Vec<String>,
+    /// The last lines of its standard error.
+    pub stderr: Vec<String>,
+}
+
+/// Tries an engine: the handshake, `isready`, and a small puzzle (the page's 4x3 example,
+/// solved by one move) within ten seconds; says in sentences what happened. The app's
+/// *Add engine* dialog shows this under its *Test* button.
+pub fn test_engine(spec: &EngineSpec) -> EngineVerdict {
+    let mut verdict = EngineVerdict {
+        works: false,
+        identity: None,
+        steps: Vec::new(),
+        stderr: Vec::new(),
+    };
+    let mut engine = match Engine::start(spec) {
+        Ok(engine) => engine,
+        Err(error) => {
+            verdict.steps.push(error.problem.to_string());
+            verdict.stderr = error.stderr;
+            return verdict;
+        }
+    };
+    let identity = engine.identity().clone();
+    verdict.steps.push(format!(
+        "it started and finished the handshake{}",
+        identity
+            .name
+            .as_ref()
+            .map(|name| format!(" as '{name}'"))
+            .unwrap_or_default()
+    ));
+    verdict.identity = Some(identity);
+    let puzzle = test_puzzle();
+    let limits = super::Limits {
+        time: Some(HANDSHAKE_TIME),
+        ..super::Limits::default()
+    };
+    let result = engine.solve(
+        &puzzle,
+        &SolverOptions::default(),
+        &limits,
+        &mut super::NoProbe,
+    );
+    verdict.stderr = engine.stderr_tail();
+    match result {
+        Ok(report) => match &report.outcome {
+            Outcome::Solved { moves } => {
+                verdict.works = true;
+                verdict.steps.push(format!(
+                    "it solved a test puzzle in {} move{} ({} rows)",
+                    moves.len(),
+                    if moves.len() == 1 { "" } else { "s" },
+                    report.depths.len()
+                ));
+            }
+            Outcome::Invalid { error, .. } => verdict
+                .steps
+                .push(format!("its answer to a test puzzle is wrong: {error}")),
+            other => verdict.steps.push(format!(
+                "it did not solve a test puzzle that takes one move: {}",
+                other.name()
+            )),
+        },
+        Err(error) => verdict.steps.push(error.to_string()),
+    }
+    engine.quit();
+    verdict
+}
+
+/// The page's example: a 4x3 board, red at 0,0 reaches 3,0 by one move east.
+pub fn test_puzzle() -> Puzzle {
+    const LINE: &str = "puzzle id=t size=4x3 walls=d1139002c446 closed=- robots=R@0,0;B@3,2 goal=R@3,0 targets=R:circle@3,0 rules=-";
+    match protocol::parse_request(LINE) {
+        Ok(Some(protocol::Request::Puzzle(request))) => request.puzzle,
+        // The line is the page's example, read by the tests; it always parses.
+        _ => unreachable!("the page's example puzzle parses"),
+    }
+}
+
+/// An engine shared between the solver choices that name it.
+pub type SharedSpec = Arc<EngineSpec>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_split_at_spaces_outside_quotes() {
+        assert_eq!(
+            split_command_line("python3  'my engine.py' -x \"a b\"").unwrap(),
+            vec!["python3", "my engine.py", "-x", "a b"]
+        );
+        assert!(split_command_line("python3 'open").is_err());
+        assert_eq!(
+            EngineSpec::ad_hoc("python3 'my engine.py'")
+                .unwrap()
+                .command_line(),
+            "python3 'my engine.py'"
+        );
+    }
+
+    #[test]
+    fn the_test_puzzle_is_solved_by_one_move() {
+        let puzzle = test_puzzle();
+        let report = super::super::run(
+            super::super::SolverId::Bfs,
+            &puzzle,
+            &SolverOptions::default(),
+            &super::super::Limits::default(),
+            &mut super::super::NoProbe,
+        )
+        .unwrap();
+        assert_eq!(report.outcome.move_count(), Some(1));
+    }
+}

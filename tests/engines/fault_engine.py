@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""An engine that breaks the protocol on purpose, one way per mode, for the driver's tests.
+
+Usage: fault_engine.py MODE PIDFILE. It writes its process id (and that of any process it
+starts) to PIDFILE, one a line, so a test can check that none is left behind. Modes:
+
+  never-handshakes  reads its input and never answers
+  crash             answers the handshake, then on `go` sends a row, writes to standard
+                    error and exits with code 3
+  hang              answers the handshake, then on `go` never answers, not even `stop`
+  ignore-stop       like hang, but answers `isready`
+  garbage           answers `go` with a malformed row
+  flood             answers `go` with endless info lines
+  wrong-id          answers `go` for another puzzle
+  illegal           answers `go` with a move that does not move the robot
+  long-line         answers `go` with a line of 2 MiB
+  grandchild        starts a `sleep` of its own, then hangs like `hang`
+"""
+import os
+import subprocess
+import sys
+
+mode, pidfile = sys.argv[1], sys.argv[2]
+with open(pidfile, "a") as f:
+    f.write(f"{os.getpid()}\n")
+
+
+def send(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+puzzle_id = "-"
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if mode == "never-handshakes":
+        continue
+    command = words[0]
+    if command == "rep":
+        send("id name=fault-" + mode)
+        send("repok 1")
+    elif command == "isready":
+        send("readyok")
+    elif command == "puzzle":
+        puzzle_id = next(w[3:] for w in words if w.startswith("id="))
+    elif command == "go":
+        if mode == "crash":
+            send("row depth=0 nodes=1")
+            sys.stderr.write("Traceback (most recent call last):\nValueError: boom in the search\n")
+            sys.stderr.flush()
+            sys.exit(3)
+        elif mode == "garbage":
+            send("row depth=banana nodes=1")
+        elif mode == "flood":
+            while True:
+                send("info string flooding the driver")
+        elif mode == "wrong-id":
+            send(f"result id=not-{puzzle_id} solved RE")
+        elif mode == "illegal":
+            send(f"result id={puzzle_id} solved RN RE")
+        elif mode == "long-line":
+            send("info string " + "x" * (2 << 20))
+        elif mode == "grandchild":
+            child = subprocess.Popen(["sleep", "1000"])
+            with open(pidfile, "a") as f:
+                f.write(f"{child.pid}\n")
+    elif command == "quit" and mode not in ("hang", "ignore-stop", "grandchild"):
+        break

@@ -1,0 +1,102 @@
+//! The Python example engine (`examples/engines/bfs.py`, standard library only): its answers
+//! equal `fast`'s on the reference puzzles it can reach, its rows reach `solve --json`, and
+//! `engine check` passes for it.
+
+use ricochet_lab::model::formats::load_source;
+use ricochet_lab::solver::engine::EngineSpec;
+use ricochet_lab::solver::{
+    self, Limits, NoProbe, RecordingProbe, SolverChoice, SolverId, SolverOptions,
+};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/engines/bfs.py")
+}
+
+fn python_engine() -> SolverChoice {
+    SolverChoice::engine(EngineSpec {
+        name: "bfs-python".into(),
+        command: vec!["python3".into(), example().display().to_string()],
+        dir: None,
+    })
+}
+
+/// The reference puzzles a breadth-first search in Python finishes within a minute.
+const REACHABLE: [&str; 2] = ["small-6x6.ron", "empty-16x16.ron"];
+
+#[test]
+fn the_python_example_answers_as_fast_on_the_reference_puzzles_it_reaches() {
+    for name in REACHABLE {
+        let path = format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"));
+        let puzzle = load_source(&path).unwrap();
+        let options = SolverOptions::default();
+        let fast = solver::run(
+            SolverId::Fast,
+            &puzzle,
+            &options,
+            &Limits::default(),
+            &mut NoProbe,
+        )
+        .unwrap();
+        let limits = Limits {
+            time: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        };
+        let mut probe = RecordingProbe::default();
+        let report = solver::run(python_engine(), &puzzle, &options, &limits, &mut probe).unwrap();
+        assert_eq!(
+            report.outcome.move_count(),
+            fast.outcome.move_count(),
+            "{name}: {:?}",
+            report.outcome
+        );
+        assert_eq!(report.solver, "bfs-python");
+        assert_eq!(probe.depths, report.depths, "{name}");
+        assert!(!report.depths.is_empty(), "{name}");
+        // Node events reach the probe when it asks for them.
+        assert!(
+            probe.count(|e| matches!(e, solver::Event::Node { .. })) > 0,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn engine_check_passes_for_the_python_example() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(["engine", "check", "--engine"])
+        .arg(format!("python3 {}", example().display()))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn solve_json_shows_the_python_examples_rows() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(["solve", "boards/small-6x6.ron", "--json", "--engine"])
+        .arg(format!("python3 {}", example().display()))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        value["solver"],
+        "python3 ".to_string() + &example().display().to_string()
+    );
+    assert_eq!(value["moves"], 5);
+    assert!(value["depths"].as_array().unwrap().len() >= 5, "{value}");
+}

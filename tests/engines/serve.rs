@@ -1,0 +1,114 @@
+//! The built-in solvers served as engines (`engine serve`), driven by this program's own
+//! driver: `engine check` passes for each, and `solve --engine` shows an engine's rows.
+
+use ricochet_lab::solver::SolverId;
+use std::process::Command;
+
+const LAB: &str = env!("CARGO_BIN_EXE_ricochet-lab");
+
+fn lab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(LAB)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RICOCHET_LAB_CONFIG_DIR", env!("CARGO_TARGET_TMPDIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn served(solver: SolverId) -> String {
+    format!("{LAB} engine serve --solver {solver}")
+}
+
+#[test]
+fn engine_check_passes_for_every_built_in_solver_served_as_an_engine() {
+    let mut failures = Vec::new();
+    for solver in SolverId::ALL {
+        let (code, out, err) = lab(&["engine", "check", "--engine", &served(solver)]);
+        if code != 0 {
+            failures.push(format!("{solver}:\n{out}{err}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn solve_json_with_an_engine_shows_its_rows_and_its_answer() {
+    let (code, out, err) = lab(&[
+        "solve",
+        "boards/small-6x6.ron",
+        "--engine",
+        &served(SolverId::Bfs),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["outcome"], "solved");
+    assert_eq!(value["moves"], 5);
+    let rows = value["depths"].as_array().unwrap();
+    assert!(rows.len() >= 5, "{value}");
+    assert!(
+        rows.iter()
+            .all(|row| row["nodes"].is_u64() && row["millis"].is_f64()),
+        "{value}"
+    );
+    // The served solver's own time for each row comes as the engine's `time` counter.
+    assert!(rows.iter().all(|row| row["time"].is_u64()), "{value}");
+}
+
+#[test]
+fn engines_are_registered_listed_used_by_name_and_removed() {
+    let folder = tempfile::tempdir().unwrap();
+    let lab_in = |args: &[&str]| {
+        let out = Command::new(LAB)
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("RICOCHET_LAB_CONFIG_DIR", folder.path())
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = lab_in(&[
+        "engine",
+        "add",
+        "served-bfs",
+        "--",
+        LAB,
+        "engine",
+        "serve",
+        "--solver",
+        "bfs",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(folder.path().join("engines.ron").is_file());
+    let (code, out, _) = lab_in(&["engine", "list"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("served-bfs") && out.contains("engine serve --solver bfs"),
+        "{out}"
+    );
+    let (code, out, err) = lab_in(&["solve", "boards/small-6x6.ron", "--solver", "served-bfs"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("5 moves in"), "{out}");
+    let (code, out, err) = lab_in(&["engine", "test", "served-bfs"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("works"), "{out}");
+    let (code, _, err) = lab_in(&["solve", "boards/small-6x6.ron", "--solver", "nosuch"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("served-bfs") && err.contains("fast"), "{err}");
+    let (code, _, _) = lab_in(&["engine", "remove", "served-bfs"]);
+    assert_eq!(code, 0);
+    let (_, out, _) = lab_in(&["engine", "list"]);
+    assert!(!out.contains("served-bfs"), "{out}");
+    let (code, _, err) = lab_in(&["engine", "add", "fast", "--", "python3", "x.py"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("built-in"), "{err}");
+}
