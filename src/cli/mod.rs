@@ -84,7 +84,11 @@ enum Command {
 
 /// Runs the program: the app without arguments, a command otherwise.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    common::fail_writes_past_the_file_size_limit();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return output::clap_exit(&error),
+    };
     let Some(command) = cli.command else {
         return match ricochet_lab::app::run_native() {
             Ok(()) => ExitCode::SUCCESS,

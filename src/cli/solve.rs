@@ -78,24 +78,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
     match (args.depth_limit, args.solver.kind().deepest_limit) {
-        (Some(_), None) => anyhow::bail!(
-            "the {} solver takes no depth limit; leave out --depth-limit",
-            args.solver
-        ),
-        (Some(limit), Some(deepest)) if limit > deepest => anyhow::bail!(
-            "--depth-limit {limit} is more than {} can use: it searches 1 to {deepest} moves deep",
-            args.solver
-        ),
+        (Some(_), None) => {
+            return Err(super::output::usage(format!(
+                "the {} solver takes no depth limit; leave out --depth-limit",
+                args.solver
+            )));
+        }
+        (Some(limit), Some(deepest)) if limit > deepest => {
+            return Err(super::output::usage(format!(
+                "--depth-limit {limit} is not in 1..={deepest}, the depths {} searches",
+                args.solver
+            )));
+        }
         _ => {}
     }
     // Only `fast` searches on several threads; a count given to another solver would be
     // ignored without a word.
     if args.threads.is_some() && args.solver != SolverId::Fast && !args.all_solutions {
-        anyhow::bail!(
+        return Err(super::output::usage(format!(
             "the {} solver searches on one thread; --threads applies to fast and to the \
              listing of --all-solutions only",
             args.solver
-        );
+        )));
     }
     let limits = Limits {
         time: args.time_limit,
