@@ -1,8 +1,9 @@
 //! The command line as a well-behaved program: writes under a file-size limit, the modes of
 //! the files it makes, help into a full device, one exit-code rule for every command, folders
-//! of outputs checked before the work, rules a game id cannot hold and bounded bench repeats.
+//! of outputs checked before the work, rules a game id cannot hold, bounded bench repeats,
+//! opening a puzzle and installing the desktop entry.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -424,5 +425,100 @@ fn bench_repeats_are_bounded_and_a_ctrl_c_ends_a_long_series_at_once() {
         assert_eq!(status.code(), Some(3));
         // Generous for a loaded machine; the series left would take far longer.
         assert!(took < Duration::from_secs(2), "{took:?}");
+    }
+}
+
+#[test]
+fn a_puzzle_argument_opens_the_app_and_a_word_that_is_none_is_refused() {
+    let (code, _, err) = run(&["slove", "boards/small-6x6.ron"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&["slove"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("neither a command (solve,"), "{err}");
+    let (code, _, err) = run(&["boards/nothing-here.ron"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no such file"), "{err}");
+    let (code, _, err) = run(&["7650+42+E2302B12+00"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no target"), "{err}");
+    // With no display the window cannot open, which shows the file got past the parser.
+    let (code, _, err) = text(
+        lab()
+            .arg("boards/real-21.ron")
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the window could not be opened"), "{err}");
+}
+
+/// Runs `install-desktop` with `XDG_DATA_HOME` set to `data`.
+fn install(data: &Path, uninstall: bool) -> (i32, String, String) {
+    let mut command = lab();
+    command.env("XDG_DATA_HOME", data).arg("install-desktop");
+    if uninstall {
+        command.arg("--uninstall");
+    }
+    text(command.output().unwrap())
+}
+
+/// Every file of ours under a folder (not the desktop's caches), by its path relative to it,
+/// with its bytes.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, into: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, into);
+            } else if path.to_string_lossy().contains("ricochet-lab") {
+                let relative = path.strip_prefix(root).unwrap().to_path_buf();
+                into.push((relative, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files);
+    files.sort();
+    files
+}
+
+#[test]
+fn install_desktop_writes_the_entry_type_and_icons_again_and_again_and_removes_them() {
+    let data = tempfile::tempdir().unwrap();
+    let data = data.path();
+    let (code, out, err) = install(data, false);
+    assert_eq!(code, 0, "{err}");
+    let entry = std::fs::read_to_string(data.join("applications/ricochet-lab.desktop")).unwrap();
+    assert!(entry.starts_with("[Desktop Entry]\n"), "{entry}");
+    assert!(
+        entry.contains("\nMimeType=application/x-ricochet-lab-puzzle;\n"),
+        "{entry}"
+    );
+    assert!(entry.contains("\nIcon=ricochet-lab\n"), "{entry}");
+    let exec = entry.lines().find_map(|l| l.strip_prefix("Exec=")).unwrap();
+    assert!(exec.ends_with(" %f"), "{exec}");
+    let program = std::fs::canonicalize(env!("CARGO_BIN_EXE_ricochet-lab")).unwrap();
+    assert!(exec.contains(program.to_str().unwrap()), "{exec}");
+    let mime = std::fs::read_to_string(data.join("mime/packages/ricochet-lab.xml")).unwrap();
+    assert!(mime.contains(r#"<glob pattern="*.ron"/>"#), "{mime}");
+    for size in [64, 128, 256] {
+        let icon = data.join(format!("icons/hicolor/{size}x{size}/apps/ricochet-lab.png"));
+        let image = image::open(&icon).unwrap();
+        assert_eq!((image.width(), image.height()), (size, size));
+        assert!(out.contains(icon.to_str().unwrap()), "{out}");
+    }
+    // Again: the same files, nothing more.
+    let before = tree(data);
+    let (code, _, err) = install(data, false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(tree(data), before);
+    // Uninstalled: none of them is left, twice over.
+    for _ in 0..2 {
+        let (code, _, err) = install(data, true);
+        assert_eq!(code, 0, "{err}");
+        let left: Vec<PathBuf> = tree(data).into_iter().map(|(path, _)| path).collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }
