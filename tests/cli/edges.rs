@@ -524,7 +524,7 @@ fn analyze_writes_only_what_it_is_asked_to_and_replaces_only_with_force() {
     assert_eq!(saved, 2);
     let (code, _, err) = analyze(&["--save-dir", "saved"]);
     assert_eq!(code, 1);
-    assert!(err.contains("already exists"), "{err}");
+    assert!(err.contains("already holds hardest-01-"), "{err}");
     let (code, _, err) = analyze(&["--save-dir", "saved", "--force"]);
     assert_eq!(code, 0, "{err}");
 }
