@@ -83,7 +83,12 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         }
         // Files of an earlier run are found now, not after the search.
         (Err(_), Some(dir)) => {
-            super::common::check_out_dir(dir, "position", args.count + 1, args.force)?;
+            super::common::check_out_dir(
+                dir,
+                "position",
+                args.count.saturating_add(1),
+                args.force,
+            )?;
         }
         (Ok(_), _) => {}
     }
