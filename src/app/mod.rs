@@ -68,8 +68,9 @@ pub const WINDOW_SIZE: [f32; 2] = [1360.0, 900.0];
 /// The name of the board the app opens with when nothing was stored.
 pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
 
-/// Opens the app window and runs it until it is closed.
-pub fn run_native() -> eframe::Result {
+/// Opens the app window and runs it until it is closed, on `opening` when the program was
+/// started on a puzzle (`ricochet-lab PUZZLE`), else on the stored working board.
+pub fn run_native(opening: Option<Opening>) -> eframe::Result {
     // Checked before eframe reads it, since some stored values would stop the app.
     let report = settings_file::settings_file()
         .map(|path| settings_file::repair_settings_file(&path))
@@ -80,9 +81,33 @@ pub fn run_native() -> eframe::Result {
         Box::new(move |cc| {
             let mut app = RicochetApp::new(cc);
             app.report_settings(&report);
+            if let Some(opening) = opening {
+                app.apply_command(opening.command());
+            }
             Ok(Box::new(app))
         }),
     )
+}
+
+/// A puzzle the program was started on, as a file manager's *Open with*, a desktop launcher
+/// or a terminal passes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// A puzzle file (.ron, or .txt in Kevin Cox's format), opened as the Open command opens
+    /// one: a file that cannot be read leaves the stored board and says why in the window.
+    File(std::path::PathBuf),
+    /// A game id (or a Cox board's text), imported as the Import window imports one.
+    Text(String),
+}
+
+impl Opening {
+    /// The command that opens it, asking first when the stored board has unsaved edits.
+    pub fn command(self) -> Command {
+        Command::Guarded(match self {
+            Opening::File(path) => Pending::Open(path),
+            Opening::Text(text) => Pending::Import(text),
+        })
+    }
 }
 
 /// The window options.

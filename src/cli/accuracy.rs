@@ -29,8 +29,8 @@ pub struct AccuracyArgs {
     /// exceed this many MiB; the process holds more beside them (see the README).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     memory_limit: u64,
-    /// The number of robots (red, green, blue, yellow, then silver).
-    #[arg(long, default_value_t = 4)]
+    /// The number of robots, 1 to 5 (red, green, blue, yellow, then silver).
+    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=5))]
     robots: usize,
     /// Print one JSON object instead of the table.
     #[arg(long)]

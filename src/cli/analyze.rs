@@ -16,8 +16,8 @@ pub struct AnalyzeArgs {
     /// A board: a .ron file, a .txt Cox file, or a game id (its walls, targets, robot colours
     /// and rules are used; its robot positions and goal are not).
     pub source: String,
-    /// Random robot deals per target.
-    #[arg(long, default_value_t = 100)]
+    /// Random robot deals per target (at least 1).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub deals: u32,
     /// The seed every deal derives from; the same seed gives the same results.
     #[arg(long, default_value_t = 1)]
@@ -48,8 +48,10 @@ pub struct AnalyzeArgs {
         requires = "hardest"
     )]
     pub time_limit: Duration,
-    /// Save the hardest positions as .ron files in this folder (made when missing) when the
-    /// board has no game id; without it such positions are only described.
+    /// Save the hardest positions as .ron files in this folder (made when missing) when they
+    /// cannot be named by game ids (a board of other tiles, or one with rules, which a game id
+    /// cannot hold); without it such positions are only described. A folder that holds
+    /// positions of an earlier run is refused before the analysis, unless --force is given.
     #[arg(long, value_name = "DIR")]
     pub save_dir: Option<std::path::PathBuf>,
     /// Write one row per position to this CSV file.
@@ -79,8 +81,8 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
             path.display()
         );
     }
-    if args.deals == 0 {
-        anyhow::bail!("--deals must be at least 1");
+    if let Some(dir) = &args.save_dir {
+        super::common::check_out_dir(dir, "hardest", args.top, args.force)?;
     }
     let threads = match args.threads {
         Some(n) => n,
@@ -173,7 +175,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
                 .map_err(super::common::save_error)?;
                 path.display().to_string()
             }
-            (Err(_), None) => "no game id (give --save-dir DIR to save it)".to_string(),
+            (Err(error), None) => format!("no game id: {error}; give --save-dir DIR to save it"),
         };
         named.push((*moves, name, improved.clone()));
     }

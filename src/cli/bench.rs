@@ -17,8 +17,12 @@ pub struct BenchArgs {
     /// Which suite to run.
     #[arg(long, value_parser = named::<Suite>(), default_value_t = Suite::Reference)]
     suite: Suite,
-    /// Runs per puzzle and solver (at least 1); the median time is reported.
-    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    /// Runs per puzzle and solver, 1 to 1000; the median time is reported.
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=bench::MAX_REPEAT as u64)
+    )]
     repeat: usize,
     /// Print one JSON object instead of tables.
     #[arg(long)]

@@ -106,10 +106,11 @@ pub(super) fn json_line(object: &impl serde::Serialize) -> anyhow::Result<String
     Ok(serde_json::to_value(object)?.to_string())
 }
 
-/// A `--memory-limit` in MiB as bytes; zero is refused (no search fits in no memory).
+/// A `--memory-limit` in MiB as bytes; zero is refused as a usage error (no search fits in no
+/// memory).
 pub(super) fn mebibytes(value: u64) -> anyhow::Result<usize> {
     if value == 0 {
-        anyhow::bail!("--memory-limit must be at least 1 MiB");
+        return Err(super::output::usage("--memory-limit 0 is not in 1.. MiB"));
     }
     Ok(usize::try_from(value)
         .unwrap_or(usize::MAX)
@@ -126,11 +127,11 @@ pub(super) fn search_budget(mib: u64) -> anyhow::Result<usize> {
     let limit = mebibytes(mib)?;
     let held = resident_bytes().map_or(0, |bytes| bytes + LATER_BYTES);
     if held >= limit {
-        anyhow::bail!(
+        return Err(super::output::usage(format!(
             "--memory-limit {mib} MiB is less than the {} MiB this program holds before it \
              searches",
             held.div_ceil(1 << 20)
-        );
+        )));
     }
     Ok(limit - held)
 }
@@ -256,4 +257,109 @@ pub(super) fn progress_bar(total: u64, unit: &str) -> indicatif::ProgressBar {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
+}
+
+/// Makes a write past the file-size limit (`ulimit -f`) fail with an error instead of ending
+/// the process. The system's default for the signal such a write raises (SIGXFSZ) is to end
+/// the process at once, with no message and its temporary files left behind; ignored, the
+/// write fails with "File too large", which every writer reports with the file's name after
+/// removing what it had begun. Set first thing, whatever the parent process left it at.
+#[cfg(target_os = "linux")]
+pub(super) fn fail_writes_past_the_file_size_limit() {
+    // SAFETY: setting a signal to be ignored installs no handler, so no code of ours runs in
+    // a signal context; no other thread has started yet.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+/// Elsewhere the signal keeps the system's default.
+#[cfg(not(target_os = "linux"))]
+pub(super) fn fail_writes_past_the_file_size_limit() {}
+
+/// Checks, before any work, a folder a command will write numbered positions into
+/// (`{prefix}-{rank:02}-{moves}-moves.ron`, ranks 1 to `ranks`): a path that is not a folder is
+/// refused, and so is a folder that already holds a file of one of those ranks (an earlier
+/// run's), since its length is not known until the work is done, unless `force` allows
+/// replacing them. A missing folder is made when the files are written.
+pub(super) fn check_out_dir(
+    dir: &std::path::Path,
+    prefix: &str,
+    ranks: usize,
+    force: bool,
+) -> anyhow::Result<()> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => {
+            anyhow::bail!("{} is not a folder", dir.display())
+        }
+        Err(error) => anyhow::bail!("cannot read the folder {}: {error}", dir.display()),
+    };
+    if force {
+        return Ok(());
+    }
+    let mut taken: Vec<String> = entries
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| ranked_name(name, prefix).is_some_and(|rank| (1..=ranks).contains(&rank)))
+        .collect();
+    taken.sort();
+    if let Some(first) = taken.first() {
+        anyhow::bail!(
+            "{} already holds {first}{} of an earlier run; give --force to replace them, or \
+             choose another folder",
+            dir.display(),
+            match taken.len() {
+                1 => String::new(),
+                n => format!(" and {} more positions", n - 1),
+            }
+        );
+    }
+    Ok(())
+}
+
+/// The rank of a file named `{prefix}-{rank}-{moves}-moves.ron`, as commands name the
+/// positions they write.
+fn ranked_name(name: &str, prefix: &str) -> Option<usize> {
+    let rest = name.strip_prefix(prefix)?.strip_prefix('-')?;
+    let (rank, rest) = rest.split_once('-')?;
+    let moves = rest.strip_suffix("-moves.ron")?;
+    moves.parse::<u32>().ok()?;
+    rank.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_files_are_told_by_prefix_rank_and_moves() {
+        assert_eq!(ranked_name("position-01-12-moves.ron", "position"), Some(1));
+        assert_eq!(ranked_name("hardest-103-9-moves.ron", "hardest"), Some(103));
+        assert_eq!(ranked_name("hardest-01-9-moves.ron", "position"), None);
+        assert_eq!(ranked_name("position-01-x-moves.ron", "position"), None);
+        assert_eq!(ranked_name("position-01-12-moves.txt", "position"), None);
+    }
+
+    #[test]
+    fn a_folder_of_an_earlier_run_is_refused_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        check_out_dir(&dir.path().join("new"), "position", 3, false).unwrap();
+        std::fs::write(dir.path().join("position-04-7-moves.ron"), "").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "").unwrap();
+        check_out_dir(dir.path(), "position", 3, false).unwrap();
+        std::fs::write(dir.path().join("position-02-7-moves.ron"), "").unwrap();
+        let message = check_out_dir(dir.path(), "position", 3, false)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("position-02-7-moves.ron"), "{message}");
+        assert!(message.contains("--force"), "{message}");
+        check_out_dir(dir.path(), "position", 3, true).unwrap();
+        let file = dir.path().join("notes.txt");
+        let message = check_out_dir(&file, "position", 3, true)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("is not a folder"), "{message}");
+    }
 }

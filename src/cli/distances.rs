@@ -2,7 +2,6 @@
 
 use super::common::{EXIT_STOPPED, stop_name, with_rules};
 use super::output::{out, outln};
-use anyhow::Context;
 use ricochet_lab::model::formats;
 use ricochet_lab::model::{Puzzle, RobotColor};
 use ricochet_lab::solver::analysis::distances::{self, DistanceMap};
@@ -44,10 +43,15 @@ pub fn run(args: &DistancesArgs) -> anyhow::Result<ExitCode> {
     let only = match args.robot {
         None => None,
         Some(letter) => {
-            let color = RobotColor::from_letter(letter)
-                .with_context(|| format!("--robot {letter}: not a robot letter (R, G, B, Y, K)"))?;
+            let color = RobotColor::from_letter(letter).ok_or_else(|| {
+                super::output::usage(format!(
+                    "--robot {letter}: not a robot letter (R, G, B, Y, K)"
+                ))
+            })?;
             if puzzle.robot_index(color).is_none() {
-                anyhow::bail!("--robot {letter}: the puzzle has no {color} robot");
+                return Err(super::output::usage(format!(
+                    "--robot {letter}: the puzzle has no {color} robot"
+                )));
             }
             Some(color)
         }

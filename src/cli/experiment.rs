@@ -24,8 +24,8 @@ pub struct ExperimentArgs {
     /// Seed: configuration i is dealt from seed * 1000000 + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Robots per configuration.
-    #[arg(long, default_value_t = 4)]
+    /// Robots per configuration, 1 to 5.
+    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=5))]
     robots: usize,
     /// A fixed board (.ron, .txt or game id) to deal robots and targets on; standard random
     /// boards from the real tiles when left out.

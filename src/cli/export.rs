@@ -14,10 +14,15 @@ pub struct ExportArgs {
     /// The image to write: `.svg` (vector, scales to any size) or `.png`.
     output: PathBuf,
     /// The length of the board's longer side on paper, in millimetres (20 to 2000).
-    #[arg(long, value_name = "MM", default_value_t = print::DEFAULT_SIZE_MM)]
+    #[arg(long, value_name = "MM", default_value_t = print::DEFAULT_SIZE_MM, value_parser = millimetres)]
     size_mm: f32,
     /// The PNG's resolution in dots per inch (50 to 1200); recorded in the file.
-    #[arg(long, value_name = "DPI", default_value_t = png::DEFAULT_DPI)]
+    #[arg(
+        long,
+        value_name = "DPI",
+        default_value_t = png::DEFAULT_DPI,
+        value_parser = clap::value_parser!(u32).range(png::MIN_DPI as i64..=png::MAX_DPI as i64)
+    )]
     dpi: u32,
     /// Draw the board without its robots.
     #[arg(long)]
@@ -25,6 +30,24 @@ pub struct ExportArgs {
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
+}
+
+/// The `--size-mm` parser: a number of millimetres in the range print takes, so a value out of
+/// it is a usage error (exit code 2) named with the range, as every range is.
+fn millimetres(text: &str) -> Result<f32, String> {
+    let range = print::MIN_SIZE_MM..=print::MAX_SIZE_MM;
+    let value: f32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of millimetres"))?;
+    if !range.contains(&value) {
+        return Err(format!(
+            "{text} is not in {}..={} millimetres",
+            range.start(),
+            range.end()
+        ));
+    }
+    Ok(value)
 }
 
 /// Draws the board and writes the image atomically.

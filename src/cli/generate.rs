@@ -17,18 +17,32 @@ pub struct GenerateArgs {
     /// A board: a .ron file, a .txt Cox file, or a game id (its walls, targets, robot colours
     /// and rules are used; its robot positions and goal are not).
     pub source: String,
-    /// The optimal move count every position must have.
-    #[arg(long, value_name = "N")]
+    /// The optimal move count every position must have: 1 to 60 (2 to 60 under the ricochet
+    /// rule, which accepts no shorter solution).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(generate::MAX_MOVES))
+    )]
     pub moves: u32,
-    /// How many distinct positions to find.
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    /// How many distinct positions to find (at least 1).
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
     pub count: usize,
     /// The seed every walk derives from; the same seed gives the same positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// How many robots to deal (red, green, blue, yellow, silver in that order); the board's
-    /// own robots when not given.
-    #[arg(long, value_name = "R")]
+    /// How many robots to deal, 1 to 5 (red, green, blue, yellow, silver in that order); the
+    /// board's own robots when not given.
+    #[arg(
+        long,
+        value_name = "R",
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=5)
+    )]
     pub robots: Option<usize>,
     /// Worker threads (all cores when not given).
     #[arg(long, value_parser = super::common::thread_count)]
@@ -39,10 +53,14 @@ pub struct GenerateArgs {
     /// Per-solve memory limit in MiB: the solver's own tables, as for `solve`.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory_limit: u64,
-    /// Where positions are written as .ron files when the board has no game id (required
-    /// then; an existing file is never replaced).
+    /// Where positions are written as .ron files when they cannot be printed as game ids (a
+    /// board of other tiles, or one with rules, which a game id cannot hold): required then.
+    /// A folder that holds positions of an earlier run is refused before the search.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
+    /// Replace the positions an earlier run wrote into --out-dir.
+    #[arg(long)]
+    pub force: bool,
     /// Print one JSON object instead of lines.
     #[arg(long)]
     pub json: bool,
@@ -54,12 +72,25 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let has_game_id = game_id::write(&puzzle).is_ok();
-    if !has_game_id && args.out_dir.is_none() {
-        anyhow::bail!(
-            "this board has no game id, so the positions are written as .ron files: \
-             give --out-dir DIR"
-        );
+    // Positions are printed as game ids when the board has them, else written as .ron files
+    // (which also keep the rules a game id cannot hold).
+    match (game_id::write(&puzzle), &args.out_dir) {
+        (Err(error), None) => {
+            return Err(super::output::usage(format!(
+                "the positions cannot be printed as game ids ({error}), so they are written as \
+                 .ron files: give --out-dir DIR"
+            )));
+        }
+        // Files of an earlier run are found now, not after the search.
+        (Err(_), Some(dir)) => {
+            super::common::check_out_dir(
+                dir,
+                "position",
+                args.count.saturating_add(1),
+                args.force,
+            )?;
+        }
+        (Ok(_), _) => {}
     }
     let config = GenerateConfig {
         moves: args.moves,
@@ -84,7 +115,13 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         ));
     });
     bar.finish_and_clear();
-    let generated = generated?;
+    let generated = generated.map_err(|error| match error {
+        // The ranges clap cannot know: the shortest length the board's rules accept.
+        generate::GenerateError::Moves { .. }
+        | generate::GenerateError::Count
+        | generate::GenerateError::Robots(_) => super::output::usage(error.to_string()),
+        other => other.into(),
+    })?;
 
     let mut named = Vec::with_capacity(generated.positions.len());
     for (rank, found) in generated.positions.iter().enumerate() {
@@ -163,7 +200,7 @@ fn name(found: &Found, rank: usize, args: &GenerateArgs) -> anyhow::Result<Posit
                 rank + 1,
                 found.moves
             ));
-            formats::save_puzzle_with(&found.puzzle, &path, formats::Overwrite::Refuse)
+            formats::save_puzzle_with(&found.puzzle, &path, super::common::overwrite(args.force))
                 .map_err(super::common::save_error)?;
             path.display().to_string()
         }

@@ -1,5 +1,7 @@
 //! The command line: `solve`, `solvers`, `show`, `convert`, `random`, `experiment`,
-//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `generate`, `engine`, and the app when no subcommand is given.
+//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `generate`,
+//! `engine`, `install-desktop`, and the app (on a puzzle when one is given) when no subcommand
+//! is given.
 //!
 //! This module only parses arguments: each command's file turns its clap arguments into the
 //! library's plain configuration and calls the library. Nothing in the library imports it.
@@ -11,12 +13,14 @@ mod analyze_report;
 mod bench;
 mod common;
 mod convert;
+mod desktop;
 mod distances;
 mod engine;
 mod experiment;
 mod export;
 mod generate;
 mod hint;
+mod open;
 mod output;
 mod random;
 mod report;
@@ -25,7 +29,7 @@ mod show;
 mod solve;
 mod solvers;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -33,13 +37,18 @@ use std::process::ExitCode;
     name = "ricochet-lab",
     version,
     about = "Board editor, visualiser and algorithm debugger for Ricochet Robots",
-    long_about = "With no subcommand, opens the app. Every command that takes a puzzle accepts \
-                  a .ron file, a .txt file in Kevin Cox's format, or a DriftingDroids game id \
-                  such as 7650+42+E2302B12+C9."
+    long_about = "With no subcommand, opens the app, on PUZZLE when one is given. Every command \
+                  that takes a puzzle accepts a .ron file, a .txt file in Kevin Cox's format, or \
+                  a DriftingDroids game id such as 7650+42+E2302B12+C9.",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Open the app on this puzzle: a .ron file, a .txt file in Kevin Cox's format, or a game
+    /// id.
+    #[arg(value_name = "PUZZLE")]
+    puzzle: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -84,19 +93,24 @@ enum Command {
     /// Find positions on a board whose optimum is exactly N moves: seeded random deals climb
     /// towards that length (move a robot or change the target, keep what gets no farther).
     Generate(generate::GenerateArgs),
+    /// Install the desktop entry, the puzzle file type and the icon for the current user, so
+    /// that a launcher finds the app and a double-click on a .ron puzzle opens it.
+    InstallDesktop(desktop::InstallDesktopArgs),
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    common::fail_writes_past_the_file_size_limit();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return output::clap_exit(&error),
+    };
     let Some(command) = cli.command else {
-        return match ricochet_lab::app::run_native() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                eprintln!("error: the window could not be opened: {error}");
-                ExitCode::FAILURE
-            }
-        };
+        let commands: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|command| command.get_name().to_string())
+            .collect();
+        return open::run(cli.puzzle, &commands);
     };
     output::exit_code(run(command))
 }
@@ -118,5 +132,6 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(&args),
         Command::Engine(args) => engine::run(args),
+        Command::InstallDesktop(args) => desktop::run(&args),
     }
 }

@@ -83,8 +83,42 @@ fn is_closed_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
+/// An argument a command cannot use, found after clap parsed it: a value outside the range
+/// the command takes, or options that do not go together. It ends the program as clap's own
+/// usage errors do, with the message on standard error and exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub(crate) String);
+
+/// A [`UsageError`] as the error a command returns.
+pub(crate) fn usage(message: impl Into<String>) -> anyhow::Error {
+    UsageError(message.into()).into()
+}
+
+/// How the program ends when clap does not hand it arguments to run: help and the version
+/// are the program's output, written as every command's output is (a full device is an error
+/// that says so, a closed pipe a quiet exit); a usage error goes to standard error with
+/// clap's code (2).
+pub(crate) fn clap_exit(error: &clap::Error) -> ExitCode {
+    if error.use_stderr() {
+        // A closed standard error leaves no way to say more; the exit code still tells.
+        let _ = error.print();
+        return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(EXIT_USAGE));
+    }
+    let printed = error.print().map_err(OutputError);
+    exit_code(
+        printed
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(anyhow::Error::from),
+    )
+}
+
+/// Exit code for a usage error: an unknown option, a value out of range.
+pub(crate) const EXIT_USAGE: u8 = 2;
+
 /// How the program ends after a command: its own code when it succeeded and its output was
-/// written out, a quiet exit when the reader closed the pipe, and a message otherwise.
+/// written out, a quiet exit when the reader closed the pipe, code 2 for a usage error and 1
+/// for any other, each with a message.
 pub(crate) fn exit_code(result: anyhow::Result<ExitCode>) -> ExitCode {
     let result = result.and_then(|code| {
         flush_out()?;
@@ -94,6 +128,10 @@ pub(crate) fn exit_code(result: anyhow::Result<ExitCode>) -> ExitCode {
         Ok(code) => code,
         // The reader has what it wanted: nothing to say, and nothing went wrong for it.
         Err(error) if is_closed_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) if error.chain().any(|cause| cause.is::<UsageError>()) => {
+            let _ = writeln!(io::stderr(), "error: {error:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
         Err(error) => {
             // A closed standard error leaves no way to say more; the exit code still tells.
             let _ = writeln!(io::stderr(), "error: {error:#}");

@@ -12,8 +12,8 @@ pub struct RandomArgs {
     /// The seed; the same seed deals the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The number of robots (red, green, blue, yellow, then silver).
-    #[arg(long, default_value_t = 4)]
+    /// The number of robots, 1 to 5 (red, green, blue, yellow, then silver).
+    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=5))]
     robots: usize,
     /// Save the game to this .ron or .txt file instead of printing it.
     #[arg(long)]

@@ -27,7 +27,8 @@ pub struct ScreenshotArgs {
 /// beside the file and each file made there is then renamed into place, so a full disk or a
 /// crash never leaves a truncated PNG under the name asked for.
 pub fn run(args: ScreenshotArgs) -> anyhow::Result<ExitCode> {
-    let view: View = args.view.parse().map_err(anyhow::Error::msg)?;
+    // A view is one of a list of names, as a solver is: another word is a usage error.
+    let view: View = args.view.parse().map_err(super::output::usage)?;
     let is_png = args
         .file
         .extension()

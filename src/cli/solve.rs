@@ -89,24 +89,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         None => return run_engine(&args, &choice, &puzzle),
     };
     match (args.depth_limit, solver_id.kind().deepest_limit) {
-        (Some(_), None) => anyhow::bail!(
-            "the {} solver takes no depth limit; leave out --depth-limit",
-            solver_id
-        ),
-        (Some(limit), Some(deepest)) if limit > deepest => anyhow::bail!(
-            "--depth-limit {limit} is more than {} can use: it searches 1 to {deepest} moves deep",
-            solver_id
-        ),
+        (Some(_), None) => {
+            return Err(super::output::usage(format!(
+                "the {} solver takes no depth limit; leave out --depth-limit",
+                solver_id
+            )));
+        }
+        (Some(limit), Some(deepest)) if limit > deepest => {
+            return Err(super::output::usage(format!(
+                "--depth-limit {limit} is not in 1..={deepest}, the depths {} searches",
+                solver_id
+            )));
+        }
         _ => {}
     }
     // Only `fast` searches on several threads; a count given to another solver would be
     // ignored without a word.
     if args.threads.is_some() && solver_id != SolverId::Fast && !args.all_solutions {
-        anyhow::bail!(
+        return Err(super::output::usage(format!(
             "the {} solver searches on one thread; --threads applies to fast and to the \
              listing of --all-solutions only",
             solver_id
-        );
+        )));
     }
     let limits = Limits {
         time: args.time_limit,

@@ -9,6 +9,7 @@ mod experiments;
 mod frame_time;
 mod hints;
 mod looks;
+mod opening;
 mod solutions_list;
 mod solving;
 mod views;

@@ -4,7 +4,8 @@
 //! the active robot's index (`F` for the vortex); two digits per robot with its cell index
 //! `y * 16 + x` (robots red, green, blue, yellow, silver, the first `count` of them); and the
 //! target's cell index, which must be a printed target of the active robot's colour or the
-//! vortex. A game id carries no rule options and describes only boards of real tiles.
+//! vortex. A game id carries no rule options (a puzzle with rules has none) and describes only
+//! boards of real tiles.
 
 use super::{FormatError, checked, quote};
 use crate::model::ModelError;
@@ -167,8 +168,27 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
 }
 
 /// Writes the game id of a puzzle on a real standard board whose robots are the first colours
-/// of the list (red; red and green; ...) and whose target is printed on the board.
+/// of the list (red; red and green; ...) and whose target is printed on the board, played
+/// without rule options. A game id has no field for rules, and one added would make ids other
+/// programs cannot read; read back without them, a puzzle could have another optimum (the
+/// ricochet rule refuses one-move solutions). So a puzzle with rules has no game id, and the
+/// error says why.
 pub fn write(puzzle: &Puzzle) -> Result<String, FormatError> {
+    let rules = puzzle.rules();
+    let named: Vec<&str> = [
+        (rules.ricochet, "the ricochet rule"),
+        (rules.no_rebound, "the no-rebound rule"),
+    ]
+    .into_iter()
+    .filter_map(|(on, name)| on.then_some(name))
+    .collect();
+    if !named.is_empty() {
+        return Err(FormatError::Unrepresentable(format!(
+            "a game id carries no rules, so it cannot hold this puzzle's {}: read back, the \
+             puzzle would be played without it; save it as a .ron file, which keeps its rules",
+            named.join(" and ")
+        )));
+    }
     let board = puzzle.board();
     let tiles = identify_tiles(board).ok_or_else(|| {
         FormatError::Unrepresentable(
@@ -229,6 +249,27 @@ mod tests {
             let puzzle = parse(id).unwrap();
             assert_eq!(write(&puzzle).unwrap(), id);
         }
+    }
+
+    // A position with the ricochet rule was printed as the id of a position without it, which
+    // solves in 1 move where the position needs 2.
+    #[test]
+    fn a_puzzle_with_rules_has_no_game_id_and_the_error_says_why() {
+        let puzzle = parse("7650+42+E2302B12+C9").unwrap();
+        for (ricochet, no_rebound, named) in [
+            (true, false, "the ricochet rule"),
+            (false, true, "the no-rebound rule"),
+            (true, true, "the ricochet rule and the no-rebound rule"),
+        ] {
+            let ruled = puzzle.clone().with_rules(Rules {
+                ricochet,
+                no_rebound,
+            });
+            let message = write(&ruled).unwrap_err().to_string();
+            assert!(message.contains("a game id carries no rules"), "{message}");
+            assert!(message.contains(named), "{message}");
+        }
+        assert_eq!(write(&puzzle).unwrap(), "7650+42+E2302B12+C9");
     }
 
     #[test]

@@ -365,7 +365,9 @@ pub enum Overwrite {
 /// Writes a file atomically: the text goes to a temporary file beside the target, which is
 /// flushed to disk and then renamed over it, so a crash never leaves a half-written file.
 /// A symbolic link is followed: its target is replaced in its own directory and the link is
-/// kept. A replaced file keeps its permissions.
+/// kept. A replaced file keeps its permissions; a new one is made with the umask's (as a file
+/// `touch` makes: 0644 under the usual umask 022). The temporary file is removed whenever the
+/// save fails, including when the file-size limit (`ulimit -f`) stops the write.
 pub fn save_atomic(path: &Path, text: &str) -> Result<(), FormatError> {
     save_atomic_with(path, text, Overwrite::Allow)
 }
@@ -417,10 +419,18 @@ pub fn save_bytes_atomic_with(
     // A temporary file of a name of its own beside the target, so two saves of one file (two
     // threads, two processes) never share it; it is deleted if anything fails before the rename.
     let result = (|| {
-        let mut file = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
-            .tempfile_in(&dir)?;
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        // A new file gets the mode any program's new file gets (read and write for all, less
+        // the umask), which the system applies as it creates the temporary file; tempfile's
+        // own default, owner only, is for scratch files nobody else should read.
+        #[cfg(unix)]
+        if existing.is_none() {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let mut file = builder.tempfile_in(&dir)?;
         file.write_all(bytes)?;
         if let Some(metadata) = &existing {
             file.as_file().set_permissions(metadata.permissions())?;
@@ -496,6 +506,25 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
+    }
+
+    // The temporary file's owner-only mode once went with it through the rename, so every
+    // saved puzzle was unreadable to others whatever the umask said.
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_gets_the_mode_the_umask_gives_any_new_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        std::fs::File::create(&plain).unwrap();
+        let saved = dir.path().join("board.ron");
+        save_atomic(&saved, "text").unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&saved), mode(&plain));
+        // A replaced file keeps its own mode.
+        std::fs::set_permissions(&saved, std::fs::Permissions::from_mode(0o640)).unwrap();
+        save_atomic(&saved, "again").unwrap();
+        assert_eq!(mode(&saved), 0o640);
     }
 
     #[test]

@@ -94,8 +94,12 @@ impl FastRuns {
     }
 }
 
-/// Runs one solver on one puzzle `repeat` times and keeps the median run. A run that does not
-/// finish is not repeated.
+/// Runs one solver on one puzzle `repeat` times (at most [`MAX_REPEAT`]) and keeps the median
+/// run. A run that does not finish is not repeated, and a cancel (the limits' flag) is seen
+/// before each run, so a long series of short runs stops as soon as one does. Each run is
+/// kept as a few numbers, not as its report, so the memory a series holds is bounded by the
+/// repeat count however long it runs. Cancelled before its first run, the measurement has the
+/// outcome `cancelled` and no figures.
 pub fn measure(
     name: &str,
     puzzle: &Puzzle,
@@ -105,63 +109,145 @@ pub fn measure(
     options: &SolverOptions,
 ) -> Measurement {
     let threads = options.threads;
-    let mut runs: Vec<Result<Report, solver::SolveError>> = Vec::new();
-    for _ in 0..repeat.max(1) {
-        let report = solver::run(kind.name, puzzle, options, limits, &mut NoProbe);
-        let finished = matches!(
-            report.as_ref().map(|r| &r.outcome),
-            Ok(Outcome::Solved { .. } | Outcome::Unsolvable { .. })
-        );
-        runs.push(report);
-        if !finished {
+    let empty = |outcome| Measurement {
+        puzzle: name.to_string(),
+        solver: kind.name,
+        outcome,
+        moves: None,
+        time: Duration::ZERO,
+        nodes: 0,
+        peak_memory: 0,
+        threads: 0,
+        cpu: None,
+        huge_pages: None,
+        pages: options.pages,
+        build: None,
+    };
+    let repeat = repeat.clamp(1, MAX_REPEAT);
+    let mut runs: Vec<Run> = Vec::with_capacity(repeat);
+    let mut peak_memory = 0;
+    for _ in 0..repeat {
+        if cancelled(limits) {
             break;
         }
-    }
-    let mut reports: Vec<Report> = Vec::new();
-    for run in runs {
-        match run {
-            Ok(report) => reports.push(report),
+        let report = match solver::run(kind.name, puzzle, options, limits, &mut NoProbe) {
+            Ok(report) => report,
+            // The solver refuses the puzzle (a rule it does not implement).
             Err(error) => {
-                // The solver refuses the puzzle (a rule it does not implement).
-                return Measurement {
-                    puzzle: name.to_string(),
-                    solver: kind.name,
-                    outcome: if matches!(error, solver::SolveError::UnsupportedRule { .. }) {
+                return empty(
+                    if matches!(error, solver::SolveError::UnsupportedRule { .. }) {
                         "unsupported"
                     } else {
                         "error"
                     },
-                    moves: None,
-                    time: Duration::ZERO,
-                    nodes: 0,
-                    peak_memory: 0,
-                    threads: 0,
-                    cpu: None,
-                    huge_pages: None,
-                    pages: options.pages,
-                    build: None,
-                };
+                );
             }
+        };
+        let finished = matches!(
+            report.outcome,
+            Outcome::Solved { .. } | Outcome::Unsolvable { .. }
+        );
+        peak_memory = peak_memory.max(report.peak_memory);
+        runs.push(Run::of(&report));
+        if !finished {
+            break;
         }
     }
-    reports.sort_by_key(|r| r.elapsed);
-    let median = &reports[reports.len() / 2];
+    runs.sort_by_key(|run| run.elapsed);
+    let Some(median) = runs.get(runs.len() / 2) else {
+        return empty(Outcome::Cancelled.name());
+    };
     Measurement {
         puzzle: name.to_string(),
         solver: kind.name,
-        outcome: median.outcome.name(),
-        moves: median.outcome.move_count(),
+        outcome: median.outcome,
+        moves: median.moves,
         time: median.elapsed,
         nodes: median.nodes,
-        peak_memory: reports.iter().map(|r| r.peak_memory).max().unwrap_or(0),
+        peak_memory,
         // The count asked for, so rows of one puzzle line up even when a small search
         // never needed more than one.
         threads: threads.unwrap_or(median.threads),
         cpu: median
             .cpu_millis
             .map(|ms| Duration::from_secs_f64(ms / 1e3)),
-        huge_pages: median.huge_page_bytes,
+        huge_pages: median.huge_pages,
         pages: options.pages,
         build: None,
+    }
+}
+
+/// The most runs `bench --repeat` takes per puzzle and solver: a median of a thousand runs is
+/// as steady as the machine allows, and the bound keeps a slip of the keyboard from starting
+/// a run of days.
+pub const MAX_REPEAT: usize = 1000;
+
+/// What the median needs of one run: its figures without the solution and per-depth rows.
+struct Run {
+    elapsed: Duration,
+    outcome: &'static str,
+    moves: Option<usize>,
+    nodes: u64,
+    threads: usize,
+    cpu_millis: Option<f64>,
+    huge_pages: Option<usize>,
+}
+
+impl Run {
+    fn of(report: &Report) -> Run {
+        Run {
+            elapsed: report.elapsed,
+            outcome: report.outcome.name(),
+            moves: report.outcome.move_count(),
+            nodes: report.nodes,
+            threads: report.threads,
+            cpu_millis: report.cpu_millis,
+            huge_pages: report.huge_page_bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    // A series of short runs once saw a Ctrl-C only when it ended: each run finished before
+    // its solver first looked at the flag, and the next one started regardless.
+    #[test]
+    fn a_cancelled_series_starts_no_further_run() {
+        let puzzle = crate::testing::small();
+        let kind = solver::kind("bfs").unwrap();
+        let limits = Limits {
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Limits::default()
+        };
+        let measured = measure(
+            "deck",
+            &puzzle,
+            kind,
+            &limits,
+            MAX_REPEAT,
+            &SolverOptions::default(),
+        );
+        assert_eq!(measured.outcome, "cancelled");
+        assert_eq!(measured.nodes, 0);
+    }
+
+    #[test]
+    fn repeats_keep_the_median_of_runs_that_agree() {
+        let puzzle = crate::testing::small();
+        let kind = solver::kind("bfs").unwrap();
+        let measured = measure(
+            "small",
+            &puzzle,
+            kind,
+            &Limits::default(),
+            5,
+            &SolverOptions::default(),
+        );
+        assert_eq!(measured.outcome, "solved");
+        assert!(measured.nodes > 0);
     }
 }

@@ -20,7 +20,7 @@ mod stats;
 mod suite;
 mod tables;
 
-pub use measure::measure;
+pub use measure::{MAX_REPEAT, measure};
 pub use other_build::OtherBuild;
 pub use stats::{compared_puzzles, disagreements, summarize};
 pub use suite::{random_puzzles, reference_puzzles};
@@ -91,7 +91,7 @@ pub struct BenchConfig {
     pub solvers: Vec<String>,
     /// Which suite to run.
     pub suite: Suite,
-    /// Runs per puzzle and solver; the median time is reported.
+    /// Runs per puzzle and solver, 1 to [`MAX_REPEAT`]; the median time is reported.
     pub repeat: usize,
     /// Print one JSON object instead of tables.
     pub json: bool,
@@ -224,7 +224,7 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<BenchResults> {
         pages: args.pages.clone(),
         threads: args.threads.clone(),
     };
-    let repeat = args.repeat.max(1);
+    let repeat = args.repeat.clamp(1, MAX_REPEAT);
     let mut reference = Vec::new();
     let mut random = Vec::new();
     if matches!(args.suite, Suite::Reference | Suite::All) {

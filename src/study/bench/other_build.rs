@@ -49,8 +49,13 @@ impl OtherBuild {
                 .to_string_lossy()
                 .into_owned()
         };
-        let mut runs = Vec::new();
-        for _ in 0..repeat.max(1) {
+        let mut runs = Vec::with_capacity(repeat.clamp(1, super::MAX_REPEAT));
+        for index in 0..repeat.clamp(1, super::MAX_REPEAT) {
+            // A cancel is seen between runs as well as in them; the first run always goes, so
+            // that there is a measurement to return.
+            if index > 0 && super::cancelled(limits) {
+                break;
+            }
             let mut command = std::process::Command::new(&self.path);
             command.args(["solve", &source, "--solver", solver, "--json"]);
             if let Some(time) = limits.time {

@@ -232,6 +232,20 @@ impl ResultsWriter {
             error,
         };
         let existed = path.exists();
+        // A new file is made whole with its first lines, written to a temporary file that is
+        // renamed into place: the name never holds an empty or cut file, which a retry would
+        // refuse as existing or take for a run to resume (a write past the file-size limit, a
+        // full disk, a kill). A file another run made meanwhile is then opened as any other.
+        if !existed {
+            use crate::model::formats::{FormatError, Overwrite, save_atomic_with};
+            match save_atomic_with(path, &(description.line() + HEADER), Overwrite::Refuse) {
+                Ok(()) | Err(FormatError::Exists { .. }) => {}
+                Err(FormatError::Io { error, .. }) => return Err(io(error)),
+                Err(other) => return Err(io(std::io::Error::other(other.to_string()))),
+            }
+        }
+        // The first lines of a file made above are kept as a resumed run's are.
+        let append = append || !existed;
         // Opened without truncating: nothing is cut until the lock is held, or a second run
         // would empty the file of the run that holds it.
         let mut file = OpenOptions::new()
@@ -264,15 +278,9 @@ impl ResultsWriter {
             path: path.to_path_buf(),
             file,
         };
-        if text.is_empty()
-            && let Err(error) = writer.write_raw(&(description.line() + HEADER))
-        {
-            // A file this run made but could not start (a full disk) is not left half-written:
-            // a retry would take it for a run to resume.
-            if !existed {
-                let _ = std::fs::remove_file(path);
-            }
-            return Err(error);
+        // An existing empty file (an earlier version could leave one) gets its first lines.
+        if text.is_empty() {
+            writer.write_raw(&(description.line() + HEADER))?;
         }
         Ok(writer)
     }

@@ -359,7 +359,9 @@ pub fn open_results(
     resume: bool,
     config: &ExperimentConfig,
 ) -> Result<OpenedResults, OpenError> {
-    let exists = path.exists();
+    // An empty file holds no rows to protect or resume (an earlier version could leave one
+    // when it was killed while making the file), so it is taken as no file.
+    let exists = std::fs::metadata(path).is_ok_and(|m| !m.is_file() || m.len() > 0);
     if exists && !resume {
         return Err(OpenError::Exists {
             path: path.to_path_buf(),

@@ -1,0 +1,258 @@
+//! `ricochet-lab install-desktop`: the desktop entry, the puzzle file type and the icon, for
+//! the current user, as freedesktop.org desktops (GNOME, KDE, Xfce, ...) look for them under
+//! `$XDG_DATA_HOME` (`~/.local/share` when unset):
+//!
+//! - `applications/ricochet-lab.desktop`: the launcher entry, which runs this very program
+//!   (its absolute path) with the file to open, and names the puzzle file type;
+//! - `mime/packages/ricochet-lab.xml`: the type `application/x-ricochet-lab-puzzle` of `.ron`
+//!   puzzle files (shared-mime-info);
+//! - `icons/hicolor/{64x64,128x128,256x256}/apps/ricochet-lab.png`: a small board with a robot
+//!   and its target, drawn by the same renderer as `export`.
+//!
+//! Installing again replaces the files (each written atomically); `--uninstall` removes them.
+//! The desktop's caches are refreshed afterwards with `update-mime-database` and
+//! `update-desktop-database` where those tools are installed.
+
+use super::output::outln;
+use anyhow::Context;
+use ricochet_lab::model::formats::{self, Overwrite};
+use ricochet_lab::print::{self, ImageFormat, PrintOptions};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The arguments of `install-desktop`.
+#[derive(clap::Args, Debug)]
+pub struct InstallDesktopArgs {
+    /// Remove the files an install wrote instead.
+    #[arg(long)]
+    uninstall: bool,
+}
+
+/// The name of the desktop entry and of the icon.
+const APP_ID: &str = "ricochet-lab";
+
+/// The type of `.ron` puzzle files.
+const PUZZLE_MIME_TYPE: &str = "application/x-ricochet-lab-puzzle";
+
+/// The icon's sizes in pixels: each is drawn at its size, as an inch-wide board at that many
+/// dots per inch (at least the renderer's 50).
+const ICON_SIZES: [u32; 3] = [64, 128, 256];
+
+/// The icon's board: four cells square, one wall, the red robot and its target.
+const ICON_BOARD: &str = "(
+    format: 1,
+    width: 4,
+    height: 4,
+    walls: [(1, 1, East), (2, 2, South), (0, 1, South)],
+    closed: [],
+    targets: [(x: 2, y: 2, color: Red, shape: Circle)],
+    robots: [(color: Red, x: 0, y: 3)],
+    goal: (x: 2, y: 2, color: Red),
+    rules: (ricochet: false, no_rebound: false),
+)";
+
+/// Installs or uninstalls, then refreshes the desktop's caches and lists the files.
+pub fn run(args: &InstallDesktopArgs) -> anyhow::Result<ExitCode> {
+    let data = data_home()?;
+    let files = Files::under(&data);
+    if args.uninstall {
+        for path in files.all() {
+            match std::fs::remove_file(&path) {
+                Ok(()) => outln!("removed {}", path.display())?,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => {
+                    return Err(error).with_context(|| format!("cannot remove {}", path.display()));
+                }
+            }
+        }
+    } else {
+        let program = std::env::current_exe()
+            .and_then(|path| path.canonicalize())
+            .context("cannot tell where this program is, for the entry to run it")?;
+        let mut written = vec![
+            (files.entry.clone(), desktop_entry(&program).into_bytes()),
+            (files.mime.clone(), mime_package().into_bytes()),
+        ];
+        for (size, path) in ICON_SIZES.iter().zip(&files.icons) {
+            written.push((path.clone(), icon(*size)?));
+        }
+        for (path, bytes) in written {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            formats::save_bytes_atomic_with(&path, &bytes, Overwrite::Allow)?;
+            outln!("wrote {}", path.display())?;
+        }
+    }
+    refresh_caches(&data);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where the user's desktop data goes: `$XDG_DATA_HOME` when it is an absolute path (the
+/// specification ignores a relative one), else `~/.local/share`.
+fn data_home() -> anyhow::Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("XDG_DATA_HOME").map(PathBuf::from)
+        && dir.is_absolute()
+    {
+        return Ok(dir);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|home| home.is_absolute())
+        .context("neither XDG_DATA_HOME nor HOME names a folder to install into")?;
+    Ok(home.join(".local/share"))
+}
+
+/// The files an install writes.
+struct Files {
+    entry: PathBuf,
+    mime: PathBuf,
+    icons: Vec<PathBuf>,
+}
+
+impl Files {
+    fn under(data: &Path) -> Files {
+        Files {
+            entry: data.join(format!("applications/{APP_ID}.desktop")),
+            mime: data.join(format!("mime/packages/{APP_ID}.xml")),
+            icons: ICON_SIZES
+                .iter()
+                .map(|size| data.join(format!("icons/hicolor/{size}x{size}/apps/{APP_ID}.png")))
+                .collect(),
+        }
+    }
+
+    fn all(&self) -> Vec<PathBuf> {
+        let mut all = vec![self.entry.clone(), self.mime.clone()];
+        all.extend(self.icons.iter().cloned());
+        all
+    }
+}
+
+/// The desktop entry: the app by name, run on the file it is given.
+fn desktop_entry(program: &Path) -> String {
+    format!(
+        "[Desktop Entry]\n\
+         Type=Application\n\
+         Version=1.5\n\
+         Name=Ricochet Lab\n\
+         GenericName=Ricochet Robots board editor\n\
+         Comment={}\n\
+         Exec={} %f\n\
+         Icon={APP_ID}\n\
+         Terminal=false\n\
+         Categories=Game;BoardGame;Education;\n\
+         Keywords=ricochet;robots;puzzle;solver;board;\n\
+         MimeType={PUZZLE_MIME_TYPE};\n",
+        env!("CARGO_PKG_DESCRIPTION"),
+        exec_quoted(&program.to_string_lossy())
+    )
+}
+
+/// A program path as the desktop entry specification has it in `Exec`: in double quotes with
+/// `"`, `` ` ``, `$` and `\` escaped by a backslash when it holds a space or one of the
+/// characters the specification reserves, and every `%` doubled (a field code otherwise).
+/// The key's value is a string, whose own escape turns each backslash into two.
+fn exec_quoted(program: &str) -> String {
+    let program = program.replace('%', "%%");
+    let reserved = |c: char| {
+        c.is_whitespace()
+            || [
+                '"', '\'', '\\', '>', '<', '~', '|', '&', ';', '$', '*', '?', '#', '(', ')', '`',
+            ]
+            .contains(&c)
+    };
+    if !program.chars().any(reserved) {
+        return program;
+    }
+    let mut quoted = String::from("\"");
+    for c in program.chars() {
+        if matches!(c, '"' | '`' | '$' | '\\') {
+            quoted.push('\\');
+        }
+        quoted.push(c);
+    }
+    quoted.push('"');
+    quoted.replace('\\', "\\\\")
+}
+
+/// The shared-mime-info package of the puzzle file type: `.ron` files, which are text.
+fn mime_package() -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <mime-info xmlns=\"http://www.freedesktop.org/standards/shared-mime-info\">\n  \
+           <mime-type type=\"{PUZZLE_MIME_TYPE}\">\n    \
+             <comment>Ricochet Robots puzzle</comment>\n    \
+             <sub-class-of type=\"text/plain\"/>\n    \
+             <icon name=\"{APP_ID}\"/>\n    \
+             <glob pattern=\"*.ron\"/>\n  \
+           </mime-type>\n\
+         </mime-info>\n"
+    )
+}
+
+/// The icon at `size` pixels square, as PNG.
+fn icon(size: u32) -> anyhow::Result<Vec<u8>> {
+    let board = formats::native::parse(ICON_BOARD).context("the icon's board")?;
+    // An inch-wide board at `size` dots per inch is `size` pixels wide.
+    let options = PrintOptions {
+        size_mm: 25.4,
+        robots: true,
+    };
+    Ok(print::image(&board, options, ImageFormat::Png, size)?)
+}
+
+/// Runs the tools that rebuild the desktop's caches of file types and entries, where they
+/// are installed; a desktop without them reads the files themselves.
+fn refresh_caches(data: &Path) {
+    for (tool, dir) in [
+        ("update-mime-database", data.join("mime")),
+        ("update-desktop-database", data.join("applications")),
+    ] {
+        if !dir.is_dir() {
+            continue;
+        }
+        match std::process::Command::new(tool)
+            .arg(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+        {
+            Ok(status) if !status.success() => {
+                eprintln!("note: {tool} {} ended with {status}", dir.display());
+            }
+            // Absent, the tool is not needed: the desktop reads the files.
+            Ok(_) | Err(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_paths_are_quoted_only_when_the_specification_asks() {
+        assert_eq!(
+            exec_quoted("/usr/bin/ricochet-lab"),
+            "/usr/bin/ricochet-lab"
+        );
+        assert_eq!(exec_quoted("/opt/100%/lab"), "/opt/100%%/lab");
+        assert_eq!(
+            exec_quoted("/home/a b/lab"),
+            "\"/home/a b/lab\"".to_string()
+        );
+        // `$` is escaped for the Exec rules, and the backslash once more for the string.
+        assert_eq!(exec_quoted("/x/$y"), "\"/x/\\\\$y\"");
+    }
+
+    #[test]
+    fn the_icon_is_a_png_of_each_size() {
+        for size in ICON_SIZES {
+            let bytes = icon(size).unwrap();
+            let image = image::load_from_memory(&bytes).unwrap();
+            assert_eq!((image.width(), image.height()), (size, size));
+        }
+    }
+}
