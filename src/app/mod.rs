@@ -10,10 +10,12 @@
 //! - [`overlays`]: the layers drawn over the board, their dock tab and the exact distance map;
 //! - [`analyzer`]: the Analyse board window and positions made to order;
 //! - [`experiments`]: the Experiments window;
+//! - [`files`]: the Open, Save and Import windows, the system's file dialogs, the question
+//!   before unsaved changes are dropped, and the settings file;
 //! - [`shell`]: the panels, menus, status line and windows around the board, the whole-app
 //!   actions (every [`Command`] is collected while panels are drawn and applied once at the
 //!   end of the frame), the table of keys, the logic that is not drawing (drain the workers,
-//!   keys, timers), files, settings, Help and the screenshot command.
+//!   keys, timers), Help and the screenshot command.
 //!
 //! Below them, shared by the rooms:
 //! - [`board_view`]: the board in the middle of the window: its widget, the scene it shows
@@ -31,6 +33,7 @@ pub mod debugger;
 pub mod document;
 pub mod editing;
 pub mod experiments;
+pub mod files;
 pub mod overlays;
 pub mod playing;
 pub mod run;
@@ -47,14 +50,14 @@ use document::draft::{self, Draft, parse_draft, write_draft};
 use document::state::{self, AppState, Mode};
 use editing::editor::{self, EditorInteraction};
 use editing::new_board::NewBoardWindow;
+use files::FileWindows;
+use files::settings_file;
 use playing::play::PlayState;
 use playing::playback::Playback;
 use run::plots::PlotHistory;
 use run::solver_panel::SolveSession;
 use shell::commands::{Command, Pending};
-use shell::files::{self, FileWindows};
 use shell::screenshot::ScreenshotDirector;
-use shell::settings_file;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;

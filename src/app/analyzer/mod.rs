@@ -12,6 +12,7 @@ use crate::app::overlays::{CellFill, CellText, HeatKind, OverlayDrawing};
 use crate::app::run::plots::{moves_marks, whole_marks};
 use crate::app::shell::commands::{Command, Pending};
 use crate::app::theme;
+use crate::app::{RicochetApp, capital};
 use crate::model::formats::game_id;
 use crate::model::{Board, Puzzle};
 use crate::study::analyze::{Analysis, AnalyzeConfig};
@@ -44,7 +45,7 @@ pub struct AnalyzerView {
     analysis: Option<Analysis>,
     error: Option<String>,
     /// Positions made to order from this window.
-    pub maker: crate::app::analyzer::position_maker::PositionMaker,
+    pub maker: position_maker::PositionMaker,
 }
 
 impl Default for AnalyzerView {
@@ -59,7 +60,7 @@ impl Default for AnalyzerView {
             board: None,
             analysis: None,
             error: None,
-            maker: crate::app::analyzer::position_maker::PositionMaker::default(),
+            maker: position_maker::PositionMaker::default(),
         }
     }
 }
@@ -106,7 +107,7 @@ impl AnalyzerView {
                 true
             }
             AnalysisNews::Done(Err(error)) => {
-                self.error = Some(crate::app::capital(&error));
+                self.error = Some(capital(&error));
                 true
             }
         });
@@ -293,7 +294,7 @@ fn analyzer_ui(
         .as_ref()
         .filter(|_| of_open_board)
         .and_then(|a| a.hardest(1).first().map(|r| r.puzzle.clone()));
-    crate::app::analyzer::position_maker::position_maker_ui(
+    position_maker::position_maker_ui(
         ui,
         &mut view.maker,
         puzzle,
@@ -379,7 +380,7 @@ fn analyzer_ui(
         });
 }
 
-impl crate::app::RicochetApp {
+impl RicochetApp {
     /// The Analyse board window's state.
     pub fn analyzer(&self) -> &AnalyzerView {
         &self.analyzer

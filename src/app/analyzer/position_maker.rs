@@ -2,8 +2,10 @@
 //! *Find harder* run on a worker thread with progress and cancel; a click on a made position
 //! opens it as the board.
 
+use crate::app::capital;
 use crate::app::document::draft::Draft;
-use crate::app::{shell::commands::Command, shell::commands::Pending, theme};
+use crate::app::shell::commands::{Command, Pending};
+use crate::app::theme;
 use crate::model::Puzzle;
 use crate::study::generate::{GenerateConfig, MAX_MOVES};
 use crate::worker::generate::{MakeJob, MakeNews, spawn_make};
@@ -87,7 +89,7 @@ impl PositionMaker {
                 true
             }
             MakeNews::Done(Err(error)) => {
-                self.error = Some(crate::app::capital(&error));
+                self.error = Some(capital(&error));
                 true
             }
         });
@@ -188,7 +190,7 @@ pub fn position_maker_ui(
     let status = if running {
         format!("Searching: {}", maker.progress)
     } else if let Some(summary) = &maker.summary {
-        crate::app::capital(summary)
+        capital(summary)
     } else {
         "Nothing made yet: choose the moves and press Make, or Find harder.".into()
     };

@@ -430,7 +430,7 @@ pub fn board_ui(
     // for the coordinates outside its edges.
     let available = ui.available_rect_before_wrap();
     let geometry = BoardGeometry::fit(
-        crate::app::board_view::coordinates::board_area(ui, available, scene.coordinates),
+        coordinates::board_area(ui, available, scene.coordinates),
         board.width(),
         board.height(),
     );
@@ -445,11 +445,9 @@ pub fn board_ui(
     ui.painter_at(geometry.screen_rect()).extend(shapes);
     if scene.coordinates {
         let color = ui.visuals().text_color();
-        let size = crate::app::board_view::coordinates::body_size(ui);
+        let size = coordinates::body_size(ui);
         let labels = ui.fonts_mut(|fonts| {
-            crate::app::board_view::coordinates::coordinate_shapes(
-                fonts, &geometry, board, color, size,
-            )
+            coordinates::coordinate_shapes(fonts, &geometry, board, color, size)
         });
         ui.painter_at(available).extend(labels);
     }

@@ -1,8 +1,9 @@
 //! The Debugger tab: the debug controls, breakpoints, the shown node and the event log.
 
 use super::{DebugCommand, DebugSettings, Debugger};
+use crate::app::shell::commands::Command;
+use crate::app::theme;
 use crate::app::widgets::format_count;
-use crate::app::{shell::commands::Command, theme};
 use crate::model::Board;
 use crate::solver::{Event, PruneReason};
 

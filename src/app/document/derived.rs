@@ -16,6 +16,7 @@ use crate::app::playing::hints::HintState;
 use crate::app::playing::playback::Playback;
 use crate::app::run::solutions_list::SolutionsList;
 use crate::app::run::solver_panel::SolveSession;
+use crate::app::{RicochetApp, theme};
 
 /// One result computed from the board, tagged with the revision it was computed on.
 #[derive(Debug)]
@@ -286,7 +287,7 @@ impl DerivedResults {
     }
 }
 
-impl crate::app::RicochetApp {
+impl RicochetApp {
     /// Why an overlay layer that is on draws nothing, and how to fill it: one line per such
     /// layer, for the Overlays tab.
     pub fn empty_overlay_notes(&self) -> Vec<String> {
@@ -340,7 +341,7 @@ impl crate::app::RicochetApp {
 
     /// The Overlays tab's lines on layers that are on but empty.
     pub(in crate::app) fn empty_overlays_ui(&self, ui: &mut egui::Ui) {
-        let palette = crate::app::theme::palette(ui.visuals().dark_mode);
+        let palette = theme::palette(ui.visuals().dark_mode);
         for note in self.empty_overlay_notes() {
             ui.add(egui::Label::new(egui::RichText::new(note).color(palette.muted)).wrap());
         }

@@ -1,7 +1,7 @@
 //! What the app keeps between runs: the working board (as native RON text), the file it came
 //! from, and the user's settings. Everything else (threads, results, history) is rebuilt.
 //!
-//! The settings file is checked before the window opens ([`crate::app::shell::settings_file`]), and
+//! The settings file is checked before the window opens ([`crate::app::files::settings_file`]), and
 //! [`AppState::clamped`] puts our own numbers back in the ranges the panels allow.
 
 use crate::app::editing::editor::EditorSettings;
@@ -349,10 +349,10 @@ impl Default for ExperimentSettings {
     }
 }
 
-/// A file name in the user's folder ([`crate::app::shell::files::user_folder`]), as text for a path field;
+/// A file name in the user's folder ([`crate::app::files::user_folder`]), as text for a path field;
 /// the bare name when the system has no such folder.
 fn in_user_folder(name: &str) -> String {
-    crate::app::shell::files::user_folder()
+    crate::app::files::user_folder()
         .map(|dir| dir.join(name))
         .unwrap_or_else(|| PathBuf::from(name))
         .display()

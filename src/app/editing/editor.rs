@@ -3,8 +3,10 @@
 
 use crate::app::board_view::{BoardGeometry, BoardScene, Hit, RobotSprite};
 use crate::app::document::draft::{Draft, Edit, describe_target};
+use crate::app::shell::commands::{Command, UndoStep};
+use crate::app::theme;
+use crate::app::widgets;
 use crate::app::widgets::{color_swatch, labeled_drag};
-use crate::app::{shell::commands::Command, shell::commands::UndoStep, theme};
 use crate::model::tiles::{self, TileVariant};
 use crate::model::{Goal, Pos, RobotColor, Rules, Shape, Target, TargetColor};
 use rand::SeedableRng;
@@ -405,8 +407,8 @@ pub fn editor_panel_ui(
     ui.heading("Editor");
     // Two lines are kept for why the board is not solvable, shown or not, so the editor does
     // not jump as the board becomes valid or invalid.
-    let height = crate::app::widgets::text_lines(ui, 2.0);
-    crate::app::widgets::reserved(ui, height, |ui| {
+    let height = widgets::text_lines(ui, 2.0);
+    widgets::reserved(ui, height, |ui| {
         if let Some(problem) = problem {
             ui.colored_label(palette.error, format!("Not solvable yet: {problem}"));
         }
@@ -424,8 +426,8 @@ pub fn editor_panel_ui(
     );
     // The tools' options share one strip, as tall as the tallest tool needs (the targets'
     // colours and shapes), so choosing a tool never moves what is below.
-    let height = crate::app::widgets::widget_rows(ui, 3.0);
-    crate::app::widgets::reserved(ui, height, |ui| tool_options_ui(ui, settings));
+    let height = widgets::widget_rows(ui, 3.0);
+    widgets::reserved(ui, height, |ui| tool_options_ui(ui, settings));
     ui.separator();
     goal_ui(ui, draft, commands);
     rules_ui(ui, draft, commands);

@@ -1,6 +1,7 @@
 //! The New board window: an empty board of any size with dealt robots, a standard game from
 //! the real tiles, a random custom board, or the deck's puzzle.
 
+use crate::app::DECK_PUZZLE;
 use crate::app::document::draft::{self, Draft, Edit};
 use crate::app::shell::commands::{Command, Pending};
 use crate::app::{RicochetApp, widgets};
@@ -121,7 +122,7 @@ impl RicochetApp {
                 if ui.button("The deck's 22-move puzzle").clicked() {
                     commands.push(Command::Guarded(Pending::Replace(
                         Box::new(Draft::from_puzzle(&samples::fogleman_22())),
-                        crate::app::DECK_PUZZLE.into(),
+                        DECK_PUZZLE.into(),
                     )));
                 }
                 // A board was made: the window has done its job.

@@ -2,6 +2,7 @@
 //! controls: Start, Pause, Resume, Cancel, the progress bar, results files and export.
 
 use super::*;
+use crate::app::widgets;
 
 pub(super) fn inputs_ui(
     ui: &mut egui::Ui,
@@ -167,7 +168,7 @@ pub(super) fn controls_ui(
             );
             let side = ui.spacing().interact_size.y;
             if running {
-                crate::app::widgets::calm_spinner(ui, Some(side)).widget_info(|| {
+                widgets::calm_spinner(ui, Some(side)).widget_info(|| {
                     egui::WidgetInfo::labeled(egui::Role::Status, true, "Experiment running")
                 });
             } else {

@@ -20,7 +20,8 @@ pub mod tables;
 
 use crate::app::document::draft::Draft;
 use crate::app::document::state::ExperimentSettings;
-use crate::app::{shell::commands::Command, shell::commands::Pending, theme, widgets};
+use crate::app::shell::commands::{Command, Pending};
+use crate::app::{theme, widgets};
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::solver::{self, Optimality, SOLVERS, SolverOptions};
@@ -320,7 +321,7 @@ impl ExperimentsView {
                     )
                     .shrink(0.5);
                     let part = image.region(&rect.intersect(screen), Some(pixels_per_point));
-                    crate::app::shell::files::write_png(&part, &path).map(|()| path)
+                    crate::app::files::write_png(&part, &path).map(|()| path)
                 }
                 None => Err("the plots were closed before their picture was taken".to_string()),
             };

@@ -2,6 +2,7 @@
 //! board.
 
 use super::*;
+use crate::app::capital;
 use crate::study::format::format_ms;
 
 pub(super) fn selection_ui(
@@ -65,7 +66,7 @@ pub(super) fn selection_ui(
                 Box::new(Draft::from_puzzle(&puzzle)),
                 format!("experiment configuration {}", record.config),
             ))),
-            Err(error) => view.error(crate::app::capital(&error)),
+            Err(error) => view.error(capital(&error)),
         }
     }
 }

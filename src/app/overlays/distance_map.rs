@@ -6,6 +6,7 @@
 
 use crate::app::document::Revision;
 use crate::app::overlays::OverlaySettings;
+use crate::app::{RicochetApp, theme, widgets};
 use crate::model::{Puzzle, RobotColor};
 use crate::solver::Stop;
 use crate::solver::analysis::distances::DistanceMap;
@@ -153,7 +154,7 @@ impl DistanceMapState {
                     .text(format!("{} of {depth} moves searched", progress.levels)),
             );
             ui.horizontal(|ui| {
-                crate::app::widgets::calm_spinner(ui, None);
+                widgets::calm_spinner(ui, None);
                 ui.label(format!(
                     "{} states, {:.0} MiB",
                     progress.states,
@@ -196,10 +197,10 @@ impl DistanceMapState {
 }
 
 fn theme_error(ui: &egui::Ui) -> egui::Color32 {
-    crate::app::theme::palette(ui.visuals().dark_mode).error
+    theme::palette(ui.visuals().dark_mode).error
 }
 
-impl crate::app::RicochetApp {
+impl RicochetApp {
     /// The position the exact distance map is for: the game in play, else the board edited.
     fn distance_position(&self) -> Option<Puzzle> {
         if self.state.mode == crate::app::document::state::Mode::Play

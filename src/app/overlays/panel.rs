@@ -3,7 +3,8 @@
 
 use super::assembly::GraphTracker;
 use super::{OverlaySettings, StatelessKinds};
-use crate::app::{shell::commands::Command, theme};
+use crate::app::shell::commands::Command;
+use crate::app::theme;
 use crate::model::{Board, RobotColor};
 
 /// The overlay layers' switches in the panel, the same as in the View menu, so layers can be

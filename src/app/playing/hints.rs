@@ -2,6 +2,7 @@
 //! from the optimal move count to the whole solution. The hint is computed on a worker thread;
 //! a move, a new game or an edit makes it stale, and the next request starts again at level 1.
 
+use crate::app::{RicochetApp, widgets};
 use crate::model::Puzzle;
 use crate::solver::analysis::hints::{Hint, HintLevel};
 use crate::worker::hint::{HintResult, spawn_hint};
@@ -102,7 +103,7 @@ impl HintState {
             .clicked();
         if self.is_computing() {
             ui.horizontal(|ui| {
-                crate::app::widgets::calm_spinner(ui, None);
+                widgets::calm_spinner(ui, None);
                 ui.label("Computing a hint…");
             });
         }
@@ -113,7 +114,7 @@ impl HintState {
     }
 }
 
-impl crate::app::RicochetApp {
+impl RicochetApp {
     /// Asks for the next hint level of the position in play.
     pub(in crate::app) fn request_hint(&mut self) {
         let Some(position) = self

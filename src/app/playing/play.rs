@@ -3,8 +3,9 @@
 
 use crate::app::board_view::{RobotSprite, Trail, cell_center};
 use crate::app::editing::editor::capitalised;
+use crate::app::shell::commands::Command;
+use crate::app::theme;
 use crate::app::widgets::color_swatch;
-use crate::app::{shell::commands::Command, theme};
 use crate::model::{Cell, Direction, Move, MoveTables, Pos, Puzzle, RobotColor, format_moves};
 use egui::Pos2;
 

@@ -4,6 +4,7 @@
 
 use crate::app::shell::commands::Command;
 use crate::app::theme;
+use crate::app::widgets;
 use crate::solver::SolverKind;
 use crate::worker::DepthRow;
 use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points};
@@ -158,7 +159,7 @@ pub fn seconds_label(exponent: f64) -> String {
 /// A time given as log10 seconds, as the tables write it.
 fn seconds_text(exponent: f64) -> String {
     let seconds = 10f64.powf(exponent).min(1e9);
-    crate::app::widgets::format_duration(std::time::Duration::from_secs_f64(seconds))
+    widgets::format_duration(std::time::Duration::from_secs_f64(seconds))
 }
 
 /// Names a power of ten of a count: "1", "10k", "1M".
@@ -313,7 +314,7 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
                     "{name}\n{} {}: {}",
                     kind.columns.depth,
                     at[0],
-                    crate::app::widgets::format_count(10f64.powf(at[1]).round() as u64)
+                    widgets::format_count(10f64.powf(at[1]).round() as u64)
                 ),
             ));
         }

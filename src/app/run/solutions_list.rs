@@ -11,6 +11,7 @@
 use crate::app::shell::commands::Command;
 use crate::app::theme;
 use crate::app::widgets::{format_count, format_duration};
+use crate::app::{RicochetApp, widgets};
 use crate::model::{Move, format_moves};
 use crate::solver::Optimality;
 use crate::solver::analysis::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing, sort_solutions};
@@ -88,7 +89,7 @@ impl SolutionsList {
     }
 }
 
-impl crate::app::RicochetApp {
+impl RicochetApp {
     /// Starts listing every optimal solution of the current run's puzzle, at the length the
     /// run found.
     pub(in crate::app) fn list_solutions(&mut self) {
@@ -197,7 +198,7 @@ impl crate::app::RicochetApp {
         };
         if let Some(running) = &list.task {
             ui.horizontal(|ui| {
-                crate::app::widgets::calm_spinner(ui, None);
+                widgets::calm_spinner(ui, None);
                 ui.label(format!(
                     "Listing the {}-move solutions: {} nodes, {}",
                     list.optimum.len(),

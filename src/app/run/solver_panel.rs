@@ -6,9 +6,11 @@ use crate::app::document::state::SolverSettings;
 use crate::app::playing::playback::{Playback, PlaybackControl};
 use crate::app::run::depth_table::depth_table_ui;
 use crate::app::run::icicle::{IcicleCommand, icicle_ui};
+use crate::app::shell::commands::Command;
 use crate::app::shell::keys::{self, Action};
+use crate::app::theme;
+use crate::app::widgets;
 use crate::app::widgets::{format_bytes, format_count, format_duration};
-use crate::app::{shell::commands::Command, theme};
 use crate::model::{Puzzle, Rules, format_moves};
 use crate::solver::profile::NodeProfile;
 use crate::solver::{Optimality, Outcome, SolverKind, SolverOptions};
@@ -118,8 +120,8 @@ pub fn solver_controls_ui(
     // The list is tall enough for every solver, so none is hidden below a scroll edge, and
     // the pointed-at solver's description shows under the list rather than in a tooltip over
     // the entries next to it.
-    let description_height = crate::app::widgets::text_lines(ui, 4.0);
-    let list_height = crate::app::widgets::widget_rows(ui, view.solvers.len() as f32)
+    let description_height = widgets::text_lines(ui, 4.0);
+    let list_height = widgets::widget_rows(ui, view.solvers.len() as f32)
         + ui.spacing().item_spacing.y * 2.0
         + description_height;
     egui::ComboBox::from_label("Solver")
@@ -140,7 +142,7 @@ pub fn solver_controls_ui(
             }
             ui.separator();
             let described = pointed.unwrap_or(kind);
-            crate::app::widgets::reserved(ui, description_height, |ui| {
+            widgets::reserved(ui, description_height, |ui| {
                 ui.add(
                     egui::Label::new(
                         egui::RichText::new(described.description).color(palette.muted),
@@ -152,8 +154,8 @@ pub fn solver_controls_ui(
     // Every solver's controls take the same rows, whatever its description's length and
     // whether it takes a depth limit, so Solve and Cancel never move when another solver is
     // chosen: the description keeps to two lines (in full on hover), the source to one.
-    let height = crate::app::widgets::text_lines(ui, 2.0);
-    crate::app::widgets::reserved(ui, height, |ui| {
+    let height = widgets::text_lines(ui, 2.0);
+    widgets::reserved(ui, height, |ui| {
         clipped_label(
             ui,
             egui::RichText::new(kind.description).color(palette.muted),
@@ -251,8 +253,8 @@ pub fn solver_controls_ui(
     });
     // Two lines are kept for why the board cannot be solved, shown or not, so the tabs below
     // stay in place as the board becomes valid or invalid.
-    let height = crate::app::widgets::text_lines(ui, 2.0);
-    crate::app::widgets::reserved(ui, height, |ui| {
+    let height = widgets::text_lines(ui, 2.0);
+    widgets::reserved(ui, height, |ui| {
         if let Some(blocker) = &blocker {
             clipped_label(ui, egui::RichText::new(blocker).color(palette.error), 2);
         }
@@ -330,7 +332,7 @@ fn session_ui(
     let elapsed = run.elapsed();
     if !run.is_finished() {
         ui.horizontal(|ui| {
-            crate::app::widgets::calm_spinner(ui, None);
+            widgets::calm_spinner(ui, None);
             let what = if run.is_cancelling() {
                 "Cancelling"
             } else {

@@ -4,9 +4,9 @@
 use crate::app::document::display_name;
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::state::Mode;
+use crate::app::files::{self, Resolution, SaveKind};
 use crate::app::playing::playback::PlaybackControl;
 use crate::app::run::solver_panel::{self, SolveSession};
-use crate::app::shell::files::{self, Resolution, SaveKind};
 use crate::app::{RicochetApp, capital, debugger, shell};
 use crate::model::formats::{self, cox, game_id};
 use crate::model::tiles::random_game_on;

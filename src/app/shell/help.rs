@@ -1,8 +1,10 @@
 //! The Help window: every key the app answers to, and how the board is edited.
 
+use crate::app::widgets;
+
 /// The Help window.
 pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
-    crate::app::widgets::window_position(egui::Window::new("Help"), ctx)
+    widgets::window_position(egui::Window::new("Help"), ctx)
         .open(open)
         .default_width(460.0)
         .show(ctx, |ui| {

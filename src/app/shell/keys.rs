@@ -4,9 +4,9 @@
 
 use crate::app::debugger::DebugCommand;
 use crate::app::document::state::Mode;
+use crate::app::files::SaveKind;
 use crate::app::playing::playback::PlaybackControl;
 use crate::app::shell::commands::Command;
-use crate::app::shell::files::SaveKind;
 use crate::model::{Direction, RobotColor};
 use egui::{Key, KeyboardShortcut, Modifiers};
 

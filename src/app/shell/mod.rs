@@ -2,8 +2,7 @@
 //!
 //! The room also holds what runs the frame apart from any one panel: the whole-app actions
 //! ([`commands`]), the table of keys ([`keys`]), the logic that is not drawing ([`logic`]), the
-//! file dialogs and windows ([`files`]), the settings file ([`settings_file`]), the Help
-//! window ([`help`]), the order of the windows over the board ([`windows`]) and the
+//! Help window ([`help`]), the order of the windows over the board ([`windows`]) and the
 //! screenshot command ([`screenshot`]).
 //!
 //! Panels have fixed widths, so nothing a panel shows can move the board or another panel
@@ -12,21 +11,19 @@
 //! debugger (controls, node, event log) and the overlay layers.
 
 pub mod commands;
-pub mod files;
 pub mod help;
 pub mod keys;
 pub mod logic;
 pub mod screenshot;
-pub mod settings_file;
 pub mod windows;
 
 use crate::app::document::state::{self, Mode};
 use crate::app::editing::editor;
+use crate::app::files::SaveKind;
 use crate::app::playing::play;
 use crate::app::run::plots;
 use crate::app::run::solver_panel::{self, PanelView};
 use crate::app::shell::commands::{Command, Pending};
-use crate::app::shell::files::SaveKind;
 use crate::app::{RicochetApp, capital, debugger, overlays, theme};
 use crate::worker::RunEnd;
 

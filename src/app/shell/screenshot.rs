@@ -5,10 +5,12 @@
 //! It needs a display; on a machine without one, run it under Xvfb:
 //! `xvfb-run -a -s "-screen 0 1600x1000x24" ricochet-lab screenshot editor editor.png`.
 
+use crate::app::RicochetApp;
 use crate::app::document::draft::Draft;
 use crate::app::document::state::{AppState, Mode, ThemeChoice};
 use crate::app::editing::editor::Tool;
-use crate::app::{RicochetApp, shell::commands::Command, shell::commands::Pending};
+use crate::app::shell::commands::{Command, Pending};
+use crate::app::{APP_NAME, native_options};
 use crate::model::formats::game_id;
 use crate::model::tiles::random_game;
 use crate::model::{Direction, RobotColor, samples};
@@ -155,12 +157,12 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
         jobs: Vec::new(),
         long_run: false,
     };
-    let mut options = crate::app::native_options();
+    let mut options = native_options();
     // A screenshot must not read or overwrite the user's stored state and window layout.
     options.persist_window = false;
     options.persistence_path = None;
     let opened = eframe::run_native(
-        crate::app::APP_NAME,
+        APP_NAME,
         options,
         Box::new(move |cc| {
             let state = AppState {
@@ -253,7 +255,7 @@ impl ScreenshotDirector {
                 let outcome = Arc::clone(&self.outcome);
                 let waker = ctx.clone();
                 ctx.request_screenshot(move |image| {
-                    let result = crate::app::shell::files::write_png(&image, &path);
+                    let result = crate::app::files::write_png(&image, &path);
                     if let Ok(mut slot) = outcome.lock() {
                         *slot = Some(result);
                     }

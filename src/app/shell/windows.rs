@@ -2,8 +2,9 @@
 //! New board, Help, Experiments, Analyse board, and last the unsaved-changes question, which is modal. A new
 //! window is one more line here and a file of its own.
 
+use crate::app::files;
 use crate::app::shell::commands::Command;
-use crate::app::shell::{files, help};
+use crate::app::shell::help;
 use crate::app::{RicochetApp, analyzer, experiments};
 
 impl RicochetApp {

@@ -2,8 +2,15 @@
 //! path field and the `boards/` browser, for systems without dialogs (no desktop portal and
 //! no zenity), so that opening and saving never dead-ends. Also the import window and the
 //! unsaved-changes question.
+//!
+//! The room holds what the app reads and writes on disk: the boards (here) and the settings
+//! file eframe keeps for the app ([`settings_file`]).
 
-use crate::app::{shell::commands::Command, shell::commands::Pending, theme};
+pub mod settings_file;
+
+use crate::app::shell::commands::{Command, Pending};
+use crate::app::theme;
+use crate::app::{APP_NAME, widgets};
 use std::path::{Path, PathBuf};
 
 /// What a save writes.
@@ -92,13 +99,10 @@ pub fn boards_dir() -> Option<PathBuf> {
 /// folder. Never the shipped `boards/`, which belongs to the program (and may be read-only or
 /// replaced by the next version). `None` when the system has no home folder at all.
 pub fn user_folder() -> Option<PathBuf> {
-    let documents = directories::UserDirs::new().and_then(|dirs| {
-        dirs.document_dir()
-            .map(|dir| dir.join(crate::app::APP_NAME))
-    });
+    let documents = directories::UserDirs::new()
+        .and_then(|dirs| dirs.document_dir().map(|dir| dir.join(APP_NAME)));
     documents.or_else(|| {
-        directories::ProjectDirs::from("", "", crate::app::APP_NAME)
-            .map(|dirs| dirs.data_dir().to_path_buf())
+        directories::ProjectDirs::from("", "", APP_NAME).map(|dirs| dirs.data_dir().to_path_buf())
     })
 }
 
@@ -200,7 +204,7 @@ pub fn file_windows_ui(
     let palette = theme::palette(ctx.global_style().visuals.dark_mode);
     if windows.open {
         let mut open = true;
-        crate::app::widgets::window_position(egui::Window::new("Open a board"), ctx)
+        widgets::window_position(egui::Window::new("Open a board"), ctx)
             .open(&mut open)
             .default_width(360.0)
             .show(ctx, |ui| {
@@ -238,7 +242,7 @@ pub fn file_windows_ui(
     }
     if let Some(kind) = windows.save {
         let mut open = true;
-        crate::app::widgets::window_position(egui::Window::new(kind.title()), ctx)
+        widgets::window_position(egui::Window::new(kind.title()), ctx)
             .open(&mut open)
             .default_width(360.0)
             .show(ctx, |ui| {
@@ -274,35 +278,32 @@ pub fn file_windows_ui(
     }
     if windows.import {
         let mut open = true;
-        crate::app::widgets::window_position(
-            egui::Window::new("Import a game id or Cox text"),
-            ctx,
-        )
-        .open(&mut open)
-        .default_width(420.0)
-        .show(ctx, |ui| {
-            let label = ui.label(
-                "Paste a DriftingDroids game id (such as 7650+42+E2302B12+C9) or a board \
+        widgets::window_position(egui::Window::new("Import a game id or Cox text"), ctx)
+            .open(&mut open)
+            .default_width(420.0)
+            .show(ctx, |ui| {
+                let label = ui.label(
+                    "Paste a DriftingDroids game id (such as 7650+42+E2302B12+C9) or a board \
                      in Kevin Cox's text format.",
-            );
-            let field = ui
-                .add(
-                    egui::TextEdit::multiline(&mut windows.import_text)
-                        .hint_text("7650+42+E2302B12+C9")
-                        .code_editor()
-                        .desired_rows(6)
-                        .desired_width(f32::INFINITY),
-                )
-                .labelled_by(label.id);
-            if std::mem::take(&mut windows.import_focus) {
-                field.request_focus();
-            }
-            if ui.button("Import").clicked() {
-                commands.push(Command::Guarded(Pending::Import(
-                    windows.import_text.clone(),
-                )));
-            }
-        });
+                );
+                let field = ui
+                    .add(
+                        egui::TextEdit::multiline(&mut windows.import_text)
+                            .hint_text("7650+42+E2302B12+C9")
+                            .code_editor()
+                            .desired_rows(6)
+                            .desired_width(f32::INFINITY),
+                    )
+                    .labelled_by(label.id);
+                if std::mem::take(&mut windows.import_focus) {
+                    field.request_focus();
+                }
+                if ui.button("Import").clicked() {
+                    commands.push(Command::Guarded(Pending::Import(
+                        windows.import_text.clone(),
+                    )));
+                }
+            });
         windows.import &= open;
     }
 }

@@ -11,6 +11,7 @@
 //! - each of these is said in one sentence for the status line.
 
 use crate::app::document::state::{AppState, STORAGE_KEY, keep_in};
+use crate::app::{APP_NAME, RicochetApp, StatusMessage};
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::ops::RangeInclusive;
@@ -31,7 +32,7 @@ const FARTHEST: f64 = 100_000.0;
 
 /// Where eframe reads and writes the app's settings, when the system has a data folder.
 pub fn settings_file() -> Option<PathBuf> {
-    eframe::storage_dir(crate::app::APP_NAME).map(|dir| dir.join("app.ron"))
+    eframe::storage_dir(APP_NAME).map(|dir| dir.join("app.ron"))
 }
 
 /// What the check of the settings file found and did.
@@ -50,7 +51,7 @@ impl SettingsReport {
     }
 }
 
-impl crate::app::RicochetApp {
+impl RicochetApp {
     /// Says in the status line what the check of the settings file put right, before
     /// anything else the app had to say on starting.
     pub fn report_settings(&mut self, report: &SettingsReport) {
@@ -61,7 +62,7 @@ impl crate::app::RicochetApp {
             Some(earlier) => format!("{line} {}", earlier.text),
             None => line,
         };
-        self.message = Some(crate::app::StatusMessage {
+        self.message = Some(StatusMessage {
             text,
             error: true,
             about: None,
