@@ -5,9 +5,10 @@
 //! the same path: the same limits, probe calls, replay check and [`Report`](super::Report).
 
 use super::engine::{EngineSpec, SharedSpec};
-use super::{Columns, Optimality, SolveError, SolverId, SolverRef};
+use super::{Columns, Optimality, RuleSupport, SolveError, SolverId, SolverKind, SolverRef};
 use std::fmt;
 use std::sync::Arc;
+use std::sync::Mutex;
 
 /// A built-in solver or an external engine.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +58,18 @@ impl SolverChoice {
         }
     }
 
+    /// Its registry entry: a built-in solver's own, or for an engine an entry made from its
+    /// name and command (kept for the life of the program, once per engine). What an engine
+    /// says in its handshake is known only once it runs, so its entry claims no optimality,
+    /// lists both rule options (the engine's own list is checked when it runs), takes depth
+    /// limits up to [`ENGINE_DEEPEST_LIMIT`], and has [`ENGINE_COLUMNS`].
+    pub fn kind(&self) -> &'static SolverKind {
+        match self {
+            SolverChoice::BuiltIn(id) => id.kind(),
+            SolverChoice::Engine(spec) => engine_kind(spec),
+        }
+    }
+
     /// The columns of its per-depth table. An engine's rows count nodes (and, when it names
     /// them so, `inner` and `hits`); its other counters are extra columns.
     pub fn columns(&self) -> Columns {
@@ -74,6 +87,56 @@ pub const ENGINE_COLUMNS: Columns = Columns {
     inner: "inner",
     hits: "hits",
 };
+
+/// The deepest depth limit an engine's entry offers (the protocol itself has none).
+pub const ENGINE_DEEPEST_LIMIT: u32 = 1000;
+
+/// The most engine entries kept; past it, further engines share [`ANY_ENGINE`], so that a
+/// program that runs ever new engines does not grow without bound.
+const MAX_ENGINE_KINDS: usize = 256;
+
+/// The entry of engines past [`MAX_ENGINE_KINDS`].
+static ANY_ENGINE: SolverKind = SolverKind {
+    name: "engine",
+    title: "External engine",
+    description: "an external engine",
+    source: "an external engine (docs/engine-protocol.md)",
+    optimality: Optimality::NotGuaranteed,
+    rules: RuleSupport {
+        ricochet: true,
+        no_rebound: true,
+    },
+    columns: ENGINE_COLUMNS,
+    deepest_limit: Some(ENGINE_DEEPEST_LIMIT),
+};
+
+fn engine_kind(spec: &EngineSpec) -> &'static SolverKind {
+    static KINDS: Mutex<Vec<(EngineSpec, &'static SolverKind)>> = Mutex::new(Vec::new());
+    // The list only grows by whole entries, consistent after any panic that left it locked.
+    let mut kinds = KINDS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, kind)) = kinds.iter().find(|(known, _)| known == spec) {
+        return kind;
+    }
+    if kinds.len() >= MAX_ENGINE_KINDS {
+        return &ANY_ENGINE;
+    }
+    let name = super::engine::intern(&spec.name);
+    let kind: &'static SolverKind = Box::leak(Box::new(SolverKind {
+        name,
+        title: name,
+        description: super::engine::intern(&format!("external engine: {}", spec.command_line())),
+        source: "an external engine (docs/engine-protocol.md)",
+        optimality: Optimality::NotGuaranteed,
+        rules: RuleSupport {
+            ricochet: true,
+            no_rebound: true,
+        },
+        columns: ENGINE_COLUMNS,
+        deepest_limit: Some(ENGINE_DEEPEST_LIMIT),
+    }));
+    kinds.push((spec.clone(), kind));
+    kind
+}
 
 impl From<SolverId> for SolverChoice {
     fn from(id: SolverId) -> SolverChoice {

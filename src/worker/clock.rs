@@ -162,13 +162,15 @@ pub fn run_clocked<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> Result<(Report, Vec<Duration>), SolveError> {
-    let id = solver.solver_id()?;
+    // An external engine's clock starts here too, before its process and handshake: its
+    // rows and total then count the time it takes to start, as a user waits for it.
+    let choice = solver.choice()?;
     let mut clocked = ClockedProbe {
         inner: probe,
         clock: RunClock::started_at(Instant::now()),
         rows: Vec::new(),
     };
-    let mut report = solver::run(id, puzzle, options, limits, &mut clocked)?;
+    let mut report = solver::run(choice, puzzle, options, limits, &mut clocked)?;
     report.elapsed = clocked.clock.stop(Instant::now());
     Ok((report, clocked.rows))
 }

@@ -9,7 +9,7 @@ use super::task::{
 };
 use crate::model::Puzzle;
 use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverKind};
-use crate::solver::{SolverOptions, kind};
+use crate::solver::{SolverChoice, SolverOptions};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -49,21 +49,38 @@ impl SolveJob {
     ///
     /// Fails when no solver has the job's name or the thread cannot be created.
     pub fn spawn(self, waker: Waker) -> Result<SolveRun, StartError> {
-        let kind = kind(&self.solver)
+        let id = crate::solver::SolverId::from_name(&self.solver)
             .ok_or_else(|| StartError::Solve(SolveError::UnknownSolver(self.solver.clone())))?;
+        self.spawn_with(SolverChoice::BuiltIn(id), waker)
+    }
+
+    /// Starts the run with `choice` as its solver instead of the job's solver name: a
+    /// built-in solver or an external engine (see [`crate::solver::engine`]). An engine's run
+    /// publishes its rows, counters and end like a built-in solver's; its
+    /// [`SolveRun::kind`] is the engine's entry from [`SolverChoice::kind`], and a fault of
+    /// the engine ends the run as [`RunEnd::Refused`] with an
+    /// [`SolveError::Engine`] that names the engine, the line and its last standard error.
+    pub fn spawn_with(self, choice: SolverChoice, waker: Waker) -> Result<SolveRun, StartError> {
+        let kind = choice.kind();
         let live = Arc::new(LiveCounters::default());
         let task = {
             let live = Arc::clone(&live);
             spawn_task(
-                format!("solver-{}-{}", kind.name, next_run_number()),
+                format!("solver-{}-{}", thread_label(kind.name), next_run_number()),
                 waker,
                 CHANNEL_CAPACITY,
-                move |link| run_on_thread(self, live, link),
+                move |link| run_on_thread(self, choice, live, link),
             )
             .map_err(StartError::Thread)?
         };
         Ok(SolveRun::new(kind, task, live))
     }
+}
+
+/// A solver's name as part of a thread's name: an engine's name may be a whole command
+/// line, of which its first 24 characters are enough to tell threads apart.
+fn thread_label(name: &str) -> String {
+    name.chars().take(24).collect()
 }
 
 /// Why a run could not start.
@@ -380,7 +397,12 @@ impl Probe for LiveProbe {
     }
 }
 
-fn run_on_thread(job: SolveJob, live: Arc<LiveCounters>, link: TaskLink<Message>) {
+fn run_on_thread(
+    job: SolveJob,
+    choice: SolverChoice,
+    live: Arc<LiveCounters>,
+    link: TaskLink<Message>,
+) {
     let limits = Limits {
         time: job.time_limit,
         memory_bytes: job.memory_limit,
@@ -389,14 +411,12 @@ fn run_on_thread(job: SolveJob, live: Arc<LiveCounters>, link: TaskLink<Message>
     let mut probe = LiveProbe::starting_now(Arc::clone(&live), link);
     let result =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.profile.clone() {
-            None => solver::run_keeping_memory(
-                &job.solver,
-                &job.puzzle,
-                &job.options,
-                &limits,
-                &mut probe,
-            ),
-            Some(counts) => profile::run_profiled(&job, &limits, &mut probe, counts, &live.profile),
+            None => {
+                solver::run_keeping_memory(&choice, &job.puzzle, &job.options, &limits, &mut probe)
+            }
+            Some(counts) => {
+                profile::run_profiled(&job, &choice, &limits, &mut probe, counts, &live.profile)
+            }
         }));
     // The rows were timed on this clock, so the total is read from it too.
     let total = live.stop_clock(Instant::now());

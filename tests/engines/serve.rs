@@ -112,3 +112,32 @@ fn engines_are_registered_listed_used_by_name_and_removed() {
     assert_ne!(code, 0);
     assert!(err.contains("built-in"), "{err}");
 }
+
+#[test]
+fn a_live_run_of_an_engine_publishes_its_rows_as_a_built_in_solver_does() {
+    use ricochet_lab::solver::SolverChoice;
+    use ricochet_lab::solver::engine::EngineSpec;
+    use ricochet_lab::worker::{RunEnd, SolveJob};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    let puzzle = ricochet_lab::testing::small();
+    let engine = SolverChoice::engine(EngineSpec::ad_hoc(&served(SolverId::Bfs)).unwrap());
+    let mut run = SolveJob::new("bfs", puzzle)
+        .spawn_with(engine, Arc::new(|_| {}))
+        .unwrap();
+    assert!(run.kind().name.contains("engine serve --solver bfs"));
+    while !run.is_finished() {
+        run.drain();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    run.drain();
+    match run.end() {
+        Some(RunEnd::Finished(report)) => {
+            assert_eq!(report.outcome.move_count(), Some(5));
+            assert_eq!(run.rows().len(), report.depths.len());
+            assert!(!report.depths.is_empty());
+        }
+        other => panic!("the live run ended as {other:?}"),
+    }
+}
