@@ -5,3 +5,4 @@ mod commands;
 mod distances;
 mod edges;
 mod experiment_shards;
+mod hint_cancel;
