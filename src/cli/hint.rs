@@ -1,13 +1,18 @@
 //! `ricochet-lab hint`: the optimal move count, then which robots move, the first move, the
 //! whole solution.
+//!
+//! Ctrl-C at any moment of a hint (the solve, the search after it, or once the answer is known
+//! but not yet printed) prints `cancelled` on standard error and exits 3, with nothing on
+//! standard output: a hint is printed whole or not at all.
 
-use super::common::{EXIT_STOPPED, with_rules};
-use super::output::outln;
+use super::common::{EXIT_STOPPED, stop_name, with_rules};
+use super::output::out;
 use anyhow::Context;
 use ricochet_lab::model::formats;
-use ricochet_lab::solver::analysis::hints::{self, HintLevel};
+use ricochet_lab::solver::analysis::hints::{self, Hint, HintLevel};
 use ricochet_lab::solver::{Limits, NoProbe};
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Arguments of `hint`.
@@ -32,20 +37,43 @@ pub struct HintArgs {
 
 /// Runs `hint`: the first line is always `Moves: N`.
 pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
+    // The handler first, so that a Ctrl-C while the puzzle loads is a cancel too.
+    let cancel = super::common::cancel_on_signal()?;
     let puzzle = with_rules(formats::load(&args.source)?, args.ricochet, args.no_rebound);
     let level = HintLevel::from_number(args.level)
         .with_context(|| format!("--level {} is not 1, 2, 3 or 4", args.level))?;
     let limits = Limits {
         time: args.time_limit,
-        cancel: Some(super::common::cancel_on_signal()?),
+        cancel: Some(cancel.clone()),
         ..Limits::default()
     };
-    let hint = hints::hint(&puzzle, &limits, &mut NoProbe)?;
-    for line in hint.lines(level) {
-        outln!("{line}")?;
+    let hint = hints::hint_at(&puzzle, level, None, &limits, &mut NoProbe)?;
+    // A signal after the search ended still cancels: the user asked to stop before anything
+    // was printed.
+    let hint = if cancel.load(Ordering::Relaxed) {
+        Hint::Stopped {
+            stop: ricochet_lab::solver::Stop::Cancelled,
+        }
+    } else {
+        hint
+    };
+    if let Hint::Stopped { stop } = hint {
+        eprintln!("{}", stop_name(stop));
+        return Ok(ExitCode::from(EXIT_STOPPED));
+    }
+    // One write, so that the hint is printed whole.
+    let text: String = hint
+        .lines(level)
+        .iter()
+        .map(|line| format!("{line}\n"))
+        .collect();
+    out!("{text}")?;
+    if cancel.load(Ordering::Relaxed) {
+        eprintln!("{}", stop_name(ricochet_lab::solver::Stop::Cancelled));
+        return Ok(ExitCode::from(EXIT_STOPPED));
     }
     Ok(match hint {
-        hints::Hint::Unknown { .. } => ExitCode::from(EXIT_STOPPED),
+        Hint::Unknown { .. } => ExitCode::from(EXIT_STOPPED),
         _ => ExitCode::SUCCESS,
     })
 }

@@ -1,23 +1,40 @@
-//! Hints on a worker thread: the optimal solutions of a position are listed off the user
-//! interface's thread, and the hint read from them comes back over the task's channel.
+//! Hints on a worker thread: the hint is computed off the user interface's thread and comes
+//! back over the task's channel. Cancelling or dropping the task stops the search within
+//! milliseconds, in the solve and in the search for the first solution after it alike; a
+//! stopped hint comes back as [`Hint::Stopped`], never as a part of an answer.
 
 use super::{Task, Waker, spawn_answer};
 use crate::model::Puzzle;
-use crate::solver::NoProbe;
-use crate::solver::analysis::hints::{self, Hint};
+use crate::solver::analysis::hints::{self, Hint, HintLevel};
+use crate::solver::{NoProbe, Report};
 use std::time::Duration;
 
 /// What a hint task sends once: the hint, or why it could not be computed.
 pub type HintResult = Result<Hint, String>;
 
-/// Starts computing the hint of `puzzle` on a thread named `hint`, within `time_limit`.
-/// Dropping or cancelling the returned task stops the search at its next poll.
+/// Starts computing the whole hint of `puzzle` (every level) on a thread named `hint`, within
+/// `time_limit`. Dropping or cancelling the returned task stops the search at its next poll.
 pub fn spawn_hint(
     puzzle: Puzzle,
     time_limit: Option<Duration>,
     waker: Waker,
 ) -> std::io::Result<Task<HintResult>> {
+    spawn_hint_at(puzzle, HintLevel::Solution, None, time_limit, waker)
+}
+
+/// Starts computing what the hint at `level` shows (see [`hints::hint_at`]) on a thread named
+/// `hint`, within `time_limit`. `known` is a finished run of the same puzzle to start from (a
+/// board's finished solve): with a reusable one, level 1 answers at once and the other levels
+/// skip the solve. Dropping or cancelling the returned task stops the search at its next poll.
+pub fn spawn_hint_at(
+    puzzle: Puzzle,
+    level: HintLevel,
+    known: Option<Report>,
+    time_limit: Option<Duration>,
+    waker: Waker,
+) -> std::io::Result<Task<HintResult>> {
     spawn_answer("hint", waker, time_limit, move |limits| {
-        hints::hint(&puzzle, limits, &mut NoProbe).map_err(|e| e.to_string())
+        hints::hint_at(&puzzle, level, known.as_ref(), limits, &mut NoProbe)
+            .map_err(|e| e.to_string())
     })
 }

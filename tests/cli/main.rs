@@ -6,3 +6,4 @@ mod distances;
 mod edges;
 mod experiment_shards;
 mod files_and_exits;
+mod hint_cancel;

@@ -3,6 +3,7 @@
 mod all_solutions;
 mod every_solver;
 mod fast_solver;
+mod hints;
 mod optimal_cross_check;
 mod profile;
 mod reference_puzzles;

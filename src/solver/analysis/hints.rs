@@ -1,13 +1,18 @@
 //! Hints in steps, as players know them from DriftingDroids: the optimal move count, then the
 //! robots that move, then the first move, then the whole solution.
 //!
-//! Every level is read from the first of the sorted optimal solutions (see
-//! [`all_solutions`]), so a hint prefers the solution that moves the
-//! fewest robots and changes robot least often.
+//! The move count is the optimum of one solve by the fastest optimal solver (or of a finished
+//! solve the caller already has). The other levels are read from the first of the sorted
+//! optimal solutions (see [`all_solutions`](super::all_solutions)), which moves the fewest
+//! robots and changes robot least often; it is searched for directly (see
+//! [`first_solution`]), so a hint costs about a solve however many optimal solutions there are.
+//! A hint that a limit or a cancel stopped says so and nothing else: it never shows a part of a
+//! search's answer.
 
-use super::all_solutions::{self, EnumerateError, Enumeration, robots_in_order};
+use super::all_solutions::{EnumerateError, robots_in_order};
+use super::first_solution::{self, FirstError};
 use crate::model::{Move, Puzzle, RobotColor, format_moves};
-use crate::solver::{Limits, Probe, SolverOptions};
+use crate::solver::{Limits, Optimality, Outcome, Probe, Report, SolverOptions, SolverRef, Stop};
 use std::fmt;
 
 /// How much a hint gives away.
@@ -50,10 +55,16 @@ impl HintLevel {
     }
 }
 
-/// A hint: the optimal solution it is read from, or the reason there is none.
+/// A hint: what is known of the first of the sorted optimal solutions, or why nothing is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Hint {
-    /// The puzzle is solved by `solution`, the first of the sorted optimal solutions.
+    /// Only the optimal number of moves is known (all a level-1 hint needs).
+    MoveCount {
+        /// The optimal number of moves.
+        moves: usize,
+    },
+    /// The puzzle is solved by `solution`, the first of the sorted optimal solutions: every
+    /// level can be shown.
     Solved {
         /// That solution.
         solution: Vec<Move>,
@@ -63,7 +74,12 @@ pub enum Hint {
         /// The bound of the proof.
         within: Option<u32>,
     },
-    /// The search stopped (a limit or a cancel) before it knew; the text says which.
+    /// A limit or a cancel stopped the search before it knew.
+    Stopped {
+        /// Which.
+        stop: Stop,
+    },
+    /// The search ended without an answer for another reason; the text says which.
     Unknown {
         /// Why.
         reason: String,
@@ -71,32 +87,25 @@ pub enum Hint {
 }
 
 impl Hint {
-    /// Reads the hint from an enumeration.
-    pub fn from_enumeration(enumeration: &Enumeration) -> Hint {
-        use crate::solver::Outcome;
-        match (
-            &enumeration.optimum.outcome,
-            enumeration.listing.solutions.first(),
-        ) {
-            (Outcome::Solved { .. }, Some(first)) => Hint::Solved {
-                solution: first.clone(),
-            },
-            // The optimal solver's own answer when the listing was stopped before any.
-            (Outcome::Solved { moves }, None) => Hint::Solved {
-                solution: moves.clone(),
-            },
-            (Outcome::Unsolvable { within }, _) => Hint::Unsolvable { within: *within },
-            (other, _) => Hint::Unknown {
-                reason: format!("the search ended: {}", other.name()),
-            },
+    /// Whether the hint holds what `level` shows: a [`Hint::MoveCount`] holds only the first
+    /// level; every other hint holds all there is to show.
+    pub fn covers(&self, level: HintLevel) -> bool {
+        match self {
+            Hint::MoveCount { .. } => level == HintLevel::MoveCount,
+            Hint::Solved { .. }
+            | Hint::Unsolvable { .. }
+            | Hint::Stopped { .. }
+            | Hint::Unknown { .. } => true,
         }
     }
 
     /// The lines of the hint at `level`, each level adding one line to those of the level
     /// before: `Moves: N` (or `Moves: none`, `Moves: unknown`), then `Robots: ...`, then
-    /// `First move: ...`, then `Solution: ...`.
+    /// `First move: ...`, then `Solution: ...`. A hint that does not [`cover`](Hint::covers)
+    /// the level shows what it holds.
     pub fn lines(&self, level: HintLevel) -> Vec<String> {
         match self {
+            Hint::MoveCount { moves } => vec![format!("Moves: {moves}")],
             Hint::Solved { solution } => {
                 let mut lines = vec![format!("Moves: {}", solution.len())];
                 if level >= HintLevel::Robots {
@@ -123,6 +132,10 @@ impl Hint {
             Hint::Unsolvable { within: Some(n) } => vec![
                 "Moves: none".into(),
                 format!("No solution within {n} moves."),
+            ],
+            Hint::Stopped { stop } => vec![
+                "Moves: unknown".into(),
+                format!("the search ended: {}.", stop_name(*stop)),
             ],
             Hint::Unknown { reason } => vec!["Moves: unknown".into(), format!("{reason}.")],
         }
@@ -152,22 +165,116 @@ pub fn hint_solver(puzzle: &Puzzle) -> &'static str {
     }
 }
 
-/// Computes the hint for a puzzle within the limits.
+/// A stop's name, as a run's outcome names it.
+fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Cancelled => Outcome::Cancelled.name(),
+        Stop::TimeLimit => Outcome::TimeLimit.name(),
+        Stop::MemoryLimit => Outcome::MemoryLimit.name(),
+    }
+}
+
+/// Computes the whole hint for a puzzle (every level) within the limits.
 pub fn hint<P: Probe>(
     puzzle: &Puzzle,
     limits: &Limits,
     probe: &mut P,
 ) -> Result<Hint, EnumerateError> {
-    let enumeration = all_solutions::enumerate(
-        hint_solver(puzzle),
-        puzzle,
-        &SolverOptions::default(),
-        // Only the first solution is read, and the listing keeps the best of all of them.
-        1,
-        limits,
-        probe,
-    )?;
-    Ok(Hint::from_enumeration(&enumeration))
+    hint_at(puzzle, HintLevel::Solution, None, limits, probe)
+}
+
+/// Computes what the hint at `level` shows for a puzzle, within the limits: at level 1 the
+/// optimum of one solve, at levels 2 to 4 the first of the sorted optimal solutions.
+///
+/// `known` is a finished run of the same puzzle (rules included) that the hint may start from
+/// instead of solving again: it is used when its solver guarantees optimal answers and it
+/// either solved the puzzle with a solution that replays on `puzzle`, or proved that no
+/// solution exists at all; otherwise the hint solves the puzzle itself. With a reusable run a
+/// level-1 hint costs nothing.
+///
+/// The limits hold for the solve and the search after it together; the probe sees both. A
+/// stop in either gives [`Hint::Stopped`], never a part of an answer.
+pub fn hint_at<P: Probe>(
+    puzzle: &Puzzle,
+    level: HintLevel,
+    known: Option<&Report>,
+    limits: &Limits,
+    probe: &mut P,
+) -> Result<Hint, EnumerateError> {
+    let reused = known.and_then(|report| reusable(puzzle, report));
+    let (optimum, spent) = match reused {
+        Some(outcome) => (outcome, std::time::Duration::ZERO),
+        None => {
+            let report = crate::solver::run(
+                hint_solver(puzzle),
+                puzzle,
+                &SolverOptions::default(),
+                limits,
+                probe,
+            )?;
+            (report.outcome, report.elapsed)
+        }
+    };
+    let moves = match optimum {
+        Outcome::Solved { moves } => moves,
+        Outcome::Unsolvable { within } => return Ok(Hint::Unsolvable { within }),
+        Outcome::Cancelled => {
+            return Ok(Hint::Stopped {
+                stop: Stop::Cancelled,
+            });
+        }
+        Outcome::TimeLimit => {
+            return Ok(Hint::Stopped {
+                stop: Stop::TimeLimit,
+            });
+        }
+        Outcome::MemoryLimit => {
+            return Ok(Hint::Stopped {
+                stop: Stop::MemoryLimit,
+            });
+        }
+        other @ (Outcome::NotFound | Outcome::Invalid { .. }) => {
+            return Ok(Hint::Unknown {
+                reason: format!("the search ended: {}", other.name()),
+            });
+        }
+    };
+    if level == HintLevel::MoveCount {
+        return Ok(Hint::MoveCount { moves: moves.len() });
+    }
+    let rest = Limits {
+        time: limits.time.map(|t| t.saturating_sub(spent)),
+        ..limits.clone()
+    };
+    let first = first_solution::first_optimal(puzzle, &moves, None, &rest, probe);
+    Ok(match first.solution {
+        Ok(solution) => Hint::Solved { solution },
+        Err(FirstError::Stopped(stop)) => Hint::Stopped { stop },
+        Err(error) => Hint::Unknown {
+            reason: format!("the search for the first solution failed: {error}"),
+        },
+    })
+}
+
+/// The outcome of `report` when a hint of `puzzle` may start from it: an optimal solver's
+/// solution that replays on the puzzle, or its proof that none exists.
+fn reusable(puzzle: &Puzzle, report: &Report) -> Option<Outcome> {
+    let optimal = report
+        .solver
+        .solver_id()
+        .is_ok_and(|id| id.kind().optimality == Optimality::Guaranteed);
+    if !optimal {
+        return None;
+    }
+    match &report.outcome {
+        Outcome::Solved { moves }
+            if moves.len() >= puzzle.rules().min_solution_len() && puzzle.replay(moves).is_ok() =>
+        {
+            Some(report.outcome.clone())
+        }
+        Outcome::Unsolvable { within: None } => Some(report.outcome.clone()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

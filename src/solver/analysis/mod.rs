@@ -3,4 +3,5 @@
 
 pub mod all_solutions;
 pub mod distances;
+pub mod first_solution;
 pub mod hints;

@@ -1,0 +1,772 @@
+//! The first optimal solution in the listing's order, searched for directly instead of read
+//! from the whole listing.
+//!
+//! [`all_solutions`](super::all_solutions) ranks optimal solutions by the number of robots
+//! moved, then the number of robot changes, then move by move (robots R, G, B, Y, K;
+//! directions N, E, S, W). Its cost grows with the number of solutions; this search's does
+//! not, because it asks each key in turn a question with a short answer:
+//!
+//! 1. **Robots.** For the sets of robots in order of size, does a solution of the optimal
+//!    length `d` exist that moves only the robots of the set? The first size with an answer is
+//!    the fewest robots any solution moves, `k`; every set of that size is asked, and a set
+//!    that says yes holds only solutions that move all of its robots (one moving fewer would
+//!    have been found at a smaller size).
+//! 2. **Changes and moves.** For `c` from the fewest changes `k` robots need (`k - 1`)
+//!    upwards, each set that said yes is searched with at most `c` robot changes, trying the
+//!    moves in the listing's order: the first solution met is the first of that set with at
+//!    most `c` changes. The first `c` at which a set has one is the fewest changes; the first
+//!    of those sets' answers, move by move, is the answer.
+//!
+//! Each question is a depth-first search at exactly `d` moves with the listing's cuts (the
+//! minimum-move bound, no move straight back, a table of dead states), which never cut a
+//! solution; under a change budget a node is also cut when the robots of the set that have not
+//! moved yet would need more changes than are left (each must move, and each first move after
+//! another robot's is a change). Dead states are remembered per set: with no budget, per
+//! number of moves left (as in the listing); with one, per moves left and robot that moved
+//! last (told apart by its cell, since helpers that swap cells share a key), as the largest
+//! budget known to be too small. Both are facts about the state alone, so the tables of one
+//! question serve the later questions of the same set.
+//!
+//! **On every core.** Each question's search is cut at [`SPLIT_DEPTH`] moves into work units,
+//! in the order their moves are tried, which the threads take in turn. The answer is the
+//! solution of the first unit that has one: a thread stops a unit as soon as an earlier unit
+//! has answered, and the answer does not depend on the threads. The calling thread does not
+//! search: it polls the limits and the probe every millisecond and stops the threads through a
+//! flag, which they look at every [`POLL_INTERVAL`] nodes.
+
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use crate::solver::key::{KeyLayout, StateKey, with_key_width};
+use crate::solver::min_moves::{UNREACHABLE, min_moves};
+use crate::solver::{Limits, Probe, Search, Stop};
+use rustc_hash::FxHashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// The moves after which a question's search is cut into work units.
+pub const SPLIT_DEPTH: usize = 3;
+
+/// Nodes between two looks at the shared flags.
+const POLL_INTERVAL: u32 = 1 << 12;
+
+/// How often the calling thread polls the limits and the probe while the threads search.
+const MAIN_POLL: Duration = Duration::from_millis(1);
+
+/// The most moves left that the dead-state tables record (one bit per count in a word).
+const MAX_TABLE_DEPTH: u32 = 63;
+
+/// What the search for the first solution produced.
+#[derive(Clone, Debug)]
+pub struct FirstSolution {
+    /// The first optimal solution in the listing's order, replayed; or why the search stopped.
+    pub solution: Result<Vec<Move>, FirstError>,
+    /// Nodes visited by every thread.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Why no first solution came back.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FirstError {
+    /// A limit or a cancel stopped the search.
+    #[error("the search stopped: {0:?}")]
+    Stopped(Stop),
+    /// No solution of the given length exists: the length was not the optimum of this puzzle.
+    #[error("no solution of {0} moves exists")]
+    NoneOfLength(u32),
+    /// The system started no thread to search on.
+    #[error("the system refused every thread of the search")]
+    NoThread,
+    /// The answer failed its replay (a bug).
+    #[error("the answer {0} failed its replay")]
+    Invalid(String),
+}
+
+/// Finds the first of the optimal solutions of `puzzle` in the listing's order, given the
+/// optimal length `known.len()` and one optimal solution `known` (an optimal solver's answer):
+/// `known` bounds the robots and changes to look for. On `threads` threads (`None`: one per
+/// core). The probe sees the nodes of every thread and may stop the search.
+pub fn first_optimal<P: Probe>(
+    puzzle: &Puzzle,
+    known: &[Move],
+    threads: Option<usize>,
+    limits: &Limits,
+    probe: &mut P,
+) -> FirstSolution {
+    let threads = threads
+        .unwrap_or_else(crate::solver::fast::available_threads)
+        .max(1);
+    let mut search = Search::new(probe, limits);
+    search.threads = threads;
+    let solution = with_key_width!(puzzle, |layout, Key| {
+        let mut finder = Finder::<Key, P>::new(puzzle, layout, known, threads, &mut search);
+        finder.find()
+    });
+    let solution = solution.and_then(|moves| match puzzle.replay(&moves) {
+        Ok(_) => Ok(moves),
+        Err(error) => Err(FirstError::Invalid(format!(
+            "{}: {error}",
+            crate::model::format_moves(&moves)
+        ))),
+    });
+    FirstSolution {
+        solution,
+        nodes: search.nodes,
+        elapsed: search.elapsed(),
+    }
+}
+
+/// The robots of a set (a bit per robot index).
+fn set_of(moves: &[Move], puzzle: &Puzzle) -> u32 {
+    moves
+        .iter()
+        .filter_map(|mv| puzzle.robot_index(mv.robot))
+        .fold(0, |set, r| set | 1 << r)
+}
+
+/// Robot changes along a sequence.
+fn changes_of(moves: &[Move]) -> u32 {
+    moves
+        .windows(2)
+        .filter(|pair| pair[0].robot != pair[1].robot)
+        .count() as u32
+}
+
+/// One question: a set of robots and, when given, the most robot changes.
+#[derive(Clone, Copy, Debug)]
+struct Question {
+    set: u32,
+    budget: Option<u32>,
+}
+
+/// The questions' driver on the calling thread.
+struct Finder<'a, 's, 'p, K: StateKey, P: Probe> {
+    puzzle: &'a Puzzle,
+    known: &'a [Move],
+    depth: u32,
+    search: &'s mut Search<'p, P>,
+    /// One seeker per thread, each with its own tables.
+    seekers: Vec<Seeker<'a, K>>,
+    shared: Shared,
+}
+
+/// What the threads of one question share.
+struct Shared {
+    /// Set by the calling thread when a limit or a cancel stops the search.
+    stop: AtomicBool,
+    /// Nodes not yet counted by the calling thread.
+    nodes: AtomicU64,
+    /// The bytes of every thread's tables.
+    memory: AtomicUsize,
+    /// The next work unit to hand out.
+    next_unit: AtomicUsize,
+    /// The first unit known to hold a solution (`usize::MAX`: none yet).
+    first_found: AtomicUsize,
+    /// The solutions found, with their units.
+    found: Mutex<Vec<(usize, Vec<Move>)>>,
+}
+
+impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
+    fn new(
+        puzzle: &'a Puzzle,
+        layout: KeyLayout,
+        known: &'a [Move],
+        threads: usize,
+        search: &'s mut Search<'p, P>,
+    ) -> Self {
+        let tables = MoveTables::new(puzzle.board());
+        let bound = min_moves(puzzle.board(), puzzle.goal_cell());
+        Finder {
+            puzzle,
+            known,
+            depth: known.len() as u32,
+            search,
+            seekers: (0..threads)
+                .map(|_| Seeker::new(puzzle, layout, tables.clone(), bound.clone()))
+                .collect(),
+            shared: Shared {
+                stop: AtomicBool::new(false),
+                nodes: AtomicU64::new(0),
+                memory: AtomicUsize::new(0),
+                next_unit: AtomicUsize::new(0),
+                first_found: AtomicUsize::new(usize::MAX),
+                found: Mutex::new(Vec::new()),
+            },
+        }
+    }
+
+    /// The two phases of the module documentation.
+    fn find(&mut self) -> Result<Vec<Move>, FirstError> {
+        let n = self.puzzle.robots().len();
+        let known_set = set_of(self.known, self.puzzle);
+        let known_robots = known_set.count_ones();
+        // Phase 1: the fewest robots, and every set of that many that has a solution, with
+        // one solution each.
+        let mut feasible: Vec<(u32, Vec<Move>)> = Vec::new();
+        for size in 0..=known_robots {
+            let mut sets: Vec<u32> = (0..1u32 << n)
+                .filter(|set| set.count_ones() == size)
+                .collect();
+            sets.sort_unstable();
+            for set in sets {
+                if set == known_set {
+                    feasible.push((set, self.known.to_vec()));
+                    continue;
+                }
+                let question = Question { set, budget: None };
+                if let Some(solution) = self.ask(question)? {
+                    feasible.push((set, solution));
+                }
+            }
+            if !feasible.is_empty() {
+                break;
+            }
+        }
+        let robots = feasible
+            .first()
+            .map(|(set, _)| set.count_ones())
+            .ok_or(FirstError::NoneOfLength(self.depth))?;
+        // Only the sets that have a solution are asked again.
+        for seeker in &mut self.seekers {
+            seeker.keep_only(|set| feasible.iter().any(|(s, _)| *s == set));
+        }
+        // Phase 2: the fewest changes, then the first move by move. Some set's solution has
+        // `most` changes, so the loop ends there at the latest.
+        let most = feasible
+            .iter()
+            .map(|(_, solution)| changes_of(solution))
+            .min()
+            .unwrap_or(0);
+        for budget in robots.saturating_sub(1)..=most {
+            let mut best: Option<Vec<Move>> = None;
+            for (set, _) in &feasible {
+                let question = Question {
+                    set: *set,
+                    budget: Some(budget),
+                };
+                if let Some(solution) = self.ask(question)?
+                    && best.as_ref().is_none_or(|b| solution < *b)
+                {
+                    best = Some(solution);
+                }
+            }
+            if let Some(best) = best {
+                return Ok(best);
+            }
+        }
+        Err(FirstError::Invalid(
+            "no set's solution was found again within its own changes".into(),
+        ))
+    }
+
+    /// Asks one question on every thread: the first solution, in the order moves are tried,
+    /// of the set within the budget, or none.
+    fn ask(&mut self, question: Question) -> Result<Option<Vec<Move>>, FirstError> {
+        let depth = self.depth;
+        // The units, cut on this thread: at most (4 robots)^SPLIT_DEPTH nodes, nothing beside
+        // the search below them.
+        let split = SPLIT_DEPTH.min(depth as usize);
+        let cutter = &mut self.seekers[0];
+        cutter.start(question);
+        cutter.split = Some(split);
+        let mut units = Vec::new();
+        cutter.cut(depth, &mut units);
+        cutter.split = None;
+        let left = depth - split as u32;
+        let shared = &self.shared;
+        shared.next_unit.store(0, Ordering::Relaxed);
+        shared.first_found.store(usize::MAX, Ordering::Relaxed);
+        shared
+            .found
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        let units = &units;
+        let search = &mut *self.search;
+        let (stopped, threads) = std::thread::scope(|scope| {
+            let mut running = Vec::new();
+            for seeker in &mut self.seekers {
+                seeker.start(question);
+                let spawned = std::thread::Builder::new()
+                    .name("hint-search".to_string())
+                    .spawn_scoped(scope, move || seeker.take_units(units, left, shared));
+                // A thread the system refuses leaves its share to the others.
+                if let Ok(handle) = spawned {
+                    running.push(handle);
+                }
+            }
+            let threads = running.len();
+            let mut stopped = None;
+            while running.iter().any(|handle| !handle.is_finished()) {
+                search.nodes += shared.nodes.swap(0, Ordering::Relaxed);
+                let memory = shared.memory.load(Ordering::Relaxed);
+                if stopped.is_none()
+                    && let Err(stop) = search.set_memory(memory).and_then(|()| search.poll())
+                {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    stopped = Some(stop);
+                }
+                std::thread::sleep(MAIN_POLL);
+            }
+            search.nodes += shared.nodes.swap(0, Ordering::Relaxed);
+            // A thread that panicked is a bug: its panic goes on here.
+            for handle in running {
+                if let Err(panic) = handle.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
+            (stopped, threads)
+        });
+        if threads == 0 {
+            return Err(FirstError::NoThread);
+        }
+        if let Some(stop) = stopped {
+            return Err(FirstError::Stopped(stop));
+        }
+        // A stop between the last poll and the end is still a stop: no answer is trusted
+        // from a search that may have been cut.
+        if let Err(stop) = search.poll() {
+            shared.stop.store(true, Ordering::Relaxed);
+            return Err(FirstError::Stopped(stop));
+        }
+        let found = std::mem::take(&mut *shared.found.lock().unwrap_or_else(|e| e.into_inner()));
+        Ok(found
+            .into_iter()
+            .min_by_key(|(unit, _)| *unit)
+            .map(|(_, moves)| moves))
+    }
+}
+
+/// A node at [`SPLIT_DEPTH`] moves, searched whole by whichever thread takes it.
+struct Unit {
+    cells: [Cell; MAX_ROBOTS],
+    last_dir: [Option<Direction>; MAX_ROBOTS],
+    path: Vec<Move>,
+    moves_by_robot: [u32; MAX_ROBOTS],
+    changes: u32,
+}
+
+/// The dead states of one set of robots, as one thread searched them.
+#[derive(Default)]
+struct DeadStates<K> {
+    /// Per state, a bit for each number of moves left with which it has no solution.
+    any: FxHashMap<K, u64>,
+    /// Per state, moves left and the cell of the robot that moved last: the largest number
+    /// of changes with which it has no solution.
+    within: FxHashMap<(K, u16, u8), u8>,
+}
+
+/// What a unit's search says.
+enum Visit {
+    /// The path is a solution: the search stops.
+    Found,
+    /// No solution below, searched whole.
+    Dead,
+    /// Cut short (an earlier unit answered, or a stop): nothing may be marked dead.
+    Cut,
+}
+
+/// One thread's search.
+struct Seeker<'a, K: StateKey> {
+    puzzle: &'a Puzzle,
+    layout: KeyLayout,
+    tables: MoveTables,
+    bound: Vec<u16>,
+    colors: Vec<RobotColor>,
+    no_rebound: bool,
+    min_len: usize,
+    /// The dead states of the current question's set.
+    dead: DeadStates<K>,
+    /// The dead states of the other sets searched, kept for their later questions.
+    stored: FxHashMap<u32, DeadStates<K>>,
+    /// The bytes of `dead` last counted in the shared memory.
+    reported_bytes: usize,
+    cells: [Cell; MAX_ROBOTS],
+    last_dir: [Option<Direction>; MAX_ROBOTS],
+    path: Vec<Move>,
+    moves_by_robot: [u32; MAX_ROBOTS],
+    changes: u32,
+    question: Question,
+    split: Option<usize>,
+    /// The unit being searched.
+    unit: usize,
+    countdown: u32,
+    counted: u64,
+}
+
+impl<'a, K: StateKey> Seeker<'a, K> {
+    fn new(puzzle: &'a Puzzle, layout: KeyLayout, tables: MoveTables, bound: Vec<u16>) -> Self {
+        Seeker {
+            puzzle,
+            layout,
+            tables,
+            bound,
+            colors: puzzle.robots().iter().map(|r| r.color).collect(),
+            no_rebound: puzzle.rules().no_rebound,
+            min_len: puzzle.rules().min_solution_len(),
+            dead: DeadStates::default(),
+            stored: FxHashMap::default(),
+            reported_bytes: 0,
+            cells: [0; MAX_ROBOTS],
+            last_dir: [None; MAX_ROBOTS],
+            path: Vec::new(),
+            moves_by_robot: [0; MAX_ROBOTS],
+            changes: 0,
+            question: Question {
+                set: 0,
+                budget: None,
+            },
+            split: None,
+            unit: 0,
+            countdown: POLL_INTERVAL,
+            counted: 0,
+        }
+    }
+
+    /// Readies a question, from the start position, with the dead states of its set.
+    fn start(&mut self, question: Question) {
+        if question.set != self.question.set {
+            let tables = self.stored.remove(&question.set).unwrap_or_default();
+            let done = std::mem::replace(&mut self.dead, tables);
+            self.stored.insert(self.question.set, done);
+        }
+        self.question = question;
+        let start = self.puzzle.robot_cells();
+        self.cells = [0; MAX_ROBOTS];
+        self.cells[..start.len()].copy_from_slice(&start);
+        self.last_dir = [None; MAX_ROBOTS];
+        self.path.clear();
+        self.moves_by_robot = [0; MAX_ROBOTS];
+        self.changes = 0;
+    }
+
+    /// Forgets the dead states of the sets `keep` refuses.
+    fn keep_only(&mut self, keep: impl Fn(u32) -> bool) {
+        self.stored.retain(|&set, _| keep(set));
+        if !keep(self.question.set) {
+            self.dead = DeadStates::default();
+        }
+    }
+
+    /// Takes units in turn and searches each with `left` moves, until none is left, an
+    /// earlier unit than the next has answered, or the search stops.
+    fn take_units(&mut self, units: &[Unit], left: u32, shared: &Shared) {
+        self.countdown = POLL_INTERVAL;
+        self.counted = 0;
+        loop {
+            let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+            if index >= units.len()
+                || index > shared.first_found.load(Ordering::Relaxed)
+                || shared.stop.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            let unit = &units[index];
+            self.unit = index;
+            self.cells = unit.cells;
+            self.last_dir = unit.last_dir;
+            self.path.clone_from(&unit.path);
+            self.moves_by_robot = unit.moves_by_robot;
+            self.changes = unit.changes;
+            if let Visit::Found = self.visit(left, shared) {
+                shared.first_found.fetch_min(index, Ordering::Relaxed);
+                shared
+                    .found
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((index, self.path.clone()));
+            }
+        }
+        shared.nodes.fetch_add(self.counted, Ordering::Relaxed);
+        self.counted = 0;
+        self.report_memory(shared);
+    }
+
+    /// Cuts the search into units at the split depth, in the order moves are tried.
+    fn cut(&mut self, left: u32, units: &mut Vec<Unit>) {
+        if self.split == Some(self.path.len()) {
+            units.push(Unit {
+                cells: self.cells,
+                last_dir: self.last_dir,
+                path: self.path.clone(),
+                moves_by_robot: self.moves_by_robot,
+                changes: self.changes,
+            });
+            return;
+        }
+        let Some(bound) = self.node_bound(left) else {
+            return;
+        };
+        self.for_each_move(left, bound, |seeker, left| {
+            seeker.cut(left, units);
+            false
+        });
+    }
+
+    /// The smallest robot bound, or `None` when the node is cut: the goal is out of reach in
+    /// `left` moves, or the robots not yet moved need more changes than the budget leaves.
+    #[inline]
+    fn node_bound(&self, left: u32) -> Option<u32> {
+        let n = self.colors.len();
+        let bound = (0..n)
+            .map(|r| self.robot_bound(r))
+            .min()
+            .unwrap_or(u32::MAX);
+        if bound > left {
+            return None;
+        }
+        if let Some(budget) = self.question.budget {
+            // Every robot of the set that has not moved must still be switched to, and so
+            // must the target's robot when it stands off the target and did not move last.
+            let last = self.path.last().map(|mv| mv.robot);
+            let active = self.puzzle.active_robot();
+            let mut entered = (0..n)
+                .filter(|&r| {
+                    self.question.set & (1 << r) != 0
+                        && self.moves_by_robot[r] == 0
+                        && Some(r) != active
+                })
+                .count() as u32;
+            if let Some(a) = active
+                && self.question.set & (1 << a) != 0
+                && (self.moves_by_robot[a] == 0
+                    || (last != Some(self.colors[a]) && self.cells[a] != self.puzzle.goal_cell()))
+            {
+                entered += 1;
+            }
+            // Switching to a robot is a change, but for the very first move.
+            let needed = if self.path.is_empty() {
+                entered.saturating_sub(1)
+            } else {
+                entered
+            };
+            if self.changes + needed > budget {
+                return None;
+            }
+        }
+        Some(bound)
+    }
+
+    /// Tries each move the listing's cuts allow, in the listing's order, and calls `child`
+    /// on the state after it; stops when `child` says so and returns whether it did.
+    #[inline]
+    fn for_each_move(
+        &mut self,
+        left: u32,
+        bound: u32,
+        mut child: impl FnMut(&mut Self, u32) -> bool,
+    ) -> bool {
+        let n = self.colors.len();
+        // A move straight back by the robot that moved last stops where the same move from
+        // the cell it came from stops, so a solution through it would give one a move shorter
+        // than the optimum: none does, unless that one would be too short to count.
+        let back = (self.path.len() + left as usize > self.min_len)
+            .then(|| self.path.last())
+            .flatten()
+            .map(|last| Move::new(last.robot, last.dir.opposite()));
+        let last_robot = self.path.last().map(|mv| mv.robot);
+        for robot in 0..n {
+            if self.question.set & (1 << robot) == 0 {
+                continue;
+            }
+            // With no move to spare, only a robot that can take the goal in time may move.
+            if bound == left && self.robot_bound(robot) != left {
+                continue;
+            }
+            let change = u32::from(last_robot.is_some_and(|last| last != self.colors[robot]));
+            if self
+                .question
+                .budget
+                .is_some_and(|budget| self.changes + change > budget)
+            {
+                continue;
+            }
+            for dir in Direction::ALL {
+                if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+                    continue;
+                }
+                if back == Some(Move::new(self.colors[robot], dir)) {
+                    continue;
+                }
+                let from = self.cells[robot];
+                let to = self.tables.slide(&self.cells[..n], robot, dir);
+                if to == from {
+                    continue;
+                }
+                let previous_dir = self.last_dir[robot];
+                self.cells[robot] = to;
+                self.last_dir[robot] = Some(dir);
+                self.path.push(Move::new(self.colors[robot], dir));
+                self.moves_by_robot[robot] += 1;
+                self.changes += change;
+                let stop = child(self, left - 1);
+                if stop {
+                    // The path stays as found.
+                    return true;
+                }
+                self.changes -= change;
+                self.moves_by_robot[robot] -= 1;
+                self.path.pop();
+                self.cells[robot] = from;
+                self.last_dir[robot] = previous_dir;
+            }
+        }
+        false
+    }
+
+    /// The bound of robot `robot`: the rook moves it needs, or more than any depth when it
+    /// cannot take the goal. A robot outside the set never moves, so it takes the goal in no
+    /// moves when it stands there and never otherwise.
+    #[inline]
+    fn robot_bound(&self, robot: usize) -> u32 {
+        match self.puzzle.active_robot() {
+            Some(active) if active != robot => u32::MAX,
+            _ if self.question.set & (1 << robot) == 0 => {
+                if self.cells[robot] == self.puzzle.goal_cell() {
+                    0
+                } else {
+                    u32::MAX
+                }
+            }
+            _ => {
+                let b = self.bound[usize::from(self.cells[robot])];
+                if b == UNREACHABLE {
+                    u32::MAX
+                } else {
+                    u32::from(b)
+                }
+            }
+        }
+    }
+
+    /// Counts a node; says whether the search must end (a stop, or an earlier unit answered).
+    #[inline(always)]
+    fn tick(&mut self, shared: &Shared) -> bool {
+        self.counted += 1;
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            return self.poll(shared);
+        }
+        false
+    }
+
+    #[cold]
+    fn poll(&mut self, shared: &Shared) -> bool {
+        self.countdown = POLL_INTERVAL;
+        shared.nodes.fetch_add(self.counted, Ordering::Relaxed);
+        self.counted = 0;
+        self.report_memory(shared);
+        shared.stop.load(Ordering::Relaxed)
+            || shared.first_found.load(Ordering::Relaxed) < self.unit
+    }
+
+    /// Searches every sequence of `left` more moves from the current state, in the listing's
+    /// order, until one solves the puzzle.
+    fn visit(&mut self, left: u32, shared: &Shared) -> Visit {
+        if self.tick(shared) {
+            return Visit::Cut;
+        }
+        let n = self.colors.len();
+        if left == 0 {
+            return if self.puzzle.is_goal(&self.cells[..n]) {
+                Visit::Found
+            } else {
+                Visit::Dead
+            };
+        }
+        let Some(bound) = self.node_bound(left) else {
+            return Visit::Dead;
+        };
+        let key: Option<K> = (left <= MAX_TABLE_DEPTH)
+            .then(|| self.layout.key(&self.cells[..n], &self.last_dir[..n]));
+        let last_cell = self.last_cell();
+        let remaining = self
+            .question
+            .budget
+            .map(|budget| u8::try_from(budget - self.changes).unwrap_or(u8::MAX));
+        if let Some(key) = key {
+            let tables = &self.dead;
+            if tables
+                .any
+                .get(&key)
+                .is_some_and(|bits| bits & (1 << left) != 0)
+            {
+                return Visit::Dead;
+            }
+            if let Some(remaining) = remaining
+                && tables
+                    .within
+                    .get(&(key, last_cell, left as u8))
+                    .is_some_and(|&dead| dead >= remaining)
+            {
+                return Visit::Dead;
+            }
+        }
+        let mut cut = false;
+        let found = self.for_each_move(left, bound, |seeker, left| {
+            match seeker.visit(left, shared) {
+                Visit::Found => true,
+                Visit::Dead => false,
+                Visit::Cut => {
+                    cut = true;
+                    true
+                }
+            }
+        });
+        if cut {
+            return Visit::Cut;
+        }
+        if found {
+            return Visit::Found;
+        }
+        if let Some(key) = key {
+            let tables = &mut self.dead;
+            match remaining {
+                None => *tables.any.entry(key).or_insert(0) |= 1 << left,
+                Some(remaining) => {
+                    let dead = tables
+                        .within
+                        .entry((key, last_cell, left as u8))
+                        .or_insert(0);
+                    *dead = (*dead).max(remaining);
+                }
+            }
+            let entries = tables.any.len() + tables.within.len();
+            if entries.is_multiple_of(4096) {
+                self.report_memory(shared);
+            }
+        }
+        Visit::Dead
+    }
+
+    /// The cell of the robot that moved last (`u16::MAX` before any move).
+    fn last_cell(&self) -> u16 {
+        self.path
+            .last()
+            .and_then(|mv| self.puzzle.robot_index(mv.robot))
+            .map_or(u16::MAX, |r| self.cells[r])
+    }
+
+    /// Counts this thread's tables in the shared memory.
+    fn report_memory(&mut self, shared: &Shared) {
+        let bytes: usize = std::iter::once(&self.dead)
+            .chain(self.stored.values())
+            .map(|tables| {
+                tables.any.capacity() * (std::mem::size_of::<(K, u64)>() + 1)
+                    + tables.within.capacity() * (std::mem::size_of::<((K, u16, u8), u8)>() + 1)
+            })
+            .sum();
+        if bytes > self.reported_bytes {
+            shared
+                .memory
+                .fetch_add(bytes - self.reported_bytes, Ordering::Relaxed);
+        } else {
+            shared
+                .memory
+                .fetch_sub(self.reported_bytes - bytes, Ordering::Relaxed);
+        }
+        self.reported_bytes = bytes;
+    }
+}
