@@ -9,7 +9,9 @@
 //!   few integer comparisons (see [`crate::solver::stops`]); nothing is allocated in the search.
 //! - **States** are packed into one word: the target robot's cell, then the other robots'
 //!   cells sorted (all robots sorted for the vortex), so positions that differ only by
-//!   swapping helpers share an entry.
+//!   swapping helpers share an entry. Two to four cells are sorted by a sorting network
+//!   (conditional moves, no calls): 2.8%, 2.8%, 3.0% and 2.8% fewer instructions than the
+//!   general sort on real-21, hansel-24, hardest-25 and fogleman-22 (one thread, same nodes).
 //! - **The transposition table** ([`table`]) stores, per state, the most moves left with which
 //!   it was searched, and the iteration that wrote it; a state reached again with no more moves
 //!   left is cut. Keys are mixed by a bijection, so a hit is never a collision. It grows
