@@ -126,8 +126,8 @@
 //! - *The final iteration* (the one that stops at its first solution) holds 22.2%, 23.8%, 5.5%
 //!   and 0.7% of the nodes of real-21, hansel-24, hardest-25 and fogleman-22 on one thread
 //!   (23.0%, 26.7%, 5.5% and 1.4% on two): the most a known upper bound `U` (stop once bound
-//!   `U - 1` fails) could save. The iteration before it holds 30-42%, and each iteration has
-//!   1.56-1.69 times the nodes of the one before. The cheap search for `U` tried was this solver
+//!   `U - 1` fails) could save. The iteration before it holds 30-42%, with 1.56-1.69 times the
+//!   nodes of the one before it. The cheap search for `U` tried was this solver
 //!   with only the target robot and two helpers moving: per pair of helpers it took 1.84, 0.99
 //!   and 2.28 million nodes on real-21 (finding 21, 22 and 23 moves; the optimum is 21), 2.07,
 //!   1.68 and 2.14 million on hardest-25 (25 each), 2.28, 2.69 and 1.92 million on hansel-24 (25,
