@@ -160,9 +160,8 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 len += 1;
             }
         }
-        let rest = &mut rest[..len];
-        rest.sort_unstable();
-        for &cell in rest.iter() {
+        sort_small(&mut rest[..len]);
+        for &cell in rest[..len].iter() {
             key = (key << bits) | u64::from(cell);
         }
         key
@@ -272,6 +271,36 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     }
 }
 
+/// Sorts the few codes of a key: the usual lengths (two to four helpers) by a sorting
+/// network of compare-exchanges, which compile to conditional moves instead of the branches
+/// and calls of the general sort; the key of every child the search looks up is built so.
+#[inline(always)]
+fn sort_small(codes: &mut [u16]) {
+    #[inline(always)]
+    fn exchange(codes: &mut [u16], i: usize, j: usize) {
+        let (a, b) = (codes[i], codes[j]);
+        codes[i] = a.min(b);
+        codes[j] = a.max(b);
+    }
+    match codes.len() {
+        0 | 1 => {}
+        2 => exchange(codes, 0, 1),
+        3 => {
+            exchange(codes, 0, 1);
+            exchange(codes, 1, 2);
+            exchange(codes, 0, 1);
+        }
+        4 => {
+            exchange(codes, 0, 1);
+            exchange(codes, 2, 3);
+            exchange(codes, 0, 2);
+            exchange(codes, 1, 3);
+            exchange(codes, 1, 2);
+        }
+        _ => codes.sort_unstable(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{placements, worker};
@@ -326,6 +355,21 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} moves checked");
+    }
+
+    #[test]
+    fn small_sorts_sort_every_order_of_every_length() {
+        // Every arrangement (with repeats) of up to five codes from four values.
+        for len in 0..=5usize {
+            for n in 0..4usize.pow(len as u32) {
+                let codes: Vec<u16> = (0..len).map(|i| ((n >> (2 * i)) & 3) as u16).collect();
+                let mut sorted = codes.clone();
+                sort_small(&mut sorted);
+                let mut expected = codes.clone();
+                expected.sort_unstable();
+                assert_eq!(sorted, expected, "{codes:?}");
+            }
+        }
     }
 
     #[test]
