@@ -8,6 +8,7 @@ mod editing;
 mod experiments;
 mod frame_time;
 mod hints;
+mod layout;
 mod looks;
 mod solutions_list;
 mod solving;
