@@ -10,6 +10,7 @@ mod frame_time;
 mod hints;
 mod layout;
 mod looks;
+mod new_user;
 mod solutions_list;
 mod solving;
 mod views;
