@@ -68,6 +68,11 @@ pub const APP_NAME: &str = "Ricochet Lab";
 /// The window size the app opens with (and screenshots are taken at).
 pub const WINDOW_SIZE: [f32; 2] = [1360.0, 900.0];
 
+/// How often at most the window is repainted for a run's counters and clocks (a spinner, the
+/// nodes so far, the time taken): four times a second reads as live, and leaves the cores to
+/// the solver when a software renderer draws the window.
+pub const RUN_REFRESH: Duration = Duration::from_millis(250);
+
 /// The name of the board the app opens with when nothing was stored.
 pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
 
@@ -212,6 +217,8 @@ pub struct RicochetApp {
     dock: shell::DockTab,
     /// Commands gathered in `logic` (keys, timers) for this frame.
     queued: Vec<Command>,
+    /// The window title last sent, so that it is sent again only when it changes.
+    shown_title: String,
     /// To a person or to the screenshot command.
     presentation: Presentation,
     /// Drives the app to a view when it was started to take a screenshot.
@@ -295,6 +302,7 @@ impl RicochetApp {
             plots_height: 250.0,
             dock: shell::DockTab::Run,
             queued: Vec::new(),
+            shown_title: APP_NAME.to_string(),
             presentation: Presentation::INTERACTIVE,
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),
@@ -427,6 +435,27 @@ impl RicochetApp {
         robots
     }
 
+    /// The window's title: the puzzle's name (its file's name when it has one), a mark when
+    /// it has unsaved changes, and the app's name.
+    pub fn window_title(&self) -> String {
+        window_title(&self.doc.name(), self.is_dirty())
+    }
+
+    /// Opens a puzzle file (a `.ron` file, Cox text or a text file holding a game id) as
+    /// File > Open does, asking first when the board has unsaved changes; a file that cannot
+    /// be read is named in the status line. For a file dropped on the window or named on the
+    /// command line.
+    pub fn open_puzzle_file(&mut self, path: std::path::PathBuf) {
+        self.queued
+            .push(Command::Guarded(shell::commands::Pending::Open(path)));
+    }
+
+    /// The active target the board draws now, when it draws one (for tests and tools that
+    /// drive the app).
+    pub fn shown_goal(&self) -> Option<crate::model::Goal> {
+        self.scene(self.now()).goal
+    }
+
     /// The overlay layers the board draws now (for tests and tools that drive the app).
     pub fn shown_overlay(&mut self) -> overlays::OverlayDrawing {
         let mut scene = self.scene(self.now());
@@ -456,7 +485,17 @@ impl RicochetApp {
 
     fn waker(&self) -> Waker {
         let ctx = self.ctx.clone();
-        Arc::new(move |delay| ctx.request_repaint_after(delay))
+        // News that matters now (a finished depth, the end, a debugger's step) repaints at
+        // once; counters wait for the next refresh of a run, so that repainting the window,
+        // which a software renderer does on the same cores as the solver, costs little.
+        Arc::new(move |delay| {
+            let delay = if delay.is_zero() {
+                delay
+            } else {
+                delay.max(RUN_REFRESH)
+            };
+            ctx.request_repaint_after(delay);
+        })
     }
 
     fn note(&mut self, text: impl Into<String>) {
@@ -588,6 +627,13 @@ impl RicochetApp {
     }
 }
 
+/// The window's title for a puzzle called `name`: "name — Ricochet Lab", with a "•" before
+/// the name when it has unsaved changes, as desktop programs mark them.
+pub fn window_title(name: &str, unsaved: bool) -> String {
+    let mark = if unsaved { "• " } else { "" };
+    format!("{mark}{name} — {APP_NAME}")
+}
+
 /// The first letter made upper case, for error messages shown as sentences.
 fn capital(text: &str) -> String {
     editor::capitalised(text)
@@ -601,7 +647,9 @@ impl eframe::App for RicochetApp {
         self.drain_worker();
         self.experiments.drain();
         self.handle_close_request(ctx);
+        self.open_dropped_files(ctx);
         self.keyboard(ctx);
+        self.sync_title(ctx);
         self.animate(ctx);
         if let Some(mut director) = self.screenshot.take() {
             director.step(self, ctx);
@@ -644,5 +692,22 @@ impl eframe::App for RicochetApp {
             });
             raw_input.events.push(egui::Event::PointerGone);
         }
+    }
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::window_title;
+
+    #[test]
+    fn the_title_names_the_puzzle_and_marks_unsaved_changes() {
+        assert_eq!(
+            window_title("real-21.ron", false),
+            "real-21.ron — Ricochet Lab"
+        );
+        assert_eq!(
+            window_title("real-21.ron", true),
+            "• real-21.ron — Ricochet Lab"
+        );
     }
 }

@@ -132,10 +132,10 @@ pub fn format_bytes(bytes: usize) -> String {
 /// How often a [`calm_spinner`] turns: often enough to look alive, rarely enough that a
 /// long run does not redraw the whole window at the display's rate (under a software
 /// renderer that took a core from the solver beside it).
-const SPINNER_FRAME: std::time::Duration = std::time::Duration::from_millis(80);
+const SPINNER_FRAME: std::time::Duration = crate::app::RUN_REFRESH;
 
 /// A spinner for long work, `size` points square (a button's height when `None`), that asks
-/// for a repaint a dozen times a second rather than every frame as egui's own does; it turns
+/// for a repaint four times a second rather than every frame as egui's own does; it turns
 /// with the time, so it turns just as fast, in coarser steps.
 pub fn calm_spinner(ui: &mut egui::Ui, size: Option<f32>) -> egui::Response {
     let size = size.unwrap_or(ui.spacing().interact_size.y);

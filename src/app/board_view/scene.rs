@@ -100,7 +100,9 @@ impl RicochetApp {
                 .iter()
                 .map(|r| RobotSprite::at(r.color, r.pos))
                 .collect();
-            scene.goal = Some(draft.goal);
+            // A design shows its active target only where a target is printed: after the
+            // targets are cleared there is none, and nothing is drawn in its place.
+            scene.goal = Some(draft.goal).filter(|goal| draft.board.target_at(goal.pos).is_some());
             if let Err(error) = self.doc.validity() {
                 scene.invalid = true;
                 scene.problems = problem_cells(error);
@@ -153,11 +155,14 @@ impl RicochetApp {
             _ => None,
         };
         // Only a solution of the board as it is now is drawn on it.
-        // While a solution is played back, its moves so far are its path (see `scene`).
+        // While a solution is played back, its moves so far are its path (see `scene`). A game
+        // in play mode is the player's to find: the solver's path would give it away, so it
+        // shows only when played back.
+        let in_game = self.state.mode == Mode::Play;
         let solution = self
             .derived
             .session(self.doc.revision())
-            .filter(|_| !playing)
+            .filter(|_| !playing && !in_game)
             .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
         let sources = OverlaySources {
             settings: &settings,

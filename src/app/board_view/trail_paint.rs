@@ -76,14 +76,45 @@ pub fn trail_shapes(
 }
 
 /// Where along the segment from `a` to `b` a disc of `radius` goes: the middle, or the first
-/// of a few points farther along or back that keeps clear of the discs already `placed`
-/// (the middle when none does).
+/// of the points farther along or back that keeps clear of the discs already `placed`; when
+/// the segment has no such point (a long path back and forth over the same cells), the first
+/// clear point beside it, a disc's width farther out each time; and when even those are taken,
+/// the point of all of them farthest from its nearest disc.
 pub fn disc_place(a: Pos2, b: Pos2, radius: f32, placed: &[Pos2]) -> Pos2 {
-    let clear = |p: Pos2| placed.iter().all(|q| (p - *q).length() >= radius * 2.05);
-    [0.5, 0.3, 0.7, 0.15, 0.85]
+    let nearest = |p: Pos2| {
+        placed
+            .iter()
+            .map(|q| (p - *q).length())
+            .fold(f32::INFINITY, f32::min)
+    };
+    let clear = |p: Pos2| nearest(p) >= radius * 2.05;
+    // Along the segment: the middle first, then outwards in both directions.
+    let along: Vec<f32> = std::iter::once(0.5)
+        .chain((1..=8).flat_map(|i| {
+            let step = i as f32 * 0.05;
+            [0.5 - step, 0.5 + step]
+        }))
+        .collect();
+    let direction = (b - a).normalized();
+    let across = if direction.length() > 0.0 {
+        direction.rot90()
+    } else {
+        egui::vec2(0.0, 1.0)
+    };
+    let mut candidates = Vec::new();
+    for ring in 0..=4 {
+        let offsets: &[f32] = if ring == 0 { &[0.0] } else { &[1.0, -1.0] };
+        for &sign in offsets {
+            let shift = across * sign * ring as f32 * radius * 2.1;
+            candidates.extend(along.iter().map(|&t| a + (b - a) * t + shift));
+        }
+    }
+    if let Some(&point) = candidates.iter().find(|&&p| clear(p)) {
+        return point;
+    }
+    candidates
         .into_iter()
-        .map(|t| a + (b - a) * t)
-        .find(|&p| clear(p))
+        .max_by(|p, q| nearest(*p).total_cmp(&nearest(*q)))
         .unwrap_or(a + (b - a) * 0.5)
 }
 
@@ -100,5 +131,28 @@ mod tests {
         // A second slide along the same line puts its disc elsewhere.
         let second = disc_place(pos2(0.0, 0.0), pos2(100.0, 0.0), radius, &[first]);
         assert!((second - first).length() >= radius * 2.0, "{second:?}");
+    }
+
+    #[test]
+    fn a_long_path_over_the_same_cells_keeps_its_discs_apart() {
+        // A 25-move search path going back and forth along one short column, as a debugged
+        // iterative-deepening node does: every number keeps a disc of its own.
+        let radius = 8.0;
+        let mut placed: Vec<Pos2> = Vec::new();
+        for step in 0..25 {
+            let (a, b) = if step % 2 == 0 {
+                (pos2(0.0, 0.0), pos2(0.0, 120.0))
+            } else {
+                (pos2(0.0, 120.0), pos2(0.0, 0.0))
+            };
+            let disc = disc_place(a, b, radius, &placed);
+            for other in &placed {
+                assert!(
+                    (disc - *other).length() >= radius * 2.0,
+                    "disc {step} at {disc:?} overlaps one at {other:?}"
+                );
+            }
+            placed.push(disc);
+        }
     }
 }

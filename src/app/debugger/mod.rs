@@ -154,6 +154,11 @@ impl Debugger {
             Some(shown) => self.handle.around(shown.index, LOG_LINES),
             None => self.handle.latest(LOG_LINES),
         };
+        // A running search records events between the reading of its picture and of its
+        // log: the log is cut at the picture's last event, so that the node shown ("Event N
+        // of N") and the log's newest line are the same event.
+        let seen = self.frame.view.events;
+        self.log.retain(|recorded| recorded.index < seen);
     }
 
     /// Rebuilds the overlays' picture when the shown event is a recorded one that changed.
@@ -237,7 +242,7 @@ impl Debugger {
                         self.handle.recorded(next)
                     };
                 }
-                None => self.handle.set_mode(RunMode::Steps(1)),
+                None => self.handle.add_steps(1),
             },
             DebugCommand::StepOver => {
                 self.timeline = None;

@@ -88,8 +88,9 @@ pub fn debugger_ui(
             send(commands, DebugCommand::Play);
         }
     });
-    // The breakpoints open in a popup over the panel, so opening them moves nothing below.
-    ui.horizontal(|ui| {
+    // The breakpoints open in a popup over the panel, so opening them moves nothing below. In
+    // a narrow dock the button goes under the slider rather than past the dock's edge.
+    ui.horizontal_wrapped(|ui| {
         ui.add(
             egui::Slider::new(&mut settings.speed, 1.0..=100_000.0)
                 .logarithmic(true)
@@ -209,29 +210,38 @@ pub fn debugger_ui(
         ));
         ui.end_row();
         ui.label("Last prune");
-        ui.label(view.last_prune.map_or("-".to_string(), prune_text));
+        ui.add(egui::Label::new(view.last_prune.map_or("-".to_string(), prune_text)).wrap());
         ui.end_row();
         ui.label("Path");
-        ui.label(if view.path.is_empty() {
-            "(root)".to_string()
-        } else {
-            crate::model::format_moves(&view.path)
-        });
+        // A deep node's path and a solver's own status are longer than the dock is wide:
+        // they wrap inside their column, so the dock never widens.
+        ui.add(
+            egui::Label::new(if view.path.is_empty() {
+                "(root)".to_string()
+            } else {
+                crate::model::format_moves(&view.path)
+            })
+            .wrap(),
+        );
         ui.end_row();
         if let Some((label, status)) = &view.solver_status {
             ui.label(*label);
-            ui.label(status);
+            ui.add(egui::Label::new(status).wrap());
             ui.end_row();
         }
     });
     ui.label(egui::RichText::new("Event log (newest first)").strong());
-    // The log fills the rest of the tab, at the body text's size: at least fifteen lines.
+    // The log fills the rest of the tab, at the body text's size: fifteen lines or more where
+    // the window has the room, and never past the dock's bottom edge (five lines at least),
+    // so that in a small window it scrolls inside the dock rather than running under the
+    // status line.
     let body = ui.text_style_height(&egui::TextStyle::Body);
     let line_height = body + ui.spacing().item_spacing.y;
+    let height = ui.available_height().max(5.0 * line_height);
     let mut log = egui::ScrollArea::vertical()
         .id_salt("debug-log")
-        .min_scrolled_height(15.0 * line_height)
-        .max_height(ui.available_height().max(15.0 * line_height))
+        .min_scrolled_height(height.min(15.0 * line_height))
+        .max_height(height)
         .auto_shrink([false, false]);
     // Newest first: when newer events came in (a run to the solution, a continue), the log
     // goes back to its top, where they are.

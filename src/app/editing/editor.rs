@@ -8,7 +8,7 @@ use crate::app::theme;
 use crate::app::widgets;
 use crate::app::widgets::{color_swatch, labeled_drag};
 use crate::model::tiles::{self, TileVariant};
-use crate::model::{Goal, Pos, RobotColor, Rules, Shape, Target, TargetColor};
+use crate::model::{Direction, Goal, Pos, RobotColor, Rules, Shape, Target, TargetColor};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -129,11 +129,16 @@ fn default_tiles() -> [u8; 4] {
 /// A press-and-drag on the board in progress.
 #[derive(Clone, Debug, PartialEq)]
 enum Gesture {
-    /// Painting walls or closed cells: every side or cell passed over gets `on`.
+    /// Painting walls or closed cells: every side or cell passed over gets `on`. A wall stroke
+    /// keeps to the line of the side it started on (`line`: that side), so that a hand's
+    /// wobble across a small cell never adds stubs across the line; `last` is the cell along
+    /// it painted last, so that a fast stroke leaves no gaps.
     Paint {
         walls: bool,
         on: bool,
         recorded: bool,
+        line: Option<(Pos, Direction)>,
+        last: Option<Pos>,
     },
     /// Carrying a robot; `at` is the pointer in board coordinates.
     Robot { color: RobotColor, at: egui::Pos2 },
@@ -241,38 +246,63 @@ impl EditorInteraction {
             walls,
             on,
             recorded,
+            line,
+            last,
         }) = &mut self.gesture
         else {
             return;
         };
-        let edit = match (hit, *walls) {
-            (Hit::Edge(pos, side), true) => {
-                if draft.board.is_border(pos, side) {
-                    return;
-                }
-                let cell = draft.board.cell(pos);
-                if draft.board.has_wall(cell, side) == *on {
-                    return;
-                }
-                Edit::SetWall { pos, side, on: *on }
-            }
-            (hit, false) => {
-                let pos = hit.cell();
-                if draft.board.is_closed(draft.board.cell(pos)) == *on {
-                    return;
-                }
-                Edit::SetClosed { pos, closed: *on }
-            }
-            _ => return,
-        };
-        // One undo step for the whole stroke.
-        let step = if *recorded {
-            UndoStep::Continue
+        let edits: Vec<Edit> = if *walls {
+            let Some((start, side)) = *line else {
+                return;
+            };
+            // The pointer's cell, brought onto the stroke's line, and every side from the
+            // last one painted to it.
+            let cell = hit.cell();
+            let along_row = matches!(side, Direction::North | Direction::South);
+            let target = if along_row {
+                Pos::new(cell.x, start.y)
+            } else {
+                Pos::new(start.x, cell.y)
+            };
+            let from = last.unwrap_or(target);
+            *last = Some(target);
+            let (a, b) = if along_row {
+                (from.x.min(target.x), from.x.max(target.x))
+            } else {
+                (from.y.min(target.y), from.y.max(target.y))
+            };
+            (a..=b)
+                .map(|i| {
+                    if along_row {
+                        Pos::new(i, start.y)
+                    } else {
+                        Pos::new(start.x, i)
+                    }
+                })
+                .filter(|&pos| {
+                    !draft.board.is_border(pos, side)
+                        && draft.board.has_wall(draft.board.cell(pos), side) != *on
+                })
+                .map(|pos| Edit::SetWall { pos, side, on: *on })
+                .collect()
         } else {
-            UndoStep::New
+            let pos = hit.cell();
+            if draft.board.is_closed(draft.board.cell(pos)) == *on {
+                return;
+            }
+            vec![Edit::SetClosed { pos, closed: *on }]
         };
-        *recorded = true;
-        commands.push(Command::Edit { edit, step });
+        for edit in edits {
+            // One undo step for the whole stroke.
+            let step = if *recorded {
+                UndoStep::Continue
+            } else {
+                UndoStep::New
+            };
+            *recorded = true;
+            commands.push(Command::Edit { edit, step });
+        }
     }
 
     /// What the pointer would change, for the hover outline.
@@ -301,6 +331,8 @@ fn start_gesture(
                 walls: true,
                 on: !draft.board.has_wall(draft.board.cell(pos), side),
                 recorded: false,
+                line: Some((pos, side)),
+                last: None,
             }),
             _ => None,
         },
@@ -308,6 +340,8 @@ fn start_gesture(
             walls: false,
             on: !draft.board.is_closed(draft.board.cell(pos)),
             recorded: false,
+            line: None,
+            last: None,
         }),
         Tool::Move | Tool::Robots | Tool::Targets | Tool::ActiveTarget => {
             if let Some(color) = draft.robot_at(pos) {
@@ -420,13 +454,36 @@ pub fn editor_panel_ui(
             ui.selectable_value(&mut settings.tool, tool, tool.label());
         }
     });
-    ui.label(egui::RichText::new(settings.tool.hint()).color(palette.muted));
+    // The hint takes the height of the longest tool's hint at this width, so that choosing a
+    // tool with a shorter one does not move what is below.
+    let width = ui.available_width();
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let tallest = Tool::ALL
+        .iter()
+        .map(|tool| {
+            ui.fonts_mut(|fonts| {
+                fonts
+                    .layout(tool.hint().to_string(), font.clone(), palette.muted, width)
+                    .size()
+                    .y
+            })
+        })
+        .fold(0.0_f32, f32::max);
+    crate::app::widgets::reserved(ui, tallest, |ui| {
+        ui.label(egui::RichText::new(settings.tool.hint()).color(palette.muted));
+    });
     ui.label(
         egui::RichText::new("Right click removes a robot, target or wall.").color(palette.muted),
     );
     // The tools' options share one strip, as tall as the tallest tool needs (the targets'
     // colours and shapes), so choosing a tool never moves what is below.
-    let height = widgets::widget_rows(ui, 3.0);
+    // In a narrow panel (a small window) the targets' shapes take a second row.
+    let rows = if ui.available_width() < 280.0 {
+        4.0
+    } else {
+        3.0
+    };
+    let height = widgets::widget_rows(ui, rows);
     widgets::reserved(ui, height, |ui| tool_options_ui(ui, settings));
     ui.separator();
     goal_ui(ui, draft, commands);
@@ -530,7 +587,9 @@ fn goal_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
         .board
         .target_at(draft.goal.pos)
         .map(describe_target)
-        .unwrap_or_else(|| format!("{} at {}", draft.goal.color, draft.goal.pos));
+        // The goal lies where no target is printed (the targets were cleared): there is no
+        // active target until one is printed and chosen.
+        .unwrap_or_else(|| "None: print a target".to_string());
     egui::ComboBox::from_label("Active target")
         .selected_text(current)
         .show_ui(ui, |ui| {

@@ -14,6 +14,9 @@ use crate::model::tiles::random_game;
 pub struct NewBoardWindow {
     /// Whether the window is shown.
     pub open: bool,
+    /// Whether its first field takes the keyboard focus on the next frame: set when it opens,
+    /// so that Tab goes on through the window rather than from the menu bar.
+    focus_first: bool,
     width: u16,
     height: u16,
     robots: usize,
@@ -24,11 +27,22 @@ impl Default for NewBoardWindow {
     fn default() -> Self {
         NewBoardWindow {
             open: false,
+            focus_first: false,
             width: 16,
             height: 16,
             robots: 4,
             seed: 1,
         }
+    }
+}
+
+impl NewBoardWindow {
+    /// Opens the window, its first field focused.
+    pub fn show(&mut self) {
+        if !self.open {
+            self.focus_first = true;
+        }
+        self.open = true;
     }
 }
 
@@ -63,7 +77,10 @@ impl RicochetApp {
             .show(ctx, |ui| {
                 let before = commands.len();
                 ui.horizontal(|ui| {
-                    widgets::labeled_drag(ui, "Width", &mut window.width, 1..=64);
+                    let first = widgets::labeled_drag(ui, "Width", &mut window.width, 1..=64);
+                    if std::mem::take(&mut window.focus_first) {
+                        first.request_focus();
+                    }
                     widgets::labeled_drag(ui, "Height", &mut window.height, 1..=64);
                 });
                 ui.horizontal(|ui| {

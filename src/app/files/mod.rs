@@ -11,6 +11,8 @@ pub mod settings_file;
 use crate::app::shell::commands::{Command, Pending};
 use crate::app::theme;
 use crate::app::{APP_NAME, widgets};
+use crate::model::Puzzle;
+use crate::model::formats::{self, Format, FormatError};
 use std::path::{Path, PathBuf};
 
 /// What a save writes.
@@ -56,6 +58,9 @@ pub struct FileWindows {
     pub path: String,
     /// The text pasted in the Import window.
     pub import_text: String,
+    /// The folder of the last puzzle opened, which the Open window and dialog start in (not
+    /// the folder of the last save or export, which the path field may hold).
+    pub opened_folder: Option<PathBuf>,
     /// Whether the import window's text field should take the keyboard focus: set when the
     /// window opens, so typed or pasted text goes there and not to the app's shortcuts.
     pub import_focus: bool,
@@ -153,6 +158,31 @@ pub fn list_boards(dir: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The puzzle in a file given to the app (opened, dropped on the window, named on the
+/// command line): a `.ron` file in the native format, or text holding a game id or Cox text,
+/// told apart by their content whatever the file's extension. The format is returned too: a
+/// file in another format than the native one is imported, not edited in place.
+pub fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
+    if Format::of_path(path) == Some(Format::Native) {
+        return formats::load_file(path, Format::Native).map(|p| (p, Format::Native));
+    }
+    let text = formats::read_text(path)?;
+    let trimmed = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let format = if crate::model::formats::game_id::looks_like(trimmed) {
+        Format::GameId
+    } else if trimmed.starts_with('(') {
+        Format::Native
+    } else {
+        Format::Cox
+    };
+    let source = if format == Format::GameId {
+        trimmed
+    } else {
+        &text
+    };
+    formats::parse(source, format).map(|puzzle| (puzzle, format))
 }
 
 /// Asks the system for a puzzle file to open.

@@ -55,16 +55,7 @@ impl SolutionsList {
             self.task = None;
         }
         if let Some(mut listing) = answer {
-            // A listing stopped early may not have reached the run's solution, which is one of
-            // the optimal solutions all the same. A capped listing holds exactly the best ones
-            // of all, so the run's solution, ranked below them, stays out of it.
-            if listing.stopped.is_some()
-                && !self.optimum.is_empty()
-                && !listing.solutions.contains(&self.optimum)
-            {
-                listing.solutions.push(self.optimum.clone());
-                sort_solutions(&mut listing.solutions);
-            }
+            with_run_solution(&mut listing, &self.optimum, DEFAULT_MAX_SOLUTIONS);
             self.listing = Some(listing);
         }
     }
@@ -87,6 +78,26 @@ impl SolutionsList {
             running.task.cancel();
         }
     }
+}
+
+/// Counts the run's own solution, `optimum`, into a `listing` of at most `cap` solutions.
+///
+/// A listing stopped early may not have reached the run's solution, which is one of the optimal
+/// solutions all the same: it goes in, in its sorted place, and when the listing already holds
+/// `cap` solutions it takes the place of the last one, so the list never holds more than the
+/// cap it reports. A capped listing that was not stopped holds exactly the best ones of all, so
+/// the run's solution, ranked below them, stays out of it.
+pub fn with_run_solution(listing: &mut Listing, optimum: &[Move], cap: usize) {
+    if listing.stopped.is_none()
+        || optimum.is_empty()
+        || cap == 0
+        || listing.solutions.iter().any(|s| s == optimum)
+    {
+        return;
+    }
+    listing.solutions.truncate(cap - 1);
+    listing.solutions.push(optimum.to_vec());
+    sort_solutions(&mut listing.solutions);
 }
 
 impl RicochetApp {
@@ -255,5 +266,68 @@ impl RicochetApp {
                     }
                 }
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Direction, RobotColor};
+    use crate::solver::Stop;
+
+    fn moves(robot: RobotColor, dirs: &[Direction]) -> Vec<Move> {
+        dirs.iter().map(|&dir| Move { robot, dir }).collect()
+    }
+
+    #[test]
+    fn a_stopped_listing_at_its_cap_never_reports_more_than_the_cap() {
+        use Direction::*;
+        // A thousand different two-robot sequences stand for a full listing.
+        let robots = [RobotColor::Red, RobotColor::Blue];
+        let dirs = [North, East, South, West];
+        let mut solutions = Vec::new();
+        'fill: for a in dirs {
+            for b in dirs {
+                for c in dirs {
+                    for d in dirs {
+                        for e in dirs {
+                            let mut sequence = moves(robots[0], &[a, b, c]);
+                            sequence.extend(moves(robots[1], &[d, e]));
+                            solutions.push(sequence);
+                            if solutions.len() == 1_000 {
+                                break 'fill;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(solutions.len(), 1_000);
+        let mut listing = Listing {
+            solutions,
+            complete: false,
+            stopped: Some(Stop::Cancelled),
+            rejected: Vec::new(),
+            nodes: 1,
+            elapsed: Duration::ZERO,
+        };
+        let optimum = moves(RobotColor::Green, &[North, East, South, West, North]);
+        with_run_solution(&mut listing, &optimum, 1_000);
+        assert_eq!(listing.solutions.len(), 1_000, "the cap holds");
+        assert!(
+            listing.solutions.contains(&optimum),
+            "the run's own is listed"
+        );
+
+        // Below the cap it is added; a listing that was not stopped is left as it is.
+        listing.solutions.truncate(10);
+        listing.solutions.retain(|s| s != &optimum);
+        let before = listing.solutions.len();
+        with_run_solution(&mut listing, &optimum, 1_000);
+        assert_eq!(listing.solutions.len(), before + 1);
+        listing.stopped = None;
+        listing.solutions.retain(|s| s != &optimum);
+        with_run_solution(&mut listing, &optimum, 1_000);
+        assert!(!listing.solutions.contains(&optimum));
     }
 }

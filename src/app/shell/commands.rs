@@ -158,6 +158,9 @@ impl RicochetApp {
                     self.state.mode = mode;
                     self.play = None;
                     self.editor.reset();
+                    // A solution played back belongs to the mode it was solved in: a game
+                    // starts without the answer drawn on it.
+                    self.derived.close_playback();
                     self.ensure_play();
                 }
             }
@@ -169,7 +172,7 @@ impl RicochetApp {
                 }
             }
             Command::ResolvePending(resolution) => self.resolve_pending(resolution),
-            Command::ShowNewWindow => self.new_window.open = true,
+            Command::ShowNewWindow => self.new_window.show(),
             Command::ShowOpenWindow => self.windows.open = true,
             Command::ShowImportWindow => {
                 self.windows.import = true;
@@ -177,12 +180,22 @@ impl RicochetApp {
             }
             Command::ShowHelp => self.help_open = true,
             Command::ToggleHelp => self.help_open = !self.help_open,
+            // Open starts in the folder of the last puzzle opened (the shipped boards before
+            // any), whatever was saved or exported since.
             Command::OpenDialog => {
+                let start = self
+                    .windows
+                    .opened_folder
+                    .clone()
+                    .or_else(|| self.boards.clone());
                 if self.use_native_dialogs() {
-                    if let Some(path) = files::pick_open_file(self.boards.as_deref()) {
+                    if let Some(path) = files::pick_open_file(start.as_deref()) {
                         self.apply(Command::Guarded(Pending::Open(path)));
                     }
                 } else {
+                    self.windows.path = start
+                        .map(|dir| format!("{}{}", dir.display(), std::path::MAIN_SEPARATOR))
+                        .unwrap_or_default();
                     self.windows.open = true;
                 }
             }
@@ -299,17 +312,14 @@ impl RicochetApp {
                 self.set_document(*draft, None, Some(name), &note);
             }
             Pending::Open(path) => {
-                let format = formats::Format::of_path(&path);
-                let loaded = match format {
-                    Some(format) => formats::load_file(&path, format),
-                    None => Err(formats::FormatError::UnknownFormat(
-                        path.display().to_string(),
-                    )),
-                };
-                match loaded {
-                    Ok(puzzle) => {
+                match files::load_puzzle_file(&path) {
+                    Ok((puzzle, format)) => {
                         let name = display_name(&path);
-                        let file = (format == Some(formats::Format::Native)).then(|| path.clone());
+                        self.windows.opened_folder = path
+                            .parent()
+                            .filter(|dir| !dir.as_os_str().is_empty())
+                            .map(Path::to_path_buf);
+                        let file = (format == formats::Format::Native).then(|| path.clone());
                         // A file in another format is imported: it keeps its name, not its path.
                         self.set_document(
                             Draft::from_puzzle(&puzzle),
@@ -332,12 +342,16 @@ impl RicochetApp {
                 };
                 match parsed {
                     Ok(puzzle) => {
-                        let name = if is_id {
-                            text.to_string()
+                        // The name is what the status line calls the board; the note says
+                        // what was done, without saying "Imported" twice.
+                        let (name, note) = if is_id {
+                            (text.to_string(), format!("Imported {text}"))
                         } else {
-                            "Imported Cox board".to_string()
+                            (
+                                "Imported Cox board".to_string(),
+                                "Imported a board from Cox text".to_string(),
+                            )
                         };
-                        let note = format!("Imported {name}");
                         self.set_document(Draft::from_puzzle(&puzzle), None, Some(name), &note);
                         self.windows.import = false;
                     }
@@ -549,15 +563,20 @@ impl RicochetApp {
                         recorded: false,
                     },
                 );
+                // The note speaks of this board's run: an edit, which cancels the run, takes
+                // it away with the run (the Run tab says what became of it).
                 if let Some(debugger) = debugged {
                     self.derived.set_debugger(current, debugger);
                     self.dock = shell::DockTab::Debugger;
-                    self.note(format!(
-                        "Solving with {} in debug mode (untick Debug mode for a plain run)",
-                        kind.title
-                    ));
+                    self.note_on_board(
+                        format!(
+                            "Solving with {} in debug mode (untick Debug mode for a plain run)",
+                            kind.title
+                        ),
+                        false,
+                    );
                 } else {
-                    self.note(format!("Solving with {}", kind.title));
+                    self.note_on_board(format!("Solving with {}", kind.title), false);
                 }
             }
             Err(error) => self.error(format!("Could not start the solver: {error}")),

@@ -137,7 +137,7 @@ pub fn bindings() -> Vec<KeyBinding> {
             key(NONE, Key::Escape),
             Always,
             A::Cancel,
-            "Cancel the running solve",
+            "Close the window on top, or cancel the running solve",
         ),
     ];
     for (color, k) in [
@@ -390,12 +390,16 @@ pub fn handle(input: &mut egui::InputState, context: KeyContext) -> Vec<Command>
         let closes_popup = context.popup_open
             && binding.shortcut.logical_key == Key::Escape
             && binding.shortcut.modifiers == Modifiers::NONE;
-        if live
-            && !closes_popup
-            && input.consume_shortcut(&binding.shortcut)
-            && let Some(command) = command(binding.action, context)
-        {
-            commands.push(command);
+        if live && !closes_popup {
+            // Every press counts: under a slow renderer two presses a tenth of a second apart
+            // can arrive in one frame, and each is a step the user asked for.
+            let presses = input
+                .count_and_consume_key(binding.shortcut.modifiers, binding.shortcut.logical_key);
+            for _ in 0..presses {
+                if let Some(command) = command(binding.action.clone(), context) {
+                    commands.push(command);
+                }
+            }
         }
     }
     commands

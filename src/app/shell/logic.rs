@@ -3,12 +3,11 @@
 
 use crate::app::playing::playback::Playback;
 use crate::app::run::plots::SolvePoint;
-use crate::app::shell::commands::Pending;
+use crate::app::shell::commands::{Command, Pending};
 use crate::app::shell::keys;
 use crate::app::{RicochetApp, StatusMessage, capital, debugger};
 use crate::solver::Outcome;
 use crate::worker::RunEnd;
-use std::time::Duration;
 
 impl RicochetApp {
     pub(in crate::app) fn drain_worker(&mut self) {
@@ -89,11 +88,20 @@ impl RicochetApp {
         };
         if !session.run.is_finished() {
             // The worker wakes us with news; this is only a floor on the refresh rate.
-            self.ctx.request_repaint_after(Duration::from_millis(100));
+            self.ctx.request_repaint_after(crate::app::RUN_REFRESH);
         }
     }
 
     pub(in crate::app) fn keyboard(&mut self, ctx: &egui::Context) {
+        // Escape closes the window on top, whatever has the keys (a dialog's text field too),
+        // before it means anything else; a popup's own Escape closes the popup first.
+        if !egui::Popup::is_any_open(ctx)
+            && self.any_window_open()
+            && ctx.input_mut(|input| input.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+        {
+            self.close_top_window();
+            return;
+        }
         // A text field has the keys; while the unsaved-changes question waits, its buttons
         // are the only way on, so a shortcut cannot start work behind it.
         if keys::typing_in_text_field(ctx) || self.pending.is_some() {
@@ -107,6 +115,66 @@ impl RicochetApp {
         };
         let commands = ctx.input_mut(|input| keys::handle(input, context));
         self.queued.extend(commands);
+    }
+
+    /// Opens a puzzle file dropped on the window (the first, when several are dropped).
+    pub(in crate::app) fn open_dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input(|input| {
+            input
+                .raw
+                .dropped_files
+                .iter()
+                .map(|file| file.path().to_path_buf())
+                .next()
+        });
+        if let Some(path) = dropped {
+            self.open_puzzle_file(path);
+        }
+    }
+
+    /// Sends the window's title when it changed: the puzzle's name and the unsaved mark.
+    pub(in crate::app) fn sync_title(&mut self, ctx: &egui::Context) {
+        let title = self.window_title();
+        if title != self.shown_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.shown_title = title;
+        }
+    }
+
+    /// Whether any window is shown over the board.
+    pub fn any_window_open(&self) -> bool {
+        self.pending.is_some()
+            || self.analyzer.open
+            || self.experiments.open
+            || self.help_open
+            || self.new_window.open
+            || self.windows.save.is_some()
+            || self.windows.import
+            || self.windows.open
+    }
+
+    /// Closes the window on top, in the reverse of the order they are drawn in: the
+    /// unsaved-changes question (answered Cancel) first, the file windows last.
+    pub(in crate::app) fn close_top_window(&mut self) {
+        if self.pending.is_some() {
+            self.queued.push(Command::ResolvePending(
+                crate::app::shell::files::Resolution::Cancel,
+            ));
+        } else if self.analyzer.open {
+            self.analyzer.open = false;
+        } else if self.experiments.open {
+            self.experiments.open = false;
+        } else if self.help_open {
+            self.help_open = false;
+        } else if self.new_window.open {
+            self.new_window.open = false;
+        } else if self.windows.save.is_some() {
+            self.windows.save = None;
+        } else if self.windows.import {
+            self.windows.import = false;
+        } else {
+            self.windows.open = false;
+        }
     }
 
     pub(in crate::app) fn handle_close_request(&mut self, ctx: &egui::Context) {

@@ -97,6 +97,21 @@ impl DebugHandle {
         self.gate.resume.notify_all();
     }
 
+    /// Asks for `count` more events: added to the steps still to run when the solver is
+    /// stepping (a stop sets the mode to paused, so steps left are steps asked for and not yet
+    /// taken, even before the solver thread wakes for them), so that steps asked for in quick
+    /// succession are all taken; otherwise the solver runs `count` events and pauses.
+    pub fn add_steps(&self, count: u64) {
+        let mut state = self.gate.lock();
+        state.mode = match state.mode {
+            RunMode::Steps(left) => RunMode::Steps(left.saturating_add(count)),
+            _ => RunMode::Steps(count),
+        };
+        state.frame.stop_reason = None;
+        drop(state);
+        self.gate.resume.notify_all();
+    }
+
     /// Sets the breakpoints.
     pub fn set_breakpoints(&self, breakpoints: Breakpoints) {
         self.gate.lock().breakpoints = breakpoints;
