@@ -158,7 +158,7 @@ impl RicochetApp {
     pub(in crate::app) fn close_top_window(&mut self) {
         if self.pending.is_some() {
             self.queued.push(Command::ResolvePending(
-                crate::app::shell::files::Resolution::Cancel,
+                crate::app::files::Resolution::Cancel,
             ));
         } else if self.analyzer.open {
             self.analyzer.open = false;
