@@ -8,8 +8,8 @@ use super::task::{
     panic_message, spawn_task,
 };
 use crate::model::Puzzle;
-use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverKind};
-use crate::solver::{SolverOptions, kind};
+use crate::solver::{self, Columns, DepthStats, Limits, Optimality, Probe, Report, SolveError};
+use crate::solver::{SolverChoice, SolverOptions};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 /// Everything needed to start one run.
 #[derive(Clone, Debug)]
 pub struct SolveJob {
-    /// The solver's command-line name, as in [`solver::SOLVERS`].
-    pub solver: String,
+    /// The solver: a built-in one or an external engine.
+    pub solver: SolverChoice,
     /// The puzzle to solve (a snapshot: later edits do not reach the running solver).
     pub puzzle: Puzzle,
     /// The solver's options.
@@ -34,7 +34,7 @@ pub struct SolveJob {
 
 impl SolveJob {
     /// A job with default options and no limits.
-    pub fn new(solver: impl Into<String>, puzzle: Puzzle) -> SolveJob {
+    pub fn new(solver: impl Into<SolverChoice>, puzzle: Puzzle) -> SolveJob {
         SolveJob {
             solver: solver.into(),
             puzzle,
@@ -47,22 +47,31 @@ impl SolveJob {
 
     /// Starts the run on a new thread named after the solver.
     ///
-    /// Fails when no solver has the job's name or the thread cannot be created.
+    /// Fails when the thread cannot be created. An engine that does not start ends the run
+    /// as [`RunEnd::Refused`], with its error and the last lines of its standard error.
     pub fn spawn(self, waker: Waker) -> Result<SolveRun, StartError> {
-        let kind = kind(&self.solver)
-            .ok_or_else(|| StartError::Solve(SolveError::UnknownSolver(self.solver.clone())))?;
+        let solver = self.solver.clone();
         let live = Arc::new(LiveCounters::default());
         let task = {
             let live = Arc::clone(&live);
             spawn_task(
-                format!("solver-{}-{}", kind.name, next_run_number()),
+                format!("solver-{}-{}", thread_name_part(&solver), next_run_number()),
                 waker,
                 CHANNEL_CAPACITY,
                 move |link| run_on_thread(self, live, link),
             )
             .map_err(StartError::Thread)?
         };
-        Ok(SolveRun::new(kind, task, live))
+        Ok(SolveRun::new(solver, task, live))
+    }
+}
+
+/// The part of a solver thread's name that says which solver runs: a built-in solver's
+/// command-line name, or `engine`, since an engine's registered name may hold any character.
+pub(crate) fn thread_name_part(solver: &SolverChoice) -> &str {
+    match solver {
+        SolverChoice::BuiltIn(id) => id.name(),
+        SolverChoice::Engine(_) => "engine",
     }
 }
 
@@ -171,7 +180,7 @@ pub(crate) enum Message {
 ///
 /// Dropping it cancels the run; the thread then ends on its own at its next poll.
 pub struct SolveRun {
-    kind: &'static SolverKind,
+    solver: SolverChoice,
     pub(super) task: Task<Message>,
     live: Arc<LiveCounters>,
     rows: Vec<DepthRow>,
@@ -184,12 +193,12 @@ pub struct SolveRun {
 
 impl SolveRun {
     pub(crate) fn new(
-        kind: &'static SolverKind,
+        solver: SolverChoice,
         task: Task<Message>,
         live: Arc<LiveCounters>,
     ) -> SolveRun {
         SolveRun {
-            kind,
+            solver,
             task,
             live,
             rows: Vec::new(),
@@ -200,8 +209,27 @@ impl SolveRun {
     }
 
     /// The solver being run.
-    pub fn kind(&self) -> &'static SolverKind {
-        self.kind
+    pub fn solver(&self) -> &SolverChoice {
+        &self.solver
+    }
+
+    /// The solver's name for people: a built-in solver's title, an engine's registered name.
+    pub fn title(&self) -> &str {
+        match &self.solver {
+            SolverChoice::BuiltIn(id) => id.kind().title,
+            SolverChoice::Engine(spec) => &spec.name,
+        }
+    }
+
+    /// The names of the per-depth table's columns.
+    pub fn columns(&self) -> Columns {
+        self.solver.columns()
+    }
+
+    /// Whether the run's answer is known to be shortest: a built-in solver's registry says
+    /// so; an engine's own claim (`id optimal=yes`) is not taken as proof.
+    pub fn optimality(&self) -> Optimality {
+        self.solver.optimality()
     }
 
     /// Asks the solver to stop. It sees the flag at its next poll (every few thousand nodes),

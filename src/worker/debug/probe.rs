@@ -6,7 +6,7 @@ use super::log::EventLog;
 use super::stepping::RunMode;
 use super::{DebugFrame, DebugHandle, DebugSetup};
 use crate::solver::picture::SearchPicture;
-use crate::solver::{self, DepthStats, Event, Limits, Probe, kind};
+use crate::solver::{self, DepthStats, Event, Limits, Probe};
 use crate::worker::{
     LiveCounters, LiveProbe, Message, SolveJob, SolveRun, StartError, TaskLink, Waker,
     next_run_number, panic_message,
@@ -124,9 +124,7 @@ impl SolveJob {
         waker: Waker,
         setup: DebugSetup,
     ) -> Result<(SolveRun, DebugHandle), StartError> {
-        let kind = kind(&self.solver).ok_or_else(|| {
-            StartError::Solve(solver::SolveError::UnknownSolver(self.solver.clone()))
-        })?;
+        let solver = self.solver.clone();
         let live = Arc::new(LiveCounters::default());
         let picture =
             SearchPicture::new(self.puzzle.board().cell_count(), self.puzzle.active_robot());
@@ -151,7 +149,11 @@ impl SolveJob {
         let task = {
             let live = Arc::clone(&live);
             crate::worker::spawn_task(
-                format!("debug-{}-{}", kind.name, next_run_number()),
+                format!(
+                    "debug-{}-{}",
+                    crate::worker::thread_name_part(&solver),
+                    next_run_number()
+                ),
                 waker,
                 crate::worker::CHANNEL_CAPACITY,
                 move |link: TaskLink<Message>| {
@@ -228,7 +230,7 @@ impl SolveJob {
         });
         // The thread waits for its gate; it is alive, so the channel is open.
         let _ = gate_sender.send(Arc::clone(&gate));
-        let run = SolveRun::new(kind, task, live);
+        let run = SolveRun::new(solver, task, live);
         Ok((run, DebugHandle { gate }))
     }
 }
