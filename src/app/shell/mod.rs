@@ -177,6 +177,10 @@ impl RicochetApp {
                     self.analyzer.open = true;
                     ui.close();
                 }
+                if menu_button(ui, true, "Add engine...", String::new()).clicked() {
+                    commands.push(Command::ShowAddEngine);
+                    ui.close();
+                }
                 ui.separator();
                 overlays::panel::overlay_checkboxes(ui, &mut self.state.overlays);
                 ui.separator();

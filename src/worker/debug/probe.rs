@@ -178,7 +178,7 @@ impl SolveJob {
                     let result =
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             match self.profile.clone() {
-                                None => solver::run(
+                                None => solver::run_keeping_memory(
                                     &self.solver,
                                     &self.puzzle,
                                     &self.options,
@@ -190,7 +190,7 @@ impl SolveJob {
                                     counts,
                                     &live.profile,
                                     |probe| {
-                                        solver::run(
+                                        solver::run_keeping_memory(
                                             &self.solver,
                                             &self.puzzle,
                                             &self.options,
@@ -204,8 +204,13 @@ impl SolveJob {
                     // Rows, total and plots read one clock, which left out every pause
                     // (including one at the solution, after the solver's own clock stopped).
                     let total = live.stop_clock(Instant::now());
+                    // What the solver retired (a cancelled engine's process, given its grace
+                    // when dropped; a solver's tables) goes after the end is sent, so a cancel
+                    // is answered at once.
+                    let mut retired = None;
                     let end = match result {
-                        Ok(Ok(mut report)) => {
+                        Ok(Ok((mut report, tables))) => {
+                            retired = Some(tables);
                             if probe.timed_out && report.outcome == solver::Outcome::Cancelled {
                                 report.outcome = solver::Outcome::TimeLimit;
                             }
@@ -219,6 +224,7 @@ impl SolveJob {
                         .live
                         .link
                         .send(Message::End(end, Instant::now()), Duration::ZERO);
+                    drop(retired);
                 },
             )
             .map_err(StartError::Thread)?
