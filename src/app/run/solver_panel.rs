@@ -230,15 +230,17 @@ pub fn solver_controls_ui(
             commands.push(Command::ShowAddEngine);
         }
     });
-    let Some(described) = described else {
-        // The chosen name stands for no solver: said plainly, and nothing is run.
-        let problem = view.choice.as_ref().err().cloned().unwrap_or_default();
-        let height = crate::app::widgets::text_lines(ui, 2.0);
-        crate::app::widgets::reserved(ui, height, |ui| {
-            clipped_label(ui, egui::RichText::new(problem).color(palette.error), 2)
-        });
-        return;
-    };
+    // A name that stands for no solver is said plainly in the description's place, and
+    // Solve stays disabled: another solver is never run in its place.
+    let unknown = view.choice.as_ref().err();
+    let described = described.unwrap_or_else(|| Described {
+        title: format!("{} (unknown)", settings.solver),
+        description: unknown.cloned().unwrap_or_default(),
+        optimality: Optimality::NotGuaranteed,
+        source: String::new(),
+        deepest_limit: None,
+        external: None,
+    });
     // Every solver's controls take the same rows, whatever its description's length and
     // whether it takes a depth limit, so Solve and Cancel never move when another solver is
     // chosen: the description keeps to two lines (in full on hover), the source to one.
@@ -246,7 +248,11 @@ pub fn solver_controls_ui(
     crate::app::widgets::reserved(ui, height, |ui| {
         clipped_label(
             ui,
-            egui::RichText::new(&described.description).color(palette.muted),
+            egui::RichText::new(&described.description).color(if unknown.is_some() {
+                palette.error
+            } else {
+                palette.muted
+            }),
             2,
         )
     });
@@ -320,6 +326,7 @@ pub fn solver_controls_ui(
         .on_hover_text("Memory the solver's tables may take");
     });
     let blocker = match view.puzzle {
+        _ if unknown.is_some() => unknown.map(|problem| format!("Cannot solve: {problem}")),
         Err(problem) => Some(format!("Cannot solve: {problem}")),
         Ok(puzzle) => view
             .choice
