@@ -174,8 +174,8 @@ struct StatusMessage {
 /// A summary of the solver panel's run, for tests and tools that drive the app.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
-    /// The solver's command-line name.
-    pub solver: &'static str,
+    /// The solver's command-line name, or the engine's registered name.
+    pub solver: String,
     /// Whether it is still running.
     pub running: bool,
     /// The finished depth rows so far.
@@ -231,6 +231,10 @@ pub struct RicochetApp {
     stateless_cache: overlays::assembly::StatelessCache,
     /// The Analyse board window.
     analyzer: analyzer::AnalyzerView,
+    /// The registered external engines.
+    engines: run::engines::EngineList,
+    /// The Add engine window.
+    add_engine: run::engines::AddEngineWindow,
     ctx: egui::Context,
 }
 
@@ -309,6 +313,8 @@ impl RicochetApp {
             graph_tracker: Default::default(),
             stateless_cache: Default::default(),
             analyzer: Default::default(),
+            engines: run::engines::EngineList::from_settings_folder(),
+            add_engine: Default::default(),
             ctx,
         };
         app.derived
@@ -321,6 +327,22 @@ impl RicochetApp {
     /// The settings and the open document's state, as the panels bind them.
     pub fn app_state(&self) -> &AppState {
         &self.state
+    }
+
+    /// Reads the registered engines from another file (tests and tools keep a user's own
+    /// list out of their runs this way).
+    pub fn use_engines_file(&mut self, file: std::path::PathBuf) {
+        self.engines = run::engines::EngineList::from_file(Some(file));
+    }
+
+    /// The registered external engines.
+    pub fn engines(&self) -> &run::engines::EngineList {
+        &self.engines
+    }
+
+    /// The Add engine window.
+    pub fn add_engine_window(&self) -> &run::engines::AddEngineWindow {
+        &self.add_engine
     }
 
     /// The Experiments window's state.
@@ -391,7 +413,7 @@ impl RicochetApp {
             _ => None,
         };
         Some(RunSummary {
-            solver: run.kind().name,
+            solver: run.solver().name().to_string(),
             running: !run.is_finished(),
             rows: run.rows().iter().map(|r| r.stats.clone()).collect(),
             outcome,
@@ -593,12 +615,7 @@ impl RicochetApp {
 
     /// The run whose rows the nodes plot draws: the run on the board as it is now, up to the
     /// event the debugger shows when it is scrubbed back (the plot rewinds with it).
-    fn plotted_run(
-        &self,
-    ) -> Option<(
-        &'static crate::solver::SolverKind,
-        &[crate::worker::DepthRow],
-    )> {
+    fn plotted_run(&self) -> Option<run::plots::PlottedRun<'_>> {
         let session = self.current_session()?;
         let rows = session.run.rows();
         let shown = match self.debugger() {
@@ -613,12 +630,16 @@ impl RicochetApp {
             }
             _ => rows.len(),
         };
-        Some((session.run.kind(), &rows[..shown]))
+        Some(run::plots::PlottedRun {
+            title: session.run.title(),
+            columns: session.run.columns(),
+            rows: &rows[..shown],
+        })
     }
 
     /// The rows the nodes plot draws now (for tests and tools that drive the app).
     pub fn plotted_rows(&self) -> usize {
-        self.plotted_run().map_or(0, |(_, rows)| rows.len())
+        self.plotted_run().map_or(0, |run| run.rows.len())
     }
 
     /// Whether the run on the board as it is now is still going.
@@ -646,6 +667,9 @@ impl eframe::App for RicochetApp {
         self.sync_derived("the board changed");
         self.drain_worker();
         self.experiments.drain();
+        if self.engines.refresh(std::time::Instant::now()) {
+            ctx.request_repaint();
+        }
         self.handle_close_request(ctx);
         self.open_dropped_files(ctx);
         self.keyboard(ctx);

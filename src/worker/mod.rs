@@ -13,11 +13,12 @@
 //!
 //! ```no_run
 //! use ricochet_lab::model::samples;
+//! use ricochet_lab::solver::SolverId;
 //! use ricochet_lab::worker::{SolveJob, Waker};
 //! use std::sync::Arc;
 //!
 //! let waker: Waker = Arc::new(|_delay| {});
-//! let job = SolveJob::new("iddfs", samples::fogleman_22());
+//! let job = SolveJob::new(SolverId::Iddfs, samples::fogleman_22());
 //! let mut run = job.spawn(waker).unwrap();
 //! while !run.is_finished() {
 //!     run.drain();
@@ -37,7 +38,7 @@ mod solve;
 mod task;
 
 pub use solve::{DepthRow, LiveCounters, RunEnd, SolveJob, SolveRun, StartError};
-pub(crate) use solve::{LiveProbe, Message, next_run_number};
+pub(crate) use solve::{LiveProbe, Message, next_run_number, thread_name_part};
 pub(crate) use task::{CHANNEL_CAPACITY, panic_message};
 pub use task::{
     Drained, PROGRESS_REPAINT_DELAY, PUBLISH_INTERVAL, Task, TaskLink, Waker, drain_slot,
@@ -50,7 +51,7 @@ mod tests {
     use crate::model::formats::game_id;
     use crate::model::{samples, tiles};
     use crate::solver::Outcome;
-    use crate::solver::{self, DepthStats, Limits};
+    use crate::solver::{self, DepthStats, Limits, SolverChoice, SolverId};
     use std::sync::Arc;
     use std::sync::atomic::AtomicUsize;
     use std::sync::atomic::Ordering;
@@ -116,7 +117,7 @@ mod tests {
         let (waker, wakes) = counting_waker();
         // An eight-move standard game that the deck's IDDFS solves in milliseconds.
         let (puzzle, _) = tiles::random_game(2, 4).unwrap();
-        let mut run = SolveJob::new("iddfs", puzzle).spawn(waker).unwrap();
+        let mut run = SolveJob::new(SolverId::Iddfs, puzzle).spawn(waker).unwrap();
         let end = run.wait(Duration::from_secs(60)).expect("the run ends");
         let RunEnd::Finished(report) = end.clone() else {
             panic!("unexpected end {end:?}");
@@ -137,7 +138,7 @@ mod tests {
     fn cancel_stops_a_long_run_quickly() {
         let puzzle = game_id::parse("7650+42+E2302B12+C9").unwrap();
         let (waker, _) = counting_waker();
-        let mut run = SolveJob::new("iddfs", puzzle).spawn(waker).unwrap();
+        let mut run = SolveJob::new(SolverId::Iddfs, puzzle).spawn(waker).unwrap();
         std::thread::sleep(Duration::from_millis(300));
         run.drain();
         assert!(
@@ -155,13 +156,23 @@ mod tests {
     }
 
     #[test]
-    fn unknown_solver_is_refused_before_a_thread_starts() {
+    fn an_engine_that_does_not_start_is_refused_with_its_name() {
         let (waker, _) = counting_waker();
-        let error = SolveJob::new("no-such-solver", samples::fogleman_22())
+        let engine = crate::solver::engine::EngineSpec {
+            name: "missing".into(),
+            command: vec!["/nonexistent/ricochet-engine".into()],
+            dir: None,
+        };
+        let mut run = SolveJob::new(SolverChoice::engine(engine), samples::fogleman_22())
             .spawn(waker)
-            .err()
             .unwrap();
-        assert!(error.to_string().contains("no-such-solver"));
+        let end = run.wait(Duration::from_secs(10)).expect("the run ends");
+        let RunEnd::Refused(error) = end else {
+            panic!("unexpected end {end:?}");
+        };
+        let message = error.to_string();
+        assert!(message.contains("engine 'missing'"), "{message}");
+        assert!(message.contains("did not start"), "{message}");
     }
 
     /// Measures what the live probe and the thread cost the solver: the same bounded IDDFS
@@ -187,7 +198,7 @@ mod tests {
                 solver::run("iddfs", &puzzle, &options, &Limits::default(), &mut NoProbe).unwrap();
             headless.push((start.elapsed(), report.nodes));
             let (waker, wakes) = counting_waker();
-            let mut job = SolveJob::new("iddfs", puzzle.clone());
+            let mut job = SolveJob::new(SolverId::Iddfs, puzzle.clone());
             job.options = options.clone();
             let start = std::time::Instant::now();
             let mut run = job.spawn(waker).unwrap();
@@ -212,7 +223,7 @@ mod tests {
     fn dropping_a_run_cancels_its_solver() {
         let puzzle = game_id::parse("7650+42+E2302B12+C9").unwrap();
         let (waker, _) = counting_waker();
-        let run = SolveJob::new("iddfs", puzzle).spawn(waker).unwrap();
+        let run = SolveJob::new(SolverId::Iddfs, puzzle).spawn(waker).unwrap();
         let flag = Arc::clone(run.task.cancel_flag());
         drop(run);
         assert!(flag.load(Ordering::Relaxed));

@@ -75,14 +75,13 @@ impl<P: Probe> Probe for LiveProfiling<'_, P> {
 /// while the run goes on and when it ends.
 pub(super) fn run_profiled(
     job: &SolveJob,
-    choice: &crate::solver::SolverChoice,
     limits: &Limits,
     probe: &mut LiveProbe,
     profile: NodeProfile,
     slot: &ProfileSlot,
 ) -> Result<(Report, Retired), SolveError> {
     with_profile(probe, profile, slot, |probe| {
-        solver::run_keeping_memory(choice, &job.puzzle, &job.options, limits, probe)
+        solver::run_keeping_memory(&job.solver, &job.puzzle, &job.options, limits, probe)
     })
 }
 

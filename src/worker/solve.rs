@@ -8,7 +8,7 @@ use super::task::{
     panic_message, spawn_task,
 };
 use crate::model::Puzzle;
-use crate::solver::{self, DepthStats, Limits, Probe, Report, SolveError, SolverKind};
+use crate::solver::{self, Columns, DepthStats, Limits, Optimality, Probe, Report, SolveError};
 use crate::solver::{SolverChoice, SolverOptions};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 /// Everything needed to start one run.
 #[derive(Clone, Debug)]
 pub struct SolveJob {
-    /// The solver's command-line name, as in [`solver::SOLVERS`].
-    pub solver: String,
+    /// The solver: a built-in one or an external engine.
+    pub solver: SolverChoice,
     /// The puzzle to solve (a snapshot: later edits do not reach the running solver).
     pub puzzle: Puzzle,
     /// The solver's options.
@@ -34,7 +34,7 @@ pub struct SolveJob {
 
 impl SolveJob {
     /// A job with default options and no limits.
-    pub fn new(solver: impl Into<String>, puzzle: Puzzle) -> SolveJob {
+    pub fn new(solver: impl Into<SolverChoice>, puzzle: Puzzle) -> SolveJob {
         SolveJob {
             solver: solver.into(),
             puzzle,
@@ -47,40 +47,32 @@ impl SolveJob {
 
     /// Starts the run on a new thread named after the solver.
     ///
-    /// Fails when no solver has the job's name or the thread cannot be created.
+    /// Fails when the thread cannot be created. An engine that does not start ends the run
+    /// as [`RunEnd::Refused`], with its error and the last lines of its standard error.
     pub fn spawn(self, waker: Waker) -> Result<SolveRun, StartError> {
-        let id = crate::solver::SolverId::from_name(&self.solver)
-            .ok_or_else(|| StartError::Solve(SolveError::UnknownSolver(self.solver.clone())))?;
-        self.spawn_with(SolverChoice::BuiltIn(id), waker)
-    }
-
-    /// Starts the run with `choice` as its solver instead of the job's solver name: a
-    /// built-in solver or an external engine (see [`crate::solver::engine`]). An engine's run
-    /// publishes its rows, counters and end like a built-in solver's; its
-    /// [`SolveRun::kind`] is the engine's entry from [`SolverChoice::kind`], and a fault of
-    /// the engine ends the run as [`RunEnd::Refused`] with an
-    /// [`SolveError::Engine`] that names the engine, the line and its last standard error.
-    pub fn spawn_with(self, choice: SolverChoice, waker: Waker) -> Result<SolveRun, StartError> {
-        let kind = choice.kind();
+        let solver = self.solver.clone();
         let live = Arc::new(LiveCounters::default());
         let task = {
             let live = Arc::clone(&live);
             spawn_task(
-                format!("solver-{}-{}", thread_label(kind.name), next_run_number()),
+                format!("solver-{}-{}", thread_name_part(&solver), next_run_number()),
                 waker,
                 CHANNEL_CAPACITY,
-                move |link| run_on_thread(self, choice, live, link),
+                move |link| run_on_thread(self, live, link),
             )
             .map_err(StartError::Thread)?
         };
-        Ok(SolveRun::new(kind, task, live))
+        Ok(SolveRun::new(solver, task, live))
     }
 }
 
-/// A solver's name as part of a thread's name: an engine's name may be a whole command
-/// line, of which its first 24 characters are enough to tell threads apart.
-fn thread_label(name: &str) -> String {
-    name.chars().take(24).collect()
+/// The part of a solver thread's name that says which solver runs: a built-in solver's
+/// command-line name, or `engine`, since an engine's registered name may hold any character.
+pub(crate) fn thread_name_part(solver: &SolverChoice) -> &str {
+    match solver {
+        SolverChoice::BuiltIn(id) => id.name(),
+        SolverChoice::Engine(_) => "engine",
+    }
 }
 
 /// Why a run could not start.
@@ -188,7 +180,7 @@ pub(crate) enum Message {
 ///
 /// Dropping it cancels the run; the thread then ends on its own at its next poll.
 pub struct SolveRun {
-    kind: &'static SolverKind,
+    solver: SolverChoice,
     pub(super) task: Task<Message>,
     live: Arc<LiveCounters>,
     rows: Vec<DepthRow>,
@@ -201,12 +193,12 @@ pub struct SolveRun {
 
 impl SolveRun {
     pub(crate) fn new(
-        kind: &'static SolverKind,
+        solver: SolverChoice,
         task: Task<Message>,
         live: Arc<LiveCounters>,
     ) -> SolveRun {
         SolveRun {
-            kind,
+            solver,
             task,
             live,
             rows: Vec::new(),
@@ -217,8 +209,27 @@ impl SolveRun {
     }
 
     /// The solver being run.
-    pub fn kind(&self) -> &'static SolverKind {
-        self.kind
+    pub fn solver(&self) -> &SolverChoice {
+        &self.solver
+    }
+
+    /// The solver's name for people: a built-in solver's title, an engine's registered name.
+    pub fn title(&self) -> &str {
+        match &self.solver {
+            SolverChoice::BuiltIn(id) => id.kind().title,
+            SolverChoice::Engine(spec) => &spec.name,
+        }
+    }
+
+    /// The names of the per-depth table's columns.
+    pub fn columns(&self) -> Columns {
+        self.solver.columns()
+    }
+
+    /// Whether the run's answer is known to be shortest: a built-in solver's registry says
+    /// so; an engine's own claim (`id optimal=yes`) is not taken as proof.
+    pub fn optimality(&self) -> Optimality {
+        self.solver.optimality()
     }
 
     /// Asks the solver to stop. It sees the flag at its next poll (every few thousand nodes),
@@ -397,12 +408,7 @@ impl Probe for LiveProbe {
     }
 }
 
-fn run_on_thread(
-    job: SolveJob,
-    choice: SolverChoice,
-    live: Arc<LiveCounters>,
-    link: TaskLink<Message>,
-) {
+fn run_on_thread(job: SolveJob, live: Arc<LiveCounters>, link: TaskLink<Message>) {
     let limits = Limits {
         time: job.time_limit,
         memory_bytes: job.memory_limit,
@@ -411,12 +417,14 @@ fn run_on_thread(
     let mut probe = LiveProbe::starting_now(Arc::clone(&live), link);
     let result =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.profile.clone() {
-            None => {
-                solver::run_keeping_memory(&choice, &job.puzzle, &job.options, &limits, &mut probe)
-            }
-            Some(counts) => {
-                profile::run_profiled(&job, &choice, &limits, &mut probe, counts, &live.profile)
-            }
+            None => solver::run_keeping_memory(
+                &job.solver,
+                &job.puzzle,
+                &job.options,
+                &limits,
+                &mut probe,
+            ),
+            Some(counts) => profile::run_profiled(&job, &limits, &mut probe, counts, &live.profile),
         }));
     // The rows were timed on this clock, so the total is read from it too.
     let total = live.stop_clock(Instant::now());

@@ -108,7 +108,7 @@ fn the_live_probes_cost_is_measured() {
             let report =
                 solver::run("iddfs", puzzle, &options, &Limits::default(), &mut NoProbe).unwrap();
             bare += report.elapsed;
-            let mut run = SolveJob::new("iddfs", puzzle.clone())
+            let mut run = SolveJob::new(ricochet_lab::solver::SolverId::Iddfs, puzzle.clone())
                 .spawn(Arc::new(|_| {}))
                 .unwrap();
             while !run.is_finished() {

@@ -5,6 +5,7 @@ mod common;
 mod debugger;
 mod distance_map;
 mod editing;
+mod engines;
 mod experiments;
 mod frame_time;
 mod hints;

@@ -123,10 +123,10 @@ fn a_live_run_of_an_engine_publishes_its_rows_as_a_built_in_solver_does() {
 
     let puzzle = ricochet_lab::testing::small();
     let engine = SolverChoice::engine(EngineSpec::ad_hoc(&served(SolverId::Bfs)).unwrap());
-    let mut run = SolveJob::new("bfs", puzzle)
-        .spawn_with(engine, Arc::new(|_| {}))
+    let mut run = SolveJob::new(engine, puzzle)
+        .spawn(Arc::new(|_| {}))
         .unwrap();
-    assert!(run.kind().name.contains("engine serve --solver bfs"));
+    assert!(run.solver().name().contains("engine serve --solver bfs"));
     while !run.is_finished() {
         run.drain();
         std::thread::sleep(Duration::from_millis(2));

@@ -9,7 +9,7 @@
 //! the depth repeated, instead of scrolling out of sight in fragments.
 
 use crate::app::widgets::{format_count, format_duration, table_value};
-use crate::solver::SolverKind;
+use crate::solver::Columns;
 use crate::worker::DepthRow;
 
 /// The gap between two columns.
@@ -21,7 +21,7 @@ const NARROWEST: f32 = 52.0;
 /// The per-depth table of a run, in as many stacked parts as the panel's width needs.
 pub fn depth_table_ui(
     ui: &mut egui::Ui,
-    kind: &SolverKind,
+    columns: &Columns,
     rows: &[DepthRow],
     running_nodes: Option<u64>,
     serial: u64,
@@ -40,10 +40,10 @@ pub fn depth_table_ui(
     widths.extend(extra_names.iter().map(|_| 90.0));
     widths.push(64.0);
     let mut header: Vec<String> = vec![
-        kind.columns.depth.to_string(),
-        kind.columns.nodes.to_string(),
-        kind.columns.inner.to_string(),
-        kind.columns.hits.to_string(),
+        columns.depth.to_string(),
+        columns.nodes.to_string(),
+        columns.inner.to_string(),
+        columns.hits.to_string(),
     ];
     header.extend(extra_names.iter().map(|n| (*n).to_string()));
     header.push("Time".into());
@@ -94,7 +94,7 @@ pub fn depth_table_ui(
     }
     let available = ui.available_width() - 16.0;
     let groups = column_groups(&floors, available);
-    ui.label(egui::RichText::new(format!("{} rows", kind.columns.depth)).strong());
+    ui.label(egui::RichText::new(format!("{} rows", columns.depth)).strong());
     let height = (ui.available_height() / groups.len() as f32).clamp(120.0, 360.0);
     for (part, group) in groups.iter().enumerate() {
         let pick = |cells: &[String]| -> Vec<String> {

@@ -4,6 +4,7 @@
 //! ([`plots`]).
 
 pub mod depth_table;
+pub mod engines;
 pub mod icicle;
 pub mod plots;
 pub mod solutions_list;

@@ -5,7 +5,7 @@
 use crate::app::shell::commands::Command;
 use crate::app::theme;
 use crate::app::widgets;
-use crate::solver::SolverKind;
+use crate::solver::{Columns, SolverKind};
 use crate::worker::DepthRow;
 use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points};
 
@@ -183,7 +183,7 @@ pub fn plots_ui(
     ui: &mut egui::Ui,
     history: &PlotHistory,
     solvers: &[SolverKind],
-    current: Option<(&SolverKind, &[DepthRow])>,
+    current: Option<PlottedRun<'_>>,
     commands: &mut Vec<Command>,
 ) {
     ui.horizontal(|ui| {
@@ -271,17 +271,33 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
     }
 }
 
-fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>) {
-    let Some((kind, rows)) = current.filter(|(_, rows)| !rows.is_empty()) else {
+/// The run the nodes plot draws: its solver's name, its table's columns and its rows so far.
+#[derive(Clone, Copy, Debug)]
+pub struct PlottedRun<'a> {
+    /// The solver's name for people.
+    pub title: &'a str,
+    /// The names of its counters.
+    pub columns: Columns,
+    /// The rows drawn.
+    pub rows: &'a [DepthRow],
+}
+
+fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<PlottedRun<'_>>) {
+    let Some(PlottedRun {
+        title,
+        columns,
+        rows,
+    }) = current.filter(|run| !run.rows.is_empty())
+    else {
         ui.label("Nodes per depth of the current run (log scale)");
         legend_row_ui(ui, std::iter::empty());
         let why = match current {
             // A run is on, but no depth of it has finished (DLS searches one depth, so its
             // only row comes at its end).
-            Some((kind, _)) => format!(
+            Some(run) => format!(
                 "{} has not finished a {} yet: a point appears as each one finishes.",
-                kind.title,
-                kind.columns.depth.to_lowercase()
+                run.title,
+                run.columns.depth.to_lowercase()
             ),
             None => "Run a solver to see its counters per depth.".to_string(),
         };
@@ -290,11 +306,11 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
     };
     ui.label(format!(
         "{} per {} of the current run, {} (log scale)",
-        kind.columns.nodes,
-        kind.columns.depth.to_lowercase(),
-        kind.title
+        columns.nodes,
+        columns.depth.to_lowercase(),
+        title
     ));
-    let names = [kind.columns.nodes, kind.columns.inner, kind.columns.hits];
+    let names = [columns.nodes, columns.inner, columns.hits];
     let series = depth_series(rows);
     legend_row_ui(
         ui,
@@ -312,7 +328,7 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
                 *at,
                 format!(
                     "{name}\n{} {}: {}",
-                    kind.columns.depth,
+                    columns.depth,
                     at[0],
                     widgets::format_count(10f64.powf(at[1]).round() as u64)
                 ),
@@ -321,7 +337,7 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<(&SolverKind, &[DepthRow])>)
     }
     let (x_range, y_range) = data_range(labelled.iter().map(|(at, _)| *at));
     let response = Plot::new("nodes-per-depth")
-        .x_axis_label(kind.columns.depth)
+        .x_axis_label(columns.depth)
         .x_grid_spacer(moves_marks)
         .y_axis_label("count")
         .y_grid_spacer(whole_marks)

@@ -189,7 +189,7 @@ impl RicochetApp {
         let Some(session) = self.current_session() else {
             return;
         };
-        if session.solution().is_none() || session.run.kind().optimality != Optimality::Guaranteed {
+        if session.solution().is_none() || session.run.optimality() != Optimality::Guaranteed {
             return;
         }
         let palette = theme::palette(ui.visuals().dark_mode);

@@ -12,8 +12,9 @@ use crate::app::theme;
 use crate::app::widgets;
 use crate::app::widgets::{format_bytes, format_count, format_duration};
 use crate::model::{Puzzle, Rules, format_moves};
+use crate::solver::engine::EngineSpec;
 use crate::solver::profile::NodeProfile;
-use crate::solver::{Optimality, Outcome, SolverKind, SolverOptions};
+use crate::solver::{Optimality, Outcome, SolveError, SolverChoice, SolverId, SolverOptions};
 use crate::worker::{RunEnd, SolveJob, SolveRun};
 use std::time::Duration;
 
@@ -50,17 +51,17 @@ impl SolveSession {
 
 /// The job the settings describe, for a solver and a puzzle. Options the solver does not take
 /// are left at their defaults.
-pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> SolveJob {
+pub fn job_for(solver: &SolverChoice, puzzle: Puzzle, settings: &SolverSettings) -> SolveJob {
     // The struct update keeps this compiling, with default values, when solvers gain options
     // the panel does not offer yet.
     #[allow(clippy::needless_update)]
     let options = SolverOptions {
-        depth_limit: (kind.deepest_limit.is_some() && settings.use_depth_limit)
+        depth_limit: (takes_depth_limit(solver) && settings.use_depth_limit)
             .then_some(settings.depth_limit),
         ..SolverOptions::default()
     };
     SolveJob {
-        solver: kind.name.to_string(),
+        solver: solver.clone(),
         puzzle,
         options,
         time_limit: settings
@@ -75,17 +76,76 @@ pub fn job_for(kind: &SolverKind, puzzle: Puzzle, settings: &SolverSettings) -> 
     }
 }
 
-/// Why a solver cannot take a puzzle's rules, if it cannot.
-pub fn unsupported_rule(kind: &SolverKind, rules: Rules) -> Option<String> {
+/// Whether a solver takes a depth limit: a built-in solver says so in its registry entry; an
+/// engine is sent the limit as `go depth=N`.
+fn takes_depth_limit(solver: &SolverChoice) -> bool {
+    match solver {
+        SolverChoice::BuiltIn(id) => id.kind().deepest_limit.is_some(),
+        SolverChoice::Engine(_) => true,
+    }
+}
+
+/// Why a solver cannot take a puzzle's rules, if it cannot. An engine says which rules it
+/// supports only in its handshake, so it is asked when it runs.
+pub fn unsupported_rule(solver: &SolverChoice, rules: Rules) -> Option<String> {
+    let kind = solver.built_in()?.kind();
     kind.rules
         .unsupported(rules)
         .map(|rule| format!("{} does not implement the {rule} rule", kind.title))
 }
 
+/// The words the panel shows about a solver.
+struct Described<'a> {
+    title: String,
+    description: String,
+    optimality: Optimality,
+    source: String,
+    deepest_limit: Option<u32>,
+    external: Option<&'a EngineSpec>,
+}
+
+fn describe(solver: &SolverChoice) -> Described<'_> {
+    match solver {
+        SolverChoice::BuiltIn(id) => {
+            let kind = id.kind();
+            Described {
+                title: kind.title.to_string(),
+                description: kind.description.to_string(),
+                optimality: kind.optimality,
+                source: format!("from {}", kind.source),
+                deepest_limit: kind.deepest_limit,
+                external: None,
+            }
+        }
+        SolverChoice::Engine(spec) => Described {
+            title: engine_title(spec),
+            description: format!(
+                "An external engine, started for each run: {}",
+                spec.command_line()
+            ),
+            optimality: Optimality::NotGuaranteed,
+            source: spec
+                .dir
+                .as_ref()
+                .map(|dir| format!("runs in {}", dir.display()))
+                .unwrap_or_else(|| "runs in the app's folder".into()),
+            deepest_limit: Some(u32::MAX),
+            external: Some(spec),
+        },
+    }
+}
+
+/// How an engine is listed: its name and the external mark.
+pub fn engine_title(spec: &EngineSpec) -> String {
+    format!("{} (external)", spec.name)
+}
+
 /// Everything the panel reads to draw itself.
 pub struct PanelView<'a> {
-    /// The registered solvers.
-    pub solvers: &'static [SolverKind],
+    /// The registered engines, listed after the built-in solvers.
+    pub engines: &'a [EngineSpec],
+    /// The chosen solver, or why the chosen name stands for none.
+    pub choice: Result<SolverChoice, String>,
     /// What would be solved now, or why nothing can be.
     pub puzzle: Result<&'a Puzzle, &'a str>,
     /// The current or last run on the board as it is now.
@@ -108,49 +168,81 @@ pub fn solver_controls_ui(
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
     ui.heading("Solvers");
-    if view.solvers.is_empty() {
-        ui.colored_label(palette.error, "No solvers are registered.");
-        return;
-    }
-    let kind = view
-        .solvers
-        .iter()
-        .find(|k| k.name == settings.solver)
-        .unwrap_or(&view.solvers[0]);
+    let described = view.choice.as_ref().ok().map(describe);
     // The list is tall enough for every solver, so none is hidden below a scroll edge, and
     // the pointed-at solver's description shows under the list rather than in a tooltip over
     // the entries next to it.
     let description_height = widgets::text_lines(ui, 4.0);
-    let list_height = widgets::widget_rows(ui, view.solvers.len() as f32)
-        + ui.spacing().item_spacing.y * 2.0
+    let entries = SolverId::ALL.len() + view.engines.len();
+    let list_height = widgets::widget_rows(ui, entries as f32)
+        + ui.spacing().item_spacing.y * 4.0
         + description_height;
-    egui::ComboBox::from_label("Solver")
-        .selected_text(kind.title)
-        .width(ui.available_width() * 0.6)
-        .height(list_height)
-        .show_ui(ui, |ui| {
-            let mut pointed = None;
-            for candidate in view.solvers {
-                let entry = ui.selectable_value(
-                    &mut settings.solver,
-                    candidate.name.to_string(),
-                    candidate.title,
-                );
-                if entry.hovered() {
-                    pointed = Some(candidate);
+    let selected_text = match &described {
+        Some(described) => described.title.clone(),
+        None => format!("{} (unknown)", settings.solver),
+    };
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_label("Solver")
+            .selected_text(selected_text)
+            .width(ui.available_width() * 0.6)
+            .height(list_height)
+            .show_ui(ui, |ui| {
+                let mut pointed = None;
+                for id in SolverId::ALL {
+                    let kind = id.kind();
+                    let entry = ui.selectable_value(
+                        &mut settings.solver,
+                        kind.name.to_string(),
+                        kind.title,
+                    );
+                    if entry.hovered() {
+                        pointed = Some(SolverChoice::BuiltIn(id));
+                    }
                 }
-            }
-            ui.separator();
-            let described = pointed.unwrap_or(kind);
-            widgets::reserved(ui, description_height, |ui| {
-                ui.add(
-                    egui::Label::new(
-                        egui::RichText::new(described.description).color(palette.muted),
-                    )
-                    .wrap(),
-                );
+                if !view.engines.is_empty() {
+                    ui.separator();
+                }
+                for spec in view.engines {
+                    let entry = ui
+                        .selectable_value(
+                            &mut settings.solver,
+                            spec.name.clone(),
+                            engine_title(spec),
+                        )
+                        .on_hover_text(format!("External engine: {}", spec.command_line()));
+                    if entry.hovered() {
+                        pointed = Some(SolverChoice::engine(spec.clone()));
+                    }
+                }
+                ui.separator();
+                let text = pointed
+                    .as_ref()
+                    .map(|p| describe(p).description)
+                    .or_else(|| described.as_ref().map(|d| d.description.clone()))
+                    .unwrap_or_default();
+                widgets::reserved(ui, description_height, |ui| {
+                    ui.add(egui::Label::new(egui::RichText::new(text).color(palette.muted)).wrap());
+                });
             });
-        });
+        if ui
+            .small_button("Add engine…")
+            .on_hover_text("Register a program that speaks the engine protocol as a solver")
+            .clicked()
+        {
+            commands.push(Command::ShowAddEngine);
+        }
+    });
+    // A name that stands for no solver is said plainly in the description's place, and
+    // Solve stays disabled: another solver is never run in its place.
+    let unknown = view.choice.as_ref().err();
+    let described = described.unwrap_or_else(|| Described {
+        title: format!("{} (unknown)", settings.solver),
+        description: unknown.cloned().unwrap_or_default(),
+        optimality: Optimality::NotGuaranteed,
+        source: String::new(),
+        deepest_limit: None,
+        external: None,
+    });
     // Every solver's controls take the same rows, whatever its description's length and
     // whether it takes a depth limit, so Solve and Cancel never move when another solver is
     // chosen: the description keeps to two lines (in full on hover), the source to one.
@@ -158,20 +250,36 @@ pub fn solver_controls_ui(
     widgets::reserved(ui, height, |ui| {
         clipped_label(
             ui,
-            egui::RichText::new(kind.description).color(palette.muted),
+            egui::RichText::new(&described.description).color(if unknown.is_some() {
+                palette.error
+            } else {
+                palette.muted
+            }),
             2,
         )
     });
     ui.horizontal(|ui| {
-        match kind.optimality {
-            Optimality::Guaranteed => ui.colored_label(palette.success, "Optimal"),
-            Optimality::NotGuaranteed => {
+        match (described.optimality, described.external) {
+            (_, Some(_)) => ui.colored_label(palette.warning, "External"),
+            (Optimality::Guaranteed, None) => ui.colored_label(palette.success, "Optimal"),
+            (Optimality::NotGuaranteed, None) => {
                 ui.colored_label(palette.warning, "Not guaranteed optimal")
             }
         };
+        if let Some(spec) = described.external
+            && ui
+                .small_button("Remove engine")
+                .on_hover_text(format!(
+                    "Unregister {} (its program is left alone)",
+                    spec.name
+                ))
+                .clicked()
+        {
+            commands.push(Command::RemoveEngine(spec.name.clone()));
+        }
         clipped_label(
             ui,
-            egui::RichText::new(format!("from {}", kind.source))
+            egui::RichText::new(&described.source)
                 .color(palette.muted)
                 .small(),
             1,
@@ -179,17 +287,17 @@ pub fn solver_controls_ui(
     });
     ui.separator();
     ui.horizontal(|ui| {
-        let takes_limit = kind.deepest_limit.is_some();
+        let takes_limit = described.deepest_limit.is_some();
         let check = ui
             .add_enabled(
                 takes_limit,
                 egui::Checkbox::new(&mut settings.use_depth_limit, "Depth limit"),
             )
-            .on_disabled_hover_text(format!("{} takes no depth limit", kind.title));
+            .on_disabled_hover_text(format!("{} takes no depth limit", described.title));
         ui.add_enabled(
             takes_limit && settings.use_depth_limit,
             egui::DragValue::new(&mut settings.depth_limit)
-                .range(1..=kind.deepest_limit.unwrap_or(u32::MAX))
+                .range(1..=described.deepest_limit.unwrap_or(u32::MAX))
                 .suffix(" moves"),
         )
         .labelled_by(check.id)
@@ -220,8 +328,13 @@ pub fn solver_controls_ui(
         .on_hover_text("Memory the solver's tables may take");
     });
     let blocker = match view.puzzle {
+        _ if unknown.is_some() => unknown.map(|problem| format!("Cannot solve: {problem}")),
         Err(problem) => Some(format!("Cannot solve: {problem}")),
-        Ok(puzzle) => unsupported_rule(kind, puzzle.rules()),
+        Ok(puzzle) => view
+            .choice
+            .as_ref()
+            .ok()
+            .and_then(|choice| unsupported_rule(choice, puzzle.rules())),
     };
     // Wrapped, so that in a narrow dock the debug switches go to a second line rather than
     // past the dock's edge.
@@ -328,7 +441,6 @@ fn session_ui(
     commands: &mut Vec<Command>,
 ) {
     let run = &session.run;
-    let kind = run.kind();
     let elapsed = run.elapsed();
     if !run.is_finished() {
         ui.horizontal(|ui| {
@@ -340,7 +452,7 @@ fn session_ui(
             };
             ui.label(format!(
                 "{what} {}: {}, {} nodes",
-                kind.title,
+                run.title(),
                 format_duration(elapsed),
                 format_count(run.live().nodes())
             ));
@@ -361,7 +473,7 @@ fn session_ui(
     }
     depth_table_ui(
         ui,
-        kind,
+        &run.columns(),
         run.rows(),
         (!run.is_finished()).then(|| run.live().nodes()),
         session.serial,
@@ -370,7 +482,6 @@ fn session_ui(
 
 fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette) {
     let run = &session.run;
-    let kind = run.kind();
     let Some(end) = run.end() else {
         return;
     };
@@ -379,7 +490,7 @@ fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette
             let time = format_duration(report.elapsed);
             match &report.outcome {
                 Outcome::Solved { moves } => {
-                    let optimal = match kind.optimality {
+                    let optimal = match run.optimality() {
                         Optimality::Guaranteed => "optimal",
                         Optimality::NotGuaranteed => "not guaranteed optimal",
                     };
@@ -446,10 +557,14 @@ fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette
             }
             ui.label(format!(
                 "{} in {time}, {} nodes, tables {}",
-                kind.title,
+                run.title(),
                 format_count(report.nodes),
                 format_bytes(report.peak_memory)
             ));
+        }
+        RunEnd::Refused(SolveError::Engine(error)) => {
+            ui.colored_label(palette.error, "The engine failed.");
+            crate::app::run::engines::engine_log_ui(ui, error, palette);
         }
         RunEnd::Refused(error) => {
             ui.colored_label(palette.error, format!("The solver refused: {error}"));

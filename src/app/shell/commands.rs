@@ -11,7 +11,7 @@ use crate::app::{RicochetApp, capital, debugger, shell};
 use crate::model::formats::{self, cox, game_id};
 use crate::model::tiles::random_game_on;
 use crate::model::{Direction, RobotColor};
-use crate::solver::SOLVERS;
+use crate::solver::SolverChoice;
 use std::path::{Path, PathBuf};
 
 /// Whether a draft change starts a new undo step or joins the previous one (a drag stroke).
@@ -60,6 +60,12 @@ pub enum Command {
     ResolvePending(Resolution),
     /// Show the New board window.
     ShowNewWindow,
+    /// Show the Add engine window.
+    ShowAddEngine,
+    /// An engine was registered under this name: choose it.
+    EngineAdded(String),
+    /// Unregister the engine of this name.
+    RemoveEngine(String),
     /// Open a file through the system's dialog (or the in-app window without one).
     OpenDialog,
     /// Show the in-app Open window with the boards list.
@@ -173,6 +179,26 @@ impl RicochetApp {
             }
             Command::ResolvePending(resolution) => self.resolve_pending(resolution),
             Command::ShowNewWindow => self.new_window.show(),
+            Command::ShowAddEngine => self.add_engine.show(),
+            Command::EngineAdded(name) => {
+                self.note(format!(
+                    "Engine '{name}' registered in {}; it is the chosen solver now",
+                    self.engines
+                        .file()
+                        .map_or_else(|| "the settings".into(), |f| f.display().to_string())
+                ));
+                self.state.solver.solver = name;
+            }
+            Command::RemoveEngine(name) => match self.engines.remove(&name) {
+                Ok(_) => {
+                    self.note(format!("Engine '{name}' removed from the solvers"));
+                    if self.state.solver.solver == name {
+                        self.state.solver.solver =
+                            crate::app::document::state::SolverSettings::default().solver;
+                    }
+                }
+                Err(error) => self.error(format!("Engine '{name}' could not be removed: {error}")),
+            },
             Command::ShowOpenWindow => self.windows.open = true,
             Command::ShowImportWindow => {
                 self.windows.import = true;
@@ -518,19 +544,24 @@ impl RicochetApp {
                 }
             },
         };
-        let Some(kind) = SOLVERS
-            .iter()
-            .find(|k| k.name == self.state.solver.solver)
-            .or(SOLVERS.first())
-        else {
-            self.error("No solvers are registered.");
-            return;
+        // The engines file may have changed since the last look; the choice is read fresh.
+        self.engines.refresh(std::time::Instant::now());
+        let solver = match self.engines.resolve(&self.state.solver.solver) {
+            Ok(solver) => solver,
+            Err(problem) => {
+                self.error(format!("Cannot solve: {problem}"));
+                return;
+            }
         };
-        if let Some(reason) = solver_panel::unsupported_rule(kind, puzzle.rules()) {
+        if let Some(reason) = solver_panel::unsupported_rule(&solver, puzzle.rules()) {
             self.error(format!("Cannot solve: {reason}"));
             return;
         }
-        let job = solver_panel::job_for(kind, puzzle.clone(), &self.state.solver);
+        let title = match &solver {
+            SolverChoice::BuiltIn(id) => id.kind().title.to_string(),
+            SolverChoice::Engine(spec) => solver_panel::engine_title(spec),
+        };
+        let job = solver_panel::job_for(&solver, puzzle.clone(), &self.state.solver);
         let mut debugged = None;
         let started = if self.state.debug.enabled {
             let setup = crate::worker::debug::DebugSetup {
@@ -570,13 +601,12 @@ impl RicochetApp {
                     self.dock = shell::DockTab::Debugger;
                     self.note_on_board(
                         format!(
-                            "Solving with {} in debug mode (untick Debug mode for a plain run)",
-                            kind.title
+                            "Solving with {title} in debug mode (untick Debug mode for a plain run)"
                         ),
                         false,
                     );
                 } else {
-                    self.note_on_board(format!("Solving with {}", kind.title), false);
+                    self.note_on_board(format!("Solving with {title}"), false);
                 }
             }
             Err(error) => self.error(format!("Could not start the solver: {error}")),

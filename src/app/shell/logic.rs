@@ -30,21 +30,21 @@ impl RicochetApp {
         let mut solution_to_play = None;
         if session.run.is_finished() && !session.recorded {
             session.recorded = true;
-            let kind = session.run.kind();
+            let title = session.run.title().to_string();
             let summary = match session.run.end() {
                 Some(RunEnd::Finished(report)) => match &report.outcome {
                     Outcome::Solved { moves } => {
-                        format!("{} found {} moves.", kind.title, moves.len())
+                        format!("{title} found {} moves.", moves.len())
                     }
                     Outcome::Unsolvable { .. } => {
-                        format!("{} proved there is no solution.", kind.title)
+                        format!("{title} proved there is no solution.")
                     }
-                    Outcome::NotFound => format!("{} found no solution.", kind.title),
-                    Outcome::Cancelled => format!("{} was cancelled.", kind.title),
-                    Outcome::TimeLimit => format!("{} reached its time limit.", kind.title),
-                    Outcome::MemoryLimit => format!("{} reached its memory limit.", kind.title),
+                    Outcome::NotFound => format!("{title} found no solution."),
+                    Outcome::Cancelled => format!("{title} was cancelled."),
+                    Outcome::TimeLimit => format!("{title} reached its time limit."),
+                    Outcome::MemoryLimit => format!("{title} reached its memory limit."),
                     Outcome::Invalid { .. } => {
-                        format!("{} gave an answer that failed its replay.", kind.title)
+                        format!("{title} gave an answer that failed its replay.")
                     }
                 },
                 Some(RunEnd::Refused(error)) => capital(&error.to_string()),
@@ -67,13 +67,17 @@ impl RicochetApp {
             if let Some(RunEnd::Finished(report)) = session.run.end()
                 && let Outcome::Solved { moves } = &report.outcome
             {
-                self.plots.push(SolvePoint {
-                    puzzle: session.puzzle_name.clone(),
-                    solver: kind.name,
-                    title: kind.title,
-                    moves: moves.len(),
-                    seconds: report.elapsed.as_secs_f64(),
-                });
+                // The time plot compares the built-in solvers; an engine's time includes
+                // starting its process, so it is not drawn among them.
+                if let Some(id) = session.run.solver().built_in() {
+                    self.plots.push(SolvePoint {
+                        puzzle: session.puzzle_name.clone(),
+                        solver: id.kind().name,
+                        title: id.kind().title,
+                        moves: moves.len(),
+                        seconds: report.elapsed.as_secs_f64(),
+                    });
+                }
                 if session.interrupted.is_none() {
                     solution_to_play =
                         Some(Playback::new(session.puzzle.clone(), moves.clone(), now));

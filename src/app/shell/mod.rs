@@ -174,6 +174,10 @@ impl RicochetApp {
                     self.analyzer.open = true;
                     ui.close();
                 }
+                if menu_button(ui, true, "Add engine...", String::new()).clicked() {
+                    commands.push(Command::ShowAddEngine);
+                    ui.close();
+                }
                 ui.separator();
                 overlays::panel::overlay_checkboxes(ui, &mut self.state.overlays);
                 ui.separator();
@@ -291,7 +295,8 @@ impl RicochetApp {
         };
         let running = self.is_running();
         let view = PanelView {
-            solvers: crate::solver::SOLVERS,
+            engines: self.engines.engines(),
+            choice: self.engines.resolve(&self.state.solver.solver),
             puzzle,
             session: self.derived.session(self.doc.revision()),
             earlier_run: self
@@ -338,6 +343,7 @@ impl RicochetApp {
                             if matches!(report.outcome, crate::solver::Outcome::Cancelled)
                     )
                 });
+                self.engine_events_note_ui(ui);
                 debugger::panel::debugger_ui(
                     ui,
                     self.derived.debugger(self.doc.revision()),
@@ -372,6 +378,28 @@ impl RicochetApp {
                         }
                     });
             }
+        }
+    }
+
+    /// Says plainly that a debugged engine sends no node events, once its rows show that it
+    /// is searching (or it has ended) without any: the debugger then has nothing to step.
+    fn engine_events_note_ui(&self, ui: &mut egui::Ui) {
+        let Some(session) = self.current_session() else {
+            return;
+        };
+        let Some(debugger) = self.derived.debugger(self.doc.revision()) else {
+            return;
+        };
+        let run = &session.run;
+        if run.solver().is_engine()
+            && debugger.frame().view.nodes == 0
+            && (run.is_finished() || !run.rows().is_empty())
+        {
+            let palette = theme::palette(ui.visuals().dark_mode);
+            ui.colored_label(
+                palette.warning,
+                "This engine sends no node events; only its rows are shown (in the Run tab).",
+            );
         }
     }
 

@@ -39,6 +39,14 @@ impl RicochetApp {
             waker,
             commands,
         );
+        let native_dialogs = self.use_native_dialogs();
+        crate::app::run::engines::add_engine_window(
+            ctx,
+            &mut self.add_engine,
+            &mut self.engines,
+            native_dialogs,
+            commands,
+        );
         if let Some(pending) = &self.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
         }

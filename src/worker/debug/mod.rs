@@ -12,11 +12,12 @@
 //! ```no_run
 //! use ricochet_lab::model::samples;
 //! use ricochet_lab::worker::debug::{DebugSetup, RunMode};
+//! use ricochet_lab::solver::SolverId;
 //! use ricochet_lab::worker::{SolveJob, Waker};
 //! use std::sync::Arc;
 //!
 //! let waker: Waker = Arc::new(|_delay| {});
-//! let job = SolveJob::new("iddfs", samples::fogleman_22());
+//! let job = SolveJob::new(SolverId::Iddfs, samples::fogleman_22());
 //! let (run, debug) = job.spawn_debug(waker, DebugSetup::default()).unwrap();
 //! debug.wait_paused(std::time::Duration::from_secs(1));
 //! debug.set_mode(RunMode::Steps(10));
@@ -132,7 +133,7 @@ mod tests {
     use crate::model::samples;
     use crate::model::tiles;
     use crate::solver::Outcome;
-    use crate::solver::{self, Event, Limits};
+    use crate::solver::{self, Event, Limits, SolverId};
     use crate::worker::{RunEnd, SolveJob, Waker};
     use std::sync::Arc;
     use std::time::{Duration, Instant};
@@ -148,7 +149,7 @@ mod tests {
 
     #[test]
     fn a_paused_run_lets_through_exactly_the_steps_asked_for() {
-        let job = SolveJob::new("iddfs", small_puzzle());
+        let job = SolveJob::new(SolverId::Iddfs, small_puzzle());
         let (mut run, debug) = job
             .spawn_debug(quiet_waker(), DebugSetup::default())
             .unwrap();
@@ -175,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_run_held_at_its_solution_counts_its_running_time_not_zero() {
-        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+        let (mut run, debug) = SolveJob::new(SolverId::Iddfs, small_puzzle())
             .spawn_debug(quiet_waker(), DebugSetup::default())
             .unwrap();
         assert!(debug.wait_paused(Duration::from_secs(10)));
@@ -210,7 +211,7 @@ mod tests {
     #[test]
     fn run_to_solution_ends_with_the_same_answer_as_a_plain_run() {
         let puzzle = small_puzzle();
-        let (mut run, debug) = SolveJob::new("iddfs", puzzle.clone())
+        let (mut run, debug) = SolveJob::new(SolverId::Iddfs, puzzle.clone())
             .spawn_debug(quiet_waker(), DebugSetup::default())
             .unwrap();
         assert!(debug.wait_paused(Duration::from_secs(10)));
@@ -256,7 +257,7 @@ mod tests {
             },
             ..DebugSetup::default()
         };
-        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+        let (mut run, debug) = SolveJob::new(SolverId::Iddfs, small_puzzle())
             .spawn_debug(quiet_waker(), setup)
             .unwrap();
         assert!(debug.wait_paused(Duration::from_secs(10)));
@@ -279,7 +280,7 @@ mod tests {
 
     #[test]
     fn step_depth_stops_at_the_end_of_an_iteration() {
-        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+        let (mut run, debug) = SolveJob::new(SolverId::Iddfs, small_puzzle())
             .spawn_debug(quiet_waker(), DebugSetup::default())
             .unwrap();
         assert!(debug.wait_paused(Duration::from_secs(10)));
@@ -302,7 +303,7 @@ mod tests {
             record_capacity: 50,
             ..DebugSetup::default()
         };
-        let (mut run, debug) = SolveJob::new("bfs", samples::fogleman_22())
+        let (mut run, debug) = SolveJob::new(SolverId::Bfs, samples::fogleman_22())
             .spawn_debug(quiet_waker(), setup)
             .unwrap();
         std::thread::sleep(Duration::from_millis(100));
@@ -332,7 +333,8 @@ mod tests {
         // every event is built from scratch, and debugged with a short log, whose rebuilt
         // pictures must match them once the oldest events have left the log.
         let puzzle = small_puzzle();
-        for solver_name in ["graph-v2", "stateless", "bfs"] {
+        for solver in [SolverId::GraphV2, SolverId::Stateless, SolverId::Bfs] {
+            let solver_name = solver.name();
             let mut recording = crate::solver::RecordingProbe::default();
             solver::run(
                 solver_name,
@@ -347,7 +349,7 @@ mod tests {
                 record_capacity: 300,
                 ..DebugSetup::default()
             };
-            let (mut run, debug) = SolveJob::new(solver_name, puzzle.clone())
+            let (mut run, debug) = SolveJob::new(solver, puzzle.clone())
                 .spawn_debug(quiet_waker(), setup)
                 .unwrap();
             assert!(run.wait(Duration::from_secs(30)).is_some());
@@ -377,7 +379,7 @@ mod tests {
 
     #[test]
     fn a_stepped_search_publishes_its_node_count_at_every_stop() {
-        let (mut run, debug) = SolveJob::new("iddfs", small_puzzle())
+        let (mut run, debug) = SolveJob::new(SolverId::Iddfs, small_puzzle())
             .spawn_debug(quiet_waker(), DebugSetup::default())
             .unwrap();
         assert!(debug.wait_paused(Duration::from_secs(10)));

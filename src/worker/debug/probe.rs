@@ -6,7 +6,7 @@ use super::log::EventLog;
 use super::stepping::RunMode;
 use super::{DebugFrame, DebugHandle, DebugSetup};
 use crate::solver::picture::SearchPicture;
-use crate::solver::{self, DepthStats, Event, Limits, Probe, kind};
+use crate::solver::{self, DepthStats, Event, Limits, Probe};
 use crate::worker::{
     LiveCounters, LiveProbe, Message, SolveJob, SolveRun, StartError, TaskLink, Waker,
     next_run_number, panic_message,
@@ -124,9 +124,7 @@ impl SolveJob {
         waker: Waker,
         setup: DebugSetup,
     ) -> Result<(SolveRun, DebugHandle), StartError> {
-        let kind = kind(&self.solver).ok_or_else(|| {
-            StartError::Solve(solver::SolveError::UnknownSolver(self.solver.clone()))
-        })?;
+        let solver = self.solver.clone();
         let live = Arc::new(LiveCounters::default());
         let picture =
             SearchPicture::new(self.puzzle.board().cell_count(), self.puzzle.active_robot());
@@ -151,7 +149,11 @@ impl SolveJob {
         let task = {
             let live = Arc::clone(&live);
             crate::worker::spawn_task(
-                format!("debug-{}-{}", kind.name, next_run_number()),
+                format!(
+                    "debug-{}-{}",
+                    crate::worker::thread_name_part(&solver),
+                    next_run_number()
+                ),
                 waker,
                 crate::worker::CHANNEL_CAPACITY,
                 move |link: TaskLink<Message>| {
@@ -176,7 +178,7 @@ impl SolveJob {
                     let result =
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             match self.profile.clone() {
-                                None => solver::run(
+                                None => solver::run_keeping_memory(
                                     &self.solver,
                                     &self.puzzle,
                                     &self.options,
@@ -188,7 +190,7 @@ impl SolveJob {
                                     counts,
                                     &live.profile,
                                     |probe| {
-                                        solver::run(
+                                        solver::run_keeping_memory(
                                             &self.solver,
                                             &self.puzzle,
                                             &self.options,
@@ -202,8 +204,13 @@ impl SolveJob {
                     // Rows, total and plots read one clock, which left out every pause
                     // (including one at the solution, after the solver's own clock stopped).
                     let total = live.stop_clock(Instant::now());
+                    // What the solver retired (a cancelled engine's process, given its grace
+                    // when dropped; a solver's tables) goes after the end is sent, so a cancel
+                    // is answered at once.
+                    let mut retired = None;
                     let end = match result {
-                        Ok(Ok(mut report)) => {
+                        Ok(Ok((mut report, tables))) => {
+                            retired = Some(tables);
                             if probe.timed_out && report.outcome == solver::Outcome::Cancelled {
                                 report.outcome = solver::Outcome::TimeLimit;
                             }
@@ -217,6 +224,7 @@ impl SolveJob {
                         .live
                         .link
                         .send(Message::End(end, Instant::now()), Duration::ZERO);
+                    drop(retired);
                 },
             )
             .map_err(StartError::Thread)?
@@ -228,7 +236,7 @@ impl SolveJob {
         });
         // The thread waits for its gate; it is alive, so the channel is open.
         let _ = gate_sender.send(Arc::clone(&gate));
-        let run = SolveRun::new(kind, task, live);
+        let run = SolveRun::new(solver, task, live);
         Ok((run, DebugHandle { gate }))
     }
 }

@@ -1,0 +1,251 @@
+//! External engines in the app: added through the Add engine window (with its Test), listed
+//! with the external mark, solving a board with their rows in the per-depth table, a failing
+//! engine's log, and the debugger stepping an engine's node events. The engines file is a
+//! temporary one, so a user's own list is never read or changed.
+
+use crate::common::{finished, harness_on, paused_at, replace_text, step_until};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ricochet_lab::app::RicochetApp;
+use ricochet_lab::app::widgets::format_count;
+use ricochet_lab::model::formats;
+use ricochet_lab::solver::Outcome;
+use ricochet_lab::solver::engine::EngineSpec;
+use ricochet_lab::solver::engine::store::EngineStore;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn manifest(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The app on boards/small-6x6.ron, its engines kept in `folder`.
+fn app_on_small_board(folder: &Path) -> Harness<'static, RicochetApp> {
+    let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
+    let puzzle = formats::load(&text).unwrap();
+    let mut harness = harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    harness
+        .state_mut()
+        .use_engines_file(folder.join("engines.ron"));
+    harness.run();
+    harness
+}
+
+/// Registers an engine in the store the app reads, as `ricochet-lab engine add` does.
+fn register(folder: &Path, spec: EngineSpec) {
+    let file = folder.join("engines.ron");
+    let mut store = EngineStore::load(&file).unwrap();
+    store.add(spec).unwrap();
+    store.save().unwrap();
+}
+
+fn python_example() -> EngineSpec {
+    EngineSpec {
+        name: "bfs-py".into(),
+        command: vec![
+            "python3".into(),
+            manifest("examples/engines/bfs.py").display().to_string(),
+        ],
+        dir: None,
+    }
+}
+
+/// Picks a solver in the list by its title, and waits for the change to be drawn.
+fn choose(harness: &mut Harness<'_, RicochetApp>, title: &str) {
+    harness.get_by_label("Solver").click();
+    harness.run();
+    harness.get_by_label(title).scroll_to_me();
+    harness.run();
+    harness.get_by_label(title).click();
+    harness.run();
+}
+
+#[test]
+fn the_python_example_added_through_the_window_solves_the_small_board_with_its_rows_shown() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut harness = app_on_small_board(folder.path());
+    harness.get_by_label("Add engine…").click();
+    harness.run();
+    replace_text(&mut harness, Some("Name"), "bfs-py");
+    replace_text(&mut harness, Some("Command"), "python3");
+    let script = manifest("examples/engines/bfs.py").display().to_string();
+    replace_text(&mut harness, Some("Arguments"), &script);
+    harness.get_by_label("Test").click();
+    step_until(&mut harness, Duration::from_secs(30), |app| {
+        app.add_engine_window().verdict().is_some()
+    });
+    harness.run();
+    let verdict = harness
+        .state()
+        .add_engine_window()
+        .verdict()
+        .unwrap()
+        .clone();
+    assert!(verdict.works, "{:?}", verdict.steps);
+    harness.get_by_label("The engine works.");
+    harness.get_by_label("bfs-python");
+    harness.get_by_label("Add").click();
+    harness.run();
+    assert!(!harness.state().add_engine_window().open);
+    assert_eq!(
+        EngineStore::load(&folder.path().join("engines.ron"))
+            .unwrap()
+            .names(),
+        vec!["bfs-py"]
+    );
+    // The new engine is the chosen solver, with the external mark.
+    assert_eq!(harness.state().app_state().solver.solver, "bfs-py");
+    harness.get_by_label("bfs-py (external)");
+
+    harness.get_by_label("Solve").click();
+    step_until(&mut harness, Duration::from_secs(60), finished);
+    harness.run();
+    let summary = harness.state().run_summary().unwrap();
+    assert_eq!(summary.solver, "bfs-py");
+    let Some(Outcome::Solved { moves }) = &summary.outcome else {
+        panic!("unexpected outcome {:?}", summary.outcome);
+    };
+    assert!(!summary.rows.is_empty());
+    // One row per depth up to the solution's, each found in the table by its node count.
+    assert_eq!(summary.rows.last().unwrap().depth as usize, moves.len());
+    harness.get_by_label("Depth rows");
+    for row in &summary.rows {
+        assert!(
+            harness
+                .query_all_by_label(&format_count(row.nodes))
+                .next()
+                .is_some(),
+            "no cell shows {} nodes",
+            row.nodes
+        );
+    }
+    // The built-in BFS agrees on the length.
+    let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
+    let puzzle = formats::load(&text).unwrap();
+    let plain = ricochet_lab::solver::run(
+        "bfs",
+        &puzzle,
+        &Default::default(),
+        &Default::default(),
+        &mut ricochet_lab::solver::NoProbe,
+    )
+    .unwrap();
+    let Outcome::Solved { moves: shortest } = plain.outcome else {
+        panic!("BFS did not solve the small board");
+    };
+    assert_eq!(moves.len(), shortest.len());
+}
+
+#[test]
+fn registered_engines_are_listed_as_external_and_an_unknown_choice_is_said_plainly() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut harness = app_on_small_board(folder.path());
+    register(folder.path(), python_example());
+    // The file changed on disk: the list is read again.
+    std::thread::sleep(Duration::from_millis(1100));
+    harness.run();
+    choose(&mut harness, "bfs-py (external)");
+    assert_eq!(harness.state().app_state().solver.solver, "bfs-py");
+    harness.get_by_label("Remove engine").click();
+    harness.run();
+    assert!(harness.state().engines().engines().is_empty());
+    assert!(harness.query_by_label("bfs-py (external)").is_none());
+}
+
+#[test]
+fn a_chosen_engine_that_is_not_registered_is_said_plainly_and_nothing_runs() {
+    let folder = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
+    let puzzle = formats::load(&text).unwrap();
+    let mut harness = harness_on(&puzzle, [1360.0, 900.0], |state| {
+        state.solver.solver = "gone-engine".into();
+    });
+    harness
+        .state_mut()
+        .use_engines_file(folder.path().join("engines.ron"));
+    harness.run();
+    harness.get_by_label("gone-engine (unknown)");
+    assert!(
+        harness
+            .query_all_by_label_contains("neither built in nor a registered engine")
+            .next()
+            .is_some()
+    );
+    harness.get_by_label("Solve").click();
+    harness.run();
+    assert!(harness.state().run_summary().is_none());
+    assert_eq!(harness.state().app_state().solver.solver, "gone-engine");
+}
+
+#[test]
+fn a_failing_engine_shows_its_error_and_the_end_of_its_stderr() {
+    let folder = tempfile::tempdir().unwrap();
+    let pids = folder.path().join("pids");
+    register(
+        folder.path(),
+        EngineSpec {
+            name: "crashing".into(),
+            command: vec![
+                "python3".into(),
+                manifest("tests/engines/fault_engine.py")
+                    .display()
+                    .to_string(),
+                "crash".into(),
+                pids.display().to_string(),
+            ],
+            dir: None,
+        },
+    );
+    let mut harness = app_on_small_board(folder.path());
+    choose(&mut harness, "crashing (external)");
+    harness.get_by_label("Solve").click();
+    step_until(&mut harness, Duration::from_secs(30), finished);
+    harness.run();
+    harness.get_by_label("The engine failed.");
+    harness.get_by_label("Engine log");
+    assert!(
+        harness
+            .query_all_by_label_contains("exited with code 3")
+            .next()
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_all_by_label_contains("ValueError: boom in the search")
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn the_debugger_steps_an_engines_node_events() {
+    let folder = tempfile::tempdir().unwrap();
+    register(folder.path(), python_example());
+    let mut harness = app_on_small_board(folder.path());
+    choose(&mut harness, "bfs-py (external)");
+    harness.get_by_label("Debug mode").click();
+    harness.run();
+    harness.get_by_label("Solve").click();
+    // The run starts paused on its first event: the engine's first node.
+    step_until(&mut harness, Duration::from_secs(30), |app| {
+        paused_at(app, 1)
+    });
+    for events in 2..=4 {
+        harness.key_press(egui::Key::F11);
+        step_until(&mut harness, Duration::from_secs(20), |app| {
+            paused_at(app, events)
+        });
+    }
+    let view = harness.state().debugger().unwrap().frame().view.clone();
+    assert!(view.nodes >= 1, "{view:?}");
+    assert!(view.cells.is_some());
+    // Cancel ends the run; the engine's process is given its grace after the end is sent.
+    harness.get_by_label("Cancel").click();
+    step_until(&mut harness, Duration::from_secs(5), finished);
+    let summary = harness.state().run_summary().unwrap();
+    assert_eq!(summary.outcome, Some(Outcome::Cancelled));
+    println!(
+        "the engine's run stopped {:?} after the cancel",
+        summary.cancel_latency.unwrap()
+    );
+}
