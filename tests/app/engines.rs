@@ -22,7 +22,7 @@ fn manifest(path: &str) -> PathBuf {
 /// The app on boards/small-6x6.ron, its engines kept in `folder`.
 fn app_on_small_board(folder: &Path) -> Harness<'static, RicochetApp> {
     let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
-    let puzzle = formats::load(&text).unwrap();
+    let puzzle = formats::native::parse(&text).unwrap();
     let mut harness = harness_on(&puzzle, [1360.0, 900.0], |_| {});
     harness
         .state_mut()
@@ -121,7 +121,7 @@ fn the_python_example_added_through_the_window_solves_the_small_board_with_its_r
     }
     // The built-in BFS agrees on the length.
     let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
-    let puzzle = formats::load(&text).unwrap();
+    let puzzle = formats::native::parse(&text).unwrap();
     let plain = ricochet_lab::solver::run(
         "bfs",
         &puzzle,
@@ -156,7 +156,7 @@ fn registered_engines_are_listed_as_external_and_an_unknown_choice_is_said_plain
 fn a_chosen_engine_that_is_not_registered_is_said_plainly_and_nothing_runs() {
     let folder = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
-    let puzzle = formats::load(&text).unwrap();
+    let puzzle = formats::native::parse(&text).unwrap();
     let mut harness = harness_on(&puzzle, [1360.0, 900.0], |state| {
         state.solver.solver = "gone-engine".into();
     });
