@@ -88,8 +88,8 @@
 //! the table's growth), `parallel` (work units for every core), `control` (how a thread is
 //! stopped), `worker` (one thread's state, slides and keys), `node` (the search of one node),
 //! `last_moves` (the exact search of the last moves), the pruning rules `swaps`,
-//! `one_to_spare` and `two_to_spare`, the blocker bound (`blockers`), the cell sets they read
-//! (`regions`), the work units (`units`), the table ([`table`]) and the reachability proof
+//! `one_to_spare` and `two_to_spare`, the blocker bound (`blockers`), the per-cell tables
+//! built before a search (`cell_tables`), the cell sets they read (`regions`), the work units (`units`), the table ([`table`]) and the reachability proof
 //! (`reachability`).
 //!
 //! **Measured and left out**, so the next change starts from what is known (node counts are
@@ -150,6 +150,7 @@
 //!   robots outside the partial state block a slide, which needs its own proof and tests.
 
 mod blockers;
+mod cell_tables;
 mod control;
 mod driver;
 mod last_moves;

@@ -5,7 +5,7 @@
 //! of any solver.
 
 use super::slide_graph::EdgeChange;
-use super::stateless::{FinalState, IntermediateState, StatelessStores};
+use super::stateless::states::{FinalState, IntermediateState, StatelessStores};
 use crate::model::Cell;
 
 /// How many edge changes are kept as "changed by the last update".

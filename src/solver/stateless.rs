@@ -108,12 +108,13 @@ const COLORS: usize = RobotColor::ALL.len();
 /// An empty slot.
 const NONE: u32 = u32::MAX;
 
+pub use events::StatelessEvent;
 pub use states::{
-    ClearMove, FieldStore, FinalKind, FinalState, IntermediateState, StateId, StatelessEvent,
-    StatelessStores,
+    ClearMove, FieldStore, FinalKind, FinalState, IntermediateState, StateId, StatelessStores,
 };
 
-mod states;
+mod events;
+pub mod states;
 
 /// Solves a puzzle with the Stateless algorithm.
 pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {

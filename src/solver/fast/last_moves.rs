@@ -5,23 +5,6 @@
 
 use super::control::{Control, Halt};
 use super::worker::Worker;
-use crate::solver::stops::StopTables;
-
-/// Per row-major cell, the directions (bit `1 << dir`) whose ray up to the wall holds a cell
-/// with a rook bound one less: only those can start a move that lowers the bound, wherever
-/// the other robots stand.
-pub(super) fn descents(tables: &StopTables) -> Vec<u8> {
-    (0..tables.cells())
-        .map(|cell| {
-            let below = tables.rook[cell].checked_sub(1);
-            (0..4)
-                .filter(|&dir| {
-                    below.is_some_and(|b| tables.ray(cell, dir).any(|c| tables.rook[c] == b))
-                })
-                .fold(0u8, |mask, dir| mask | 1 << dir)
-        })
-        .collect()
-}
 
 impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
     /// The last stretch: `left` equals the bound, so only robots whose own bound is `left`

@@ -2,7 +2,7 @@
 //! of its last moves, and the cells a helper reaches in one move. The helper-move pruning
 //! rules ([`super::one_to_spare`], [`super::two_to_spare`]) read them; each test is one bit.
 
-use super::blockers::blocker_gains;
+use super::cell_tables::blocker_gains;
 use crate::solver::min_moves::UNREACHABLE;
 use crate::solver::stops::StopTables;
 

@@ -1,8 +1,7 @@
 //! What every search thread reads: the board's tables and the puzzle's parts.
 
-use super::last_moves::descents;
+use super::cell_tables::{Cross, crosses, descents};
 use super::regions::CellSets;
-use super::swaps::{Cross, crosses};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Puzzle, RobotColor};
 use crate::solver::profile::move_code;

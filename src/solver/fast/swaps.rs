@@ -6,48 +6,7 @@
 
 use super::control::Control;
 use super::worker::Worker;
-use crate::solver::stops::{EAST, NORTH, SOUTH, StopTables, WEST};
-
-/// A cell's column and row, and the columns and rows its four rays reach on an empty board:
-/// every cell a robot standing there can end a move on lies on this cross.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Cross {
-    /// The cell's column.
-    pub x: u8,
-    /// The cell's row.
-    pub y: u8,
-    /// The column of the west stop.
-    pub west: u8,
-    /// The column of the east stop.
-    pub east: u8,
-    /// The row of the north stop.
-    pub north: u8,
-    /// The row of the south stop.
-    pub south: u8,
-}
-
-/// The cross of every row-major cell of the board of `tables`.
-pub(super) fn crosses(tables: &StopTables) -> Vec<Cross> {
-    let width = tables.width;
-    // Sides are at most `MAX_SIDE` (64), so columns and rows fit a byte.
-    let place = |cell: usize| ((cell % width) as u8, (cell / width) as u8);
-    (0..tables.cells())
-        .map(|cell| {
-            let stops = tables.stops[cell];
-            let (x, y) = place(cell);
-            let of_column =
-                |column: u16| place(usize::from(tables.cell_of_column[usize::from(column)]));
-            Cross {
-                x,
-                y,
-                west: place(usize::from(stops[WEST])).0,
-                east: place(usize::from(stops[EAST])).0,
-                north: of_column(stops[NORTH]).1,
-                south: of_column(stops[SOUTH]).1,
-            }
-        })
-        .collect()
-}
+use crate::solver::stops::{EAST, WEST};
 
 impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
     /// Whether robot `b`'s move in direction `b_dir` to `b_to`, made right after robot `a`
