@@ -107,15 +107,17 @@ pub(super) fn resolve_name(name: &str) -> anyhow::Result<SolverChoice> {
         None => {
             let built_in: Vec<&str> = SolverId::ALL.iter().map(|id| id.name()).collect();
             let engines = store.names();
-            anyhow::bail!(
-                "there is no solver or engine called '{name}'; the solvers are {}{}",
+            // A name that is neither is a usage error (exit 2), as clap's own refusals are.
+            Err(super::output::usage(format!(
+                "invalid value '{name}' for '--solver': there is no solver or engine called \
+                 '{name}'; the solvers are {}{}",
                 built_in.join(", "),
                 if engines.is_empty() {
                     "; no engine is registered".to_string()
                 } else {
                     format!("; the registered engines are {}", engines.join(", "))
                 }
-            )
+            )))
         }
     }
 }

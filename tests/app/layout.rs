@@ -110,9 +110,17 @@ fn every_dock_tab_keeps_its_controls_in_place_with_a_25_move_path_at_1024x700() 
             .filter(|rect| rect.width() > 0.0 && rect.left() >= SMALLEST[0] * 0.6)
             .map(|rect| rect.right())
             .fold(0.0_f32, f32::max);
+        use egui_kittest::kittest::NodeT;
+        let culprits: Vec<String> = harness
+            .query_all_by_label_contains("")
+            .filter(|node| {
+                node.rect().right() > SMALLEST[0] + 0.5 && node.rect().left() >= SMALLEST[0] * 0.6
+            })
+            .map(|node| format!("{:?} {:?}", node.accesskit_node().label(), node.rect()))
+            .collect();
         assert!(
             widest <= SMALLEST[0] + 0.5,
-            "{name} tab: something reaches to x = {widest}"
+            "{name} tab: something reaches to x = {widest}: {culprits:?}"
         );
     }
 }

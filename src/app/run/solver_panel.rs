@@ -181,7 +181,7 @@ pub fn solver_controls_ui(
         Some(described) => described.title.clone(),
         None => format!("{} (unknown)", settings.solver),
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         egui::ComboBox::from_label("Solver")
             .selected_text(selected_text)
             .width(ui.available_width() * 0.6)
