@@ -69,7 +69,7 @@ impl EngineList {
     }
 
     /// Reads the file again when it changed since it was last read, at most once a
-    /// [`RELOAD_INTERVAL`]. Returns whether the list was read again.
+    /// `RELOAD_INTERVAL`. Returns whether the list was read again.
     pub fn refresh(&mut self, now: Instant) -> bool {
         if self
             .looked_at

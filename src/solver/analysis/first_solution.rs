@@ -32,7 +32,7 @@
 //! solution of the first unit that has one: a thread stops a unit as soon as an earlier unit
 //! has answered, and the answer does not depend on the threads. The calling thread does not
 //! search: it polls the limits and the probe every millisecond and stops the threads through a
-//! flag, which they look at every [`POLL_INTERVAL`] nodes.
+//! flag, which they look at every `POLL_INTERVAL` nodes.
 
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};

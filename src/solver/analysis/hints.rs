@@ -3,7 +3,7 @@
 //!
 //! The move count is the optimum of one solve by the fastest optimal solver (or of a finished
 //! solve the caller already has). The other levels are read from the first of the sorted
-//! optimal solutions (see [`all_solutions`](super::all_solutions)), which moves the fewest
+//! optimal solutions (see [`all_solutions`]), which moves the fewest
 //! robots and changes robot least often; it is searched for directly (see
 //! [`first_solution`]), so a hint costs about a solve however many optimal solutions there are.
 //! A hint that a limit or a cancel stopped says so and nothing else: it never shows a part of a

@@ -40,7 +40,7 @@ impl ProtocolError {
     }
 }
 
-/// A line cut to [`QUOTED_CHARS`] characters, marked when cut.
+/// A line cut to `QUOTED_CHARS` characters, marked when cut.
 pub fn quote(line: &str) -> String {
     let mut chars = line.chars();
     let head: String = chars.by_ref().take(QUOTED_CHARS).collect();
