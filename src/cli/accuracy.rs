@@ -10,9 +10,13 @@ use std::time::Duration;
 /// The arguments of `accuracy`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct AccuracyArgs {
-    /// The solver to measure (see `ricochet-lab solvers`).
-    #[arg(long, value_parser = named::<SolverId>())]
-    solver: SolverId,
+    /// The solver to measure: a built-in solver (see `ricochet-lab solvers`) or a registered
+    /// engine (`ricochet-lab engine list`).
+    #[arg(long, required_unless_present = "engine")]
+    solver: Option<String>,
+    /// An engine to measure instead, by its command line (`--engine "python3 bfs.py"`).
+    #[arg(long, value_name = "CMD ARGS", conflicts_with = "solver")]
+    engine: Option<String>,
     /// The number of puzzles.
     #[arg(long, default_value_t = 1000)]
     puzzles: u64,
@@ -40,8 +44,11 @@ pub struct AccuracyArgs {
 /// Measures, printing progress every 100 puzzles, then prints the table or JSON.
 pub fn run(args: AccuracyArgs) -> anyhow::Result<ExitCode> {
     let config = AccuracyConfig {
-        solver: args.solver.name().to_string(),
-        baseline: args.baseline.name().to_string(),
+        solver: super::engine::solver_choice(
+            args.solver.as_deref().unwrap_or_default(),
+            args.engine.as_deref(),
+        )?,
+        baseline: args.baseline,
         puzzles: args.puzzles,
         seed: args.seed,
         robots: args.robots,

@@ -11,9 +11,14 @@ use std::time::Duration;
 /// The arguments of `bench`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Comma-separated solver names, or `all` for every registered solver.
+    /// Comma-separated names of built-in solvers and registered engines (`ricochet-lab
+    /// engine list`), or `all` for every built-in solver.
     #[arg(long, default_value = "fast,iddfs", value_delimiter = ',')]
     solvers: Vec<String>,
+    /// An engine to time beside them, by its command line (`--engine "python3 bfs.py"`);
+    /// may be given more than once.
+    #[arg(long, value_name = "CMD ARGS")]
+    engine: Vec<String>,
     /// Which suite to run.
     #[arg(long, value_parser = named::<Suite>(), default_value_t = Suite::Reference)]
     suite: Suite,
@@ -37,6 +42,10 @@ pub struct BenchArgs {
     /// The folder of reference puzzles.
     #[arg(long, value_name = "DIR", default_value = "boards")]
     boards: PathBuf,
+    /// Comma-separated reference puzzles to run (file names without `.ron`, or game ids);
+    /// every one when left out.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    puzzles: Vec<String>,
     /// Comma-separated thread counts to run `fast` with, each in turn (e.g. `1,2`); the
     /// speed-up over the first is printed per puzzle. One per core when left out.
     #[arg(long, value_name = "N,..", value_delimiter = ',', value_parser = super::common::thread_count)]
@@ -64,7 +73,7 @@ pub struct BenchArgs {
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let json = args.json;
     let results = bench::run(&BenchConfig {
-        solvers: args.solvers,
+        solvers: super::engine::solver_choices(&args.solvers, &args.engine)?,
         suite: args.suite,
         repeat: args.repeat,
         json: args.json,
@@ -74,6 +83,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             cancel: Some(super::common::cancel_on_signal()?),
         },
         boards: args.boards,
+        puzzles: args.puzzles,
         threads: args.threads,
         pages: args.pages,
         compare_with: args.compare_with,

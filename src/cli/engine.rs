@@ -94,6 +94,29 @@ pub(super) fn solver_choice(name: &str, engine: Option<&str>) -> anyhow::Result<
     resolve_name(name)
 }
 
+/// The solvers a study compares: each name a built-in solver or a registered engine, `all`
+/// for every built-in solver, then one engine per `--engine "CMD ARGS"`, in that order.
+pub(super) fn solver_choices(
+    names: &[String],
+    engines: &[String],
+) -> anyhow::Result<Vec<SolverChoice>> {
+    let mut choices = Vec::new();
+    for name in names.iter().map(|name| name.trim()) {
+        if name == "all" {
+            choices.extend(SolverId::ALL.map(SolverChoice::BuiltIn));
+        } else {
+            choices.push(resolve_name(name)?);
+        }
+    }
+    for command_line in engines {
+        choices.push(solver_choice("", Some(command_line))?);
+    }
+    // A solver named twice would be timed twice under one name.
+    let mut seen = std::collections::HashSet::new();
+    choices.retain(|choice| seen.insert(choice.clone()));
+    Ok(choices)
+}
+
 /// A built-in solver or a registered engine by name.
 pub(super) fn resolve_name(name: &str) -> anyhow::Result<SolverChoice> {
     if let Some(id) = SolverId::from_name(name) {

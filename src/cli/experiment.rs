@@ -31,9 +31,14 @@ pub struct ExperimentArgs {
     /// boards from the real tiles when left out.
     #[arg(long)]
     board: Option<String>,
-    /// Solvers to compare, comma-separated (all registered solvers when left out).
-    #[arg(long, value_parser = named::<SolverId>(), value_delimiter = ',')]
-    solvers: Vec<SolverId>,
+    /// Solvers to compare, comma-separated: built-in solvers and registered engines
+    /// (`ricochet-lab engine list`), or `all` for every built-in solver (the default).
+    #[arg(long, value_delimiter = ',')]
+    solvers: Vec<String>,
+    /// An engine to compare beside them, by its command line (`--engine "python3 bfs.py"`);
+    /// may be given more than once.
+    #[arg(long, value_name = "CMD ARGS")]
+    engine: Vec<String>,
     /// The optimal solver whose move count is the required number of moves.
     #[arg(long, value_parser = named::<SolverId>(), default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
@@ -82,18 +87,19 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
         None => BoardSource::Standard,
         Some(source) => BoardSource::Fixed(Box::new(formats::load(source)?)),
     };
-    let solvers = if args.solvers.is_empty() {
-        SolverId::ALL.to_vec()
+    let names = if args.solvers.is_empty() && args.engine.is_empty() {
+        vec!["all".to_string()]
     } else {
         args.solvers
     };
+    let solvers = super::engine::solver_choices(&names, &args.engine)?;
     let config = ExperimentConfig {
         board,
         configs: args.configs,
         seed: args.seed,
         robots: args.robots,
-        solvers: solvers.iter().map(|id| id.name().to_string()).collect(),
-        baseline: args.baseline.name().to_string(),
+        solvers,
+        baseline: args.baseline,
         options: SolverOptions {
             depth_limit: args.depth_limit,
             ..SolverOptions::default()

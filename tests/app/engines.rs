@@ -1,17 +1,20 @@
 //! External engines in the app: added through the Add engine window (with its Test), listed
 //! with the external mark, solving a board with their rows in the per-depth table, a failing
 //! engine's log, and the debugger stepping an engine's node events. The engines file is a
-//! temporary one, so a user's own list is never read or changed.
+//! temporary one, so a user's own list is never read or changed. An experiment in the
+//! Experiments window compares a registered engine with the built-in solvers.
 
-use crate::common::{finished, harness_on, paused_at, replace_text, step_until};
+use crate::common::{finished, harness_from, harness_on, paused_at, replace_text, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
+use ricochet_lab::app::document::state::{AppState, ExperimentSettings};
 use ricochet_lab::app::widgets::format_count;
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::Outcome;
 use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::engine::store::EngineStore;
+use ricochet_lab::study::experiment::Status;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -252,4 +255,70 @@ fn the_debugger_steps_an_engines_node_events() {
         "the engine's run stopped {:?} after the cancel",
         summary.cancel_latency.unwrap()
     );
+}
+
+#[test]
+fn an_experiment_in_the_window_compares_a_registered_engine_with_the_built_in_solvers() {
+    let folder = tempfile::tempdir().unwrap();
+    register(
+        folder.path(),
+        EngineSpec {
+            name: "served-bfs".into(),
+            command: [
+                env!("CARGO_BIN_EXE_ricochet-lab"),
+                "engine",
+                "serve",
+                "--solver",
+                "bfs",
+            ]
+            .map(String::from)
+            .to_vec(),
+            dir: None,
+        },
+    );
+    let out = folder.path().join("results.csv");
+    let state = AppState {
+        experiments: ExperimentSettings {
+            configs: 3,
+            seed: 7,
+            robots: 3,
+            solvers: vec!["bfs".into()],
+            baseline: "iddfs".into(),
+            time_limit_secs: 30.0,
+            out_path: out.display().to_string(),
+            ..ExperimentSettings::default()
+        },
+        native_dialogs: false,
+        ..AppState::default()
+    };
+    let mut harness = harness_from(state, [1360.0, 900.0]);
+    harness
+        .state_mut()
+        .use_engines_file(folder.path().join("engines.ron"));
+    harness.run();
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label_contains("Experiments...").click();
+    harness.run();
+    // The engine is listed beside the built-in solvers, marked as external.
+    harness.get_by_label("served-bfs (external)").click();
+    harness.run();
+    harness.get_by_label("Start").click();
+    harness.step();
+    step_until(&mut harness, Duration::from_secs(120), |app| {
+        !app.experiments().is_running()
+    });
+    let view = harness.state().experiments();
+    let engine_rows: Vec<_> = view
+        .records()
+        .iter()
+        .filter(|r| r.solver == "served-bfs")
+        .collect();
+    assert_eq!(engine_rows.len(), 3, "{:?}", view.message());
+    // The engine is the same breadth-first search: the baseline agrees with every answer.
+    assert!(
+        engine_rows.iter().all(|r| r.status == Status::Optimal),
+        "{engine_rows:?}"
+    );
+    assert_eq!(view.records().len(), 9, "{:?}", view.records());
 }

@@ -4,3 +4,4 @@
 mod faults;
 mod python_example;
 mod serve;
+mod studies;

@@ -9,6 +9,7 @@ pub(super) fn inputs_ui(
     view: &mut ExperimentsView,
     settings: &mut ExperimentSettings,
     current_board: Option<&Puzzle>,
+    engines: &EngineList,
     native_dialogs: bool,
 ) {
     let running = view.run.is_some();
@@ -37,6 +38,21 @@ pub(super) fn inputs_ui(
                         settings.solvers.sort_by_key(|name| {
                             SOLVERS.iter().position(|k| k.name == name.as_str())
                         });
+                    }
+                }
+            }
+            // Registered engines after the built-in solvers, marked as external; they run
+            // as the built-in ones do, each answer replayed and judged against the baseline.
+            for spec in engines.engines() {
+                let mut chosen = settings.solvers.iter().any(|s| *s == spec.name);
+                if ui
+                    .checkbox(&mut chosen, format!("{} (external)", spec.name))
+                    .on_hover_text(spec.command_line())
+                    .changed()
+                {
+                    settings.solvers.retain(|s| *s != spec.name);
+                    if chosen {
+                        settings.solvers.push(spec.name.clone());
                     }
                 }
             }
@@ -107,6 +123,7 @@ pub(super) fn controls_ui(
     view: &mut ExperimentsView,
     settings: &mut ExperimentSettings,
     current_board: Option<&Puzzle>,
+    engines: &EngineList,
     native_dialogs: bool,
     waker: &Waker,
 ) {
@@ -118,7 +135,7 @@ pub(super) fn controls_ui(
             .add_enabled(!running, egui::Button::new("Start"))
             .clicked()
         {
-            view.start(settings, current_board, Arc::clone(waker), false);
+            view.start(settings, current_board, engines, Arc::clone(waker), false);
         }
         if ui
             .add_enabled(running && !stopping, egui::Button::new("Pause"))
@@ -137,7 +154,7 @@ pub(super) fn controls_ui(
             )
             .clicked()
         {
-            view.start(settings, current_board, Arc::clone(waker), true);
+            view.start(settings, current_board, engines, Arc::clone(waker), true);
         }
         if ui
             .add_enabled(running && !stopping, egui::Button::new("Cancel"))

@@ -20,11 +20,12 @@ pub mod tables;
 
 use crate::app::document::draft::Draft;
 use crate::app::document::state::ExperimentSettings;
+use crate::app::run::engines::EngineList;
 use crate::app::shell::commands::{Command, Pending};
 use crate::app::{theme, widgets};
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
-use crate::solver::{self, Optimality, SOLVERS, SolverOptions};
+use crate::solver::{self, Optimality, SOLVERS, SolverChoice, SolverId, SolverOptions};
 use crate::study::experiment::record::{self, Record, ResultsWriter};
 use crate::study::experiment::runner::{self, BoardSource, ExperimentConfig};
 use crate::study::experiment::stats::{Summary, summarize};
@@ -374,6 +375,7 @@ pub fn experiments_window(
     view: &mut ExperimentsView,
     settings: &mut ExperimentSettings,
     current_board: Option<&Puzzle>,
+    engines: &EngineList,
     native_dialogs: bool,
     waker: Waker,
     commands: &mut Vec<Command>,
@@ -399,8 +401,16 @@ pub fn experiments_window(
         .resizable(true)
         .collapsible(false)
         .show(ctx, |ui| {
-            inputs_ui(ui, view, settings, current_board, native_dialogs);
-            controls_ui(ui, view, settings, current_board, native_dialogs, &waker);
+            inputs_ui(ui, view, settings, current_board, engines, native_dialogs);
+            controls_ui(
+                ui,
+                view,
+                settings,
+                current_board,
+                engines,
+                native_dialogs,
+                &waker,
+            );
             ui.separator();
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut view.tab, Tab::Plots, "Plots");
@@ -442,6 +452,12 @@ mod tests {
     use super::*;
     use crate::model::random::random_puzzle;
 
+    fn built_in(name: &str) -> Result<SolverChoice, String> {
+        SolverId::from_name(name)
+            .map(SolverChoice::BuiltIn)
+            .ok_or_else(|| format!("no solver called '{name}'"))
+    }
+
     fn settings(solvers: &[&str], baseline: &str) -> ExperimentSettings {
         ExperimentSettings {
             configs: 4,
@@ -453,22 +469,24 @@ mod tests {
 
     #[test]
     fn settings_are_checked_as_the_command_line_checks_them() {
-        let ok = settings_config(&settings(&["bfs", "iddfs"], "iddfs"), None).unwrap();
+        let ok = settings_config(&settings(&["bfs", "iddfs"], "iddfs"), None, &built_in).unwrap();
         assert_eq!(ok.run_order(), vec!["iddfs".to_string(), "bfs".to_string()]);
         assert_eq!(ok.time_limit, Duration::from_secs(40));
-        let none = settings_config(&settings(&[], "iddfs"), None).unwrap_err();
+        let none = settings_config(&settings(&[], "iddfs"), None, &built_in).unwrap_err();
         assert!(none.contains("at least one solver"), "{none}");
-        let unknown = settings_config(&settings(&["bfs", "nope"], "iddfs"), None).unwrap_err();
+        let unknown =
+            settings_config(&settings(&["bfs", "nope"], "iddfs"), None, &built_in).unwrap_err();
         assert!(unknown.contains("nope"), "{unknown}");
-        let heuristic = settings_config(&settings(&["bfs"], "stateless"), None).unwrap_err();
+        let heuristic =
+            settings_config(&settings(&["bfs"], "stateless"), None, &built_in).unwrap_err();
         assert!(heuristic.contains("optimal"), "{heuristic}");
         let mut fixed = settings(&["bfs"], "iddfs");
         fixed.fixed_board = true;
-        let no_board = settings_config(&fixed, None).unwrap_err();
+        let no_board = settings_config(&fixed, None, &built_in).unwrap_err();
         assert!(no_board.contains("current board"), "{no_board}");
         let mut zero_time = settings(&["bfs"], "iddfs");
         zero_time.time_limit_secs = 0.0;
-        assert!(settings_config(&zero_time, None).is_err());
+        assert!(settings_config(&zero_time, None, &built_in).is_err());
     }
 
     #[test]
@@ -478,7 +496,7 @@ mod tests {
         let mut fixed = settings(&["bfs"], "iddfs");
         fixed.fixed_board = true;
         fixed.robots = 3;
-        let config = settings_config(&fixed, Some(&board)).unwrap();
+        let config = settings_config(&fixed, Some(&board), &built_in).unwrap();
         let expected = runner::config_puzzle(&config, 2).unwrap();
         let record = Record::optimal_for_tests(2, config.seed, "bfs");
         let mut view = ExperimentsView::default();

@@ -95,6 +95,7 @@ impl ExperimentsView {
         &mut self,
         settings: &ExperimentSettings,
         current_board: Option<&Puzzle>,
+        engines: &EngineList,
         waker: Waker,
         resume: bool,
     ) {
@@ -102,7 +103,7 @@ impl ExperimentsView {
             self.error("An experiment is already running.");
             return;
         }
-        match self.try_start(settings, current_board, waker, resume) {
+        match self.try_start(settings, current_board, engines, waker, resume) {
             Ok(()) => {
                 self.paused = false;
                 self.note(if resume {
@@ -119,10 +120,11 @@ impl ExperimentsView {
         &mut self,
         settings: &ExperimentSettings,
         current_board: Option<&Puzzle>,
+        engines: &EngineList,
         waker: Waker,
         resume: bool,
     ) -> Result<(), String> {
-        let config = settings_config(settings, current_board)?;
+        let config = settings_config(settings, current_board, &|name| engines.resolve(name))?;
         let output = PathBuf::from(settings.out_path.trim());
         if output.as_os_str().is_empty() {
             return Err("Choose an output CSV file first.".into());
@@ -231,10 +233,12 @@ pub(super) fn run_task(
     link.send(RunMessage::Finished(result), Duration::ZERO);
 }
 
-/// The experiment the settings describe, checked the way the command line checks it.
+/// The experiment the settings describe, checked the way the command line checks it; each
+/// chosen solver's name is looked up by `resolve` (built-in solvers and registered engines).
 pub fn settings_config(
     settings: &ExperimentSettings,
     current_board: Option<&Puzzle>,
+    resolve: &dyn Fn(&str) -> Result<SolverChoice, String>,
 ) -> Result<ExperimentConfig, String> {
     let board = if settings.fixed_board {
         let puzzle = current_board.ok_or(
@@ -254,13 +258,24 @@ pub fn settings_config(
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or("The time limit must be a positive number of seconds.")?;
+    let solvers = settings
+        .solvers
+        .iter()
+        .map(|name| resolve(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let baseline = SolverId::from_name(&settings.baseline).ok_or_else(|| {
+        format!(
+            "The baseline '{}' is not a built-in optimal solver.",
+            settings.baseline
+        )
+    })?;
     let config = ExperimentConfig {
         board,
         configs: settings.configs,
         seed: settings.seed,
         robots: settings.robots,
-        solvers: settings.solvers.clone(),
-        baseline: settings.baseline.clone(),
+        solvers,
+        baseline,
         options: SolverOptions::default(),
         time_limit,
         memory_limit: (settings.memory_limit_mib as usize).saturating_mul(1 << 20),

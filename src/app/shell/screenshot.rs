@@ -452,8 +452,13 @@ impl ScreenshotDirector {
                 app.experiments.open = true;
                 let board = app.doc.validity().as_ref().ok().cloned();
                 let waker = app.waker();
-                app.experiments
-                    .start(&app.state.experiments, board.as_ref(), waker, false);
+                app.experiments.start(
+                    &app.state.experiments,
+                    board.as_ref(),
+                    &app.engines,
+                    waker,
+                    false,
+                );
             }
         }
     }

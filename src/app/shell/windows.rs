@@ -20,6 +20,7 @@ impl RicochetApp {
             &mut self.experiments,
             &mut self.state.experiments,
             self.doc.validity().as_ref().ok(),
+            &self.engines,
             native_dialogs,
             waker,
             commands,

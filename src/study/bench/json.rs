@@ -7,6 +7,7 @@ use super::*;
 pub(super) struct MeasurementJson<'a> {
     puzzle: &'a str,
     solver: &'a str,
+    external: bool,
     outcome: &'a str,
     moves: Option<usize>,
     millis: f64,
@@ -25,6 +26,7 @@ impl<'a> MeasurementJson<'a> {
         MeasurementJson {
             puzzle: &m.puzzle,
             solver: m.solver,
+            external: m.external,
             outcome: m.outcome,
             moves: m.moves,
             millis: m.time.as_secs_f64() * 1e3,

@@ -5,14 +5,14 @@ use super::*;
 
 pub(super) fn measure_all(
     puzzles: &[(String, Puzzle)],
-    kinds: &[&'static solver::SolverKind],
+    solvers: &[SolverChoice],
     limits: &Limits,
     repeat: usize,
     runs: &FastRuns,
     other: Option<&OtherBuild>,
     suite: &str,
 ) -> anyhow::Result<Vec<Measurement>> {
-    let mut out = Vec::with_capacity(puzzles.len() * kinds.len());
+    let mut out = Vec::with_capacity(puzzles.len() * solvers.len());
     let total = puzzles.len();
     let mut stderr = std::io::stderr().lock();
     for (i, (name, puzzle)) in puzzles.iter().enumerate() {
@@ -24,15 +24,15 @@ pub(super) fn measure_all(
         if total <= 50 || (i + 1) % 100 == 0 {
             writeln!(stderr, "[{suite} {}/{total}] {name}", i + 1)?;
         }
-        for kind in kinds {
+        for choice in solvers {
             // Only the parallel solver runs once per page size and thread count.
-            if kind.name == solver::fast::NAME {
+            if choice.built_in() == Some(SolverId::Fast) {
                 for options in runs.options() {
-                    out.push(measure(name, puzzle, kind, limits, repeat, &options));
+                    out.push(measure(name, puzzle, choice, limits, repeat, &options));
                 }
             } else {
                 let options = SolverOptions::default();
-                out.push(measure(name, puzzle, kind, limits, repeat, &options));
+                out.push(measure(name, puzzle, choice, limits, repeat, &options));
             }
         }
         // The other build right after this one, puzzle by puzzle, so both see the same load.
@@ -103,15 +103,20 @@ impl FastRuns {
 pub fn measure(
     name: &str,
     puzzle: &Puzzle,
-    kind: &'static solver::SolverKind,
+    choice: &SolverChoice,
     limits: &Limits,
     repeat: usize,
     options: &SolverOptions,
 ) -> Measurement {
     let threads = options.threads;
+    let kind = choice.kind();
+    let optimal = choice.optimality() == Optimality::Guaranteed;
+    let external = choice.is_engine();
     let empty = |outcome| Measurement {
         puzzle: name.to_string(),
         solver: kind.name,
+        optimal,
+        external,
         outcome,
         moves: None,
         time: Duration::ZERO,
@@ -130,7 +135,7 @@ pub fn measure(
         if cancelled(limits) {
             break;
         }
-        let report = match solver::run(kind.name, puzzle, options, limits, &mut NoProbe) {
+        let report = match solver::run(choice, puzzle, options, limits, &mut NoProbe) {
             Ok(report) => report,
             // The solver refuses the puzzle (a rule it does not implement).
             Err(error) => {
@@ -160,6 +165,8 @@ pub fn measure(
     Measurement {
         puzzle: name.to_string(),
         solver: kind.name,
+        optimal,
+        external,
         outcome: median.outcome,
         moves: median.moves,
         time: median.elapsed,
@@ -218,7 +225,7 @@ mod tests {
     #[test]
     fn a_cancelled_series_starts_no_further_run() {
         let puzzle = crate::testing::small();
-        let kind = solver::kind("bfs").unwrap();
+        let bfs = SolverChoice::BuiltIn(SolverId::Bfs);
         let limits = Limits {
             cancel: Some(Arc::new(AtomicBool::new(true))),
             ..Limits::default()
@@ -226,7 +233,7 @@ mod tests {
         let measured = measure(
             "deck",
             &puzzle,
-            kind,
+            &bfs,
             &limits,
             MAX_REPEAT,
             &SolverOptions::default(),
@@ -238,11 +245,11 @@ mod tests {
     #[test]
     fn repeats_keep_the_median_of_runs_that_agree() {
         let puzzle = crate::testing::small();
-        let kind = solver::kind("bfs").unwrap();
+        let bfs = SolverChoice::BuiltIn(SolverId::Bfs);
         let measured = measure(
             "small",
             &puzzle,
-            kind,
+            &bfs,
             &Limits::default(),
             5,
             &SolverOptions::default(),

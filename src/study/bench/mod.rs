@@ -24,18 +24,22 @@ pub use measure::{MAX_REPEAT, measure};
 pub use other_build::OtherBuild;
 pub use stats::{compared_puzzles, disagreements, summarize};
 pub use suite::{random_puzzles, reference_puzzles};
-pub use tables::{pages_table, ratio_table, reference_table, speedup_table, summary_table};
+pub use tables::{
+    engine_table, pages_table, ratio_table, reference_table, speedup_table, summary_table,
+};
 
 use json::to_json;
 use measure::{FastRuns, cancelled, measure_all};
 use stats::finished;
-use suite::solver_kinds;
 
 use super::format::{format_bytes, format_ms, format_rate, format_time};
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::model::tiles::random_game;
-use crate::solver::{self, Limits, NoProbe, Optimality, Outcome, Pages, Report, SolverOptions};
+use crate::solver::{
+    self, Limits, NoProbe, Optimality, Outcome, Pages, Report, SolverChoice, SolverId,
+    SolverOptions,
+};
 use anyhow::Context;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -87,8 +91,8 @@ impl std::fmt::Display for Suite {
 /// What the bench runs.
 #[derive(Clone, Debug)]
 pub struct BenchConfig {
-    /// Solver names, or `all` for every registered solver.
-    pub solvers: Vec<String>,
+    /// The solvers, built-in ones and external engines, in the order their rows appear.
+    pub solvers: Vec<SolverChoice>,
     /// Which suite to run.
     pub suite: Suite,
     /// Runs per puzzle and solver, 1 to [`MAX_REPEAT`]; the median time is reported.
@@ -99,6 +103,9 @@ pub struct BenchConfig {
     pub limits: Limits,
     /// The folder of reference puzzles.
     pub boards: PathBuf,
+    /// The reference puzzles to run, by name (a file name without `.ron`, or a game id);
+    /// every one when empty.
+    pub puzzles: Vec<String>,
     /// Thread counts to run `fast` with, each in turn (empty: one run with its default).
     pub threads: Vec<usize>,
     /// The memory pages to run `fast` with, each in turn (empty: huge pages only).
@@ -117,6 +124,11 @@ pub struct Measurement {
     pub puzzle: String,
     /// The solver's name.
     pub solver: &'static str,
+    /// Whether the solver's answers are known to be shortest (a built-in optimal solver),
+    /// so that its move counts are compared with the other optimal solvers'.
+    pub optimal: bool,
+    /// Whether the solver is an external engine.
+    pub external: bool,
     /// How the run ended.
     pub outcome: &'static str,
     /// Moves of the solution, when solved.
@@ -147,6 +159,7 @@ impl Measurement {
             Pages::Small => ", 4 KiB pages",
         };
         match &self.build {
+            None if self.external => format!("{} (external)", self.solver),
             Some(build) => format!("{} ({build}{pages})", self.solver),
             None if pages.is_empty() => self.solver.to_string(),
             None => format!("{} ({})", self.solver, &pages[2..]),
@@ -218,7 +231,7 @@ pub struct BenchResults {
 /// Runs the bench: every solver on the chosen suites, within the limits. A cancel through the
 /// limits' flag ends it early, keeping the puzzles that finished.
 pub fn run(args: &BenchConfig) -> anyhow::Result<BenchResults> {
-    let kinds = solver_kinds(&args.solvers)?;
+    let solvers = &args.solvers;
     let limits = args.limits.clone();
     let fast_runs = FastRuns {
         pages: args.pages.clone(),
@@ -228,14 +241,14 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<BenchResults> {
     let mut reference = Vec::new();
     let mut random = Vec::new();
     if matches!(args.suite, Suite::Reference | Suite::All) {
-        let puzzles = reference_puzzles(&args.boards)?;
+        let puzzles = chosen(reference_puzzles(&args.boards)?, &args.puzzles)?;
         let other = match &args.compare_with {
             Some(path) => Some(OtherBuild::new(path, &args.compare_solvers, &args.boards)?),
             None => None,
         };
         reference = measure_all(
             &puzzles,
-            &kinds,
+            solvers,
             &limits,
             repeat,
             &fast_runs,
@@ -246,10 +259,13 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<BenchResults> {
     if matches!(args.suite, Suite::Random | Suite::All) {
         let puzzles = random_puzzles()?;
         random = measure_all(
-            &puzzles, &kinds, &limits, repeat, &fast_runs, None, "random",
+            &puzzles, solvers, &limits, repeat, &fast_runs, None, "random",
         )?;
     }
-    let summaries: Vec<Summary> = kinds.iter().map(|k| summarize(k.name, &random)).collect();
+    let summaries: Vec<Summary> = solvers
+        .iter()
+        .map(|s| summarize(s.kind().name, &random))
+        .collect();
     let mut found = disagreements(&reference);
     found.extend(disagreements(&random));
     Ok(BenchResults {
@@ -257,10 +273,35 @@ pub fn run(args: &BenchConfig) -> anyhow::Result<BenchResults> {
         random,
         summaries,
         disagreements: found,
-        solvers: kinds.len(),
+        solvers: solvers.len(),
         repeat,
         interrupted: cancelled(&limits),
     })
+}
+
+/// The puzzles of `names` in the suite's order (all of them when `names` is empty); a name
+/// that is not in the suite is an error listing those that are.
+fn chosen(
+    puzzles: Vec<(String, Puzzle)>,
+    names: &[String],
+) -> anyhow::Result<Vec<(String, Puzzle)>> {
+    if names.is_empty() {
+        return Ok(puzzles);
+    }
+    if let Some(unknown) = names
+        .iter()
+        .find(|name| !puzzles.iter().any(|(known, _)| known == name.trim()))
+    {
+        let known: Vec<&str> = puzzles.iter().map(|(name, _)| name.as_str()).collect();
+        anyhow::bail!(
+            "there is no reference puzzle called '{unknown}'; the suite has {}",
+            known.join(", ")
+        );
+    }
+    Ok(puzzles
+        .into_iter()
+        .filter(|(name, _)| names.iter().any(|chosen| chosen.trim() == name))
+        .collect())
 }
 
 impl BenchResults {
@@ -275,8 +316,8 @@ impl BenchResults {
         )
     }
 
-    /// The run's tables as text: the reference puzzles with their speed-up, page and ratio
-    /// tables, then the random suite's summary, then whether the optimal solvers agreed.
+    /// The run's tables as text: the reference puzzles with their speed-up, page, ratio and
+    /// engine tables, then the random suite's summary, then whether the optimal solvers agreed.
     pub fn tables(&self) -> String {
         let mut out = String::new();
         if !self.reference.is_empty() {
@@ -285,6 +326,7 @@ impl BenchResults {
                 speedup_table(&self.reference),
                 pages_table(&self.reference),
                 ratio_table(&self.reference),
+                engine_table(&self.reference),
             ] {
                 if !table.is_empty() {
                     out += "\n";
@@ -340,6 +382,8 @@ mod tests {
         Measurement {
             puzzle: puzzle.to_string(),
             solver,
+            optimal: solver::kind(solver).is_some_and(|k| k.optimality == Optimality::Guaranteed),
+            external: false,
             outcome: "solved",
             moves,
             time: Duration::from_millis(ms),
@@ -386,6 +430,38 @@ mod tests {
         assert!(pages_table(&runs[..2]).is_empty());
         // Thread speed-ups compare runs on the same pages only.
         assert!(!speedup_table(&runs).contains("4 KiB"));
+    }
+
+    #[test]
+    fn engines_are_set_beside_every_built_in_run_of_their_puzzle() {
+        let mut peer = measurement("hard", "peer", Some(20), 4000);
+        peer.external = true;
+        let mut unfinished = measurement("easy", "peer", None, 60_000);
+        unfinished.external = true;
+        unfinished.outcome = "time-limit";
+        let mut two = measurement("hard", "fast", Some(20), 600);
+        two.threads = 2;
+        let runs = vec![
+            measurement("hard", "fast", Some(20), 1000),
+            two,
+            peer,
+            measurement("easy", "fast", Some(5), 10),
+            unfinished,
+        ];
+        let table = engine_table(&runs);
+        assert!(
+            table.contains("| hard | fast × 1 | peer (external) | 20 | 20 | 4.00 s | 4.00x |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| hard | fast × 2 | peer (external) |"),
+            "{table}"
+        );
+        // A run the engine did not finish gives no ratio.
+        assert!(!table.contains("| easy |"), "{table}");
+        assert!(engine_table(&runs[..2]).is_empty());
+        // An engine's answer is not an optimal solver's: its move count is shown, not judged.
+        assert!(disagreements(&runs).is_empty());
     }
 
     #[test]

@@ -4,6 +4,18 @@
 use super::*;
 use crate::solver::report_json::ReportJson;
 
+/// The command-line names of the built-in solvers `names` gives (`all`: every one), checked
+/// against this build's list: the other build is run through its own `--solver NAME`.
+fn built_in_names(names: &[String]) -> anyhow::Result<Vec<&'static str>> {
+    if names.iter().any(|n| n == "all") {
+        return Ok(SolverId::ALL.iter().map(|id| id.name()).collect());
+    }
+    names
+        .iter()
+        .map(|name| Ok(name.trim().parse::<SolverId>()?.name()))
+        .collect()
+}
+
 /// Another build of this program, run through its `solve --json` on the reference puzzles.
 pub struct OtherBuild {
     path: PathBuf,
@@ -20,7 +32,7 @@ impl OtherBuild {
             .arg("--version")
             .output()
             .with_context(|| format!("cannot run {}", path.display()))?;
-        let solvers = solver_kinds(solvers)?.iter().map(|k| k.name).collect();
+        let solvers = built_in_names(solvers)?;
         Ok(OtherBuild {
             path: path.to_path_buf(),
             name: path.file_name().map_or_else(
@@ -85,6 +97,9 @@ impl OtherBuild {
             runs.push(Measurement {
                 puzzle: name.to_string(),
                 solver,
+                optimal: solver::kind(solver)
+                    .is_some_and(|k| k.optimality == Optimality::Guaranteed),
+                external: false,
                 outcome,
                 moves: report.moves,
                 time: Duration::from_secs_f64(report.millis.max(0.0) / 1e3),

@@ -56,9 +56,7 @@ pub fn disagreements(measurements: &[Measurement]) -> Vec<Disagreement> {
         let answers: Vec<(&'static str, Option<usize>)> = measurements
             .iter()
             .filter(|m| m.puzzle == name && finished(m))
-            .filter(|m| {
-                solver::kind(m.solver).is_some_and(|k| k.optimality == Optimality::Guaranteed)
-            })
+            .filter(|m| m.optimal)
             .map(|m| (m.solver, m.moves))
             .collect();
         if answers.windows(2).any(|w| w[0].1 != w[1].1) {
@@ -76,7 +74,7 @@ pub fn disagreements(measurements: &[Measurement]) -> Vec<Disagreement> {
 pub fn compared_puzzles(measurements: &[Measurement]) -> usize {
     let mut finishers: BTreeMap<&str, usize> = BTreeMap::new();
     for m in measurements.iter().filter(|m| finished(m)) {
-        if solver::kind(m.solver).is_some_and(|k| k.optimality == Optimality::Guaranteed) {
+        if m.optimal {
             *finishers.entry(m.puzzle.as_str()).or_insert(0) += 1;
         }
     }

@@ -1,20 +1,6 @@
-//! The bench's suites: the reference puzzles and the seeded random games, and the solvers
-//! named on the command line.
+//! The bench's suites: the reference puzzles and the seeded random games.
 
 use super::*;
-
-pub(super) fn solver_kinds(names: &[String]) -> anyhow::Result<Vec<&'static solver::SolverKind>> {
-    if names.iter().any(|n| n == "all") {
-        return Ok(solver::SOLVERS.iter().collect());
-    }
-    names
-        .iter()
-        .map(|name| {
-            solver::kind(name.trim())
-                .ok_or_else(|| solver::SolveError::UnknownSolver(name.clone()).into())
-        })
-        .collect()
-}
 
 /// The reference suite: every `.ron` file in `dir` by file name, then the hard game ids that
 /// are not the same puzzle as one of the files.

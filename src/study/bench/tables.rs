@@ -122,6 +122,43 @@ pub fn ratio_table(measurements: &[Measurement]) -> String {
     )
 }
 
+/// Per puzzle, each external engine's time over each built-in solver's (this build, every
+/// thread count and page size), with both move counts, in Markdown; empty when no engine ran.
+/// Both were timed in the same run, puzzle by puzzle, so the ratio is the comparison.
+pub fn engine_table(measurements: &[Measurement]) -> String {
+    let mut rows = String::new();
+    for engine in measurements.iter().filter(|m| m.external) {
+        for ours in measurements
+            .iter()
+            .filter(|m| !m.external && m.build.is_none() && m.puzzle == engine.puzzle)
+        {
+            if !finished(ours) || !finished(engine) {
+                continue;
+            }
+            let ratio = engine.time.as_secs_f64() / ours.time.as_secs_f64().max(1e-9);
+            let moves = |m: &Measurement| m.moves.map_or("-".to_string(), |n| n.to_string());
+            rows.push_str(&format!(
+                "| {} | {} × {} | {} | {} | {} | {} | {ratio:.2}x |\n",
+                ours.puzzle,
+                ours.label(),
+                ours.threads,
+                engine.label(),
+                moves(ours),
+                moves(engine),
+                format_time(engine.time),
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "External engines (the engine's wall time over the built-in solver's, same run)\n\n\
+         | puzzle | built-in × threads | engine | moves | engine's moves | engine's time | ratio |\n\
+         |---|---|---|---:|---:|---:|---:|\n{rows}"
+    )
+}
+
 /// The reference table in Markdown.
 pub fn reference_table(measurements: &[Measurement]) -> String {
     let mut text = String::from(

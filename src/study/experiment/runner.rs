@@ -6,7 +6,9 @@ use super::shard::Shard;
 use crate::model::formats::game_id;
 use crate::model::tiles::{random_game, random_game_on};
 use crate::model::{ModelError, Puzzle};
-use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverOptions};
+use crate::solver::{
+    self, Limits, NoProbe, Outcome, SolveError, SolverChoice, SolverId, SolverOptions,
+};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -35,10 +37,11 @@ pub struct ExperimentConfig {
     pub seed: u64,
     /// Robots per configuration (red, green, blue, yellow, then silver).
     pub robots: usize,
-    /// The solvers to compare, by command-line name.
-    pub solvers: Vec<String>,
-    /// The optimal solver whose move count is the required number of moves.
-    pub baseline: String,
+    /// The solvers to compare: built-in solvers and external engines.
+    pub solvers: Vec<SolverChoice>,
+    /// The optimal solver whose move count is the required number of moves: a built-in one,
+    /// since only the registry can promise shortest answers.
+    pub baseline: SolverId,
     /// Options passed to every solver.
     pub options: SolverOptions,
     /// Per-run time limit.
@@ -52,19 +55,41 @@ pub struct ExperimentConfig {
 }
 
 impl ExperimentConfig {
-    /// The solvers in run order: the baseline first, then the others once each.
+    /// The solvers' names in run order: the baseline first, then the others once each. The
+    /// results file keys its rows by these names.
     pub fn run_order(&self) -> Vec<String> {
-        description::run_order(&self.baseline, &self.solvers)
+        self.run_choices()
+            .iter()
+            .map(|choice| choice.name().to_string())
+            .collect()
+    }
+
+    /// The solvers in run order (see [`run_order`](Self::run_order)).
+    fn run_choices(&self) -> Vec<SolverChoice> {
+        let mut order = vec![SolverChoice::BuiltIn(self.baseline)];
+        for choice in &self.solvers {
+            if order.iter().all(|known| known.name() != choice.name()) {
+                order.push(choice.clone());
+            }
+        }
+        order
     }
 
     /// Checks everything a run needs before it starts: every solver exists, the baseline
     /// guarantees optimal answers, and the first configuration can be dealt (which checks the
     /// robot count and a fixed board). The command line and the app both start here.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        for name in self.run_order() {
-            solver::kind(&name).ok_or_else(|| SolveError::UnknownSolver(name.clone()))?;
+        // Two solvers of one name would write their rows under one key.
+        for choice in &self.solvers {
+            if self
+                .solvers
+                .iter()
+                .any(|other| other.name() == choice.name() && other != choice)
+            {
+                return Err(ConfigError::SameName(choice.name().to_string()));
+            }
         }
-        crate::study::optimal_baseline(&self.baseline)?;
+        crate::study::optimal_baseline(self.baseline.name())?;
         if self.configs > 0 {
             config_puzzle(self, 0).map_err(ConfigError::Deal)?;
         }
@@ -86,8 +111,12 @@ impl ExperimentConfig {
             configs: self.configs,
             seed: self.seed,
             robots: self.robots,
-            solvers: self.solvers.clone(),
-            baseline: self.baseline.clone(),
+            solvers: self
+                .solvers
+                .iter()
+                .map(|choice| choice.name().to_string())
+                .collect(),
+            baseline: self.baseline.name().to_string(),
             time_limit_secs: self.time_limit.as_secs_f64(),
             memory_limit_bytes: self.memory_limit,
             depth_limit: self.options.depth_limit,
@@ -102,6 +131,9 @@ pub enum ConfigError {
     /// A solver is unknown.
     #[error(transparent)]
     Solver(#[from] SolveError),
+    /// Two different solvers (a built-in one and an engine, or two engines) have one name.
+    #[error("two different solvers are called '{0}'; register the engine under another name")]
+    SameName(String),
     /// The baseline is unknown or not optimal.
     #[error(transparent)]
     Baseline(#[from] crate::study::BaselineError),
@@ -166,11 +198,15 @@ pub fn run(
     mut on_record: impl FnMut(Record),
 ) -> Result<(), String> {
     config.validate().map_err(|e| e.to_string())?;
-    let order = config.run_order();
+    let order = config.run_choices();
     let pending: Vec<u64> = config
         .shard
         .configs(config.configs)
-        .filter(|&i| order.iter().any(|s| !done.contains_key(&(i, s.clone()))))
+        .filter(|&i| {
+            order
+                .iter()
+                .any(|s| !done.contains_key(&(i, s.name().to_string())))
+        })
         .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
@@ -212,7 +248,7 @@ pub fn run(
 /// Runs the missing solvers of one configuration, the baseline first.
 fn run_config(
     config: &ExperimentConfig,
-    order: &[String],
+    order: &[SolverChoice],
     done: &BTreeMap<(u64, String), Record>,
     index: u64,
     cancel: &Arc<AtomicBool>,
@@ -236,17 +272,19 @@ fn run_config(
     };
     let puzzle_id = game_id::write(&puzzle).unwrap_or_default();
     let mut required = done
-        .get(&(index, config.baseline.clone()))
+        .get(&(index, config.baseline.name().to_string()))
         .map(|r| r.required_moves);
     let mut results = Vec::new();
-    for name in order {
+    for choice in order {
+        let name = choice.name().to_string();
         if done.contains_key(&(index, name.clone())) {
             continue;
         }
+        let is_baseline = choice.built_in() == Some(config.baseline);
         // The baseline fixes the required move count, so it searches without the depth limit
         // the compared solvers get: a limit below the optimum would leave every row unsolved.
         let baseline_options;
-        let run_options = if *name == config.baseline {
+        let run_options = if is_baseline {
             baseline_options = SolverOptions {
                 depth_limit: None,
                 ..options.clone()
@@ -255,7 +293,7 @@ fn run_config(
         } else {
             &options
         };
-        let report = match solver::run(name, &puzzle, run_options, &limits, &mut NoProbe) {
+        let report = match solver::run(choice, &puzzle, run_options, &limits, &mut NoProbe) {
             Ok(report) => report,
             Err(e) => {
                 results.push(Err(e.to_string()));
@@ -265,7 +303,7 @@ fn run_config(
         if report.outcome == Outcome::Cancelled {
             break;
         }
-        if *name == config.baseline {
+        if is_baseline {
             required = Some(match &report.outcome {
                 Outcome::Solved { moves } => Some(moves.len() as u32),
                 _ => None,
@@ -276,7 +314,7 @@ fn run_config(
             config: index,
             config_seed: config_seed(config.seed, index),
             puzzle: puzzle_id.clone(),
-            solver: name.clone(),
+            solver: name,
             required_moves,
             found_moves: report.outcome.move_count().map(|m| m as u32),
             status: judge(&report.outcome, required_moves),
@@ -426,8 +464,8 @@ mod tests {
             configs,
             seed: 3,
             robots: 4,
-            solvers: vec!["bfs".into(), "iddfs".into()],
-            baseline: "iddfs".into(),
+            solvers: vec![SolverId::Bfs.into(), SolverId::Iddfs.into()],
+            baseline: SolverId::Iddfs,
             options: SolverOptions::default(),
             time_limit: Duration::from_secs(20),
             memory_limit: 1 << 30,
