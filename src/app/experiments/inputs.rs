@@ -44,7 +44,7 @@ pub(super) fn inputs_ui(
             // Registered engines after the built-in solvers, marked as external; they run
             // as the built-in ones do, each answer replayed and judged against the baseline.
             for spec in engines.engines() {
-                let mut chosen = settings.solvers.iter().any(|s| *s == spec.name);
+                let mut chosen = settings.solvers.contains(&spec.name);
                 if ui
                     .checkbox(&mut chosen, format!("{} (external)", spec.name))
                     .on_hover_text(spec.command_line())

@@ -369,17 +369,30 @@ impl ExperimentsView {
     }
 }
 
+/// What the window reads from the rest of the app.
+pub struct WindowInputs<'a> {
+    /// The open board, when it is a valid puzzle (for "The current board").
+    pub current_board: Option<&'a Puzzle>,
+    /// The registered engines, listed beside the built-in solvers.
+    pub engines: &'a EngineList,
+    /// Whether file dialogs are the system's own.
+    pub native_dialogs: bool,
+}
+
 /// Draws the window (when open) and handles its buttons.
 pub fn experiments_window(
     ctx: &egui::Context,
     view: &mut ExperimentsView,
     settings: &mut ExperimentSettings,
-    current_board: Option<&Puzzle>,
-    engines: &EngineList,
-    native_dialogs: bool,
+    inputs: WindowInputs<'_>,
     waker: Waker,
     commands: &mut Vec<Command>,
 ) {
+    let WindowInputs {
+        current_board,
+        engines,
+        native_dialogs,
+    } = inputs;
     view.collect_png_result();
     if !view.open {
         view.set_plots_rect(None);

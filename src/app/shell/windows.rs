@@ -19,9 +19,11 @@ impl RicochetApp {
             ctx,
             &mut self.experiments,
             &mut self.state.experiments,
-            self.doc.validity().as_ref().ok(),
-            &self.engines,
-            native_dialogs,
+            experiments::WindowInputs {
+                current_board: self.doc.validity().as_ref().ok(),
+                engines: &self.engines,
+                native_dialogs,
+            },
             waker,
             commands,
         );
