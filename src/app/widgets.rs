@@ -60,21 +60,6 @@ pub fn window_position<'a>(window: egui::Window<'a>, ctx: &egui::Context) -> egu
         .default_pos(egui::pos2(area.center().x, area.top() + 70.0))
 }
 
-/// Formats a duration for tables: "412 ms", "3.27 s", "2 min 05 s".
-pub fn format_duration(duration: std::time::Duration) -> String {
-    let secs = duration.as_secs_f64();
-    if secs < 0.01 {
-        format!("{:.2} ms", secs * 1000.0)
-    } else if secs < 1.0 {
-        format!("{:.0} ms", secs * 1000.0)
-    } else if secs < 60.0 {
-        format!("{secs:.2} s")
-    } else {
-        let whole = duration.as_secs();
-        format!("{} min {:02} s", whole / 60, whole % 60)
-    }
-}
-
 /// The space between groups of three digits: a thin space, narrower than the gap between
 /// words or table columns, so that "21 135 552" reads as one number.
 pub const DIGIT_GROUP_SEPARATOR: char = '\u{2009}';
@@ -120,15 +105,6 @@ pub fn table_value(ui: &egui::Ui, text: &str, color: egui::Color32) -> egui::tex
     job
 }
 
-/// Formats bytes as MiB or KiB.
-pub fn format_bytes(bytes: usize) -> String {
-    if bytes >= 1 << 20 {
-        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
-    } else {
-        format!("{:.0} KiB", bytes as f64 / 1024.0)
-    }
-}
-
 /// How often a [`calm_spinner`] turns: often enough to look alive, rarely enough that a
 /// long run does not redraw the whole window at the display's rate (under a software
 /// renderer that took a core from the solver beside it).
@@ -166,7 +142,6 @@ pub fn calm_spinner(ui: &mut egui::Ui, size: Option<f32>) -> egui::Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn digit_groups_are_narrower_than_a_digit_and_digits_are_tabular() {
@@ -202,9 +177,5 @@ mod tests {
         assert_eq!(format_count(999), "999");
         assert_eq!(format_count(1000), "1\u{2009}000");
         assert_eq!(format_count(47_612_050), "47\u{2009}612\u{2009}050");
-        assert_eq!(format_duration(Duration::from_millis(412)), "412 ms");
-        assert_eq!(format_duration(Duration::from_micros(310)), "0.31 ms");
-        assert_eq!(format_duration(Duration::from_millis(3270)), "3.27 s");
-        assert_eq!(format_duration(Duration::from_secs(125)), "2 min 05 s");
     }
 }

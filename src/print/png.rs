@@ -126,19 +126,33 @@ fn paint(color: Rgb) -> Paint<'static> {
 /// Encodes the pixels (opaque, so premultiplied and straight alpha agree) with the
 /// resolution in the PNG's `pHYs` chunk, so the image prints at the size it was drawn for.
 fn encode(pixmap: &Pixmap, dpi: u32) -> Result<Vec<u8>, PrintError> {
+    encode_rgba(pixmap.width(), pixmap.height(), pixmap.data(), Some(dpi))
+}
+
+/// Encodes 8-bit RGBA pixels, row by row from the top, as PNG bytes, with the resolution
+/// in its `pHYs` chunk when `dpi` is given. Every PNG the program writes (prints, icons,
+/// the app's screenshots and exports) is encoded here.
+pub fn encode_rgba(
+    width: u32,
+    height: u32,
+    rgba: &[u8],
+    dpi: Option<u32>,
+) -> Result<Vec<u8>, PrintError> {
     let failed = |error: png::EncodingError| PrintError::Encode(error.to_string());
     let mut bytes = Vec::new();
-    let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
-    let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
-    encoder.set_pixel_dims(Some(png::PixelDimensions {
-        xppu: per_metre,
-        yppu: per_metre,
-        unit: png::Unit::Meter,
-    }));
+    if let Some(dpi) = dpi {
+        let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
+    }
     let mut writer = encoder.write_header().map_err(failed)?;
-    writer.write_image_data(pixmap.data()).map_err(failed)?;
+    writer.write_image_data(rgba).map_err(failed)?;
     writer.finish().map_err(failed)?;
     Ok(bytes)
 }

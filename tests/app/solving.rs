@@ -7,10 +7,10 @@ use crate::common::{app_harness, choose_solver, finished, import, start_long_sol
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
-use ricochet_lab::app::widgets::format_duration;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::{self, Outcome};
+use ricochet_lab::study::format::format_time;
 use std::time::Duration;
 
 #[test]
@@ -161,13 +161,13 @@ fn row_times_and_the_total_are_read_from_one_clock_and_shown_so() {
         let title = solver::kind(name).unwrap().title;
         assert!(
             harness
-                .query_all_by_label_contains(&format!("{title} in {}", format_duration(total)))
+                .query_all_by_label_contains(&format!("{title} in {}", format_time(total)))
                 .next()
                 .is_some(),
             "{name}: the total {} is shown",
-            format_duration(total)
+            format_time(total)
         );
-        let last = format_duration(*summary.row_times.last().unwrap());
+        let last = format_time(*summary.row_times.last().unwrap());
         assert!(
             harness.query_all_by_label(&last).next().is_some(),
             "{name}: the last row's time {last} is shown"
@@ -211,13 +211,13 @@ fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
     );
     assert!(
         harness
-            .query_all_by_label_contains(&format!("IDDFS (Fogleman) in {}", format_duration(total)))
+            .query_all_by_label_contains(&format!("IDDFS (Fogleman) in {}", format_time(total)))
             .next()
             .is_some()
     );
     assert!(
         harness
-            .query_all_by_label_contains("in 0.00 ms")
+            .query_all_by_label_contains("in 0 µs")
             .next()
             .is_none(),
         "a debugged run is not reported as taking no time"

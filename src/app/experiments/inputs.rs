@@ -170,7 +170,7 @@ pub(super) fn controls_ui(
             };
             let mut text = format!("{done} / {total} runs");
             if let Some(eta) = eta {
-                text.push_str(&format!(", ETA {}", format_eta(eta)));
+                text.push_str(&format!(", ETA {}", crate::study::format::format_eta(eta)));
             }
             if stopping {
                 text.push_str(", stopping");
@@ -255,16 +255,4 @@ pub(super) fn pick_csv(native_dialogs: bool, field: &mut String) -> PathBuf {
         *field = path.display().to_string();
     }
     PathBuf::from(field.trim())
-}
-
-/// "1 h 05 min", "3 min 20 s", "12 s".
-pub fn format_eta(eta: Duration) -> String {
-    let secs = eta.as_secs();
-    if secs >= 3600 {
-        format!("{} h {:02} min", secs / 3600, (secs % 3600) / 60)
-    } else if secs >= 60 {
-        format!("{} min {:02} s", secs / 60, secs % 60)
-    } else {
-        format!("{secs} s")
-    }
 }

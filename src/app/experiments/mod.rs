@@ -22,7 +22,7 @@ use crate::app::document::draft::Draft;
 use crate::app::document::state::ExperimentSettings;
 use crate::app::run::engines::EngineList;
 use crate::app::shell::commands::{Command, Pending};
-use crate::app::{theme, widgets};
+use crate::app::theme;
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
 use crate::solver::{self, Optimality, SOLVERS, SolverChoice, SolverId, SolverOptions};
@@ -34,7 +34,6 @@ use egui_plot::{
     AxisHints, Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Corner, Legend, Line, LineStyle, Plot,
     PlotPoint, Points,
 };
-pub use inputs::format_eta;
 use inputs::{controls_ui, inputs_ui};
 use plots::plots_ui;
 use run::ActiveRun;
@@ -524,12 +523,5 @@ mod tests {
             ..record
         };
         assert!(view.puzzle_of(&other).is_err());
-    }
-
-    #[test]
-    fn eta_is_written_in_hours_minutes_or_seconds() {
-        assert_eq!(format_eta(Duration::from_secs(12)), "12 s");
-        assert_eq!(format_eta(Duration::from_secs(200)), "3 min 20 s");
-        assert_eq!(format_eta(Duration::from_secs(3900)), "1 h 05 min");
     }
 }

@@ -8,7 +8,7 @@ use crate::app::run::plots::{every_whole_mark, moves_marks, seconds_label, whole
 /// A time given as log10 seconds, written for a person.
 pub(super) fn log_seconds_text(exponent: f64) -> String {
     let seconds = 10f64.powf(exponent).clamp(0.0, 1e9);
-    widgets::format_duration(Duration::from_secs_f64(seconds))
+    crate::study::format::format_time(Duration::from_secs_f64(seconds))
 }
 
 pub(super) fn legend() -> Legend {

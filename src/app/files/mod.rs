@@ -413,22 +413,28 @@ pub enum Resolution {
     Cancel,
 }
 
-/// Writes a screenshot as an opaque RGBA PNG.
+/// Writes a screenshot as an opaque RGBA PNG, saved atomically.
 pub(crate) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
     let [width, height] = image.size;
-    let mut bytes = Vec::with_capacity(width * height * 4);
+    let mut rgba = Vec::with_capacity(width * height * 4);
     for pixel in &image.pixels {
         let [r, g, b, _] = pixel.to_array();
-        bytes.extend_from_slice(&[r, g, b, 255]);
+        rgba.extend_from_slice(&[r, g, b, 255]);
     }
-    let buffer = image::RgbaImage::from_raw(width as u32, height as u32, bytes)
-        .ok_or_else(|| "the screenshot had an unexpected size".to_string())?;
+    let (Ok(width), Ok(height)) = (u32::try_from(width), u32::try_from(height)) else {
+        return Err("the screenshot is too large for a PNG".to_string());
+    };
+    let bytes = crate::print::png::encode_rgba(width, height, &rgba, None)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    buffer
-        .save_with_format(path, image::ImageFormat::Png)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    crate::model::formats::save_bytes_atomic_with(
+        path,
+        &bytes,
+        crate::model::formats::Overwrite::Allow,
+    )
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

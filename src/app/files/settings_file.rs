@@ -13,7 +13,6 @@
 use crate::app::document::state::{AppState, STORAGE_KEY, keep_in};
 use crate::app::{APP_NAME, RicochetApp, StatusMessage};
 use std::collections::HashMap;
-use std::io::Write as _;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
@@ -265,18 +264,15 @@ fn free_name_beside(path: &Path) -> PathBuf {
         .unwrap_or(first)
 }
 
-/// Writes the entries as eframe does (pretty RON), through a temporary file renamed over the
-/// old one, so that a failed write never leaves half a settings file.
+/// Writes the entries as eframe does (pretty RON) through the program's atomic save (flushed
+/// to disk before it replaces the old file), so that a failed write never leaves half a
+/// settings file; a new file is for its owner alone.
 fn write_atomically(path: &Path, entries: &HashMap<String, String>) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
     // Sorted keys, so the same settings always give the same file.
     let sorted: std::collections::BTreeMap<&String, &String> = entries.iter().collect();
     let text = ron::ser::to_string_pretty(&sorted, ron::ser::PrettyConfig::default())
         .map_err(std::io::Error::other)?;
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(text.as_bytes())?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::model::formats::save_private_atomic(path, &text).map_err(std::io::Error::other)
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 //! the columns that do not fit the panel beside the others go to a second table below, with
 //! the depth repeated, instead of scrolling out of sight in fragments.
 
-use crate::app::widgets::{format_count, format_duration, table_value};
+use crate::app::widgets::{format_count, table_value};
 use crate::solver::Columns;
+use crate::study::format::format_time;
 use crate::worker::DepthRow;
 
 /// The gap between two columns.
@@ -66,7 +67,7 @@ pub fn depth_table_ui(
                     .unwrap_or_default();
                 cells.push(value);
             }
-            cells.push(format_duration(row.at));
+            cells.push(format_time(row.at));
             cells
         })
         .collect();

@@ -159,7 +159,7 @@ pub fn seconds_label(exponent: f64) -> String {
 /// A time given as log10 seconds, as the tables write it.
 fn seconds_text(exponent: f64) -> String {
     let seconds = 10f64.powf(exponent).min(1e9);
-    widgets::format_duration(std::time::Duration::from_secs_f64(seconds))
+    crate::study::format::format_time(std::time::Duration::from_secs_f64(seconds))
 }
 
 /// Names a power of ten of a count: "1", "10k", "1M".

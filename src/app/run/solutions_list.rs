@@ -10,11 +10,12 @@
 
 use crate::app::shell::commands::Command;
 use crate::app::theme;
-use crate::app::widgets::{format_count, format_duration};
+use crate::app::widgets::format_count;
 use crate::app::{RicochetApp, widgets};
 use crate::model::{Move, format_moves};
 use crate::solver::Optimality;
 use crate::solver::analysis::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing, sort_solutions};
+use crate::study::format::format_time;
 use crate::worker::Drained;
 use crate::worker::solutions::{ListingTask, spawn_listing};
 use std::time::Duration;
@@ -214,7 +215,7 @@ impl RicochetApp {
                     "Listing the {}-move solutions: {} nodes, {}",
                     list.optimum.len(),
                     format_count(running.progress.nodes()),
-                    format_duration(running.started.elapsed())
+                    format_time(running.started.elapsed())
                 ));
             });
             let stop = ui

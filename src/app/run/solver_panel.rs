@@ -10,11 +10,12 @@ use crate::app::shell::commands::Command;
 use crate::app::shell::keys::{self, Action};
 use crate::app::theme;
 use crate::app::widgets;
-use crate::app::widgets::{format_bytes, format_count, format_duration};
+use crate::app::widgets::format_count;
 use crate::model::{Puzzle, Rules, format_moves};
 use crate::solver::engine::EngineSpec;
 use crate::solver::profile::NodeProfile;
 use crate::solver::{Optimality, Outcome, SolveError, SolverChoice, SolverId, SolverOptions};
+use crate::study::format::{format_bytes, format_time};
 use crate::worker::{RunEnd, SolveJob, SolveRun};
 use std::time::Duration;
 
@@ -453,7 +454,7 @@ fn session_ui(
             ui.label(format!(
                 "{what} {}: {}, {} nodes",
                 run.title(),
-                format_duration(elapsed),
+                format_time(elapsed),
                 format_count(run.live().nodes())
             ));
         });
@@ -487,7 +488,7 @@ fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette
     };
     match end {
         RunEnd::Finished(report) => {
-            let time = format_duration(report.elapsed);
+            let time = format_time(report.elapsed);
             match &report.outcome {
                 Outcome::Solved { moves } => {
                     let optimal = match run.optimality() {
@@ -531,7 +532,7 @@ fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette
                         ui.label(
                             egui::RichText::new(format!(
                                 "stopped {} after the request",
-                                format_duration(latency)
+                                format_time(latency)
                             ))
                             .color(palette.muted)
                             .small(),

@@ -385,6 +385,31 @@ pub fn save_bytes_atomic_with(
     bytes: &[u8],
     overwrite: Overwrite,
 ) -> Result<(), FormatError> {
+    save_bytes(path, bytes, overwrite, NewFile::Shared)
+}
+
+/// [`save_atomic`] for a file only its owner may read (settings that name the user's files
+/// and programs): a new file is made read-write for the owner alone; a replaced one keeps
+/// its permissions.
+pub fn save_private_atomic(path: &Path, text: &str) -> Result<(), FormatError> {
+    save_bytes(path, text.as_bytes(), Overwrite::Allow, NewFile::Private)
+}
+
+/// Who may read a file a save creates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NewFile {
+    /// Anyone the umask allows, as any program's new file.
+    Shared,
+    /// The owner alone.
+    Private,
+}
+
+fn save_bytes(
+    path: &Path,
+    bytes: &[u8],
+    overwrite: Overwrite,
+    new_file: NewFile,
+) -> Result<(), FormatError> {
     let target = resolve_links(path);
     let io = |error| FormatError::Io {
         path: path.to_path_buf(),
@@ -425,11 +450,14 @@ pub fn save_bytes_atomic_with(
         // A new file gets the mode any program's new file gets (read and write for all, less
         // the umask), which the system applies as it creates the temporary file; tempfile's
         // own default, owner only, is for scratch files nobody else should read.
+        // A private file keeps tempfile's own mode, owner only.
         #[cfg(unix)]
-        if existing.is_none() {
+        if existing.is_none() && new_file == NewFile::Shared {
             use std::os::unix::fs::PermissionsExt;
             builder.permissions(std::fs::Permissions::from_mode(0o666));
         }
+        #[cfg(not(unix))]
+        let _ = new_file;
         let mut file = builder.tempfile_in(&dir)?;
         file.write_all(bytes)?;
         if let Some(metadata) = &existing {
@@ -525,6 +553,14 @@ mod tests {
         std::fs::set_permissions(&saved, std::fs::Permissions::from_mode(0o640)).unwrap();
         save_atomic(&saved, "again").unwrap();
         assert_eq!(mode(&saved), 0o640);
+        // A private file is its owner's alone when new, and keeps its mode when replaced.
+        let private = dir.path().join("settings.ron");
+        save_private_atomic(&private, "text").unwrap();
+        assert_eq!(mode(&private), 0o600);
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o640)).unwrap();
+        save_private_atomic(&private, "again").unwrap();
+        assert_eq!(mode(&private), 0o640);
+        assert_eq!(std::fs::read_to_string(&private).unwrap(), "again");
     }
 
     #[test]

@@ -407,7 +407,7 @@ mod tests {
             measurement("hard", "iddfs", Some(20), 2000),
         ];
         let table = speedup_table(&runs);
-        assert!(table.contains("| hard | fast | 1 × 900.0 ms | 2 × 500.0 ms | 1.80x |"));
+        assert!(table.contains("| hard | fast | 1 × 900 ms | 2 × 500 ms | 1.80x |"));
         assert!(!table.contains("iddfs"));
         assert!(speedup_table(&runs[2..]).is_empty());
     }
