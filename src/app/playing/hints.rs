@@ -343,3 +343,51 @@ impl RicochetApp {
             .map_or(0, HintState::searches)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Direction, Move, RobotColor};
+
+    fn report(solver: &'static str, outcome: Outcome) -> Report {
+        Report {
+            solver,
+            outcome,
+            depths: Vec::new(),
+            elapsed: Duration::ZERO,
+            peak_memory: 0,
+            nodes: 0,
+            threads: 1,
+            cpu_millis: None,
+            huge_page_bytes: None,
+        }
+    }
+
+    #[test]
+    fn only_an_optimal_solvers_finished_answer_gives_the_move_count() {
+        let moves = vec![
+            Move {
+                robot: RobotColor::Red,
+                dir: Direction::North,
+            };
+            7
+        ];
+        let solved = Outcome::Solved { moves };
+        assert_eq!(
+            optimum_of(&report("fast", solved.clone())),
+            Some(Hint::MoveCount { moves: 7 })
+        );
+        assert_eq!(optimum_of(&report("dls", solved.clone())), None);
+        assert_eq!(optimum_of(&report("no-such-solver", solved)), None);
+        assert_eq!(
+            optimum_of(&report("iddfs", Outcome::Unsolvable { within: None })),
+            Some(Hint::Unsolvable { within: None })
+        );
+        // A proof within a depth limit says nothing of longer solutions.
+        let bounded = Outcome::Unsolvable { within: Some(10) };
+        assert_eq!(optimum_of(&report("iddfs", bounded)), None);
+        for stopped in [Outcome::Cancelled, Outcome::TimeLimit, Outcome::NotFound] {
+            assert_eq!(optimum_of(&report("fast", stopped)), None);
+        }
+    }
+}
