@@ -224,3 +224,32 @@ fn a_solve_by_a_solver_that_may_miss_the_optimum_is_not_read_as_one() {
     });
     assert_eq!(harness.state().hint_lines(), ["Moves: 3"]);
 }
+
+#[test]
+fn escape_stops_a_solve_and_a_hint_running_together() {
+    let mut harness = computing_a_long_hint();
+    harness.get_by_label("Solve").click();
+    harness.step();
+    harness.step();
+    assert!(harness.state().run_summary().is_some_and(|r| r.running));
+    assert!(harness.state().hint_computing());
+
+    harness.key_press(egui::Key::Escape);
+    harness.step();
+    assert!(!harness.state().hint_computing());
+    assert!(harness.state().hint_cancelled());
+    harness.get_by_label("Hint cancelled.");
+    step_until(
+        &mut harness,
+        Duration::from_secs(20),
+        crate::common::finished,
+    );
+    assert_eq!(
+        harness.state().run_summary().unwrap().outcome,
+        Some(ricochet_lab::solver::Outcome::Cancelled)
+    );
+    // The status line speaks of the solve; the hint panel says its own.
+    let status = harness.state().status_message().unwrap_or_default();
+    assert!(status.ends_with(" was cancelled."), "{status}");
+    harness.get_by_label("Hint cancelled.");
+}
