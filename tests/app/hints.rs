@@ -1,6 +1,7 @@
 //! Play mode's hints in the real app: `H` shows the move count, then the robots, the first move
-//! and the whole solution of the position in play, computed on a worker thread; a move makes
-//! the hint start again from the new position.
+//! and the whole solution of the position in play, computed on a worker thread (the move count
+//! read at once from the board's finished optimal solve of the position); a move makes the
+//! hint start again from the new position; Cancel hint and Escape stop a hint being computed.
 
 use crate::common::step_until;
 use egui_kittest::kittest::Queryable;
@@ -26,8 +27,12 @@ fn h_shows_the_next_hint_level_and_a_move_starts_over() {
     });
     assert_eq!(harness.state().hint_lines(), ["Moves: 3"]);
 
+    // The robots need the first solution, searched for on the worker; it answers the
+    // levels after too.
     harness.key_press(egui::Key::H);
-    harness.run();
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        !app.hint_computing() && app.hint_lines().len() == 2
+    });
     let lines = harness.state().hint_lines();
     assert!(lines[1].starts_with("Robots: "), "{lines:?}");
 
@@ -72,4 +77,179 @@ fn h_shows_the_next_hint_level_and_a_move_starts_over() {
         !app.hint_computing() && !app.hint_lines().is_empty()
     });
     assert_eq!(harness.state().hint_lines(), ["Moves: 2"]);
+}
+
+/// The shipped 25-move puzzle: its solve alone takes seconds, so a hint of it is still being
+/// computed many frames after it was asked for.
+fn long_hint_puzzle() -> ricochet_lab::model::Puzzle {
+    let path = format!("{}/boards/hardest-25.ron", env!("CARGO_MANIFEST_DIR"));
+    ricochet_lab::model::formats::load_source(&path).unwrap()
+}
+
+/// The app in play mode on the long hint's puzzle, a hint asked for and being computed.
+fn computing_a_long_hint() -> egui_kittest::Harness<'static, ricochet_lab::app::RicochetApp> {
+    let mut harness = crate::common::harness_on(&long_hint_puzzle(), [1360.0, 900.0], |_| {});
+    harness.key_press(egui::Key::P);
+    harness.run();
+    harness.key_press(egui::Key::H);
+    // The spinner keeps asking for frames: step them rather than wait for quiet.
+    harness.step();
+    harness.step();
+    assert!(harness.state().hint_computing());
+    assert!(harness.state().hint_lines().is_empty());
+    harness
+}
+
+/// After a cancel: the panel and the status line say so, no hint is shown nor computed, and
+/// a solve starts (and stops) as before.
+fn assert_cancelled_and_usable(
+    harness: &mut egui_kittest::Harness<'static, ricochet_lab::app::RicochetApp>,
+) {
+    let app = harness.state();
+    assert!(!app.hint_computing());
+    assert!(app.hint_cancelled());
+    assert!(app.hint_lines().is_empty(), "{:?}", app.hint_lines());
+    assert_eq!(
+        app.status_message(),
+        Some("Hint cancelled. Press H to ask again.")
+    );
+    harness.get_by_label("Hint cancelled.");
+    assert!(harness.query_by_label("Cancel hint").is_none());
+
+    harness.get_by_label("Solve").click();
+    harness.step();
+    harness.step();
+    assert!(harness.state().run_summary().is_some_and(|r| r.running));
+    harness.get_by_label("Cancel").click();
+    step_until(harness, Duration::from_secs(20), crate::common::finished);
+    assert_eq!(
+        harness.state().run_summary().unwrap().outcome,
+        Some(ricochet_lab::solver::Outcome::Cancelled)
+    );
+}
+
+#[test]
+fn cancel_hint_stops_a_long_hint_and_the_app_goes_on() {
+    let mut harness = computing_a_long_hint();
+    harness.get_by_label("Cancel hint").click();
+    harness.step();
+    harness.step();
+    assert_cancelled_and_usable(&mut harness);
+
+    // H asks again, from the first level: the cancelled search is not counted as an answer.
+    harness.key_press(egui::Key::H);
+    harness.step();
+    harness.step();
+    assert!(harness.state().hint_computing());
+    assert!(!harness.state().hint_cancelled());
+    assert_eq!(harness.state().hint_searches(), 2);
+}
+
+#[test]
+fn escape_cancels_a_hint_after_closing_the_window_on_top() {
+    let mut harness = computing_a_long_hint();
+    // Escape closes a window first and leaves the hint alone.
+    harness.key_press(egui::Key::F1);
+    harness.step();
+    assert!(harness.state().any_window_open());
+    harness.key_press(egui::Key::Escape);
+    harness.step();
+    assert!(!harness.state().any_window_open());
+    assert!(harness.state().hint_computing());
+
+    harness.key_press(egui::Key::Escape);
+    harness.step();
+    harness.step();
+    assert_cancelled_and_usable(&mut harness);
+}
+
+#[test]
+fn level_one_reads_the_boards_finished_optimal_solve_without_a_search() {
+    let puzzle = game_id::parse(GAME).unwrap();
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    crate::common::choose_solver(&mut harness, "fast");
+    harness.get_by_label("Solve").click();
+    step_until(
+        &mut harness,
+        Duration::from_secs(60),
+        crate::common::finished,
+    );
+    let solved = match harness.state().run_summary().unwrap().outcome {
+        Some(ricochet_lab::solver::Outcome::Solved { moves }) => moves.len(),
+        other => panic!("{other:?}"),
+    };
+    harness.key_press(egui::Key::P);
+    harness.run();
+
+    // One frame for the key: the answer is there, and no search was started for it.
+    harness.key_press(egui::Key::H);
+    harness.step();
+    let app = harness.state();
+    assert_eq!(app.hint_lines(), [format!("Moves: {solved}")]);
+    assert!(!app.hint_computing());
+    assert_eq!(app.hint_searches(), 0);
+
+    // The next level needs the first solution: a search, which skips the solve.
+    harness.key_press(egui::Key::H);
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        !app.hint_computing() && app.hint_lines().len() == 2
+    });
+    assert_eq!(harness.state().hint_searches(), 1);
+    assert!(harness.state().hint_lines()[1].starts_with("Robots: "));
+}
+
+#[test]
+fn a_solve_by_a_solver_that_may_miss_the_optimum_is_not_read_as_one() {
+    let puzzle = game_id::parse(GAME).unwrap();
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    crate::common::choose_solver(&mut harness, "dls");
+    harness.get_by_label("Solve").click();
+    step_until(
+        &mut harness,
+        Duration::from_secs(60),
+        crate::common::finished,
+    );
+    assert!(matches!(
+        harness.state().run_summary().unwrap().outcome,
+        Some(ricochet_lab::solver::Outcome::Solved { .. })
+    ));
+    harness.key_press(egui::Key::P);
+    harness.run();
+
+    harness.key_press(egui::Key::H);
+    harness.step();
+    assert_eq!(harness.state().hint_searches(), 1);
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        !app.hint_computing() && !app.hint_lines().is_empty()
+    });
+    assert_eq!(harness.state().hint_lines(), ["Moves: 3"]);
+}
+
+#[test]
+fn escape_stops_a_solve_and_a_hint_running_together() {
+    let mut harness = computing_a_long_hint();
+    harness.get_by_label("Solve").click();
+    harness.step();
+    harness.step();
+    assert!(harness.state().run_summary().is_some_and(|r| r.running));
+    assert!(harness.state().hint_computing());
+
+    harness.key_press(egui::Key::Escape);
+    harness.step();
+    assert!(!harness.state().hint_computing());
+    assert!(harness.state().hint_cancelled());
+    harness.get_by_label("Hint cancelled.");
+    step_until(
+        &mut harness,
+        Duration::from_secs(20),
+        crate::common::finished,
+    );
+    assert_eq!(
+        harness.state().run_summary().unwrap().outcome,
+        Some(ricochet_lab::solver::Outcome::Cancelled)
+    );
+    // The status line speaks of the solve; the hint panel says its own.
+    let status = harness.state().status_message().unwrap_or_default();
+    assert!(status.ends_with(" was cancelled."), "{status}");
+    harness.get_by_label("Hint cancelled.");
 }

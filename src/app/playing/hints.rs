@@ -1,69 +1,183 @@
 //! Play mode's hints: `H` (or the Hint button) shows the next level for the current position,
-//! from the optimal move count to the whole solution. The hint is computed on a worker thread;
-//! a move, a new game or an edit makes it stale, and the next request starts again at level 1.
+//! from the optimal move count to the whole solution. The move count is the optimum of one
+//! solve, and comes at once from the board's finished solve of the same position when an
+//! optimal solver made one; the other levels need the first of the sorted optimal solutions,
+//! searched for on a worker thread. Cancel (or Escape) stops the search; a move, a new game or
+//! an edit makes the hint stale, and the next request starts again at level 1.
 
+use crate::app::shell::commands::Command;
 use crate::app::{RicochetApp, widgets};
 use crate::model::Puzzle;
 use crate::solver::analysis::hints::{Hint, HintLevel};
-use crate::worker::hint::{HintResult, spawn_hint};
-use crate::worker::{Drained, drain_slot};
+use crate::solver::{Optimality, Outcome, Report, SolverRef};
+use crate::worker::hint::{HintResult, spawn_hint_at};
+use crate::worker::{Drained, RunEnd};
 use crate::worker::{Task, Waker};
 use std::time::Duration;
 
 /// The time a hint may take before it gives up.
 pub const HINT_TIME_LIMIT: Duration = Duration::from_secs(60);
 
+/// What the hint panel says once a hint was cancelled.
+pub const HINT_CANCELLED: &str = "Hint cancelled.";
+
+/// A search for a hint under way, and the level it answers up to.
+struct HintSearch {
+    task: Task<HintResult>,
+    /// [`HintLevel::MoveCount`] for a solve alone; [`HintLevel::Solution`] for the search of
+    /// the first solution, which answers every level.
+    answers: HintLevel,
+}
+
 /// The hint of one position, and how much of it is shown.
 #[derive(Default)]
 pub struct HintState {
     /// The position the hint is for.
     position: Option<Puzzle>,
-    /// The level shown (or to show when the computation ends).
+    /// The level asked for: shown once the hint covers it.
     level: Option<HintLevel>,
-    task: Option<Task<HintResult>>,
+    /// A finished run of an optimal solver on the position, for the hint to start from.
+    known: Option<Report>,
+    search: Option<HintSearch>,
     result: Option<HintResult>,
+    /// Whether the last search was cancelled (until the next request).
+    cancelled: bool,
+    /// How many searches were started for the position.
+    searches: usize,
 }
 
 impl HintState {
     /// Asks for the next hint level of `position`: the first level when the position is new,
-    /// otherwise one level more than shown. Starts the worker when the hint is not known.
-    pub fn request(&mut self, position: &Puzzle, waker: Waker) -> Result<(), String> {
+    /// otherwise one level more than asked for before. `board_solve` is a finished run of the
+    /// same position, when the board has one: the move count is read from it at once when its
+    /// solver is optimal, and the search of the other levels skips its solve. Starts a search
+    /// when the hint known does not cover the level.
+    pub fn request(
+        &mut self,
+        position: &Puzzle,
+        board_solve: Option<Report>,
+        waker: Waker,
+    ) -> Result<(), String> {
         if self.position.as_ref() == Some(position) {
             self.level = Some(self.level.map_or(HintLevel::MoveCount, HintLevel::next));
+        } else {
+            self.forget();
+            self.position = Some(position.clone());
+            self.level = Some(HintLevel::MoveCount);
+        }
+        self.cancelled = false;
+        if let Some(report) = board_solve.filter(|report| optimum_of(report).is_some()) {
+            self.known = Some(report);
+        }
+        self.ensure_answer(waker)
+    }
+
+    /// Starts what the level asked for needs: nothing when the hint known covers it or a
+    /// search that will is under way; the move count of the known run when it is all that is
+    /// asked for; otherwise a search (in place of one that answers less).
+    fn ensure_answer(&mut self, waker: Waker) -> Result<(), String> {
+        let (Some(position), Some(level)) = (&self.position, self.level) else {
+            return Ok(());
+        };
+        if self.covers(level) {
             return Ok(());
         }
-        self.forget();
-        let task = spawn_hint(position.clone(), Some(HINT_TIME_LIMIT), waker)
-            .map_err(|e| format!("The hint could not start: {e}"))?;
-        self.position = Some(position.clone());
-        self.level = Some(HintLevel::MoveCount);
-        self.task = Some(task);
+        if self.search.as_ref().is_some_and(|s| s.answers >= level) {
+            return Ok(());
+        }
+        if level == HintLevel::MoveCount
+            && let Some(hint) = self.known.as_ref().and_then(optimum_of)
+        {
+            self.result = Some(Ok(hint));
+            return Ok(());
+        }
+        // Every level after the first reads the first solution, so one search answers them all.
+        let answers = if level == HintLevel::MoveCount {
+            HintLevel::MoveCount
+        } else {
+            HintLevel::Solution
+        };
+        let task = spawn_hint_at(
+            position.clone(),
+            answers,
+            self.known.clone(),
+            Some(HINT_TIME_LIMIT),
+            waker,
+        )
+        .map_err(|e| format!("The hint could not start: {e}"))?;
+        // Dropping a search that answers less cancels it.
+        self.search = Some(HintSearch { task, answers });
+        self.searches += 1;
         Ok(())
+    }
+
+    /// Whether the hint known shows everything `level` shows.
+    fn covers(&self, level: HintLevel) -> bool {
+        match &self.result {
+            Some(Ok(hint)) => hint.covers(level),
+            Some(Err(_)) => true,
+            None => false,
+        }
+    }
+
+    /// Stops the search under way, if any, and says so: the level asked for goes back to the
+    /// last one the hint known covers. Returns whether there was a search to stop.
+    pub fn cancel(&mut self) -> bool {
+        let Some(search) = self.search.take() else {
+            return false;
+        };
+        // The thread stops at its next poll of the flag; its answer is not waited for.
+        search.task.cancel();
+        self.level = HintLevel::ALL
+            .into_iter()
+            .rev()
+            .find(|&level| self.result.is_some() && self.covers(level));
+        self.cancelled = true;
+        true
     }
 
     /// Drops the hint (the position changed); a running computation is cancelled.
     pub fn forget(&mut self) {
-        if let Some(task) = &self.task {
-            task.cancel();
+        if let Some(search) = &self.search {
+            search.task.cancel();
         }
         *self = HintState::default();
     }
 
     /// Takes the worker's answer when it has come.
     pub fn drain(&mut self) {
+        let Some(search) = &self.search else {
+            return;
+        };
         // The task sends one message: the hint.
-        let drained = drain_slot(&mut self.task, |result| {
-            self.result = Some(result);
+        let mut answer = None;
+        match search.task.drain(|result| {
+            answer = Some(result);
             true
-        });
-        if drained == Drained::Lost {
-            self.result = Some(Err("The hint's thread stopped without an answer.".into()));
+        }) {
+            Drained::Waiting => return,
+            Drained::Finished => self.result = answer,
+            Drained::Lost => {
+                self.result = Some(Err("The hint's thread stopped without an answer.".into()));
+            }
         }
+        self.search = None;
     }
 
     /// Whether the hint is being computed.
     pub fn is_computing(&self) -> bool {
-        self.task.is_some()
+        self.search.is_some()
+    }
+
+    /// Whether the last search was cancelled and nothing was asked for since.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// How many searches were started for the position (none when every level shown came
+    /// from the board's finished solve).
+    pub fn searches(&self) -> usize {
+        self.searches
     }
 
     /// The position the hint belongs to.
@@ -71,8 +185,8 @@ impl HintState {
         self.position.as_ref()
     }
 
-    /// The lines shown: `Moves: N` first, then what the level adds; empty while computing or
-    /// before any request.
+    /// The lines shown: `Moves: N` first, then what the level adds; while a search for more
+    /// is under way, what is known already; empty before any answer.
     pub fn lines(&self) -> Vec<String> {
         match (&self.result, self.level) {
             (Some(Ok(hint)), Some(level)) => hint.lines(level),
@@ -89,33 +203,64 @@ impl HintState {
         }
     }
 
-    /// The hint's part of the play panel: a Hint button and the lines shown. Returns whether
-    /// the button was clicked.
-    pub fn ui(&self, ui: &mut egui::Ui) -> bool {
+    /// The hint's part of the play panel: a Hint button, while a search runs a spinner and
+    /// its Cancel button, and the lines shown.
+    pub fn ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         ui.separator();
         let label = match self.level {
             Some(level) if self.result.is_some() && level < HintLevel::Solution => "More hint",
             _ => "Hint",
         };
-        let clicked = ui
+        if ui
             .button(label)
             .on_hover_text("The next hint for this position (H)")
-            .clicked();
+            .clicked()
+        {
+            commands.push(Command::Hint);
+        }
         if self.is_computing() {
             ui.horizontal(|ui| {
                 widgets::calm_spinner(ui, None);
                 ui.label("Computing a hint…");
+                if ui
+                    .button("Cancel hint")
+                    .on_hover_text("Stop computing the hint (Esc)")
+                    .clicked()
+                {
+                    commands.push(Command::CancelHint);
+                }
             });
         }
         for line in self.lines() {
             ui.label(egui::RichText::new(line).monospace());
         }
-        clicked
+        if self.cancelled {
+            ui.label(HINT_CANCELLED);
+        }
+    }
+}
+
+/// The hint a finished run gives at once: the move count of an optimal solver's solution, or
+/// its proof that no solution exists. The worker replayed the solution on the position before
+/// calling the run solved; a solver that does not guarantee optimal answers gives nothing.
+fn optimum_of(report: &Report) -> Option<Hint> {
+    let optimal = report
+        .solver
+        .solver_id()
+        .is_ok_and(|id| id.kind().optimality == Optimality::Guaranteed);
+    if !optimal {
+        return None;
+    }
+    match &report.outcome {
+        Outcome::Solved { moves } => Some(Hint::MoveCount { moves: moves.len() }),
+        Outcome::Unsolvable { within: None } => Some(Hint::Unsolvable { within: None }),
+        _ => None,
     }
 }
 
 impl RicochetApp {
-    /// Asks for the next hint level of the position in play.
+    /// Asks for the next hint level of the position in play, starting from the board's
+    /// finished solve when it solved this very position.
     pub(in crate::app) fn request_hint(&mut self) {
         let Some(position) = self
             .play
@@ -127,18 +272,37 @@ impl RicochetApp {
         };
         let waker = self.waker();
         let current = self.doc.revision();
-        if let Err(error) = self.derived.hints_mut(current).request(&position, waker) {
+        // The session is of this revision, so of these rules; the position must be the one
+        // it solved (a solve in play mode starts from the position then).
+        let board_solve = self
+            .derived
+            .session(current)
+            .filter(|session| session.puzzle == position)
+            .and_then(|session| match session.run.end() {
+                Some(RunEnd::Finished(report)) => Some(report.clone()),
+                _ => None,
+            });
+        if let Err(error) = self
+            .derived
+            .hints_mut(current)
+            .request(&position, board_solve, waker)
+        {
             self.error(error);
         }
     }
 
+    /// Stops computing the hint, when it is being computed; returns whether it was.
+    pub(in crate::app) fn cancel_hint(&mut self) -> bool {
+        let cancelled = self.derived.hints_mut(self.doc.revision()).cancel();
+        if cancelled {
+            self.note(format!("{HINT_CANCELLED} Press H to ask again."));
+        }
+        cancelled
+    }
+
     /// The hint's part of the play panel; a hint for another position than the one in play is
     /// dropped first.
-    pub(in crate::app) fn hint_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        commands: &mut Vec<crate::app::shell::commands::Command>,
-    ) {
+    pub(in crate::app) fn hint_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let Some(play) = &self.play else {
             return;
         };
@@ -146,9 +310,7 @@ impl RicochetApp {
         if hints.position().is_some_and(|p| *p != play.position()) {
             hints.forget();
         }
-        if hints.ui(ui) {
-            commands.push(crate::app::shell::commands::Command::Hint);
-        }
+        hints.ui(ui, commands);
     }
 
     /// The hint lines shown in the play panel (for tests and tools that drive the app).
@@ -164,5 +326,68 @@ impl RicochetApp {
         self.derived
             .hints(self.doc.revision())
             .is_some_and(HintState::is_computing)
+    }
+
+    /// Whether the last hint search was cancelled (and shows so).
+    pub fn hint_cancelled(&self) -> bool {
+        self.derived
+            .hints(self.doc.revision())
+            .is_some_and(HintState::is_cancelled)
+    }
+
+    /// How many searches the hint of the position in play has started: none when its answer
+    /// came from the board's finished solve.
+    pub fn hint_searches(&self) -> usize {
+        self.derived
+            .hints(self.doc.revision())
+            .map_or(0, HintState::searches)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Direction, Move, RobotColor};
+
+    fn report(solver: &'static str, outcome: Outcome) -> Report {
+        Report {
+            solver,
+            outcome,
+            depths: Vec::new(),
+            elapsed: Duration::ZERO,
+            peak_memory: 0,
+            nodes: 0,
+            threads: 1,
+            cpu_millis: None,
+            huge_page_bytes: None,
+        }
+    }
+
+    #[test]
+    fn only_an_optimal_solvers_finished_answer_gives_the_move_count() {
+        let moves = vec![
+            Move {
+                robot: RobotColor::Red,
+                dir: Direction::North,
+            };
+            7
+        ];
+        let solved = Outcome::Solved { moves };
+        assert_eq!(
+            optimum_of(&report("fast", solved.clone())),
+            Some(Hint::MoveCount { moves: 7 })
+        );
+        assert_eq!(optimum_of(&report("dls", solved.clone())), None);
+        assert_eq!(optimum_of(&report("no-such-solver", solved)), None);
+        assert_eq!(
+            optimum_of(&report("iddfs", Outcome::Unsolvable { within: None })),
+            Some(Hint::Unsolvable { within: None })
+        );
+        // A proof within a depth limit says nothing of longer solutions.
+        let bounded = Outcome::Unsolvable { within: Some(10) };
+        assert_eq!(optimum_of(&report("iddfs", bounded)), None);
+        for stopped in [Outcome::Cancelled, Outcome::TimeLimit, Outcome::NotFound] {
+            assert_eq!(optimum_of(&report("fast", stopped)), None);
+        }
     }
 }

@@ -108,6 +108,10 @@ pub enum Command {
     Solve,
     /// Cancel the running solve.
     Cancel,
+    /// Stop computing the hint.
+    CancelHint,
+    /// Stop what runs at the user's request: the hint being computed and the solve (Escape).
+    CancelRunning,
     /// Step or play the solution.
     Playback(PlaybackControl),
     /// Forget the plot history.
@@ -284,13 +288,15 @@ impl RicochetApp {
             Command::PlayListedSolution(index) => self.play_listed_solution(index),
             Command::ShowPrefix(moves) => self.show_prefix(moves),
             Command::Solve => self.solve(),
-            Command::Cancel => {
-                if let Some(session) = self.derived.session_mut(self.doc.revision())
-                    && !session.run.is_finished()
-                {
-                    session.run.cancel();
-                    self.note("Cancelling the solve.");
-                }
+            Command::Cancel => self.cancel_solve(),
+            Command::CancelHint => {
+                self.cancel_hint();
+            }
+            Command::CancelRunning => {
+                // Both stop; when both ran, the status line speaks of the solve, the hint
+                // panel says its own.
+                self.cancel_hint();
+                self.cancel_solve();
             }
             Command::Playback(control) => {
                 if control == PlaybackControl::Close {
@@ -529,6 +535,16 @@ impl RicochetApp {
                 self.note(format!("New game dealt with seed {seed}"));
             }
             Err(error) => self.error(format!("No new game on this board: {error}")),
+        }
+    }
+
+    /// Cancels the running solve, if any.
+    fn cancel_solve(&mut self) {
+        if let Some(session) = self.derived.session_mut(self.doc.revision())
+            && !session.run.is_finished()
+        {
+            session.run.cancel();
+            self.note("Cancelling the solve.");
         }
     }
 

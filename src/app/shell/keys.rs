@@ -48,7 +48,7 @@ pub enum Action {
     PlayMode,
     /// Start the chosen solver.
     Solve,
-    /// Cancel the running solve.
+    /// Cancel the hint being computed and the running solve.
     Cancel,
     /// Select a robot.
     Select(RobotColor),
@@ -137,7 +137,7 @@ pub fn bindings() -> Vec<KeyBinding> {
             key(NONE, Key::Escape),
             Always,
             A::Cancel,
-            "Close the window on top, or cancel the running solve",
+            "Close the window on top, or cancel the hint and the solve under way",
         ),
     ];
     for (color, k) in [
@@ -355,7 +355,7 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
         Action::EditMode => Command::SetMode(Mode::Edit),
         Action::PlayMode => Command::SetMode(Mode::Play),
         Action::Solve => Command::Solve,
-        Action::Cancel => Command::Cancel,
+        Action::Cancel => Command::CancelRunning,
         Action::Select(color) => Command::SelectRobot(color),
         Action::Slide(dir) => Command::MoveRobot(dir),
         Action::UndoMove => Command::UndoMove,
