@@ -90,15 +90,11 @@ pub fn palette(dark_mode: bool) -> &'static Palette {
     if dark_mode { &DARK } else { &LIGHT }
 }
 
-/// A robot's body colour.
+/// A robot's body colour: the one table the prints read too ([`crate::print::robot_rgb`]), so
+/// a printed or exported board shows the robots as the window does.
 pub fn robot(color: RobotColor) -> Color32 {
-    match color {
-        RobotColor::Red => Color32::from_rgb(214, 48, 49),
-        RobotColor::Green => Color32::from_rgb(46, 160, 67),
-        RobotColor::Blue => Color32::from_rgb(41, 98, 214),
-        RobotColor::Yellow => Color32::from_rgb(235, 180, 0),
-        RobotColor::Silver => Color32::from_rgb(150, 155, 165),
-    }
+    let crate::print::Rgb(r, g, b) = crate::print::robot_rgb(color);
+    Color32::from_rgb(r, g, b)
 }
 
 /// A robot's colour for lines and text drawn on the board: brighter than its body on the

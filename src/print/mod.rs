@@ -260,7 +260,8 @@ const GOAL: Rgb = Rgb(250, 214, 110);
 /// A wall's width as a share of a cell's side.
 const WALL_WIDTH: f32 = 0.12;
 
-/// A robot's body colour, as the app paints it.
+/// A robot's body colour: the one table of robot colours, read by the prints and by the
+/// app's theme alike.
 pub fn robot_rgb(color: RobotColor) -> Rgb {
     match color {
         RobotColor::Red => Rgb(214, 48, 49),
