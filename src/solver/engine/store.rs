@@ -209,10 +209,14 @@ impl EngineStore {
 /// Checks an engine name: a word of letters, digits, `-`, `_` and `.`, not a built-in
 /// solver's name.
 pub fn check_name(name: &str) -> Result<(), StoreError> {
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    if name.is_empty() {
+        return Err(StoreError::Name(
+            "the engine has no name: give it one of letters, digits, '-', '_' and '.'".into(),
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
     {
         return Err(StoreError::Name(format!(
             "'{name}' cannot name an engine: use letters, digits, '-', '_' and '.'"
@@ -229,6 +233,19 @@ pub fn check_name(name: &str) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_name_is_said_as_such() {
+        let message = check_name("").unwrap_err().to_string();
+        assert!(message.starts_with("the engine has no name"), "{message}");
+        let message = check_name("two words").unwrap_err().to_string();
+        assert!(
+            message.contains("'two words' cannot name an engine"),
+            "{message}"
+        );
+        assert!(check_name("bfs").is_err());
+        assert!(check_name("bfs-python").is_ok());
+    }
 
     fn spec(name: &str) -> EngineSpec {
         EngineSpec {
