@@ -47,8 +47,9 @@ use document::Document;
 use document::Revision;
 use document::derived::DerivedResults;
 use document::draft::{self, Draft, parse_draft, write_draft};
-use document::state::{self, AppState, Mode};
-use editing::editor::{self, EditorInteraction};
+use document::mode::Mode;
+use document::state::{self, AppState};
+use editing::editor::EditorInteraction;
 use editing::new_board::NewBoardWindow;
 use files::FileWindows;
 use files::settings_file;
@@ -657,7 +658,7 @@ pub fn window_title(name: &str, unsaved: bool) -> String {
 
 /// The first letter made upper case, for error messages shown as sentences.
 fn capital(text: &str) -> String {
-    editor::capitalised(text)
+    widgets::capitalised(text)
 }
 
 impl eframe::App for RicochetApp {

@@ -6,7 +6,7 @@ use crate::app::document::draft::{Draft, Edit, describe_target};
 use crate::app::shell::commands::{Command, UndoStep};
 use crate::app::theme;
 use crate::app::widgets;
-use crate::app::widgets::{color_swatch, labeled_drag};
+use crate::app::widgets::{capitalised, color_swatch, labeled_drag};
 use crate::model::tiles::{self, TileVariant};
 use crate::model::{Direction, Goal, Pos, RobotColor, Rules, Shape, Target, TargetColor};
 use rand::SeedableRng;
@@ -709,14 +709,5 @@ fn open_board_tiles(settings: &EditorSettings) -> String {
                 .collect();
             format!("The open board is built from tiles {}.", names.join(" "))
         }
-    }
-}
-
-/// "red" → "Red".
-pub fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
