@@ -126,7 +126,7 @@ fn nonsense_limits_are_refused() {
     }
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn interrupted(signal: i32, json: bool) -> (i32, String, String) {
     let mut args = vec!["solve", "boards/hardest-25.ron", "--solver", "iddfs"];
     if json {
@@ -153,7 +153,7 @@ fn interrupted(signal: i32, json: bool) -> (i32, String, String) {
     text(out)
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_and_sigterm_cancel_a_solve_and_report_it() {
     for signal in [libc::SIGINT, libc::SIGTERM] {
@@ -392,7 +392,7 @@ fn time_limits_past_the_clock_are_no_limit_or_a_clear_refusal_in_every_command()
     assert!(err.contains("not a positive number of seconds"), "{err}");
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[test]
 fn a_closed_pipe_is_a_quiet_exit_and_a_full_disk_a_message_in_every_command() {
     use std::io::{BufRead, BufReader};
@@ -711,7 +711,7 @@ fn a_game_id_with_a_byte_order_mark_or_a_wide_space_is_refused_by_name() {
 /// Runs a command in `dir` as on a disk with only `bytes` free: the system lets no file the
 /// command writes grow past that size (`RLIMIT_FSIZE`), and the write that would fails as a
 /// write to a full disk does.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn on_a_full_disk(dir: &std::path::Path, bytes: u64, args: &[&str]) -> (i32, String, String) {
     use std::os::unix::process::CommandExt;
     let mut command = lab();
@@ -746,7 +746,7 @@ fn names_in(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_leaves_no_half_written_file_and_names_the_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -816,7 +816,7 @@ fn a_full_disk_leaves_no_half_written_file_and_names_the_file() {
 /// output and errors. Under way means: once a line of its standard error contains `ready`,
 /// or, for a command that reports no progress, a moment after it started (long enough for the
 /// handler to be in place; the commands chosen run for many seconds).
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn interrupted_command(args: &[&str], ready: Option<&str>) -> (i32, String, String) {
     use std::io::{BufRead, BufReader, Read};
     let mut child = lab()
@@ -849,7 +849,7 @@ fn interrupted_command(args: &[&str], ready: Option<&str>) -> (i32, String, Stri
     (status.code().unwrap_or(-1), reader.join().unwrap(), err)
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_stops_hint_distances_accuracy_and_bench_with_what_finished() {
     let (code, out, err) = interrupted_command(&["hint", "boards/hardest-25.ron"], None);
