@@ -4,7 +4,11 @@
 //! opening a puzzle and installing the desktop entry.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+// Only the Linux tests (signals, file-size limits, full devices) pipe and time a child.
+#[cfg(target_os = "linux")]
+use std::process::Stdio;
+#[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
 fn lab() -> Command {
@@ -25,6 +29,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
     text(lab().args(args).output().unwrap())
 }
 
+#[cfg(target_os = "linux")]
 fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     text(lab().current_dir(dir).args(args).output().unwrap())
 }
