@@ -31,9 +31,10 @@
 //!   the configurations defined here and prints what comes back; clap stays there.
 //! - `testing` (tests only, and the `testing` feature): the boards and runs the tests share.
 //!
-//! Within a layer the same rule holds between files: no two sibling files import each other
-//! (the `no_two_sibling_files_import_each_other` test names any pair), so a part that two
-//! files share lives in a third below both.
+//! Within a layer the same rule holds between files: no files import each other, directly or
+//! round a loop of any length (the `no_import_cycle_between_module_files` test names the files
+//! of any loop), so a part that two files share lives in a third below both. A file may read
+//! its own ancestors' shared parts.
 //!
 //! # Where to add things
 //!
@@ -64,7 +65,7 @@ pub mod worker;
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeMap, BTreeSet};
     use std::path::{Path, PathBuf};
 
     /// Every `.rs` file under `dir`, sorted.
@@ -208,11 +209,24 @@ mod tests {
         paths
     }
 
-    // Two files that import each other are one concern in two places: a change to either can
-    // break the other, and neither can be read alone. Shared parts belong in a third file
-    // below both.
-    #[test]
-    fn no_two_sibling_files_import_each_other() {
+    /// The modules a file declares as its children (`mod name;`, `pub mod name;`, or a
+    /// registry line `mod name { ... }`), by name.
+    fn child_names(text: &str) -> Vec<String> {
+        text.lines()
+            .filter_map(|line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let at = words.iter().position(|word| *word == "mod")?;
+                let name = words.get(at + 1)?.trim_end_matches(';');
+                Some(name.to_string())
+            })
+            .collect()
+    }
+
+    /// The import graph between module files: an edge from a file to each other file whose
+    /// module it names, through `crate::` or `super::`, or (from a parent) through a child's
+    /// name. A file naming one of its own ancestors is not an edge: a child reads the parts
+    /// its parent shares, and the parent is the child's outside, not a neighbour.
+    fn import_graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = BTreeSet::new();
         source_files(&source, &mut files);
@@ -220,32 +234,135 @@ mod tests {
             .iter()
             .map(|file| module_path(&source, file))
             .collect();
-        let mut imports: BTreeSet<(Vec<String>, Vec<String>)> = BTreeSet::new();
+        let mut graph = BTreeMap::new();
         for file in &files {
             let module = module_path(&source, file);
             let text = std::fs::read_to_string(file).unwrap();
-            for path in named_paths(&text, &module) {
+            let mut paths = named_paths(&text, &module);
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            for child in child_names(code) {
+                let named = code.match_indices(&format!("{child}::")).any(|(at, _)| {
+                    !code[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                        || code[..at].ends_with("self::")
+                });
+                if named {
+                    let mut path = module.clone();
+                    path.push(child);
+                    paths.push(path);
+                }
+            }
+            let mut targets = BTreeSet::new();
+            for path in paths {
                 let target = (1..=path.len())
                     .rev()
                     .map(|length| path[..length].to_vec())
                     .find(|prefix| modules.contains(prefix));
                 if let Some(target) = target
-                    && target != module
-                    && target.len() == module.len()
-                    && target[..target.len() - 1] == module[..module.len() - 1]
+                    && !module.starts_with(&target)
                 {
-                    imports.insert((module.clone(), target));
+                    targets.insert(target);
+                }
+            }
+            graph.insert(module, targets);
+        }
+        graph
+    }
+
+    /// The strongly connected components of a graph with more than one node (Tarjan's
+    /// algorithm), each sorted, in a deterministic order.
+    fn cycles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Vec<String>>> {
+        struct Search<'a> {
+            graph: &'a BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+            index: BTreeMap<&'a Vec<String>, usize>,
+            low: BTreeMap<&'a Vec<String>, usize>,
+            stack: Vec<&'a Vec<String>>,
+            components: Vec<Vec<Vec<String>>>,
+        }
+        impl<'a> Search<'a> {
+            fn visit(&mut self, node: &'a Vec<String>) {
+                let number = self.index.len();
+                self.index.insert(node, number);
+                self.low.insert(node, number);
+                self.stack.push(node);
+                for next in self.graph.get(node).into_iter().flatten() {
+                    if !self.index.contains_key(next) {
+                        self.visit(next);
+                        let low = self.low[node].min(self.low[next]);
+                        self.low.insert(node, low);
+                    } else if self.stack.contains(&next) {
+                        let low = self.low[node].min(self.index[next]);
+                        self.low.insert(node, low);
+                    }
+                }
+                if self.low[node] == self.index[node] {
+                    let at = self.stack.iter().rposition(|entry| *entry == node).unwrap();
+                    let mut component: Vec<Vec<String>> = self.stack.drain(at..).cloned().collect();
+                    if component.len() > 1 {
+                        component.sort();
+                        self.components.push(component);
+                    }
                 }
             }
         }
-        let mutual: Vec<String> = imports
+        let mut search = Search {
+            graph,
+            index: BTreeMap::new(),
+            low: BTreeMap::new(),
+            stack: Vec::new(),
+            components: Vec::new(),
+        };
+        for node in graph.keys() {
+            if !search.index.contains_key(node) {
+                search.visit(node);
+            }
+        }
+        search.components.sort();
+        search.components
+    }
+
+    // Files that import each other, directly or round a longer loop, are one concern in
+    // several places: a change to any can break the others, and none can be read alone.
+    // Shared parts belong in a file below all of them.
+    #[test]
+    fn no_import_cycle_between_module_files() {
+        let graph = import_graph();
+        let found: Vec<String> = cycles(&graph)
             .iter()
-            .filter(|(from, to)| from < to && imports.contains(&(to.clone(), from.clone())))
-            .map(|(from, to)| format!("{} <-> {}", from.join("::"), to.join("::")))
+            .map(|component| {
+                let names: Vec<String> = component.iter().map(|module| module.join("::")).collect();
+                let edges: Vec<String> = component
+                    .iter()
+                    .flat_map(|from| {
+                        graph[from]
+                            .iter()
+                            .filter(|to| component.contains(to))
+                            .map(move |to| format!("{} -> {}", from.join("::"), to.join("::")))
+                    })
+                    .collect();
+                format!("{{{}}} through {}", names.join(", "), edges.join("; "))
+            })
             .collect();
-        assert!(
-            mutual.is_empty(),
-            "sibling files that import each other: {mutual:?}"
-        );
+        assert!(found.is_empty(), "import cycles: {found:#?}");
+    }
+
+    // The cycle finder itself: a loop of three is named whole, a chain is not a loop.
+    #[test]
+    fn the_cycle_finder_names_every_file_of_a_loop() {
+        let node = |name: &str| vec![name.to_string()];
+        let graph = BTreeMap::from([
+            (node("a"), BTreeSet::from([node("b")])),
+            (node("b"), BTreeSet::from([node("c")])),
+            (node("c"), BTreeSet::from([node("a"), node("d")])),
+            (node("d"), BTreeSet::new()),
+        ]);
+        assert_eq!(cycles(&graph), vec![vec![node("a"), node("b"), node("c")]]);
+        let chain = BTreeMap::from([
+            (node("a"), BTreeSet::from([node("b")])),
+            (node("b"), BTreeSet::new()),
+        ]);
+        assert!(cycles(&chain).is_empty());
     }
 }

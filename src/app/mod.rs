@@ -34,6 +34,7 @@ pub mod document;
 pub mod editing;
 pub mod experiments;
 pub mod files;
+mod launch;
 pub mod overlays;
 pub mod playing;
 pub mod run;
@@ -47,11 +48,12 @@ use document::Document;
 use document::Revision;
 use document::derived::DerivedResults;
 use document::draft::{self, Draft, parse_draft, write_draft};
-use document::state::{self, AppState, Mode};
-use editing::editor::{self, EditorInteraction};
+use document::mode::Mode;
+use document::state::{self, AppState};
+use editing::editor::EditorInteraction;
 use editing::new_board::NewBoardWindow;
 use files::FileWindows;
-use files::settings_file;
+pub use launch::{Opening, native_options, run_native};
 use playing::play::PlayState;
 use playing::playback::Playback;
 use run::plots::PlotHistory;
@@ -75,59 +77,6 @@ pub const RUN_REFRESH: Duration = Duration::from_millis(250);
 
 /// The name of the board the app opens with when nothing was stored.
 pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
-
-/// Opens the app window and runs it until it is closed, on `opening` when the program was
-/// started on a puzzle (`ricochet-lab PUZZLE`), else on the stored working board.
-pub fn run_native(opening: Option<Opening>) -> eframe::Result {
-    // Checked before eframe reads it, since some stored values would stop the app.
-    let report = settings_file::settings_file()
-        .map(|path| settings_file::repair_settings_file(&path))
-        .unwrap_or_default();
-    eframe::run_native(
-        APP_NAME,
-        native_options(),
-        Box::new(move |cc| {
-            let mut app = RicochetApp::new(cc);
-            app.report_settings(&report);
-            if let Some(opening) = opening {
-                app.apply_command(opening.command());
-            }
-            Ok(Box::new(app))
-        }),
-    )
-}
-
-/// A puzzle the program was started on, as a file manager's *Open with*, a desktop launcher
-/// or a terminal passes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Opening {
-    /// A puzzle file (.ron, or .txt in Kevin Cox's format), opened as the Open command opens
-    /// one: a file that cannot be read leaves the stored board and says why in the window.
-    File(std::path::PathBuf),
-    /// A game id (or a Cox board's text), imported as the Import window imports one.
-    Text(String),
-}
-
-impl Opening {
-    /// The command that opens it, asking first when the stored board has unsaved edits.
-    pub fn command(self) -> Command {
-        Command::Guarded(match self {
-            Opening::File(path) => Pending::Open(path),
-            Opening::Text(text) => Pending::Import(text),
-        })
-    }
-}
-
-/// The window options.
-pub fn native_options() -> eframe::NativeOptions {
-    eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title(APP_NAME)
-            .with_inner_size(WINDOW_SIZE)
-            .with_min_inner_size([720.0, 520.0]),
-        ..Default::default()
-    }
-}
 
 /// How the app presents itself: to a person at the screen, or to the screenshot command. Set
 /// once when the app is built, and read by name where it matters.
@@ -657,7 +606,7 @@ pub fn window_title(name: &str, unsaved: bool) -> String {
 
 /// The first letter made upper case, for error messages shown as sentences.
 fn capital(text: &str) -> String {
-    editor::capitalised(text)
+    widgets::capitalised(text)
 }
 
 impl eframe::App for RicochetApp {

@@ -139,6 +139,15 @@ pub fn calm_spinner(ui: &mut egui::Ui, size: Option<f32>) -> egui::Response {
     response
 }
 
+/// "red" → "Red".
+pub fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

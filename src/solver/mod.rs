@@ -297,27 +297,27 @@ pub struct Report {
 /// CPU time this process has used so far (user and system, all threads), where the system
 /// reports it.
 pub fn process_cpu_time() -> Option<Duration> {
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     {
         resource_cpu_time(libc::RUSAGE_SELF)
     }
-    #[cfg(not(unix))]
+    #[cfg(not(target_os = "linux"))]
     None
 }
 
 /// CPU time of this process's finished child processes so far (user and system), where the
 /// system reports it.
 pub fn children_cpu_time() -> Option<Duration> {
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     {
         resource_cpu_time(libc::RUSAGE_CHILDREN)
     }
-    #[cfg(not(unix))]
+    #[cfg(not(target_os = "linux"))]
     None
 }
 
 /// User and system time from `getrusage` for `who` (`RUSAGE_SELF` or `RUSAGE_CHILDREN`).
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn resource_cpu_time(who: libc::c_int) -> Option<Duration> {
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
     // SAFETY: getrusage writes a whole rusage into the pointer it is given on success.

@@ -4,12 +4,17 @@
 use super::Pages;
 
 /// The bytes of this process's anonymous memory backed by huge pages (`AnonHugePages` of
-/// `/proc/self/smaps_rollup`), on Linux.
+/// `/proc/self/smaps_rollup`), on Linux; `None` elsewhere.
 pub fn anon_huge_page_bytes() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
-    let line = text.lines().find(|l| l.starts_with("AnonHugePages:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    #[cfg(target_os = "linux")]
+    {
+        let text = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+        let line = text.lines().find(|l| l.starts_with("AnonHugePages:"))?;
+        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// Asks the kernel to back a big table (`bytes` bytes from `start`, allocated but not yet

@@ -1,10 +1,15 @@
-//! Frame time, measured: the CPU time of one frame of the main views (idle, solving, debugging
-//! with overlays), as the median and the 99th percentile over a few hundred frames. The
-//! figures are printed (`cargo nextest run --release --test app frame_time --no-capture`),
-//! never asserted, since they depend on the machine. A frame here is egui's whole pass: the
-//! app's logic and layout and the tessellation of its shapes, without a GPU.
+//! Frames while the solver works: a test that no frame waits for a long solve, counted in
+//! frames and solver rows rather than timed; and two measurements kept out of the suite's run
+//! (`#[ignore]`), since their figures depend on the machine and are printed, never asserted:
+//! the CPU time of one frame of the main views (idle, solving, debugging with overlays), as
+//! the median and the 99th percentile over a few hundred frames, and what the live probe costs
+//! a solve (`cargo nextest run --release --test app frame_time --run-ignored only
+//! --no-capture`). A frame here is egui's whole pass: the app's logic and layout and the
+//! tessellation of its shapes, without a GPU.
 
-use crate::common::{choose_solver, harness_on, start_debugging, step_to_event};
+use crate::common::{
+    HARD_GAME, choose_solver, harness_on, start_debugging, start_long_solve, step_to_event,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
@@ -14,8 +19,8 @@ use std::time::{Duration, Instant};
 /// Frames measured per view.
 const FRAMES: usize = 300;
 
-/// The median and the 99th percentile of `FRAMES` frames.
-fn measure(harness: &mut Harness<'_, RicochetApp>, view: &str) -> (Duration, Duration) {
+/// Prints the median and the 99th percentile of `FRAMES` frames.
+fn measure(harness: &mut Harness<'_, RicochetApp>, view: &str) {
     let mut times: Vec<Duration> = (0..FRAMES)
         .map(|frame| {
             // A moving pointer over the board, so hover work is part of every frame.
@@ -30,7 +35,6 @@ fn measure(harness: &mut Harness<'_, RicochetApp>, view: &str) -> (Duration, Dur
     let median = times[FRAMES / 2];
     let p99 = times[FRAMES * 99 / 100];
     println!("frame time, {view}: median {median:?}, 99th percentile {p99:?}");
-    (median, p99)
 }
 
 trait HoverAt {
@@ -43,13 +47,37 @@ impl HoverAt for Harness<'_, RicochetApp> {
     }
 }
 
+// The UI never waits for the solver: frames go on while the solve runs on its worker. Were a
+// frame to run the search, or to wait for its end, the run would be over once the frames are;
+// the hard game takes IDDFS many seconds beyond its first rows, and the frames a fraction of
+// a second.
 #[test]
+fn frames_go_on_while_a_long_solve_runs() {
+    let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |s| {
+        s.native_dialogs = false;
+    });
+    start_long_solve(&mut harness, 1);
+    const STEPPED: usize = 30;
+    for frame in 0..STEPPED {
+        harness.step();
+        let summary = harness.state().run_summary().expect("the solve's session");
+        assert!(
+            summary.running,
+            "the solve of {HARD_GAME} ended during frame {frame} of {STEPPED}: {:?}",
+            summary.outcome
+        );
+    }
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(5);
+}
+
+#[test]
+#[ignore = "a measurement: run with --run-ignored only --no-capture"]
 fn frame_times_of_the_main_views_are_measured() {
     let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |s| {
         s.native_dialogs = false;
     });
-    let (median, p99) = measure(&mut harness, "idle");
-    assert!(median <= p99);
+    measure(&mut harness, "idle");
 
     // A long solve: the deck's 22-move puzzle with IDDFS runs for many frames.
     choose_solver(&mut harness, "iddfs");
@@ -77,6 +105,7 @@ fn frame_times_of_the_main_views_are_measured() {
 /// the cancel flag polled) slows a solve: the same IDDFS runs with no probe and through the
 /// app's worker, alternated so that both meet the same machine load. Printed, not asserted.
 #[test]
+#[ignore = "a measurement: run with --run-ignored only --no-capture"]
 fn the_live_probes_cost_is_measured() {
     use ricochet_lab::model::tiles::random_game;
     use ricochet_lab::solver::{self, Limits, NoProbe, SolverOptions};

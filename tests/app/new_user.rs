@@ -360,7 +360,7 @@ fn open_offers_the_folder_of_the_last_puzzle_opened_not_of_the_last_export() {
     let export = dir.path().join("exported.png");
     harness.state_mut().apply_command(Command::SaveTo(
         export.clone(),
-        ricochet_lab::app::files::SaveKind::Image,
+        ricochet_lab::app::shell::commands::SaveKind::Image,
     ));
     harness.run_ok();
     assert!(export.exists());

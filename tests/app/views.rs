@@ -11,7 +11,9 @@ use crate::common::{
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::{RicochetApp, document::state::AppState};
+use ricochet_lab::app::RicochetApp;
+use ricochet_lab::app::document::mode::Mode;
+use ricochet_lab::app::document::state::AppState;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::Outcome;
@@ -307,13 +309,27 @@ fn the_last_board_of_the_open_list_answers_near_its_bottom_edge() {
 
 #[test]
 fn the_solve_button_names_its_key_for_every_mode() {
+    use egui_kittest::kittest::NodeT;
     let mut harness = app_harness();
-    harness.get_by_label("Solve").hover();
-    harness.run_steps(2);
-    std::thread::sleep(Duration::from_millis(700));
-    harness.run_steps(3);
-    assert!(harness.query_by_label_contains("S in play mode").is_none());
-    assert!(harness.query_by_label_contains("Solve (S)").is_some());
+    let hover_text_of_solve = |harness: &mut Harness<'_, RicochetApp>| {
+        harness.get_by_label("Solve").hover();
+        harness.run_steps(2);
+        std::thread::sleep(Duration::from_millis(700));
+        harness.run_steps(3);
+        harness.query_by_label_contains("Solve (").and_then(|node| {
+            // A text is a label node, whose words AccessKit keeps as its value.
+            let node = node.accesskit_node();
+            node.label().or_else(|| node.value())
+        })
+    };
+    // S solves in both modes, so the hover text names it, and says the same, in both.
+    let editing = hover_text_of_solve(&mut harness).expect("a hover text in edit mode");
+    assert!(editing.starts_with("Solve (S)"), "{editing}");
+    harness.key_press(egui::Key::P);
+    harness.run();
+    assert_eq!(harness.state().mode(), Mode::Play);
+    let playing = hover_text_of_solve(&mut harness).expect("a hover text in play mode");
+    assert_eq!(playing, editing);
 }
 
 #[test]

@@ -139,7 +139,7 @@ fn overlapping_shards_are_refused() {
     assert!(!dir.path().join("m.csv").exists());
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[test]
 fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
     use std::process::Stdio;

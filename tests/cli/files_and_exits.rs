@@ -4,7 +4,11 @@
 //! opening a puzzle and installing the desktop entry.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+// Only the Linux tests (signals, file-size limits, full devices) pipe and time a child.
+#[cfg(target_os = "linux")]
+use std::process::Stdio;
+#[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
 fn lab() -> Command {
@@ -25,6 +29,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
     text(lab().args(args).output().unwrap())
 }
 
+#[cfg(target_os = "linux")]
 fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     text(lab().current_dir(dir).args(args).output().unwrap())
 }
@@ -46,7 +51,7 @@ fn names_in(dir: &Path) -> Vec<String> {
 /// Runs the program through `sh -c` with `setup` (shell commands such as `ulimit -f 0` or
 /// `umask 077`) done first, in `dir`, with the file-size signal at the system's default
 /// whatever this test process inherited.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn run_after(setup: &str, dir: &Path, args: &[&str]) -> (i32, String, String) {
     use std::os::unix::process::CommandExt;
     let mut command = Command::new("sh");
@@ -399,7 +404,7 @@ fn bench_repeats_are_bounded_and_a_ctrl_c_ends_a_long_series_at_once() {
     let (code, _, err) = run(&["bench", "--repeat", "1001"]);
     assert_eq!(code, 2);
     assert!(err.contains("1..=1000"), "{err}");
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     {
         use std::io::{BufRead, BufReader};
         // A folder of one small puzzle, solved a thousand times, then the reference games.

@@ -14,7 +14,7 @@ const DECK_HINT: &str = "Moves: 21\nRobots: red, blue, yellow\nFirst move: RE\nS
 
 /// Runs `hint --level 4` on the deck puzzle, sends SIGINT after `delay`, and returns the exit
 /// code, output and errors.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn hint_interrupted_after(delay: Duration) -> (i32, String, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
         .args(["hint", "boards/real-21.ron", "--level", "4"])
@@ -34,7 +34,7 @@ fn hint_interrupted_after(delay: Duration) -> (i32, String, String) {
     )
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_at_any_moment_of_a_hint_says_cancelled_and_prints_no_hint() {
     let mut cancelled = 0;

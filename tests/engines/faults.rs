@@ -27,7 +27,9 @@ fn fault_engine(mode: &str, folder: &Path) -> (EngineSpec, PathBuf) {
     (spec, pids)
 }
 
-/// Whether a process still runs (a zombie waiting for its parent counts as gone).
+/// Whether a process still runs (a zombie waiting for its parent counts as gone), from
+/// `/proc` on Linux.
+#[cfg(target_os = "linux")]
 fn is_running(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => {
@@ -37,6 +39,20 @@ fn is_running(pid: u32) -> bool {
         }
         Err(_) => false,
     }
+}
+
+/// Whether a process still runs (a zombie waiting for its parent counts as gone), from `ps`
+/// where there is no `/proc`. A system without `ps` fails the test rather than passing it
+/// unchecked.
+#[cfg(not(target_os = "linux"))]
+fn is_running(pid: u32) -> bool {
+    let out = std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+        .expect("ps lists processes");
+    let state = String::from_utf8_lossy(&out.stdout);
+    let state = state.trim();
+    !state.is_empty() && !state.starts_with('Z')
 }
 
 /// Waits up to two seconds for every process the engine wrote down to be gone, and fails

@@ -8,9 +8,8 @@ use crate::app::board_view::{
     BoardGeometry, BoardScene, Hit, RobotSprite, board_ui, problem_shapes,
 };
 use crate::app::document::draft::problem_cells;
-use crate::app::document::state::Mode;
-use crate::app::editing::editor;
-use crate::app::overlays::assembly::{OverlaySources, stateless_details};
+use crate::app::document::mode::Mode;
+use crate::app::overlays::assembly::{DebuggedRun, OverlaySources, stateless_details};
 use crate::app::overlays::layers::overlay_drawing;
 use crate::app::shell::commands::Command;
 use crate::app::{RicochetApp, debugger, theme};
@@ -168,13 +167,16 @@ impl RicochetApp {
             settings: &settings,
             board,
             min_moves: scene.min_moves.as_deref(),
-            debugger,
+            debugger: debugger.map(|debugger| DebuggedRun {
+                picture: debugger.shown_picture(),
+                stateless: debugger.is_stateless_run(),
+            }),
             tracker: settings.graph_edges.then_some(&self.graph_tracker),
             focus,
             stateless,
             solution,
             distances,
-            analyzer: Some(&self.analyzer),
+            analyzer_heat: self.analyzer.heat_layer(board),
         };
         scene.overlay = overlay_drawing(&sources);
     }
@@ -263,7 +265,11 @@ fn cell_texts(board: &crate::model::Board, scene: &BoardScene, cell: Cell) -> Op
         .iter()
         .filter(|t| t.pos == pos)
         .map(|t| match t.color {
-            Some(color) => format!("{}: {}", editor::capitalised(color.name()), t.text),
+            Some(color) => format!(
+                "{}: {}",
+                crate::app::widgets::capitalised(color.name()),
+                t.text
+            ),
             None => t.text.clone(),
         })
         .collect();

@@ -4,11 +4,12 @@
 //! can be tagged with the revision it was computed on and shown only while that is current.
 //!
 //! Below the rooms of the window, with the parts they all share: the board as designed
-//! ([`draft`]), the store of every result derived from it ([`derived`]) and what the app keeps
-//! between runs ([`state`]).
+//! ([`draft`]), the store of every result derived from it ([`derived`]), whether it is edited
+//! or played ([`mode`]) and what the app keeps between runs ([`state`]).
 
 pub mod derived;
 pub mod draft;
+pub mod mode;
 pub mod state;
 
 use crate::model::{ModelError, Puzzle, tiles};

@@ -4,6 +4,7 @@
 //! The settings file is checked before the window opens ([`crate::app::files::settings_file`]), and
 //! [`AppState::clamped`] puts our own numbers back in the ranges the panels allow.
 
+pub use crate::app::document::mode::Mode;
 use crate::app::editing::editor::EditorSettings;
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -152,16 +153,6 @@ impl AppState {
         );
         (self, notes)
     }
-}
-
-/// What clicks and keys on the board do.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Mode {
-    /// Designing the board.
-    #[default]
-    Edit,
-    /// Playing it: select robots and slide them.
-    Play,
 }
 
 /// The solver panel's choices.

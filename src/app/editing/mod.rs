@@ -1,6 +1,8 @@
 //! Editing: the editor's tools and what clicks and drags on the board do while designing
-//! ([`editor`]), and the New board window ([`new_board`]). The board being designed and its
-//! history are the document's ([`crate::app::document`]).
+//! ([`editor`]), the choices kept between runs ([`settings`]), and the New board window
+//! ([`new_board`]). The board being designed and its history are the document's
+//! ([`crate::app::document`]).
 
 pub mod editor;
 pub mod new_board;
+pub mod settings;

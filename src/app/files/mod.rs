@@ -8,42 +8,12 @@
 
 pub mod settings_file;
 
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::shell::commands::{Command, Pending, Resolution, SaveKind};
 use crate::app::theme;
 use crate::app::{APP_NAME, widgets};
 use crate::model::Puzzle;
 use crate::model::formats::{self, Format, FormatError};
 use std::path::{Path, PathBuf};
-
-/// What a save writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SaveKind {
-    /// The native RON format.
-    Native,
-    /// Kevin Cox's text format.
-    Cox,
-    /// A picture of the board for print: SVG, or PNG when the name ends in `.png`.
-    Image,
-}
-
-impl SaveKind {
-    /// The file extension.
-    pub fn extension(self) -> &'static str {
-        match self {
-            SaveKind::Native => "ron",
-            SaveKind::Cox => "txt",
-            SaveKind::Image => "svg",
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self {
-            SaveKind::Native => "Save board as",
-            SaveKind::Cox => "Export as Cox text",
-            SaveKind::Image => "Export board image",
-        }
-    }
-}
 
 /// The in-app file windows and their text.
 #[derive(Clone, Debug, Default)]
@@ -400,17 +370,6 @@ pub fn unsaved_changes_ui(ctx: &egui::Context, pending: &Pending, commands: &mut
             }
         });
     });
-}
-
-/// The answer to the unsaved-changes question.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resolution {
-    /// Save, then go on.
-    Save,
-    /// Go on without saving.
-    Discard,
-    /// Do not go on.
-    Cancel,
 }
 
 /// Writes a screenshot as an opaque RGBA PNG, saved atomically.

@@ -2,12 +2,12 @@
 //! run's picture, the stateless stores, the last solution, the distance map, the analysis),
 //! and the layers that are on put together into one drawing for the board.
 
-use super::OverlaySettings;
-use crate::app::analyzer::AnalyzerView;
-use crate::app::debugger::Debugger;
+use super::{OverlayDrawing, OverlaySettings};
 use crate::app::overlays;
+use crate::app::widgets::capitalised;
 use crate::model::{Board, Cell, Direction, Puzzle, RobotColor};
 use crate::solver::analysis::distances::DistanceMap;
+use crate::solver::picture::SearchPicture;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
 use crate::solver::stateless::{IntermediateState, StatelessStores, compute_stores};
 use std::fmt::Write as _;
@@ -159,7 +159,7 @@ pub struct OverlaySources<'a> {
     /// The minimum-move table, when that layer is on.
     pub min_moves: Option<&'a [u16]>,
     /// A debugged run's picture.
-    pub debugger: Option<&'a Debugger>,
+    pub debugger: Option<DebuggedRun<'a>>,
     /// The editor's graph.
     pub tracker: Option<&'a GraphTracker>,
     /// The cell whose edges to show when not all are shown.
@@ -170,8 +170,18 @@ pub struct OverlaySources<'a> {
     pub solution: Option<(&'a Puzzle, &'a [crate::model::Move])>,
     /// The exact distance map of the position shown, and the robot whose distances to show.
     pub distances: Option<(&'a DistanceMap, RobotColor)>,
-    /// The board analyser, for its heat map.
-    pub analyzer: Option<&'a AnalyzerView>,
+    /// The board analyser's heat map, empty while it is off or analysed another board.
+    pub analyzer_heat: OverlayDrawing,
+}
+
+/// A debugged run as the overlays see it: data read from the debugger, so that the overlays
+/// stay below the debugger that draws them.
+#[derive(Clone, Copy)]
+pub struct DebuggedRun<'a> {
+    /// The picture at the event shown.
+    pub picture: &'a SearchPicture,
+    /// Whether the run is a stateless one (its picture holds the stores' states).
+    pub stateless: bool,
 }
 
 /// Every stateless state of one cell, one line each, for the hovered cell's tooltip; `None`
@@ -194,7 +204,7 @@ pub fn stateless_details(board: &Board, stores: &StatelessStores, cell: Cell) ->
         let _ = write!(
             text,
             "\n{} robot stops here after {} move{}",
-            crate::app::editing::editor::capitalised(state.color.name()),
+            capitalised(state.color.name()),
             state.moves,
             if state.moves == 1 { "" } else { "s" }
         );
@@ -203,7 +213,7 @@ pub fn stateless_details(board: &Board, stores: &StatelessStores, cell: Cell) ->
         let _ = write!(
             text,
             "\n{} robot passes moving {} after {} move{}",
-            crate::app::editing::editor::capitalised(state.color.name()),
+            capitalised(state.color.name()),
             state.dir.letter(),
             state.moves,
             if state.moves == 1 { "" } else { "s" }

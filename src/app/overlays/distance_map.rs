@@ -116,7 +116,7 @@ impl DistanceMapState {
     /// The overlay's controls and status in the Overlays tab.
     pub fn ui(&mut self, ui: &mut egui::Ui, settings: &mut OverlaySettings, robots: &[RobotColor]) {
         ui.label(egui::RichText::new("Exact distances").strong());
-        let name = |color: RobotColor| crate::app::editing::editor::capitalised(color.name());
+        let name = |color: RobotColor| crate::app::widgets::capitalised(color.name());
         let shown = settings
             .exact_robot
             .filter(|c| robots.contains(c))
@@ -203,7 +203,7 @@ fn theme_error(ui: &egui::Ui) -> egui::Color32 {
 impl RicochetApp {
     /// The position the exact distance map is for: the game in play, else the board edited.
     fn distance_position(&self) -> Option<Puzzle> {
-        if self.state.mode == crate::app::document::state::Mode::Play
+        if self.state.mode == crate::app::document::mode::Mode::Play
             && let Some(play) = &self.play
         {
             return Some(play.position());

@@ -116,9 +116,7 @@ impl OverlayLayer for SearchHeat {
 
     fn draw(&self, sources: &OverlaySources<'_>) -> OverlayDrawing {
         match sources.debugger {
-            Some(debugger) => {
-                super::search_heat_layer(sources.board, &debugger.shown_picture().heat)
-            }
+            Some(debugger) => super::search_heat_layer(sources.board, &debugger.picture.heat),
             None => OverlayDrawing::default(),
         }
     }
@@ -167,7 +165,7 @@ impl OverlayLayer for GraphEdges {
             // No cell hovered: only the changed edges.
             Some(sources.focus.unwrap_or(Cell::MAX))
         };
-        let picture = sources.debugger.map(|d| d.shown_picture());
+        let picture = sources.debugger.map(|d| d.picture);
         match (
             picture.and_then(|p| p.graph.as_ref().map(|g| (g, p))),
             sources.tracker,
@@ -222,10 +220,10 @@ impl OverlayLayer for Stateless {
         };
         // A debugged stateless run draws its states as of the shown event: the stores as they
         // grow while it runs, the complete stores once it has ended.
-        let debugged = sources.debugger.filter(|d| d.is_stateless_run());
+        let debugged = sources.debugger.filter(|d| d.stateless);
         match (debugged, sources.stateless) {
             (Some(debugger), _) => {
-                let picture = debugger.shown_picture();
+                let picture = debugger.picture;
                 match &picture.stores {
                     Some(stores) => stores_layer(stores),
                     None => super::stateless_layer(
@@ -338,10 +336,7 @@ impl OverlayLayer for AnalysisHeat {
     }
 
     fn draw(&self, sources: &OverlaySources<'_>) -> OverlayDrawing {
-        sources
-            .analyzer
-            .map(|analyzer| analyzer.heat_layer(sources.board))
-            .unwrap_or_default()
+        sources.analyzer_heat.clone()
     }
 }
 

@@ -2,7 +2,7 @@
 //! board's transform, with texts on plates so they read over fills, arrows and walls.
 
 use super::{Arrow, ArrowKind, CellText, HeatKind, OverlayDrawing};
-use crate::app::board_view::BoardGeometry;
+use crate::app::board_view::geometry::BoardGeometry;
 use crate::app::theme::{self, Palette};
 use crate::model::Direction;
 use egui::epaint::text::FontsView;

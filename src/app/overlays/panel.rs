@@ -22,7 +22,7 @@ pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
 /// The stateless layer's filters: one robot or all, final and intermediate states.
 pub fn stateless_filter_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     let name = |robot: Option<RobotColor>| match robot {
-        Some(color) => crate::app::editing::editor::capitalised(color.name()),
+        Some(color) => crate::app::widgets::capitalised(color.name()),
         None => "All robots".to_string(),
     };
     ui.horizontal(|ui| {

@@ -2,9 +2,9 @@
 //! the model's slide rule and the puzzle's rule options; the target is celebrated modestly.
 
 use crate::app::board_view::{RobotSprite, Trail, cell_center};
-use crate::app::editing::editor::capitalised;
 use crate::app::shell::commands::Command;
 use crate::app::theme;
+use crate::app::widgets::capitalised;
 use crate::app::widgets::color_swatch;
 use crate::model::{Cell, Direction, Move, MoveTables, Pos, Puzzle, RobotColor, format_moves};
 use egui::Pos2;

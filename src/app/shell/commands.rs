@@ -1,18 +1,13 @@
 //! Whole-app actions: each is collected as a [`Command`] while the panels are drawn and
-//! applied once at the end of the frame, so nothing changes halfway through a layout.
+//! applied once at the end of the frame, so nothing changes halfway through a layout. This
+//! file is only the vocabulary the panels speak; applying it is [`super::apply`].
 
-use crate::app::document::display_name;
+use crate::app::debugger::DebugCommand;
 use crate::app::document::draft::{Draft, Edit};
-use crate::app::document::state::Mode;
-use crate::app::files::{self, Resolution, SaveKind};
+use crate::app::document::mode::Mode;
 use crate::app::playing::playback::PlaybackControl;
-use crate::app::run::solver_panel::{self, SolveSession};
-use crate::app::{RicochetApp, capital, debugger, shell};
-use crate::model::formats::{self, cox, game_id};
-use crate::model::tiles::random_game_on;
 use crate::model::{Direction, RobotColor};
-use crate::solver::SolverChoice;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Whether a draft change starts a new undo step or joins the previous one (a drag stroke).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,7 +116,7 @@ pub enum Command {
     /// Show an error in the status line.
     Error(String),
     /// A debugger action.
-    Debug(debugger::DebugCommand),
+    Debug(DebugCommand),
     /// Compare the editor's incrementally updated slide graph with a fresh build.
     CheckGraph,
     /// Show or hide the Experiments window.
@@ -140,502 +135,44 @@ impl Command {
     }
 }
 
-impl RicochetApp {
-    /// Applies a command as a click or key would (for tests and tools that drive the app).
-    pub fn apply_command(&mut self, command: Command) {
-        self.apply(command);
-    }
+/// What a save writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveKind {
+    /// The native RON format.
+    Native,
+    /// Kevin Cox's text format.
+    Cox,
+    /// A picture of the board for print: SVG, or PNG when the name ends in `.png`.
+    Image,
+}
 
-    pub(in crate::app) fn apply(&mut self, command: Command) {
-        match command {
-            Command::Edit { edit, step } => self.apply_edit(&edit, step),
-            Command::Undo => {
-                if self.doc.undo() {
-                    self.after_board_change("the board was edited (undo)");
-                } else {
-                    self.note("Nothing to undo.");
-                }
-            }
-            Command::Redo => {
-                if self.doc.redo() {
-                    self.after_board_change("the board was edited (redo)");
-                } else {
-                    self.note("Nothing to redo.");
-                }
-            }
-            Command::SetMode(mode) => {
-                if self.state.mode != mode {
-                    self.state.mode = mode;
-                    self.play = None;
-                    self.editor.reset();
-                    // A solution played back belongs to the mode it was solved in: a game
-                    // starts without the answer drawn on it.
-                    self.derived.close_playback();
-                    self.ensure_play();
-                }
-            }
-            Command::Guarded(pending) => {
-                if self.is_dirty() {
-                    self.pending = Some(pending);
-                } else {
-                    self.perform(pending);
-                }
-            }
-            Command::ResolvePending(resolution) => self.resolve_pending(resolution),
-            Command::ShowNewWindow => self.new_window.show(),
-            Command::ShowAddEngine => self.add_engine.show(),
-            Command::EngineAdded(name) => {
-                self.note(format!(
-                    "Engine '{name}' registered in {}; it is the chosen solver now",
-                    self.engines
-                        .file()
-                        .map_or_else(|| "the settings".into(), |f| f.display().to_string())
-                ));
-                self.state.solver.solver = name;
-            }
-            Command::RemoveEngine(name) => match self.engines.remove(&name) {
-                Ok(_) => {
-                    self.note(format!("Engine '{name}' removed from the solvers"));
-                    if self.state.solver.solver == name {
-                        self.state.solver.solver =
-                            crate::app::document::state::SolverSettings::default().solver;
-                    }
-                }
-                Err(error) => self.error(format!("Engine '{name}' could not be removed: {error}")),
-            },
-            Command::ShowOpenWindow => self.windows.open = true,
-            Command::ShowImportWindow => {
-                self.windows.import = true;
-                self.windows.import_focus = true;
-            }
-            Command::ShowHelp => self.help_open = true,
-            Command::ToggleHelp => self.help_open = !self.help_open,
-            // Open starts in the folder of the last puzzle opened (the shipped boards before
-            // any), whatever was saved or exported since.
-            Command::OpenDialog => {
-                let start = self
-                    .windows
-                    .opened_folder
-                    .clone()
-                    .or_else(|| self.boards.clone());
-                if self.use_native_dialogs() {
-                    if let Some(path) = files::pick_open_file(start.as_deref()) {
-                        self.apply(Command::Guarded(Pending::Open(path)));
-                    }
-                } else {
-                    self.windows.path = start
-                        .map(|dir| format!("{}{}", dir.display(), std::path::MAIN_SEPARATOR))
-                        .unwrap_or_default();
-                    self.windows.open = true;
-                }
-            }
-            Command::Save => {
-                let _ = self.save();
-            }
-            Command::SaveAs(kind) => {
-                let _ = self.save_as(kind);
-            }
-            Command::SaveTo(path, kind) => {
-                if self.save_to(&path, kind) {
-                    self.windows.save = None;
-                }
-            }
-            Command::CopyGameId => match self.doc.validity() {
-                Ok(puzzle) => match game_id::write(puzzle) {
-                    Ok(id) => {
-                        self.ctx.copy_text(id.clone());
-                        self.note(format!("Copied the game id {id}"));
-                    }
-                    Err(error) => self.error(format!("This board has no game id: {error}")),
-                },
-                Err(error) => self.error(format!("This board has no game id: {error}")),
-            },
-            Command::SelectRobot(color) => {
-                if let Some(play) = &mut self.play
-                    && let Err(error) = play.select(color)
-                {
-                    self.error(capital(&error.to_string()));
-                }
-            }
-            Command::MoveRobot(dir) => {
-                let now = self.now();
-                if let Some(play) = &mut self.play {
-                    self.derived.close_playback();
-                    match play.slide(dir, now) {
-                        Ok(_) if play.is_reached() => {
-                            let count = play.moves().len();
-                            self.note(format!("Target reached in {count} moves."));
-                        }
-                        Ok(_) => {}
-                        Err(error) => self.error(capital(&error.to_string())),
-                    }
-                }
-            }
-            Command::UndoMove => {
-                if let Some(play) = &mut self.play {
-                    play.undo();
-                }
-            }
-            Command::ResetPlay => {
-                if let Some(play) = &mut self.play {
-                    play.reset();
-                }
-            }
-            Command::NewGame => self.new_game(),
-            Command::Hint => self.request_hint(),
-            Command::ListSolutions => self.list_solutions(),
-            Command::StopListing => self.stop_listing(),
-            Command::PlayListedSolution(index) => self.play_listed_solution(index),
-            Command::ShowPrefix(moves) => self.show_prefix(moves),
-            Command::Solve => self.solve(),
-            Command::Cancel => self.cancel_solve(),
-            Command::CancelHint => {
-                self.cancel_hint();
-            }
-            Command::CancelRunning => {
-                // Both stop; when both ran, the status line speaks of the solve, the hint
-                // panel says its own.
-                self.cancel_hint();
-                self.cancel_solve();
-            }
-            Command::Playback(control) => {
-                if control == PlaybackControl::Close {
-                    self.derived.close_playback();
-                } else {
-                    let now = self.now();
-                    if let Some(playback) = self.derived.playback_mut(self.doc.revision()) {
-                        playback.control(control, now);
-                    }
-                }
-            }
-            Command::ClearPlots => self.plots.clear(),
-            Command::Message(text) => self.note(text),
-            Command::Error(text) => self.error(text),
-            Command::Debug(command) => {
-                if let Some(debugger) = self.derived.debugger_mut(self.doc.revision()) {
-                    debugger.apply(command);
-                }
-            }
-            // The verdict speaks of the graph of the board as it is now: it goes with the next
-            // edit.
-            Command::CheckGraph => match self.graph_tracker.run_check() {
-                Ok(text) => self.note_on_board(text, false),
-                Err(text) => self.note_on_board(text, true),
-            },
-            Command::ToggleExperiments => self.experiments.open = !self.experiments.open,
-            Command::ToggleAnalyzer => self.analyzer.open = !self.analyzer.open,
+impl SaveKind {
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            SaveKind::Native => "ron",
+            SaveKind::Cox => "txt",
+            SaveKind::Image => "svg",
         }
     }
 
-    pub(in crate::app) fn apply_edit(&mut self, edit: &Edit, step: UndoStep) {
-        match self.doc.edit(edit, step == UndoStep::New) {
-            Ok(true) => {
-                self.after_board_change("the board was edited");
-            }
-            Ok(false) => {}
-            Err(error) => self.error(capital(&error.to_string())),
-        }
-    }
-
-    pub(in crate::app) fn perform(&mut self, pending: Pending) {
-        match pending {
-            Pending::Replace(draft, name) => {
-                let note = format!("New board: {name}");
-                self.set_document(*draft, None, Some(name), &note);
-            }
-            Pending::Open(path) => {
-                match files::load_puzzle_file(&path) {
-                    Ok((puzzle, format)) => {
-                        let name = display_name(&path);
-                        self.windows.opened_folder = path
-                            .parent()
-                            .filter(|dir| !dir.as_os_str().is_empty())
-                            .map(Path::to_path_buf);
-                        let file = (format == formats::Format::Native).then(|| path.clone());
-                        // A file in another format is imported: it keeps its name, not its path.
-                        self.set_document(
-                            Draft::from_puzzle(&puzzle),
-                            file,
-                            Some(name.clone()),
-                            &format!("Opened {name}"),
-                        );
-                        self.windows.open = false;
-                    }
-                    Err(error) => self.error(format!("Could not open {}: {error}", path.display())),
-                }
-            }
-            Pending::Import(text) => {
-                let text = text.trim();
-                let is_id = game_id::looks_like(text);
-                let parsed = if is_id {
-                    game_id::parse(text)
-                } else {
-                    cox::parse(text)
-                };
-                match parsed {
-                    Ok(puzzle) => {
-                        // The name is what the status line calls the board; the note says
-                        // what was done, without saying "Imported" twice.
-                        let (name, note) = if is_id {
-                            (text.to_string(), format!("Imported {text}"))
-                        } else {
-                            (
-                                "Imported Cox board".to_string(),
-                                "Imported a board from Cox text".to_string(),
-                            )
-                        };
-                        self.set_document(Draft::from_puzzle(&puzzle), None, Some(name), &note);
-                        self.windows.import = false;
-                    }
-                    Err(error) => self.error(format!("Could not import: {error}")),
-                }
-            }
-            Pending::Quit => {
-                self.close_confirmed = true;
-                self.ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-            }
-        }
-    }
-
-    pub(in crate::app) fn resolve_pending(&mut self, resolution: Resolution) {
-        let Some(pending) = self.pending.take() else {
-            return;
-        };
-        match resolution {
-            Resolution::Cancel => {}
-            Resolution::Discard => self.perform(pending),
-            Resolution::Save => match self.save() {
-                SaveResult::Saved => self.perform(pending),
-                SaveResult::Failed => {}
-                SaveResult::Asked => self.note("Choose where to save, then try again."),
-            },
-        }
-    }
-
-    pub(in crate::app) fn use_native_dialogs(&self) -> bool {
-        self.state.native_dialogs
-            && self.presentation.native_dialogs
-            && files::native_dialogs_available()
-    }
-
-    pub(in crate::app) fn save(&mut self) -> SaveResult {
-        match self.doc.file().map(Path::to_path_buf) {
-            Some(path) if formats::Format::of_path(&path) == Some(formats::Format::Native) => {
-                if self.save_to(&path, SaveKind::Native) {
-                    SaveResult::Saved
-                } else {
-                    SaveResult::Failed
-                }
-            }
-            _ => self.save_as(SaveKind::Native),
-        }
-    }
-
-    pub(in crate::app) fn save_as(&mut self, kind: SaveKind) -> SaveResult {
-        let proposal = files::save_as_proposal(self.doc.file(), self.boards.as_deref(), kind);
-        if self.use_native_dialogs() {
-            let name = proposal
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            match files::pick_save_file(kind, proposal.parent(), &name) {
-                Some(path) => {
-                    if self.save_to(&path, kind) {
-                        SaveResult::Saved
-                    } else {
-                        SaveResult::Failed
-                    }
-                }
-                None => SaveResult::Asked,
-            }
-        } else {
-            self.windows.path = proposal.display().to_string();
-            self.windows.save = Some(kind);
-            SaveResult::Asked
-        }
-    }
-
-    /// Saves (or exports) atomically; returns whether it worked.
-    pub(in crate::app) fn save_to(&mut self, path: &Path, kind: SaveKind) -> bool {
-        let puzzle = match self.doc.validity() {
-            Ok(puzzle) => puzzle.clone(),
-            Err(error) => {
-                let error = error.to_string();
-                self.error(format!("Cannot save this board yet: {error}"));
-                return false;
-            }
-        };
-        if kind == SaveKind::Image {
-            return self.export_image(&puzzle, path);
-        }
-        match formats::save_puzzle(&puzzle, path) {
-            Ok(()) => {
-                if kind == SaveKind::Native {
-                    self.doc.saved_to(path);
-                    self.note(format!("Saved {}", display_name(path)));
-                } else {
-                    self.note(format!("Exported {}", display_name(path)));
-                }
-                true
-            }
-            Err(error) => {
-                self.error(format!("Could not save: {error}"));
-                false
-            }
-        }
-    }
-
-    /// Draws the board for print and writes it atomically, as SVG or, for a `.png` name,
-    /// PNG at 300 dpi; returns whether it worked.
-    fn export_image(&mut self, puzzle: &crate::model::Puzzle, path: &Path) -> bool {
-        use crate::print::{self, ImageFormat, PrintOptions};
-        let Some(format) = ImageFormat::from_path(path) else {
-            self.error(format!(
-                "Could not export {}: the name must end in .svg or .png",
-                display_name(path)
-            ));
-            return false;
-        };
-        let written = print::image(
-            puzzle,
-            PrintOptions::default(),
-            format,
-            print::png::DEFAULT_DPI,
-        )
-        .map_err(|error| error.to_string())
-        .and_then(|bytes| {
-            formats::save_bytes_atomic_with(path, &bytes, formats::Overwrite::Allow)
-                .map_err(|error| error.to_string())
-        });
-        match written {
-            Ok(()) => {
-                self.note(format!(
-                    "Exported {} ({:.0} mm across)",
-                    display_name(path),
-                    print::DEFAULT_SIZE_MM
-                ));
-                true
-            }
-            Err(error) => {
-                self.error(format!("Could not export: {error}"));
-                false
-            }
-        }
-    }
-
-    pub(in crate::app) fn new_game(&mut self) {
-        let seed = self.state.editor.robots_seed;
-        let count = self.doc.draft().robots.len().clamp(1, 5);
-        match random_game_on(&self.doc.draft().board, seed, count) {
-            Ok(puzzle) => {
-                let mut draft = Draft::from_puzzle(&puzzle);
-                draft.rules = self.doc.draft().rules;
-                self.apply_edit(&Edit::Replace(Box::new(draft)), UndoStep::New);
-                self.state.editor.robots_seed += 1;
-                self.note(format!("New game dealt with seed {seed}"));
-            }
-            Err(error) => self.error(format!("No new game on this board: {error}")),
-        }
-    }
-
-    /// Cancels the running solve, if any.
-    fn cancel_solve(&mut self) {
-        if let Some(session) = self.derived.session_mut(self.doc.revision())
-            && !session.run.is_finished()
-        {
-            session.run.cancel();
-            self.note("Cancelling the solve.");
-        }
-    }
-
-    pub(in crate::app) fn solve(&mut self) {
-        let puzzle = match (&self.play, self.state.mode) {
-            (Some(play), Mode::Play) => play.position(),
-            _ => match self.doc.validity() {
-                Ok(puzzle) => puzzle.clone(),
-                Err(error) => {
-                    let error = error.to_string();
-                    self.error(format!("Cannot solve: {error}"));
-                    return;
-                }
-            },
-        };
-        // The engines file may have changed since the last look; the choice is read fresh.
-        self.engines.refresh(std::time::Instant::now());
-        let solver = match self.engines.resolve(&self.state.solver.solver) {
-            Ok(solver) => solver,
-            Err(problem) => {
-                self.error(format!("Cannot solve: {problem}"));
-                return;
-            }
-        };
-        if let Some(reason) = solver_panel::unsupported_rule(&solver, puzzle.rules()) {
-            self.error(format!("Cannot solve: {reason}"));
-            return;
-        }
-        let title = match &solver {
-            SolverChoice::BuiltIn(id) => id.kind().title.to_string(),
-            SolverChoice::Engine(spec) => solver_panel::engine_title(spec),
-        };
-        let job = solver_panel::job_for(&solver, puzzle.clone(), &self.state.solver);
-        let mut debugged = None;
-        let started = if self.state.debug.enabled {
-            let setup = crate::worker::debug::DebugSetup {
-                start_paused: self.state.debug.start_paused,
-                breakpoints: self.state.debug.breakpoints(puzzle.board(), None),
-                ..Default::default()
-            };
-            job.spawn_debug(self.waker(), setup).map(|(run, handle)| {
-                debugged = Some(debugger::Debugger::new(handle, puzzle.clone()));
-                run
-            })
-        } else {
-            job.spawn(self.waker())
-        };
-        match started {
-            Ok(run) => {
-                let current = self.doc.revision();
-                self.serial += 1;
-                // The new run takes the last one's place, with everything that came of it:
-                // dropping a run still going cancels it.
-                self.derived.start_session(
-                    current,
-                    SolveSession {
-                        run,
-                        puzzle,
-                        puzzle_name: self.doc.name(),
-                        revision: current,
-                        serial: self.serial,
-                        interrupted: None,
-                        recorded: false,
-                    },
-                );
-                // The note speaks of this board's run: an edit, which cancels the run, takes
-                // it away with the run (the Run tab says what became of it).
-                if let Some(debugger) = debugged {
-                    self.derived.set_debugger(current, debugger);
-                    self.dock = shell::DockTab::Debugger;
-                    self.note_on_board(
-                        format!(
-                            "Solving with {title} in debug mode (untick Debug mode for a plain run)"
-                        ),
-                        false,
-                    );
-                } else {
-                    self.note_on_board(format!("Solving with {title}"), false);
-                }
-            }
-            Err(error) => self.error(format!("Could not start the solver: {error}")),
+    /// The title of the window or dialog that asks where to write.
+    pub fn title(self) -> &'static str {
+        match self {
+            SaveKind::Native => "Save board as",
+            SaveKind::Cox => "Export as Cox text",
+            SaveKind::Image => "Export board image",
         }
     }
 }
 
-/// What a save attempt came to.
-pub(in crate::app) enum SaveResult {
-    /// Written.
-    Saved,
-    /// Not written; the status line says why.
-    Failed,
-    /// A dialog or window was shown (or cancelled); nothing was saved yet.
-    Asked,
+/// The answer to the unsaved-changes question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// Save, then go on.
+    Save,
+    /// Go on without saving.
+    Discard,
+    /// Do not go on.
+    Cancel,
 }

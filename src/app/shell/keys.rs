@@ -3,10 +3,9 @@
 //! a key can never do one thing and be described as another.
 
 use crate::app::debugger::DebugCommand;
-use crate::app::document::state::Mode;
-use crate::app::files::SaveKind;
+use crate::app::document::mode::Mode;
 use crate::app::playing::playback::PlaybackControl;
-use crate::app::shell::commands::Command;
+use crate::app::shell::commands::{Command, SaveKind};
 use crate::model::{Direction, RobotColor};
 use egui::{Key, KeyboardShortcut, Modifiers};
 

@@ -162,7 +162,7 @@ impl RicochetApp {
     pub(in crate::app) fn close_top_window(&mut self) {
         if self.pending.is_some() {
             self.queued.push(Command::ResolvePending(
-                crate::app::files::Resolution::Cancel,
+                crate::app::shell::commands::Resolution::Cancel,
             ));
         } else if self.analyzer.open {
             self.analyzer.open = false;

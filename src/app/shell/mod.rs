@@ -1,15 +1,17 @@
 //! The shell: the panels, menus and status line around the board, and the windows over it.
 //!
 //! The room also holds what runs the frame apart from any one panel: the whole-app actions
-//! ([`commands`]), the table of keys ([`keys`]), the logic that is not drawing ([`logic`]), the
-//! Help window ([`help`]), the order of the windows over the board ([`windows`]) and the
-//! screenshot command ([`screenshot`]).
+//! ([`commands`], the vocabulary every room speaks, and [`apply`], which carries them out),
+//! the table of keys ([`keys`]), the logic that is not drawing ([`logic`]), the Help window
+//! ([`help`]), the order of the windows over the board ([`windows`]) and the screenshot
+//! command ([`screenshot`]).
 //!
 //! Panels have fixed widths, so nothing a panel shows can move the board or another panel
 //! under the pointer. The right-hand dock has the solver's controls on top, always in the same
 //! place, and below them one of three tabs: the run (result, per-depth rows, playback), the
 //! debugger (controls, node, event log) and the overlay layers.
 
+pub mod apply;
 pub mod commands;
 pub mod help;
 pub mod keys;
@@ -17,12 +19,13 @@ pub mod logic;
 pub mod screenshot;
 pub mod windows;
 
-use crate::app::document::state::{self, Mode};
+use crate::app::document::mode::Mode;
+use crate::app::document::state;
 use crate::app::editing::editor;
-use crate::app::files::SaveKind;
 use crate::app::playing::play;
 use crate::app::run::plots;
 use crate::app::run::solver_panel::{self, PanelView};
+use crate::app::shell::commands::SaveKind;
 use crate::app::shell::commands::{Command, Pending};
 use crate::app::{RicochetApp, capital, debugger, overlays, theme};
 use crate::worker::RunEnd;

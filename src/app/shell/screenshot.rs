@@ -7,7 +7,8 @@
 
 use crate::app::RicochetApp;
 use crate::app::document::draft::Draft;
-use crate::app::document::state::{AppState, Mode, ThemeChoice};
+use crate::app::document::mode::Mode;
+use crate::app::document::state::{AppState, ThemeChoice};
 use crate::app::editing::editor::Tool;
 use crate::app::shell::commands::{Command, Pending};
 use crate::app::{APP_NAME, native_options};

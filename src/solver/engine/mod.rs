@@ -19,14 +19,18 @@
 //! [`Engine::solve`] for each; [`test_engine`] runs the handshake and a short puzzle and says
 //! in words whether an engine works.
 
+mod answers;
+mod check;
 pub mod process;
 pub mod protocol;
 pub mod serve;
 pub mod store;
 
-use super::probe::{DepthStats, Event, Probe, PruneReason, RobotCells, SolverEvent};
+use super::probe::{DepthStats, Event, Probe, SolverEvent};
 use super::{Outcome, Report, Retired, RuleSupport, SolveError, SolverOptions};
 use crate::model::{Board, Puzzle};
+use answers::{depth_stats, prune_reason, robot_cells};
+pub use check::{EngineVerdict, test_engine, test_puzzle};
 use process::{EngineProcess, GRACE, Incoming};
 use protocol::{Answer, Go, Identity, ProtocolError, Verdict};
 use serde::{Deserialize, Serialize};
@@ -626,81 +630,6 @@ fn next_line(
     }
 }
 
-/// A row as the solver layer's per-depth statistics: its nodes, the counters named `inner`
-/// and `hits` in those columns, its time as the extra counter `time`, and every other counter
-/// as an extra counter under its own name (cut to 32 characters). `millis`, the name of a
-/// row's time in reports, is left out so that it cannot be taken for that.
-fn depth_stats(row: &protocol::Row) -> DepthStats {
-    let mut stats = DepthStats {
-        depth: row.depth,
-        nodes: row.nodes,
-        ..DepthStats::default()
-    };
-    if let Some(time) = row.time_millis {
-        stats.extra.push(("time", time));
-    }
-    for (name, value) in &row.counters {
-        match name.as_str() {
-            "inner" => stats.inner = *value,
-            "hits" => stats.hits = *value,
-            "millis" => {}
-            _ => {
-                let short: String = name.chars().take(NAME_CHARS).collect();
-                stats.extra.push((intern(&short), *value));
-            }
-        }
-    }
-    stats
-}
-
-/// A node event's robots in the puzzle's colour order, when they are exactly its robots.
-fn robot_cells(
-    puzzle: &Puzzle,
-    robots: &[(crate::model::RobotColor, crate::model::Pos)],
-) -> Option<RobotCells> {
-    if robots.len() != puzzle.robots().len() {
-        return None;
-    }
-    let board = puzzle.board();
-    let mut cells = Vec::with_capacity(robots.len());
-    for robot in puzzle.robots() {
-        let (_, pos) = robots.iter().find(|(color, _)| *color == robot.color)?;
-        if !board.contains(*pos) {
-            return None;
-        }
-        cells.push(board.cell(*pos));
-    }
-    Some(RobotCells::new(&cells))
-}
-
-/// A prune reason as the solver layer names it: `seen` and `visited` as a visited state,
-/// `depth` as the depth limit, `bound` with its numbers as a lower bound, `table` with
-/// `stored=` as a table hit, and any other word as itself.
-fn prune_reason(reason: &str, numbers: &[(String, i64)]) -> PruneReason {
-    let number = |key: &str| {
-        numbers
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, v)| u32::try_from(*v).ok())
-    };
-    match reason {
-        "seen" | "visited" => PruneReason::Visited,
-        "depth" => PruneReason::DepthLimit,
-        "bound" => match (number("bound"), number("remaining")) {
-            (Some(bound), Some(remaining)) => PruneReason::LowerBound { bound, remaining },
-            _ => PruneReason::Other("bound"),
-        },
-        "table" => match number("stored") {
-            Some(stored) => PruneReason::TableHit { stored },
-            None => PruneReason::Other("table"),
-        },
-        other => {
-            let short: String = other.chars().take(NAME_CHARS).collect();
-            PruneReason::Other(intern(&short))
-        }
-    }
-}
-
 /// Runs one puzzle on a freshly started engine and ends it: the path
 /// [`solver::run`](super::run) takes for a [`SolverChoice::Engine`](super::SolverChoice).
 /// After a cancel the engine is handed back in the [`Retired`] tables, so the caller answers
@@ -726,95 +655,6 @@ pub(super) fn run_once<P: Probe>(
     result.map(|report| (report, Retired::default()))
 }
 
-/// How an engine did in [`test_engine`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineVerdict {
-    /// Whether it passed: it started, finished the handshake, answered `isready` and solved
-    /// the test puzzle with a valid answer.
-    pub works: bool,
-    /// What it said about itself, when it got that far.
-    pub identity: Option<Identity>,
-    /// Sentences for the user, one per step, in order.
-    pub steps: Vec<String>,
-    /// The last lines of its standard error.
-    pub stderr: Vec<String>,
-}
-
-/// Tries an engine: the handshake, `isready`, and a small puzzle (the page's 4x3 example,
-/// solved by one move) within ten seconds; says in sentences what happened. The app's
-/// *Add engine* dialog shows this under its *Test* button.
-pub fn test_engine(spec: &EngineSpec) -> EngineVerdict {
-    let mut verdict = EngineVerdict {
-        works: false,
-        identity: None,
-        steps: Vec::new(),
-        stderr: Vec::new(),
-    };
-    let mut engine = match Engine::start(spec) {
-        Ok(engine) => engine,
-        Err(error) => {
-            verdict.steps.push(error.problem.to_string());
-            verdict.stderr = error.stderr;
-            return verdict;
-        }
-    };
-    let identity = engine.identity().clone();
-    verdict.steps.push(format!(
-        "it started and finished the handshake{}",
-        identity
-            .name
-            .as_ref()
-            .map(|name| format!(" as '{name}'"))
-            .unwrap_or_default()
-    ));
-    verdict.identity = Some(identity);
-    let puzzle = test_puzzle();
-    let limits = super::Limits {
-        time: Some(HANDSHAKE_TIME),
-        ..super::Limits::default()
-    };
-    let result = engine.solve(
-        &puzzle,
-        &SolverOptions::default(),
-        &limits,
-        &mut super::NoProbe,
-    );
-    verdict.stderr = engine.stderr_tail();
-    match result {
-        Ok(report) => match &report.outcome {
-            Outcome::Solved { moves } => {
-                verdict.works = true;
-                verdict.steps.push(format!(
-                    "it solved a test puzzle in {} move{} ({} rows)",
-                    moves.len(),
-                    if moves.len() == 1 { "" } else { "s" },
-                    report.depths.len()
-                ));
-            }
-            Outcome::Invalid { error, .. } => verdict
-                .steps
-                .push(format!("its answer to a test puzzle is wrong: {error}")),
-            other => verdict.steps.push(format!(
-                "it did not solve a test puzzle that takes one move: {}",
-                other.name()
-            )),
-        },
-        Err(error) => verdict.steps.push(error.to_string()),
-    }
-    engine.quit();
-    verdict
-}
-
-/// The page's example: a 4x3 board, red at 0,0 reaches 3,0 by one move east.
-pub fn test_puzzle() -> Puzzle {
-    const LINE: &str = "puzzle id=t size=4x3 walls=d1139002c446 closed=- robots=R@0,0;B@3,2 goal=R@3,0 targets=R:circle@3,0 rules=-";
-    match protocol::parse_request(LINE) {
-        Ok(Some(protocol::Request::Puzzle(request))) => request.puzzle,
-        // The line is the page's example, read by the tests; it always parses.
-        _ => unreachable!("the page's example puzzle parses"),
-    }
-}
-
 /// An engine shared between the solver choices that name it.
 pub type SharedSpec = Arc<EngineSpec>;
 
@@ -835,19 +675,5 @@ mod tests {
                 .command_line(),
             "python3 'my engine.py'"
         );
-    }
-
-    #[test]
-    fn the_test_puzzle_is_solved_by_one_move() {
-        let puzzle = test_puzzle();
-        let report = super::super::run(
-            super::super::SolverId::Bfs,
-            &puzzle,
-            &SolverOptions::default(),
-            &super::super::Limits::default(),
-            &mut super::super::NoProbe,
-        )
-        .unwrap();
-        assert_eq!(report.outcome.move_count(), Some(1));
     }
 }

@@ -1,0 +1,438 @@
+//! One thread's search for the first optimal solution: a depth-first search of one set of
+//! robots, with the dead states it has proved.
+
+use super::{MAX_TABLE_DEPTH, POLL_INTERVAL, Question, Shared, Unit};
+use crate::model::puzzle::MAX_ROBOTS;
+use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use crate::solver::key::{KeyLayout, StateKey};
+use crate::solver::min_moves::UNREACHABLE;
+use rustc_hash::FxHashMap;
+use std::sync::atomic::Ordering;
+
+/// The dead states of one set of robots, as one thread searched them.
+#[derive(Default)]
+pub(super) struct DeadStates<K> {
+    /// Per state, a bit for each number of moves left with which it has no solution.
+    pub(super) any: FxHashMap<K, u64>,
+    /// Per state, moves left and the cell of the robot that moved last: the largest number
+    /// of changes with which it has no solution.
+    pub(super) within: FxHashMap<(K, u16, u8), u8>,
+}
+
+/// What a unit's search says.
+pub(super) enum Visit {
+    /// The path is a solution: the search stops.
+    Found,
+    /// No solution below, searched whole.
+    Dead,
+    /// Cut short (an earlier unit answered, or a stop): nothing may be marked dead.
+    Cut,
+}
+
+/// One thread's search.
+pub(super) struct Seeker<'a, K: StateKey> {
+    pub(super) puzzle: &'a Puzzle,
+    pub(super) layout: KeyLayout,
+    pub(super) tables: MoveTables,
+    pub(super) bound: Vec<u16>,
+    pub(super) colors: Vec<RobotColor>,
+    pub(super) no_rebound: bool,
+    pub(super) min_len: usize,
+    /// The dead states of the current question's set.
+    pub(super) dead: DeadStates<K>,
+    /// The dead states of the other sets searched, kept for their later questions.
+    pub(super) stored: FxHashMap<u32, DeadStates<K>>,
+    /// The bytes of `dead` last counted in the shared memory.
+    pub(super) reported_bytes: usize,
+    pub(super) cells: [Cell; MAX_ROBOTS],
+    pub(super) last_dir: [Option<Direction>; MAX_ROBOTS],
+    pub(super) path: Vec<Move>,
+    pub(super) moves_by_robot: [u32; MAX_ROBOTS],
+    pub(super) changes: u32,
+    pub(super) question: Question,
+    pub(super) split: Option<usize>,
+    /// The unit being searched.
+    pub(super) unit: usize,
+    pub(super) countdown: u32,
+    pub(super) counted: u64,
+}
+
+impl<'a, K: StateKey> Seeker<'a, K> {
+    pub(super) fn new(
+        puzzle: &'a Puzzle,
+        layout: KeyLayout,
+        tables: MoveTables,
+        bound: Vec<u16>,
+    ) -> Self {
+        Seeker {
+            puzzle,
+            layout,
+            tables,
+            bound,
+            colors: puzzle.robots().iter().map(|r| r.color).collect(),
+            no_rebound: puzzle.rules().no_rebound,
+            min_len: puzzle.rules().min_solution_len(),
+            dead: DeadStates::default(),
+            stored: FxHashMap::default(),
+            reported_bytes: 0,
+            cells: [0; MAX_ROBOTS],
+            last_dir: [None; MAX_ROBOTS],
+            path: Vec::new(),
+            moves_by_robot: [0; MAX_ROBOTS],
+            changes: 0,
+            question: Question {
+                set: 0,
+                budget: None,
+            },
+            split: None,
+            unit: 0,
+            countdown: POLL_INTERVAL,
+            counted: 0,
+        }
+    }
+
+    /// Readies a question, from the start position, with the dead states of its set.
+    pub(super) fn start(&mut self, question: Question) {
+        if question.set != self.question.set {
+            let tables = self.stored.remove(&question.set).unwrap_or_default();
+            let done = std::mem::replace(&mut self.dead, tables);
+            self.stored.insert(self.question.set, done);
+        }
+        self.question = question;
+        let start = self.puzzle.robot_cells();
+        self.cells = [0; MAX_ROBOTS];
+        self.cells[..start.len()].copy_from_slice(&start);
+        self.last_dir = [None; MAX_ROBOTS];
+        self.path.clear();
+        self.moves_by_robot = [0; MAX_ROBOTS];
+        self.changes = 0;
+    }
+
+    /// Forgets the dead states of the sets `keep` refuses.
+    pub(super) fn keep_only(&mut self, keep: impl Fn(u32) -> bool) {
+        self.stored.retain(|&set, _| keep(set));
+        if !keep(self.question.set) {
+            self.dead = DeadStates::default();
+        }
+    }
+
+    /// Takes units in turn and searches each with `left` moves, until none is left, an
+    /// earlier unit than the next has answered, or the search stops.
+    pub(super) fn take_units(&mut self, units: &[Unit], left: u32, shared: &Shared) {
+        self.countdown = POLL_INTERVAL;
+        self.counted = 0;
+        loop {
+            let index = shared.next_unit.fetch_add(1, Ordering::Relaxed);
+            if index >= units.len()
+                || index > shared.first_found.load(Ordering::Relaxed)
+                || shared.stop.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            let unit = &units[index];
+            self.unit = index;
+            self.cells = unit.cells;
+            self.last_dir = unit.last_dir;
+            self.path.clone_from(&unit.path);
+            self.moves_by_robot = unit.moves_by_robot;
+            self.changes = unit.changes;
+            if let Visit::Found = self.visit(left, shared) {
+                shared.first_found.fetch_min(index, Ordering::Relaxed);
+                shared
+                    .found
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((index, self.path.clone()));
+            }
+        }
+        shared.nodes.fetch_add(self.counted, Ordering::Relaxed);
+        self.counted = 0;
+        self.report_memory(shared);
+    }
+
+    /// Cuts the search into units at the split depth, in the order moves are tried.
+    pub(super) fn cut(&mut self, left: u32, units: &mut Vec<Unit>) {
+        if self.split == Some(self.path.len()) {
+            units.push(Unit {
+                cells: self.cells,
+                last_dir: self.last_dir,
+                path: self.path.clone(),
+                moves_by_robot: self.moves_by_robot,
+                changes: self.changes,
+            });
+            return;
+        }
+        let Some(bound) = self.node_bound(left) else {
+            return;
+        };
+        self.for_each_move(left, bound, |seeker, left| {
+            seeker.cut(left, units);
+            false
+        });
+    }
+
+    /// The smallest robot bound, or `None` when the node is cut: the goal is out of reach in
+    /// `left` moves, or the robots not yet moved need more changes than the budget leaves.
+    #[inline]
+    pub(super) fn node_bound(&self, left: u32) -> Option<u32> {
+        let n = self.colors.len();
+        let bound = (0..n)
+            .map(|r| self.robot_bound(r))
+            .min()
+            .unwrap_or(u32::MAX);
+        if bound > left {
+            return None;
+        }
+        if let Some(budget) = self.question.budget {
+            // Every robot of the set that has not moved must still be switched to, and so
+            // must the target's robot when it stands off the target and did not move last.
+            let last = self.path.last().map(|mv| mv.robot);
+            let active = self.puzzle.active_robot();
+            let mut entered = (0..n)
+                .filter(|&r| {
+                    self.question.set & (1 << r) != 0
+                        && self.moves_by_robot[r] == 0
+                        && Some(r) != active
+                })
+                .count() as u32;
+            if let Some(a) = active
+                && self.question.set & (1 << a) != 0
+                && (self.moves_by_robot[a] == 0
+                    || (last != Some(self.colors[a]) && self.cells[a] != self.puzzle.goal_cell()))
+            {
+                entered += 1;
+            }
+            // Switching to a robot is a change, but for the very first move.
+            let needed = if self.path.is_empty() {
+                entered.saturating_sub(1)
+            } else {
+                entered
+            };
+            if self.changes + needed > budget {
+                return None;
+            }
+        }
+        Some(bound)
+    }
+
+    /// Tries each move the listing's cuts allow, in the listing's order, and calls `child`
+    /// on the state after it; stops when `child` says so and returns whether it did.
+    #[inline]
+    pub(super) fn for_each_move(
+        &mut self,
+        left: u32,
+        bound: u32,
+        mut child: impl FnMut(&mut Self, u32) -> bool,
+    ) -> bool {
+        let n = self.colors.len();
+        // A move straight back by the robot that moved last stops where the same move from
+        // the cell it came from stops, so a solution through it would give one a move shorter
+        // than the optimum: none does, unless that one would be too short to count.
+        let back = (self.path.len() + left as usize > self.min_len)
+            .then(|| self.path.last())
+            .flatten()
+            .map(|last| Move::new(last.robot, last.dir.opposite()));
+        let last_robot = self.path.last().map(|mv| mv.robot);
+        for robot in 0..n {
+            if self.question.set & (1 << robot) == 0 {
+                continue;
+            }
+            // With no move to spare, only a robot that can take the goal in time may move.
+            if bound == left && self.robot_bound(robot) != left {
+                continue;
+            }
+            let change = u32::from(last_robot.is_some_and(|last| last != self.colors[robot]));
+            if self
+                .question
+                .budget
+                .is_some_and(|budget| self.changes + change > budget)
+            {
+                continue;
+            }
+            for dir in Direction::ALL {
+                if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+                    continue;
+                }
+                if back == Some(Move::new(self.colors[robot], dir)) {
+                    continue;
+                }
+                let from = self.cells[robot];
+                let to = self.tables.slide(&self.cells[..n], robot, dir);
+                if to == from {
+                    continue;
+                }
+                let previous_dir = self.last_dir[robot];
+                self.cells[robot] = to;
+                self.last_dir[robot] = Some(dir);
+                self.path.push(Move::new(self.colors[robot], dir));
+                self.moves_by_robot[robot] += 1;
+                self.changes += change;
+                let stop = child(self, left - 1);
+                if stop {
+                    // The path stays as found.
+                    return true;
+                }
+                self.changes -= change;
+                self.moves_by_robot[robot] -= 1;
+                self.path.pop();
+                self.cells[robot] = from;
+                self.last_dir[robot] = previous_dir;
+            }
+        }
+        false
+    }
+
+    /// The bound of robot `robot`: the rook moves it needs, or more than any depth when it
+    /// cannot take the goal. A robot outside the set never moves, so it takes the goal in no
+    /// moves when it stands there and never otherwise.
+    #[inline]
+    pub(super) fn robot_bound(&self, robot: usize) -> u32 {
+        match self.puzzle.active_robot() {
+            Some(active) if active != robot => u32::MAX,
+            _ if self.question.set & (1 << robot) == 0 => {
+                if self.cells[robot] == self.puzzle.goal_cell() {
+                    0
+                } else {
+                    u32::MAX
+                }
+            }
+            _ => {
+                let b = self.bound[usize::from(self.cells[robot])];
+                if b == UNREACHABLE {
+                    u32::MAX
+                } else {
+                    u32::from(b)
+                }
+            }
+        }
+    }
+
+    /// Counts a node; says whether the search must end (a stop, or an earlier unit answered).
+    #[inline(always)]
+    pub(super) fn tick(&mut self, shared: &Shared) -> bool {
+        self.counted += 1;
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            return self.poll(shared);
+        }
+        false
+    }
+
+    #[cold]
+    pub(super) fn poll(&mut self, shared: &Shared) -> bool {
+        self.countdown = POLL_INTERVAL;
+        shared.nodes.fetch_add(self.counted, Ordering::Relaxed);
+        self.counted = 0;
+        self.report_memory(shared);
+        shared.stop.load(Ordering::Relaxed)
+            || shared.first_found.load(Ordering::Relaxed) < self.unit
+    }
+
+    /// Searches every sequence of `left` more moves from the current state, in the listing's
+    /// order, until one solves the puzzle.
+    pub(super) fn visit(&mut self, left: u32, shared: &Shared) -> Visit {
+        if self.tick(shared) {
+            return Visit::Cut;
+        }
+        let n = self.colors.len();
+        if left == 0 {
+            return if self.puzzle.is_goal(&self.cells[..n]) {
+                Visit::Found
+            } else {
+                Visit::Dead
+            };
+        }
+        let Some(bound) = self.node_bound(left) else {
+            return Visit::Dead;
+        };
+        let key: Option<K> = (left <= MAX_TABLE_DEPTH)
+            .then(|| self.layout.key(&self.cells[..n], &self.last_dir[..n]));
+        let last_cell = self.last_cell();
+        let remaining = self
+            .question
+            .budget
+            .map(|budget| u8::try_from(budget - self.changes).unwrap_or(u8::MAX));
+        if let Some(key) = key {
+            let tables = &self.dead;
+            if tables
+                .any
+                .get(&key)
+                .is_some_and(|bits| bits & (1 << left) != 0)
+            {
+                return Visit::Dead;
+            }
+            if let Some(remaining) = remaining
+                && tables
+                    .within
+                    .get(&(key, last_cell, left as u8))
+                    .is_some_and(|&dead| dead >= remaining)
+            {
+                return Visit::Dead;
+            }
+        }
+        let mut cut = false;
+        let found = self.for_each_move(left, bound, |seeker, left| {
+            match seeker.visit(left, shared) {
+                Visit::Found => true,
+                Visit::Dead => false,
+                Visit::Cut => {
+                    cut = true;
+                    true
+                }
+            }
+        });
+        if cut {
+            return Visit::Cut;
+        }
+        if found {
+            return Visit::Found;
+        }
+        if let Some(key) = key {
+            let tables = &mut self.dead;
+            match remaining {
+                None => *tables.any.entry(key).or_insert(0) |= 1 << left,
+                Some(remaining) => {
+                    let dead = tables
+                        .within
+                        .entry((key, last_cell, left as u8))
+                        .or_insert(0);
+                    *dead = (*dead).max(remaining);
+                }
+            }
+            let entries = tables.any.len() + tables.within.len();
+            if entries.is_multiple_of(4096) {
+                self.report_memory(shared);
+            }
+        }
+        Visit::Dead
+    }
+
+    /// The cell of the robot that moved last (`u16::MAX` before any move).
+    pub(super) fn last_cell(&self) -> u16 {
+        self.path
+            .last()
+            .and_then(|mv| self.puzzle.robot_index(mv.robot))
+            .map_or(u16::MAX, |r| self.cells[r])
+    }
+
+    /// Counts this thread's tables in the shared memory.
+    pub(super) fn report_memory(&mut self, shared: &Shared) {
+        let bytes: usize = std::iter::once(&self.dead)
+            .chain(self.stored.values())
+            .map(|tables| {
+                tables.any.capacity() * (std::mem::size_of::<(K, u64)>() + 1)
+                    + tables.within.capacity() * (std::mem::size_of::<((K, u16, u8), u8)>() + 1)
+            })
+            .sum();
+        if bytes > self.reported_bytes {
+            shared
+                .memory
+                .fetch_add(bytes - self.reported_bytes, Ordering::Relaxed);
+        } else {
+            shared
+                .memory
+                .fetch_sub(self.reported_bytes - bytes, Ordering::Relaxed);
+        }
+        self.reported_bytes = bytes;
+    }
+}
