@@ -70,10 +70,13 @@ pub const APP_NAME: &str = "Ricochet Lab";
 /// The window size the app opens with (and screenshots are taken at).
 pub const WINDOW_SIZE: [f32; 2] = [1360.0, 900.0];
 
-/// How often at most the window is repainted for a run's counters and clocks (a spinner, the
-/// nodes so far, the time taken): four times a second reads as live, and leaves the cores to
-/// the solver when a software renderer draws the window.
-pub const RUN_REFRESH: Duration = Duration::from_millis(250);
+/// How often at most the window is repainted for a run's counters, rows and clocks (a
+/// spinner, the nodes so far, the time taken, a finished depth): once a second. Under a
+/// software renderer one frame of the whole window takes a core for about a tenth of a
+/// second, taken from the solver beside it; at four frames a second and a frame per finished
+/// depth, `fast` ran at half its speed in the window. Input (a click on Cancel) and a run's
+/// end still repaint at once.
+pub const RUN_REFRESH: Duration = Duration::from_secs(1);
 
 /// The name of the board the app opens with when nothing was stored.
 pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";

@@ -390,7 +390,10 @@ impl Probe for LiveProbe {
             stats: stats.clone(),
             at: self.running_time(),
         };
-        self.link.send(Message::Row(row), Duration::ZERO);
+        // A row is drawn with the next refresh of the counters, not at once: a search finishes
+        // dozens of depths, and each repaint under a software renderer takes the cores the
+        // solver runs on. The run's end still repaints at once.
+        self.link.send(Message::Row(row), PROGRESS_REPAINT_DELAY);
     }
 
     fn progress(&mut self, nodes: u64, memory_bytes: usize) {
