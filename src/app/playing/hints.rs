@@ -272,8 +272,8 @@ impl RicochetApp {
         };
         let waker = self.waker();
         let current = self.doc.revision();
-        // The session is of this revision, so of these rules; the position must be the one
-        // it solved (a solve in play mode starts from the position then).
+        // The run kept for this revision was made under these rules; the position must be the
+        // one it solved (a solve in play mode starts from the position then).
         let board_solve = self
             .derived
             .session(current)
