@@ -96,19 +96,29 @@ pub const ENGINE_DEEPEST_LIMIT: u32 = 1000;
 const MAX_ENGINE_KINDS: usize = 256;
 
 /// The entry of engines past [`MAX_ENGINE_KINDS`].
-static ANY_ENGINE: SolverKind = SolverKind {
-    name: "engine",
-    title: "External engine",
-    description: "an external engine",
-    source: "an external engine (docs/engine-protocol.md)",
-    optimality: Optimality::NotGuaranteed,
-    rules: RuleSupport {
-        ricochet: true,
-        no_rebound: true,
-    },
-    columns: ENGINE_COLUMNS,
-    deepest_limit: Some(ENGINE_DEEPEST_LIMIT),
-};
+static ANY_ENGINE: SolverKind = engine_entry("engine", "External engine", "an external engine");
+
+/// An engine's registry entry: what any engine claims before it runs (see
+/// [`SolverChoice::kind`]).
+const fn engine_entry(
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+) -> SolverKind {
+    SolverKind {
+        name,
+        title,
+        description,
+        source: "an external engine (docs/engine-protocol.md)",
+        optimality: Optimality::NotGuaranteed,
+        rules: RuleSupport {
+            ricochet: true,
+            no_rebound: true,
+        },
+        columns: ENGINE_COLUMNS,
+        deepest_limit: Some(ENGINE_DEEPEST_LIMIT),
+    }
+}
 
 fn engine_kind(spec: &EngineSpec) -> &'static SolverKind {
     static KINDS: Mutex<Vec<(EngineSpec, &'static SolverKind)>> = Mutex::new(Vec::new());
@@ -121,19 +131,11 @@ fn engine_kind(spec: &EngineSpec) -> &'static SolverKind {
         return &ANY_ENGINE;
     }
     let name = super::engine::intern(&spec.name);
-    let kind: &'static SolverKind = Box::leak(Box::new(SolverKind {
+    let kind: &'static SolverKind = Box::leak(Box::new(engine_entry(
         name,
-        title: name,
-        description: super::engine::intern(&format!("external engine: {}", spec.command_line())),
-        source: "an external engine (docs/engine-protocol.md)",
-        optimality: Optimality::NotGuaranteed,
-        rules: RuleSupport {
-            ricochet: true,
-            no_rebound: true,
-        },
-        columns: ENGINE_COLUMNS,
-        deepest_limit: Some(ENGINE_DEEPEST_LIMIT),
-    }));
+        name,
+        super::engine::intern(&format!("external engine: {}", spec.command_line())),
+    )));
     kinds.push((spec.clone(), kind));
     kind
 }

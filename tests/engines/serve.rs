@@ -1,23 +1,13 @@
 //! The built-in solvers served as engines (`engine serve`), driven by this program's own
 //! driver: `engine check` passes for each, and `solve --engine` shows an engine's rows.
 
+use crate::common::{LAB, lab_in};
 use ricochet_lab::solver::SolverId;
+use std::path::Path;
 use std::process::Command;
 
-const LAB: &str = env!("CARGO_BIN_EXE_ricochet-lab");
-
 fn lab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(LAB)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("RICOCHET_LAB_CONFIG_DIR", env!("CARGO_TARGET_TMPDIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    lab_in(Path::new(env!("CARGO_TARGET_TMPDIR")), args)
 }
 
 fn served(solver: SolverId) -> String {

@@ -2,25 +2,7 @@
 //! registered engine's name in `--solvers`/`--solver`, or an engine's command line in
 //! `--engine`, and treat its runs as a built-in solver's.
 
-use std::path::Path;
-use std::process::Command;
-
-const LAB: &str = env!("CARGO_BIN_EXE_ricochet-lab");
-
-/// Runs the program with its engines kept in `config` (never the user's own list).
-fn lab(config: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(LAB)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("RICOCHET_LAB_CONFIG_DIR", config)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::common::{LAB, lab_in as lab};
 
 fn served(solver: &str) -> String {
     format!("{LAB} engine serve --solver {solver}")
