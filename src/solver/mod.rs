@@ -294,6 +294,16 @@ pub struct Report {
     pub huge_page_bytes: Option<usize>,
 }
 
+impl Report {
+    /// Whether the run's solver guarantees shortest answers (a built-in optimal solver; an
+    /// engine's own claim is not a guarantee), so that its solution's length is the optimum.
+    pub fn from_optimal_solver(&self) -> bool {
+        self.solver
+            .solver_id()
+            .is_ok_and(|id| id.kind().optimality == Optimality::Guaranteed)
+    }
+}
+
 /// CPU time this process has used so far (user and system, all threads), where the system
 /// reports it.
 pub fn process_cpu_time() -> Option<Duration> {

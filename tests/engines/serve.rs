@@ -4,7 +4,6 @@
 use crate::common::{LAB, lab_in};
 use ricochet_lab::solver::SolverId;
 use std::path::Path;
-use std::process::Command;
 
 fn lab(args: &[&str]) -> (i32, String, String) {
     lab_in(Path::new(env!("CARGO_TARGET_TMPDIR")), args)
@@ -53,19 +52,7 @@ fn solve_json_with_an_engine_shows_its_rows_and_its_answer() {
 #[test]
 fn engines_are_registered_listed_used_by_name_and_removed() {
     let folder = tempfile::tempdir().unwrap();
-    let lab_in = |args: &[&str]| {
-        let out = Command::new(LAB)
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("RICOCHET_LAB_CONFIG_DIR", folder.path())
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let lab_in = |args: &[&str]| lab_in(folder.path(), args);
     let (code, out, err) = lab_in(&[
         "engine",
         "add",

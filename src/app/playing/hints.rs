@@ -9,7 +9,7 @@ use crate::app::shell::commands::Command;
 use crate::app::{RicochetApp, widgets};
 use crate::model::Puzzle;
 use crate::solver::analysis::hints::{Hint, HintLevel};
-use crate::solver::{Optimality, Outcome, Report, SolverRef};
+use crate::solver::{Outcome, Report};
 use crate::worker::hint::{HintResult, spawn_hint_at};
 use crate::worker::{Drained, RunEnd};
 use crate::worker::{Task, Waker};
@@ -244,11 +244,7 @@ impl HintState {
 /// its proof that no solution exists. The worker replayed the solution on the position before
 /// calling the run solved; a solver that does not guarantee optimal answers gives nothing.
 fn optimum_of(report: &Report) -> Option<Hint> {
-    let optimal = report
-        .solver
-        .solver_id()
-        .is_ok_and(|id| id.kind().optimality == Optimality::Guaranteed);
-    if !optimal {
+    if !report.from_optimal_solver() {
         return None;
     }
     match &report.outcome {

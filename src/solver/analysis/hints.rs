@@ -12,7 +12,7 @@
 use super::all_solutions::{self, EnumerateError, robots_in_order};
 use super::first_solution::{self, FirstError};
 use crate::model::{Move, Puzzle, RobotColor, format_moves};
-use crate::solver::{Limits, Optimality, Outcome, Probe, Report, SolverOptions, SolverRef, Stop};
+use crate::solver::{Limits, Outcome, Probe, Report, SolverOptions, Stop};
 use std::fmt;
 
 /// How much a hint gives away.
@@ -276,11 +276,7 @@ pub fn hint_at<P: Probe>(
 /// The outcome of `report` when a hint of `puzzle` may start from it: an optimal solver's
 /// solution that replays on the puzzle, or its proof that none exists.
 fn reusable(puzzle: &Puzzle, report: &Report) -> Option<Outcome> {
-    let optimal = report
-        .solver
-        .solver_id()
-        .is_ok_and(|id| id.kind().optimality == Optimality::Guaranteed);
-    if !optimal {
+    if !report.from_optimal_solver() {
         return None;
     }
     match &report.outcome {
