@@ -432,28 +432,33 @@ fn a_paused_stateless_run_on_a_full_board_draws_its_states_apart() {
         "the stateless layer draws the {} final states",
         picture.finals.len()
     );
-    // Every state shows, as its number where it fits, else as a dot in its corner (numbers
-    // on hover), and no two marks overlap.
+    // Every state shows, as its number where it fits, else as a dot in its place (numbers on
+    // hover), a crowded cell counting the states it has no place for, and no two marks meet.
     let rect = harness.get_by_label("Board").rect();
     let geometry = ricochet_lab::app::board_view::geometry::BoardGeometry::fit(rect, 16, 16);
-    let marks: Vec<egui::Rect> = harness.ctx.fonts_mut(|fonts| {
-        drawing
-            .texts
-            .iter()
-            .filter_map(|text| {
-                ricochet_lab::app::overlays::paint::text_mark(
-                    fonts,
-                    &geometry,
-                    text,
-                    egui::Color32::WHITE,
-                )
-                .map(|mark| mark.rect())
-            })
-            .collect()
+    let marks: Vec<(Option<usize>, egui::Rect)> = harness.ctx.fonts_mut(|fonts| {
+        ricochet_lab::app::overlays::cell_texts::place_texts(
+            fonts,
+            &geometry,
+            puzzle.board(),
+            &drawing.texts,
+            &|_| egui::Color32::WHITE,
+        )
+        .into_iter()
+        .map(|(index, mark)| (index, mark.rect()))
+        .collect()
     });
-    assert_eq!(marks.len(), drawing.texts.len(), "every state has its mark");
-    for (i, a) in marks.iter().enumerate() {
-        for b in &marks[i + 1..] {
+    for (index, text) in drawing.texts.iter().enumerate() {
+        let in_cell = drawing.texts.iter().filter(|t| t.pos == text.pos).count();
+        assert!(
+            in_cell > 4 || marks.iter().any(|(i, _)| *i == Some(index)),
+            "{} at {} has no mark",
+            text.text,
+            text.pos
+        );
+    }
+    for (i, (_, a)) in marks.iter().enumerate() {
+        for (_, b) in &marks[i + 1..] {
             assert!(
                 a.intersect(*b).area() <= 0.0 || a.intersect(*b).width() <= 0.0,
                 "marks overlap: {a:?} and {b:?}"

@@ -164,10 +164,11 @@ pub fn difficulty_layer(analysis: &Analysis) -> OverlayDrawing {
         });
         drawing.texts.push(CellText {
             pos: summary.target.pos,
-            line: 3,
+            line: 4,
             text: format!("{mean:.1}"),
             color: None,
-            large: false,
+            what: "Mean optimal length",
+            dot_when_cramped: true,
         });
     }
     drawing
@@ -445,6 +446,32 @@ mod tests {
             .find(|s| s.target.pos == hottest.pos)
             .unwrap();
         assert_eq!(at_hottest.mean, hardest.mean);
+        // Problem: the means showed only as dots, even on 40 px cells. On 40 px cells every
+        // mean is written out, on its target's cell.
+        let board = puzzle.board();
+        let geometry = crate::app::board_view::geometry::BoardGeometry::fit(
+            egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(640.0, 640.0)),
+            board.width(),
+            board.height(),
+        );
+        let ctx = egui::Context::default();
+        let _ = ctx.run_ui(Default::default(), |_| {});
+        let marks = ctx.fonts_mut(|fonts| {
+            crate::app::overlays::cell_texts::place_texts(
+                fonts,
+                &geometry,
+                board,
+                &drawing.texts,
+                &|_| egui::Color32::WHITE,
+            )
+        });
+        assert_eq!(marks.len(), drawing.texts.len());
+        for (_, mark) in &marks {
+            assert!(matches!(
+                mark,
+                crate::app::overlays::cell_texts::TextMark::Text { .. }
+            ));
+        }
         let lines = summary_lines(&analysis);
         assert_eq!(lines[0], format!("Puzzles solved: {}", analysis.solved()));
         assert!(lines[1].starts_with("Mean optimal length: "));

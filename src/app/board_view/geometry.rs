@@ -54,6 +54,12 @@ impl BoardGeometry {
             .transform_rect(Rect::from_min_size(min, Vec2::splat(1.0)))
     }
 
+    /// How thick walls are drawn: the board's border lies wholly inside the board, an interior
+    /// wall half in each of its two cells.
+    pub fn wall_thickness(&self) -> f32 {
+        (self.cell_size() * 0.12).clamp(2.0, 9.0)
+    }
+
     /// The screen centre of a cell.
     pub fn cell_center(&self, pos: Pos) -> Pos2 {
         self.cell_rect(pos).center()

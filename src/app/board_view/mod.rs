@@ -66,7 +66,7 @@ pub struct BoardScene {
     pub problems: Vec<Pos>,
     /// What the pointer would change.
     pub hover: Option<Hit>,
-    /// The minimum-move map to print in the cells.
+    /// The minimum-move table, which its overlay layer tints and numbers.
     pub min_moves: Option<Vec<u16>>,
     /// Whether to print coordinates along the edges.
     pub coordinates: bool,
@@ -108,7 +108,7 @@ pub fn cell_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -
 /// The walls: interior walls once each, then the border, drawn thick and slightly past the
 /// cell corners so that walls meeting at a corner join.
 pub fn wall_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Vec<Shape> {
-    let thickness = wall_thickness(geometry);
+    let thickness = geometry.wall_thickness();
     let stroke = Stroke::new(thickness, palette.wall);
     let mut shapes = Vec::new();
     for (pos, side) in board.interior_walls() {
@@ -123,10 +123,6 @@ pub fn wall_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -
         StrokeKind::Inside,
     ));
     shapes
-}
-
-fn wall_thickness(geometry: &BoardGeometry) -> f32 {
-    (geometry.cell_size() * 0.12).clamp(2.0, 9.0)
 }
 
 /// The printed targets in their colour and shape, the active one on a glow.
@@ -269,45 +265,6 @@ pub fn robot_shapes(
     shapes
 }
 
-/// The minimum-move map: in every open cell, the fewest moves a robot would need from there
-/// to the target if it could stop anywhere ("-" where it never can).
-pub fn min_moves_shapes(
-    fonts: &mut FontsView<'_>,
-    geometry: &BoardGeometry,
-    board: &Board,
-    table: &[u16],
-    palette: &Palette,
-) -> Vec<Shape> {
-    let cell = geometry.cell_size();
-    let font = FontId::monospace((cell * 0.26).max(theme::SMALLEST_TEXT));
-    // Too small a cell for a readable number: the map shows as the overlay's heat instead.
-    if cell < theme::SMALLEST_TEXT * 2.2 {
-        return Vec::new();
-    }
-    let mut shapes = Vec::new();
-    for (index, &moves) in table.iter().enumerate() {
-        let cell_index = index as u16;
-        if board.is_closed(cell_index) {
-            continue;
-        }
-        let rect = geometry.cell_rect(board.pos(cell_index));
-        let text = if moves == crate::solver::min_moves::UNREACHABLE {
-            "-".to_string()
-        } else {
-            moves.to_string()
-        };
-        shapes.push(Shape::text(
-            fonts,
-            rect.left_top() + vec2(cell * 0.1, cell * 0.06),
-            Align2::LEFT_TOP,
-            text,
-            font.clone(),
-            palette.board_text,
-        ));
-    }
-    shapes
-}
-
 /// Red outlines around an invalid board and around the cells that make it invalid. The
 /// board's own outline is there for every problem, also those no single cell shows (no
 /// robots, no target), so an invalid board always reads as one.
@@ -334,7 +291,7 @@ pub fn problem_shapes(
 pub fn hover_shapes(geometry: &BoardGeometry, hover: Option<Hit>, palette: &Palette) -> Vec<Shape> {
     match hover {
         Some(Hit::Edge(pos, side)) => {
-            let stroke = Stroke::new(wall_thickness(geometry) * 1.2, palette.hover);
+            let stroke = Stroke::new(geometry.wall_thickness() * 1.2, palette.hover);
             vec![Shape::line_segment(
                 geometry.edge_segment(pos, side),
                 stroke,
@@ -380,16 +337,20 @@ pub fn scene_shapes(
 ) -> Vec<Shape> {
     let mut shapes = cell_shapes(geometry, board, palette);
     shapes.extend(crate::app::overlays::overlay_shapes(
-        fonts,
         geometry,
         &scene.overlay,
         palette,
     ));
     shapes.extend(target_shapes(geometry, board, scene.goal, palette));
-    if let Some(table) = &scene.min_moves {
-        shapes.extend(min_moves_shapes(fonts, geometry, board, table, palette));
-    }
     shapes.extend(wall_shapes(geometry, board, palette));
+    // Texts go over the symbols and walls, each in a part of its cell that no wall covers.
+    shapes.extend(crate::app::overlays::overlay_text_shapes(
+        fonts,
+        geometry,
+        board,
+        &scene.overlay.texts,
+        palette,
+    ));
     shapes.extend(trail_shapes(fonts, geometry, &scene.trails, palette));
     shapes.extend(trail_shapes(
         fonts,

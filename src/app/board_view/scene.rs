@@ -265,12 +265,8 @@ fn cell_texts(board: &crate::model::Board, scene: &BoardScene, cell: Cell) -> Op
         .iter()
         .filter(|t| t.pos == pos)
         .map(|t| match t.color {
-            Some(color) => format!(
-                "{}: {}",
-                crate::app::widgets::capitalised(color.name()),
-                t.text
-            ),
-            None => t.text.clone(),
+            Some(color) => format!("{} ({}): {}", t.what, color.name(), t.text),
+            None => format!("{}: {}", t.what, t.text),
         })
         .collect();
     (!lines.is_empty()).then(|| format!("{pos}\n{}", lines.join("\n")))

@@ -42,7 +42,8 @@ pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor)
                 line: 4,
                 text: moves.to_string(),
                 color: None,
-                large: true,
+                what: "Exact distance",
+                dot_when_cramped: true,
             });
         }
         if robot.needs_helpers(cell_id, map.depth) {
@@ -50,10 +51,11 @@ pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor)
             if let Some(bound) = robot.lower_bound[cell] {
                 drawing.texts.push(CellText {
                     pos,
-                    line: 0,
+                    line: 1,
                     text: bound.to_string(),
                     color: None,
-                    large: false,
+                    what: "Lower bound",
+                    dot_when_cramped: true,
                 });
             }
         }
@@ -89,7 +91,7 @@ mod tests {
             drawing
                 .texts
                 .iter()
-                .any(|t| t.pos == home && t.text == "0" && t.large)
+                .any(|t| t.pos == home && t.text == "0" && t.what == "Exact distance")
         );
     }
 }

@@ -9,13 +9,14 @@
 //! Overlays tab; [`distance_map`] computes the exact distance map the [`exact`] layer draws.
 
 pub mod assembly;
+pub mod cell_texts;
 pub mod distance_map;
 pub mod exact;
 pub mod layers;
 pub mod paint;
 pub mod panel;
 
-pub use paint::overlay_shapes;
+pub use paint::{overlay_shapes, overlay_text_shapes};
 
 use crate::app::board_view::trail::Trail;
 use crate::app::theme::Palette;
@@ -147,19 +148,24 @@ pub struct CellFill {
     pub level: f32,
 }
 
-/// A short text in a cell, in one of five places.
+/// A short text in a cell. The painter shares a cell out among its texts (see
+/// [`cell_texts`]' notes), so texts of several layers in one cell never meet.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellText {
     /// The cell.
     pub pos: Pos,
-    /// Where in the cell: 0 top left, 1 top right, 2 bottom left, 3 bottom right, 4 centre.
+    /// The corner the text keeps when the cell's texts share it out in quarters: 0 top left,
+    /// 1 top right, 2 bottom left, 3 bottom right; 4 for none.
     pub line: u8,
     /// The text.
     pub text: String,
     /// Drawn in a robot's colour, or in the board's text colour.
     pub color: Option<RobotColor>,
-    /// Drawn large (the one number of a cell), or small (one of several).
-    pub large: bool,
+    /// What the text is, for the cell's hover details ("Minimum moves").
+    pub what: &'static str,
+    /// Whether a text too large for its place shows as a dot there (where each text is worth
+    /// noticing), or is left out (where every cell has one, and the dots would be noise).
+    pub dot_when_cramped: bool,
 }
 
 /// How an arrow between two cells is drawn.
@@ -222,8 +228,9 @@ impl OverlayDrawing {
     }
 }
 
-/// The minimum-move table as a heat map: the fewer moves, the hotter; unreachable cells stay
-/// untinted. The numbers themselves are the board's own minimum-move layer.
+/// The minimum-move table as a heat map with its numbers: the fewer moves, the hotter;
+/// unreachable cells stay untinted and read "-". A number that does not fit its place is left
+/// out rather than dotted, since every open cell has one.
 pub fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
     let highest = table
         .iter()
@@ -231,24 +238,37 @@ pub fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
         .filter(|&m| m != UNREACHABLE)
         .max()
         .unwrap_or(0);
-    let fills = table
-        .iter()
-        .enumerate()
-        .filter(|&(cell, &moves)| moves != UNREACHABLE && !board.is_closed(cell as Cell))
-        .map(|(cell, &moves)| CellFill {
-            pos: board.pos(cell as Cell),
-            kind: HeatKind::MinMoves,
-            level: if highest == 0 {
-                1.0
+    let mut drawing = OverlayDrawing::default();
+    for (cell, &moves) in table.iter().enumerate().take(board.cell_count()) {
+        if board.is_closed(cell as Cell) {
+            continue;
+        }
+        let pos = board.pos(cell as Cell);
+        if moves != UNREACHABLE {
+            drawing.fills.push(CellFill {
+                pos,
+                kind: HeatKind::MinMoves,
+                level: if highest == 0 {
+                    1.0
+                } else {
+                    1.0 - f32::from(moves) / f32::from(highest)
+                },
+            });
+        }
+        drawing.texts.push(CellText {
+            pos,
+            line: 4,
+            text: if moves == UNREACHABLE {
+                "-".to_string()
             } else {
-                1.0 - f32::from(moves) / f32::from(highest)
+                moves.to_string()
             },
-        })
-        .collect();
-    OverlayDrawing {
-        fills,
-        ..OverlayDrawing::default()
+            color: None,
+            what: "Minimum moves",
+            dot_when_cramped: false,
+        });
     }
+    drawing
 }
 
 /// How often the search put the active robot on each cell: tinted on a square-root scale (a
@@ -274,7 +294,8 @@ pub fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
             line: 3,
             text: short_count(count),
             color: None,
-            large: false,
+            what: "Search visits",
+            dot_when_cramped: true,
         });
     }
     drawing
@@ -384,12 +405,12 @@ pub fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
 }
 
 /// The stateless solver's states per cell: each final state as its move count in the robot's
-/// colour, in the cell's corner for that colour (red top left, green top right, blue bottom
-/// left, yellow and silver bottom right); the intermediate states in the centre, as direction
-/// and moves in the robot's colour when the cell holds one, or as their count when it holds
-/// several.
+/// colour, kept in the corner for that colour (red top left, green top right, blue bottom
+/// left, yellow and silver bottom right) when the cell's texts share it out in quarters; the
+/// intermediate states as direction and moves in the robot's colour when the cell holds one,
+/// or as their count when it holds several, in the centre.
 ///
-/// With one robot chosen, its final state is the cell's one large number in the centre and its
+/// With one robot chosen, its final state is the cell's number in the centre and its
 /// intermediate states go to the bottom left corner, so the layer reads at a glance.
 pub fn stateless_layer(
     board: &Board,
@@ -416,7 +437,8 @@ pub fn stateless_layer(
             },
             text: state.moves.to_string(),
             color: Some(state.color),
-            large: single,
+            what: "Final state, moves",
+            dot_when_cramped: true,
         });
     }
     let mut per_cell: std::collections::BTreeMap<Cell, Vec<&IntermediateState>> =
@@ -441,7 +463,8 @@ pub fn stateless_layer(
             line: if single { 2 } else { 4 },
             text,
             color,
-            large: !single && !filter.kinds.finals,
+            what: "Intermediate states",
+            dot_when_cramped: true,
         });
     }
     drawing
@@ -584,7 +607,7 @@ mod tests {
             drawing
                 .texts
                 .iter()
-                .all(|t| t.line == 4 && t.large && t.color == Some(RobotColor::Blue))
+                .all(|t| t.line == 4 && t.color == Some(RobotColor::Blue))
         );
     }
 
