@@ -340,7 +340,7 @@ impl RicochetApp {
         };
         let running = self.is_running();
         let view = PanelView {
-            engines: self.engines.engines(),
+            engines: &self.engines,
             choice: self.engines.resolve(&self.state.solver.solver),
             puzzle,
             session: self.derived.session(self.doc.revision()),
