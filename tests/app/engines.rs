@@ -163,6 +163,50 @@ fn registered_engines_are_listed_as_external_and_an_unknown_choice_is_said_plain
     harness.run();
     assert!(harness.state().engines().engines().is_empty());
     assert!(harness.query_by_label("bfs-py (external)").is_none());
+    // The removed engine stays chosen, said to be gone, and no other solver runs instead.
+    assert_eq!(harness.state().app_state().solver.solver, pick("bfs-py"));
+    assert!(
+        harness
+            .query_all_by_label_contains("'bfs-py' is neither built in nor a registered engine")
+            .next()
+            .is_some()
+    );
+    harness.get_by_label("Solve").click();
+    harness.run();
+    assert!(harness.state().run_summary().is_none());
+}
+
+#[test]
+fn an_experiment_solver_whose_engine_is_gone_can_be_unticked() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = AppState {
+        experiments: ExperimentSettings {
+            solvers: vec![pick("bfs"), pick("gone-engine")],
+            ..ExperimentSettings::default()
+        },
+        native_dialogs: false,
+        ..AppState::default()
+    };
+    let mut harness = harness_from(state, [1360.0, 900.0]);
+    harness
+        .state_mut()
+        .use_engines_file(folder.path().join("engines.ron"));
+    harness.run();
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label_contains("Experiments...").click();
+    harness.run();
+    harness.get_by_label("gone-engine (not registered)").click();
+    harness.run();
+    assert_eq!(
+        harness.state().app_state().experiments.solvers,
+        [pick("bfs")]
+    );
+    assert!(
+        harness
+            .query_by_label("gone-engine (not registered)")
+            .is_none()
+    );
 }
 
 #[test]
