@@ -47,8 +47,10 @@
 //!   `every_source_file_is_a_declared_module` test.
 //! - **An overlay**: a file under `src/app/overlays/` with a type implementing
 //!   `OverlayLayer`, and one line in `LAYERS` in `src/app/overlays/layers.rs`.
-//! - **A view of the dock**: a variant of `DockTab` in `src/app/shell/mod.rs` (the compiler
-//!   names the `match`es to fill) and the view's own file in its room under `src/app/`.
+//! - **A view of the dock**: a variant of `DockTab` in `src/app/shell/mod.rs` and its place in
+//!   `DockTab::ALL`, which draws the tab buttons (the compiler names the `match`es to fill, a
+//!   const check the place, and the dead-code lint a tab left out of `ALL`), and the view's own
+//!   file in its room under `src/app/`.
 //! - **A result derived from the board**: a slot in `DerivedResults` in
 //!   `src/app/document/derived.rs`, so that an edit drops it with the others.
 //! - **A command**: a variant of `Command` in `src/cli/mod.rs` and its file in `src/cli/`,

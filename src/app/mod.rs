@@ -126,8 +126,8 @@ struct StatusMessage {
 /// A summary of the solver panel's run, for tests and tools that drive the app.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
-    /// The solver's command-line name, or the engine's registered name.
-    pub solver: String,
+    /// The solver that ran: a built-in one or an engine.
+    pub solver: crate::solver::SolverChoice,
     /// Whether it is still running.
     pub running: bool,
     /// The finished depth rows so far.
@@ -365,7 +365,7 @@ impl RicochetApp {
             _ => None,
         };
         Some(RunSummary {
-            solver: run.solver().name().to_string(),
+            solver: run.solver().clone(),
             running: !run.is_finished(),
             rows: run.rows().iter().map(|r| r.stats.clone()).collect(),
             outcome,

@@ -4,8 +4,10 @@
 //! a [`SolverChoice`] is accepted, and [`solver::run`](super::run) runs either kind through
 //! the same path: the same limits, probe calls, replay check and [`Report`](super::Report).
 
+use super::engine::store::{EngineName, StoreError};
 use super::engine::{EngineSpec, SharedSpec};
 use super::{Columns, Optimality, RuleSupport, SolveError, SolverId, SolverKind, SolverRef};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -77,6 +79,96 @@ impl SolverChoice {
             SolverChoice::BuiltIn(id) => id.kind().columns,
             SolverChoice::Engine(_) => ENGINE_COLUMNS,
         }
+    }
+}
+
+/// A solver as a user's choice keeps it: a built-in solver, or a registered engine by its
+/// name. Unlike a [`SolverChoice`] it holds no command: an engine is looked up among the
+/// registered engines when it runs, so a choice of an engine removed since is known as such
+/// (and not run) rather than replaced by another solver.
+///
+/// Its serde form is the name (`"iddfs"`, `"bfs-py"`), as settings files have always kept it;
+/// an engine cannot take a built-in solver's name, so a name stands for one solver. Reading a
+/// string never fails: a name that is not built in is read as an engine's, unchecked, and the
+/// reader checks it with [`SolverPick::is_well_formed`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SolverPick {
+    /// A solver compiled into this program.
+    BuiltIn(SolverId),
+    /// A registered engine.
+    Engine(EngineName),
+}
+
+impl SolverPick {
+    /// The name users see and files keep: a built-in solver's command-line name, an engine's
+    /// registered name.
+    pub fn name(&self) -> &str {
+        match self {
+            SolverPick::BuiltIn(id) => id.name(),
+            SolverPick::Engine(name) => name.as_str(),
+        }
+    }
+
+    /// The solver a name stands for: the built-in solver of that name, else the engine
+    /// registered under it (whether or not one is), when the name can name an engine.
+    pub fn from_name(name: &str) -> Result<SolverPick, StoreError> {
+        match SolverId::from_name(name) {
+            Some(id) => Ok(SolverPick::BuiltIn(id)),
+            None => EngineName::new(name).map(SolverPick::Engine),
+        }
+    }
+
+    /// The built-in solver, if this is one.
+    pub fn built_in(&self) -> Option<SolverId> {
+        match self {
+            SolverPick::BuiltIn(id) => Some(*id),
+            SolverPick::Engine(_) => None,
+        }
+    }
+
+    /// Whether [`SolverPick::from_name`] could have made it: always for a built-in solver, and
+    /// for an engine when its name can name one (one read from a file may not).
+    pub fn is_well_formed(&self) -> bool {
+        match self {
+            SolverPick::BuiltIn(_) => true,
+            SolverPick::Engine(name) => name.is_well_formed(),
+        }
+    }
+}
+
+impl From<SolverId> for SolverPick {
+    fn from(id: SolverId) -> SolverPick {
+        SolverPick::BuiltIn(id)
+    }
+}
+
+impl std::str::FromStr for SolverPick {
+    type Err = StoreError;
+
+    fn from_str(name: &str) -> Result<SolverPick, StoreError> {
+        SolverPick::from_name(name)
+    }
+}
+
+impl fmt::Display for SolverPick {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for SolverPick {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for SolverPick {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<SolverPick, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Ok(match SolverId::from_name(&name) {
+            Some(id) => SolverPick::BuiltIn(id),
+            None => SolverPick::Engine(EngineName::read(name)),
+        })
     }
 }
 
@@ -170,5 +262,39 @@ impl SolverRef for &SolverChoice {
 
     fn choice(&self) -> Result<SolverChoice, SolveError> {
         Ok((*self).clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pick_is_kept_as_its_name_and_read_back_as_the_same_solver() {
+        let engine = SolverPick::from_name("bfs-py").unwrap();
+        assert_eq!(
+            engine,
+            SolverPick::Engine(EngineName::new("bfs-py").unwrap())
+        );
+        for pick in [SolverPick::BuiltIn(SolverId::GraphV2), engine] {
+            let text = ron::to_string(&pick).unwrap();
+            assert_eq!(text, format!("\"{}\"", pick.name()));
+            assert_eq!(ron::from_str::<SolverPick>(&text).unwrap(), pick);
+        }
+        for id in SolverId::ALL {
+            assert_eq!(
+                SolverPick::from_name(id.name()).unwrap(),
+                SolverPick::BuiltIn(id)
+            );
+        }
+    }
+
+    #[test]
+    fn a_name_no_engine_can_have_is_read_but_not_well_formed() {
+        assert!(SolverPick::from_name("two words").is_err());
+        let read: SolverPick = ron::from_str("\"two words\"").unwrap();
+        assert_eq!(read.name(), "two words");
+        assert!(!read.is_well_formed());
+        assert!(SolverPick::BuiltIn(SolverId::Bfs).is_well_formed());
     }
 }

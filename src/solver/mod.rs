@@ -48,7 +48,7 @@ solvers! {
     mod stateless { Stateless => Stateless }
 }
 
-pub use choice::SolverChoice;
+pub use choice::{SolverChoice, SolverPick};
 pub use probe::{
     DepthStats, Event, NoProbe, Probe, PruneReason, RecordingProbe, RobotCells, SolverEvent,
     SolverPayload,

@@ -14,7 +14,7 @@ use ricochet_lab::app::RicochetApp;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{MoveTables, Puzzle};
-use ricochet_lab::solver::Outcome;
+use ricochet_lab::solver::{Outcome, SolverChoice, SolverId};
 use ricochet_lab::worker::debug::{DebugView, SearchPicture};
 use std::time::Duration;
 
@@ -195,7 +195,10 @@ fn the_keys_step_a_graph_search_and_stepping_back_restores_its_overlays() {
         paused_at(app, 1)
     });
 
-    assert_eq!(harness.state().run_summary().unwrap().solver, "graph-v2");
+    assert_eq!(
+        harness.state().run_summary().unwrap().solver,
+        SolverChoice::BuiltIn(SolverId::GraphV2)
+    );
 
     // F11 steps one event: the graph is built, robots are placed (edges change) and nodes
     // are examined (the heat map grows).

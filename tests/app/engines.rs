@@ -11,9 +11,9 @@ use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::state::{AppState, ExperimentSettings};
 use ricochet_lab::app::widgets::format_count;
 use ricochet_lab::model::formats;
-use ricochet_lab::solver::Outcome;
 use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::engine::store::EngineStore;
+use ricochet_lab::solver::{Outcome, SolverPick};
 use ricochet_lab::study::experiment::Status;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -35,6 +35,11 @@ fn app_on_small_board(folder: &Path) -> Harness<'static, RicochetApp> {
 }
 
 /// Registers an engine in the store the app reads, as `ricochet-lab engine add` does.
+/// A solver chosen by its name, as a settings file keeps it.
+fn pick(name: &str) -> SolverPick {
+    name.parse().unwrap()
+}
+
 fn register(folder: &Path, spec: EngineSpec) {
     let file = folder.join("engines.ron");
     let mut store = EngineStore::load(&file).unwrap();
@@ -97,7 +102,7 @@ fn the_python_example_added_through_the_window_solves_the_small_board_with_its_r
         vec!["bfs-py"]
     );
     // The new engine is the chosen solver, with the external mark.
-    assert_eq!(harness.state().app_state().solver.solver, "bfs-py");
+    assert_eq!(harness.state().app_state().solver.solver, pick("bfs-py"));
     harness.get_by_label("Solver").click();
     harness.run();
     harness.get_by_label("bfs-py (external)");
@@ -108,7 +113,7 @@ fn the_python_example_added_through_the_window_solves_the_small_board_with_its_r
     step_until(&mut harness, Duration::from_secs(60), finished);
     harness.run();
     let summary = harness.state().run_summary().unwrap();
-    assert_eq!(summary.solver, "bfs-py");
+    assert_eq!(summary.solver.name(), "bfs-py");
     let Some(Outcome::Solved { moves }) = &summary.outcome else {
         panic!("unexpected outcome {:?}", summary.outcome);
     };
@@ -153,11 +158,55 @@ fn registered_engines_are_listed_as_external_and_an_unknown_choice_is_said_plain
     std::thread::sleep(Duration::from_millis(1100));
     harness.run();
     choose(&mut harness, "bfs-py (external)");
-    assert_eq!(harness.state().app_state().solver.solver, "bfs-py");
+    assert_eq!(harness.state().app_state().solver.solver, pick("bfs-py"));
     harness.get_by_label("Remove engine").click();
     harness.run();
     assert!(harness.state().engines().engines().is_empty());
     assert!(harness.query_by_label("bfs-py (external)").is_none());
+    // The removed engine stays chosen, said to be gone, and no other solver runs instead.
+    assert_eq!(harness.state().app_state().solver.solver, pick("bfs-py"));
+    assert!(
+        harness
+            .query_all_by_label_contains("'bfs-py' is neither built in nor a registered engine")
+            .next()
+            .is_some()
+    );
+    harness.get_by_label("Solve").click();
+    harness.run();
+    assert!(harness.state().run_summary().is_none());
+}
+
+#[test]
+fn an_experiment_solver_whose_engine_is_gone_can_be_unticked() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = AppState {
+        experiments: ExperimentSettings {
+            solvers: vec![pick("bfs"), pick("gone-engine")],
+            ..ExperimentSettings::default()
+        },
+        native_dialogs: false,
+        ..AppState::default()
+    };
+    let mut harness = harness_from(state, [1360.0, 900.0]);
+    harness
+        .state_mut()
+        .use_engines_file(folder.path().join("engines.ron"));
+    harness.run();
+    harness.get_by_label("View").click();
+    harness.run();
+    harness.get_by_label_contains("Experiments...").click();
+    harness.run();
+    harness.get_by_label("gone-engine (not registered)").click();
+    harness.run();
+    assert_eq!(
+        harness.state().app_state().experiments.solvers,
+        [pick("bfs")]
+    );
+    assert!(
+        harness
+            .query_by_label("gone-engine (not registered)")
+            .is_none()
+    );
 }
 
 #[test]
@@ -166,7 +215,7 @@ fn a_chosen_engine_that_is_not_registered_is_said_plainly_and_nothing_runs() {
     let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
     let puzzle = formats::native::parse(&text).unwrap();
     let mut harness = harness_on(&puzzle, [1360.0, 900.0], |state| {
-        state.solver.solver = "gone-engine".into();
+        state.solver.solver = pick("gone-engine");
     });
     harness
         .state_mut()
@@ -181,7 +230,10 @@ fn a_chosen_engine_that_is_not_registered_is_said_plainly_and_nothing_runs() {
     harness.get_by_label("Solve").click();
     harness.run();
     assert!(harness.state().run_summary().is_none());
-    assert_eq!(harness.state().app_state().solver.solver, "gone-engine");
+    assert_eq!(
+        harness.state().app_state().solver.solver,
+        pick("gone-engine")
+    );
 }
 
 #[test]
@@ -282,8 +334,8 @@ fn an_experiment_in_the_window_compares_a_registered_engine_with_the_built_in_so
             configs: 3,
             seed: 7,
             robots: 3,
-            solvers: vec!["bfs".into()],
-            baseline: "iddfs".into(),
+            solvers: vec![pick("bfs")],
+            baseline: pick("iddfs"),
             time_limit_secs: 30.0,
             out_path: out.display().to_string(),
             ..ExperimentSettings::default()

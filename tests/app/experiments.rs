@@ -10,6 +10,7 @@ use ricochet_lab::app::document::state::ExperimentSettings;
 use ricochet_lab::app::experiments::series::Selection;
 use ricochet_lab::app::{RicochetApp, document::state::AppState};
 use ricochet_lab::model::formats::game_id;
+use ricochet_lab::solver::SolverId;
 use ricochet_lab::study::experiment::record::read_records;
 use ricochet_lab::study::experiment::{Record, Status};
 use std::collections::BTreeSet;
@@ -28,8 +29,8 @@ fn settings(configs: u64, out: &Path) -> ExperimentSettings {
     ExperimentSettings {
         configs,
         seed: 7,
-        solvers: vec!["bfs".into(), "iddfs".into()],
-        baseline: "iddfs".into(),
+        solvers: vec![SolverId::Bfs.into(), SolverId::Iddfs.into()],
+        baseline: SolverId::Iddfs.into(),
         time_limit_secs: 30.0,
         out_path: out.display().to_string(),
         ..ExperimentSettings::default()

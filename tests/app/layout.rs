@@ -7,6 +7,7 @@ use egui::{Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
+use ricochet_lab::solver::SolverId;
 use std::time::Duration;
 
 /// The smallest window the app is laid out for.
@@ -57,7 +58,7 @@ fn path_len(app: &RicochetApp) -> usize {
 #[test]
 fn every_dock_tab_keeps_its_controls_in_place_with_a_25_move_path_at_1024x700() {
     let mut harness = harness_on(&deck_puzzle(), SMALLEST, |state| {
-        state.solver.solver = "dls".to_string();
+        state.solver.solver = SolverId::Dls.into();
         state.solver.use_depth_limit = true;
         state.solver.depth_limit = 30;
         state.debug.enabled = true;

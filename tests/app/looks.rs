@@ -295,7 +295,10 @@ fn the_solver_list_shows_every_solver_and_describes_one_clear_of_the_others() {
     let last = SOLVERS.last().unwrap();
     harness.get_by_label(last.title).click();
     harness.run();
-    assert_eq!(harness.state().persisted_state().solver.solver, last.name);
+    assert_eq!(
+        harness.state().persisted_state().solver.solver.name(),
+        last.name
+    );
 
     // Pointing at an entry describes its solver without covering any entry.
     harness.get_by_label("Solver").click();

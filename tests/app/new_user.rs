@@ -11,6 +11,7 @@ use ricochet_lab::app::shell::commands::Command;
 use ricochet_lab::model::formats::cox;
 use ricochet_lab::model::samples;
 use ricochet_lab::model::tiles::random_game;
+use ricochet_lab::solver::SolverId;
 use std::time::Duration;
 
 #[test]
@@ -118,7 +119,7 @@ fn escape_closes_every_window() {
 fn play_mode_does_not_draw_the_solvers_path() {
     let (puzzle, _) = random_game(2, 4).unwrap();
     let mut harness = harness_on(&puzzle, [1360.0, 900.0], |state| {
-        state.solver.solver = "bfs".to_string();
+        state.solver.solver = SolverId::Bfs.into();
     });
     harness.get_by_label("Solve").click();
     step_until(

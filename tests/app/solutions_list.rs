@@ -5,8 +5,8 @@ use crate::common::{finished, step_until};
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{format_moves, formats::game_id};
-use ricochet_lab::solver::Outcome;
 use ricochet_lab::solver::analysis::all_solutions::{robot_changes, robots_moved};
+use ricochet_lab::solver::{Outcome, SolverId};
 use std::time::Duration;
 
 /// A standard game with three optimal solutions of four moves.
@@ -16,7 +16,7 @@ const GAME: &str = "EF81+40+39AB8BD4+1A";
 fn the_panel_lists_every_optimal_solution_and_a_click_plays_one() {
     let puzzle = game_id::parse(GAME).unwrap();
     let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
-        state.solver.solver = "fast".to_string();
+        state.solver.solver = SolverId::Fast.into();
     });
     harness.key_press(egui::Key::S);
     step_until(&mut harness, Duration::from_secs(60), finished);
@@ -50,7 +50,7 @@ fn the_panel_lists_every_optimal_solution_and_a_click_plays_one() {
 fn a_solution_list_goes_with_its_board_and_never_plays_on_another() {
     let puzzle = game_id::parse(GAME).unwrap();
     let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
-        state.solver.solver = "fast".to_string();
+        state.solver.solver = SolverId::Fast.into();
     });
     harness.key_press(egui::Key::S);
     step_until(&mut harness, Duration::from_secs(60), finished);
@@ -167,7 +167,7 @@ fn the_run_tab_scrolls_to_the_list_button_after_a_long_solve_and_solve_stays_put
     let puzzle = ricochet_lab::model::formats::native::parse(&text).unwrap();
     let height = 800.0;
     let mut harness = crate::common::harness_on(&puzzle, [1200.0, height], |state| {
-        state.solver.solver = "fast".to_string();
+        state.solver.solver = SolverId::Fast.into();
     });
     let solve = harness.get_by_label("Solve").rect();
     harness.key_press(egui::Key::S);

@@ -25,7 +25,7 @@ fn a_fast_solve_shows_the_solution_and_its_per_depth_rows() {
         harness.step();
         step_until(&mut harness, Duration::from_secs(60), finished);
         let summary = harness.state().run_summary().unwrap();
-        assert_eq!(summary.solver, name);
+        assert_eq!(summary.solver.name(), name);
         let Some(Outcome::Solved { moves }) = &summary.outcome else {
             panic!("{name}: unexpected outcome {:?}", summary.outcome);
         };
@@ -179,7 +179,7 @@ fn row_times_and_the_total_are_read_from_one_clock_and_shown_so() {
 fn a_debugged_run_held_at_its_solution_reports_its_running_time() {
     let (puzzle, _) = random_game(2, 4).unwrap();
     let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
-        state.solver.solver = "iddfs".to_string();
+        state.solver.solver = solver::SolverId::Iddfs.into();
     });
     harness.get_by_label("Debug mode").click();
     harness.run();

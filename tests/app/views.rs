@@ -16,7 +16,7 @@ use ricochet_lab::app::document::mode::Mode;
 use ricochet_lab::app::document::state::AppState;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
-use ricochet_lab::solver::Outcome;
+use ricochet_lab::solver::{Outcome, SolverId};
 use std::time::Duration;
 
 fn open_shipped(harness: &mut Harness<'_, RicochetApp>, name: &str) {
@@ -411,7 +411,7 @@ fn a_paused_stateless_run_on_a_full_board_draws_its_states_apart() {
     let (puzzle, _) = random_game(2, 4).unwrap();
     assert_eq!((puzzle.board().width(), puzzle.robots().len()), (16, 4));
     let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |state| {
-        state.solver.solver = "stateless".into();
+        state.solver.solver = SolverId::Stateless.into();
         state.debug.enabled = true;
         state.debug.start_paused = true;
         state.overlays.stateless = true;

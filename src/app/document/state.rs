@@ -6,6 +6,7 @@
 
 pub use crate::app::document::mode::Mode;
 use crate::app::editing::editor::EditorSettings;
+use crate::solver::{Optimality, SolverId, SolverPick};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
 use std::ops::RangeInclusive;
@@ -65,12 +66,15 @@ impl Default for AppState {
 }
 
 impl AppState {
-    /// The state with every number the panels bound put back in their range, with one
-    /// sentence for each that was out of it (a hand-edited or damaged file may hold NaN, a
-    /// negative limit or no threads at all).
+    /// The state with every number the panels bound put back in their range, and every
+    /// solver named as no solver can be replaced, with one sentence for each (a hand-edited
+    /// or damaged file may hold NaN, a negative limit, no threads at all, or a solver's name
+    /// with a space in it).
     pub fn clamped(mut self) -> (AppState, Vec<String>) {
         let mut notes = Vec::new();
         let n = &mut notes;
+        self.solver.keep_solvers_understood(n);
+        self.experiments.keep_solvers_understood(n);
         let solver = &mut self.solver;
         let defaults = SolverSettings::default();
         keep_in(
@@ -159,8 +163,9 @@ impl AppState {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct SolverSettings {
-    /// The chosen solver's command-line name.
-    pub solver: String,
+    /// The chosen solver: a built-in one, or a registered engine (kept when the engine is
+    /// removed, and then shown as not registered, with Solve disabled).
+    pub solver: SolverPick,
     /// Whether the depth limit applies (for solvers that take one).
     pub use_depth_limit: bool,
     /// The depth limit.
@@ -180,7 +185,7 @@ pub struct SolverSettings {
 impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
-            solver: "iddfs".into(),
+            solver: SolverPick::BuiltIn(SolverId::Iddfs),
             use_depth_limit: false,
             depth_limit: 30,
             use_time_limit: false,
@@ -188,6 +193,23 @@ impl Default for SolverSettings {
             use_memory_limit: true,
             memory_limit_mib: 4096,
             playback_speed: 2.0,
+        }
+    }
+}
+
+impl SolverSettings {
+    /// Replaces a chosen solver whose name no solver can have by the default, with a note
+    /// naming it. A well-formed engine name stays, registered or not: the panel says when it
+    /// is not, and nothing runs in its place.
+    fn keep_solvers_understood(&mut self, notes: &mut Vec<String>) {
+        if !self.solver.is_well_formed() {
+            let default = SolverSettings::default().solver;
+            notes.push(format!(
+                "The stored solver '{}' is neither a built-in solver nor a name an engine can \
+                 have; {default} is chosen now.",
+                self.solver
+            ));
+            self.solver = default;
         }
     }
 }
@@ -284,6 +306,53 @@ mod tests {
         assert_eq!(old.mode, Mode::Play);
         assert_eq!(old.solver, SolverSettings::default());
     }
+
+    #[test]
+    fn solvers_stored_by_name_load_as_built_in_solvers_and_engines() {
+        // As every version so far has written them: names in strings.
+        let text = r#"(solver: (solver: "bfs-py", depth_limit: 12),
+            experiments: (solvers: ["graph-v2", "bfs-py", "astar-manhattan"], baseline: "bfs"))"#;
+        let (state, notes) = ron::from_str::<AppState>(text).unwrap().clamped();
+        assert_eq!(notes, Vec::<String>::new());
+        let engine = SolverPick::from_name("bfs-py").unwrap();
+        assert!(matches!(engine, SolverPick::Engine(_)));
+        assert_eq!(state.solver.solver, engine);
+        assert_eq!(state.solver.depth_limit, 12);
+        assert_eq!(
+            state.experiments.solvers,
+            [
+                SolverPick::BuiltIn(SolverId::GraphV2),
+                engine,
+                SolverPick::BuiltIn(SolverId::AstarManhattan)
+            ]
+        );
+        assert_eq!(
+            state.experiments.baseline,
+            SolverPick::BuiltIn(SolverId::Bfs)
+        );
+        // And they are written back the same way.
+        let again = ron::to_string(&state).unwrap();
+        assert!(again.contains(r#"solver:"bfs-py""#), "{again}");
+        assert!(again.contains(r#"baseline:"bfs""#), "{again}");
+    }
+
+    #[test]
+    fn a_stored_solver_no_solver_can_be_gives_the_default_and_a_note_naming_it() {
+        let text = r#"(solver: (solver: "no such/solver"),
+            experiments: (solvers: ["bfs", "two words"], baseline: "stateless"))"#;
+        let (state, notes) = ron::from_str::<AppState>(text).unwrap().clamped();
+        let defaults = AppState::default();
+        assert_eq!(state.solver.solver, defaults.solver.solver);
+        assert_eq!(
+            state.experiments.solvers,
+            [SolverPick::BuiltIn(SolverId::Bfs)]
+        );
+        assert_eq!(state.experiments.baseline, defaults.experiments.baseline);
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert!(notes[0].contains("'no such/solver'"), "{notes:?}");
+        assert!(notes[1].contains("'two words'"), "{notes:?}");
+        assert!(notes[2].contains("'stateless'"), "{notes:?}");
+    }
 }
 
 /// The Experiments window's inputs (the options of `ricochet-lab experiment`).
@@ -298,10 +367,10 @@ pub struct ExperimentSettings {
     pub seed: u64,
     /// Robots per configuration.
     pub robots: usize,
-    /// The solvers to compare, by command-line name, in registry order.
-    pub solvers: Vec<String>,
-    /// The optimal solver whose move count is the required number of moves.
-    pub baseline: String,
+    /// The solvers to compare: built-in ones in registry order, then registered engines.
+    pub solvers: Vec<SolverPick>,
+    /// The optimal built-in solver whose move count is the required number of moves.
+    pub baseline: SolverPick,
     /// Per-run time limit in seconds.
     pub time_limit_secs: f64,
     /// Per-run memory limit in MiB.
@@ -323,11 +392,8 @@ impl Default for ExperimentSettings {
             configs: 200,
             seed: 1,
             robots: 4,
-            solvers: crate::solver::SOLVERS
-                .iter()
-                .map(|k| k.name.to_string())
-                .collect(),
-            baseline: "iddfs".into(),
+            solvers: SolverId::ALL.into_iter().map(SolverPick::BuiltIn).collect(),
+            baseline: SolverPick::BuiltIn(SolverId::Iddfs),
             // The thesis' limit per run.
             time_limit_secs: 40.0,
             memory_limit_mib: 2048,
@@ -336,6 +402,36 @@ impl Default for ExperimentSettings {
             out_path: in_user_folder("experiment.csv"),
             compare_path: String::new(),
             export_path: in_user_folder("experiment-export"),
+        }
+    }
+}
+
+impl ExperimentSettings {
+    /// Leaves out compared solvers whose names no solver can have, and replaces a baseline
+    /// that is not a built-in optimal solver by the default, with a note naming each.
+    fn keep_solvers_understood(&mut self, notes: &mut Vec<String>) {
+        self.solvers.retain(|pick| {
+            let understood = pick.is_well_formed();
+            if !understood {
+                notes.push(format!(
+                    "The stored experiment solver '{pick}' is neither a built-in solver nor a \
+                     name an engine can have; it is left out."
+                ));
+            }
+            understood
+        });
+        let optimal = self
+            .baseline
+            .built_in()
+            .is_some_and(|id| id.kind().optimality == Optimality::Guaranteed);
+        if !optimal {
+            let default = ExperimentSettings::default().baseline;
+            notes.push(format!(
+                "The stored baseline '{}' is not a built-in optimal solver; {default} is the \
+                 baseline now.",
+                self.baseline
+            ));
+            self.baseline = default;
         }
     }
 }

@@ -28,47 +28,72 @@ pub(super) fn inputs_ui(
         });
         ui.horizontal_wrapped(|ui| {
             ui.label("Solvers:");
-            for kind in SOLVERS {
-                let mut chosen = settings.solvers.iter().any(|s| s == kind.name);
-                if ui.checkbox(&mut chosen, kind.title).changed() {
-                    settings.solvers.retain(|s| s != kind.name);
+            for id in SolverId::ALL {
+                let pick = SolverPick::BuiltIn(id);
+                let mut chosen = settings.solvers.contains(&pick);
+                if ui.checkbox(&mut chosen, id.kind().title).changed() {
+                    settings.solvers.retain(|s| *s != pick);
                     if chosen {
-                        settings.solvers.push(kind.name.to_string());
-                        // Registry order, so that the plots' colours and columns are stable.
-                        settings.solvers.sort_by_key(|name| {
-                            SOLVERS.iter().position(|k| k.name == name.as_str())
+                        settings.solvers.push(pick);
+                        // Registry order, then the engines, so that the plots' colours and
+                        // columns are stable.
+                        settings.solvers.sort_by_key(|pick| {
+                            pick.built_in()
+                                .and_then(|id| SolverId::ALL.iter().position(|k| *k == id))
+                                .unwrap_or(SolverId::ALL.len())
                         });
                     }
                 }
             }
             // Registered engines after the built-in solvers, marked as external; they run
             // as the built-in ones do, each answer replayed and judged against the baseline.
-            for spec in engines.engines() {
-                let mut chosen = settings.solvers.contains(&spec.name);
+            for (name, spec) in engines.registered() {
+                let pick = SolverPick::Engine(name);
+                let mut chosen = settings.solvers.contains(&pick);
                 if ui
                     .checkbox(&mut chosen, format!("{} (external)", spec.name))
                     .on_hover_text(spec.command_line())
                     .changed()
                 {
-                    settings.solvers.retain(|s| *s != spec.name);
+                    settings.solvers.retain(|s| *s != pick);
                     if chosen {
-                        settings.solvers.push(spec.name.clone());
+                        settings.solvers.push(pick);
                     }
                 }
             }
+            // A chosen engine that is no longer registered stays listed, so that it can be
+            // unticked; Start says why it cannot run.
+            let unregistered: Vec<SolverPick> = settings
+                .solvers
+                .iter()
+                .filter(|pick| engines.resolve(pick).is_err())
+                .cloned()
+                .collect();
+            for pick in unregistered {
+                let mut chosen = true;
+                if ui
+                    .checkbox(&mut chosen, format!("{pick} (not registered)"))
+                    .on_hover_text("No engine is registered under this name; untick it, or add the engine again")
+                    .changed()
+                {
+                    settings.solvers.retain(|s| *s != pick);
+                }
+            }
             ui.separator();
-            let baseline_title = solver::kind(&settings.baseline).map_or("?", |k| k.title);
             egui::ComboBox::from_label("Baseline")
-                .selected_text(baseline_title)
+                .selected_text(match settings.baseline {
+                    SolverPick::BuiltIn(id) => id.kind().title,
+                    SolverPick::Engine(_) => "?",
+                })
                 .show_ui(ui, |ui| {
-                    for kind in SOLVERS
-                        .iter()
-                        .filter(|k| k.optimality == Optimality::Guaranteed)
+                    for id in SolverId::ALL
+                        .into_iter()
+                        .filter(|id| id.kind().optimality == Optimality::Guaranteed)
                     {
                         ui.selectable_value(
                             &mut settings.baseline,
-                            kind.name.to_string(),
-                            kind.title,
+                            SolverPick::BuiltIn(id),
+                            id.kind().title,
                         );
                     }
                 });

@@ -25,7 +25,7 @@ use crate::app::shell::commands::{Command, Pending};
 use crate::app::theme;
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};
-use crate::solver::{self, Optimality, SOLVERS, SolverChoice, SolverId, SolverOptions};
+use crate::solver::{self, Optimality, SOLVERS, SolverChoice, SolverId, SolverOptions, SolverPick};
 use crate::study::experiment::record::{self, Record, ResultsWriter};
 use crate::study::experiment::runner::{self, BoardSource, ExperimentConfig};
 use crate::study::experiment::stats::{Summary, summarize};
@@ -236,11 +236,13 @@ impl ExperimentsView {
                 {
                     settings.seed = offset / runner::SEED_STRIDE;
                 }
-                settings.solvers = crate::solver::SOLVERS
-                    .iter()
-                    .map(|k| k.name)
-                    .filter(|name| solvers.contains(name))
-                    .map(str::to_string)
+                // The file's built-in solvers, in registry order. Its engines' rows show,
+                // but they are not chosen for Resume: a name in a results file may be any
+                // command line, not a registered engine.
+                settings.solvers = SolverId::ALL
+                    .into_iter()
+                    .filter(|id| solvers.contains(id.name()))
+                    .map(SolverPick::BuiltIn)
                     .collect();
                 self.records = records;
                 self.resummarise();
@@ -464,17 +466,19 @@ mod tests {
     use super::*;
     use crate::model::random::random_puzzle;
 
-    fn built_in(name: &str) -> Result<SolverChoice, String> {
-        SolverId::from_name(name)
-            .map(SolverChoice::BuiltIn)
-            .ok_or_else(|| format!("no solver called '{name}'"))
+    /// Resolves built-in solvers only, as with no engine registered.
+    fn built_in(pick: &SolverPick) -> Result<SolverChoice, String> {
+        match pick {
+            SolverPick::BuiltIn(id) => Ok(SolverChoice::BuiltIn(*id)),
+            SolverPick::Engine(name) => Err(format!("no engine registered as '{name}'")),
+        }
     }
 
     fn settings(solvers: &[&str], baseline: &str) -> ExperimentSettings {
         ExperimentSettings {
             configs: 4,
-            solvers: solvers.iter().map(|s| s.to_string()).collect(),
-            baseline: baseline.into(),
+            solvers: solvers.iter().map(|s| s.parse().unwrap()).collect(),
+            baseline: baseline.parse().unwrap(),
             ..ExperimentSettings::default()
         }
     }

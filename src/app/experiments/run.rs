@@ -124,7 +124,7 @@ impl ExperimentsView {
         waker: Waker,
         resume: bool,
     ) -> Result<(), String> {
-        let config = settings_config(settings, current_board, &|name| engines.resolve(name))?;
+        let config = settings_config(settings, current_board, &|pick| engines.resolve(pick))?;
         let output = PathBuf::from(settings.out_path.trim());
         if output.as_os_str().is_empty() {
             return Err("Choose an output CSV file first.".into());
@@ -234,11 +234,11 @@ pub(super) fn run_task(
 }
 
 /// The experiment the settings describe, checked the way the command line checks it; each
-/// chosen solver's name is looked up by `resolve` (built-in solvers and registered engines).
+/// chosen solver is looked up by `resolve` (built-in solvers and registered engines).
 pub fn settings_config(
     settings: &ExperimentSettings,
     current_board: Option<&Puzzle>,
-    resolve: &dyn Fn(&str) -> Result<SolverChoice, String>,
+    resolve: &dyn Fn(&SolverPick) -> Result<SolverChoice, String>,
 ) -> Result<ExperimentConfig, String> {
     let board = if settings.fixed_board {
         let puzzle = current_board.ok_or(
@@ -261,9 +261,9 @@ pub fn settings_config(
     let solvers = settings
         .solvers
         .iter()
-        .map(|name| resolve(name))
+        .map(resolve)
         .collect::<Result<Vec<_>, _>>()?;
-    let baseline = SolverId::from_name(&settings.baseline).ok_or_else(|| {
+    let baseline = settings.baseline.built_in().ok_or_else(|| {
         format!(
             "The baseline '{}' is not a built-in optimal solver.",
             settings.baseline

@@ -10,7 +10,9 @@ use std::time::Duration;
 /// One solver's series, as plotted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverSeries {
-    /// The solver's command-line name.
+    /// The solver's name as the results file gives it: a built-in solver's command-line name,
+    /// an engine's registered name, or the command line of an engine run without one. It is
+    /// the file's text, not a choice, and may name a solver this program does not have.
     pub solver: String,
     /// Its display name.
     pub title: String,
@@ -31,7 +33,7 @@ pub struct SolverSeries {
 /// What a click on a plot or a table cell chose.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
-    /// One solver, or every solver.
+    /// One solver (by its name in the results), or every solver.
     pub solver: Option<String>,
     /// One required move count, or every one.
     pub moves: Option<u32>,

@@ -404,6 +404,37 @@ mod tests {
     }
 
     #[test]
+    fn solvers_stored_by_name_still_load_and_a_name_no_solver_has_is_said() {
+        use crate::solver::{SolverId, SolverPick};
+        // The app's settings as earlier versions wrote them: each solver by its name.
+        let old = |solver: &str| {
+            format!(
+                r#"(solver: (solver: "{solver}"), experiments: (solvers: ["fast", "bfs-py"], baseline: "iddfs"))"#
+            )
+        };
+        let (_dir, path) = settings_with(&[(STORAGE_KEY, old("graph-v1"))]);
+        assert_eq!(repair_settings_file(&path), SettingsReport::default());
+        let (_dir, path) = settings_with(&[(STORAGE_KEY, old("bfs-py"))]);
+        assert_eq!(repair_settings_file(&path), SettingsReport::default());
+        let state: AppState = stored(&path, STORAGE_KEY).unwrap();
+        let engine = SolverPick::from_name("bfs-py").unwrap();
+        assert_eq!(state.solver.solver, engine);
+        assert_eq!(
+            state.experiments.solvers,
+            [SolverPick::BuiltIn(SolverId::Fast), engine]
+        );
+        // A name no solver can have: the default, the rest kept, and the name said.
+        let (_dir, path) = settings_with(&[(STORAGE_KEY, old("fast solver"))]);
+        let report = repair_settings_file(&path);
+        let line = report.status_line().unwrap();
+        assert!(line.contains("'fast solver'"), "{line}");
+        assert_eq!(report.kept_aside, None);
+        let state: AppState = stored(&path, STORAGE_KEY).unwrap();
+        assert_eq!(state.solver.solver, SolverPick::BuiltIn(SolverId::Iddfs));
+        assert_eq!(state.experiments.solvers.len(), 2);
+    }
+
+    #[test]
     fn a_missing_file_is_no_problem() {
         let dir = tempfile::tempdir().unwrap();
         let report = repair_settings_file(&dir.path().join("app.ron"));

@@ -9,9 +9,9 @@
 
 use crate::app::shell::commands::Command;
 use crate::app::theme;
-use crate::solver::engine::store::{EngineStore, check_name};
+use crate::solver::engine::store::{EngineName, EngineStore, check_name};
 use crate::solver::engine::{EngineError, EngineSpec, EngineVerdict, test_engine};
-use crate::solver::{SolverChoice, SolverId};
+use crate::solver::{SolverChoice, SolverPick};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
 use std::time::{Duration, Instant, SystemTime};
@@ -23,7 +23,7 @@ const RELOAD_INTERVAL: Duration = Duration::from_secs(1);
 pub struct EngineList {
     /// The file, when the app has a settings folder.
     file: Option<PathBuf>,
-    /// The registered engines, in the file's order.
+    /// The registered engines, in the file's order; each has a name an engine can have.
     engines: Vec<EngineSpec>,
     /// Why the file could not be read, when it could not.
     problem: Option<String>,
@@ -56,6 +56,14 @@ impl EngineList {
     /// The registered engines.
     pub fn engines(&self) -> &[EngineSpec] {
         &self.engines
+    }
+
+    /// The registered engines, each with its name as a choice keeps it.
+    pub fn registered(&self) -> impl Iterator<Item = (EngineName, &EngineSpec)> {
+        // Every listed name was checked when the file was read, so none is left out here.
+        self.engines
+            .iter()
+            .filter_map(|spec| Some((EngineName::new(&spec.name).ok()?, spec)))
     }
 
     /// The file the engines are kept in.
@@ -99,8 +107,27 @@ impl EngineList {
         };
         match EngineStore::load(file) {
             Ok(store) => {
-                self.engines = store.engines().to_vec();
-                self.problem = None;
+                // A hand-edited file may name an engine as `engine add` would not (with a
+                // space, or a built-in solver's name): such an engine cannot be chosen, and
+                // is left out with a word on why.
+                let (engines, misnamed): (Vec<EngineSpec>, Vec<EngineSpec>) = store
+                    .engines()
+                    .iter()
+                    .cloned()
+                    .partition(|spec| check_name(&spec.name).is_ok());
+                self.engines = engines;
+                let reasons: Vec<String> = misnamed
+                    .iter()
+                    .filter_map(|spec| check_name(&spec.name).err())
+                    .map(|error| error.to_string())
+                    .collect();
+                self.problem = (!reasons.is_empty()).then(|| {
+                    format!(
+                        "Left out of the engines in {}: {}",
+                        file.display(),
+                        reasons.join("; ")
+                    )
+                });
             }
             Err(error) => {
                 // The engines read before stay listed: a file half-written by an editor
@@ -110,12 +137,14 @@ impl EngineList {
         }
     }
 
-    /// The solver a name stands for: a built-in solver, else a registered engine; an
-    /// unknown name is said plainly rather than replaced by another solver.
-    pub fn resolve(&self, name: &str) -> Result<SolverChoice, String> {
-        if let Some(id) = SolverId::from_name(name) {
-            return Ok(SolverChoice::BuiltIn(id));
-        }
+    /// The solver a choice stands for: a built-in solver, or the registered engine of its
+    /// name; an engine that is not registered (removed since it was chosen) is said plainly
+    /// rather than replaced by another solver.
+    pub fn resolve(&self, pick: &SolverPick) -> Result<SolverChoice, String> {
+        let name = match pick {
+            SolverPick::BuiltIn(id) => return Ok(SolverChoice::BuiltIn(*id)),
+            SolverPick::Engine(name) => name.as_str(),
+        };
         if let Some(spec) = self.engines.iter().find(|spec| spec.name == name) {
             return Ok(SolverChoice::engine(spec.clone()));
         }
@@ -139,9 +168,9 @@ impl EngineList {
     }
 
     /// Removes an engine from the file and the list.
-    pub fn remove(&mut self, name: &str) -> Result<EngineSpec, String> {
+    pub fn remove(&mut self, name: &EngineName) -> Result<EngineSpec, String> {
         let mut store = self.load_store()?;
-        let removed = store.remove(name).map_err(|e| e.to_string())?;
+        let removed = store.remove(name.as_str()).map_err(|e| e.to_string())?;
         store.save().map_err(|e| e.to_string())?;
         self.reload();
         Ok(removed)
@@ -354,7 +383,7 @@ pub fn add_engine_window(
                     .clicked()
                 {
                     match window.spec().and_then(|spec| {
-                        let name = spec.name.clone();
+                        let name = EngineName::new(&spec.name).map_err(|e| e.to_string())?;
                         engines.add(spec).map(|()| name)
                     }) {
                         Ok(name) => {
@@ -491,17 +520,20 @@ fn stderr_ui(ui: &mut egui::Ui, lines: &[String], title: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::SolverId;
 
     #[test]
-    fn a_name_resolves_to_a_built_in_solver_then_an_engine_and_never_to_another() {
+    fn a_choice_resolves_to_its_built_in_solver_or_engine_and_never_to_another() {
         let folder = tempfile::tempdir().unwrap();
         let file = folder.path().join("engines.ron");
         let mut list = EngineList::from_file(Some(file.clone()));
         assert_eq!(
-            list.resolve("bfs").unwrap(),
+            list.resolve(&SolverPick::BuiltIn(SolverId::Bfs)).unwrap(),
             SolverChoice::BuiltIn(SolverId::Bfs)
         );
-        let error = list.resolve("bfs-py").unwrap_err();
+        let name = EngineName::new("bfs-py").unwrap();
+        let engine = SolverPick::Engine(name.clone());
+        let error = list.resolve(&engine).unwrap_err();
         assert!(error.contains("'bfs-py'"), "{error}");
         list.add(EngineSpec {
             name: "bfs-py".into(),
@@ -509,10 +541,28 @@ mod tests {
             dir: None,
         })
         .unwrap();
-        assert!(list.resolve("bfs-py").unwrap().is_engine());
-        list.remove("bfs-py").unwrap();
-        assert!(list.resolve("bfs-py").is_err());
+        assert_eq!(list.resolve(&engine).unwrap().name(), "bfs-py");
+        let names: Vec<EngineName> = list.registered().map(|(n, _)| n).collect();
+        assert_eq!(names, std::slice::from_ref(&name));
+        list.remove(&name).unwrap();
+        assert!(list.resolve(&engine).is_err());
         assert!(EngineStore::load(&file).unwrap().engines().is_empty());
+    }
+
+    #[test]
+    fn an_engine_filed_under_a_name_no_engine_can_have_is_left_out_with_a_word() {
+        let folder = tempfile::tempdir().unwrap();
+        let file = folder.path().join("engines.ron");
+        std::fs::write(
+            &file,
+            r#"(engines: [(name: "bfs", command: ["python3"]), (name: "ok", command: ["x"])])"#,
+        )
+        .unwrap();
+        let list = EngineList::from_file(Some(file));
+        assert_eq!(list.engines().len(), 1);
+        assert_eq!(list.engines()[0].name, "ok");
+        let problem = list.problem().unwrap();
+        assert!(problem.contains("'bfs'"), "{problem}");
     }
 
     #[test]

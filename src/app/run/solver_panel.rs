@@ -5,6 +5,7 @@ use crate::app::debugger::DebugSettings;
 use crate::app::document::state::SolverSettings;
 use crate::app::playing::playback::{Playback, PlaybackControl};
 use crate::app::run::depth_table::depth_table_ui;
+use crate::app::run::engines::EngineList;
 use crate::app::run::icicle::{IcicleCommand, icicle_ui};
 use crate::app::shell::commands::Command;
 use crate::app::shell::keys::{self, Action};
@@ -14,7 +15,9 @@ use crate::app::widgets::format_count;
 use crate::model::{Puzzle, Rules, format_moves};
 use crate::solver::engine::EngineSpec;
 use crate::solver::profile::NodeProfile;
-use crate::solver::{Optimality, Outcome, SolveError, SolverChoice, SolverId, SolverOptions};
+use crate::solver::{
+    Optimality, Outcome, SolveError, SolverChoice, SolverId, SolverOptions, SolverPick,
+};
 use crate::study::format::{format_bytes, format_time};
 use crate::worker::{RunEnd, SolveJob, SolveRun};
 use std::time::Duration;
@@ -141,11 +144,16 @@ pub fn engine_title(spec: &EngineSpec) -> String {
     format!("{} (external)", spec.name)
 }
 
+/// How a chosen solver that stands for none is listed: an engine that is not registered.
+fn not_registered(pick: &SolverPick) -> String {
+    format!("{pick} (not registered)")
+}
+
 /// Everything the panel reads to draw itself.
 pub struct PanelView<'a> {
     /// The registered engines, listed after the built-in solvers.
-    pub engines: &'a [EngineSpec],
-    /// The chosen solver, or why the chosen name stands for none.
+    pub engines: &'a EngineList,
+    /// The chosen solver, or why the choice stands for none.
     pub choice: Result<SolverChoice, String>,
     /// What would be solved now, or why nothing can be.
     pub puzzle: Result<&'a Puzzle, &'a str>,
@@ -174,13 +182,13 @@ pub fn solver_controls_ui(
     // the pointed-at solver's description shows under the list rather than in a tooltip over
     // the entries next to it.
     let description_height = widgets::text_lines(ui, 4.0);
-    let entries = SolverId::ALL.len() + view.engines.len();
+    let entries = SolverId::ALL.len() + view.engines.engines().len();
     let list_height = widgets::widget_rows(ui, entries as f32)
         + ui.spacing().item_spacing.y * 4.0
         + description_height;
     let selected_text = match &described {
         Some(described) => described.title.clone(),
-        None => format!("{} (unknown)", settings.solver),
+        None => not_registered(&settings.solver),
     };
     ui.horizontal_wrapped(|ui| {
         egui::ComboBox::from_label("Solver")
@@ -190,30 +198,32 @@ pub fn solver_controls_ui(
             .show_ui(ui, |ui| {
                 let mut pointed = None;
                 for id in SolverId::ALL {
-                    let kind = id.kind();
                     let entry = ui.selectable_value(
                         &mut settings.solver,
-                        kind.name.to_string(),
-                        kind.title,
+                        SolverPick::BuiltIn(id),
+                        id.kind().title,
                     );
                     if entry.hovered() {
                         pointed = Some(SolverChoice::BuiltIn(id));
                     }
                 }
-                if !view.engines.is_empty() {
+                if !view.engines.engines().is_empty() {
                     ui.separator();
                 }
-                for spec in view.engines {
+                for (name, spec) in view.engines.registered() {
                     let entry = ui
                         .selectable_value(
                             &mut settings.solver,
-                            spec.name.clone(),
+                            SolverPick::Engine(name),
                             engine_title(spec),
                         )
                         .on_hover_text(format!("External engine: {}", spec.command_line()));
                     if entry.hovered() {
                         pointed = Some(SolverChoice::engine(spec.clone()));
                     }
+                }
+                if let Some(problem) = view.engines.problem() {
+                    ui.colored_label(palette.error, problem);
                 }
                 ui.separator();
                 let text = pointed
@@ -237,7 +247,7 @@ pub fn solver_controls_ui(
     // Solve stays disabled: another solver is never run in its place.
     let unknown = view.choice.as_ref().err();
     let described = described.unwrap_or_else(|| Described {
-        title: format!("{} (unknown)", settings.solver),
+        title: not_registered(&settings.solver),
         description: unknown.cloned().unwrap_or_default(),
         optimality: Optimality::NotGuaranteed,
         source: String::new(),
@@ -267,7 +277,7 @@ pub fn solver_controls_ui(
                 ui.colored_label(palette.warning, "Not guaranteed optimal")
             }
         };
-        if let Some(spec) = described.external
+        if let (Some(spec), SolverPick::Engine(name)) = (described.external, &settings.solver)
             && ui
                 .small_button("Remove engine")
                 .on_hover_text(format!(
@@ -276,7 +286,7 @@ pub fn solver_controls_ui(
                 ))
                 .clicked()
         {
-            commands.push(Command::RemoveEngine(spec.name.clone()));
+            commands.push(Command::RemoveEngine(name.clone()));
         }
         clipped_label(
             ui,

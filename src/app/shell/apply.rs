@@ -10,7 +10,7 @@ use crate::app::shell::commands::{Command, Pending, Resolution, SaveKind, UndoSt
 use crate::app::{RicochetApp, capital, debugger, shell};
 use crate::model::formats::{self, cox, game_id};
 use crate::model::tiles::random_game_on;
-use crate::solver::SolverChoice;
+use crate::solver::{SolverChoice, SolverPick};
 use std::path::Path;
 
 impl RicochetApp {
@@ -64,15 +64,21 @@ impl RicochetApp {
                         .file()
                         .map_or_else(|| "the settings".into(), |f| f.display().to_string())
                 ));
-                self.state.solver.solver = name;
+                self.state.solver.solver = SolverPick::Engine(name);
             }
+            // A choice of the removed engine stays what it was, said as an engine that is not
+            // registered, with Solve disabled: another solver is never run in its place.
             Command::RemoveEngine(name) => match self.engines.remove(&name) {
                 Ok(_) => {
-                    self.note(format!("Engine '{name}' removed from the solvers"));
-                    if self.state.solver.solver == name {
-                        self.state.solver.solver =
-                            crate::app::document::state::SolverSettings::default().solver;
-                    }
+                    let chosen = self.state.solver.solver == SolverPick::Engine(name.clone());
+                    self.note(format!(
+                        "Engine '{name}' removed from the solvers{}",
+                        if chosen {
+                            "; choose another solver to solve"
+                        } else {
+                            ""
+                        }
+                    ));
                 }
                 Err(error) => self.error(format!("Engine '{name}' could not be removed: {error}")),
             },

@@ -7,6 +7,7 @@ use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;
 use crate::app::playing::playback::PlaybackControl;
 use crate::model::{Direction, RobotColor};
+use crate::solver::engine::store::EngineName;
 use std::path::PathBuf;
 
 /// Whether a draft change starts a new undo step or joins the previous one (a drag stroke).
@@ -58,9 +59,9 @@ pub enum Command {
     /// Show the Add engine window.
     ShowAddEngine,
     /// An engine was registered under this name: choose it.
-    EngineAdded(String),
+    EngineAdded(EngineName),
     /// Unregister the engine of this name.
-    RemoveEngine(String),
+    RemoveEngine(EngineName),
     /// Open a file through the system's dialog (or the in-app window without one).
     OpenDialog,
     /// Show the in-app Open window with the boards list.

@@ -52,8 +52,14 @@ pub fn plots_panel_height(window: f32, wanted: f32) -> f32 {
 const PLOTS_MIN_HEIGHT: f32 = 140.0;
 
 /// Which tab of the solver dock shows below its controls.
+///
+/// Its buttons are drawn from [`DockTab::ALL`]. A new tab fails to compile until
+/// [`title`](DockTab::title), [`place`](DockTab::place) and the dock's `match` name it; the
+/// check under `ALL` fails until `ALL` holds it at its place; and a tab left out of `ALL`
+/// altogether has no button that makes it, which the dead-code lint (an error under CI's
+/// clippy) reports, as the type is private to the crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DockTab {
+pub(crate) enum DockTab {
     /// The run's result, rows and playback.
     Run,
     /// The debugger.
@@ -61,6 +67,42 @@ pub enum DockTab {
     /// The overlay layers and their legends.
     Overlays,
 }
+
+impl DockTab {
+    /// Every tab, in the order of its button.
+    pub(crate) const ALL: [DockTab; 3] = [DockTab::Run, DockTab::Debugger, DockTab::Overlays];
+
+    /// The button's text, which is also its accessible label.
+    pub(crate) const fn title(self) -> &'static str {
+        match self {
+            DockTab::Run => "Run",
+            DockTab::Debugger => "Debugger",
+            DockTab::Overlays => "Overlays",
+        }
+    }
+
+    /// Its place in [`DockTab::ALL`].
+    const fn place(self) -> usize {
+        match self {
+            DockTab::Run => 0,
+            DockTab::Debugger => 1,
+            DockTab::Overlays => 2,
+        }
+    }
+}
+
+// Each entry of `ALL` stands at its own place, so no tab is listed twice and the order is the
+// one `place` gives.
+const _: () = {
+    let mut at = 0;
+    while at < DockTab::ALL.len() {
+        assert!(
+            DockTab::ALL[at].place() == at,
+            "DockTab::ALL is out of place"
+        );
+        at += 1;
+    }
+};
 
 impl RicochetApp {
     /// The whole window: panels first (outermost first), then the board, then windows.
@@ -298,7 +340,7 @@ impl RicochetApp {
         };
         let running = self.is_running();
         let view = PanelView {
-            engines: self.engines.engines(),
+            engines: &self.engines,
             choice: self.engines.resolve(&self.state.solver.solver),
             puzzle,
             session: self.derived.session(self.doc.revision()),
@@ -318,9 +360,9 @@ impl RicochetApp {
         );
         ui.separator();
         ui.horizontal(|ui| {
-            ui.selectable_value(&mut self.dock, DockTab::Run, "Run");
-            ui.selectable_value(&mut self.dock, DockTab::Debugger, "Debugger");
-            ui.selectable_value(&mut self.dock, DockTab::Overlays, "Overlays");
+            for tab in DockTab::ALL {
+                ui.selectable_value(&mut self.dock, tab, tab.title());
+            }
         });
         ui.separator();
         match self.dock {
@@ -438,4 +480,20 @@ fn menu_button(ui: &mut egui::Ui, enabled: bool, label: &str, keys: String) -> e
     let response = ui.add_enabled(enabled, button);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, label));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DockTab;
+
+    #[test]
+    fn every_dock_tab_has_one_button_with_its_own_label() {
+        for tab in DockTab::ALL {
+            assert_eq!(DockTab::ALL.iter().filter(|t| **t == tab).count(), 1);
+            assert_eq!(DockTab::ALL[tab.place()], tab);
+        }
+        let titles: Vec<&str> = DockTab::ALL.iter().map(|t| t.title()).collect();
+        // The labels the UI tests click.
+        assert_eq!(titles, ["Run", "Debugger", "Overlays"]);
+    }
 }

@@ -15,6 +15,7 @@ use crate::app::{APP_NAME, native_options};
 use crate::model::formats::game_id;
 use crate::model::tiles::random_game;
 use crate::model::{Direction, RobotColor, samples};
+use crate::solver::{SolverId, SolverPick};
 use crate::worker::RunEnd;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -211,7 +212,7 @@ pub struct ScreenshotDirector {
     started: Instant,
     outcome: Arc<Mutex<Option<Result<(), String>>>>,
     /// Solves still to run for the plots view: (solver, standard game seed).
-    jobs: Vec<(&'static str, u64)>,
+    jobs: Vec<(SolverId, u64)>,
     /// Whether the solving view's long run has started (after its quick solves).
     long_run: bool,
 }
@@ -301,7 +302,7 @@ impl ScreenshotDirector {
                 // A few quick solves first, so that the time plot has points beside the live
                 // run's table and nodes plot.
                 for seed in 1..=6 {
-                    for solver in ["fast", "iddfs", "astar"] {
+                    for solver in [SolverId::Fast, SolverId::Iddfs, SolverId::Astar] {
                         self.jobs.push((solver, seed));
                     }
                 }
@@ -311,14 +312,14 @@ impl ScreenshotDirector {
             View::Playback => {
                 // An eight-move standard game that the BFS solves at once.
                 replace(app, random_game(2, 4).map(|(p, _)| p));
-                app.state.solver.solver = "bfs".into();
+                app.state.solver.solver = SolverPick::BuiltIn(SolverId::Bfs);
                 app.apply(Command::Solve);
             }
             View::Plots => {
                 app.plots_height = 420.0;
                 for seed in 1..=12 {
-                    for kind in crate::solver::SOLVERS {
-                        self.jobs.push((kind.name, seed));
+                    for id in SolverId::ALL {
+                        self.jobs.push((id, seed));
                     }
                 }
                 self.jobs.reverse();
@@ -327,7 +328,7 @@ impl ScreenshotDirector {
             View::DebugPaused | View::OverlayHeat => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
                 app.state.view.plots = false;
-                app.state.solver.solver = "iddfs".into();
+                app.state.solver.solver = SolverPick::BuiltIn(SolverId::Iddfs);
                 app.state.debug.enabled = true;
                 app.state.debug.start_paused = false;
                 app.state.debug.break_on_solution = true;
@@ -349,10 +350,10 @@ impl ScreenshotDirector {
                 app.state.debug.enabled = true;
                 app.state.debug.start_paused = true;
                 if self.view == View::DebugGraph {
-                    app.state.solver.solver = "graph-v1".into();
+                    app.state.solver.solver = SolverPick::BuiltIn(SolverId::GraphV1);
                     app.state.overlays.graph_edges = true;
                 } else {
-                    app.state.solver.solver = "stateless".into();
+                    app.state.solver.solver = SolverPick::BuiltIn(SolverId::Stateless);
                     app.state.overlays.stateless = true;
                 }
                 app.apply(Command::Solve);
@@ -360,7 +361,7 @@ impl ScreenshotDirector {
             View::DebugStepBack => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
                 app.state.view.plots = false;
-                app.state.solver.solver = "graph-v2".into();
+                app.state.solver.solver = SolverPick::BuiltIn(SolverId::GraphV2);
                 app.state.debug.enabled = true;
                 app.state.debug.start_paused = false;
                 app.state.debug.break_on_depth = true;
@@ -412,7 +413,7 @@ impl ScreenshotDirector {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
                 app.state.view.plots = false;
                 app.state.overlays.solution_path = true;
-                app.state.solver.solver = "bfs".into();
+                app.state.solver.solver = SolverPick::BuiltIn(SolverId::Bfs);
                 app.apply(Command::Solve);
             }
             View::Play => {
@@ -467,7 +468,7 @@ impl ScreenshotDirector {
     fn next_job(&mut self, app: &mut RicochetApp) {
         if let Some((solver, seed)) = self.jobs.pop() {
             replace(app, random_game(seed, 4).map(|(p, _)| p));
-            app.state.solver.solver = solver.into();
+            app.state.solver.solver = SolverPick::BuiltIn(solver);
             // Solvers that are slow on some deals still add their point within the limit.
             app.state.solver.use_time_limit = true;
             app.state.solver.time_limit_secs = 10.0;
@@ -585,7 +586,7 @@ impl ScreenshotDirector {
                 if finished {
                     if self.jobs.is_empty() {
                         load_game_id(app, "7650+42+E2302B12+C9");
-                        app.state.solver.solver = "iddfs".into();
+                        app.state.solver.solver = SolverPick::BuiltIn(SolverId::Iddfs);
                         app.state.solver.use_time_limit = false;
                         app.apply(Command::Solve);
                         self.long_run = true;

@@ -12,7 +12,7 @@
 use super::all_solutions::{self, EnumerateError, robots_in_order};
 use super::first_solution::{self, FirstError};
 use crate::model::{Move, Puzzle, RobotColor, format_moves};
-use crate::solver::{Limits, Outcome, Probe, Report, SolverOptions, Stop};
+use crate::solver::{Limits, Outcome, Probe, Report, SolverId, SolverOptions, Stop};
 use std::fmt;
 
 /// How much a hint gives away.
@@ -156,12 +156,11 @@ impl fmt::Display for HintLevel {
 
 /// The optimal solver hints use for a puzzle: `fast` when it implements the puzzle's rules,
 /// otherwise `iddfs`.
-pub fn hint_solver(puzzle: &Puzzle) -> &'static str {
-    let fast = crate::solver::fast::KIND;
-    if puzzle.rules().no_rebound && !fast.rules.no_rebound {
-        crate::solver::iddfs::NAME
+pub fn hint_solver(puzzle: &Puzzle) -> SolverId {
+    if puzzle.rules().no_rebound && !SolverId::Fast.kind().rules.no_rebound {
+        SolverId::Iddfs
     } else {
-        fast.name
+        SolverId::Fast
     }
 }
 

@@ -206,6 +206,46 @@ impl EngineStore {
     }
 }
 
+/// A registered engine's name: letters, digits, `-`, `_` and `.`, and no built-in solver's
+/// name, as [`check_name`] checks it, so that a name stands for one solver. It is what a
+/// user's choice of an engine keeps: the engine itself is looked up by this name among the
+/// registered engines when it runs, and a name whose engine was removed finds none.
+///
+/// One read from a settings file (as a [`SolverPick`](crate::solver::SolverPick)) is not
+/// checked, since the file may hold anything: the reader checks it with
+/// [`EngineName::is_well_formed`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EngineName(String);
+
+impl EngineName {
+    /// The name, when it can name an engine.
+    pub fn new(name: &str) -> Result<EngineName, StoreError> {
+        check_name(name)?;
+        Ok(EngineName(name.to_string()))
+    }
+
+    /// A name as a settings file holds it, unchecked.
+    pub(in crate::solver) fn read(name: String) -> EngineName {
+        EngineName(name)
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether it could have been made by [`EngineName::new`] (one read from a file may not).
+    pub fn is_well_formed(&self) -> bool {
+        check_name(&self.0).is_ok()
+    }
+}
+
+impl std::fmt::Display for EngineName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Checks an engine name: a word of letters, digits, `-`, `_` and `.`, not a built-in
 /// solver's name.
 pub fn check_name(name: &str) -> Result<(), StoreError> {
