@@ -10,7 +10,17 @@ use crate::solver::{NoProbe, Report};
 use std::time::Duration;
 
 /// What a hint task sends once: the hint, or why it could not be computed.
-pub type HintResult = Result<Hint, String>;
+pub type HintResult = Result<HintAnswer, String>;
+
+/// A hint with the solve the task made on the way (none when it started from a known run),
+/// for a later level of the same position to start from.
+#[derive(Clone, Debug)]
+pub struct HintAnswer {
+    /// The hint.
+    pub hint: Hint,
+    /// The solve made for it.
+    pub solve: Option<Report>,
+}
 
 /// Starts computing the whole hint of `puzzle` (every level) on a thread named `hint`, within
 /// `time_limit`. Dropping or cancelling the returned task stops the search at its next poll.
@@ -34,7 +44,8 @@ pub fn spawn_hint_at(
     waker: Waker,
 ) -> std::io::Result<Task<HintResult>> {
     spawn_answer("hint", waker, time_limit, move |limits| {
-        hints::hint_at(&puzzle, level, known.as_ref(), limits, &mut NoProbe)
+        hints::hint_and_solve(&puzzle, level, known.as_ref(), limits, &mut NoProbe)
+            .map(|(hint, solve)| HintAnswer { hint, solve })
             .map_err(|e| e.to_string())
     })
 }

@@ -264,7 +264,7 @@ fn a_cancel_stops_a_hint_in_every_phase_within_a_poll() {
             let answer = task.recv_timeout(Duration::from_secs(20)).unwrap();
             let latency = cancelled_at.elapsed();
             let what = format!("known {}, after {delay} ms", known.is_some());
-            match answer.unwrap() {
+            match answer.unwrap().hint {
                 Hint::Stopped {
                     stop: Stop::Cancelled,
                 } => {}

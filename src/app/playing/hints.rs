@@ -10,7 +10,7 @@ use crate::app::{RicochetApp, widgets};
 use crate::model::Puzzle;
 use crate::solver::analysis::hints::{Hint, HintLevel};
 use crate::solver::{Outcome, Report};
-use crate::worker::hint::{HintResult, spawn_hint_at};
+use crate::worker::hint::{HintAnswer, HintResult, spawn_hint_at};
 use crate::worker::{Drained, RunEnd};
 use crate::worker::{Task, Waker};
 use std::time::Duration;
@@ -39,7 +39,10 @@ pub struct HintState {
     /// A finished run of an optimal solver on the position, for the hint to start from.
     known: Option<Report>,
     search: Option<HintSearch>,
-    result: Option<HintResult>,
+    result: Option<Result<Hint, String>>,
+    /// The optimal move count, once known: kept when a later search for more stops, so the
+    /// panel still shows it.
+    count: Option<usize>,
     /// Whether the last search was cancelled (until the next request).
     cancelled: bool,
     /// How many searches were started for the position.
@@ -88,7 +91,7 @@ impl HintState {
         if level == HintLevel::MoveCount
             && let Some(hint) = self.known.as_ref().and_then(optimum_of)
         {
-            self.result = Some(Ok(hint));
+            self.take_result(Ok(hint));
             return Ok(());
         }
         // Every level after the first reads the first solution, so one search answers them all.
@@ -156,12 +159,33 @@ impl HintState {
             true
         }) {
             Drained::Waiting => return,
-            Drained::Finished => self.result = answer,
+            Drained::Finished => match answer {
+                Some(Ok(HintAnswer { hint, solve })) => {
+                    // The solve made for this answer is what the next level starts from, so
+                    // a level after the first does not solve again.
+                    if let Some(solve) = solve.filter(|report| optimum_of(report).is_some()) {
+                        self.known = Some(solve);
+                    }
+                    self.take_result(Ok(hint));
+                }
+                Some(Err(error)) => self.take_result(Err(error)),
+                None => self.take_result(Err("The hint's thread sent no answer.".into())),
+            },
             Drained::Lost => {
-                self.result = Some(Err("The hint's thread stopped without an answer.".into()));
+                self.take_result(Err("The hint's thread stopped without an answer.".into()));
             }
         }
         self.search = None;
+    }
+
+    /// Keeps an answer, and the move count it tells.
+    fn take_result(&mut self, result: Result<Hint, String>) {
+        match &result {
+            Ok(Hint::MoveCount { moves }) => self.count = Some(*moves),
+            Ok(Hint::Solved { solution }) => self.count = Some(solution.len()),
+            _ => {}
+        }
+        self.result = Some(result);
     }
 
     /// Whether the hint is being computed.
@@ -188,11 +212,18 @@ impl HintState {
     /// The lines shown: `Moves: N` first, then what the level adds; while a search for more
     /// is under way, what is known already; empty before any answer.
     pub fn lines(&self) -> Vec<String> {
-        match (&self.result, self.level) {
+        let mut lines = match (&self.result, self.level) {
             (Some(Ok(hint)), Some(level)) => hint.lines(level),
             (Some(Err(error)), _) => vec![error.clone()],
             _ => Vec::new(),
+        };
+        // A search for more that a limit stopped does not take back the move count known.
+        if let (Some(Ok(Hint::Stopped { .. } | Hint::Unknown { .. })), Some(count)) =
+            (&self.result, self.count)
+        {
+            lines[0] = format!("Moves: {count}");
         }
+        lines
     }
 
     /// The hint, when known.
@@ -385,5 +416,42 @@ mod tests {
         for stopped in [Outcome::Cancelled, Outcome::TimeLimit, Outcome::NotFound] {
             assert_eq!(optimum_of(&report("fast", stopped)), None);
         }
+    }
+
+    // Problem: after a level-1 hint from the hint's own worker, level 2 solved the position
+    // again. The worker's solve is kept, and the next search starts from it.
+    #[test]
+    fn a_later_level_starts_from_the_solve_the_first_level_made() {
+        let puzzle = crate::model::samples::fogleman_22();
+        let waker: Waker = std::sync::Arc::new(|_| {});
+        let mut hints = HintState::default();
+        hints.request(&puzzle, None, waker.clone()).unwrap();
+        let started = std::time::Instant::now();
+        while hints.is_computing() && started.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(20));
+            hints.drain();
+        }
+        assert_eq!(hints.lines(), ["Moves: 22"]);
+        let known = hints.known.as_ref().expect("the level-1 solve is kept");
+        assert!(optimum_of(known).is_some());
+        assert_eq!(hints.searches(), 1);
+    }
+
+    // Problem: a level 2-4 search stopped by its time limit showed "Moves: unknown", though
+    // the move count was known. The count stays.
+    #[test]
+    fn a_stopped_search_for_more_keeps_the_move_count() {
+        let mut hints = HintState {
+            level: Some(HintLevel::MoveCount),
+            ..HintState::default()
+        };
+        hints.take_result(Ok(Hint::MoveCount { moves: 17 }));
+        hints.level = Some(HintLevel::Robots);
+        hints.take_result(Ok(Hint::Stopped {
+            stop: crate::solver::Stop::TimeLimit,
+        }));
+        let lines = hints.lines();
+        assert_eq!(lines[0], "Moves: 17");
+        assert!(lines[1].contains("time-limit"), "{lines:?}");
     }
 }

@@ -200,9 +200,22 @@ pub fn hint_at<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> Result<Hint, EnumerateError> {
+    hint_and_solve(puzzle, level, known, limits, probe).map(|(hint, _)| hint)
+}
+
+/// [`hint_at`], with the solve it made on the way (none when it started from `known`), so
+/// that asking for a later level of the same puzzle can start from that solve instead of
+/// solving again.
+pub fn hint_and_solve<P: Probe>(
+    puzzle: &Puzzle,
+    level: HintLevel,
+    known: Option<&Report>,
+    limits: &Limits,
+    probe: &mut P,
+) -> Result<(Hint, Option<Report>), EnumerateError> {
     let reused = known.and_then(|report| reusable(puzzle, report));
-    let (optimum, spent) = match reused {
-        Some(outcome) => (outcome, std::time::Duration::ZERO),
+    let (optimum, solve) = match reused {
+        Some(outcome) => (outcome, None),
         None => {
             let report = crate::solver::run(
                 hint_solver(puzzle),
@@ -211,35 +224,52 @@ pub fn hint_at<P: Probe>(
                 limits,
                 probe,
             )?;
-            (report.outcome, report.elapsed)
+            (report.outcome.clone(), Some(report))
         }
     };
+    let spent = solve
+        .as_ref()
+        .map_or(std::time::Duration::ZERO, |report| report.elapsed);
+    let hint = hint_from_optimum(puzzle, level, optimum, spent, limits, probe);
+    Ok((hint, solve))
+}
+
+/// What the hint at `level` shows, given the outcome of an optimal solve that took `spent` of
+/// the limits' time.
+fn hint_from_optimum<P: Probe>(
+    puzzle: &Puzzle,
+    level: HintLevel,
+    optimum: Outcome,
+    spent: std::time::Duration,
+    limits: &Limits,
+    probe: &mut P,
+) -> Hint {
     let moves = match optimum {
         Outcome::Solved { moves } => moves,
-        Outcome::Unsolvable { within } => return Ok(Hint::Unsolvable { within }),
+        Outcome::Unsolvable { within } => return Hint::Unsolvable { within },
         Outcome::Cancelled => {
-            return Ok(Hint::Stopped {
+            return Hint::Stopped {
                 stop: Stop::Cancelled,
-            });
+            };
         }
         Outcome::TimeLimit => {
-            return Ok(Hint::Stopped {
+            return Hint::Stopped {
                 stop: Stop::TimeLimit,
-            });
+            };
         }
         Outcome::MemoryLimit => {
-            return Ok(Hint::Stopped {
+            return Hint::Stopped {
                 stop: Stop::MemoryLimit,
-            });
+            };
         }
         other @ (Outcome::NotFound | Outcome::Invalid { .. }) => {
-            return Ok(Hint::Unknown {
+            return Hint::Unknown {
                 reason: format!("the search ended: {}", other.name()),
-            });
+            };
         }
     };
     if level == HintLevel::MoveCount {
-        return Ok(Hint::MoveCount { moves: moves.len() });
+        return Hint::MoveCount { moves: moves.len() };
     }
     let rest = Limits {
         time: limits.time.map(|t| t.saturating_sub(spent)),
@@ -252,24 +282,22 @@ pub fn hint_at<P: Probe>(
     if puzzle.rules().ricochet {
         let depth = u32::try_from(moves.len()).unwrap_or(u32::MAX);
         let listing = all_solutions::list_optimal(puzzle, depth, 1, None, &rest, probe);
-        return Ok(
-            match (listing.stopped, listing.solutions.into_iter().next()) {
-                (Some(stop), _) => Hint::Stopped { stop },
-                (None, Some(solution)) => Hint::Solved { solution },
-                (None, None) => Hint::Unknown {
-                    reason: "the listing found no solution of the optimal length".to_string(),
-                },
+        return match (listing.stopped, listing.solutions.into_iter().next()) {
+            (Some(stop), _) => Hint::Stopped { stop },
+            (None, Some(solution)) => Hint::Solved { solution },
+            (None, None) => Hint::Unknown {
+                reason: "the listing found no solution of the optimal length".to_string(),
             },
-        );
+        };
     }
     let first = first_solution::first_optimal(puzzle, &moves, None, &rest, probe);
-    Ok(match first.solution {
+    match first.solution {
         Ok(solution) => Hint::Solved { solution },
         Err(FirstError::Stopped(stop)) => Hint::Stopped { stop },
         Err(error) => Hint::Unknown {
             reason: format!("the search for the first solution failed: {error}"),
         },
-    })
+    }
 }
 
 /// The outcome of `report` when a hint of `puzzle` may start from it: an optimal solver's
