@@ -21,7 +21,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How many changes a walk tries before it gives up and a fresh deal takes its place.
@@ -140,9 +140,13 @@ struct Deck<'a> {
     goals: Vec<Goal>,
 }
 
+/// How often [`generate`] tells its progress while a batch of walks runs.
+pub const LIVE_PROGRESS: Duration = Duration::from_millis(100);
+
 /// Finds `config.count` distinct positions on the board of `puzzle` (its walls, targets and
 /// rules) whose optimum is exactly `config.moves`. `on_progress` is called on this thread
-/// after every batch of walks. Setting `cancel` stops the search within a solve's poll
+/// after every batch of walks, and every [`LIVE_PROGRESS`] while one runs (a walk towards a
+/// long optimum can take many solves). Setting `cancel` stops the search within a solve's poll
 /// interval; what was found is kept.
 pub fn generate(
     puzzle: &Puzzle,
@@ -164,6 +168,8 @@ pub fn generate(
     let mut seen = BTreeSet::new();
     let mut closest: Option<Found> = None;
     let mut progress = Progress::default();
+    // Solves of every walk so far, counted as they end.
+    let solves = AtomicU64::new(0);
     let mut next_walk = 0u64;
     let ending = loop {
         if positions.len() >= config.count {
@@ -178,15 +184,33 @@ pub fn generate(
         // Twice as many walks as threads, so one long walk does not idle the others for long.
         let batch: Vec<u64> = (next_walk..next_walk + 2 * threads as u64).collect();
         next_walk += batch.len() as u64;
-        let walks: Vec<Result<Walk, GenerateError>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|&walk| run_walk(&deck, config, walk, deadline, cancel))
-                .collect()
-        });
+        let walks: Vec<Result<Walk, GenerateError>> = std::thread::scope(|scope| {
+            let batch_run = std::thread::Builder::new()
+                .name("generate-batch".to_string())
+                .spawn_scoped(scope, || {
+                    pool.install(|| {
+                        batch
+                            .par_iter()
+                            .map(|&walk| run_walk(&deck, config, walk, deadline, cancel, &solves))
+                            .collect()
+                    })
+                })
+                .map_err(|e| GenerateError::Pool(e.to_string()))?;
+            // This thread waits for the batch, telling how many solves are done meanwhile.
+            while !batch_run.is_finished() {
+                std::thread::sleep(LIVE_PROGRESS);
+                progress.solves = solves.load(Ordering::Relaxed);
+                on_progress(&progress);
+            }
+            Ok::<_, GenerateError>(
+                batch_run
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            )
+        })?;
+        progress.solves = solves.load(Ordering::Relaxed);
         for walk in walks {
             let walk = walk?;
-            progress.solves += walk.solves;
             progress.walks += u64::from(walk.finished);
             // A walk cut short still holds an exactly solved position.
             let Some(best) = walk.best else { continue };
@@ -302,6 +326,7 @@ fn run_walk(
     walk: u64,
     deadline: Instant,
     cancel: &Arc<AtomicBool>,
+    solves: &AtomicU64,
 ) -> Result<Walk, GenerateError> {
     let mut rng =
         ChaCha8Rng::seed_from_u64(deal_seed(config.seed, (walk >> 32) as usize, walk as u32));
@@ -322,6 +347,7 @@ fn run_walk(
             }
             let (moves, outcome, _) = solve_position(puzzle, left, config.memory_limit, cancel)?;
             result.solves += 1;
+            solves.fetch_add(1, Ordering::Relaxed);
             // A solve cut short by the clock or a cancel ends the walk; any other outcome without
             // moves (unsolvable, out of memory) is a position to walk away from.
             if outcome == Outcome::TimeLimit.name() || outcome == Outcome::Cancelled.name() {
@@ -461,9 +487,18 @@ mod tests {
         let puzzle = samples::fogleman_22();
         let cancel = Arc::new(AtomicBool::new(false));
         let mut asked = config(MAX_MOVES, 1, 2);
-        asked.time_limit = Duration::from_millis(300);
-        let generated = generate(&puzzle, &asked, &cancel, |_| {}).expect("runs");
+        asked.time_limit = Duration::from_millis(600);
+        let mut told = Vec::new();
+        let generated = generate(&puzzle, &asked, &cancel, |progress| {
+            told.push(progress.solves)
+        })
+        .expect("runs");
         assert_eq!(generated.ending, Ending::TimeLimit);
+        // Problem: the progress came only after a batch of walks, and walks towards a length
+        // out of reach take the whole time, so nothing was told until the end. It is told
+        // while the batch runs, and its last word has every solve.
+        assert!(told.len() >= 3, "told {} times", told.len());
+        assert_eq!(told.last().copied(), Some(generated.solves));
         assert!(generated.positions.is_empty());
         let closest = generated.closest.expect("some position was solved");
         assert!(closest.moves < MAX_MOVES);
