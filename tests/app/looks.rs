@@ -282,6 +282,23 @@ fn the_tile_choices_say_whether_the_open_board_is_built_from_tiles() {
             .query_by_label("The open board is built from these tiles.")
             .is_some()
     );
+    // A board resized from a standard one is no longer built from the tiles.
+    for field in ["Width", "Height"] {
+        harness.get_by_label(field).click();
+        harness.run();
+        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        harness.get_by_label(field).type_text("20");
+        harness.key_press(egui::Key::Enter);
+        harness.run();
+    }
+    harness.get_by_label("Resize board").click();
+    harness.run();
+    assert_eq!(harness.state().draft().board.width(), 20);
+    assert!(
+        harness
+            .query_by_label("The open board is not built from the real tiles.")
+            .is_some()
+    );
 }
 
 // 18. The solver list shows 8.5 of 11 entries; its hover tooltip covers its neighbours.
