@@ -6,7 +6,8 @@
 //! with the edges changed by the last update), the stateless solver's states per cell, how
 //! often the search put the active robot on each cell, and the path of a sequence of moves.
 //! [`assembly`] puts the layers that are on together each frame; [`panel`] is the dock's
-//! Overlays tab; [`distance_map`] computes the exact distance map the [`exact`] layer draws.
+//! Overlays tab; [`distance_map`] computes the exact distance map the [`exact`] layer draws and
+//! [`stateless_stores`] the stores the stateless layer draws, both on worker threads.
 
 pub mod assembly;
 pub mod cell_texts;
@@ -15,6 +16,7 @@ pub mod exact;
 pub mod layers;
 pub mod paint;
 pub mod panel;
+pub mod stateless_stores;
 
 pub use paint::{overlay_shapes, overlay_text_shapes};
 
@@ -590,7 +592,9 @@ mod tests {
     #[test]
     fn the_stateless_filter_keeps_one_robots_final_states_in_the_centre() {
         let puzzle = samples::fogleman_22();
-        let stores = crate::solver::stateless::compute_stores(&puzzle);
+        let stores =
+            crate::solver::stateless::compute_stores(&puzzle, &crate::solver::Limits::default())
+                .expect("an unlimited run ends");
         let filter = StatelessFilter {
             robot: Some(RobotColor::Blue),
             kinds: StatelessKinds::default(),
@@ -614,7 +618,9 @@ mod tests {
     #[test]
     fn stateless_layer_shows_every_final_state_in_its_colour_corner() {
         let puzzle = samples::fogleman_22();
-        let stores = crate::solver::stateless::compute_stores(&puzzle);
+        let stores =
+            crate::solver::stateless::compute_stores(&puzzle, &crate::solver::Limits::default())
+                .expect("an unlimited run ends");
         let intermediates: Vec<IntermediateState> = stores
             .fields()
             .iter()
