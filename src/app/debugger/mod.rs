@@ -308,7 +308,7 @@ impl Debugger {
             .collect();
         Some((
             robots,
-            overlays::layers::solution_path::path_trails(&self.puzzle, &view.path),
+            overlays::layers::path_trails(&self.puzzle, &view.path),
         ))
     }
 }

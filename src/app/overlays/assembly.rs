@@ -68,7 +68,7 @@ impl GraphTracker {
     pub fn edges(&self) -> Vec<[Option<Cell>; 4]> {
         self.graph
             .as_ref()
-            .map(overlays::layers::graph_edges::graph_edges)
+            .map(overlays::layers::graph_edges)
             .unwrap_or_default()
     }
 

@@ -2,24 +2,34 @@
 //!
 //! Every place that deals with layers goes through [`LAYERS`]: the switches in the View menu
 //! and the Overlays tab, the legend, and the assembly of the frame's drawing
-//! ([`overlay_drawing`]). To add a layer, write a type that implements
-//! [`OverlayLayer`] (in a file of its own under `overlays/`) and add one line to [`LAYERS`];
-//! the compiler names every method the layer must fill, and nothing else needs to change. What
-//! a layer reads comes from [`OverlaySources`], so a layer that needs something new adds it
-//! there.
+//! ([`overlay_drawing`]). To add a layer, write a type that implements [`OverlayLayer`] in a
+//! file of its own under `overlays/layers/`, declare that file with a `mod` line beside the
+//! others here, and add one line to [`LAYERS`]; the compiler names every method the layer must
+//! fill, and nothing else needs to change. What a layer reads comes from [`OverlaySources`],
+//! so a layer that needs something new adds it there.
+//!
+//! The forgotten steps are named: the layers' types are private to this module, so a layer
+//! left out of [`LAYERS`] is never constructed and the dead-code lint says so (an error under
+//! `-D warnings`); a file under `layers/` without its `mod` line, or one that holds no layer of
+//! the list, fails the test `every_layer_file_is_declared_and_listed`.
 
 use super::assembly::OverlaySources;
 use super::{OverlayDrawing, OverlaySettings};
 use crate::app::theme::Palette;
 use egui::Color32;
 
-pub mod analysis_heat;
-pub mod exact_distances;
-pub mod graph_edges;
-pub mod min_moves;
-pub mod search_heat;
-pub mod solution_path;
-pub mod stateless;
+// One module per layer, each holding one layer of `LAYERS`; private, so that an unlisted
+// layer is dead code.
+mod analysis_heat;
+mod exact_distances;
+mod graph_edges;
+mod min_moves;
+mod search_heat;
+mod solution_path;
+mod stateless;
+
+pub(crate) use graph_edges::{change_lines, graph_edges};
+pub(crate) use solution_path::path_trails;
 
 use analysis_heat::AnalysisHeat;
 use exact_distances::ExactDistances;
@@ -100,5 +110,32 @@ mod tests {
         };
         let legend = super::super::legend(&settings, &theme::LIGHT);
         assert_eq!(legend.len(), Stateless.legend(&theme::LIGHT).len());
+    }
+
+    #[test]
+    fn every_layer_file_is_declared_and_listed() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/src/app/overlays/layers");
+        let mut files: Vec<String> = std::fs::read_dir(folder)
+            .expect("the layers' folder")
+            .map(|entry| entry.expect("a folder entry").path())
+            .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+            .filter_map(|path| Some(path.file_stem()?.to_str()?.to_string()))
+            .collect();
+        files.sort_unstable();
+        let mut declared: Vec<String> = include_str!("layers.rs")
+            .lines()
+            .filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'))
+            .map(str::to_string)
+            .collect();
+        declared.sort_unstable();
+        assert_eq!(
+            files, declared,
+            "every file under layers/ has its `mod` line"
+        );
+        assert_eq!(
+            declared.len(),
+            LAYERS.len(),
+            "each layer file holds one layer of LAYERS"
+        );
     }
 }

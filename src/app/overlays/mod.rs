@@ -69,7 +69,7 @@ impl Default for OverlaySettings {
             exact_distances: false,
             exact_robot: None,
             exact_depth: crate::solver::analysis::distances::DEFAULT_MAX_DEPTH,
-            exact_memory_mib: layers::exact_distances::DEFAULT_MEMORY_MIB,
+            exact_memory_mib: distance_map::DEFAULT_MEMORY_MIB,
         }
     }
 }

@@ -9,7 +9,7 @@ use egui::Color32;
 
 /// The board analyser's heat map: each target's mean optimal length. Switched in the Analyse
 /// board window, beside the analysis it shows.
-pub struct AnalysisHeat;
+pub(super) struct AnalysisHeat;
 
 impl OverlayLayer for AnalysisHeat {
     fn name(&self) -> &'static str {

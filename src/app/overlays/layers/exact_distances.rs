@@ -11,11 +11,12 @@ use crate::model::{Board, Cell, RobotColor};
 use crate::solver::analysis::distances::DistanceMap;
 use egui::Color32;
 
-/// The exact distance map's memory limit when none is chosen, in MiB.
-pub const DEFAULT_MEMORY_MIB: u32 = 1024;
-
 /// The layer of `color`'s exact distances; empty when the map has no such robot.
-pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor) -> OverlayDrawing {
+pub(crate) fn exact_distance_layer(
+    board: &Board,
+    map: &DistanceMap,
+    color: RobotColor,
+) -> OverlayDrawing {
     let mut drawing = OverlayDrawing::default();
     let Some(robot) = map.robots.iter().find(|r| r.color == color) else {
         return drawing;
@@ -69,7 +70,7 @@ pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor)
 }
 
 /// The exact distance map of one robot from the position shown.
-pub struct ExactDistances;
+pub(super) struct ExactDistances;
 
 impl OverlayLayer for ExactDistances {
     fn name(&self) -> &'static str {

@@ -11,7 +11,7 @@ use egui::Color32;
 
 /// The slide graph's edges: of the hovered cell or of every cell, with the last update's
 /// changes.
-pub struct GraphEdges;
+pub(super) struct GraphEdges;
 
 impl OverlayLayer for GraphEdges {
     fn name(&self) -> &'static str {
@@ -69,7 +69,7 @@ impl OverlayLayer for GraphEdges {
 }
 
 /// The slide graph's edges, as a table of children per cell (north, east, south, west).
-pub fn graph_edges(graph: &SlideGraph) -> Vec<[Option<Cell>; 4]> {
+pub(crate) fn graph_edges(graph: &SlideGraph) -> Vec<[Option<Cell>; 4]> {
     (0..graph.cell_count())
         .map(|cell| graph.edges(cell as Cell))
         .collect()
@@ -78,7 +78,7 @@ pub fn graph_edges(graph: &SlideGraph) -> Vec<[Option<Cell>; 4]> {
 /// The slide graph's edges as arrows from each cell to each child: of every cell, or of the
 /// `focus` cell only; the edges in `changes` are drawn highlighted to their new child, with
 /// their old child marked, whatever the focus.
-pub fn graph_layer(
+pub(crate) fn graph_layer(
     board: &Board,
     edges: &[[Option<Cell>; 4]],
     focus: Option<Cell>,
@@ -134,7 +134,7 @@ pub fn graph_layer(
 }
 
 /// One line per edge change, sorted: "place (5, 9): (5, 4) S (5, 15) -> (5, 8) (case 2b)".
-pub fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
+pub(crate) fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
     let mut sorted = changes.to_vec();
     sorted.sort_by_key(|c| (c.robot, c.vertex, c.dir.index()));
     let name = |cell: Option<Cell>| match cell {

@@ -10,7 +10,7 @@ use crate::solver::min_moves::UNREACHABLE;
 use egui::Color32;
 
 /// The minimum-move map: a heat tint here, the numbers drawn by the board itself.
-pub struct MinMoves;
+pub(super) struct MinMoves;
 
 impl OverlayLayer for MinMoves {
     fn name(&self) -> &'static str {
@@ -43,7 +43,7 @@ impl OverlayLayer for MinMoves {
 /// The minimum-move table as a heat map with its numbers: the fewer moves, the hotter;
 /// unreachable cells stay untinted and read "-". A number that does not fit its place is left
 /// out rather than dotted, since every open cell has one.
-pub fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
+pub(crate) fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
     let highest = table
         .iter()
         .copied()

@@ -9,7 +9,7 @@ use crate::model::{Move, MoveTables, Puzzle, RobotColor};
 use egui::Color32;
 
 /// The last solution's moves as numbered arrows.
-pub struct SolutionPath;
+pub(super) struct SolutionPath;
 
 impl OverlayLayer for SolutionPath {
     fn name(&self) -> &'static str {
@@ -44,7 +44,7 @@ impl OverlayLayer for SolutionPath {
 
 /// The path of `moves` from the puzzle's start as trails, numbered, the last one emphasised.
 /// Moves of robots the puzzle does not have are skipped.
-pub fn path_trails(puzzle: &Puzzle, moves: &[Move]) -> Vec<Trail> {
+pub(crate) fn path_trails(puzzle: &Puzzle, moves: &[Move]) -> Vec<Trail> {
     let tables = MoveTables::new(puzzle.board());
     let board = puzzle.board();
     let mut cells = puzzle.robot_cells();

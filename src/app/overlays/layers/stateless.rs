@@ -10,7 +10,7 @@ use crate::solver::stateless::{FinalState, IntermediateState, StatelessStores};
 use egui::Color32;
 
 /// The stateless solver's states per cell.
-pub struct Stateless;
+pub(super) struct Stateless;
 
 impl OverlayLayer for Stateless {
     fn name(&self) -> &'static str {
@@ -71,7 +71,7 @@ impl OverlayLayer for Stateless {
 ///
 /// With one robot chosen, its final state is the cell's number in the centre and its
 /// intermediate states go to the bottom left corner, so the layer reads at a glance.
-pub fn stateless_layer(
+pub(crate) fn stateless_layer(
     board: &Board,
     finals: &[FinalState],
     intermediates: &[IntermediateState],
