@@ -45,8 +45,11 @@
 //!   cross-checks against BFS pick it up from [`SolverId::ALL`](solver::SolverId::ALL). A type
 //!   never registered fails the dead-code lint; a file never declared fails the
 //!   `every_source_file_is_a_declared_module` test.
-//! - **An overlay**: a file under `src/app/overlays/` with a type implementing
-//!   `OverlayLayer`, and one line in `LAYERS` in `src/app/overlays/layers.rs`.
+//! - **An overlay**: a file under `src/app/overlays/layers/` with a type implementing
+//!   `OverlayLayer`, its `mod` line and one line in `LAYERS` in
+//!   `src/app/overlays/layers.rs`. A layer never listed fails the dead-code lint (the layers'
+//!   types are private to that module); a file never declared fails the
+//!   `every_layer_file_is_declared_and_listed` test.
 //! - **A view of the dock**: a variant of `DockTab` in `src/app/shell/mod.rs` and its place in
 //!   `DockTab::ALL`, which draws the tab buttons (the compiler names the `match`es to fill, a
 //!   const check the place, and the dead-code lint a tab left out of `ALL`), and the view's own

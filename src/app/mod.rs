@@ -177,10 +177,6 @@ pub struct RicochetApp {
     screenshot: Option<ScreenshotDirector>,
     /// The Experiments window.
     experiments: experiments::ExperimentsView,
-    /// The editor's slide graph, for the graph overlay.
-    graph_tracker: overlays::assembly::GraphTracker,
-    /// The stateless stores of the puzzle shown, for the stateless overlay.
-    stateless_cache: overlays::assembly::StatelessCache,
     /// The Analyse board window.
     analyzer: analyzer::AnalyzerView,
     /// The registered external engines.
@@ -262,8 +258,6 @@ impl RicochetApp {
             presentation: Presentation::INTERACTIVE,
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),
-            graph_tracker: Default::default(),
-            stateless_cache: Default::default(),
             analyzer: Default::default(),
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),
@@ -387,9 +381,10 @@ impl RicochetApp {
         self.derived.debugger(self.doc.revision())
     }
 
-    /// The editor's slide graph, kept up to date while the graph overlay is on.
-    pub fn graph_tracker(&self) -> &overlays::assembly::GraphTracker {
-        &self.graph_tracker
+    /// The editor's slide graph, kept up to date while the graph overlay is on; `None` until
+    /// it has followed the board as it is now.
+    pub fn graph_tracker(&self) -> Option<&overlays::assembly::GraphTracker> {
+        self.derived.graph(self.doc.revision())
     }
 
     /// The robots the board shows now, as (colour, cell) in colour order.
@@ -637,6 +632,8 @@ impl eframe::App for RicochetApp {
         let ctx = ui.ctx().clone();
         self.apply_theme(&ctx);
         let mut commands = std::mem::take(&mut self.queued);
+        // The graph follows the changes applied since the last frame before anything reads it.
+        self.sync_graph();
         self.shell_ui(ui, &mut commands);
         for command in commands {
             self.apply(command);

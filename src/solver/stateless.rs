@@ -140,14 +140,14 @@ pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd
     SearchEnd::Found(read_moves(&engine.finals, best))
 }
 
-/// Runs the algorithm to the end without limits and returns its stores, for overlays.
-pub fn compute_stores(puzzle: &Puzzle) -> StatelessStores {
+/// Runs the algorithm to the end within `limits` and returns its stores, for overlays; a run
+/// stopped by a limit or its cancel flag returns why instead of stores half built.
+pub fn compute_stores(puzzle: &Puzzle, limits: &super::Limits) -> Result<StatelessStores, Stop> {
     let mut probe = super::NoProbe;
-    let mut search = Search::new(&mut probe, &super::Limits::default());
+    let mut search = Search::new(&mut probe, limits);
     let mut engine = Engine::new(puzzle);
-    // Without limits, cancel flag or probe that stops, the run cannot be stopped.
-    let _ = engine.run(&mut search);
-    engine.stores()
+    engine.run(&mut search)?;
+    Ok(engine.stores())
 }
 
 /// The running algorithm.

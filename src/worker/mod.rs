@@ -35,6 +35,7 @@ pub mod hint;
 pub mod profile;
 pub mod solutions;
 mod solve;
+pub mod stateless;
 mod task;
 
 pub use solve::{DepthRow, LiveCounters, RunEnd, SolveJob, SolveRun, StartError};

@@ -146,7 +146,14 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
     harness.key_press(egui::Key::Escape);
     harness.get_by_label("Overlays").click();
     harness.run_steps(3);
-    assert!(harness.state().graph_tracker().changes().is_empty());
+    assert!(
+        harness
+            .state()
+            .graph_tracker()
+            .expect("the graph follows the board")
+            .changes()
+            .is_empty()
+    );
     // New random robots: the old ones are removed from the graph and the new ones placed.
     let before = harness.state().draft().robots.clone();
     // The editor's last rows may lie below the panel's fold: bring the button into view.
@@ -154,7 +161,12 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
     harness.run();
     harness.get_by_label("Random robots").click();
     harness.run_steps(3);
-    let changes = harness.state().graph_tracker().changes().to_vec();
+    let changes = harness
+        .state()
+        .graph_tracker()
+        .expect("the graph follows the board")
+        .changes()
+        .to_vec();
     assert_ne!(harness.state().draft().robots, before);
     assert!(!changes.is_empty(), "moving robots changes edges");
     assert!(
@@ -165,7 +177,14 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
     );
     harness.get_by_label("Check graph").click();
     harness.run_steps(2);
-    assert!(matches!(harness.state().graph_tracker().check, Some(Ok(_))));
+    assert!(matches!(
+        harness
+            .state()
+            .graph_tracker()
+            .expect("the graph follows the board")
+            .check,
+        Some(Ok(_))
+    ));
     assert!(
         harness
             .query_all_by_label_contains("equals a fresh build")
@@ -363,7 +382,12 @@ fn the_edge_change_list_explains_its_cases_and_its_check_goes_with_the_next_edit
     harness.run();
     harness.get_by_label("Random robots").click();
     harness.run_steps(3);
-    let changes = harness.state().graph_tracker().changes().to_vec();
+    let changes = harness
+        .state()
+        .graph_tracker()
+        .expect("the graph follows the board")
+        .changes()
+        .to_vec();
     assert!(!changes.is_empty());
     // Every case in the list is explained in words.
     for change in &changes {
@@ -395,7 +419,11 @@ fn the_edge_change_list_explains_its_cases_and_its_check_goes_with_the_next_edit
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.run_steps(3);
     assert_ne!(
-        harness.state().graph_tracker().changes(),
+        harness
+            .state()
+            .graph_tracker()
+            .expect("the graph follows the board")
+            .changes(),
         changes.as_slice()
     );
     assert!(

@@ -15,4 +15,5 @@ mod new_user;
 mod opening;
 mod solutions_list;
 mod solving;
+mod stateless_layer;
 mod views;

@@ -121,15 +121,6 @@ impl RicochetApp {
         let settings = self.state.overlays.clone();
         let draft = self.doc.draft();
         let board = &draft.board;
-        if settings.graph_edges {
-            let robots: Vec<Cell> = draft
-                .robots
-                .iter()
-                .filter(|r| board.contains(r.pos))
-                .map(|r| board.cell(r.pos))
-                .collect();
-            self.graph_tracker.follow(board, &robots);
-        }
         // A debugged run feeds the overlays only while it belongs to the board shown and was
         // not cancelled (the store decides both).
         let debugger = self.derived.debugger_for_overlays(self.doc.revision());
@@ -146,13 +137,10 @@ impl RicochetApp {
             (Some((_, map)), Some(color)) if settings.exact_distances => Some((map, color)),
             _ => None,
         };
-        let stateless = match (
-            self.doc.validity(),
-            settings.stateless && !debugged_stateless,
-        ) {
-            (Ok(puzzle), true) => Some(self.stateless_cache.stores(puzzle)),
-            _ => None,
-        };
+        // The stores come from a worker (see `sync_stateless`): none while they are computed.
+        let stateless = self
+            .stateless_stores()
+            .filter(|_| settings.stateless && !debugged_stateless);
         // Only a solution of the board as it is now is drawn on it.
         // While a solution is played back, its moves so far are its path (see `scene`). A game
         // in play mode is the player's to find: the solver's path would give it away, so it
@@ -171,7 +159,10 @@ impl RicochetApp {
                 picture: debugger.shown_picture(),
                 stateless: debugger.is_stateless_run(),
             }),
-            tracker: settings.graph_edges.then_some(&self.graph_tracker),
+            tracker: settings
+                .graph_edges
+                .then(|| self.derived.graph(self.doc.revision()))
+                .flatten(),
             focus,
             stateless,
             solution,
@@ -210,10 +201,9 @@ impl RicochetApp {
         // The stateless layer's details of the hovered cell, every robot's states in full.
         let response = match (self.state.overlays.stateless, focus) {
             (true, Some(cell)) => {
-                let details = self.doc.validity().as_ref().ok().and_then(|puzzle| {
-                    let stores = self.stateless_cache.stores(puzzle);
-                    stateless_details(&board, stores, cell)
-                });
+                let details = self
+                    .stateless_stores()
+                    .and_then(|stores| stateless_details(&board, stores, cell));
                 match details {
                     Some(text) => response.on_hover_text_at_pointer(text),
                     None => response,

@@ -306,7 +306,10 @@ impl Debugger {
             .zip(cells.as_slice())
             .map(|(robot, &cell)| RobotSprite::at(robot.color, board.pos(cell)))
             .collect();
-        Some((robots, overlays::path_trails(&self.puzzle, &view.path)))
+        Some((
+            robots,
+            overlays::layers::path_trails(&self.puzzle, &view.path),
+        ))
     }
 }
 

@@ -1,22 +1,31 @@
 //! Everything the app derives from the open board, in one store keyed by the document's
 //! revision: the solver panel's run and its rows, the listing of its optimal solutions, the
 //! solution played back, the debugged run (and so the overlays it feeds), play mode's hints,
-//! the exact distance map, and status lines about any of these.
+//! the exact distance map, the stateless layer's stores, the slide graph the graph layer
+//! follows, and status lines about any of these.
 //!
 //! Each kind of result sits in a [`Derived`] slot tagged with the revision it was computed on,
 //! and a slot hands its value out only to a caller that names the current revision. When the
 //! revision moves on, [`DerivedResults::on_revision_change`] drops every slot computed on
 //! another one, in this one place. A new kind of result added as a slot here gets both by
 //! construction: it cannot be shown on a board it was not made for.
+//!
+//! The slide graph is the one slot brought forward rather than dropped: it follows the
+//! robots edit by edit, so that the graph layer can show the edges an edit changed. It is
+//! handed out only once brought up to the current revision
+//! ([`DerivedResults::follow_graph`]); a graph of another document is dropped.
 
 use crate::app::debugger::Debugger;
 use crate::app::document::Revision;
+use crate::app::overlays::assembly::GraphTracker;
 use crate::app::overlays::distance_map::DistanceMapState;
+use crate::app::overlays::stateless_stores::StatelessStoresState;
 use crate::app::playing::hints::HintState;
 use crate::app::playing::playback::Playback;
 use crate::app::run::solutions_list::SolutionsList;
 use crate::app::run::solver_panel::SolveSession;
 use crate::app::{RicochetApp, theme};
+use crate::model::{Board, Cell};
 
 /// One result computed from the board, tagged with the revision it was computed on.
 #[derive(Debug)]
@@ -106,6 +115,8 @@ pub struct DerivedResults {
     solutions: Derived<SolutionsList>,
     hints: Derived<HintState>,
     distances: Derived<DistanceMapState>,
+    stateless: Derived<StatelessStoresState>,
+    graph: Derived<GraphTracker>,
 }
 
 impl DerivedResults {
@@ -146,6 +157,18 @@ impl DerivedResults {
         }
         if let Some(distances) = self.distances.take_stale(current) {
             distances.cancel();
+        }
+        if let Some(stateless) = self.stateless.take_stale(current) {
+            stateless.cancel();
+        }
+        // The graph of an earlier revision of this document stays, to be brought forward by
+        // the next `follow_graph`; it is not handed out until then.
+        if self
+            .graph
+            .revision()
+            .is_some_and(|revision| revision.document != current.document)
+        {
+            self.graph.take();
         }
         true
     }
@@ -285,6 +308,38 @@ impl DerivedResults {
     pub fn distances(&self, current: Revision) -> Option<&DistanceMapState> {
         self.distances.get(current)
     }
+
+    /// The stateless layer's stores on `current`, made empty when there are none yet.
+    pub fn stateless_mut(&mut self, current: Revision) -> &mut StatelessStoresState {
+        self.stateless.current_or_default(current)
+    }
+
+    /// The stateless layer's stores, when they were asked for on `current`.
+    pub fn stateless(&self, current: Revision) -> Option<&StatelessStoresState> {
+        self.stateless.get(current)
+    }
+
+    /// Brings the slide graph up to `current`, whose board and robots are `board` and
+    /// `robots`: an earlier revision's graph is updated robot by robot (recording the edges
+    /// that changed), or built afresh when the walls changed or there is none.
+    pub fn follow_graph(&mut self, current: Revision, board: &Board, robots: &[Cell]) {
+        if self.graph.revision() == Some(current) {
+            return;
+        }
+        let mut tracker = self.graph.take().unwrap_or_default();
+        tracker.follow(board, robots);
+        self.graph.set(current, tracker);
+    }
+
+    /// The slide graph, once brought up to `current`.
+    pub fn graph(&self, current: Revision) -> Option<&GraphTracker> {
+        self.graph.get(current)
+    }
+
+    /// The slide graph of `current`, to check.
+    pub fn graph_mut(&mut self, current: Revision) -> Option<&mut GraphTracker> {
+        self.graph.get_mut(current)
+    }
 }
 
 impl RicochetApp {
@@ -301,6 +356,26 @@ impl RicochetApp {
                  press Solve and step or continue: each node the search visits warms its cell."
                     .to_string(),
             );
+        }
+        if settings.stateless && !debugged.is_some_and(|d| d.is_stateless_run()) {
+            let stores = self.derived.stateless(current);
+            if let Some(error) = stores.and_then(StatelessStoresState::error) {
+                notes.push(format!(
+                    "Stateless states: {error}. Turn the layer off and on to run it again."
+                ));
+            } else if stores.is_some_and(StatelessStoresState::is_computing) {
+                notes.push(
+                    "Stateless states: the Stateless run on this board is being computed on a \
+                     worker thread; its states appear when it ends."
+                        .to_string(),
+                );
+            } else if self.doc.validity().is_err() {
+                notes.push(
+                    "Stateless states: the board is not a valid puzzle, so there is no run to \
+                     show."
+                        .to_string(),
+                );
+            }
         }
         let stateless_running =
             debugged.is_some_and(|d| d.is_stateless_run()) && self.derived.is_running(current);
@@ -391,6 +466,7 @@ mod tests {
         store.set_solutions(FIRST, SolutionsList::default());
         store.hints_mut(FIRST);
         store.distances_mut(FIRST);
+        store.stateless_mut(FIRST);
         assert!(store.playback(FIRST).is_some());
         assert!(!store.on_revision_change(FIRST, "nothing"), "same revision");
         assert!(store.playback(FIRST).is_some());
@@ -400,7 +476,37 @@ mod tests {
         assert!(store.solutions(OTHER_BOARD).is_none());
         assert!(store.hints(OTHER_BOARD).is_none());
         assert!(store.distances(OTHER_BOARD).is_none());
+        assert!(store.stateless(OTHER_BOARD).is_none());
         assert!(store.session(OTHER_BOARD).is_none());
         assert!(store.earlier_run(OTHER_BOARD).is_none(), "there was no run");
+    }
+
+    #[test]
+    fn the_slide_graph_follows_the_edits_of_a_document_and_not_another_document() {
+        let puzzle = crate::model::samples::fogleman_22();
+        let board = puzzle.board();
+        let robots: Vec<Cell> = puzzle.robots().iter().map(|r| board.cell(r.pos)).collect();
+        let mut store = DerivedResults::default();
+        store.on_revision_change(FIRST, "a board was opened");
+        store.follow_graph(FIRST, board, &robots);
+        assert!(store.graph(FIRST).is_some_and(|g| g.changes().is_empty()));
+
+        // An edit moves a robot: the graph is not handed out until brought forward, and then
+        // lists the edges the move changed.
+        store.on_revision_change(EDITED, "the board was edited");
+        assert!(store.graph(EDITED).is_none());
+        let free = (0..board.cell_count() as Cell)
+            .find(|c| !robots.contains(c) && !board.is_closed(*c))
+            .expect("a free cell");
+        let mut moved = robots.clone();
+        moved[0] = free;
+        store.follow_graph(EDITED, board, &moved);
+        let graph = store.graph(EDITED).expect("brought forward");
+        assert!(!graph.changes().is_empty());
+
+        // Another document: the graph goes.
+        store.on_revision_change(OTHER_BOARD, "another board was opened");
+        assert!(store.graph(OTHER_BOARD).is_none());
+        assert_eq!(store.graph.revision(), None);
     }
 }

@@ -9,7 +9,7 @@ use crate::model::{Board, Cell, Direction, Puzzle, RobotColor};
 use crate::solver::analysis::distances::DistanceMap;
 use crate::solver::picture::SearchPicture;
 use crate::solver::slide_graph::{EdgeChange, SlideGraph};
-use crate::solver::stateless::{IntermediateState, StatelessStores, compute_stores};
+use crate::solver::stateless::{IntermediateState, StatelessStores};
 use std::fmt::Write as _;
 
 /// The slide graph of the board being edited, kept up to date robot by robot so the edges each
@@ -68,7 +68,7 @@ impl GraphTracker {
     pub fn edges(&self) -> Vec<[Option<Cell>; 4]> {
         self.graph
             .as_ref()
-            .map(overlays::graph_edges)
+            .map(overlays::layers::graph_edges)
             .unwrap_or_default()
     }
 
@@ -86,6 +86,27 @@ impl GraphTracker {
         };
         self.check = Some(verdict.clone());
         verdict
+    }
+}
+
+impl crate::app::RicochetApp {
+    /// Brings the slide graph up to the board as it is now, while the graph layer is on. An
+    /// update is a few robots placed or removed (a fresh build when the walls changed): cheap
+    /// enough for the frame, unlike the stateless stores.
+    pub(in crate::app) fn sync_graph(&mut self) {
+        if !self.state.overlays.graph_edges {
+            return;
+        }
+        let draft = self.doc.draft();
+        let board = &draft.board;
+        let robots: Vec<Cell> = draft
+            .robots
+            .iter()
+            .filter(|r| board.contains(r.pos))
+            .map(|r| board.cell(r.pos))
+            .collect();
+        self.derived
+            .follow_graph(self.doc.revision(), board, &robots);
     }
 }
 
@@ -128,25 +149,6 @@ pub fn compare_graphs(
             "{count} edges differ from a fresh build: {}",
             differences.join("; ")
         ))
-    }
-}
-
-/// Keeps the stateless stores of the puzzle last shown, so the overlay does not recompute
-/// them every frame.
-#[derive(Clone, Debug, Default)]
-pub struct StatelessCache {
-    puzzle: Option<Puzzle>,
-    stores: Option<StatelessStores>,
-}
-
-impl StatelessCache {
-    /// The stores of a full stateless run on `puzzle`.
-    pub fn stores(&mut self, puzzle: &Puzzle) -> &StatelessStores {
-        if self.puzzle.as_ref() != Some(puzzle) {
-            self.stores = None;
-            self.puzzle = Some(puzzle.clone());
-        }
-        self.stores.get_or_insert_with(|| compute_stores(puzzle))
     }
 }
 

@@ -14,6 +14,9 @@ use crate::worker::distances::{DistanceNews, DistanceProgress, spawn_distance_ma
 use crate::worker::{Drained, drain_slot};
 use crate::worker::{Task, Waker};
 
+/// The exact distance map's memory limit when none is chosen, in MiB.
+pub const DEFAULT_MEMORY_MIB: u32 = 1024;
+
 /// What a map is computed for: the board's revision, the position and the limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DistanceKey {

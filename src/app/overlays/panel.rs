@@ -136,7 +136,7 @@ pub fn change_list_ui(ui: &mut egui::Ui, board: &Board, tracker: &GraphTracker) 
     for case in cases {
         ui.add(egui::Label::new(format!("case {}: {}", case.label(), case_meaning(case))).wrap());
     }
-    let lines = super::change_lines(board, &changes);
+    let lines = super::layers::change_lines(board, &changes);
     // A new edit is a new list, read from its top.
     egui::ScrollArea::vertical()
         .id_salt(("graph-changes", &lines))

@@ -197,7 +197,10 @@ impl RicochetApp {
             }
             // The verdict speaks of the graph of the board as it is now: it goes with the next
             // edit.
-            Command::CheckGraph => match self.graph_tracker.run_check() {
+            Command::CheckGraph => match self.derived.graph_mut(self.doc.revision()).map_or_else(
+                || Err("there is no graph to check yet".to_string()),
+                |g| g.run_check(),
+            ) {
                 Ok(text) => self.note_on_board(text, false),
                 Err(text) => self.note_on_board(text, true),
             },

@@ -22,6 +22,8 @@ impl RicochetApp {
         }
         self.derived.drain_retiring();
         self.sync_distances();
+        self.sync_stateless();
+        self.sync_graph();
         self.analyzer.drain();
         let Some(session) = self.derived.session_mut(current) else {
             return;

@@ -410,7 +410,8 @@ impl RicochetApp {
                             .state
                             .overlays
                             .graph_edges
-                            .then_some(&self.graph_tracker);
+                            .then(|| self.derived.graph(self.doc.revision()))
+                            .flatten();
                         ui.separator();
                         overlays::panel::overlays_ui(
                             ui,

@@ -483,7 +483,7 @@ impl ScreenshotDirector {
                 .debugger()
                 .is_some_and(|d| d.is_paused() && d.frame().stop_reason.is_some()),
             View::OverlayGraph => {
-                if app.graph_tracker.changes().is_empty() {
+                if app.graph_tracker().is_none_or(|g| g.changes().is_empty()) {
                     // The first frames build the graph of the board as it is; then a robot moves.
                     if app.now() > 0.2 {
                         app.apply(Command::edit(
@@ -495,12 +495,13 @@ impl ScreenshotDirector {
                     }
                     return false;
                 }
-                if app.graph_tracker.check.is_none() {
+                if app.graph_tracker().is_some_and(|g| g.check.is_none()) {
                     app.apply(Command::CheckGraph);
                 }
                 true
             }
-            View::OverlayMinMoves | View::OverlayStateless => true,
+            View::OverlayMinMoves => true,
+            View::OverlayStateless => app.stateless_stores().is_some(),
             View::OverlayDistances => app.exact_distance_map().is_some(),
             View::Analyze => !app.analyzer.is_running() && app.analyzer.analysis().is_some(),
             View::DebugStepBack => {

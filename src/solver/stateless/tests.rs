@@ -32,7 +32,8 @@ fn a_wall_stop_on_the_target_is_case_one() {
             moves: vec![Move::new(RobotColor::Red, Direction::East)]
         }
     );
-    let stores = compute_stores(&puzzle);
+    let stores =
+        compute_stores(&puzzle, &crate::solver::Limits::default()).expect("an unlimited run ends");
     let best = stores.final_state(stores.best().unwrap()).unwrap();
     assert_eq!((best.kind, best.moves), (FinalKind::Wall, 1));
     // Red passed (1,0) going east, then again going west from the target.
@@ -73,7 +74,8 @@ fn a_starting_robot_in_the_way_costs_one_move_case_2c() {
         Outcome::Solved { moves } => assert_eq!(format_moves(&moves), "GS, RE"),
         other => panic!("{other:?}"),
     }
-    let stores = compute_stores(&puzzle);
+    let stores =
+        compute_stores(&puzzle, &crate::solver::Limits::default()).expect("an unlimited run ends");
     let best = stores.final_state(stores.best().unwrap()).unwrap();
     assert_eq!(best.moves, 2);
     assert_eq!(
@@ -102,7 +104,8 @@ fn every_final_states_moves_are_as_many_as_its_count() {
         } else {
             random_puzzle(7, 5, 3, 3, seed).unwrap()
         };
-        let stores = compute_stores(&puzzle);
+        let stores = compute_stores(&puzzle, &crate::solver::Limits::default())
+            .expect("an unlimited run ends");
         for state in stores.finals() {
             assert_eq!(stores.moves_of(state.id).len() as u32, state.moves);
         }

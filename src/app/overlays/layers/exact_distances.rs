@@ -2,15 +2,21 @@
 //! which the chosen robot stands there, tinted like the minimum-move map, with the cells where
 //! that exceeds the lower bound outlined (the robot needs helpers there).
 
-use super::{CellFill, CellText, HeatKind, OverlayDrawing};
+use crate::app::overlays::OverlaySettings;
+use crate::app::overlays::assembly::OverlaySources;
+use crate::app::overlays::layers::OverlayLayer;
+use crate::app::overlays::{CellFill, CellText, HeatKind, OverlayDrawing};
+use crate::app::theme::{self, Palette};
 use crate::model::{Board, Cell, RobotColor};
 use crate::solver::analysis::distances::DistanceMap;
-
-/// The exact distance map's memory limit when none is chosen, in MiB.
-pub const DEFAULT_MEMORY_MIB: u32 = 1024;
+use egui::Color32;
 
 /// The layer of `color`'s exact distances; empty when the map has no such robot.
-pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor) -> OverlayDrawing {
+pub(crate) fn exact_distance_layer(
+    board: &Board,
+    map: &DistanceMap,
+    color: RobotColor,
+) -> OverlayDrawing {
     let mut drawing = OverlayDrawing::default();
     let Some(robot) = map.robots.iter().find(|r| r.color == color) else {
         return drawing;
@@ -61,6 +67,47 @@ pub fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor)
         }
     }
     drawing
+}
+
+/// The exact distance map of one robot from the position shown.
+pub(super) struct ExactDistances;
+
+impl OverlayLayer for ExactDistances {
+    fn name(&self) -> &'static str {
+        "Exact distance map"
+    }
+
+    fn is_on(&self, settings: &OverlaySettings) -> bool {
+        settings.exact_distances
+    }
+
+    fn switch_ui(&self, ui: &mut egui::Ui, settings: &mut OverlaySettings) {
+        ui.checkbox(&mut settings.exact_distances, self.name())
+            .on_hover_text("Per cell, the fewest moves before the chosen robot stands there");
+    }
+
+    fn legend(&self, palette: &Palette) -> Vec<(Color32, &'static str)> {
+        let colors = theme::overlay(palette);
+        vec![
+            (
+                theme::heat(false, 1.0),
+                "Exact distances: the fewest moves (any robot may move) before the chosen \
+                 robot stands here; hot = few",
+            ),
+            (
+                colors.needs_helpers,
+                "Outlined: the robot needs helpers here (exact distance above the lower \
+                 bound, shown small in the corner)",
+            ),
+        ]
+    }
+
+    fn draw(&self, sources: &OverlaySources<'_>) -> OverlayDrawing {
+        match sources.distances {
+            Some((map, color)) => exact_distance_layer(sources.board, map, color),
+            None => OverlayDrawing::default(),
+        }
+    }
 }
 
 #[cfg(test)]
