@@ -9,7 +9,7 @@ use crate::model::{Board, Cell};
 use crate::solver::min_moves::UNREACHABLE;
 use egui::Color32;
 
-/// The minimum-move map: a heat tint here, the numbers drawn by the board itself.
+/// The minimum-move map: a heat tint and, in every open cell, its number of moves.
 pub(super) struct MinMoves;
 
 impl OverlayLayer for MinMoves {
