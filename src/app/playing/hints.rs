@@ -250,7 +250,8 @@ impl HintState {
             commands.push(Command::Hint);
         }
         if self.is_computing() {
-            ui.horizontal(|ui| {
+            // Wrapped, so that Cancel hint moves below the spinner in a narrow panel, not past its edge.
+            ui.horizontal_wrapped(|ui| {
                 widgets::calm_spinner(ui, None);
                 ui.label("Computing a hint…");
                 if ui
