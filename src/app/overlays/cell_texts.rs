@@ -104,6 +104,18 @@ struct Place {
     proportional: bool,
 }
 
+impl Place {
+    /// A place from `min` to `max` for a number in the small monospace size, aligned there.
+    fn small(min: Pos2, max: Pos2, align: Align2) -> Place {
+        Place {
+            rect: Rect::from_min_max(min, max),
+            align,
+            largest: 0.34,
+            proportional: false,
+        }
+    }
+}
+
 /// The four corner places of a cell's clear part.
 fn corners(clear: Rect, cell: f32) -> [Place; 4] {
     // Half the gap between two corners: side by side it keeps numbers apart; one above the
@@ -111,12 +123,7 @@ fn corners(clear: Rect, cell: f32) -> [Place; 4] {
     let half_gap_x = (cell * 0.03).max(1.5);
     let half_gap_y = 0.5;
     let middle = clear.center();
-    let place = |min: Pos2, max: Pos2, align| Place {
-        rect: Rect::from_min_max(min, max),
-        align,
-        largest: 0.34,
-        proportional: false,
-    };
+    let place = Place::small;
     [
         place(
             clear.min,
@@ -146,12 +153,7 @@ fn corners(clear: Rect, cell: f32) -> [Place; 4] {
 /// number aside rather than shrinking it.
 fn centres(clear: Rect, symbol: bool) -> Vec<Place> {
     let middle = clear.center();
-    let half = |min: Pos2, max: Pos2, align| Place {
-        rect: Rect::from_min_max(min, max),
-        align,
-        largest: 0.34,
-        proportional: false,
-    };
+    let half = Place::small;
     let bottom = half(
         pos2(clear.left(), middle.y),
         clear.max,
