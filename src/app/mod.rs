@@ -381,10 +381,15 @@ impl RicochetApp {
         self.derived.debugger(self.doc.revision())
     }
 
-    /// The editor's slide graph, kept up to date while the graph overlay is on; `None` until
-    /// it has followed the board as it is now.
-    pub fn graph_tracker(&self) -> Option<&overlays::assembly::GraphTracker> {
+    /// The editor's slide graph, kept up to date by a worker while the graph overlay is on;
+    /// `None` until it has followed the board as it is now.
+    pub fn graph_tracker(&self) -> Option<&crate::solver::graph_tracker::GraphTracker> {
         self.derived.graph(self.doc.revision())
+    }
+
+    /// Whether a worker is bringing the editor's slide graph up to the board as it is now.
+    pub fn graph_tracker_computing(&self) -> bool {
+        self.derived.is_graph_computing()
     }
 
     /// The robots the board shows now, as (colour, cell) in colour order.
@@ -632,8 +637,6 @@ impl eframe::App for RicochetApp {
         let ctx = ui.ctx().clone();
         self.apply_theme(&ctx);
         let mut commands = std::mem::take(&mut self.queued);
-        // The graph follows the changes applied since the last frame before anything reads it.
-        self.sync_graph();
         self.shell_ui(ui, &mut commands);
         for command in commands {
             self.apply(command);

@@ -16,6 +16,7 @@ pub mod analysis;
 pub mod choice;
 pub mod dfs_state;
 pub mod engine;
+pub mod graph_tracker;
 pub mod heuristics;
 pub mod key;
 pub(crate) mod memory;

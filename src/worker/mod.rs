@@ -31,6 +31,7 @@ pub mod clock;
 pub mod debug;
 pub mod distances;
 pub mod generate;
+pub mod graph;
 pub mod hint;
 pub mod profile;
 pub mod solutions;

@@ -146,6 +146,10 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
     harness.key_press(egui::Key::Escape);
     harness.get_by_label("Overlays").click();
     harness.run_steps(3);
+    // The graph is brought up to the board by a worker.
+    step_until(&mut harness, Duration::from_secs(10), |app| {
+        app.graph_tracker().is_some()
+    });
     assert!(
         harness
             .state()
@@ -161,6 +165,10 @@ fn moving_a_robot_with_the_graph_overlay_on_lists_changed_edges_and_checks_clean
     harness.run();
     harness.get_by_label("Random robots").click();
     harness.run_steps(3);
+    // The graph is brought up to the board by a worker.
+    step_until(&mut harness, Duration::from_secs(10), |app| {
+        app.graph_tracker().is_some()
+    });
     let changes = harness
         .state()
         .graph_tracker()
@@ -382,6 +390,10 @@ fn the_edge_change_list_explains_its_cases_and_its_check_goes_with_the_next_edit
     harness.run();
     harness.get_by_label("Random robots").click();
     harness.run_steps(3);
+    // The graph is brought up to the board by a worker.
+    step_until(&mut harness, Duration::from_secs(10), |app| {
+        app.graph_tracker().is_some()
+    });
     let changes = harness
         .state()
         .graph_tracker()
@@ -418,6 +430,10 @@ fn the_edge_change_list_explains_its_cases_and_its_check_goes_with_the_next_edit
     // own): the status line lets it go.
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.run_steps(3);
+    // The graph is brought up to the board by a worker.
+    step_until(&mut harness, Duration::from_secs(10), |app| {
+        app.graph_tracker().is_some()
+    });
     assert_ne!(
         harness
             .state()

@@ -8,6 +8,7 @@ mod editing;
 mod engines;
 mod experiments;
 mod frame_time;
+mod graph_layer;
 mod hints;
 mod layout;
 mod looks;

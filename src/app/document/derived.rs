@@ -11,13 +11,12 @@
 //! construction: it cannot be shown on a board it was not made for.
 //!
 //! The slide graph is the one slot brought forward rather than dropped: it follows the
-//! robots edit by edit, so that the graph layer can show the edges an edit changed. It is
-//! handed out only once brought up to the current revision
-//! ([`DerivedResults::follow_graph`]); a graph of another document is dropped.
+//! robots edit by edit, so that the graph layer can show the edges an edit changed. A worker
+//! brings it up to the current revision ([`DerivedResults::follow_graph`]); it is handed out
+//! only once it is there, and a graph of another document is dropped with its update.
 
 use crate::app::debugger::Debugger;
 use crate::app::document::Revision;
-use crate::app::overlays::assembly::GraphTracker;
 use crate::app::overlays::distance_map::DistanceMapState;
 use crate::app::overlays::stateless_stores::StatelessStoresState;
 use crate::app::playing::hints::HintState;
@@ -26,6 +25,9 @@ use crate::app::run::solutions_list::SolutionsList;
 use crate::app::run::solver_panel::SolveSession;
 use crate::app::{RicochetApp, theme};
 use crate::model::{Board, Cell};
+use crate::solver::graph_tracker::GraphTracker;
+use crate::worker::graph::spawn_graph_update;
+use crate::worker::{Drained, Task, Waker, drain_slot};
 
 /// One result computed from the board, tagged with the revision it was computed on.
 #[derive(Debug)]
@@ -116,7 +118,12 @@ pub struct DerivedResults {
     hints: Derived<HintState>,
     distances: Derived<DistanceMapState>,
     stateless: Derived<StatelessStoresState>,
+    /// The slide graph, under the revision it follows; empty while a worker updates it.
     graph: Derived<GraphTracker>,
+    /// The worker bringing the slide graph up to the revision it is kept under.
+    graph_update: Derived<Task<Box<GraphTracker>>>,
+    /// Why the slide graph's update on a revision gave no graph.
+    graph_failure: Derived<String>,
 }
 
 impl DerivedResults {
@@ -162,14 +169,19 @@ impl DerivedResults {
             stateless.cancel();
         }
         // The graph of an earlier revision of this document stays, to be brought forward by
-        // the next `follow_graph`; it is not handed out until then.
+        // the next `follow_graph`, and so does an update under way; neither is handed out
+        // until the graph is brought up to `current`. Another document's graph goes, and its
+        // update is dropped, which cancels it.
         if self
             .graph
             .revision()
+            .or(self.graph_update.revision())
             .is_some_and(|revision| revision.document != current.document)
         {
             self.graph.take();
+            self.graph_update.take();
         }
+        self.graph_failure.take_stale(current);
         true
     }
 
@@ -319,16 +331,71 @@ impl DerivedResults {
         self.stateless.get(current)
     }
 
-    /// Brings the slide graph up to `current`, whose board and robots are `board` and
-    /// `robots`: an earlier revision's graph is updated robot by robot (recording the edges
-    /// that changed), or built afresh when the walls changed or there is none.
-    pub fn follow_graph(&mut self, current: Revision, board: &Board, robots: &[Cell]) {
-        if self.graph.revision() == Some(current) {
+    /// Starts bringing the slide graph up to `current`, whose board and robots are `board` and
+    /// `robots`, on a worker: an earlier revision's graph is updated robot by robot (recording
+    /// the edges that changed), or built afresh when the walls changed or there is none. Does
+    /// nothing while an update is under way (the next call brings its graph forward), once the
+    /// graph is up to `current`, or when its update on `current` failed.
+    pub fn follow_graph(
+        &mut self,
+        current: Revision,
+        board: &Board,
+        robots: &[Cell],
+        waker: Waker,
+    ) {
+        if self.graph.revision() == Some(current)
+            || self.graph_update.revision().is_some()
+            || self.graph_failure.get(current).is_some()
+        {
             return;
         }
-        let mut tracker = self.graph.take().unwrap_or_default();
-        tracker.follow(board, robots);
-        self.graph.set(current, tracker);
+        let tracker = self.graph.take().unwrap_or_default();
+        match spawn_graph_update(tracker, board.clone(), robots.to_vec(), waker) {
+            Ok(task) => self.graph_update.set(current, task),
+            Err(error) => self.graph_failure.set(
+                current,
+                format!("the slide graph's update could not start: {error}"),
+            ),
+        }
+    }
+
+    /// Takes the slide graph from its worker once the update has ended, under the revision it
+    /// was brought up to.
+    pub fn drain_graph(&mut self) {
+        let Some(revision) = self.graph_update.revision() else {
+            return;
+        };
+        let mut slot = self.graph_update.take();
+        let mut updated = None;
+        match drain_slot(&mut slot, |tracker| {
+            updated = Some(*tracker);
+            true
+        }) {
+            Drained::Waiting => {
+                if let Some(task) = slot {
+                    self.graph_update.set(revision, task);
+                }
+            }
+            Drained::Finished => {
+                if let Some(tracker) = updated {
+                    self.graph.set(revision, tracker);
+                }
+            }
+            Drained::Lost => self.graph_failure.set(
+                revision,
+                "the slide graph's thread stopped without an answer".to_string(),
+            ),
+        }
+    }
+
+    /// Whether a worker is bringing the slide graph up to date.
+    pub fn is_graph_computing(&self) -> bool {
+        self.graph_update.revision().is_some()
+    }
+
+    /// Why the slide graph's update on `current` gave no graph.
+    pub fn graph_failure(&self, current: Revision) -> Option<&str> {
+        self.graph_failure.get(current).map(String::as_str)
     }
 
     /// The slide graph, once brought up to `current`.
@@ -373,6 +440,19 @@ impl RicochetApp {
                 notes.push(
                     "Stateless states: the board is not a valid puzzle, so there is no run to \
                      show."
+                        .to_string(),
+                );
+            }
+        }
+        if settings.graph_edges && debugged.is_none_or(|d| d.shown_picture().graph.is_none()) {
+            if let Some(failure) = self.derived.graph_failure(current) {
+                notes.push(format!(
+                    "Slide-graph edges: {failure}. Edit the board to try again."
+                ));
+            } else if self.derived.graph(current).is_none() && self.derived.is_graph_computing() {
+                notes.push(
+                    "Slide-graph edges: the graph of this board is being computed on a worker \
+                     thread; its edges appear when it is done."
                         .to_string(),
                 );
             }
@@ -481,6 +561,28 @@ mod tests {
         assert!(store.earlier_run(OTHER_BOARD).is_none(), "there was no run");
     }
 
+    /// Brings the store's slide graph up to `current` through its worker, waiting for it.
+    fn follow_and_wait(
+        store: &mut DerivedResults,
+        current: Revision,
+        board: &Board,
+        robots: &[Cell],
+    ) {
+        let start = std::time::Instant::now();
+        store.follow_graph(current, board, robots, std::sync::Arc::new(|_| {}));
+        assert!(store.is_graph_computing(), "the update is left to a worker");
+        assert!(
+            store.graph(current).is_none(),
+            "nothing is computed in the call"
+        );
+        while store.graph(current).is_none() {
+            assert!(start.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            store.drain_graph();
+        }
+        assert!(!store.is_graph_computing());
+    }
+
     #[test]
     fn the_slide_graph_follows_the_edits_of_a_document_and_not_another_document() {
         let puzzle = crate::model::samples::fogleman_22();
@@ -488,7 +590,7 @@ mod tests {
         let robots: Vec<Cell> = puzzle.robots().iter().map(|r| board.cell(r.pos)).collect();
         let mut store = DerivedResults::default();
         store.on_revision_change(FIRST, "a board was opened");
-        store.follow_graph(FIRST, board, &robots);
+        follow_and_wait(&mut store, FIRST, board, &robots);
         assert!(store.graph(FIRST).is_some_and(|g| g.changes().is_empty()));
 
         // An edit moves a robot: the graph is not handed out until brought forward, and then
@@ -500,13 +602,21 @@ mod tests {
             .expect("a free cell");
         let mut moved = robots.clone();
         moved[0] = free;
-        store.follow_graph(EDITED, board, &moved);
+        follow_and_wait(&mut store, EDITED, board, &moved);
         let graph = store.graph(EDITED).expect("brought forward");
         assert!(!graph.changes().is_empty());
 
-        // Another document: the graph goes.
+        // Another document: the graph goes, and so does an update under way.
         store.on_revision_change(OTHER_BOARD, "another board was opened");
         assert!(store.graph(OTHER_BOARD).is_none());
         assert_eq!(store.graph.revision(), None);
+        store.follow_graph(OTHER_BOARD, board, &robots, std::sync::Arc::new(|_| {}));
+        let third = Revision {
+            document: 2,
+            edit: 0,
+        };
+        store.on_revision_change(third, "a third board was opened");
+        assert!(!store.is_graph_computing());
+        assert_eq!(store.graph_update.revision(), None);
     }
 }

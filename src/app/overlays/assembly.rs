@@ -3,100 +3,24 @@
 //! and the layers that are on put together into one drawing for the board.
 
 use super::{OverlayDrawing, OverlaySettings};
-use crate::app::overlays;
 use crate::app::widgets::capitalised;
-use crate::model::{Board, Cell, Direction, Puzzle, RobotColor};
+use crate::model::{Board, Cell, Puzzle, RobotColor};
 use crate::solver::analysis::distances::DistanceMap;
+use crate::solver::graph_tracker::GraphTracker;
 use crate::solver::picture::SearchPicture;
-use crate::solver::slide_graph::{EdgeChange, SlideGraph};
 use crate::solver::stateless::{IntermediateState, StatelessStores};
 use std::fmt::Write as _;
 
-/// The slide graph of the board being edited, kept up to date robot by robot so the edges each
-/// placement or removal changed can be shown, and checked against a fresh build.
-#[derive(Clone, Debug, Default)]
-pub struct GraphTracker {
-    board: Option<Board>,
-    robots: Vec<Cell>,
-    graph: Option<SlideGraph>,
-    changes: Vec<EdgeChange>,
-    /// The last check's verdict.
-    pub check: Option<Result<String, String>>,
-}
-
-impl GraphTracker {
-    /// Follows the board and robots: a new board builds the graph afresh; a change of robots
-    /// removes the robots gone and places the new ones, recording the edges that changed.
-    pub fn follow(&mut self, board: &Board, robots: &[Cell]) {
-        let robots: Vec<Cell> = robots
-            .iter()
-            .copied()
-            .filter(|&c| usize::from(c) < board.cell_count() && !board.is_closed(c))
-            .collect();
-        if self.board.as_ref() != Some(board) || self.graph.is_none() {
-            let mut graph = SlideGraph::new(board);
-            for &cell in &robots {
-                // Two robots on one cell (an unfinished design) place once.
-                let _ = graph.place(cell, |_| {});
-            }
-            self.board = Some(board.clone());
-            self.graph = Some(graph);
-            self.robots = robots;
-            self.changes.clear();
-            self.check = None;
-            return;
-        }
-        if self.robots == robots {
-            return;
-        }
-        let Some(graph) = &mut self.graph else {
-            return;
-        };
-        let mut changes = Vec::new();
-        for cell in self.robots.iter().filter(|c| !robots.contains(c)) {
-            let _ = graph.remove(*cell, |c| changes.push(c));
-        }
-        for cell in robots.iter().filter(|c| !self.robots.contains(c)) {
-            let _ = graph.place(*cell, |c| changes.push(c));
-        }
-        self.robots = robots;
-        self.changes = changes;
-        self.check = None;
-    }
-
-    /// The graph's edges per cell.
-    pub fn edges(&self) -> Vec<[Option<Cell>; 4]> {
-        self.graph
-            .as_ref()
-            .map(overlays::layers::graph_edges)
-            .unwrap_or_default()
-    }
-
-    /// The edges changed by the last placement or removal.
-    pub fn changes(&self) -> &[EdgeChange] {
-        &self.changes
-    }
-
-    /// Compares the incrementally updated graph with one built afresh; the verdict is kept in
-    /// [`GraphTracker::check`] and returned.
-    pub fn run_check(&mut self) -> Result<String, String> {
-        let verdict = match (&self.board, &self.graph) {
-            (Some(board), Some(graph)) => compare_graphs(board, graph, &self.robots),
-            _ => Err("there is no graph to check yet".to_string()),
-        };
-        self.check = Some(verdict.clone());
-        verdict
-    }
-}
-
 impl crate::app::RicochetApp {
-    /// Brings the slide graph up to the board as it is now, while the graph layer is on. An
-    /// update is a few robots placed or removed (a fresh build when the walls changed): cheap
-    /// enough for the frame, unlike the stateless stores.
+    /// Takes the slide graph's update from its worker, and starts the next one when the graph
+    /// layer is on and the graph is not yet brought up to the board as it is now.
     pub(in crate::app) fn sync_graph(&mut self) {
+        let current = self.doc.revision();
+        self.derived.drain_graph();
         if !self.state.overlays.graph_edges {
             return;
         }
+        let waker = self.waker();
         let draft = self.doc.draft();
         let board = &draft.board;
         let robots: Vec<Cell> = draft
@@ -105,50 +29,7 @@ impl crate::app::RicochetApp {
             .filter(|r| board.contains(r.pos))
             .map(|r| board.cell(r.pos))
             .collect();
-        self.derived
-            .follow_graph(self.doc.revision(), board, &robots);
-    }
-}
-
-/// Compares a graph with a fresh build for the same robots: `Ok` with a summary, or `Err`
-/// listing the first differences.
-pub fn compare_graphs(
-    board: &Board,
-    graph: &SlideGraph,
-    robots: &[Cell],
-) -> Result<String, String> {
-    let mut unique: Vec<Cell> = robots.to_vec();
-    unique.sort_unstable();
-    unique.dedup();
-    let fresh = SlideGraph::with_robots(board, &unique)
-        .map_err(|e| format!("a fresh graph could not be built: {e}"))?;
-    let mut differences = Vec::new();
-    for cell in 0..board.cell_count() as Cell {
-        for dir in Direction::ALL {
-            let (ours, theirs) = (graph.child(cell, dir), fresh.child(cell, dir));
-            if ours != theirs {
-                differences.push(format!(
-                    "{} {}: updated {:?}, fresh {:?}",
-                    board.pos(cell),
-                    dir.letter(),
-                    ours.map(|c| board.pos(c).to_string()),
-                    theirs.map(|c| board.pos(c).to_string())
-                ));
-            }
-        }
-    }
-    if differences.is_empty() {
-        Ok(format!(
-            "The updated graph equals a fresh build ({} edges).",
-            fresh.edge_list().len()
-        ))
-    } else {
-        let count = differences.len();
-        differences.truncate(8);
-        Err(format!(
-            "{count} edges differ from a fresh build: {}",
-            differences.join("; ")
-        ))
+        self.derived.follow_graph(current, board, &robots, waker);
     }
 }
 

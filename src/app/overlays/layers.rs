@@ -28,7 +28,7 @@ mod search_heat;
 mod solution_path;
 mod stateless;
 
-pub(crate) use graph_edges::{change_lines, graph_edges};
+pub(crate) use graph_edges::change_lines;
 pub(crate) use solution_path::path_trails;
 
 use analysis_heat::AnalysisHeat;

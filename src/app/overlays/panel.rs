@@ -1,11 +1,11 @@
 //! The Overlays tab: each layer's switch, the stateless layer's filters, the legends, the
 //! slide graph's check and the edges the last edit changed.
 
-use super::assembly::GraphTracker;
 use super::{OverlaySettings, StatelessKinds};
 use crate::app::shell::commands::Command;
 use crate::app::theme;
 use crate::model::{Board, RobotColor};
+use crate::solver::graph_tracker::GraphTracker;
 
 /// The overlay layers' switches in the panel, the same as in the View menu, so layers can be
 /// combined while stepping without opening the menu each time.

@@ -483,7 +483,11 @@ impl ScreenshotDirector {
                 .debugger()
                 .is_some_and(|d| d.is_paused() && d.frame().stop_reason.is_some()),
             View::OverlayGraph => {
-                if app.graph_tracker().is_none_or(|g| g.changes().is_empty()) {
+                let Some(tracker) = app.graph_tracker() else {
+                    // A worker is bringing the graph up to the board as it is.
+                    return false;
+                };
+                if tracker.changes().is_empty() {
                     // The first frames build the graph of the board as it is; then a robot moves.
                     if app.now() > 0.2 {
                         app.apply(Command::edit(

@@ -6,7 +6,7 @@ use crate::app::overlays::layers::OverlayLayer;
 use crate::app::overlays::{Arrow, ArrowKind, OverlayDrawing, OverlaySettings};
 use crate::app::theme::{self, Palette};
 use crate::model::{Board, Cell, Direction};
-use crate::solver::slide_graph::{EdgeChange, SlideGraph};
+use crate::solver::slide_graph::EdgeChange;
 use egui::Color32;
 
 /// The slide graph's edges: of the hovered cell or of every cell, with the last update's
@@ -61,18 +61,11 @@ impl OverlayLayer for GraphEdges {
                 graph_layer(sources.board, edges, focus, &picture.recent_changes)
             }
             (None, Some(tracker)) => {
-                graph_layer(sources.board, &tracker.edges(), focus, tracker.changes())
+                graph_layer(sources.board, tracker.edges(), focus, tracker.changes())
             }
             (None, None) => OverlayDrawing::default(),
         }
     }
-}
-
-/// The slide graph's edges, as a table of children per cell (north, east, south, west).
-pub(crate) fn graph_edges(graph: &SlideGraph) -> Vec<[Option<Cell>; 4]> {
-    (0..graph.cell_count())
-        .map(|cell| graph.edges(cell as Cell))
-        .collect()
 }
 
 /// The slide graph's edges as arrows from each cell to each child: of every cell, or of the
@@ -165,6 +158,8 @@ pub(crate) fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String>
 mod tests {
     use super::*;
     use crate::model::Pos;
+    use crate::solver::graph_tracker::graph_edges;
+    use crate::solver::slide_graph::SlideGraph;
 
     #[test]
     fn graph_layer_draws_every_edge_or_only_the_focus_cell() {
