@@ -13,10 +13,10 @@ use crate::model::{Board, Goal, Pos, RobotColor, Shape as TargetShape, TargetCol
 use egui::epaint::text::FontsView;
 use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke, StrokeKind, pos2, vec2};
 
-pub mod coordinates;
+pub(crate) mod coordinates;
 pub mod geometry;
-pub mod scene;
-pub mod trail;
+pub(crate) mod scene;
+pub(crate) mod trail;
 mod trail_paint;
 
 pub use geometry::{BoardGeometry, EDGE_TOLERANCE, Hit, hit_test};

@@ -7,7 +7,7 @@
 //! ([`draft`]), the store of every result derived from it ([`derived`]), whether it is edited
 //! or played ([`mode`]) and what the app keeps between runs ([`state`]).
 
-pub mod derived;
+pub(crate) mod derived;
 pub mod draft;
 pub mod mode;
 pub mod state;

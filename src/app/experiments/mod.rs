@@ -11,12 +11,12 @@
 //! not recorded) and keeps every finished row; Resume reads the output file back and runs only
 //! what is missing, the interrupted runs included, exactly as `--resume` does.
 
-pub mod inputs;
-pub mod plots;
-pub mod run;
-pub mod selection;
+pub(crate) mod inputs;
+pub(crate) mod plots;
+pub(crate) mod run;
+pub(crate) mod selection;
 pub mod series;
-pub mod tables;
+pub(crate) mod tables;
 
 use crate::app::document::draft::Draft;
 use crate::app::document::state::ExperimentSettings;

@@ -34,7 +34,7 @@ impl crate::app::RicochetApp {
 }
 
 /// What the overlays read in one frame.
-pub struct OverlaySources<'a> {
+pub(crate) struct OverlaySources<'a> {
     /// Which layers are on.
     pub settings: &'a OverlaySettings,
     /// The board shown.
@@ -60,7 +60,7 @@ pub struct OverlaySources<'a> {
 /// A debugged run as the overlays see it: data read from the debugger, so that the overlays
 /// stay below the debugger that draws them.
 #[derive(Clone, Copy)]
-pub struct DebuggedRun<'a> {
+pub(crate) struct DebuggedRun<'a> {
     /// The picture at the event shown.
     pub picture: &'a SearchPicture,
     /// Whether the run is a stateless one (its picture holds the stores' states).
@@ -69,7 +69,11 @@ pub struct DebuggedRun<'a> {
 
 /// Every stateless state of one cell, one line each, for the hovered cell's tooltip; `None`
 /// when the cell has none.
-pub fn stateless_details(board: &Board, stores: &StatelessStores, cell: Cell) -> Option<String> {
+pub(crate) fn stateless_details(
+    board: &Board,
+    stores: &StatelessStores,
+    cell: Cell,
+) -> Option<String> {
     let mut finals: Vec<_> = stores.finals().iter().filter(|f| f.cell == cell).collect();
     finals.sort_by_key(|f| (f.color.index(), f.moves));
     let mut intermediates: Vec<&IntermediateState> = stores

@@ -41,7 +41,7 @@ use stateless::Stateless;
 
 /// One overlay layer: a pure function from what the frame shows to shapes in board terms,
 /// with its switch and its legend.
-pub trait OverlayLayer: Sync {
+pub(crate) trait OverlayLayer: Sync {
     /// The layer's name, as its switch shows it.
     fn name(&self) -> &'static str;
 
@@ -62,7 +62,7 @@ pub trait OverlayLayer: Sync {
 
 /// Every layer, in drawing order (the painter puts fills under arrows under texts whatever
 /// the order).
-pub const LAYERS: &[&dyn OverlayLayer] = &[
+pub(crate) const LAYERS: &[&dyn OverlayLayer] = &[
     &MinMoves,
     &SearchHeat,
     &GraphEdges,
@@ -73,7 +73,7 @@ pub const LAYERS: &[&dyn OverlayLayer] = &[
 ];
 
 /// Assembles the layers that are on into one drawing: the one place layers are put together.
-pub fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
+pub(crate) fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
     let mut drawing = OverlayDrawing::default();
     for layer in LAYERS {
         if layer.is_on(sources.settings) {

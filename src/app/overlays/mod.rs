@@ -9,13 +9,13 @@
 //! Overlays tab; [`distance_map`] computes the exact distance map its layer draws and
 //! [`stateless_stores`] the stores the stateless layer draws, both on worker threads.
 
-pub mod assembly;
+pub(crate) mod assembly;
 pub mod cell_texts;
-pub mod distance_map;
-pub mod layers;
-pub mod paint;
+pub(crate) mod distance_map;
+pub(crate) mod layers;
+pub(crate) mod paint;
 pub mod panel;
-pub mod stateless_stores;
+pub(crate) mod stateless_stores;
 
 pub use paint::{overlay_shapes, overlay_text_shapes};
 

@@ -12,7 +12,7 @@ use crate::worker::{Drained, Task, Waker, drain_slot};
 
 /// The stores of one revision's board, computed or being computed.
 #[derive(Default)]
-pub struct StatelessStoresState {
+pub(crate) struct StatelessStoresState {
     /// Whether a run was started for this revision (a stopped or failed one is not started
     /// again until the board or the switch changes).
     started: bool,
@@ -24,7 +24,7 @@ pub struct StatelessStoresState {
 impl StatelessStoresState {
     /// Follows the switch: off drops the stores (cancelling a run under way); on, with a valid
     /// `puzzle` and no run started yet, starts one.
-    pub fn sync(&mut self, puzzle: Option<&Puzzle>, on: bool, waker: Waker) {
+    pub(crate) fn sync(&mut self, puzzle: Option<&Puzzle>, on: bool, waker: Waker) {
         if !on {
             self.forget();
             return;
@@ -45,20 +45,20 @@ impl StatelessStoresState {
     }
 
     /// Drops the stores, cancelling a run under way.
-    pub fn forget(&mut self) {
+    pub(crate) fn forget(&mut self) {
         self.cancel();
         *self = StatelessStoresState::default();
     }
 
     /// Asks a run under way to stop.
-    pub fn cancel(&self) {
+    pub(crate) fn cancel(&self) {
         if let Some(task) = &self.task {
             task.cancel();
         }
     }
 
     /// Takes the worker's answer.
-    pub fn drain(&mut self) {
+    pub(crate) fn drain(&mut self) {
         let drained = drain_slot(&mut self.task, |answer| {
             match answer {
                 Ok(stores) => self.stores = Some(*stores),
@@ -78,17 +78,17 @@ impl StatelessStoresState {
     }
 
     /// Whether the run is under way.
-    pub fn is_computing(&self) -> bool {
+    pub(crate) fn is_computing(&self) -> bool {
         self.task.is_some()
     }
 
     /// The stores, once the run has ended.
-    pub fn stores(&self) -> Option<&StatelessStores> {
+    pub(crate) fn stores(&self) -> Option<&StatelessStores> {
         self.stores.as_ref()
     }
 
     /// Why there are no stores, when the run failed or stopped.
-    pub fn error(&self) -> Option<&str> {
+    pub(crate) fn error(&self) -> Option<&str> {
         self.error.as_deref()
     }
 }

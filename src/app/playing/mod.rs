@@ -1,6 +1,6 @@
 //! Playing: play mode's game ([`play`]) and its hints ([`hints`]), and a solution played back
 //! on the board ([`playback`]).
 
-pub mod hints;
-pub mod play;
-pub mod playback;
+pub(crate) mod hints;
+pub(crate) mod play;
+pub(crate) mod playback;

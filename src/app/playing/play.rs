@@ -13,7 +13,7 @@ use egui::Pos2;
 const SLIDE_SECS_PER_CELL: f64 = 0.025;
 const SLIDE_MIN_SECS: f64 = 0.08;
 /// Seconds the target-reached ring grows.
-pub const CELEBRATION_SECS: f64 = 1.2;
+pub(crate) const CELEBRATION_SECS: f64 = 1.2;
 
 /// One move made: the move and where the robot went from and to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,7 +235,7 @@ impl PlayState {
 }
 
 /// The play panel: robots to select, the move list and the game's buttons.
-pub fn play_panel_ui(
+pub(crate) fn play_panel_ui(
     ui: &mut egui::Ui,
     play: Option<&PlayState>,
     problem: Option<&str>,

@@ -298,7 +298,7 @@ impl AddEngineWindow {
 }
 
 /// The *Add engine* window, when it is open.
-pub fn add_engine_window(
+pub(crate) fn add_engine_window(
     ctx: &egui::Context,
     window: &mut AddEngineWindow,
     engines: &mut EngineList,
@@ -485,7 +485,7 @@ fn verdict_ui(ui: &mut egui::Ui, verdict: &EngineVerdict, palette: &theme::Palet
 
 /// An engine's failure after a run: the problem and the last lines of its standard error,
 /// under a header that opens them.
-pub fn engine_log_ui(ui: &mut egui::Ui, error: &EngineError, palette: &theme::Palette) {
+pub(crate) fn engine_log_ui(ui: &mut egui::Ui, error: &EngineError, palette: &theme::Palette) {
     egui::CollapsingHeader::new("Engine log")
         .default_open(true)
         .show(ui, |ui| {

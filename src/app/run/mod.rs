@@ -3,9 +3,9 @@
 //! ([`icicle`]), the list of every optimal solution ([`solutions_list`]) and the live plots
 //! ([`plots`]).
 
-pub mod depth_table;
-pub mod engines;
+pub(crate) mod depth_table;
+pub(crate) mod engines;
 pub mod icicle;
-pub mod plots;
-pub mod solutions_list;
-pub mod solver_panel;
+pub(crate) mod plots;
+pub(crate) mod solutions_list;
+pub(crate) mod solver_panel;

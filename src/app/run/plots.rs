@@ -11,7 +11,7 @@ use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points}
 
 /// One finished solve: which solver, how many moves, how long.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SolvePoint {
+pub(crate) struct SolvePoint {
     /// The puzzle it solved: its file's name, the name it was made with, or its game id.
     pub puzzle: String,
     /// The solver's command-line name.
@@ -26,29 +26,32 @@ pub struct SolvePoint {
 
 /// Every solve since the app started, for the time plot.
 #[derive(Clone, Debug, Default)]
-pub struct PlotHistory {
+pub(crate) struct PlotHistory {
     points: Vec<SolvePoint>,
 }
 
 impl PlotHistory {
     /// Adds a solve.
-    pub fn push(&mut self, point: SolvePoint) {
+    pub(crate) fn push(&mut self, point: SolvePoint) {
         self.points.push(point);
     }
 
     /// Forgets every solve.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.points.clear();
     }
 
     /// The solves so far.
-    pub fn points(&self) -> &[SolvePoint] {
+    pub(crate) fn points(&self) -> &[SolvePoint] {
         &self.points
     }
 
     /// The series to draw: one per solver that has points, in registry order, each with its
     /// points as (moves, log10 seconds).
-    pub fn series(&self, solvers: &[SolverKind]) -> Vec<(usize, &'static str, Vec<[f64; 2]>)> {
+    pub(crate) fn series(
+        &self,
+        solvers: &[SolverKind],
+    ) -> Vec<(usize, &'static str, Vec<[f64; 2]>)> {
         solvers
             .iter()
             .enumerate()
@@ -67,13 +70,13 @@ impl PlotHistory {
 
 /// log10 of a positive quantity, with zero and below drawn at a floor (a microsecond, or one
 /// node) rather than at minus infinity.
-pub fn log10_clamped(value: f64) -> f64 {
+pub(crate) fn log10_clamped(value: f64) -> f64 {
     value.max(1e-6).log10()
 }
 
 /// The per-depth counters of a run as (depth, log10 count) series: nodes, inner, hits. Zero
 /// counts are left out, as a log scale cannot show them.
-pub fn depth_series(rows: &[DepthRow]) -> [Vec<[f64; 2]>; 3] {
+pub(crate) fn depth_series(rows: &[DepthRow]) -> [Vec<[f64; 2]>; 3] {
     let series = |value: fn(&DepthRow) -> u64| -> Vec<[f64; 2]> {
         rows.iter()
             .filter(|r| value(r) > 0)
@@ -144,7 +147,7 @@ fn marks_every(input: GridInput, step: f64) -> Vec<GridMark> {
 }
 
 /// Names a power of ten of seconds: "1 ms", "10 s".
-pub fn seconds_label(exponent: f64) -> String {
+pub(crate) fn seconds_label(exponent: f64) -> String {
     let e = exponent.round() as i32;
     let seconds = 10f64.powi(e);
     if e < -3 {
@@ -163,7 +166,7 @@ fn seconds_text(exponent: f64) -> String {
 }
 
 /// Names a power of ten of a count: "1", "10k", "1M".
-pub fn count_label(exponent: f64) -> String {
+pub(crate) fn count_label(exponent: f64) -> String {
     let e = exponent.round() as i32;
     if e < 0 {
         return String::new();
@@ -179,7 +182,7 @@ pub fn count_label(exponent: f64) -> String {
 }
 
 /// The plots panel: the two plots side by side and a button to clear the history.
-pub fn plots_ui(
+pub(crate) fn plots_ui(
     ui: &mut egui::Ui,
     history: &PlotHistory,
     solvers: &[SolverKind],
@@ -273,7 +276,7 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
 
 /// The run the nodes plot draws: its solver's name, its table's columns and its rows so far.
 #[derive(Clone, Copy, Debug)]
-pub struct PlottedRun<'a> {
+pub(crate) struct PlottedRun<'a> {
     /// The solver's name for people.
     pub title: &'a str,
     /// The names of its counters.
@@ -366,7 +369,7 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<PlottedRun<'_>>) {
 }
 
 /// The smallest and largest x and y of some points; `(0, 1)` each when there are none.
-pub fn data_range(points: impl Iterator<Item = [f64; 2]>) -> ((f64, f64), (f64, f64)) {
+pub(crate) fn data_range(points: impl Iterator<Item = [f64; 2]>) -> ((f64, f64), (f64, f64)) {
     let mut x = (f64::INFINITY, f64::NEG_INFINITY);
     let mut y = (f64::INFINITY, f64::NEG_INFINITY);
     for [px, py] in points {

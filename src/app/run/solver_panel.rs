@@ -23,15 +23,13 @@ use crate::worker::{RunEnd, SolveJob, SolveRun};
 use std::time::Duration;
 
 /// A run the panel shows: running, or finished and kept for its table and result.
-pub struct SolveSession {
+pub(crate) struct SolveSession {
     /// The run.
     pub run: SolveRun,
     /// The puzzle it solves (a snapshot taken at the start).
     pub puzzle: Puzzle,
     /// What the board was called when the run started, for the plots.
     pub puzzle_name: String,
-    /// The board's revision when the run started: the run is shown only while it is current.
-    pub revision: crate::app::document::Revision,
     /// Counts the app's runs, so each run's table starts unscrolled.
     pub serial: u64,
     /// Why the app cancelled it, when it did (e.g. the board was edited).
@@ -42,7 +40,7 @@ pub struct SolveSession {
 
 impl SolveSession {
     /// The solution, when the run found one (already replayed by the framework).
-    pub fn solution(&self) -> Option<&[crate::model::Move]> {
+    pub(crate) fn solution(&self) -> Option<&[crate::model::Move]> {
         match self.run.end()? {
             RunEnd::Finished(report) => match &report.outcome {
                 Outcome::Solved { moves } => Some(moves),
@@ -55,7 +53,11 @@ impl SolveSession {
 
 /// The job the settings describe, for a solver and a puzzle. Options the solver does not take
 /// are left at their defaults.
-pub fn job_for(solver: &SolverChoice, puzzle: Puzzle, settings: &SolverSettings) -> SolveJob {
+pub(crate) fn job_for(
+    solver: &SolverChoice,
+    puzzle: Puzzle,
+    settings: &SolverSettings,
+) -> SolveJob {
     // The struct update keeps this compiling, with default values, when solvers gain options
     // the panel does not offer yet.
     #[allow(clippy::needless_update)]
@@ -91,7 +93,7 @@ fn takes_depth_limit(solver: &SolverChoice) -> bool {
 
 /// Why a solver cannot take a puzzle's rules, if it cannot. An engine says which rules it
 /// supports only in its handshake, so it is asked when it runs.
-pub fn unsupported_rule(solver: &SolverChoice, rules: Rules) -> Option<String> {
+pub(crate) fn unsupported_rule(solver: &SolverChoice, rules: Rules) -> Option<String> {
     let kind = solver.built_in()?.kind();
     kind.rules
         .unsupported(rules)
@@ -140,7 +142,7 @@ fn describe(solver: &SolverChoice) -> Described<'_> {
 }
 
 /// How an engine is listed: its name and the external mark.
-pub fn engine_title(spec: &EngineSpec) -> String {
+pub(crate) fn engine_title(spec: &EngineSpec) -> String {
     format!("{} (external)", spec.name)
 }
 
@@ -150,7 +152,7 @@ fn not_registered(pick: &SolverPick) -> String {
 }
 
 /// Everything the panel reads to draw itself.
-pub struct PanelView<'a> {
+pub(crate) struct PanelView<'a> {
     /// The registered engines, listed after the built-in solvers.
     pub engines: &'a EngineList,
     /// The chosen solver, or why the choice stands for none.
@@ -167,7 +169,7 @@ pub struct PanelView<'a> {
 
 /// The solver's controls at the top of the dock: choice, limits, debug mode, Solve and
 /// Cancel. Nothing a run shows is drawn here, so these stay where they are while it runs.
-pub fn solver_controls_ui(
+pub(crate) fn solver_controls_ui(
     ui: &mut egui::Ui,
     view: &PanelView<'_>,
     settings: &mut SolverSettings,
@@ -415,7 +417,7 @@ fn clipped_label(ui: &mut egui::Ui, text: egui::RichText, rows: usize) -> egui::
 
 /// The Run tab: the run's result, its per-depth rows and the solution's playback. A run made
 /// on an earlier version of the board is not shown as this board's.
-pub fn run_ui(
+pub(crate) fn run_ui(
     ui: &mut egui::Ui,
     view: &PanelView<'_>,
     settings: &mut SolverSettings,

@@ -486,7 +486,6 @@ impl RicochetApp {
                         run,
                         puzzle,
                         puzzle_name: self.doc.name(),
-                        revision: current,
                         serial: self.serial,
                         interrupted: None,
                         recorded: false,

@@ -11,13 +11,13 @@
 //! place, and below them one of three tabs: the run (result, per-depth rows, playback), the
 //! debugger (controls, node, event log) and the overlay layers.
 
-pub mod apply;
+pub(crate) mod apply;
 pub mod commands;
-pub mod help;
+pub(crate) mod help;
 pub mod keys;
-pub mod logic;
+pub(crate) mod logic;
 pub mod screenshot;
-pub mod windows;
+pub(crate) mod windows;
 
 use crate::app::document::mode::Mode;
 use crate::app::document::state;
