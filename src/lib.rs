@@ -25,7 +25,7 @@
 //!   It runs studies as well as solvers (the analyser window runs [`study::analyze`]), which is
 //!   why it comes after the study layer.
 //! - [`app`]: the egui user interface; it reads results only through the worker and the
-//!   revision-tagged store of derived results ([`app::document::derived`]).
+//!   revision-tagged store of derived results (`app::document::derived`).
 //! - [`print`](mod@print): a board drawn for paper (SVG and PNG) from the model alone.
 //! - The command line (`src/cli`, in the binary, not this library) only turns arguments into
 //!   the configurations defined here and prints what comes back; clap stays there.

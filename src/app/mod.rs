@@ -2,13 +2,13 @@
 //! debugger, and live plots.
 //!
 //! One folder per part of the window, as egui's own demo app and rerun's viewer are laid out:
-//! - [`editing`]: the editor's tools and the New board window;
-//! - [`playing`]: play mode, its hints, and a solution played back;
+//! - `editing`: the editor's tools and the New board window;
+//! - `playing`: play mode, its hints, and a solution played back;
 //! - [`run`]: the solver panel and what the Run tab and the plots show of a solve (the
 //!   per-depth table, the icicle chart, the list of optimal solutions, the live plots);
 //! - [`debugger`]: the algorithm debugger and its dock tab;
 //! - [`overlays`]: the layers drawn over the board, their dock tab and the exact distance map;
-//! - [`analyzer`]: the Analyse board window and positions made to order;
+//! - `analyzer`: the Analyse board window and positions made to order;
 //! - [`experiments`]: the Experiments window;
 //! - [`files`]: the Open, Save and Import windows, the system's file dialogs, the question
 //!   before unsaved changes are dropped, and the settings file;
@@ -26,8 +26,12 @@
 //! - [`widgets`] and [`theme`]: small widgets and every colour.
 //!
 //! This file holds the app type, [`RicochetApp`], and what it answers to tests and tools.
-// An item marked `pub` in a module the library does not export would claim more than holds:
-// the lint names it, and CI's `-D warnings` makes that an error.
+//!
+//! What is public here is what the integration tests in `tests/` and the binary use; every
+//! other module and item is crate-private or narrower (so the names in backticks above without
+//! a link are rooms the public documentation does not show). The `unreachable_pub` lint
+//! names an item marked `pub` that the library does not export.
+// CI's `-D warnings` makes the lint an error.
 #![warn(unreachable_pub)]
 
 pub(crate) mod analyzer;
@@ -89,11 +93,11 @@ pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Presentation {
     /// Draw what the pointer hovers (the editor's outline, a cell's graph edges).
-    pub pointer_feedback: bool,
+    pub(crate) pointer_feedback: bool,
     /// Save the state and egui's memory when the app closes.
-    pub persist: bool,
+    pub(crate) persist: bool,
     /// Ask before closing with unsaved changes.
-    pub ask_before_close: bool,
+    pub(crate) ask_before_close: bool,
     /// Whether the system's file dialogs may be used.
     pub native_dialogs: bool,
 }

@@ -35,9 +35,9 @@ pub struct AnalyzerView {
     /// Random robot deals per target.
     pub deals: u32,
     /// The seed the deals derive from.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Whether the per-target difficulty heat map is drawn on the board.
-    pub heat_map: bool,
+    pub(crate) heat_map: bool,
     task: Option<Task<AnalysisNews>>,
     progress: (u64, u64),
     /// The board analysed, so that the heat map is drawn only on that board.

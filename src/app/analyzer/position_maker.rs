@@ -23,7 +23,7 @@ pub struct PositionMaker {
     /// The optimal length *Make* aims at.
     pub moves: u32,
     /// The seed of both searches.
-    pub seed: u64,
+    pub(crate) seed: u64,
     task: Option<Task<MakeNews>>,
     progress: String,
     made: Vec<(Puzzle, u32)>,

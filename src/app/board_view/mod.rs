@@ -1,11 +1,11 @@
 //! The board in the middle of the window: the widget that draws it (here: pure layers that
-//! turn a scene into shapes), the [`scene`] it draws and the board panel around it, the
+//! turn a scene into shapes), the `scene` it draws and the board panel around it, the
 //! transform between board and screen ([`geometry`]), the column and row numbers
-//! ([`coordinates`]) and the slides it draws ([`trail`]).
+//! (`coordinates`) and the slides it draws (`trail`).
 //!
 //! Board coordinates measure in cells: cell `(x, y)` covers `[x, x + 1] x [y, y + 1]`, with
 //! `y` growing southwards as on screen. Everything drawn goes through
-//! [`BoardGeometry::screen_from_board`] and everything clicked comes back through its inverse
+//! `BoardGeometry::screen_from_board` and everything clicked comes back through its inverse
 //! and [`hit_test`], both in [`geometry`].
 
 use crate::app::theme::{self, Palette};
@@ -20,7 +20,7 @@ pub(crate) mod trail;
 mod trail_paint;
 
 pub use geometry::{BoardGeometry, EDGE_TOLERANCE, Hit, hit_test};
-pub use trail::Trail;
+pub(crate) use trail::Trail;
 pub use trail_paint::{disc_place, trail_shapes};
 
 /// A robot as drawn: its colour and its centre in board coordinates (between cells while it
@@ -28,9 +28,9 @@ pub use trail_paint::{disc_place, trail_shapes};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RobotSprite {
     /// Its colour.
-    pub color: RobotColor,
+    pub(crate) color: RobotColor,
     /// Its centre in board coordinates.
-    pub center: Pos2,
+    pub(crate) center: Pos2,
 }
 
 impl RobotSprite {
@@ -56,24 +56,24 @@ pub struct BoardScene {
     /// The active target.
     pub goal: Option<Goal>,
     /// The robot singled out (play mode, or the one being dragged).
-    pub selected: Option<RobotColor>,
+    pub(crate) selected: Option<RobotColor>,
     /// Slides to draw.
     pub trails: Vec<Trail>,
     /// Whether the board as designed is invalid (it cannot be solved until fixed), which
     /// outlines the whole board in red.
-    pub invalid: bool,
+    pub(crate) invalid: bool,
     /// Cells to outline as wrong.
-    pub problems: Vec<Pos>,
+    pub(crate) problems: Vec<Pos>,
     /// What the pointer would change.
-    pub hover: Option<Hit>,
+    pub(crate) hover: Option<Hit>,
     /// The minimum-move table, which its overlay layer tints and numbers.
     pub min_moves: Option<Vec<u16>>,
     /// Whether to print coordinates along the edges.
-    pub coordinates: bool,
+    pub(crate) coordinates: bool,
     /// From 0 to 1 while the target-reached ring shows.
-    pub celebration: Option<f32>,
+    pub(crate) celebration: Option<f32>,
     /// The overlay layers that are on (see [`crate::app::overlays`]).
-    pub overlay: crate::app::overlays::OverlayDrawing,
+    pub(crate) overlay: crate::app::overlays::OverlayDrawing,
 }
 
 /// The board's cells: background, checker, grid lines and closed cells.

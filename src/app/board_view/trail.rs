@@ -7,13 +7,13 @@ use crate::model::{Pos, RobotColor};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trail {
     /// The robot that slid.
-    pub color: RobotColor,
+    pub(crate) color: RobotColor,
     /// Where it started.
-    pub from: Pos,
+    pub(crate) from: Pos,
     /// Where it stopped.
-    pub to: Pos,
+    pub(crate) to: Pos,
     /// How strongly to draw it (1 for the current move, less for others).
-    pub emphasis: f32,
+    pub(crate) emphasis: f32,
     /// Its number in the sequence, drawn beside it when given.
-    pub number: Option<usize>,
+    pub(crate) number: Option<usize>,
 }

@@ -99,7 +99,7 @@ impl<T> Derived<T> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct EarlierRun {
     /// The sentence shown.
-    pub note: String,
+    pub(crate) note: String,
 }
 
 /// Every result derived from the open board.

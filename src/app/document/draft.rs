@@ -27,7 +27,7 @@ pub struct Draft {
     /// The active target.
     pub goal: Goal,
     /// The rule options.
-    pub rules: Rules,
+    pub(crate) rules: Rules,
 }
 
 impl Draft {

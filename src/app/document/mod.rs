@@ -4,7 +4,7 @@
 //! can be tagged with the revision it was computed on and shown only while that is current.
 //!
 //! Below the rooms of the window, with the parts they all share: the board as designed
-//! ([`draft`]), the store of every result derived from it ([`derived`]), whether it is edited
+//! ([`draft`]), the store of every result derived from it (`derived`), whether it is edited
 //! or played ([`mode`]) and what the app keeps between runs ([`state`]).
 
 pub(crate) mod derived;
@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Revision {
     /// Counts documents opened (a new board, a file, an import).
-    pub document: u64,
+    pub(crate) document: u64,
     /// Counts changes within that document (edits, undo, redo).
-    pub edit: u64,
+    pub(crate) edit: u64,
 }
 
 /// The board being edited and everything that belongs to it.

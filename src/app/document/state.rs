@@ -175,11 +175,11 @@ pub struct SolverSettings {
     /// The time limit in seconds.
     pub time_limit_secs: f64,
     /// Whether the memory limit applies.
-    pub use_memory_limit: bool,
+    pub(crate) use_memory_limit: bool,
     /// The memory limit in MiB.
-    pub memory_limit_mib: u64,
+    pub(crate) memory_limit_mib: u64,
     /// Solution playback speed in moves per second.
-    pub playback_speed: f32,
+    pub(crate) playback_speed: f32,
 }
 
 impl Default for SolverSettings {
@@ -219,13 +219,13 @@ impl SolverSettings {
 #[serde(default)]
 pub struct ViewSettings {
     /// Light, dark or the system's choice.
-    pub theme: ThemeChoice,
+    pub(crate) theme: ThemeChoice,
     /// Column and row numbers on the board.
-    pub coordinates: bool,
+    pub(crate) coordinates: bool,
     /// The trails of moves made in play mode.
     pub trails: bool,
     /// The plots panel.
-    pub plots: bool,
+    pub(crate) plots: bool,
 }
 
 impl Default for ViewSettings {

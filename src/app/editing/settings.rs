@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a click on the board does in editor mode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Tool {
+pub(crate) enum Tool {
     /// Toggle walls on cell sides; drag to draw or erase several.
     #[default]
     Walls,
@@ -25,7 +25,7 @@ pub enum Tool {
 
 impl Tool {
     /// Every tool, in palette order.
-    pub const ALL: [Tool; 6] = [
+    pub(crate) const ALL: [Tool; 6] = [
         Tool::Walls,
         Tool::Robots,
         Tool::Targets,
@@ -35,7 +35,7 @@ impl Tool {
     ];
 
     /// The name on its button.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Tool::Walls => "Walls",
             Tool::Robots => "Robots",
@@ -47,7 +47,7 @@ impl Tool {
     }
 
     /// One sentence on how to use it.
-    pub fn hint(self) -> &'static str {
+    pub(crate) fn hint(self) -> &'static str {
         match self {
             Tool::Walls => "Click a cell side to toggle its wall; drag along sides to draw.",
             Tool::Robots => "Click a cell to put the robot there; click the robot to remove it.",
@@ -67,31 +67,31 @@ impl Tool {
 #[serde(default)]
 pub struct EditorSettings {
     /// The current tool.
-    pub tool: Tool,
+    pub(crate) tool: Tool,
     /// The robot the Robots tool places.
-    pub robot_color: RobotColor,
+    pub(crate) robot_color: RobotColor,
     /// The colour the Targets tool prints.
-    pub target_color: TargetColor,
+    pub(crate) target_color: TargetColor,
     /// The shape the Targets tool prints (the vortex always has its own).
-    pub target_shape: Shape,
+    pub(crate) target_shape: Shape,
     /// Width for Resize.
-    pub width: u16,
+    pub(crate) width: u16,
     /// Height for Resize.
-    pub height: u16,
+    pub(crate) height: u16,
     /// Tile ids for the standard board (north-west, north-east, south-east, south-west).
-    pub tiles: [u8; 4],
+    pub(crate) tiles: [u8; 4],
     /// The tiles the open board is built from, when it is a standard board; kept in step with
     /// the open board by the app, never stored.
     #[serde(skip)]
-    pub board_tiles: Option<[u8; 4]>,
+    pub(crate) board_tiles: Option<[u8; 4]>,
     /// The next seed for a random standard board.
-    pub board_seed: u64,
+    pub(crate) board_seed: u64,
     /// How many robots to deal.
-    pub robot_count: usize,
+    pub(crate) robot_count: usize,
     /// The next seed for dealing robots.
-    pub robots_seed: u64,
+    pub(crate) robots_seed: u64,
     /// The next seed for picking a target.
-    pub goal_seed: u64,
+    pub(crate) goal_seed: u64,
 }
 
 impl Default for EditorSettings {

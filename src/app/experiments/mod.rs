@@ -373,9 +373,9 @@ impl ExperimentsView {
 /// What the window reads from the rest of the app.
 pub struct WindowInputs<'a> {
     /// The open board, when it is a valid puzzle (for "The current board").
-    pub current_board: Option<&'a Puzzle>,
+    pub(crate) current_board: Option<&'a Puzzle>,
     /// The registered engines, listed beside the built-in solvers.
-    pub engines: &'a EngineList,
+    pub(crate) engines: &'a EngineList,
     /// Whether file dialogs are the system's own.
     pub native_dialogs: bool,
 }

@@ -21,19 +21,19 @@ pub struct FileWindows {
     /// The Open window (path field and boards list).
     pub open: bool,
     /// The Save window, and what it saves.
-    pub save: Option<SaveKind>,
+    pub(crate) save: Option<SaveKind>,
     /// The Import window.
-    pub import: bool,
+    pub(crate) import: bool,
     /// The path typed in the Open or Save window.
-    pub path: String,
+    pub(crate) path: String,
     /// The text pasted in the Import window.
-    pub import_text: String,
+    pub(crate) import_text: String,
     /// The folder of the last puzzle opened, which the Open window and dialog start in (not
     /// the folder of the last save or export, which the path field may hold).
-    pub opened_folder: Option<PathBuf>,
+    pub(crate) opened_folder: Option<PathBuf>,
     /// Whether the import window's text field should take the keyboard focus: set when the
     /// window opens, so typed or pasted text goes there and not to the app's shortcuts.
-    pub import_focus: bool,
+    pub(crate) import_focus: bool,
 }
 
 /// Whether the system can show file dialogs: on Linux that needs a desktop portal (reached

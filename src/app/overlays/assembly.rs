@@ -36,25 +36,25 @@ impl crate::app::RicochetApp {
 /// What the overlays read in one frame.
 pub(crate) struct OverlaySources<'a> {
     /// Which layers are on.
-    pub settings: &'a OverlaySettings,
+    pub(crate) settings: &'a OverlaySettings,
     /// The board shown.
     pub board: &'a Board,
     /// The minimum-move table, when that layer is on.
     pub min_moves: Option<&'a [u16]>,
     /// A debugged run's picture.
-    pub debugger: Option<DebuggedRun<'a>>,
+    pub(crate) debugger: Option<DebuggedRun<'a>>,
     /// The editor's graph.
-    pub tracker: Option<&'a GraphTracker>,
+    pub(crate) tracker: Option<&'a GraphTracker>,
     /// The cell whose edges to show when not all are shown.
-    pub focus: Option<Cell>,
+    pub(crate) focus: Option<Cell>,
     /// The puzzle and stores for the stateless layer outside a debugged stateless run.
     pub stateless: Option<&'a StatelessStores>,
     /// The last result's puzzle and solution.
-    pub solution: Option<(&'a Puzzle, &'a [crate::model::Move])>,
+    pub(crate) solution: Option<(&'a Puzzle, &'a [crate::model::Move])>,
     /// The exact distance map of the position shown, and the robot whose distances to show.
-    pub distances: Option<(&'a DistanceMap, RobotColor)>,
+    pub(crate) distances: Option<(&'a DistanceMap, RobotColor)>,
     /// The board analyser's heat map, empty while it is off or analysed another board.
-    pub analyzer_heat: OverlayDrawing,
+    pub(crate) analyzer_heat: OverlayDrawing,
 }
 
 /// A debugged run as the overlays see it: data read from the debugger, so that the overlays
@@ -62,7 +62,7 @@ pub(crate) struct OverlaySources<'a> {
 #[derive(Clone, Copy)]
 pub(crate) struct DebuggedRun<'a> {
     /// The picture at the event shown.
-    pub picture: &'a SearchPicture,
+    pub(crate) picture: &'a SearchPicture,
     /// Whether the run is a stateless one (its picture holds the stores' states).
     pub stateless: bool,
 }

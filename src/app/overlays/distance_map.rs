@@ -21,13 +21,13 @@ pub(crate) const DEFAULT_MEMORY_MIB: u32 = 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct DistanceKey {
     /// The document revision the position belongs to.
-    pub revision: Revision,
+    pub(crate) revision: Revision,
     /// The position searched from.
-    pub position: Puzzle,
+    pub(crate) position: Puzzle,
     /// The depth limit.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The memory limit in MiB.
-    pub memory_mib: u32,
+    pub(crate) memory_mib: u32,
 }
 
 /// The exact distance map of the position shown, computed or being computed.

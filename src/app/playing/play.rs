@@ -19,11 +19,11 @@ pub(crate) const CELEBRATION_SECS: f64 = 1.2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     /// The move.
-    pub mv: Move,
+    pub(crate) mv: Move,
     /// Where the robot started.
-    pub from: Pos,
+    pub(crate) from: Pos,
     /// Where it stopped.
-    pub to: Pos,
+    pub(crate) to: Pos,
 }
 
 /// A slide being animated.

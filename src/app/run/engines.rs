@@ -201,13 +201,13 @@ pub struct AddEngineWindow {
     /// Whether it shows.
     pub open: bool,
     /// The name it is registered under.
-    pub name: String,
+    pub(crate) name: String,
     /// The program.
-    pub command: String,
+    pub(crate) command: String,
     /// Its arguments, as one line (quotes keep spaces inside one argument).
-    pub arguments: String,
+    pub(crate) arguments: String,
     /// The folder it runs in; empty: the app's current folder.
-    pub folder: String,
+    pub(crate) folder: String,
     test: Option<TestState>,
     /// Why the last *Add* failed.
     error: Option<String>,

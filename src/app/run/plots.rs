@@ -13,15 +13,15 @@ use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points}
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SolvePoint {
     /// The puzzle it solved: its file's name, the name it was made with, or its game id.
-    pub puzzle: String,
+    pub(crate) puzzle: String,
     /// The solver's command-line name.
     pub solver: &'static str,
     /// Its display name.
-    pub title: &'static str,
+    pub(crate) title: &'static str,
     /// The solution's length.
     pub moves: usize,
     /// Wall-clock seconds.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
 }
 
 /// Every solve since the app started, for the time plot.
@@ -278,9 +278,9 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PlottedRun<'a> {
     /// The solver's name for people.
-    pub title: &'a str,
+    pub(crate) title: &'a str,
     /// The names of its counters.
-    pub columns: Columns,
+    pub(crate) columns: Columns,
     /// The rows drawn.
     pub rows: &'a [DepthRow],
 }

@@ -25,17 +25,17 @@ use std::time::Duration;
 /// A run the panel shows: running, or finished and kept for its table and result.
 pub(crate) struct SolveSession {
     /// The run.
-    pub run: SolveRun,
+    pub(crate) run: SolveRun,
     /// The puzzle it solves (a snapshot taken at the start).
-    pub puzzle: Puzzle,
+    pub(crate) puzzle: Puzzle,
     /// What the board was called when the run started, for the plots.
-    pub puzzle_name: String,
+    pub(crate) puzzle_name: String,
     /// Counts the app's runs, so each run's table starts unscrolled.
-    pub serial: u64,
+    pub(crate) serial: u64,
     /// Why the app cancelled it, when it did (e.g. the board was edited).
-    pub interrupted: Option<String>,
+    pub(crate) interrupted: Option<String>,
     /// Whether its result has gone into the plot history.
-    pub recorded: bool,
+    pub(crate) recorded: bool,
 }
 
 impl SolveSession {
@@ -154,17 +154,17 @@ fn not_registered(pick: &SolverPick) -> String {
 /// Everything the panel reads to draw itself.
 pub(crate) struct PanelView<'a> {
     /// The registered engines, listed after the built-in solvers.
-    pub engines: &'a EngineList,
+    pub(crate) engines: &'a EngineList,
     /// The chosen solver, or why the choice stands for none.
-    pub choice: Result<SolverChoice, String>,
+    pub(crate) choice: Result<SolverChoice, String>,
     /// What would be solved now, or why nothing can be.
-    pub puzzle: Result<&'a Puzzle, &'a str>,
+    pub(crate) puzzle: Result<&'a Puzzle, &'a str>,
     /// The current or last run on the board as it is now.
-    pub session: Option<&'a SolveSession>,
+    pub(crate) session: Option<&'a SolveSession>,
     /// What became of a run on an earlier version of the board, when the board changed since.
-    pub earlier_run: Option<&'a str>,
+    pub(crate) earlier_run: Option<&'a str>,
     /// The solution being played back.
-    pub playback: Option<&'a Playback>,
+    pub(crate) playback: Option<&'a Playback>,
 }
 
 /// The solver's controls at the top of the dock: choice, limits, debug mode, Solve and

@@ -1,6 +1,6 @@
 //! Whole-app actions: each is collected as a [`Command`] while the panels are drawn and
 //! applied once at the end of the frame, so nothing changes halfway through a layout. This
-//! file is only the vocabulary the panels speak; applying it is [`super::apply`].
+//! file is only the vocabulary the panels speak; applying it is `super::apply`.
 
 use crate::app::debugger::DebugCommand;
 use crate::app::document::draft::{Draft, Edit};
