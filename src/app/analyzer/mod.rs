@@ -5,7 +5,7 @@
 //! positions, each of which opens as the board (asking before unsaved edits are dropped).
 //! Positions made to order ([`position_maker`]) share the window.
 
-pub(crate) mod position_maker;
+mod position_maker;
 
 use crate::app::document::draft::Draft;
 use crate::app::overlays::{CellFill, CellText, HeatKind, OverlayDrawing};
@@ -23,10 +23,10 @@ use egui_plot::{Bar, BarChart, Plot};
 use std::time::Duration;
 
 /// How many hardest positions the window lists.
-pub(crate) const HARDEST_SHOWN: usize = 10;
+const HARDEST_SHOWN: usize = 10;
 
 /// The deals per target when none is chosen.
-pub(crate) const DEFAULT_DEALS: u32 = 20;
+const DEFAULT_DEALS: u32 = 20;
 
 /// The Analyse board window's inputs, run and results.
 pub struct AnalyzerView {
@@ -35,9 +35,9 @@ pub struct AnalyzerView {
     /// Random robot deals per target.
     pub deals: u32,
     /// The seed the deals derive from.
-    pub(crate) seed: u64,
+    seed: u64,
     /// Whether the per-target difficulty heat map is drawn on the board.
-    pub(crate) heat_map: bool,
+    heat_map: bool,
     task: Option<Task<AnalysisNews>>,
     progress: (u64, u64),
     /// The board analysed, so that the heat map is drawn only on that board.
@@ -142,7 +142,7 @@ impl AnalyzerView {
 
 /// Each target's cell tinted by its mean optimal length, from the easiest (cold) to the
 /// hardest (hot) target of the analysis, with the mean written in the cell.
-pub(crate) fn difficulty_layer(analysis: &Analysis) -> OverlayDrawing {
+fn difficulty_layer(analysis: &Analysis) -> OverlayDrawing {
     let summaries = analysis.per_target();
     let means: Vec<f64> = summaries.iter().filter_map(|s| s.mean).collect();
     let low = means.iter().copied().fold(f64::INFINITY, f64::min);
@@ -175,7 +175,7 @@ pub(crate) fn difficulty_layer(analysis: &Analysis) -> OverlayDrawing {
 }
 
 /// What the summary lines say about an analysis.
-pub(crate) fn summary_lines(analysis: &Analysis) -> Vec<String> {
+fn summary_lines(analysis: &Analysis) -> Vec<String> {
     let mut lines = vec![format!(
         "Puzzles solved: {}{}",
         analysis.solved(),
@@ -210,7 +210,7 @@ fn position_name(analysis: &Analysis, index: usize) -> String {
 
 /// The window. `open_board` is the board that is open, `puzzle` the same as a puzzle, when it
 /// is one.
-pub(crate) fn analyzer_window(
+pub(super) fn analyzer_window(
     ctx: &egui::Context,
     view: &mut AnalyzerView,
     open_board: &Board,

@@ -13,17 +13,17 @@ use crate::worker::{Drained, Task, Waker, drain_slot};
 use std::time::Duration;
 
 /// How long either search may take.
-pub(crate) const MAKE_TIME: Duration = Duration::from_secs(60);
+const MAKE_TIME: Duration = Duration::from_secs(60);
 
 /// How many positions *Make* looks for.
-pub(crate) const MAKE_COUNT: usize = 3;
+const MAKE_COUNT: usize = 3;
 
 /// The inputs, run and results of the position maker.
 pub struct PositionMaker {
     /// The optimal length *Make* aims at.
     pub moves: u32,
     /// The seed of both searches.
-    pub(crate) seed: u64,
+    seed: u64,
     task: Option<Task<MakeNews>>,
     progress: String,
     made: Vec<(Puzzle, u32)>,
@@ -101,7 +101,7 @@ impl PositionMaker {
 
 /// The maker's part of the window. `puzzle` is the board as a puzzle, when it is one;
 /// `hardest` the analysis's hardest position, where *Find harder* starts when there is one.
-pub(crate) fn position_maker_ui(
+pub(super) fn position_maker_ui(
     ui: &mut egui::Ui,
     maker: &mut PositionMaker,
     puzzle: Option<&Puzzle>,
