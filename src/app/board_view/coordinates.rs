@@ -7,14 +7,14 @@ use egui::epaint::text::FontsView;
 use egui::{Align2, FontId, Rect, Shape, vec2};
 
 /// The room coordinates need outside the board's top and left edges, at a text size.
-pub(crate) fn coordinate_margin(text_size: f32) -> f32 {
+fn coordinate_margin(text_size: f32) -> f32 {
     // Two digits and a gap on the left; one line and a gap on top.
     text_size * 1.6 + 4.0
 }
 
 /// Where the board may go in `available`: a small border, and room for the coordinates
 /// outside its top and left edges when they are shown.
-pub(crate) fn board_area(ui: &egui::Ui, available: Rect, coordinates: bool) -> Rect {
+pub(super) fn board_area(ui: &egui::Ui, available: Rect, coordinates: bool) -> Rect {
     let mut area = available.shrink(6.0);
     if coordinates {
         let margin = coordinate_margin(body_size(ui));
@@ -24,7 +24,7 @@ pub(crate) fn board_area(ui: &egui::Ui, available: Rect, coordinates: bool) -> R
 }
 
 /// The body text's size.
-pub(crate) fn body_size(ui: &egui::Ui) -> f32 {
+pub(super) fn body_size(ui: &egui::Ui) -> f32 {
     ui.style()
         .text_styles
         .get(&egui::TextStyle::Body)
@@ -33,7 +33,7 @@ pub(crate) fn body_size(ui: &egui::Ui) -> f32 {
 
 /// Column and row numbers outside the top and left edges, at the body text's size; on a
 /// board too fine for every number, every second (or third...) one.
-pub(crate) fn coordinate_shapes(
+pub(super) fn coordinate_shapes(
     fonts: &mut FontsView<'_>,
     geometry: &BoardGeometry,
     board: &Board,

@@ -10,7 +10,7 @@ use egui::{Pos2, Rect, Vec2, pos2, vec2};
 #[derive(Clone, Copy, Debug)]
 pub struct BoardGeometry {
     /// Board coordinates (in cells) to screen points.
-    pub(crate) screen_from_board: RectTransform,
+    screen_from_board: RectTransform,
     width: u16,
     height: u16,
 }

@@ -13,14 +13,14 @@ use crate::model::{Board, Goal, Pos, RobotColor, Shape as TargetShape, TargetCol
 use egui::epaint::text::FontsView;
 use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke, StrokeKind, pos2, vec2};
 
-pub(crate) mod coordinates;
+mod coordinates;
 pub mod geometry;
-pub(crate) mod scene;
-pub(crate) mod trail;
+mod scene;
+pub(super) mod trail;
 mod trail_paint;
 
 pub use geometry::{BoardGeometry, EDGE_TOLERANCE, Hit, hit_test};
-pub(crate) use trail::Trail;
+pub(super) use trail::Trail;
 pub use trail_paint::{disc_place, trail_shapes};
 
 /// A robot as drawn: its colour and its centre in board coordinates (between cells while it
@@ -28,9 +28,9 @@ pub use trail_paint::{disc_place, trail_shapes};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RobotSprite {
     /// Its colour.
-    pub(crate) color: RobotColor,
+    pub(super) color: RobotColor,
     /// Its centre in board coordinates.
-    pub(crate) center: Pos2,
+    pub(super) center: Pos2,
 }
 
 impl RobotSprite {
@@ -56,24 +56,24 @@ pub struct BoardScene {
     /// The active target.
     pub goal: Option<Goal>,
     /// The robot singled out (play mode, or the one being dragged).
-    pub(crate) selected: Option<RobotColor>,
+    pub(super) selected: Option<RobotColor>,
     /// Slides to draw.
     pub trails: Vec<Trail>,
     /// Whether the board as designed is invalid (it cannot be solved until fixed), which
     /// outlines the whole board in red.
-    pub(crate) invalid: bool,
+    invalid: bool,
     /// Cells to outline as wrong.
-    pub(crate) problems: Vec<Pos>,
+    problems: Vec<Pos>,
     /// What the pointer would change.
-    pub(crate) hover: Option<Hit>,
+    hover: Option<Hit>,
     /// The minimum-move table, which its overlay layer tints and numbers.
     pub min_moves: Option<Vec<u16>>,
     /// Whether to print coordinates along the edges.
-    pub(crate) coordinates: bool,
+    coordinates: bool,
     /// From 0 to 1 while the target-reached ring shows.
-    pub(crate) celebration: Option<f32>,
+    celebration: Option<f32>,
     /// The overlay layers that are on (see [`crate::app::overlays`]).
-    pub(crate) overlay: crate::app::overlays::OverlayDrawing,
+    pub(super) overlay: crate::app::overlays::OverlayDrawing,
 }
 
 /// The board's cells: background, checker, grid lines and closed cells.

@@ -7,13 +7,13 @@ use crate::model::{Pos, RobotColor};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trail {
     /// The robot that slid.
-    pub(crate) color: RobotColor,
+    pub(in crate::app) color: RobotColor,
     /// Where it started.
-    pub(crate) from: Pos,
+    pub(in crate::app) from: Pos,
     /// Where it stopped.
-    pub(crate) to: Pos,
+    pub(in crate::app) to: Pos,
     /// How strongly to draw it (1 for the current move, less for others).
-    pub(crate) emphasis: f32,
+    pub(in crate::app) emphasis: f32,
     /// Its number in the sequence, drawn beside it when given.
-    pub(crate) number: Option<usize>,
+    pub(in crate::app) number: Option<usize>,
 }
