@@ -31,17 +31,17 @@ pub struct DebugSettings {
     /// Pause on the first event.
     pub start_paused: bool,
     /// Animated play speed, events per second.
-    pub(crate) speed: f32,
+    pub(super) speed: f32,
     /// Stop at a depth.
     pub break_on_depth: bool,
     /// That depth.
-    pub(crate) break_depth: u32,
+    pub(super) break_depth: u32,
     /// Stop when the active robot enters a cell.
     pub break_on_cell: bool,
     /// That cell's column.
-    pub(crate) break_x: u16,
+    pub(super) break_x: u16,
     /// That cell's row.
-    pub(crate) break_y: u16,
+    pub(super) break_y: u16,
     /// Stop when a solution is found.
     pub break_on_solution: bool,
 }
