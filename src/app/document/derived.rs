@@ -31,7 +31,7 @@ use crate::worker::{Drained, Task, Waker, drain_slot};
 
 /// One result computed from the board, tagged with the revision it was computed on.
 #[derive(Debug)]
-pub(crate) struct Derived<T> {
+struct Derived<T> {
     slot: Option<(Revision, T)>,
 }
 
@@ -43,7 +43,7 @@ impl<T> Default for Derived<T> {
 
 impl<T> Derived<T> {
     /// The value, when it was computed on `current`.
-    pub(crate) fn get(&self, current: Revision) -> Option<&T> {
+    fn get(&self, current: Revision) -> Option<&T> {
         match &self.slot {
             Some((revision, value)) if *revision == current => Some(value),
             _ => None,
@@ -51,7 +51,7 @@ impl<T> Derived<T> {
     }
 
     /// The value to change, when it was computed on `current`.
-    pub(crate) fn get_mut(&mut self, current: Revision) -> Option<&mut T> {
+    fn get_mut(&mut self, current: Revision) -> Option<&mut T> {
         match &mut self.slot {
             Some((revision, value)) if *revision == current => Some(value),
             _ => None,
@@ -59,22 +59,22 @@ impl<T> Derived<T> {
     }
 
     /// Puts a value computed on `revision` in place of the one there was.
-    pub(crate) fn set(&mut self, revision: Revision, value: T) {
+    fn set(&mut self, revision: Revision, value: T) {
         self.slot = Some((revision, value));
     }
 
     /// Takes the value out, whatever its revision.
-    pub(crate) fn take(&mut self) -> Option<T> {
+    fn take(&mut self) -> Option<T> {
         self.slot.take().map(|(_, value)| value)
     }
 
     /// The revision of the value there is.
-    pub(crate) fn revision(&self) -> Option<Revision> {
+    fn revision(&self) -> Option<Revision> {
         self.slot.as_ref().map(|(revision, _)| *revision)
     }
 
     /// The value of `current` to change, made afresh (empty) when there is none yet.
-    pub(crate) fn current_or_default(&mut self, current: Revision) -> &mut T
+    fn current_or_default(&mut self, current: Revision) -> &mut T
     where
         T: Default,
     {
@@ -85,7 +85,7 @@ impl<T> Derived<T> {
     }
 
     /// Takes the value out when it was computed on another revision than `current`.
-    pub(crate) fn take_stale(&mut self, current: Revision) -> Option<T> {
+    fn take_stale(&mut self, current: Revision) -> Option<T> {
         if self.revision().is_some_and(|revision| revision != current) {
             self.take()
         } else {
@@ -99,12 +99,12 @@ impl<T> Derived<T> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct EarlierRun {
     /// The sentence shown.
-    pub(crate) note: String,
+    pub(in crate::app) note: String,
 }
 
 /// Every result derived from the open board.
 #[derive(Default)]
-pub(crate) struct DerivedResults {
+pub(in crate::app) struct DerivedResults {
     /// The revision the store was last brought up to.
     revision: Option<Revision>,
     session: Derived<SolveSession>,
@@ -130,7 +130,7 @@ impl DerivedResults {
     /// Brings the store up to `current`: every result of another revision is dropped (a run
     /// still going is cancelled first, and the Run tab is told why with `reason`, e.g. "the
     /// board was edited"). Returns whether the revision had changed.
-    pub(crate) fn on_revision_change(&mut self, current: Revision, reason: &str) -> bool {
+    pub(in crate::app) fn on_revision_change(&mut self, current: Revision, reason: &str) -> bool {
         if self.revision == Some(current) {
             return false;
         }
@@ -186,7 +186,7 @@ impl DerivedResults {
     }
 
     /// Receives what the retiring runs sent, and lets go of those that have ended.
-    pub(crate) fn drain_retiring(&mut self) {
+    pub(in crate::app) fn drain_retiring(&mut self) {
         for session in &mut self.retiring {
             session.run.drain();
         }
@@ -194,18 +194,18 @@ impl DerivedResults {
     }
 
     /// The solver panel's run, when it was made on `current`.
-    pub(crate) fn session(&self, current: Revision) -> Option<&SolveSession> {
+    pub(in crate::app) fn session(&self, current: Revision) -> Option<&SolveSession> {
         self.session.get(current)
     }
 
     /// The run to drain or cancel, when it was made on `current`.
-    pub(crate) fn session_mut(&mut self, current: Revision) -> Option<&mut SolveSession> {
+    pub(in crate::app) fn session_mut(&mut self, current: Revision) -> Option<&mut SolveSession> {
         self.session.get_mut(current)
     }
 
     /// A new run on `current`, in place of the last (which is dropped, and so cancelled); the
     /// solution list, playback and debugged run of the last run go with it.
-    pub(crate) fn start_session(&mut self, current: Revision, session: SolveSession) {
+    pub(in crate::app) fn start_session(&mut self, current: Revision, session: SolveSession) {
         self.session.set(current, session);
         self.earlier_run.take();
         self.playback.take();
@@ -216,49 +216,49 @@ impl DerivedResults {
     }
 
     /// What became of the run of an earlier board, said on `current`.
-    pub(crate) fn earlier_run(&self, current: Revision) -> Option<&EarlierRun> {
+    pub(in crate::app) fn earlier_run(&self, current: Revision) -> Option<&EarlierRun> {
         self.earlier_run.get(current)
     }
 
     /// Whether the run on `current` is still going.
-    pub(crate) fn is_running(&self, current: Revision) -> bool {
+    pub(in crate::app) fn is_running(&self, current: Revision) -> bool {
         self.session(current).is_some_and(|s| !s.run.is_finished())
     }
 
     /// The solution played back, when it belongs to `current`.
-    pub(crate) fn playback(&self, current: Revision) -> Option<&Playback> {
+    pub(in crate::app) fn playback(&self, current: Revision) -> Option<&Playback> {
         self.playback.get(current)
     }
 
     /// The solution played back, to step.
-    pub(crate) fn playback_mut(&mut self, current: Revision) -> Option<&mut Playback> {
+    pub(in crate::app) fn playback_mut(&mut self, current: Revision) -> Option<&mut Playback> {
         self.playback.get_mut(current)
     }
 
     /// Plays `playback` on `current`.
-    pub(crate) fn set_playback(&mut self, current: Revision, playback: Playback) {
+    pub(in crate::app) fn set_playback(&mut self, current: Revision, playback: Playback) {
         self.playback.set(current, playback);
     }
 
     /// Stops showing the solution played back.
-    pub(crate) fn close_playback(&mut self) {
+    pub(in crate::app) fn close_playback(&mut self) {
         self.playback.take();
     }
 
     /// The debugged run, when it was started on `current`.
-    pub(crate) fn debugger(&self, current: Revision) -> Option<&Debugger> {
+    pub(in crate::app) fn debugger(&self, current: Revision) -> Option<&Debugger> {
         self.debugger.get(current)
     }
 
     /// The debugged run, to send commands to.
-    pub(crate) fn debugger_mut(&mut self, current: Revision) -> Option<&mut Debugger> {
+    pub(in crate::app) fn debugger_mut(&mut self, current: Revision) -> Option<&mut Debugger> {
         self.debugger.get_mut(current)
     }
 
     /// The debugged run whose picture the overlays draw on `current`: while it runs, or once
     /// it has ended by itself; a cancelled run's picture is of a search nobody finished, so
     /// it leaves the board with the run.
-    pub(crate) fn debugger_for_overlays(&self, current: Revision) -> Option<&Debugger> {
+    pub(in crate::app) fn debugger_for_overlays(&self, current: Revision) -> Option<&Debugger> {
         let debugger = self.debugger(current)?;
         let cancelled = self.session(current).is_some_and(|s| {
             s.run.is_cancelling()
@@ -274,22 +274,25 @@ impl DerivedResults {
     }
 
     /// Keeps the debugged run started on `current`.
-    pub(crate) fn set_debugger(&mut self, current: Revision, debugger: Debugger) {
+    pub(in crate::app) fn set_debugger(&mut self, current: Revision, debugger: Debugger) {
         self.debugger.set(current, debugger);
     }
 
     /// The listing of the optimal solutions of the run on `current`.
-    pub(crate) fn solutions(&self, current: Revision) -> Option<&SolutionsList> {
+    pub(in crate::app) fn solutions(&self, current: Revision) -> Option<&SolutionsList> {
         self.solutions.get(current)
     }
 
     /// The listing, to drain or stop.
-    pub(crate) fn solutions_mut(&mut self, current: Revision) -> Option<&mut SolutionsList> {
+    pub(in crate::app) fn solutions_mut(
+        &mut self,
+        current: Revision,
+    ) -> Option<&mut SolutionsList> {
         self.solutions.get_mut(current)
     }
 
     /// A new listing on `current`, in place of the last (which is stopped).
-    pub(crate) fn set_solutions(&mut self, current: Revision, list: SolutionsList) {
+    pub(in crate::app) fn set_solutions(&mut self, current: Revision, list: SolutionsList) {
         if let Some(mut old) = self.solutions.take() {
             old.cancel();
         }
@@ -297,32 +300,32 @@ impl DerivedResults {
     }
 
     /// Play mode's hint on `current`, made empty when there is none yet.
-    pub(crate) fn hints_mut(&mut self, current: Revision) -> &mut HintState {
+    pub(in crate::app) fn hints_mut(&mut self, current: Revision) -> &mut HintState {
         self.hints.current_or_default(current)
     }
 
     /// Play mode's hint, when one was asked for on `current`.
-    pub(crate) fn hints(&self, current: Revision) -> Option<&HintState> {
+    pub(in crate::app) fn hints(&self, current: Revision) -> Option<&HintState> {
         self.hints.get(current)
     }
 
     /// The exact distance map on `current`, made empty when there is none yet.
-    pub(crate) fn distances_mut(&mut self, current: Revision) -> &mut DistanceMapState {
+    pub(in crate::app) fn distances_mut(&mut self, current: Revision) -> &mut DistanceMapState {
         self.distances.current_or_default(current)
     }
 
     /// The exact distance map, when one was made on `current`.
-    pub(crate) fn distances(&self, current: Revision) -> Option<&DistanceMapState> {
+    pub(in crate::app) fn distances(&self, current: Revision) -> Option<&DistanceMapState> {
         self.distances.get(current)
     }
 
     /// The stateless layer's stores on `current`, made empty when there are none yet.
-    pub(crate) fn stateless_mut(&mut self, current: Revision) -> &mut StatelessStoresState {
+    pub(in crate::app) fn stateless_mut(&mut self, current: Revision) -> &mut StatelessStoresState {
         self.stateless.current_or_default(current)
     }
 
     /// The stateless layer's stores, when they were asked for on `current`.
-    pub(crate) fn stateless(&self, current: Revision) -> Option<&StatelessStoresState> {
+    pub(in crate::app) fn stateless(&self, current: Revision) -> Option<&StatelessStoresState> {
         self.stateless.get(current)
     }
 
@@ -331,7 +334,7 @@ impl DerivedResults {
     /// the edges that changed), or built afresh when the walls changed or there is none. Does
     /// nothing while an update is under way (the next call brings its graph forward), once the
     /// graph is up to `current`, or when its update on `current` failed.
-    pub(crate) fn follow_graph(
+    pub(in crate::app) fn follow_graph(
         &mut self,
         current: Revision,
         board: &Board,
@@ -356,7 +359,7 @@ impl DerivedResults {
 
     /// Takes the slide graph from its worker once the update has ended, under the revision it
     /// was brought up to.
-    pub(crate) fn drain_graph(&mut self) {
+    pub(in crate::app) fn drain_graph(&mut self) {
         let Some(revision) = self.graph_update.revision() else {
             return;
         };
@@ -384,22 +387,22 @@ impl DerivedResults {
     }
 
     /// Whether a worker is bringing the slide graph up to date.
-    pub(crate) fn is_graph_computing(&self) -> bool {
+    pub(in crate::app) fn is_graph_computing(&self) -> bool {
         self.graph_update.revision().is_some()
     }
 
     /// Why the slide graph's update on `current` gave no graph.
-    pub(crate) fn graph_failure(&self, current: Revision) -> Option<&str> {
+    fn graph_failure(&self, current: Revision) -> Option<&str> {
         self.graph_failure.get(current).map(String::as_str)
     }
 
     /// The slide graph, once brought up to `current`.
-    pub(crate) fn graph(&self, current: Revision) -> Option<&GraphTracker> {
+    pub(in crate::app) fn graph(&self, current: Revision) -> Option<&GraphTracker> {
         self.graph.get(current)
     }
 
     /// The slide graph of `current`, to check.
-    pub(crate) fn graph_mut(&mut self, current: Revision) -> Option<&mut GraphTracker> {
+    pub(in crate::app) fn graph_mut(&mut self, current: Revision) -> Option<&mut GraphTracker> {
         self.graph.get_mut(current)
     }
 }

@@ -27,7 +27,7 @@ pub struct Draft {
     /// The active target.
     pub goal: Goal,
     /// The rule options.
-    pub(crate) rules: Rules,
+    pub(in crate::app) rules: Rules,
 }
 
 impl Draft {

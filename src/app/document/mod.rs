@@ -7,7 +7,7 @@
 //! ([`draft`]), the store of every result derived from it (`derived`), whether it is edited
 //! or played ([`mode`]) and what the app keeps between runs ([`state`]).
 
-pub(crate) mod derived;
+pub(super) mod derived;
 pub mod draft;
 pub mod mode;
 pub mod state;
@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Revision {
     /// Counts documents opened (a new board, a file, an import).
-    pub(crate) document: u64,
+    document: u64,
     /// Counts changes within that document (edits, undo, redo).
-    pub(crate) edit: u64,
+    edit: u64,
 }
 
 /// The board being edited and everything that belongs to it.

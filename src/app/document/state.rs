@@ -175,11 +175,11 @@ pub struct SolverSettings {
     /// The time limit in seconds.
     pub time_limit_secs: f64,
     /// Whether the memory limit applies.
-    pub(crate) use_memory_limit: bool,
+    pub(in crate::app) use_memory_limit: bool,
     /// The memory limit in MiB.
-    pub(crate) memory_limit_mib: u64,
+    pub(in crate::app) memory_limit_mib: u64,
     /// Solution playback speed in moves per second.
-    pub(crate) playback_speed: f32,
+    pub(in crate::app) playback_speed: f32,
 }
 
 impl Default for SolverSettings {
@@ -219,13 +219,13 @@ impl SolverSettings {
 #[serde(default)]
 pub struct ViewSettings {
     /// Light, dark or the system's choice.
-    pub(crate) theme: ThemeChoice,
+    pub(in crate::app) theme: ThemeChoice,
     /// Column and row numbers on the board.
-    pub(crate) coordinates: bool,
+    pub(in crate::app) coordinates: bool,
     /// The trails of moves made in play mode.
     pub trails: bool,
     /// The plots panel.
-    pub(crate) plots: bool,
+    pub(in crate::app) plots: bool,
 }
 
 impl Default for ViewSettings {
