@@ -1,7 +1,7 @@
 //! Editor mode: the tool palette and generators in the side panel, and what clicks and drags
 //! on the board do while designing.
 
-pub(crate) use super::settings::{EditorSettings, Tool};
+pub(in crate::app) use super::settings::{EditorSettings, Tool};
 use crate::app::board_view::{BoardGeometry, BoardScene, Hit, RobotSprite};
 use crate::app::document::draft::{Draft, Edit, describe_target};
 use crate::app::shell::commands::{Command, UndoStep};
@@ -35,13 +35,13 @@ enum Gesture {
 
 /// The editor's state within a session: the gesture under way.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct EditorInteraction {
+pub(in crate::app) struct EditorInteraction {
     gesture: Option<Gesture>,
 }
 
 impl EditorInteraction {
     /// Shows a carried robot under the pointer rather than on its cell.
-    pub(crate) fn adjust_scene(&self, scene: &mut BoardScene) {
+    pub(in crate::app) fn adjust_scene(&self, scene: &mut BoardScene) {
         if let Some(Gesture::Robot { color, at }) = &self.gesture {
             for sprite in &mut scene.robots {
                 if sprite.color == *color {
@@ -56,12 +56,12 @@ impl EditorInteraction {
     }
 
     /// Forgets a gesture (when the board is replaced under it).
-    pub(crate) fn reset(&mut self) {
+    pub(in crate::app) fn reset(&mut self) {
         self.gesture = None;
     }
 
     /// Turns this frame's pointer activity on the board into edits.
-    pub(crate) fn board_input(
+    pub(in crate::app) fn board_input(
         &mut self,
         response: &egui::Response,
         geometry: &BoardGeometry,
@@ -193,7 +193,7 @@ impl EditorInteraction {
     }
 
     /// What the pointer would change, for the hover outline.
-    pub(crate) fn hover(&self, hit: Option<Hit>, settings: &EditorSettings) -> Option<Hit> {
+    pub(in crate::app) fn hover(&self, hit: Option<Hit>, settings: &EditorSettings) -> Option<Hit> {
         match (settings.tool, hit) {
             (Tool::Walls, Some(Hit::Edge(..))) => hit,
             (Tool::Walls, _) => None,
@@ -317,7 +317,7 @@ fn erase(hit: Hit, draft: &Draft, commands: &mut Vec<Command>) {
 }
 
 /// The editor's side panel: tools, rules, size, clearing and generators.
-pub(crate) fn editor_panel_ui(
+pub(in crate::app) fn editor_panel_ui(
     ui: &mut egui::Ui,
     draft: &Draft,
     problem: Option<&str>,

@@ -3,6 +3,6 @@
 //! ([`new_board`]). The board being designed and its history are the document's
 //! ([`crate::app::document`]).
 
-pub(crate) mod editor;
-pub(crate) mod new_board;
-pub(crate) mod settings;
+pub(super) mod editor;
+pub(super) mod new_board;
+mod settings;

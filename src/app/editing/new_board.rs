@@ -11,7 +11,7 @@ use crate::model::tiles::random_game;
 
 /// The New board window's choices.
 #[derive(Clone, Debug)]
-pub(crate) struct NewBoardWindow {
+pub(in crate::app) struct NewBoardWindow {
     /// Whether the window is shown.
     pub open: bool,
     /// Whether its first field takes the keyboard focus on the next frame: set when it opens,
@@ -38,7 +38,7 @@ impl Default for NewBoardWindow {
 
 impl NewBoardWindow {
     /// Opens the window, its first field focused.
-    pub(crate) fn show(&mut self) {
+    pub(in crate::app) fn show(&mut self) {
         if !self.open {
             self.focus_first = true;
         }

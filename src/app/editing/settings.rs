@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a click on the board does in editor mode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) enum Tool {
+pub(in crate::app) enum Tool {
     /// Toggle walls on cell sides; drag to draw or erase several.
     #[default]
     Walls,
@@ -25,7 +25,7 @@ pub(crate) enum Tool {
 
 impl Tool {
     /// Every tool, in palette order.
-    pub(crate) const ALL: [Tool; 6] = [
+    pub(super) const ALL: [Tool; 6] = [
         Tool::Walls,
         Tool::Robots,
         Tool::Targets,
@@ -35,7 +35,7 @@ impl Tool {
     ];
 
     /// The name on its button.
-    pub(crate) fn label(self) -> &'static str {
+    pub(in crate::app) fn label(self) -> &'static str {
         match self {
             Tool::Walls => "Walls",
             Tool::Robots => "Robots",
@@ -47,7 +47,7 @@ impl Tool {
     }
 
     /// One sentence on how to use it.
-    pub(crate) fn hint(self) -> &'static str {
+    pub(super) fn hint(self) -> &'static str {
         match self {
             Tool::Walls => "Click a cell side to toggle its wall; drag along sides to draw.",
             Tool::Robots => "Click a cell to put the robot there; click the robot to remove it.",
@@ -67,31 +67,31 @@ impl Tool {
 #[serde(default)]
 pub struct EditorSettings {
     /// The current tool.
-    pub(crate) tool: Tool,
+    pub(in crate::app) tool: Tool,
     /// The robot the Robots tool places.
-    pub(crate) robot_color: RobotColor,
+    pub(super) robot_color: RobotColor,
     /// The colour the Targets tool prints.
-    pub(crate) target_color: TargetColor,
+    pub(super) target_color: TargetColor,
     /// The shape the Targets tool prints (the vortex always has its own).
-    pub(crate) target_shape: Shape,
+    pub(super) target_shape: Shape,
     /// Width for Resize.
-    pub(crate) width: u16,
+    pub(in crate::app) width: u16,
     /// Height for Resize.
-    pub(crate) height: u16,
+    pub(in crate::app) height: u16,
     /// Tile ids for the standard board (north-west, north-east, south-east, south-west).
-    pub(crate) tiles: [u8; 4],
+    pub(in crate::app) tiles: [u8; 4],
     /// The tiles the open board is built from, when it is a standard board; kept in step with
     /// the open board by the app, never stored.
     #[serde(skip)]
-    pub(crate) board_tiles: Option<[u8; 4]>,
+    pub(in crate::app) board_tiles: Option<[u8; 4]>,
     /// The next seed for a random standard board.
-    pub(crate) board_seed: u64,
+    pub(super) board_seed: u64,
     /// How many robots to deal.
-    pub(crate) robot_count: usize,
+    pub(in crate::app) robot_count: usize,
     /// The next seed for dealing robots.
-    pub(crate) robots_seed: u64,
+    pub(in crate::app) robots_seed: u64,
     /// The next seed for picking a target.
-    pub(crate) goal_seed: u64,
+    pub(super) goal_seed: u64,
 }
 
 impl Default for EditorSettings {
