@@ -11,12 +11,12 @@
 //! not recorded) and keeps every finished row; Resume reads the output file back and runs only
 //! what is missing, the interrupted runs included, exactly as `--resume` does.
 
-pub(crate) mod inputs;
-pub(crate) mod plots;
-pub(crate) mod run;
-pub(crate) mod selection;
+mod inputs;
+mod plots;
+mod run;
+mod selection;
 pub mod series;
-pub(crate) mod tables;
+mod tables;
 
 use crate::app::document::draft::Draft;
 use crate::app::document::state::ExperimentSettings;
@@ -172,7 +172,7 @@ impl ExperimentsView {
     /// Selects the least accurate solver at the move count where it misses most often (or,
     /// when every answer is optimal, the most common move count), as a user looking for a
     /// wrong answer would; the screenshot shows this.
-    pub(crate) fn select_for_screenshot(&mut self) {
+    pub(super) fn select_for_screenshot(&mut self) {
         self.resummarise();
         let worst = self
             .summary
@@ -301,7 +301,7 @@ impl ExperimentsView {
     }
 
     /// Asks for a screenshot of the next frame and writes the plots' part of it as a PNG.
-    pub(crate) fn export_png(&mut self, ctx: &egui::Context, path: PathBuf) {
+    pub(super) fn export_png(&mut self, ctx: &egui::Context, path: PathBuf) {
         if self.plots_rect.lock().ok().and_then(|rect| *rect).is_none() {
             self.error("Show the plots first, then export them.");
             return;
@@ -373,9 +373,9 @@ impl ExperimentsView {
 /// What the window reads from the rest of the app.
 pub struct WindowInputs<'a> {
     /// The open board, when it is a valid puzzle (for "The current board").
-    pub(crate) current_board: Option<&'a Puzzle>,
+    pub(super) current_board: Option<&'a Puzzle>,
     /// The registered engines, listed beside the built-in solvers.
-    pub(crate) engines: &'a EngineList,
+    pub(super) engines: &'a EngineList,
     /// Whether file dialogs are the system's own.
     pub native_dialogs: bool,
 }

@@ -15,19 +15,19 @@ pub struct SolverSeries {
     /// the file's text, not a choice, and may name a solver this program does not have.
     pub solver: String,
     /// Its display name.
-    pub(crate) title: String,
+    pub(super) title: String,
     /// Its position in the registry (which fixes its colour); unknown solvers come after.
-    pub(crate) color_index: usize,
+    pub(super) color_index: usize,
     /// (required moves, log10 seconds of the mean over every run) (Table 1).
-    pub(crate) mean_all: Vec<[f64; 2]>,
+    pub(super) mean_all: Vec<[f64; 2]>,
     /// (required moves, log10 seconds of the mean over the optimal runs) (Table 2).
-    pub(crate) mean_optimal: Vec<[f64; 2]>,
+    pub(super) mean_optimal: Vec<[f64; 2]>,
     /// (required moves, log10 seconds of min, lower quartile, median, upper quartile, max).
-    pub(crate) spread: Vec<(f64, [f64; 5])>,
+    pub(super) spread: Vec<(f64, [f64; 5])>,
     /// (required moves, hit rate in percent).
-    pub(crate) hit_rate: Vec<[f64; 2]>,
+    pub(super) hit_rate: Vec<[f64; 2]>,
     /// The total hit rate in percent.
-    pub(crate) total_hit_rate: f64,
+    pub(super) total_hit_rate: f64,
 }
 
 /// What a click on a plot or a table cell chose.
