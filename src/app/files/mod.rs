@@ -21,19 +21,19 @@ pub struct FileWindows {
     /// The Open window (path field and boards list).
     pub open: bool,
     /// The Save window, and what it saves.
-    pub(crate) save: Option<SaveKind>,
+    pub(super) save: Option<SaveKind>,
     /// The Import window.
-    pub(crate) import: bool,
+    pub(super) import: bool,
     /// The path typed in the Open or Save window.
-    pub(crate) path: String,
+    pub(super) path: String,
     /// The text pasted in the Import window.
-    pub(crate) import_text: String,
+    import_text: String,
     /// The folder of the last puzzle opened, which the Open window and dialog start in (not
     /// the folder of the last save or export, which the path field may hold).
-    pub(crate) opened_folder: Option<PathBuf>,
+    pub(super) opened_folder: Option<PathBuf>,
     /// Whether the import window's text field should take the keyboard focus: set when the
     /// window opens, so typed or pasted text goes there and not to the app's shortcuts.
-    pub(crate) import_focus: bool,
+    pub(super) import_focus: bool,
 }
 
 /// Whether the system can show file dialogs: on Linux that needs a desktop portal (reached
@@ -373,7 +373,7 @@ pub fn unsaved_changes_ui(ctx: &egui::Context, pending: &Pending, commands: &mut
 }
 
 /// Writes a screenshot as an opaque RGBA PNG, saved atomically.
-pub(crate) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
+pub(super) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
     let [width, height] = image.size;
     let mut rgba = Vec::with_capacity(width * height * 4);
     for pixel in &image.pixels {

@@ -38,9 +38,9 @@ pub fn settings_file() -> Option<PathBuf> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SettingsReport {
     /// One sentence for each thing put right, in the order they were found.
-    pub(crate) notes: Vec<String>,
+    notes: Vec<String>,
     /// Where the file as it was is kept, when some of it could not be read.
-    pub(crate) kept_aside: Option<PathBuf>,
+    kept_aside: Option<PathBuf>,
 }
 
 impl SettingsReport {
