@@ -34,42 +34,42 @@ impl crate::app::RicochetApp {
 }
 
 /// What the overlays read in one frame.
-pub(crate) struct OverlaySources<'a> {
+pub(in crate::app) struct OverlaySources<'a> {
     /// Which layers are on.
-    pub(crate) settings: &'a OverlaySettings,
+    pub(in crate::app) settings: &'a OverlaySettings,
     /// The board shown.
     pub board: &'a Board,
     /// The minimum-move table, when that layer is on.
     pub min_moves: Option<&'a [u16]>,
     /// A debugged run's picture.
-    pub(crate) debugger: Option<DebuggedRun<'a>>,
+    pub(in crate::app) debugger: Option<DebuggedRun<'a>>,
     /// The editor's graph.
-    pub(crate) tracker: Option<&'a GraphTracker>,
+    pub(in crate::app) tracker: Option<&'a GraphTracker>,
     /// The cell whose edges to show when not all are shown.
-    pub(crate) focus: Option<Cell>,
+    pub(in crate::app) focus: Option<Cell>,
     /// The puzzle and stores for the stateless layer outside a debugged stateless run.
     pub stateless: Option<&'a StatelessStores>,
     /// The last result's puzzle and solution.
-    pub(crate) solution: Option<(&'a Puzzle, &'a [crate::model::Move])>,
+    pub(in crate::app) solution: Option<(&'a Puzzle, &'a [crate::model::Move])>,
     /// The exact distance map of the position shown, and the robot whose distances to show.
-    pub(crate) distances: Option<(&'a DistanceMap, RobotColor)>,
+    pub(in crate::app) distances: Option<(&'a DistanceMap, RobotColor)>,
     /// The board analyser's heat map, empty while it is off or analysed another board.
-    pub(crate) analyzer_heat: OverlayDrawing,
+    pub(in crate::app) analyzer_heat: OverlayDrawing,
 }
 
 /// A debugged run as the overlays see it: data read from the debugger, so that the overlays
 /// stay below the debugger that draws them.
 #[derive(Clone, Copy)]
-pub(crate) struct DebuggedRun<'a> {
+pub(in crate::app) struct DebuggedRun<'a> {
     /// The picture at the event shown.
-    pub(crate) picture: &'a SearchPicture,
+    pub(in crate::app) picture: &'a SearchPicture,
     /// Whether the run is a stateless one (its picture holds the stores' states).
     pub stateless: bool,
 }
 
 /// Every stateless state of one cell, one line each, for the hovered cell's tooltip; `None`
 /// when the cell has none.
-pub(crate) fn stateless_details(
+pub(in crate::app) fn stateless_details(
     board: &Board,
     stores: &StatelessStores,
     cell: Cell,

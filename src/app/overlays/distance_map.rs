@@ -15,24 +15,24 @@ use crate::worker::{Drained, drain_slot};
 use crate::worker::{Task, Waker};
 
 /// The exact distance map's memory limit when none is chosen, in MiB.
-pub(crate) const DEFAULT_MEMORY_MIB: u32 = 1024;
+pub(super) const DEFAULT_MEMORY_MIB: u32 = 1024;
 
 /// What a map is computed for: the board's revision, the position and the limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct DistanceKey {
     /// The document revision the position belongs to.
-    pub(crate) revision: Revision,
+    revision: Revision,
     /// The position searched from.
-    pub(crate) position: Puzzle,
+    position: Puzzle,
     /// The depth limit.
-    pub(crate) depth: u32,
+    depth: u32,
     /// The memory limit in MiB.
-    pub(crate) memory_mib: u32,
+    memory_mib: u32,
 }
 
 /// The exact distance map of the position shown, computed or being computed.
 #[derive(Default)]
-pub(crate) struct DistanceMapState {
+pub(in crate::app) struct DistanceMapState {
     key: Option<DistanceKey>,
     task: Option<Task<DistanceNews>>,
     progress: DistanceProgress,
@@ -44,7 +44,7 @@ impl DistanceMapState {
     /// Follows the position shown: a map (or a search) for another key is dropped; with the
     /// overlay on and no map or search for `wanted`, a search starts. A search the user
     /// cancelled is not started again until asked ([`DistanceMapState::restart`]).
-    pub(crate) fn sync(&mut self, wanted: Option<DistanceKey>, on: bool, waker: Waker) {
+    fn sync(&mut self, wanted: Option<DistanceKey>, on: bool, waker: Waker) {
         if !on
             || self
                 .key
@@ -70,7 +70,7 @@ impl DistanceMapState {
     }
 
     /// Drops the map, cancelling a search under way.
-    pub(crate) fn forget(&mut self) {
+    fn forget(&mut self) {
         if let Some(task) = &self.task {
             task.cancel();
         }
@@ -78,19 +78,19 @@ impl DistanceMapState {
     }
 
     /// Drops the map so that the next [`DistanceMapState::sync`] computes it again.
-    pub(crate) fn restart(&mut self) {
+    fn restart(&mut self) {
         self.forget();
     }
 
     /// Asks the search to stop; it sends the levels that finished.
-    pub(crate) fn cancel(&self) {
+    pub(in crate::app) fn cancel(&self) {
         if let Some(task) = &self.task {
             task.cancel();
         }
     }
 
     /// Takes the worker's news.
-    pub(crate) fn drain(&mut self) {
+    fn drain(&mut self) {
         let drained = drain_slot(&mut self.task, |news| match news {
             DistanceNews::Progress(progress) => {
                 self.progress = progress;
@@ -107,22 +107,17 @@ impl DistanceMapState {
     }
 
     /// Whether a search is under way.
-    pub(crate) fn is_computing(&self) -> bool {
+    fn is_computing(&self) -> bool {
         self.task.is_some()
     }
 
     /// The map and what it was computed for, once finished.
-    pub(crate) fn map(&self) -> Option<(&DistanceKey, &DistanceMap)> {
+    pub(in crate::app) fn map(&self) -> Option<(&DistanceKey, &DistanceMap)> {
         Some((self.key.as_ref()?, self.map.as_ref()?))
     }
 
     /// The overlay's controls and status in the Overlays tab.
-    pub(crate) fn ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        settings: &mut OverlaySettings,
-        robots: &[RobotColor],
-    ) {
+    fn ui(&mut self, ui: &mut egui::Ui, settings: &mut OverlaySettings, robots: &[RobotColor]) {
         ui.label(egui::RichText::new("Exact distances").strong());
         let name = |color: RobotColor| crate::app::widgets::capitalised(color.name());
         let shown = settings

@@ -28,8 +28,8 @@ mod search_heat;
 mod solution_path;
 mod stateless;
 
-pub(crate) use graph_edges::change_lines;
-pub(crate) use solution_path::path_trails;
+pub(super) use graph_edges::change_lines;
+pub(in crate::app) use solution_path::path_trails;
 
 use analysis_heat::AnalysisHeat;
 use exact_distances::ExactDistances;
@@ -41,7 +41,7 @@ use stateless::Stateless;
 
 /// One overlay layer: a pure function from what the frame shows to shapes in board terms,
 /// with its switch and its legend.
-pub(crate) trait OverlayLayer: Sync {
+pub(super) trait OverlayLayer: Sync {
     /// The layer's name, as its switch shows it.
     fn name(&self) -> &'static str;
 
@@ -62,7 +62,7 @@ pub(crate) trait OverlayLayer: Sync {
 
 /// Every layer, in drawing order (the painter puts fills under arrows under texts whatever
 /// the order).
-pub(crate) const LAYERS: &[&dyn OverlayLayer] = &[
+pub(super) const LAYERS: &[&dyn OverlayLayer] = &[
     &MinMoves,
     &SearchHeat,
     &GraphEdges,
@@ -73,7 +73,7 @@ pub(crate) const LAYERS: &[&dyn OverlayLayer] = &[
 ];
 
 /// Assembles the layers that are on into one drawing: the one place layers are put together.
-pub(crate) fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
+pub(in crate::app) fn overlay_drawing(sources: &OverlaySources<'_>) -> OverlayDrawing {
     let mut drawing = OverlayDrawing::default();
     for layer in LAYERS {
         if layer.is_on(sources.settings) {

@@ -9,15 +9,15 @@
 //! Overlays tab; `distance_map` computes the exact distance map its layer draws and
 //! `stateless_stores` the stores the stateless layer draws, both on worker threads.
 
-pub(crate) mod assembly;
+pub(super) mod assembly;
 pub mod cell_texts;
-pub(crate) mod distance_map;
-pub(crate) mod layers;
-pub(crate) mod paint;
+pub(super) mod distance_map;
+pub(super) mod layers;
+mod paint;
 pub mod panel;
-pub(crate) mod stateless_stores;
+pub(super) mod stateless_stores;
 
-pub(crate) use paint::{overlay_shapes, overlay_text_shapes};
+pub(super) use paint::{overlay_shapes, overlay_text_shapes};
 
 use crate::app::board_view::trail::Trail;
 use crate::app::theme::Palette;
@@ -31,9 +31,9 @@ pub struct OverlaySettings {
     /// The minimum-move map: its numbers in every cell and its heat tint.
     pub min_moves: bool,
     /// The stateless layer shows only this robot's states (all robots' when `None`).
-    pub(crate) stateless_robot: Option<RobotColor>,
+    pub(super) stateless_robot: Option<RobotColor>,
     /// Which of the stateless solver's states it shows.
-    pub(crate) stateless_kinds: StatelessKinds,
+    pub(super) stateless_kinds: StatelessKinds,
     /// The slide graph's edges.
     pub graph_edges: bool,
     /// The edges of every cell (otherwise only of the hovered cell).
@@ -43,15 +43,15 @@ pub struct OverlaySettings {
     /// How often the search put the active robot on each cell.
     pub search_heat: bool,
     /// The last solution's moves as arrows.
-    pub(crate) solution_path: bool,
+    pub(super) solution_path: bool,
     /// The exact distance map of one robot from the current position.
-    pub(crate) exact_distances: bool,
+    pub(super) exact_distances: bool,
     /// The robot whose exact distances are shown (the position's first robot when `None`).
-    pub(crate) exact_robot: Option<RobotColor>,
+    exact_robot: Option<RobotColor>,
     /// How many moves deep the exact distance map searches.
-    pub(crate) exact_depth: u32,
+    pub(super) exact_depth: u32,
     /// The memory the exact distance map's search may use, in MiB.
-    pub(crate) exact_memory_mib: u32,
+    exact_memory_mib: u32,
 }
 
 impl Default for OverlaySettings {
@@ -79,9 +79,9 @@ impl Default for OverlaySettings {
 #[serde(default)]
 pub struct StatelessKinds {
     /// Final states: where a robot can stop, after how many moves.
-    pub(crate) finals: bool,
+    finals: bool,
     /// Intermediate states: where a robot passes, moving in a direction.
-    pub(crate) intermediates: bool,
+    pub(super) intermediates: bool,
 }
 
 impl Default for StatelessKinds {
@@ -98,9 +98,9 @@ impl Default for StatelessKinds {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatelessFilter {
     /// Only this robot's states, when given.
-    pub(crate) robot: Option<RobotColor>,
+    robot: Option<RobotColor>,
     /// Which kinds.
-    pub(crate) kinds: StatelessKinds,
+    kinds: StatelessKinds,
 }
 
 impl StatelessFilter {
@@ -141,9 +141,9 @@ pub struct CellFill {
     /// The cell.
     pub pos: Pos,
     /// The ramp.
-    pub(crate) kind: HeatKind,
+    pub(super) kind: HeatKind,
     /// Where on the ramp, from 0 (cold) to 1 (hot).
-    pub(crate) level: f32,
+    pub(super) level: f32,
 }
 
 /// A short text in a cell. The painter shares a cell out among its texts (see
@@ -154,16 +154,16 @@ pub struct CellText {
     pub pos: Pos,
     /// The corner the text keeps when the cell's texts share it out in quarters: 0 top left,
     /// 1 top right, 2 bottom left, 3 bottom right; 4 for none.
-    pub(crate) line: u8,
+    pub(super) line: u8,
     /// The text.
     pub text: String,
     /// Drawn in a robot's colour, or in the board's text colour.
-    pub(crate) color: Option<RobotColor>,
+    pub(super) color: Option<RobotColor>,
     /// What the text is, for the cell's hover details ("Minimum moves").
-    pub(crate) what: &'static str,
+    pub(super) what: &'static str,
     /// Whether a text too large for its place shows as a dot there (where each text is worth
     /// noticing), or is left out (where every cell has one, and the dots would be noise).
-    pub(crate) dot_when_cramped: bool,
+    pub(super) dot_when_cramped: bool,
 }
 
 /// How an arrow between two cells is drawn.
@@ -182,28 +182,28 @@ pub enum ArrowKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arrow {
     /// Where it starts.
-    pub(crate) from: Pos,
+    from: Pos,
     /// Where it ends.
-    pub(crate) to: Pos,
+    to: Pos,
     /// The edge's direction.
-    pub(crate) dir: Direction,
+    dir: Direction,
     /// How it is drawn.
-    pub(crate) kind: ArrowKind,
+    kind: ArrowKind,
 }
 
 /// Everything the overlays draw in one frame, in board terms.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OverlayDrawing {
     /// Cell tints, drawn first.
-    pub(crate) fills: Vec<CellFill>,
+    pub(super) fills: Vec<CellFill>,
     /// Arrows.
-    pub(crate) arrows: Vec<Arrow>,
+    arrows: Vec<Arrow>,
     /// Texts, drawn last.
     pub texts: Vec<CellText>,
     /// Paths of moves, drawn as the board's trails.
     pub trails: Vec<Trail>,
     /// Cells outlined as needing attention (where a robot needs helpers), drawn over fills.
-    pub(crate) outlines: Vec<Pos>,
+    outlines: Vec<Pos>,
 }
 
 impl OverlayDrawing {

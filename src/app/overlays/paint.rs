@@ -11,7 +11,7 @@ use egui::epaint::text::FontsView;
 use egui::{Shape, Stroke};
 
 /// The overlay's shapes under the targets and walls: fills, outlines and arrows.
-pub(crate) fn overlay_shapes(
+pub(in crate::app) fn overlay_shapes(
     geometry: &BoardGeometry,
     drawing: &OverlayDrawing,
     palette: &Palette,
@@ -44,7 +44,7 @@ pub(crate) fn overlay_shapes(
 
 /// The overlay's texts, over the targets and walls: each on a plate in the board's colour, or
 /// as a dot where it does not fit.
-pub(crate) fn overlay_text_shapes(
+pub(in crate::app) fn overlay_text_shapes(
     fonts: &mut FontsView<'_>,
     geometry: &BoardGeometry,
     board: &Board,

@@ -12,7 +12,7 @@ use crate::worker::{Drained, Task, Waker, drain_slot};
 
 /// The stores of one revision's board, computed or being computed.
 #[derive(Default)]
-pub(crate) struct StatelessStoresState {
+pub(in crate::app) struct StatelessStoresState {
     /// Whether a run was started for this revision (a stopped or failed one is not started
     /// again until the board or the switch changes).
     started: bool,
@@ -24,7 +24,7 @@ pub(crate) struct StatelessStoresState {
 impl StatelessStoresState {
     /// Follows the switch: off drops the stores (cancelling a run under way); on, with a valid
     /// `puzzle` and no run started yet, starts one.
-    pub(crate) fn sync(&mut self, puzzle: Option<&Puzzle>, on: bool, waker: Waker) {
+    fn sync(&mut self, puzzle: Option<&Puzzle>, on: bool, waker: Waker) {
         if !on {
             self.forget();
             return;
@@ -45,20 +45,20 @@ impl StatelessStoresState {
     }
 
     /// Drops the stores, cancelling a run under way.
-    pub(crate) fn forget(&mut self) {
+    fn forget(&mut self) {
         self.cancel();
         *self = StatelessStoresState::default();
     }
 
     /// Asks a run under way to stop.
-    pub(crate) fn cancel(&self) {
+    pub(in crate::app) fn cancel(&self) {
         if let Some(task) = &self.task {
             task.cancel();
         }
     }
 
     /// Takes the worker's answer.
-    pub(crate) fn drain(&mut self) {
+    fn drain(&mut self) {
         let drained = drain_slot(&mut self.task, |answer| {
             match answer {
                 Ok(stores) => self.stores = Some(*stores),
@@ -78,17 +78,17 @@ impl StatelessStoresState {
     }
 
     /// Whether the run is under way.
-    pub(crate) fn is_computing(&self) -> bool {
+    pub(in crate::app) fn is_computing(&self) -> bool {
         self.task.is_some()
     }
 
     /// The stores, once the run has ended.
-    pub(crate) fn stores(&self) -> Option<&StatelessStores> {
+    fn stores(&self) -> Option<&StatelessStores> {
         self.stores.as_ref()
     }
 
     /// Why there are no stores, when the run failed or stopped.
-    pub(crate) fn error(&self) -> Option<&str> {
+    pub(in crate::app) fn error(&self) -> Option<&str> {
         self.error.as_deref()
     }
 }

@@ -12,11 +12,7 @@ use crate::solver::analysis::distances::DistanceMap;
 use egui::Color32;
 
 /// The layer of `color`'s exact distances; empty when the map has no such robot.
-pub(crate) fn exact_distance_layer(
-    board: &Board,
-    map: &DistanceMap,
-    color: RobotColor,
-) -> OverlayDrawing {
+fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor) -> OverlayDrawing {
     let mut drawing = OverlayDrawing::default();
     let Some(robot) = map.robots.iter().find(|r| r.color == color) else {
         return drawing;

@@ -71,7 +71,7 @@ impl OverlayLayer for GraphEdges {
 /// The slide graph's edges as arrows from each cell to each child: of every cell, or of the
 /// `focus` cell only; the edges in `changes` are drawn highlighted to their new child, with
 /// their old child marked, whatever the focus.
-pub(crate) fn graph_layer(
+fn graph_layer(
     board: &Board,
     edges: &[[Option<Cell>; 4]],
     focus: Option<Cell>,
@@ -127,7 +127,7 @@ pub(crate) fn graph_layer(
 }
 
 /// One line per edge change, sorted: "place (5, 9): (5, 4) S (5, 15) -> (5, 8) (case 2b)".
-pub(crate) fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
+pub(in crate::app::overlays) fn change_lines(board: &Board, changes: &[EdgeChange]) -> Vec<String> {
     let mut sorted = changes.to_vec();
     sorted.sort_by_key(|c| (c.robot, c.vertex, c.dir.index()));
     let name = |cell: Option<Cell>| match cell {

@@ -43,7 +43,7 @@ impl OverlayLayer for MinMoves {
 /// The minimum-move table as a heat map with its numbers: the fewer moves, the hotter;
 /// unreachable cells stay untinted and read "-". A number that does not fit its place is left
 /// out rather than dotted, since every open cell has one.
-pub(crate) fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
+fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
     let highest = table
         .iter()
         .copied()

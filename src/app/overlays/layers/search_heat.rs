@@ -41,7 +41,7 @@ impl OverlayLayer for SearchHeat {
 
 /// How often the search put the active robot on each cell: tinted on a square-root scale (a
 /// few cells take most visits) and counted in the cell's lower line.
-pub(crate) fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
+fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
     let highest = heat.iter().copied().max().unwrap_or(0);
     let mut drawing = OverlayDrawing::default();
     if highest == 0 {
@@ -70,7 +70,7 @@ pub(crate) fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
 }
 
 /// A count in at most four characters: 950, 12k, 3.4M.
-pub(crate) fn short_count(count: u32) -> String {
+fn short_count(count: u32) -> String {
     match count {
         0..=999 => count.to_string(),
         1_000..=9_999 => format!("{:.1}k", count as f32 / 1e3),

@@ -44,7 +44,7 @@ impl OverlayLayer for SolutionPath {
 
 /// The path of `moves` from the puzzle's start as trails, numbered, the last one emphasised.
 /// Moves of robots the puzzle does not have are skipped.
-pub(crate) fn path_trails(puzzle: &Puzzle, moves: &[Move]) -> Vec<Trail> {
+pub(in crate::app) fn path_trails(puzzle: &Puzzle, moves: &[Move]) -> Vec<Trail> {
     let tables = MoveTables::new(puzzle.board());
     let board = puzzle.board();
     let mut cells = puzzle.robot_cells();

@@ -71,7 +71,7 @@ impl OverlayLayer for Stateless {
 ///
 /// With one robot chosen, its final state is the cell's number in the centre and its
 /// intermediate states go to the bottom left corner, so the layer reads at a glance.
-pub(crate) fn stateless_layer(
+fn stateless_layer(
     board: &Board,
     finals: &[FinalState],
     intermediates: &[IntermediateState],
