@@ -16,10 +16,10 @@ use crate::worker::{Task, Waker};
 use std::time::Duration;
 
 /// The time a hint may take before it gives up.
-pub(crate) const HINT_TIME_LIMIT: Duration = Duration::from_secs(60);
+const HINT_TIME_LIMIT: Duration = Duration::from_secs(60);
 
 /// What the hint panel says once a hint was cancelled.
-pub(crate) const HINT_CANCELLED: &str = "Hint cancelled.";
+const HINT_CANCELLED: &str = "Hint cancelled.";
 
 /// A search for a hint under way, and the level it answers up to.
 struct HintSearch {
@@ -31,7 +31,7 @@ struct HintSearch {
 
 /// The hint of one position, and how much of it is shown.
 #[derive(Default)]
-pub(crate) struct HintState {
+pub(in crate::app) struct HintState {
     /// The position the hint is for.
     position: Option<Puzzle>,
     /// The level asked for: shown once the hint covers it.
@@ -55,7 +55,7 @@ impl HintState {
     /// same position, when the board has one: the move count is read from it at once when its
     /// solver is optimal, and the search of the other levels skips its solve. Starts a search
     /// when the hint known does not cover the level.
-    pub(crate) fn request(
+    fn request(
         &mut self,
         position: &Puzzle,
         board_solve: Option<Report>,
@@ -125,7 +125,7 @@ impl HintState {
 
     /// Stops the search under way, if any, and says so: the level asked for goes back to the
     /// last one the hint known covers. Returns whether there was a search to stop.
-    pub(crate) fn cancel(&mut self) -> bool {
+    fn cancel(&mut self) -> bool {
         let Some(search) = self.search.take() else {
             return false;
         };
@@ -140,7 +140,7 @@ impl HintState {
     }
 
     /// Drops the hint (the position changed); a running computation is cancelled.
-    pub(crate) fn forget(&mut self) {
+    pub(in crate::app) fn forget(&mut self) {
         if let Some(search) = &self.search {
             search.task.cancel();
         }
@@ -148,7 +148,7 @@ impl HintState {
     }
 
     /// Takes the worker's answer when it has come.
-    pub(crate) fn drain(&mut self) {
+    pub(in crate::app) fn drain(&mut self) {
         let Some(search) = &self.search else {
             return;
         };
@@ -189,29 +189,29 @@ impl HintState {
     }
 
     /// Whether the hint is being computed.
-    pub(crate) fn is_computing(&self) -> bool {
+    fn is_computing(&self) -> bool {
         self.search.is_some()
     }
 
     /// Whether the last search was cancelled and nothing was asked for since.
-    pub(crate) fn is_cancelled(&self) -> bool {
+    fn is_cancelled(&self) -> bool {
         self.cancelled
     }
 
     /// How many searches were started for the position (none when every level shown came
     /// from the board's finished solve).
-    pub(crate) fn searches(&self) -> usize {
+    fn searches(&self) -> usize {
         self.searches
     }
 
     /// The position the hint belongs to.
-    pub(crate) fn position(&self) -> Option<&Puzzle> {
+    fn position(&self) -> Option<&Puzzle> {
         self.position.as_ref()
     }
 
     /// The lines shown: `Moves: N` first, then what the level adds; while a search for more
     /// is under way, what is known already; empty before any answer.
-    pub(crate) fn lines(&self) -> Vec<String> {
+    fn lines(&self) -> Vec<String> {
         let mut lines = match (&self.result, self.level) {
             (Some(Ok(hint)), Some(level)) => hint.lines(level),
             (Some(Err(error)), _) => vec![error.clone()],
@@ -228,7 +228,7 @@ impl HintState {
 
     /// The hint's part of the play panel: a Hint button, while a search runs a spinner and
     /// its Cancel button, and the lines shown.
-    pub(crate) fn ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    fn ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         ui.separator();
         let label = match self.level {
             Some(level) if self.result.is_some() && level < HintLevel::Solution => "More hint",

@@ -13,17 +13,17 @@ use egui::Pos2;
 const SLIDE_SECS_PER_CELL: f64 = 0.025;
 const SLIDE_MIN_SECS: f64 = 0.08;
 /// Seconds the target-reached ring grows.
-pub(crate) const CELEBRATION_SECS: f64 = 1.2;
+const CELEBRATION_SECS: f64 = 1.2;
 
 /// One move made: the move and where the robot went from and to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayedMove {
     /// The move.
-    pub(crate) mv: Move,
+    mv: Move,
     /// Where the robot started.
-    pub(crate) from: Pos,
+    from: Pos,
     /// Where it stopped.
-    pub(crate) to: Pos,
+    to: Pos,
 }
 
 /// A slide being animated.
@@ -235,7 +235,7 @@ impl PlayState {
 }
 
 /// The play panel: robots to select, the move list and the game's buttons.
-pub(crate) fn play_panel_ui(
+pub(in crate::app) fn play_panel_ui(
     ui: &mut egui::Ui,
     play: Option<&PlayState>,
     problem: Option<&str>,
