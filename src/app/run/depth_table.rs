@@ -20,7 +20,7 @@ const GAP: f32 = 6.0;
 const NARROWEST: f32 = 52.0;
 
 /// The per-depth table of a run, in as many stacked parts as the panel's width needs.
-pub(crate) fn depth_table_ui(
+pub(super) fn depth_table_ui(
     ui: &mut egui::Ui,
     columns: &Columns,
     rows: &[DepthRow],
@@ -136,7 +136,7 @@ pub(crate) fn depth_table_ui(
 /// Splits the columns into parts that each fit `available` at their floors, in order; every
 /// part after the first starts with the first column (the depth), so each row can be read
 /// across. A column wider than the room on its own gets a part of its own.
-pub(crate) fn column_groups(floors: &[f32], available: f32) -> Vec<Vec<usize>> {
+fn column_groups(floors: &[f32], available: f32) -> Vec<Vec<usize>> {
     let Some(&first) = floors.first() else {
         return vec![Vec::new()];
     };
@@ -161,7 +161,7 @@ pub(crate) fn column_groups(floors: &[f32], available: f32) -> Vec<Vec<usize>> {
 /// Shrinks column widths in proportion so that they (with their gaps) fit `available`; a
 /// column that would get narrower than its floor in `floors` (without one, than a count
 /// needs) keeps that width and the others share what is left.
-pub(crate) fn fit_widths(widths: &mut [f32], floors: &[f32], available: f32) {
+fn fit_widths(widths: &mut [f32], floors: &[f32], available: f32) {
     let room = available - GAP * widths.len() as f32;
     if widths.iter().sum::<f32>() <= room || widths.is_empty() {
         return;

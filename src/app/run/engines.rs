@@ -201,13 +201,13 @@ pub struct AddEngineWindow {
     /// Whether it shows.
     pub open: bool,
     /// The name it is registered under.
-    pub(crate) name: String,
+    name: String,
     /// The program.
-    pub(crate) command: String,
+    command: String,
     /// Its arguments, as one line (quotes keep spaces inside one argument).
-    pub(crate) arguments: String,
+    arguments: String,
     /// The folder it runs in; empty: the app's current folder.
-    pub(crate) folder: String,
+    folder: String,
     test: Option<TestState>,
     /// Why the last *Add* failed.
     error: Option<String>,
@@ -298,7 +298,7 @@ impl AddEngineWindow {
 }
 
 /// The *Add engine* window, when it is open.
-pub(crate) fn add_engine_window(
+pub(in crate::app) fn add_engine_window(
     ctx: &egui::Context,
     window: &mut AddEngineWindow,
     engines: &mut EngineList,
@@ -485,7 +485,7 @@ fn verdict_ui(ui: &mut egui::Ui, verdict: &EngineVerdict, palette: &theme::Palet
 
 /// An engine's failure after a run: the problem and the last lines of its standard error,
 /// under a header that opens them.
-pub(crate) fn engine_log_ui(ui: &mut egui::Ui, error: &EngineError, palette: &theme::Palette) {
+pub(super) fn engine_log_ui(ui: &mut egui::Ui, error: &EngineError, palette: &theme::Palette) {
     egui::CollapsingHeader::new("Engine log")
         .default_open(true)
         .show(ui, |ui| {

@@ -24,9 +24,9 @@ const NARROWEST_BLOCK: f32 = 1.5;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block<'a> {
     /// The prefix and its nodes.
-    pub(crate) entry: &'a ProfileEntry,
+    entry: &'a ProfileEntry,
     /// Where it is drawn.
-    pub(crate) rect: Rect,
+    rect: Rect,
 }
 
 /// Lays the chart's blocks out in `rect`: one row per prefix length, each block as wide as

@@ -3,9 +3,9 @@
 //! ([`icicle`]), the list of every optimal solution (`solutions_list`) and the live plots
 //! (`plots`).
 
-pub(crate) mod depth_table;
-pub(crate) mod engines;
+mod depth_table;
+pub(super) mod engines;
 pub mod icicle;
-pub(crate) mod plots;
-pub(crate) mod solutions_list;
-pub(crate) mod solver_panel;
+pub(super) mod plots;
+pub(super) mod solutions_list;
+pub(super) mod solver_panel;

@@ -11,47 +11,44 @@ use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points}
 
 /// One finished solve: which solver, how many moves, how long.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct SolvePoint {
+pub(in crate::app) struct SolvePoint {
     /// The puzzle it solved: its file's name, the name it was made with, or its game id.
-    pub(crate) puzzle: String,
+    pub(in crate::app) puzzle: String,
     /// The solver's command-line name.
     pub solver: &'static str,
     /// Its display name.
-    pub(crate) title: &'static str,
+    pub(in crate::app) title: &'static str,
     /// The solution's length.
     pub moves: usize,
     /// Wall-clock seconds.
-    pub(crate) seconds: f64,
+    pub(in crate::app) seconds: f64,
 }
 
 /// Every solve since the app started, for the time plot.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct PlotHistory {
+pub(in crate::app) struct PlotHistory {
     points: Vec<SolvePoint>,
 }
 
 impl PlotHistory {
     /// Adds a solve.
-    pub(crate) fn push(&mut self, point: SolvePoint) {
+    pub(in crate::app) fn push(&mut self, point: SolvePoint) {
         self.points.push(point);
     }
 
     /// Forgets every solve.
-    pub(crate) fn clear(&mut self) {
+    pub(in crate::app) fn clear(&mut self) {
         self.points.clear();
     }
 
     /// The solves so far.
-    pub(crate) fn points(&self) -> &[SolvePoint] {
+    pub(in crate::app) fn points(&self) -> &[SolvePoint] {
         &self.points
     }
 
     /// The series to draw: one per solver that has points, in registry order, each with its
     /// points as (moves, log10 seconds).
-    pub(crate) fn series(
-        &self,
-        solvers: &[SolverKind],
-    ) -> Vec<(usize, &'static str, Vec<[f64; 2]>)> {
+    fn series(&self, solvers: &[SolverKind]) -> Vec<(usize, &'static str, Vec<[f64; 2]>)> {
         solvers
             .iter()
             .enumerate()
@@ -70,13 +67,13 @@ impl PlotHistory {
 
 /// log10 of a positive quantity, with zero and below drawn at a floor (a microsecond, or one
 /// node) rather than at minus infinity.
-pub(crate) fn log10_clamped(value: f64) -> f64 {
+pub(in crate::app) fn log10_clamped(value: f64) -> f64 {
     value.max(1e-6).log10()
 }
 
 /// The per-depth counters of a run as (depth, log10 count) series: nodes, inner, hits. Zero
 /// counts are left out, as a log scale cannot show them.
-pub(crate) fn depth_series(rows: &[DepthRow]) -> [Vec<[f64; 2]>; 3] {
+fn depth_series(rows: &[DepthRow]) -> [Vec<[f64; 2]>; 3] {
     let series = |value: fn(&DepthRow) -> u64| -> Vec<[f64; 2]> {
         rows.iter()
             .filter(|r| value(r) > 0)
@@ -94,7 +91,7 @@ pub(crate) fn depth_series(rows: &[DepthRow]) -> [Vec<[f64; 2]>; 3] {
 /// every bar of a bar chart whose bars stand at whole numbers; every second or fifth one when
 /// the axis is too short for a label at each (egui_plot leaves out labels closer than about
 /// twenty points on a vertical axis).
-pub(crate) fn whole_marks(input: GridInput) -> Vec<GridMark> {
+pub(in crate::app) fn whole_marks(input: GridInput) -> Vec<GridMark> {
     // The base step is the value of egui_plot's smallest grid spacing (8 points).
     let step = nice_step(input.base_step_size * 2.6);
     marks_every(input, step)
@@ -102,14 +99,14 @@ pub(crate) fn whole_marks(input: GridInput) -> Vec<GridMark> {
 
 /// Grid marks for a move-count axis: whole numbers, as far apart as a horizontal axis needs
 /// for its labels (about sixty points).
-pub(crate) fn moves_marks(input: GridInput) -> Vec<GridMark> {
+pub(in crate::app) fn moves_marks(input: GridInput) -> Vec<GridMark> {
     let step = nice_step(input.base_step_size * 7.6);
     marks_every(input, step)
 }
 
 /// Grid marks at every whole number, however close: for axes whose every mark is named (a
 /// bar chart's categories).
-pub(crate) fn every_whole_mark(input: GridInput) -> Vec<GridMark> {
+pub(in crate::app) fn every_whole_mark(input: GridInput) -> Vec<GridMark> {
     marks_every(input, 1.0)
 }
 
@@ -147,7 +144,7 @@ fn marks_every(input: GridInput, step: f64) -> Vec<GridMark> {
 }
 
 /// Names a power of ten of seconds: "1 ms", "10 s".
-pub(crate) fn seconds_label(exponent: f64) -> String {
+pub(in crate::app) fn seconds_label(exponent: f64) -> String {
     let e = exponent.round() as i32;
     let seconds = 10f64.powi(e);
     if e < -3 {
@@ -166,7 +163,7 @@ fn seconds_text(exponent: f64) -> String {
 }
 
 /// Names a power of ten of a count: "1", "10k", "1M".
-pub(crate) fn count_label(exponent: f64) -> String {
+fn count_label(exponent: f64) -> String {
     let e = exponent.round() as i32;
     if e < 0 {
         return String::new();
@@ -182,7 +179,7 @@ pub(crate) fn count_label(exponent: f64) -> String {
 }
 
 /// The plots panel: the two plots side by side and a button to clear the history.
-pub(crate) fn plots_ui(
+pub(in crate::app) fn plots_ui(
     ui: &mut egui::Ui,
     history: &PlotHistory,
     solvers: &[SolverKind],
@@ -276,11 +273,11 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
 
 /// The run the nodes plot draws: its solver's name, its table's columns and its rows so far.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PlottedRun<'a> {
+pub(in crate::app) struct PlottedRun<'a> {
     /// The solver's name for people.
-    pub(crate) title: &'a str,
+    pub(in crate::app) title: &'a str,
     /// The names of its counters.
-    pub(crate) columns: Columns,
+    pub(in crate::app) columns: Columns,
     /// The rows drawn.
     pub rows: &'a [DepthRow],
 }
@@ -369,7 +366,7 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<PlottedRun<'_>>) {
 }
 
 /// The smallest and largest x and y of some points; `(0, 1)` each when there are none.
-pub(crate) fn data_range(points: impl Iterator<Item = [f64; 2]>) -> ((f64, f64), (f64, f64)) {
+fn data_range(points: impl Iterator<Item = [f64; 2]>) -> ((f64, f64), (f64, f64)) {
     let mut x = (f64::INFINITY, f64::NEG_INFINITY);
     let mut y = (f64::INFINITY, f64::NEG_INFINITY);
     for [px, py] in points {
@@ -383,10 +380,7 @@ pub(crate) fn data_range(points: impl Iterator<Item = [f64; 2]>) -> ((f64, f64),
 }
 
 /// The label of the point nearest the pointer, when one is within a few points of it.
-pub(crate) fn nearest_label(
-    plot: &egui_plot::PlotUi<'_>,
-    labelled: &[([f64; 2], String)],
-) -> Option<String> {
+fn nearest_label(plot: &egui_plot::PlotUi<'_>, labelled: &[([f64; 2], String)]) -> Option<String> {
     let pointer = plot.pointer_coordinate()?;
     let pointer = plot.screen_from_plot(pointer);
     labelled
@@ -401,10 +395,7 @@ pub(crate) fn nearest_label(
 }
 
 /// A plot's legend as a row above it, so that it never covers the data.
-pub(crate) fn legend_row_ui<'a>(
-    ui: &mut egui::Ui,
-    entries: impl Iterator<Item = (egui::Color32, &'a str)>,
-) {
+fn legend_row_ui<'a>(ui: &mut egui::Ui, entries: impl Iterator<Item = (egui::Color32, &'a str)>) {
     ui.horizontal_wrapped(|ui| {
         // Always one row high, so the plot below does not move when entries come.
         ui.set_min_height(ui.text_style_height(&egui::TextStyle::Body));
@@ -418,7 +409,7 @@ pub(crate) fn legend_row_ui<'a>(
 
 /// The place of an empty plot: a frame that says there is no data yet, and how to get some,
 /// rather than axes around nothing.
-pub(crate) fn no_data_ui(ui: &mut egui::Ui, how: &str) {
+pub(in crate::app) fn no_data_ui(ui: &mut egui::Ui, how: &str) {
     let size = ui.available_size().max(egui::vec2(120.0, 60.0));
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
     ui.painter().rect_stroke(

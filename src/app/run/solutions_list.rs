@@ -21,7 +21,7 @@ use crate::worker::solutions::{ListingTask, spawn_listing};
 use std::time::Duration;
 
 /// The time a listing may take.
-pub(crate) const LISTING_TIME_LIMIT: Duration = Duration::from_secs(120);
+const LISTING_TIME_LIMIT: Duration = Duration::from_secs(120);
 
 /// For how long after a listing starts its Stop button is kept in view (after that, the user
 /// may scroll the tab elsewhere).
@@ -29,7 +29,7 @@ const STOP_INTO_VIEW: Duration = Duration::from_millis(300);
 
 /// The listing of one solved run.
 #[derive(Default)]
-pub(crate) struct SolutionsList {
+pub(in crate::app) struct SolutionsList {
     /// The serial of the run it belongs to.
     serial: u64,
     /// The run's own solution, which the list always holds.
@@ -42,7 +42,7 @@ pub(crate) struct SolutionsList {
 
 impl SolutionsList {
     /// Takes the worker's answer when it has come, with the run's own solution counted in.
-    pub(crate) fn drain(&mut self) {
+    pub(in crate::app) fn drain(&mut self) {
         let Some(running) = &self.task else {
             return;
         };
@@ -62,19 +62,19 @@ impl SolutionsList {
     }
 
     /// The solutions listed so far (empty while listing or before).
-    pub(crate) fn solutions(&self) -> &[Vec<Move>] {
+    fn solutions(&self) -> &[Vec<Move>] {
         self.listing
             .as_ref()
             .map_or(&[], |l| l.solutions.as_slice())
     }
 
     /// Whether the listing is running.
-    pub(crate) fn is_listing(&self) -> bool {
+    fn is_listing(&self) -> bool {
         self.task.is_some()
     }
 
     /// Asks the listing to stop; it hands back what it found.
-    pub(crate) fn cancel(&mut self) {
+    pub(in crate::app) fn cancel(&mut self) {
         if let Some(running) = &self.task {
             running.task.cancel();
         }
@@ -88,7 +88,7 @@ impl SolutionsList {
 /// `cap` solutions it takes the place of the last one, so the list never holds more than the
 /// cap it reports. A capped listing that was not stopped holds exactly the best ones of all, so
 /// the run's solution, ranked below them, stays out of it.
-pub(crate) fn with_run_solution(listing: &mut Listing, optimum: &[Move], cap: usize) {
+fn with_run_solution(listing: &mut Listing, optimum: &[Move], cap: usize) {
     if listing.stopped.is_none()
         || optimum.is_empty()
         || cap == 0

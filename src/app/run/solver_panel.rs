@@ -23,24 +23,24 @@ use crate::worker::{RunEnd, SolveJob, SolveRun};
 use std::time::Duration;
 
 /// A run the panel shows: running, or finished and kept for its table and result.
-pub(crate) struct SolveSession {
+pub(in crate::app) struct SolveSession {
     /// The run.
-    pub(crate) run: SolveRun,
+    pub(in crate::app) run: SolveRun,
     /// The puzzle it solves (a snapshot taken at the start).
-    pub(crate) puzzle: Puzzle,
+    pub(in crate::app) puzzle: Puzzle,
     /// What the board was called when the run started, for the plots.
-    pub(crate) puzzle_name: String,
+    pub(in crate::app) puzzle_name: String,
     /// Counts the app's runs, so each run's table starts unscrolled.
-    pub(crate) serial: u64,
+    pub(in crate::app) serial: u64,
     /// Why the app cancelled it, when it did (e.g. the board was edited).
-    pub(crate) interrupted: Option<String>,
+    pub(in crate::app) interrupted: Option<String>,
     /// Whether its result has gone into the plot history.
-    pub(crate) recorded: bool,
+    pub(in crate::app) recorded: bool,
 }
 
 impl SolveSession {
     /// The solution, when the run found one (already replayed by the framework).
-    pub(crate) fn solution(&self) -> Option<&[crate::model::Move]> {
+    pub(in crate::app) fn solution(&self) -> Option<&[crate::model::Move]> {
         match self.run.end()? {
             RunEnd::Finished(report) => match &report.outcome {
                 Outcome::Solved { moves } => Some(moves),
@@ -53,7 +53,7 @@ impl SolveSession {
 
 /// The job the settings describe, for a solver and a puzzle. Options the solver does not take
 /// are left at their defaults.
-pub(crate) fn job_for(
+pub(in crate::app) fn job_for(
     solver: &SolverChoice,
     puzzle: Puzzle,
     settings: &SolverSettings,
@@ -93,7 +93,7 @@ fn takes_depth_limit(solver: &SolverChoice) -> bool {
 
 /// Why a solver cannot take a puzzle's rules, if it cannot. An engine says which rules it
 /// supports only in its handshake, so it is asked when it runs.
-pub(crate) fn unsupported_rule(solver: &SolverChoice, rules: Rules) -> Option<String> {
+pub(in crate::app) fn unsupported_rule(solver: &SolverChoice, rules: Rules) -> Option<String> {
     let kind = solver.built_in()?.kind();
     kind.rules
         .unsupported(rules)
@@ -142,7 +142,7 @@ fn describe(solver: &SolverChoice) -> Described<'_> {
 }
 
 /// How an engine is listed: its name and the external mark.
-pub(crate) fn engine_title(spec: &EngineSpec) -> String {
+pub(in crate::app) fn engine_title(spec: &EngineSpec) -> String {
     format!("{} (external)", spec.name)
 }
 
@@ -152,24 +152,24 @@ fn not_registered(pick: &SolverPick) -> String {
 }
 
 /// Everything the panel reads to draw itself.
-pub(crate) struct PanelView<'a> {
+pub(in crate::app) struct PanelView<'a> {
     /// The registered engines, listed after the built-in solvers.
-    pub(crate) engines: &'a EngineList,
+    pub(in crate::app) engines: &'a EngineList,
     /// The chosen solver, or why the choice stands for none.
-    pub(crate) choice: Result<SolverChoice, String>,
+    pub(in crate::app) choice: Result<SolverChoice, String>,
     /// What would be solved now, or why nothing can be.
-    pub(crate) puzzle: Result<&'a Puzzle, &'a str>,
+    pub(in crate::app) puzzle: Result<&'a Puzzle, &'a str>,
     /// The current or last run on the board as it is now.
-    pub(crate) session: Option<&'a SolveSession>,
+    pub(in crate::app) session: Option<&'a SolveSession>,
     /// What became of a run on an earlier version of the board, when the board changed since.
-    pub(crate) earlier_run: Option<&'a str>,
+    pub(in crate::app) earlier_run: Option<&'a str>,
     /// The solution being played back.
-    pub(crate) playback: Option<&'a Playback>,
+    pub(in crate::app) playback: Option<&'a Playback>,
 }
 
 /// The solver's controls at the top of the dock: choice, limits, debug mode, Solve and
 /// Cancel. Nothing a run shows is drawn here, so these stay where they are while it runs.
-pub(crate) fn solver_controls_ui(
+pub(in crate::app) fn solver_controls_ui(
     ui: &mut egui::Ui,
     view: &PanelView<'_>,
     settings: &mut SolverSettings,
@@ -417,7 +417,7 @@ fn clipped_label(ui: &mut egui::Ui, text: egui::RichText, rows: usize) -> egui::
 
 /// The Run tab: the run's result, its per-depth rows and the solution's playback. A run made
 /// on an earlier version of the board is not shown as this board's.
-pub(crate) fn run_ui(
+pub(in crate::app) fn run_ui(
     ui: &mut egui::Ui,
     view: &PanelView<'_>,
     settings: &mut SolverSettings,
