@@ -3,7 +3,7 @@
 use crate::app::widgets;
 
 /// The Help window.
-pub(crate) fn help_ui(ctx: &egui::Context, open: &mut bool) {
+pub(super) fn help_ui(ctx: &egui::Context, open: &mut bool) {
     widgets::window_position(egui::Window::new("Help"), ctx)
         .open(open)
         .default_width(460.0)

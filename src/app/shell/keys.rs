@@ -73,13 +73,13 @@ pub enum Action {
 #[derive(Clone, Debug)]
 pub struct KeyBinding {
     /// The key and its modifiers.
-    pub(crate) shortcut: KeyboardShortcut,
+    shortcut: KeyboardShortcut,
     /// When it is live.
-    pub(crate) scope: Scope,
+    scope: Scope,
     /// What it does.
-    pub(crate) action: Action,
+    action: Action,
     /// What the Help window says it does; rows with the same text are listed together.
-    pub(crate) help: &'static str,
+    help: &'static str,
 }
 
 const fn key(modifiers: Modifiers, key: Key) -> KeyboardShortcut {
@@ -331,13 +331,13 @@ pub fn help_rows() -> Vec<(String, &'static str)> {
 #[derive(Clone, Copy, Debug)]
 pub struct KeyContext {
     /// Editing or playing.
-    pub(crate) mode: Mode,
+    pub(super) mode: Mode,
     /// Whether a debugged run exists, and whether it is paused.
-    pub(crate) debugger_paused: Option<bool>,
+    pub(super) debugger_paused: Option<bool>,
     /// Whether a solution is shown for playback.
-    pub(crate) playback: bool,
+    pub(super) playback: bool,
     /// Whether a popup (a combobox's list, a menu) is open: Escape is then left to close it.
-    pub(crate) popup_open: bool,
+    pub(super) popup_open: bool,
 }
 
 /// The command an action stands for now (the Experiments key is handled by the shell).

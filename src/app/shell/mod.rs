@@ -11,13 +11,13 @@
 //! place, and below them one of three tabs: the run (result, per-depth rows, playback), the
 //! debugger (controls, node, event log) and the overlay layers.
 
-pub(crate) mod apply;
+mod apply;
 pub mod commands;
-pub(crate) mod help;
+mod help;
 pub mod keys;
-pub(crate) mod logic;
+mod logic;
 pub mod screenshot;
-pub(crate) mod windows;
+mod windows;
 
 use crate::app::document::mode::Mode;
 use crate::app::document::state;
@@ -59,7 +59,7 @@ const PLOTS_MIN_HEIGHT: f32 = 140.0;
 /// altogether has no button that makes it, which the dead-code lint (an error under CI's
 /// clippy) reports, as the type is private to the crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum DockTab {
+pub(super) enum DockTab {
     /// The run's result, rows and playback.
     Run,
     /// The debugger.
@@ -70,10 +70,10 @@ pub(crate) enum DockTab {
 
 impl DockTab {
     /// Every tab, in the order of its button.
-    pub(crate) const ALL: [DockTab; 3] = [DockTab::Run, DockTab::Debugger, DockTab::Overlays];
+    const ALL: [DockTab; 3] = [DockTab::Run, DockTab::Debugger, DockTab::Overlays];
 
     /// The button's text, which is also its accessible label.
-    pub(crate) const fn title(self) -> &'static str {
+    const fn title(self) -> &'static str {
         match self {
             DockTab::Run => "Run",
             DockTab::Debugger => "Debugger",
