@@ -34,16 +34,16 @@
 // CI's `-D warnings` makes the lint an error.
 #![warn(unreachable_pub)]
 
-pub(crate) mod analyzer;
+mod analyzer;
 pub mod board_view;
 pub mod debugger;
 pub mod document;
-pub(crate) mod editing;
+mod editing;
 pub mod experiments;
 pub mod files;
 mod launch;
 pub mod overlays;
-pub(crate) mod playing;
+mod playing;
 pub mod run;
 pub mod shell;
 pub mod theme;
@@ -93,11 +93,11 @@ pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Presentation {
     /// Draw what the pointer hovers (the editor's outline, a cell's graph edges).
-    pub(crate) pointer_feedback: bool,
+    pointer_feedback: bool,
     /// Save the state and egui's memory when the app closes.
-    pub(crate) persist: bool,
+    persist: bool,
     /// Ask before closing with unsaved changes.
-    pub(crate) ask_before_close: bool,
+    ask_before_close: bool,
     /// Whether the system's file dialogs may be used.
     pub native_dialogs: bool,
 }
@@ -455,7 +455,7 @@ impl RicochetApp {
     }
 
     /// Hands the app to the screenshot command.
-    pub(crate) fn present_for_screenshot(&mut self, director: ScreenshotDirector) {
+    fn present_for_screenshot(&mut self, director: ScreenshotDirector) {
         self.presentation = Presentation::SCREENSHOT;
         self.screenshot = Some(director);
     }

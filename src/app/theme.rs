@@ -12,35 +12,35 @@ pub struct Palette {
     /// Every other cell, for a faint checker that helps counting.
     pub board_alt: Color32,
     /// The thin lines between cells.
-    pub(crate) grid_line: Color32,
+    pub(super) grid_line: Color32,
     /// Walls.
-    pub(crate) wall: Color32,
+    pub(super) wall: Color32,
     /// Cells closed to robots.
-    pub(crate) closed: Color32,
+    pub(super) closed: Color32,
     /// The outline of a robot.
-    pub(crate) robot_outline: Color32,
+    pub(super) robot_outline: Color32,
     /// The letter on a robot.
-    pub(crate) robot_letter: Color32,
+    pub(super) robot_letter: Color32,
     /// The ring around the selected robot.
-    pub(crate) selection: Color32,
+    pub(super) selection: Color32,
     /// The glow under the active target.
-    pub(crate) goal_glow: Color32,
+    pub(super) goal_glow: Color32,
     /// The ring drawn when the target is reached.
-    pub(crate) celebration: Color32,
+    pub(super) celebration: Color32,
     /// Cells or walls the pointer would change.
-    pub(crate) hover: Color32,
+    pub(super) hover: Color32,
     /// Cells that make the puzzle invalid.
-    pub(crate) invalid: Color32,
+    pub(super) invalid: Color32,
     /// Small text on the board (coordinates, the minimum-move map).
-    pub(crate) board_text: Color32,
+    pub(super) board_text: Color32,
     /// Error messages.
-    pub(crate) error: Color32,
+    pub(super) error: Color32,
     /// Warnings and notes.
-    pub(crate) warning: Color32,
+    pub(super) warning: Color32,
     /// Good news.
-    pub(crate) success: Color32,
+    pub(super) success: Color32,
     /// Muted explanatory text.
-    pub(crate) muted: Color32,
+    pub(super) muted: Color32,
 }
 
 /// The light look.
@@ -206,13 +206,13 @@ pub const COUNTER_SERIES: [Color32; 3] = [
 #[derive(Clone, Copy, Debug)]
 pub struct OverlayPalette {
     /// A slide-graph edge.
-    pub(crate) graph_edge: Color32,
+    pub(super) graph_edge: Color32,
     /// An edge changed by the last update, towards its new child.
-    pub(crate) graph_changed: Color32,
+    pub(super) graph_changed: Color32,
     /// Where a changed edge pointed before.
-    pub(crate) graph_removed: Color32,
+    pub(super) graph_removed: Color32,
     /// The outline of a cell the robot reaches only with helpers.
-    pub(crate) needs_helpers: Color32,
+    pub(super) needs_helpers: Color32,
 }
 
 /// Overlay colours on the light look.
