@@ -67,7 +67,7 @@ impl Default for AnalyzerView {
 
 impl AnalyzerView {
     /// Starts analysing the board of `puzzle`; a run under way is cancelled first.
-    pub fn start(&mut self, puzzle: &Puzzle, waker: Waker) {
+    pub(super) fn start(&mut self, puzzle: &Puzzle, waker: Waker) {
         self.cancel();
         let config = AnalyzeConfig {
             deals: self.deals.max(1),
@@ -89,14 +89,14 @@ impl AnalyzerView {
     }
 
     /// Asks a run under way to stop; it keeps the positions that finished.
-    pub fn cancel(&self) {
+    fn cancel(&self) {
         if let Some(task) = &self.task {
             task.cancel();
         }
     }
 
     /// Takes the worker's news.
-    pub fn drain(&mut self) {
+    pub(super) fn drain(&mut self) {
         let drained = drain_slot(&mut self.task, |news| match news {
             AnalysisNews::Progress { done, total } => {
                 self.progress = (done, total);
@@ -130,7 +130,7 @@ impl AnalyzerView {
     /// The difficulty heat map for `board`: each analysed target's cell tinted by its mean
     /// optimal length (hot = hard) and labelled with it; empty unless the analysis is of this
     /// board's walls and targets and the heat map is on.
-    pub fn heat_layer(&self, board: &Board) -> OverlayDrawing {
+    pub(super) fn heat_layer(&self, board: &Board) -> OverlayDrawing {
         match (&self.analysis, &self.board) {
             (Some(analysis), Some(analysed)) if self.heat_map && analysed == board => {
                 difficulty_layer(analysis)

@@ -60,7 +60,7 @@ impl PositionMaker {
     }
 
     /// Asks a run under way to stop; it keeps what it made.
-    pub fn cancel(&self) {
+    fn cancel(&self) {
         if let Some(task) = &self.task {
             task.cancel();
         }
@@ -77,7 +77,7 @@ impl PositionMaker {
     }
 
     /// Takes the worker's news.
-    pub fn drain(&mut self) {
+    pub(super) fn drain(&mut self) {
         let drained = drain_slot(&mut self.task, |news| match news {
             MakeNews::Progress(line) => {
                 self.progress = line;
