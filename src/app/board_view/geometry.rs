@@ -33,22 +33,22 @@ impl BoardGeometry {
     }
 
     /// Whether `pos` is a cell of the board.
-    pub fn contains(&self, pos: Pos) -> bool {
+    pub(super) fn contains(&self, pos: Pos) -> bool {
         pos.x < self.width && pos.y < self.height
     }
 
     /// The screen rectangle of the whole board.
-    pub fn screen_rect(&self) -> Rect {
+    pub(super) fn screen_rect(&self) -> Rect {
         *self.screen_from_board.to()
     }
 
     /// The side of one cell in screen points.
-    pub fn cell_size(&self) -> f32 {
+    pub(in crate::app) fn cell_size(&self) -> f32 {
         self.screen_from_board.scale().x
     }
 
     /// The screen rectangle of a cell.
-    pub fn cell_rect(&self, pos: Pos) -> Rect {
+    pub(in crate::app) fn cell_rect(&self, pos: Pos) -> Rect {
         let min = pos2(f32::from(pos.x), f32::from(pos.y));
         self.screen_from_board
             .transform_rect(Rect::from_min_size(min, Vec2::splat(1.0)))
@@ -56,27 +56,27 @@ impl BoardGeometry {
 
     /// How thick walls are drawn: the board's border lies wholly inside the board, an interior
     /// wall half in each of its two cells.
-    pub fn wall_thickness(&self) -> f32 {
+    pub(in crate::app) fn wall_thickness(&self) -> f32 {
         (self.cell_size() * 0.12).clamp(2.0, 9.0)
     }
 
     /// The screen centre of a cell.
-    pub fn cell_center(&self, pos: Pos) -> Pos2 {
+    pub(in crate::app) fn cell_center(&self, pos: Pos) -> Pos2 {
         self.cell_rect(pos).center()
     }
 
     /// The screen point of a position in board coordinates.
-    pub fn to_screen(&self, board_point: Pos2) -> Pos2 {
+    pub(super) fn to_screen(self, board_point: Pos2) -> Pos2 {
         self.screen_from_board.transform_pos(board_point)
     }
 
     /// The board coordinates of a screen point.
-    pub fn to_board(&self, screen_point: Pos2) -> Pos2 {
+    pub(in crate::app) fn to_board(self, screen_point: Pos2) -> Pos2 {
         self.screen_from_board.inverse().transform_pos(screen_point)
     }
 
     /// What a screen point is over.
-    pub fn hit(&self, screen_point: Pos2) -> Option<Hit> {
+    pub(in crate::app) fn hit(&self, screen_point: Pos2) -> Option<Hit> {
         hit_test(
             self.to_board(screen_point),
             self.width,
@@ -86,7 +86,7 @@ impl BoardGeometry {
     }
 
     /// The screen segment of a cell side.
-    pub fn edge_segment(&self, pos: Pos, side: Direction) -> [Pos2; 2] {
+    pub(super) fn edge_segment(&self, pos: Pos, side: Direction) -> [Pos2; 2] {
         let r = self.cell_rect(pos);
         match side {
             Direction::North => [r.left_top(), r.right_top()],
@@ -111,7 +111,7 @@ pub enum Hit {
 
 impl Hit {
     /// The cell hit, or the cell whose side is hit.
-    pub fn cell(self) -> Pos {
+    pub(in crate::app) fn cell(self) -> Pos {
         match self {
             Hit::Cell(pos) | Hit::Edge(pos, _) => pos,
         }

@@ -35,7 +35,7 @@ pub struct RobotSprite {
 
 impl RobotSprite {
     /// A robot standing still on a cell.
-    pub fn at(color: RobotColor, pos: Pos) -> RobotSprite {
+    pub(super) fn at(color: RobotColor, pos: Pos) -> RobotSprite {
         RobotSprite {
             color,
             center: cell_center(pos),
@@ -44,21 +44,21 @@ impl RobotSprite {
 }
 
 /// The centre of a cell in board coordinates.
-pub fn cell_center(pos: Pos) -> Pos2 {
+pub(super) fn cell_center(pos: Pos) -> Pos2 {
     pos2(f32::from(pos.x) + 0.5, f32::from(pos.y) + 0.5)
 }
 
 /// Everything the board shows in one frame.
 #[derive(Clone, Debug, Default)]
-pub struct BoardScene {
+pub(super) struct BoardScene {
     /// The robots.
-    pub robots: Vec<RobotSprite>,
+    pub(super) robots: Vec<RobotSprite>,
     /// The active target.
-    pub goal: Option<Goal>,
+    pub(super) goal: Option<Goal>,
     /// The robot singled out (play mode, or the one being dragged).
     pub(super) selected: Option<RobotColor>,
     /// Slides to draw.
-    pub trails: Vec<Trail>,
+    trails: Vec<Trail>,
     /// Whether the board as designed is invalid (it cannot be solved until fixed), which
     /// outlines the whole board in red.
     invalid: bool,
@@ -67,7 +67,7 @@ pub struct BoardScene {
     /// What the pointer would change.
     hover: Option<Hit>,
     /// The minimum-move table, which its overlay layer tints and numbers.
-    pub min_moves: Option<Vec<u16>>,
+    min_moves: Option<Vec<u16>>,
     /// Whether to print coordinates along the edges.
     coordinates: bool,
     /// From 0 to 1 while the target-reached ring shows.
@@ -77,7 +77,7 @@ pub struct BoardScene {
 }
 
 /// The board's cells: background, checker, grid lines and closed cells.
-pub fn cell_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Vec<Shape> {
+fn cell_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Vec<Shape> {
     let mut shapes = vec![Shape::rect_filled(
         geometry.screen_rect(),
         2.0,
@@ -107,7 +107,7 @@ pub fn cell_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -
 
 /// The walls: interior walls once each, then the border, drawn thick and slightly past the
 /// cell corners so that walls meeting at a corner join.
-pub fn wall_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Vec<Shape> {
+fn wall_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Vec<Shape> {
     let thickness = geometry.wall_thickness();
     let stroke = Stroke::new(thickness, palette.wall);
     let mut shapes = Vec::new();
@@ -126,7 +126,7 @@ pub fn wall_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -
 }
 
 /// The printed targets in their colour and shape, the active one on a glow.
-pub fn target_shapes(
+fn target_shapes(
     geometry: &BoardGeometry,
     board: &Board,
     goal: Option<Goal>,
@@ -216,7 +216,7 @@ fn vortex(center: Pos2, radius: f32, outline: Stroke) -> Vec<Shape> {
 }
 
 /// The robots: a disc in the robot's colour with its move letter, a ring when selected.
-pub fn robot_shapes(
+fn robot_shapes(
     fonts: &mut FontsView<'_>,
     geometry: &BoardGeometry,
     robots: &[RobotSprite],
@@ -268,7 +268,7 @@ pub fn robot_shapes(
 /// Red outlines around an invalid board and around the cells that make it invalid. The
 /// board's own outline is there for every problem, also those no single cell shows (no
 /// robots, no target), so an invalid board always reads as one.
-pub fn problem_shapes(
+fn problem_shapes(
     geometry: &BoardGeometry,
     invalid: bool,
     cells: &[Pos],
@@ -288,7 +288,7 @@ pub fn problem_shapes(
 }
 
 /// What the pointer would change: the wall slot or the cell.
-pub fn hover_shapes(geometry: &BoardGeometry, hover: Option<Hit>, palette: &Palette) -> Vec<Shape> {
+fn hover_shapes(geometry: &BoardGeometry, hover: Option<Hit>, palette: &Palette) -> Vec<Shape> {
     match hover {
         Some(Hit::Edge(pos, side)) => {
             let stroke = Stroke::new(geometry.wall_thickness() * 1.2, palette.hover);
@@ -308,7 +308,7 @@ pub fn hover_shapes(geometry: &BoardGeometry, hover: Option<Hit>, palette: &Pale
 }
 
 /// A ring that grows out of the target when it is reached.
-pub fn celebration_shapes(
+fn celebration_shapes(
     geometry: &BoardGeometry,
     goal: Option<Goal>,
     progress: f32,
@@ -328,7 +328,7 @@ pub fn celebration_shapes(
 }
 
 /// All layers of a scene, bottom to top.
-pub fn scene_shapes(
+fn scene_shapes(
     fonts: &mut FontsView<'_>,
     geometry: &BoardGeometry,
     board: &Board,
@@ -382,7 +382,7 @@ pub fn scene_shapes(
 /// (for clicks and drags) with the geometry used, so the caller can hit-test the pointer.
 ///
 /// The widget is announced to assistive technology (and UI tests) as "Board".
-pub fn board_ui(
+fn board_ui(
     ui: &mut egui::Ui,
     board: &Board,
     scene: &BoardScene,
