@@ -17,7 +17,7 @@ use crate::worker::debug::{
 use serde::{Deserialize, Serialize};
 
 /// How many events the panel's log lists.
-pub const LOG_LINES: usize = 40;
+const LOG_LINES: usize = 40;
 
 /// The debugger's choices, kept between runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,7 +64,7 @@ impl Default for DebugSettings {
 
 impl DebugSettings {
     /// The breakpoints these settings describe on a board, plus a state to stop at.
-    pub fn breakpoints(&self, board: &Board, state: Option<RobotCells>) -> Breakpoints {
+    pub(super) fn breakpoints(&self, board: &Board, state: Option<RobotCells>) -> Breakpoints {
         let cell_pos = crate::model::Pos::new(self.break_x, self.break_y);
         Breakpoints {
             depth: self.break_on_depth.then_some(self.break_depth),
@@ -121,7 +121,7 @@ pub struct Debugger {
 
 impl Debugger {
     /// Wraps the handle of a run on `puzzle`.
-    pub fn new(handle: DebugHandle, puzzle: Puzzle) -> Debugger {
+    pub(super) fn new(handle: DebugHandle, puzzle: Puzzle) -> Debugger {
         Debugger {
             handle,
             puzzle,
@@ -135,7 +135,7 @@ impl Debugger {
     }
 
     /// Reads the run's picture; called once per frame.
-    pub fn refresh(&mut self, speed: f32) {
+    pub(super) fn refresh(&mut self, speed: f32) {
         self.frame = self.handle.frame();
         self.speed = speed;
         // A scrubbed-back event that fell out of the bounded log can no longer be shown.
@@ -208,7 +208,7 @@ impl Debugger {
     }
 
     /// The index of the event shown.
-    pub fn shown_index(&self) -> Option<u64> {
+    fn shown_index(&self) -> Option<u64> {
         match &self.timeline {
             Some(recorded) => Some(recorded.index),
             None => self.frame.view.events.checked_sub(1),
@@ -221,7 +221,7 @@ impl Debugger {
     }
 
     /// Whether the run stores stateless states, so the stateless layer draws its own.
-    pub fn is_stateless_run(&self) -> bool {
+    pub(super) fn is_stateless_run(&self) -> bool {
         !self.frame.picture.finals.is_empty()
     }
 
@@ -231,7 +231,7 @@ impl Debugger {
     }
 
     /// Applies an action.
-    pub fn apply(&mut self, command: DebugCommand) {
+    pub(super) fn apply(&mut self, command: DebugCommand) {
         match command {
             DebugCommand::Step => match &self.timeline {
                 Some(shown) => {

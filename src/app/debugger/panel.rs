@@ -8,7 +8,7 @@ use crate::model::Board;
 use crate::solver::{Event, PruneReason};
 
 /// The debug controls, breakpoints, the shown node and the event log.
-pub fn debugger_ui(
+pub(in crate::app) fn debugger_ui(
     ui: &mut egui::Ui,
     debugger: Option<&Debugger>,
     settings: &mut DebugSettings,
@@ -289,7 +289,7 @@ const LOG_TEXT_COLUMN: usize = 9;
 /// `line` broken at spaces into rows of at most `columns` characters, every row after the
 /// first indented by `indent` spaces (a word longer than a row is cut). A line that fits is
 /// returned as it is.
-pub fn hanging_wrap(line: &str, columns: usize, indent: usize) -> String {
+fn hanging_wrap(line: &str, columns: usize, indent: usize) -> String {
     let chars: Vec<char> = line.chars().collect();
     if chars.len() <= columns || columns <= indent + 1 {
         return line.to_string();
@@ -371,7 +371,7 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
 }
 
 /// A prune reason for the panel.
-pub fn prune_text(reason: PruneReason) -> String {
+fn prune_text(reason: PruneReason) -> String {
     match reason {
         PruneReason::DepthLimit => "depth limit".to_string(),
         PruneReason::LowerBound { bound, remaining } => {
@@ -386,7 +386,7 @@ pub fn prune_text(reason: PruneReason) -> String {
 }
 
 /// One line of the event log; cells are named by column and row on `board`.
-pub fn event_text(board: &Board, event: &Event) -> String {
+fn event_text(board: &Board, event: &Event) -> String {
     match event {
         Event::IterationStarted { depth } => format!("start depth {depth}"),
         Event::Node { depth, path, .. } => match path.last() {
