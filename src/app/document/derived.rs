@@ -97,7 +97,7 @@ impl<T> Derived<T> {
 /// What became of the run of an earlier board: the Run tab says it instead of showing rows
 /// that no longer belong to the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct EarlierRun {
+pub(in crate::app) struct EarlierRun {
     /// The sentence shown.
     pub(in crate::app) note: String,
 }

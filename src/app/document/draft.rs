@@ -86,7 +86,7 @@ impl Draft {
 }
 
 /// The cells an invalid draft should show in red: the place a validation error names.
-pub fn problem_cells(error: &ModelError) -> Vec<Pos> {
+pub(in crate::app) fn problem_cells(error: &ModelError) -> Vec<Pos> {
     match error {
         ModelError::OffBoard { pos, .. }
         | ModelError::OnClosedCell { pos, .. }
@@ -96,7 +96,7 @@ pub fn problem_cells(error: &ModelError) -> Vec<Pos> {
     }
 }
 
-/// One change to a draft. Each is applied by [`apply`], which says whether anything changed.
+/// One change to a draft. Each is applied by `apply`, which says whether anything changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     /// Puts up or takes down a wall on a side of a cell (and the neighbour's matching side).
@@ -173,7 +173,7 @@ pub enum Edit {
 
 /// Applies an edit to a draft. Returns whether the draft changed, or says why the edit cannot
 /// be made (the draft is then unchanged).
-pub fn apply(draft: &mut Draft, edit: &Edit) -> Result<bool, EditError> {
+pub(in crate::app) fn apply(draft: &mut Draft, edit: &Edit) -> Result<bool, EditError> {
     let before = draft.clone();
     match edit {
         Edit::SetWall { pos, side, on } => {
@@ -276,7 +276,7 @@ pub fn apply(draft: &mut Draft, edit: &Edit) -> Result<bool, EditError> {
 
 /// Why an edit was not made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EditError {
+pub(in crate::app) enum EditError {
     /// The model refuses it.
     #[error("{0}")]
     Model(#[from] ModelError),
@@ -296,7 +296,7 @@ pub enum EditError {
 /// Undo and redo over whole drafts. A draft of the largest board is a few kilobytes, so
 /// keeping whole copies is simpler and safer than inverting every edit.
 #[derive(Clone, Debug, Default)]
-pub struct History {
+pub(in crate::app) struct History {
     undo: Vec<Draft>,
     redo: Vec<Draft>,
 }
@@ -306,7 +306,7 @@ const HISTORY_LIMIT: usize = 500;
 
 impl History {
     /// Records the draft as it was before a change, as a new undo step.
-    pub fn record(&mut self, before: Draft) {
+    pub(super) fn record(&mut self, before: Draft) {
         self.undo.push(before);
         if self.undo.len() > HISTORY_LIMIT {
             self.undo.remove(0);
@@ -315,33 +315,27 @@ impl History {
     }
 
     /// Steps back: returns the draft to restore, given the current one.
-    pub fn undo(&mut self, current: &Draft) -> Option<Draft> {
+    pub(super) fn undo(&mut self, current: &Draft) -> Option<Draft> {
         let previous = self.undo.pop()?;
         self.redo.push(current.clone());
         Some(previous)
     }
 
     /// Steps forward again.
-    pub fn redo(&mut self, current: &Draft) -> Option<Draft> {
+    pub(super) fn redo(&mut self, current: &Draft) -> Option<Draft> {
         let next = self.redo.pop()?;
         self.undo.push(current.clone());
         Some(next)
     }
 
     /// Whether there is something to undo.
-    pub fn can_undo(&self) -> bool {
+    pub(in crate::app) fn can_undo(&self) -> bool {
         !self.undo.is_empty()
     }
 
     /// Whether there is something to redo.
-    pub fn can_redo(&self) -> bool {
+    pub(in crate::app) fn can_redo(&self) -> bool {
         !self.redo.is_empty()
-    }
-
-    /// Forgets everything (a new or opened board starts a fresh history).
-    pub fn clear(&mut self) {
-        self.undo.clear();
-        self.redo.clear();
     }
 }
 
@@ -353,13 +347,13 @@ pub fn write_draft(draft: &Draft) -> String {
 
 /// Reads a draft written by [`write_draft`] (or any native puzzle file). The board must be
 /// well formed; robots and the target may be in any state the editor allows.
-pub fn parse_draft(text: &str) -> Result<Draft, String> {
+pub(in crate::app) fn parse_draft(text: &str) -> Result<Draft, String> {
     parse_draft_noting(text).map(|(draft, _)| draft)
 }
 
 /// Reads a draft as [`parse_draft`] does, with one sentence for each robot it had to leave
 /// out, so that a caller can say what changed rather than change the board without a word.
-pub fn parse_draft_noting(text: &str) -> Result<(Draft, Vec<String>), String> {
+pub(in crate::app) fn parse_draft_noting(text: &str) -> Result<(Draft, Vec<String>), String> {
     let parts = native::parse_parts(text).map_err(|e| e.to_string())?;
     let mut robots: Vec<Robot> = Vec::new();
     let mut notes = Vec::new();
@@ -393,18 +387,6 @@ pub fn parse_draft_noting(text: &str) -> Result<(Draft, Vec<String>), String> {
         },
         notes,
     ))
-}
-
-/// The edge a wall edit acts on, written as the model stores walls: the east or south side of
-/// the cell west or north of it, so one wall has one name.
-pub fn canonical_edge(board: &Board, pos: Pos, side: Direction) -> (Pos, Direction) {
-    match side {
-        Direction::West | Direction::North => match board.neighbour_pos(pos, side) {
-            Some(other) => (other, side.opposite()),
-            None => (pos, side),
-        },
-        Direction::East | Direction::South => (pos, side),
-    }
 }
 
 /// A short description of a target for lists: "blue triangle at (9, 12)".

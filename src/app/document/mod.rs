@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 /// Which revision of which document a thing was computed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Revision {
+pub(super) struct Revision {
     /// Counts documents opened (a new board, a file, an import).
     document: u64,
     /// Counts changes within that document (edits, undo, redo).
@@ -27,7 +27,7 @@ pub struct Revision {
 
 /// The board being edited and everything that belongs to it.
 #[derive(Clone, Debug)]
-pub struct Document {
+pub(super) struct Document {
     draft: Draft,
     clean: Draft,
     file: Option<PathBuf>,
@@ -40,7 +40,7 @@ pub struct Document {
 impl Document {
     /// A document of a board that has no file: `name` says what it is ("The deck's 22-move
     /// puzzle", a game id) and `clean` is the board as it was last saved, when known.
-    pub fn new(
+    pub(super) fn new(
         draft: Draft,
         clean: Option<Draft>,
         file: Option<PathBuf>,
@@ -63,50 +63,50 @@ impl Document {
 
     /// Replaces the whole document by another board (opened, imported, new): the history is
     /// cleared and everything derived from the old board is out of date.
-    pub fn replace(&mut self, draft: Draft, file: Option<PathBuf>, name: Option<String>) {
+    pub(super) fn replace(&mut self, draft: Draft, file: Option<PathBuf>, name: Option<String>) {
         let document = self.revision.document + 1;
         *self = Document::new(draft, None, file, name);
         self.revision = Revision { document, edit: 0 };
     }
 
     /// The board.
-    pub fn draft(&self) -> &Draft {
+    pub(super) fn draft(&self) -> &Draft {
         &self.draft
     }
 
     /// The board as it was last opened or saved.
-    pub fn clean(&self) -> &Draft {
+    pub(super) fn clean(&self) -> &Draft {
         &self.clean
     }
 
     /// The board as a puzzle, or what keeps it from being one.
-    pub fn validity(&self) -> &Result<Puzzle, ModelError> {
+    pub(super) fn validity(&self) -> &Result<Puzzle, ModelError> {
         &self.validity
     }
 
     /// The file the board came from or was saved to.
-    pub fn file(&self) -> Option<&Path> {
+    pub(super) fn file(&self) -> Option<&Path> {
         self.file.as_deref()
     }
 
     /// The current revision.
-    pub fn revision(&self) -> Revision {
+    pub(super) fn revision(&self) -> Revision {
         self.revision
     }
 
     /// The undo history.
-    pub fn history(&self) -> &History {
+    pub(super) fn history(&self) -> &History {
         &self.history
     }
 
     /// Whether the board has changes not saved to its file.
-    pub fn is_dirty(&self) -> bool {
+    pub(super) fn is_dirty(&self) -> bool {
         self.draft != self.clean
     }
 
     /// What to call the board: its file's name, else the name it was made or imported with,
     /// else its game id when it is a standard game, else "untitled".
-    pub fn name(&self) -> String {
+    pub(super) fn name(&self) -> String {
         if let Some(file) = &self.file {
             return display_name(file);
         }
@@ -121,12 +121,12 @@ impl Document {
     }
 
     /// The name the board was given, when it has no file (kept between runs).
-    pub fn given_name(&self) -> Option<&str> {
+    pub(super) fn given_name(&self) -> Option<&str> {
         self.name.as_deref()
     }
 
     /// Applies an edit; returns whether the board changed.
-    pub fn edit(&mut self, edit: &Edit, new_step: bool) -> Result<bool, EditError> {
+    pub(super) fn edit(&mut self, edit: &Edit, new_step: bool) -> Result<bool, EditError> {
         let before = self.draft.clone();
         let changed = draft::apply(&mut self.draft, edit)?;
         if changed {
@@ -139,7 +139,7 @@ impl Document {
     }
 
     /// Takes the last edit back; returns whether there was one.
-    pub fn undo(&mut self) -> bool {
+    pub(super) fn undo(&mut self) -> bool {
         match self.history.undo(&self.draft) {
             Some(previous) => {
                 self.draft = previous;
@@ -151,7 +151,7 @@ impl Document {
     }
 
     /// Redoes the last undone edit; returns whether there was one.
-    pub fn redo(&mut self) -> bool {
+    pub(super) fn redo(&mut self) -> bool {
         match self.history.redo(&self.draft) {
             Some(next) => {
                 self.draft = next;
@@ -163,7 +163,7 @@ impl Document {
     }
 
     /// Records that the board was saved to `path`.
-    pub fn saved_to(&mut self, path: &Path) {
+    pub(super) fn saved_to(&mut self, path: &Path) {
         self.file = Some(path.to_path_buf());
         self.clean = self.draft.clone();
     }
@@ -174,18 +174,18 @@ impl Document {
     }
 
     /// The size the size fields show for this board.
-    pub fn size(&self) -> (u16, u16) {
+    pub(super) fn size(&self) -> (u16, u16) {
         (self.draft.board.width(), self.draft.board.height())
     }
 
     /// The four tiles this board is built from, when it is a standard board.
-    pub fn tiles(&self) -> Option<[u8; 4]> {
+    pub(super) fn tiles(&self) -> Option<[u8; 4]> {
         tiles::identify_tiles(&self.draft.board)
     }
 }
 
 /// A file's name for the status line.
-pub fn display_name(path: &Path) -> String {
+pub(super) fn display_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())

@@ -2,7 +2,7 @@
 //! from, and the user's settings. Everything else (threads, results, history) is rebuilt.
 //!
 //! The settings file is checked before the window opens ([`crate::app::files::settings_file`]), and
-//! [`AppState::clamped`] puts our own numbers back in the ranges the panels allow.
+//! `AppState::clamped` puts our own numbers back in the ranges the panels allow.
 
 pub use crate::app::document::mode::Mode;
 use crate::app::editing::editor::EditorSettings;
@@ -13,7 +13,7 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 /// The key the state is stored under in eframe's storage.
-pub const STORAGE_KEY: &str = "ricochet-lab";
+pub(in crate::app) const STORAGE_KEY: &str = "ricochet-lab";
 
 /// The persisted state. Every field has a default, so a state written by an older version
 /// (or a damaged one) still loads.
@@ -70,7 +70,7 @@ impl AppState {
     /// solver named as no solver can be replaced, with one sentence for each (a hand-edited
     /// or damaged file may hold NaN, a negative limit, no threads at all, or a solver's name
     /// with a space in it).
-    pub fn clamped(mut self) -> (AppState, Vec<String>) {
+    pub(in crate::app) fn clamped(mut self) -> (AppState, Vec<String>) {
         let mut notes = Vec::new();
         let n = &mut notes;
         self.solver.keep_solvers_understood(n);
@@ -223,7 +223,7 @@ pub struct ViewSettings {
     /// Column and row numbers on the board.
     pub(in crate::app) coordinates: bool,
     /// The trails of moves made in play mode.
-    pub trails: bool,
+    pub(in crate::app) trails: bool,
     /// The plots panel.
     pub(in crate::app) plots: bool,
 }
@@ -241,7 +241,7 @@ impl Default for ViewSettings {
 
 /// Which look to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ThemeChoice {
+pub(in crate::app) enum ThemeChoice {
     /// Follow the system.
     #[default]
     System,
@@ -253,7 +253,7 @@ pub enum ThemeChoice {
 
 impl ThemeChoice {
     /// egui's preference for this choice.
-    pub fn preference(self) -> egui::ThemePreference {
+    pub(in crate::app) fn preference(self) -> egui::ThemePreference {
         match self {
             ThemeChoice::System => egui::ThemePreference::System,
             ThemeChoice::Light => egui::ThemePreference::Light,
@@ -264,7 +264,7 @@ impl ThemeChoice {
 
 /// Puts `value` back in `range` with a note naming `what`: below the range it becomes the
 /// start, above it the end, and a value that compares with neither (NaN) becomes `fallback`.
-pub fn keep_in<T: PartialOrd + Copy + Display>(
+pub(in crate::app) fn keep_in<T: PartialOrd + Copy + Display>(
     value: &mut T,
     range: RangeInclusive<T>,
     fallback: T,
