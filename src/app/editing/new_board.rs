@@ -13,7 +13,7 @@ use crate::model::tiles::random_game;
 #[derive(Clone, Debug)]
 pub(in crate::app) struct NewBoardWindow {
     /// Whether the window is shown.
-    pub open: bool,
+    pub(in crate::app) open: bool,
     /// Whether its first field takes the keyboard focus on the next frame: set when it opens,
     /// so that Tab goes on through the window rather than from the menu bar.
     focus_first: bool,
