@@ -60,7 +60,7 @@ const LISTED_LIMIT: usize = 500;
 
 /// Which part of the window shows below the inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
+pub(super) enum Tab {
     /// The four plots.
     Plots,
     /// The thesis' tables.
@@ -159,13 +159,8 @@ impl ExperimentsView {
         self.selection.as_ref()
     }
 
-    /// The tab shown.
-    pub fn tab(&self) -> Tab {
-        self.tab
-    }
-
     /// Shows a tab.
-    pub fn show_tab(&mut self, tab: Tab) {
+    pub(super) fn show_tab(&mut self, tab: Tab) {
         self.tab = tab;
     }
 
@@ -208,7 +203,7 @@ impl ExperimentsView {
     /// its plots and tables and open its configurations, without running anything: for
     /// example a study made by `ricochet-lab experiment`. The inputs take the file's
     /// configuration count, seed and solvers, so Resume continues that experiment.
-    pub fn open_results(&mut self, path: &Path, settings: &mut ExperimentSettings) {
+    pub(super) fn open_results(&mut self, path: &Path, settings: &mut ExperimentSettings) {
         if self.run.is_some() {
             self.error("Stop the running experiment before opening another results file.");
             return;
@@ -371,17 +366,17 @@ impl ExperimentsView {
 }
 
 /// What the window reads from the rest of the app.
-pub struct WindowInputs<'a> {
+pub(super) struct WindowInputs<'a> {
     /// The open board, when it is a valid puzzle (for "The current board").
     pub(super) current_board: Option<&'a Puzzle>,
     /// The registered engines, listed beside the built-in solvers.
     pub(super) engines: &'a EngineList,
     /// Whether file dialogs are the system's own.
-    pub native_dialogs: bool,
+    pub(super) native_dialogs: bool,
 }
 
 /// Draws the window (when open) and handles its buttons.
-pub fn experiments_window(
+pub(super) fn experiments_window(
     ctx: &egui::Context,
     view: &mut ExperimentsView,
     settings: &mut ExperimentSettings,

@@ -32,7 +32,7 @@ pub(super) struct ActiveRun {
 impl ExperimentsView {
     /// Takes the rows the experiment task has sent and notices its end. Called once per
     /// frame, also while the window is closed, so that a run keeps its rows flowing.
-    pub fn drain(&mut self) {
+    pub(in crate::app) fn drain(&mut self) {
         let mut finished = None;
         if let Some(run) = &mut self.run {
             let drained = run.task.drain(|message| match message {
@@ -91,7 +91,7 @@ impl ExperimentsView {
     }
 
     /// Runs (or, with `resume`, continues) the experiment the settings describe.
-    pub fn start(
+    pub(in crate::app) fn start(
         &mut self,
         settings: &ExperimentSettings,
         current_board: Option<&Puzzle>,
@@ -183,12 +183,12 @@ impl ExperimentsView {
     }
 
     /// Pauses the running experiment.
-    pub fn pause(&mut self) {
+    pub(super) fn pause(&mut self) {
         self.stop(Stop::Pause);
     }
 
     /// Cancels the running experiment.
-    pub fn cancel(&mut self) {
+    pub(super) fn cancel(&mut self) {
         self.stop(Stop::Cancel);
     }
 

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 /// One solver's series, as plotted.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SolverSeries {
+pub(super) struct SolverSeries {
     /// The solver's name as the results file gives it: a built-in solver's command-line name,
     /// an engine's registered name, or the command line of an engine run without one. It is
     /// the file's text, not a choice, and may name a solver this program does not have.
-    pub solver: String,
+    pub(super) solver: String,
     /// Its display name.
     pub(super) title: String,
     /// Its position in the registry (which fixes its colour); unknown solvers come after.
@@ -41,7 +41,7 @@ pub struct Selection {
 
 impl Selection {
     /// Says what is selected: "Graph v2 at 11 moves".
-    pub fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         let who = self
             .solver
             .as_deref()
@@ -63,7 +63,7 @@ fn log_seconds(ms: f64) -> f64 {
 
 /// The series of every solver in the summary, in registry order (unknown solvers last), so
 /// that legends and bars keep their places whichever solver ran first.
-pub fn solver_series(summary: &Summary) -> Vec<SolverSeries> {
+pub(super) fn solver_series(summary: &Summary) -> Vec<SolverSeries> {
     let mut all: Vec<SolverSeries> = summary
         .solvers
         .iter()
@@ -101,7 +101,7 @@ pub fn solver_series(summary: &Summary) -> Vec<SolverSeries> {
 }
 
 /// The distribution of required moves as (moves, configurations) bars.
-pub fn distribution_points(summary: &Summary) -> Vec<[f64; 2]> {
+pub(super) fn distribution_points(summary: &Summary) -> Vec<[f64; 2]> {
     summary
         .distribution
         .iter()
@@ -112,7 +112,7 @@ pub fn distribution_points(summary: &Summary) -> Vec<[f64; 2]> {
 /// The selection a click at (x, y) on a per-move-count plot makes: the move count nearest x,
 /// and of the series with a point there, the one whose value is nearest y. A click where no
 /// series has a point selects that move count for every solver.
-pub fn select_nearest(
+pub(super) fn select_nearest(
     series: &[SolverSeries],
     x: f64,
     y: f64,
@@ -137,7 +137,10 @@ pub fn select_nearest(
 /// The runs a selection stands for, by configuration and then in the order given. A
 /// selection by move count takes the configurations the baseline required that many moves
 /// for.
-pub fn selected_records<'a>(records: &'a [Record], selection: &Selection) -> Vec<&'a Record> {
+pub(super) fn selected_records<'a>(
+    records: &'a [Record],
+    selection: &Selection,
+) -> Vec<&'a Record> {
     let mut rows: Vec<&Record> = records
         .iter()
         .filter(|r| selection.solver.as_ref().is_none_or(|s| *s == r.solver))
@@ -149,7 +152,7 @@ pub fn selected_records<'a>(records: &'a [Record], selection: &Selection) -> Vec
 
 /// The time left, from the time this run has taken for the runs it finished; `None` before
 /// the first one.
-pub fn eta(elapsed: Duration, finished: u64, remaining: u64) -> Option<Duration> {
+pub(super) fn eta(elapsed: Duration, finished: u64, remaining: u64) -> Option<Duration> {
     if finished == 0 {
         return None;
     }
