@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 
 /// The in-app file windows and their text.
 #[derive(Clone, Debug, Default)]
-pub struct FileWindows {
+pub(super) struct FileWindows {
     /// The Open window (path field and boards list).
-    pub open: bool,
+    pub(super) open: bool,
     /// The Save window, and what it saves.
     pub(super) save: Option<SaveKind>,
     /// The Import window.
@@ -38,7 +38,7 @@ pub struct FileWindows {
 
 /// Whether the system can show file dialogs: on Linux that needs a desktop portal (reached
 /// over D-Bus) or zenity; elsewhere the system always has them.
-pub fn native_dialogs_available() -> bool {
+pub(super) fn native_dialogs_available() -> bool {
     if cfg!(target_os = "linux") {
         std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || on_path("zenity")
     } else {
@@ -84,7 +84,11 @@ pub fn user_folder() -> Option<PathBuf> {
 /// Where Save as proposes to write: beside the board's own file, unless that file is one of
 /// the shipped boards, and otherwise in [`user_folder`] (created when missing, so that a file
 /// dialog can start there). Only the file name is proposed when there is no user folder.
-pub fn save_as_proposal(file: Option<&Path>, shipped: Option<&Path>, kind: SaveKind) -> PathBuf {
+pub(super) fn save_as_proposal(
+    file: Option<&Path>,
+    shipped: Option<&Path>,
+    kind: SaveKind,
+) -> PathBuf {
     let name = file
         .and_then(|path| {
             path.with_extension(kind.extension())
@@ -112,7 +116,7 @@ pub fn save_as_proposal(file: Option<&Path>, shipped: Option<&Path>, kind: SaveK
 }
 
 /// The puzzle files in a folder (`.ron` and `.txt`), sorted by name.
-pub fn list_boards(dir: &Path) -> Vec<PathBuf> {
+fn list_boards(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -134,7 +138,7 @@ pub fn list_boards(dir: &Path) -> Vec<PathBuf> {
 /// command line): a `.ron` file in the native format, or text holding a game id or Cox text,
 /// told apart by their content whatever the file's extension. The format is returned too: a
 /// file in another format than the native one is imported, not edited in place.
-pub fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
+pub(super) fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
     if Format::of_path(path) == Some(Format::Native) {
         return formats::load_file(path, Format::Native).map(|p| (p, Format::Native));
     }
@@ -156,7 +160,7 @@ pub fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
 }
 
 /// Asks the system for a puzzle file to open.
-pub fn pick_open_file(start: Option<&Path>) -> Option<PathBuf> {
+pub(super) fn pick_open_file(start: Option<&Path>) -> Option<PathBuf> {
     let mut dialog = rfd::FileDialog::new()
         .set_title("Open a puzzle")
         .add_filter("Puzzles", &["ron", "txt"])
@@ -169,7 +173,7 @@ pub fn pick_open_file(start: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Asks the system where to save.
-pub fn pick_save_file(kind: SaveKind, start: Option<&Path>, name: &str) -> Option<PathBuf> {
+pub(super) fn pick_save_file(kind: SaveKind, start: Option<&Path>, name: &str) -> Option<PathBuf> {
     let (filter, extensions): (&str, &[&str]) = match kind {
         SaveKind::Native => ("Ricochet Lab board", &["ron"]),
         SaveKind::Cox => ("Cox text board", &["txt"]),
@@ -186,7 +190,7 @@ pub fn pick_save_file(kind: SaveKind, start: Option<&Path>, name: &str) -> Optio
 }
 
 /// Adds the format's extension when the name has none, so the format is known.
-pub fn with_extension(path: PathBuf, kind: SaveKind) -> PathBuf {
+fn with_extension(path: PathBuf, kind: SaveKind) -> PathBuf {
     if path.extension().is_some() {
         path
     } else {
@@ -195,7 +199,7 @@ pub fn with_extension(path: PathBuf, kind: SaveKind) -> PathBuf {
 }
 
 /// The in-app Open, Save and Import windows.
-pub fn file_windows_ui(
+pub(super) fn file_windows_ui(
     ctx: &egui::Context,
     windows: &mut FileWindows,
     boards: Option<&Path>,
@@ -314,7 +318,7 @@ fn submitted(ui: &egui::Ui, field: &egui::Response) -> bool {
 }
 
 /// The shipped boards as buttons, each opening its board.
-pub fn boards_list_ui(ui: &mut egui::Ui, boards: Option<&Path>, commands: &mut Vec<Command>) {
+fn boards_list_ui(ui: &mut egui::Ui, boards: Option<&Path>, commands: &mut Vec<Command>) {
     match boards {
         Some(dir) => {
             ui.label(format!("Boards in {}", dir.display()));
@@ -346,7 +350,11 @@ pub fn boards_list_ui(ui: &mut egui::Ui, boards: Option<&Path>, commands: &mut V
 }
 
 /// The question asked before New, Open, Import or Quit would drop unsaved changes.
-pub fn unsaved_changes_ui(ctx: &egui::Context, pending: &Pending, commands: &mut Vec<Command>) {
+pub(super) fn unsaved_changes_ui(
+    ctx: &egui::Context,
+    pending: &Pending,
+    commands: &mut Vec<Command>,
+) {
     egui::Modal::new(egui::Id::unique("unsaved-changes")).show(ctx, |ui| {
         ui.heading("Unsaved changes");
         let what = match pending {

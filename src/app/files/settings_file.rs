@@ -23,14 +23,14 @@ const EGUI_KEY: &str = "egui";
 const WINDOW_KEY: &str = "window";
 
 /// The zoom factors egui's own zoom keys keep to.
-pub const ZOOM_RANGE: RangeInclusive<f32> = 0.2..=5.0;
+const ZOOM_RANGE: RangeInclusive<f32> = 0.2..=5.0;
 
 /// Farther from the desktop's origin than any screen reaches, in pixels or points: a stored
 /// window place or size beyond it would put the window where no one can see it.
 const FARTHEST: f64 = 100_000.0;
 
 /// Where eframe reads and writes the app's settings, when the system has a data folder.
-pub fn settings_file() -> Option<PathBuf> {
+pub(in crate::app) fn settings_file() -> Option<PathBuf> {
     eframe::storage_dir(APP_NAME).map(|dir| dir.join("app.ron"))
 }
 
@@ -45,7 +45,7 @@ pub struct SettingsReport {
 
 impl SettingsReport {
     /// The notes as one line for the status bar, or `None` when all was well.
-    pub fn status_line(&self) -> Option<String> {
+    fn status_line(&self) -> Option<String> {
         (!self.notes.is_empty()).then(|| self.notes.join(" "))
     }
 }
