@@ -38,9 +38,9 @@ pub(in crate::app) struct OverlaySources<'a> {
     /// Which layers are on.
     pub(in crate::app) settings: &'a OverlaySettings,
     /// The board shown.
-    pub board: &'a Board,
+    pub(in crate::app) board: &'a Board,
     /// The minimum-move table, when that layer is on.
-    pub min_moves: Option<&'a [u16]>,
+    pub(in crate::app) min_moves: Option<&'a [u16]>,
     /// A debugged run's picture.
     pub(in crate::app) debugger: Option<DebuggedRun<'a>>,
     /// The editor's graph.
@@ -48,7 +48,7 @@ pub(in crate::app) struct OverlaySources<'a> {
     /// The cell whose edges to show when not all are shown.
     pub(in crate::app) focus: Option<Cell>,
     /// The puzzle and stores for the stateless layer outside a debugged stateless run.
-    pub stateless: Option<&'a StatelessStores>,
+    pub(in crate::app) stateless: Option<&'a StatelessStores>,
     /// The last result's puzzle and solution.
     pub(in crate::app) solution: Option<(&'a Puzzle, &'a [crate::model::Move])>,
     /// The exact distance map of the position shown, and the robot whose distances to show.
@@ -64,7 +64,7 @@ pub(in crate::app) struct DebuggedRun<'a> {
     /// The picture at the event shown.
     pub(in crate::app) picture: &'a SearchPicture,
     /// Whether the run is a stateless one (its picture holds the stores' states).
-    pub stateless: bool,
+    pub(in crate::app) stateless: bool,
 }
 
 /// Every stateless state of one cell, one line each, for the hovered cell's tooltip; `None`

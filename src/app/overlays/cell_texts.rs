@@ -11,7 +11,7 @@
 //!   further centre texts join the corners.
 //!
 //! A text is as large as its place allows (measured by the ink of its glyphs, not the font's
-//! line height), never smaller than [`theme::SMALLEST_TEXT`]; one that does not fit at that
+//! line height), never smaller than `theme::SMALLEST_TEXT`; one that does not fit at that
 //! size becomes a dot in its colour, or is left out, and every text of a cell is in the
 //! board's hover details.
 
@@ -55,7 +55,8 @@ impl TextMark {
     }
 
     /// The font size of a text mark; `None` for a dot.
-    pub fn font_size(&self) -> Option<f32> {
+    #[cfg(test)]
+    fn font_size(&self) -> Option<f32> {
         match self {
             TextMark::Text { galley, .. } => galley
                 .job
@@ -69,7 +70,7 @@ impl TextMark {
 
 /// The part of a cell that the walls and the board's border leave clear, less a margin that
 /// keeps the texts of neighbouring cells apart.
-pub fn clear_rect(geometry: &BoardGeometry, board: &Board, pos: Pos) -> Rect {
+fn clear_rect(geometry: &BoardGeometry, board: &Board, pos: Pos) -> Rect {
     let thickness = geometry.wall_thickness();
     let margin = (geometry.cell_size() * 0.04).max(1.5);
     let covered = |dir: Direction| {

@@ -19,7 +19,7 @@ pub(super) const DEFAULT_MEMORY_MIB: u32 = 1024;
 
 /// What a map is computed for: the board's revision, the position and the limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct DistanceKey {
+pub(in crate::app) struct DistanceKey {
     /// The document revision the position belongs to.
     revision: Revision,
     /// The position searched from.
@@ -264,12 +264,5 @@ impl RicochetApp {
             .distances(self.doc.revision())?
             .map()
             .map(|(key, map)| (&key.position, map))
-    }
-
-    /// Whether the exact distance map is being computed.
-    pub fn exact_distances_computing(&self) -> bool {
-        self.derived
-            .distances(self.doc.revision())
-            .is_some_and(DistanceMapState::is_computing)
     }
 }

@@ -77,7 +77,7 @@ impl Default for OverlaySettings {
 /// Which of the stateless solver's states the layer shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct StatelessKinds {
+pub(in crate::app) struct StatelessKinds {
     /// Final states: where a robot can stop, after how many moves.
     finals: bool,
     /// Intermediate states: where a robot passes, moving in a direction.
@@ -96,7 +96,7 @@ impl Default for StatelessKinds {
 
 /// What the stateless layer draws: one robot's states or every robot's, and which kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StatelessFilter {
+struct StatelessFilter {
     /// Only this robot's states, when given.
     robot: Option<RobotColor>,
     /// Which kinds.
@@ -105,7 +105,8 @@ pub struct StatelessFilter {
 
 impl StatelessFilter {
     /// Everything: every robot, both kinds.
-    pub const ALL: StatelessFilter = StatelessFilter {
+    #[cfg(test)]
+    const ALL: StatelessFilter = StatelessFilter {
         robot: None,
         kinds: StatelessKinds {
             finals: true,
@@ -114,7 +115,7 @@ impl StatelessFilter {
     };
 
     /// The filter the settings describe.
-    pub fn of(settings: &OverlaySettings) -> StatelessFilter {
+    fn of(settings: &OverlaySettings) -> StatelessFilter {
         StatelessFilter {
             robot: settings.stateless_robot,
             kinds: settings.stateless_kinds,
@@ -128,7 +129,7 @@ impl StatelessFilter {
 
 /// What a heat fill measures: each has its own colour ramp.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeatKind {
+pub(super) enum HeatKind {
     /// Few moves to the target: hot.
     MinMoves,
     /// Often visited by the search: hot.
@@ -137,9 +138,9 @@ pub enum HeatKind {
 
 /// A cell tinted by a value scaled to 0..=1.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CellFill {
+pub(super) struct CellFill {
     /// The cell.
-    pub pos: Pos,
+    pub(super) pos: Pos,
     /// The ramp.
     pub(super) kind: HeatKind,
     /// Where on the ramp, from 0 (cold) to 1 (hot).
@@ -168,7 +169,7 @@ pub struct CellText {
 
 /// How an arrow between two cells is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArrowKind {
+enum ArrowKind {
     /// A slide-graph edge.
     Edge,
     /// An edge the last update created or redirected (to its new child).
@@ -180,7 +181,7 @@ pub enum ArrowKind {
 /// An arrow from a cell to a cell, drawn along `dir` and shifted to that direction's lane so
 /// that opposite edges between the same cells do not cover each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Arrow {
+struct Arrow {
     /// Where it starts.
     from: Pos,
     /// Where it ends.
@@ -208,7 +209,7 @@ pub struct OverlayDrawing {
 
 impl OverlayDrawing {
     /// Adds another layer's data on top of this one's.
-    pub fn extend(&mut self, other: OverlayDrawing) {
+    fn extend(&mut self, other: OverlayDrawing) {
         self.fills.extend(other.fills);
         self.arrows.extend(other.arrows);
         self.texts.extend(other.texts);
@@ -217,7 +218,8 @@ impl OverlayDrawing {
     }
 
     /// Whether there is nothing to draw.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
         self.fills.is_empty()
             && self.arrows.is_empty()
             && self.texts.is_empty()
@@ -228,7 +230,7 @@ impl OverlayDrawing {
 
 /// The legend of the overlays that are on: a colour sample and what it means, layer by layer
 /// in `layers::LAYERS` order.
-pub fn legend(settings: &OverlaySettings, palette: &Palette) -> Vec<(egui::Color32, &'static str)> {
+fn legend(settings: &OverlaySettings, palette: &Palette) -> Vec<(egui::Color32, &'static str)> {
     layers::LAYERS
         .iter()
         .filter(|layer| layer.is_on(settings))

@@ -9,7 +9,7 @@ use crate::solver::graph_tracker::GraphTracker;
 
 /// The overlay layers' switches in the panel, the same as in the View menu, so layers can be
 /// combined while stepping without opening the menu each time.
-pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
+pub(in crate::app) fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     ui.label(egui::RichText::new("Overlay layers").strong());
     ui.horizontal_wrapped(|ui| {
         overlay_checkboxes(ui, settings);
@@ -20,7 +20,7 @@ pub fn overlay_toggles_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
 }
 
 /// The stateless layer's filters: one robot or all, final and intermediate states.
-pub fn stateless_filter_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
+fn stateless_filter_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     let name = |robot: Option<RobotColor>| match robot {
         Some(color) => crate::app::widgets::capitalised(color.name()),
         None => "All robots".to_string(),
@@ -49,14 +49,14 @@ pub fn stateless_filter_ui(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
 }
 
 /// Every overlay layer's switch (the View menu has them too).
-pub fn overlay_checkboxes(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
+pub(in crate::app) fn overlay_checkboxes(ui: &mut egui::Ui, settings: &mut OverlaySettings) {
     for layer in super::layers::LAYERS {
         layer.switch_ui(ui, settings);
     }
 }
 
 /// The overlay legends, with the slide graph's check.
-pub fn overlays_ui(
+pub(in crate::app) fn overlays_ui(
     ui: &mut egui::Ui,
     settings: &mut OverlaySettings,
     tracker: Option<&GraphTracker>,
@@ -110,7 +110,7 @@ pub fn overlays_ui(
 /// The changed-edge list of the editor's graph, one line per edge: placements and removals in
 /// colours of their own, what each case of the update means above the list (and on hover),
 /// in a box that takes the room the tab has and starts at its top after each edit.
-pub fn change_list_ui(ui: &mut egui::Ui, board: &Board, tracker: &GraphTracker) {
+pub(in crate::app) fn change_list_ui(ui: &mut egui::Ui, board: &Board, tracker: &GraphTracker) {
     use crate::solver::slide_graph::{GraphAction, UpdateCase};
     let mut changes = tracker.changes().to_vec();
     if changes.is_empty() {
