@@ -50,7 +50,7 @@ pub struct PlayState {
 
 /// Why a move was not made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PlayError {
+pub(in crate::app) enum PlayError {
     /// The robot is against a wall or another robot.
     #[error("the {0} robot cannot move {1} from here")]
     Blocked(RobotColor, Direction),
@@ -64,7 +64,7 @@ pub enum PlayError {
 
 impl PlayState {
     /// Starts a game at the puzzle's position, the target's robot selected.
-    pub fn new(puzzle: Puzzle) -> PlayState {
+    pub(in crate::app) fn new(puzzle: Puzzle) -> PlayState {
         let selected = puzzle
             .active_robot()
             .map(|i| puzzle.robots()[i].color)
@@ -82,7 +82,7 @@ impl PlayState {
     }
 
     /// The puzzle the game started from.
-    pub fn start(&self) -> &Puzzle {
+    pub(in crate::app) fn start(&self) -> &Puzzle {
         &self.start
     }
 
@@ -97,7 +97,7 @@ impl PlayState {
     }
 
     /// Selects a robot if it is on the board.
-    pub fn select(&mut self, color: RobotColor) -> Result<(), PlayError> {
+    pub(in crate::app) fn select(&mut self, color: RobotColor) -> Result<(), PlayError> {
         if self.start.robot_index(color).is_none() {
             return Err(PlayError::NoRobot(color));
         }
@@ -106,12 +106,16 @@ impl PlayState {
     }
 
     /// The current position as a puzzle (for solving from here).
-    pub fn position(&self) -> Puzzle {
+    pub(in crate::app) fn position(&self) -> Puzzle {
         self.start.with_robot_cells(&self.cells)
     }
 
     /// Slides the selected robot; `now` is the clock in seconds, for the animation.
-    pub fn slide(&mut self, dir: Direction, now: f64) -> Result<PlayedMove, PlayError> {
+    pub(in crate::app) fn slide(
+        &mut self,
+        dir: Direction,
+        now: f64,
+    ) -> Result<PlayedMove, PlayError> {
         let color = self.selected;
         let index = self
             .start
@@ -156,7 +160,7 @@ impl PlayState {
     }
 
     /// Takes the last move back.
-    pub fn undo(&mut self) -> Option<PlayedMove> {
+    pub(in crate::app) fn undo(&mut self) -> Option<PlayedMove> {
         let last = self.moves.pop()?;
         let index = self.start.robot_index(last.mv.robot)?;
         self.cells[index] = self.start.board().cell(last.from);
@@ -168,7 +172,7 @@ impl PlayState {
     }
 
     /// Puts every robot back where the game started.
-    pub fn reset(&mut self) {
+    pub(in crate::app) fn reset(&mut self) {
         self.cells = self.start.robot_cells();
         self.moves.clear();
         self.slide = None;
@@ -176,25 +180,25 @@ impl PlayState {
     }
 
     /// Whether the target is reached by a sequence the rules accept.
-    pub fn is_reached(&self) -> bool {
+    pub(in crate::app) fn is_reached(&self) -> bool {
         self.start.is_goal(&self.cells) && self.moves.len() >= self.start.rules().min_solution_len()
     }
 
     /// Whether something is moving (the caller then asks for repaints).
-    pub fn is_animating(&self, now: f64) -> bool {
+    pub(in crate::app) fn is_animating(&self, now: f64) -> bool {
         self.slide.is_some_and(|s| now < s.started + s.duration)
             || self.reached_at.is_some_and(|t| now < t + CELEBRATION_SECS)
     }
 
     /// How far the target-reached ring has grown, while it shows.
-    pub fn celebration(&self, now: f64) -> Option<f32> {
+    pub(in crate::app) fn celebration(&self, now: f64) -> Option<f32> {
         let t = self.reached_at?;
         let progress = (now - t) / CELEBRATION_SECS;
         (0.0..1.0).contains(&progress).then_some(progress as f32)
     }
 
     /// The robots as drawn now, the sliding one between cells.
-    pub fn sprites(&self, now: f64) -> Vec<RobotSprite> {
+    pub(in crate::app) fn sprites(&self, now: f64) -> Vec<RobotSprite> {
         let board = self.start.board();
         self.start
             .robots()
@@ -218,7 +222,7 @@ impl PlayState {
     }
 
     /// The trails of the moves made, the latest strongest.
-    pub fn trails(&self) -> Vec<Trail> {
+    pub(in crate::app) fn trails(&self) -> Vec<Trail> {
         let count = self.moves.len();
         self.moves
             .iter()

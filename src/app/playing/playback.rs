@@ -38,7 +38,7 @@ pub enum PlaybackControl {
 
 impl Playback {
     /// Prepares the playback of moves that the framework has replayed on the puzzle.
-    pub fn new(puzzle: Puzzle, moves: Vec<Move>, now: f64) -> Playback {
+    pub(in crate::app) fn new(puzzle: Puzzle, moves: Vec<Move>, now: f64) -> Playback {
         let tables = MoveTables::new(puzzle.board());
         let mut cells = puzzle.robot_cells();
         let mut positions = vec![cells.clone()];
@@ -74,12 +74,12 @@ impl Playback {
     }
 
     /// Whether it is playing on its own.
-    pub fn is_playing(&self) -> bool {
+    pub(in crate::app) fn is_playing(&self) -> bool {
         self.playing
     }
 
     /// Applies a control.
-    pub fn control(&mut self, control: PlaybackControl, now: f64) {
+    pub(in crate::app) fn control(&mut self, control: PlaybackControl, now: f64) {
         match control {
             PlaybackControl::First => self.go_to(0, now),
             PlaybackControl::Back => self.go_to(self.step.saturating_sub(1), now),
@@ -111,7 +111,7 @@ impl Playback {
 
     /// Advances while playing, at `speed` moves per second. Returns whether it still needs
     /// frames (playing or animating).
-    pub fn tick(&mut self, now: f64, speed: f32) -> bool {
+    pub(in crate::app) fn tick(&mut self, now: f64, speed: f32) -> bool {
         let period = 1.0 / f64::from(speed.max(0.1));
         if self.playing && now - self.step_started >= period {
             if self.step < self.moves.len() {
@@ -126,7 +126,7 @@ impl Playback {
     }
 
     /// The robots as drawn now: the robot of the current step slides into place.
-    pub fn sprites(&self, now: f64, speed: f32) -> Vec<RobotSprite> {
+    pub(in crate::app) fn sprites(&self, now: f64, speed: f32) -> Vec<RobotSprite> {
         let board = self.puzzle.board();
         let cells = &self.positions[self.step];
         let t = ((now - self.step_started) / slide_secs(speed)).clamp(0.0, 1.0) as f32;
@@ -154,7 +154,7 @@ impl Playback {
 
     /// Every move's path, numbered: the current move strongest, moves made solid, moves to
     /// come faint.
-    pub fn trails(&self) -> Vec<Trail> {
+    pub(in crate::app) fn trails(&self) -> Vec<Trail> {
         let board = self.puzzle.board();
         self.moves
             .iter()
