@@ -35,13 +35,13 @@ pub struct EngineList {
 
 impl EngineList {
     /// The engines in the usual file: `RICOCHET_LAB_CONFIG_DIR`'s, or the settings folder's.
-    pub fn from_settings_folder() -> EngineList {
+    pub(in crate::app) fn from_settings_folder() -> EngineList {
         let folder = eframe::storage_dir(crate::app::APP_NAME);
         EngineList::from_file(crate::solver::engine::store::engines_file(folder))
     }
 
     /// The engines in a given file (`None`: no file, no engines).
-    pub fn from_file(file: Option<PathBuf>) -> EngineList {
+    pub(in crate::app) fn from_file(file: Option<PathBuf>) -> EngineList {
         let mut list = EngineList {
             file,
             engines: Vec::new(),
@@ -59,7 +59,7 @@ impl EngineList {
     }
 
     /// The registered engines, each with its name as a choice keeps it.
-    pub fn registered(&self) -> impl Iterator<Item = (EngineName, &EngineSpec)> {
+    pub(in crate::app) fn registered(&self) -> impl Iterator<Item = (EngineName, &EngineSpec)> {
         // Every listed name was checked when the file was read, so none is left out here.
         self.engines
             .iter()
@@ -67,18 +67,18 @@ impl EngineList {
     }
 
     /// The file the engines are kept in.
-    pub fn file(&self) -> Option<&Path> {
+    pub(in crate::app) fn file(&self) -> Option<&Path> {
         self.file.as_deref()
     }
 
     /// Why the file could not be read, when it could not.
-    pub fn problem(&self) -> Option<&str> {
+    pub(super) fn problem(&self) -> Option<&str> {
         self.problem.as_deref()
     }
 
     /// Reads the file again when it changed since it was last read, at most once a
     /// `RELOAD_INTERVAL`. Returns whether the list was read again.
-    pub fn refresh(&mut self, now: Instant) -> bool {
+    pub(in crate::app) fn refresh(&mut self, now: Instant) -> bool {
         if self
             .looked_at
             .is_some_and(|at| now.duration_since(at) < RELOAD_INTERVAL)
@@ -99,7 +99,7 @@ impl EngineList {
     }
 
     /// Reads the file now.
-    pub fn reload(&mut self) {
+    fn reload(&mut self) {
         self.read_stamp = self.stamp();
         let Some(file) = &self.file else {
             self.engines.clear();
@@ -140,7 +140,7 @@ impl EngineList {
     /// The solver a choice stands for: a built-in solver, or the registered engine of its
     /// name; an engine that is not registered (removed since it was chosen) is said plainly
     /// rather than replaced by another solver.
-    pub fn resolve(&self, pick: &SolverPick) -> Result<SolverChoice, String> {
+    pub(in crate::app) fn resolve(&self, pick: &SolverPick) -> Result<SolverChoice, String> {
         let name = match pick {
             SolverPick::BuiltIn(id) => return Ok(SolverChoice::BuiltIn(*id)),
             SolverPick::Engine(name) => name.as_str(),
@@ -159,7 +159,7 @@ impl EngineList {
     }
 
     /// Adds an engine to the file and the list.
-    pub fn add(&mut self, spec: EngineSpec) -> Result<(), String> {
+    fn add(&mut self, spec: EngineSpec) -> Result<(), String> {
         let mut store = self.load_store()?;
         store.add(spec).map_err(|e| e.to_string())?;
         store.save().map_err(|e| e.to_string())?;
@@ -168,7 +168,7 @@ impl EngineList {
     }
 
     /// Removes an engine from the file and the list.
-    pub fn remove(&mut self, name: &EngineName) -> Result<EngineSpec, String> {
+    pub(in crate::app) fn remove(&mut self, name: &EngineName) -> Result<EngineSpec, String> {
         let mut store = self.load_store()?;
         let removed = store.remove(name.as_str()).map_err(|e| e.to_string())?;
         store.save().map_err(|e| e.to_string())?;
@@ -215,7 +215,7 @@ pub struct AddEngineWindow {
 
 impl AddEngineWindow {
     /// Opens the window, empty.
-    pub fn show(&mut self) {
+    pub(in crate::app) fn show(&mut self) {
         *self = AddEngineWindow {
             open: true,
             ..AddEngineWindow::default()
@@ -223,7 +223,7 @@ impl AddEngineWindow {
     }
 
     /// The engine the fields describe, or what is wrong with them.
-    pub fn spec(&self) -> Result<EngineSpec, String> {
+    fn spec(&self) -> Result<EngineSpec, String> {
         let name = self.name.trim();
         check_name(name).map_err(|e| e.to_string())?;
         let program = self.command.trim();
@@ -243,7 +243,7 @@ impl AddEngineWindow {
     }
 
     /// Whether a test is running.
-    pub fn is_testing(&self) -> bool {
+    fn is_testing(&self) -> bool {
         matches!(self.test, Some(TestState::Running(..)))
     }
 

@@ -11,7 +11,7 @@ use crate::solver::profile::ProfileEntry;
 use egui::{Rect, Sense, pos2, vec2};
 
 /// The moves of the prefixes a run counts for the chart: the first two, one row each.
-pub const PROFILE_DEPTH: usize = 2;
+pub(super) const PROFILE_DEPTH: usize = 2;
 
 /// The height of one row of blocks, in points.
 const ROW_HEIGHT: f32 = 22.0;
@@ -22,7 +22,7 @@ const NARROWEST_BLOCK: f32 = 1.5;
 
 /// One block of the chart: a prefix and where it is drawn.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block<'a> {
+struct Block<'a> {
     /// The prefix and its nodes.
     entry: &'a ProfileEntry,
     /// Where it is drawn.
@@ -33,7 +33,7 @@ pub struct Block<'a> {
 /// its share of the nodes under every first move, each longer prefix under its shorter one
 /// and in the profile's order from the left. The part of a block with nothing below it is
 /// the nodes at exactly its depth. Blocks too narrow to see are left out.
-pub fn layout(entries: &[ProfileEntry], rect: Rect) -> Vec<Block<'_>> {
+fn layout(entries: &[ProfileEntry], rect: Rect) -> Vec<Block<'_>> {
     let total: u64 = entries
         .iter()
         .filter(|e| e.prefix.len() == 1)
@@ -77,14 +77,14 @@ pub fn block_label(prefix: &[Move]) -> String {
 
 /// What the chart asks of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum IcicleCommand {
+pub(super) enum IcicleCommand {
     /// Show these moves on the board.
     Show(Vec<Move>),
 }
 
 /// Draws the chart of `entries`, highlighting the block of the moves `shown` on the board;
 /// a click on a block returns its command.
-pub fn icicle_ui(
+pub(super) fn icicle_ui(
     ui: &mut egui::Ui,
     entries: &[ProfileEntry],
     shown: Option<&[Move]>,

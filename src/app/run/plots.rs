@@ -15,11 +15,11 @@ pub(in crate::app) struct SolvePoint {
     /// The puzzle it solved: its file's name, the name it was made with, or its game id.
     pub(in crate::app) puzzle: String,
     /// The solver's command-line name.
-    pub solver: &'static str,
+    pub(in crate::app) solver: &'static str,
     /// Its display name.
     pub(in crate::app) title: &'static str,
     /// The solution's length.
-    pub moves: usize,
+    pub(in crate::app) moves: usize,
     /// Wall-clock seconds.
     pub(in crate::app) seconds: f64,
 }
@@ -279,7 +279,7 @@ pub(in crate::app) struct PlottedRun<'a> {
     /// The names of its counters.
     pub(in crate::app) columns: Columns,
     /// The rows drawn.
-    pub rows: &'a [DepthRow],
+    pub(in crate::app) rows: &'a [DepthRow],
 }
 
 fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<PlottedRun<'_>>) {
