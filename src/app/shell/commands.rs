@@ -149,7 +149,7 @@ pub enum SaveKind {
 
 impl SaveKind {
     /// The file extension.
-    pub fn extension(self) -> &'static str {
+    pub(in crate::app) fn extension(self) -> &'static str {
         match self {
             SaveKind::Native => "ron",
             SaveKind::Cox => "txt",
@@ -158,7 +158,7 @@ impl SaveKind {
     }
 
     /// The title of the window or dialog that asks where to write.
-    pub fn title(self) -> &'static str {
+    pub(in crate::app) fn title(self) -> &'static str {
         match self {
             SaveKind::Native => "Save board as",
             SaveKind::Cox => "Export as Cox text",

@@ -11,7 +11,7 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 
 /// When a key is live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+enum Scope {
     /// Always.
     Always,
     /// In play mode only.
@@ -24,7 +24,7 @@ pub enum Scope {
 
 /// What a key does.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Action {
+pub(in crate::app) enum Action {
     /// Undo the last edit.
     Undo,
     /// Redo.
@@ -71,7 +71,7 @@ pub enum Action {
 
 /// One row of the table.
 #[derive(Clone, Debug)]
-pub struct KeyBinding {
+struct KeyBinding {
     /// The key and its modifiers.
     shortcut: KeyboardShortcut,
     /// When it is live.
@@ -95,7 +95,7 @@ const NONE: Modifiers = Modifiers::NONE;
 
 /// Every key, in the order the Help window lists them (an action before its reverse: Undo
 /// before Redo, a step forward before a step back). [`handle`] tries them in another order.
-pub fn bindings() -> Vec<KeyBinding> {
+fn bindings() -> Vec<KeyBinding> {
     use Action as A;
     use Scope::{Always, Debugger, Play, Playback};
     let row = |shortcut, scope, action, help| KeyBinding {
@@ -268,7 +268,7 @@ pub fn bindings() -> Vec<KeyBinding> {
 }
 
 /// A shortcut as the user reads it ("Ctrl+Shift+S", "F11").
-pub fn shortcut_text(shortcut: &KeyboardShortcut) -> String {
+fn shortcut_text(shortcut: &KeyboardShortcut) -> String {
     // Written out rather than with the platform's symbols, so Help reads the same everywhere.
     let mut parts = Vec::new();
     if shortcut.modifiers.command || shortcut.modifiers.ctrl {
@@ -292,7 +292,7 @@ pub fn shortcut_text(shortcut: &KeyboardShortcut) -> String {
 }
 
 /// The keys of an action, joined ("Ctrl+Shift+Z, Ctrl+Y"), for menu and button hints.
-pub fn hint(action: Action) -> String {
+pub(super) fn hint(action: Action) -> String {
     bindings()
         .iter()
         .filter(|b| b.action == action)
@@ -302,7 +302,7 @@ pub fn hint(action: Action) -> String {
 }
 
 /// A button's hover text: what it does, with its key ("Solve (S)").
-pub fn tooltip(what: &str, action: Action) -> String {
+pub(in crate::app) fn tooltip(what: &str, action: Action) -> String {
     let keys = hint(action);
     if keys.is_empty() {
         what.to_string()
@@ -329,7 +329,7 @@ pub fn help_rows() -> Vec<(String, &'static str)> {
 
 /// What is live this frame.
 #[derive(Clone, Copy, Debug)]
-pub struct KeyContext {
+pub(super) struct KeyContext {
     /// Editing or playing.
     pub(super) mode: Mode,
     /// Whether a debugged run exists, and whether it is paused.
@@ -371,7 +371,7 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
 }
 
 /// Consumes this frame's key presses that the table knows and returns their commands.
-pub fn handle(input: &mut egui::InputState, context: KeyContext) -> Vec<Command> {
+pub(super) fn handle(input: &mut egui::InputState, context: KeyContext) -> Vec<Command> {
     let mut commands = Vec::new();
     // Rows with more modifiers are tried before the same key with fewer, since
     // [`egui::InputState::consume_shortcut`] ignores an extra Shift: Ctrl+Shift+Z must be
@@ -417,7 +417,7 @@ fn modifier_count(modifiers: Modifiers) -> usize {
 
 /// Whether the keyboard belongs to a text field this frame, so that shortcuts must wait. Any
 /// other focused widget (a button reached with Tab, a checkbox) leaves the shortcuts live.
-pub fn typing_in_text_field(ctx: &egui::Context) -> bool {
+pub(super) fn typing_in_text_field(ctx: &egui::Context) -> bool {
     ctx.text_edit_focused()
 }
 

@@ -32,19 +32,19 @@ use crate::worker::RunEnd;
 
 /// The editor or play panel's width in a window `window` points wide: 300 in the window the
 /// app opens with, less in a smaller one, so that the board keeps the room.
-pub fn left_panel_width(window: f32) -> f32 {
+fn left_panel_width(window: f32) -> f32 {
     (window * 0.22).clamp(230.0, 300.0)
 }
 
 /// The solver dock's width in a window `window` points wide: 470 in the window the app opens
 /// with, less in a smaller one.
-pub fn right_panel_width(window: f32) -> f32 {
+fn right_panel_width(window: f32) -> f32 {
     (window * 0.345).clamp(320.0, 470.0)
 }
 
 /// The plots panel's height when it first shows in a window `window` points high: `wanted`,
 /// but at most three tenths of the window, so that the board keeps the room.
-pub fn plots_panel_height(window: f32, wanted: f32) -> f32 {
+fn plots_panel_height(window: f32, wanted: f32) -> f32 {
     wanted.min(window * 0.3).max(PLOTS_MIN_HEIGHT)
 }
 

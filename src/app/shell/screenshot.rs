@@ -69,7 +69,7 @@ pub enum View {
 
 impl View {
     /// Every view with its name.
-    pub const ALL: [(View, &'static str); 19] = [
+    const ALL: [(View, &'static str); 19] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
@@ -92,7 +92,7 @@ impl View {
     ];
 
     /// The view's name on the command line.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         View::ALL
             .iter()
             .find(|(v, _)| *v == self)
@@ -200,7 +200,7 @@ enum Phase {
 }
 
 /// Drives the app to a view and takes its picture. Lives inside the app while it runs.
-pub struct ScreenshotDirector {
+pub(in crate::app) struct ScreenshotDirector {
     view: View,
     path: PathBuf,
     /// A results CSV the experiments views show instead of running an experiment.
