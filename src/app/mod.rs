@@ -75,7 +75,7 @@ use std::time::Duration;
 pub const APP_NAME: &str = "Ricochet Lab";
 
 /// The window size the app opens with (and screenshots are taken at).
-pub const WINDOW_SIZE: [f32; 2] = [1360.0, 900.0];
+const WINDOW_SIZE: [f32; 2] = [1360.0, 900.0];
 
 /// How often at most the window is repainted for a run's counters, rows and clocks (a
 /// spinner, the nodes so far, the time taken, a finished depth): once a second. Under a
@@ -83,15 +83,15 @@ pub const WINDOW_SIZE: [f32; 2] = [1360.0, 900.0];
 /// second, taken from the solver beside it; at four frames a second and a frame per finished
 /// depth, `fast` ran at half its speed in the window. Input (a click on Cancel) and a run's
 /// end still repaint at once.
-pub const RUN_REFRESH: Duration = Duration::from_secs(1);
+const RUN_REFRESH: Duration = Duration::from_secs(1);
 
 /// The name of the board the app opens with when nothing was stored.
-pub const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
+const DECK_PUZZLE: &str = "The deck's 22-move puzzle";
 
 /// How the app presents itself: to a person at the screen, or to the screenshot command. Set
 /// once when the app is built, and read by name where it matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Presentation {
+struct Presentation {
     /// Draw what the pointer hovers (the editor's outline, a cell's graph edges).
     pointer_feedback: bool,
     /// Save the state and egui's memory when the app closes.
@@ -99,12 +99,12 @@ pub struct Presentation {
     /// Ask before closing with unsaved changes.
     ask_before_close: bool,
     /// Whether the system's file dialogs may be used.
-    pub native_dialogs: bool,
+    native_dialogs: bool,
 }
 
 impl Presentation {
     /// A person uses the app.
-    pub const INTERACTIVE: Presentation = Presentation {
+    const INTERACTIVE: Presentation = Presentation {
         pointer_feedback: true,
         persist: true,
         ask_before_close: true,
@@ -112,7 +112,7 @@ impl Presentation {
     };
 
     /// The screenshot command drives it: no pointer, nothing stored, no dialogs.
-    pub const SCREENSHOT: Presentation = Presentation {
+    const SCREENSHOT: Presentation = Presentation {
         pointer_feedback: false,
         persist: false,
         ask_before_close: false,
@@ -376,13 +376,6 @@ impl RicochetApp {
         })
     }
 
-    /// What the Run tab says of the run of an earlier board, when the board changed since.
-    pub fn earlier_run_note(&self) -> Option<&str> {
-        self.derived
-            .earlier_run(self.doc.revision())
-            .map(|earlier| earlier.note.as_str())
-    }
-
     /// The debugged run, when the last solve on the board shown was started in debug mode.
     pub fn debugger(&self) -> Option<&debugger::Debugger> {
         self.derived.debugger(self.doc.revision())
@@ -426,7 +419,7 @@ impl RicochetApp {
     /// File > Open does, asking first when the board has unsaved changes; a file that cannot
     /// be read is named in the status line. For a file dropped on the window or named on the
     /// command line.
-    pub fn open_puzzle_file(&mut self, path: std::path::PathBuf) {
+    fn open_puzzle_file(&mut self, path: std::path::PathBuf) {
         self.queued
             .push(Command::Guarded(shell::commands::Pending::Open(path)));
     }
@@ -609,7 +602,7 @@ impl RicochetApp {
 
 /// The window's title for a puzzle called `name`: "name — Ricochet Lab", with a "•" before
 /// the name when it has unsaved changes, as desktop programs mark them.
-pub fn window_title(name: &str, unsaved: bool) -> String {
+fn window_title(name: &str, unsaved: bool) -> String {
     let mark = if unsaved { "• " } else { "" };
     format!("{mark}{name} — {APP_NAME}")
 }

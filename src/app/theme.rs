@@ -44,7 +44,7 @@ pub struct Palette {
 }
 
 /// The light look.
-pub const LIGHT: Palette = Palette {
+pub(super) const LIGHT: Palette = Palette {
     board: Color32::from_rgb(244, 240, 230),
     board_alt: Color32::from_rgb(236, 231, 219),
     grid_line: Color32::from_rgb(210, 203, 188),
@@ -65,7 +65,7 @@ pub const LIGHT: Palette = Palette {
 };
 
 /// The dark look.
-pub const DARK: Palette = Palette {
+const DARK: Palette = Palette {
     board: Color32::from_rgb(52, 54, 60),
     board_alt: Color32::from_rgb(47, 49, 55),
     grid_line: Color32::from_rgb(70, 73, 80),
@@ -92,7 +92,7 @@ pub fn palette(dark_mode: bool) -> &'static Palette {
 
 /// A robot's body colour: the one table the prints read too ([`crate::print::robot_rgb`]), so
 /// a printed or exported board shows the robots as the window does.
-pub fn robot(color: RobotColor) -> Color32 {
+pub(super) fn robot(color: RobotColor) -> Color32 {
     let crate::print::Rgb(r, g, b) = crate::print::robot_rgb(color);
     Color32::from_rgb(r, g, b)
 }
@@ -100,7 +100,7 @@ pub fn robot(color: RobotColor) -> Color32 {
 /// A robot's colour for lines and text drawn on the board: brighter than its body on the
 /// dark board and deeper on the light one, so that thin strokes and small digits keep their
 /// contrast in both themes.
-pub fn robot_text(color: RobotColor, dark_board: bool) -> Color32 {
+pub(super) fn robot_text(color: RobotColor, dark_board: bool) -> Color32 {
     match (color, dark_board) {
         (RobotColor::Red, true) => Color32::from_rgb(255, 120, 115),
         (RobotColor::Green, true) => Color32::from_rgb(105, 220, 125),
@@ -118,7 +118,7 @@ pub fn robot_text(color: RobotColor, dark_board: bool) -> Color32 {
 /// Black or white, whichever reads better on `fill` laid over `under` (`fill` may be
 /// translucent): white on the red and blue robot colours, black on yellow, green and silver,
 /// by the relative luminance that contrast ratios are made of.
-pub fn text_on(fill: Color32, under: Color32) -> Color32 {
+pub(super) fn text_on(fill: Color32, under: Color32) -> Color32 {
     // Color32 is premultiplied: what shows is the fill plus what its alpha leaves of under.
     let rest = 1.0 - f32::from(fill.a()) / 255.0;
     let mix = |top: u8, bottom: u8| (f32::from(top) + f32::from(bottom) * rest).min(255.0) as u8;
@@ -139,7 +139,7 @@ pub fn text_on(fill: Color32, under: Color32) -> Color32 {
 }
 
 /// The outline drawn under a path so it stands out from the board in either theme.
-pub fn halo(dark_board: bool) -> Color32 {
+pub(super) fn halo(dark_board: bool) -> Color32 {
     if dark_board {
         Color32::from_black_alpha(200)
     } else {
@@ -148,7 +148,7 @@ pub fn halo(dark_board: bool) -> Color32 {
 }
 
 /// A target's colour; the vortex is drawn in all four robot colours by [`VORTEX`].
-pub fn target(color: TargetColor) -> Color32 {
+pub(super) fn target(color: TargetColor) -> Color32 {
     match color.robot() {
         Some(robot_color) => robot(robot_color),
         None => Color32::from_rgb(140, 80, 200),
@@ -156,7 +156,7 @@ pub fn target(color: TargetColor) -> Color32 {
 }
 
 /// The vortex's colours, clockwise from the north.
-pub const VORTEX: [Color32; 4] = [
+pub(super) const VORTEX: [Color32; 4] = [
     Color32::from_rgb(214, 48, 49),
     Color32::from_rgb(41, 98, 214),
     Color32::from_rgb(46, 160, 67),
@@ -166,7 +166,7 @@ pub const VORTEX: [Color32; 4] = [
 /// The colour of the n-th series in a plot (one per solver): twelve chosen to stay apart on
 /// both looks, then as many more as asked for, each a hue a golden angle on from the last, so
 /// any number of solvers gets colours that differ, the same ones every time.
-pub fn series(index: usize) -> Color32 {
+pub(super) fn series(index: usize) -> Color32 {
     const SERIES: [Color32; 12] = [
         Color32::from_rgb(31, 119, 180),
         Color32::from_rgb(255, 127, 14),
@@ -196,7 +196,7 @@ pub fn series(index: usize) -> Color32 {
 }
 
 /// The colours of the three per-depth counters in the nodes plot.
-pub const COUNTER_SERIES: [Color32; 3] = [
+pub(super) const COUNTER_SERIES: [Color32; 3] = [
     Color32::from_rgb(31, 119, 180),
     Color32::from_rgb(255, 127, 14),
     Color32::from_rgb(44, 160, 44),
@@ -204,7 +204,7 @@ pub const COUNTER_SERIES: [Color32; 3] = [
 
 /// The colours of the overlay layers for one look.
 #[derive(Clone, Copy, Debug)]
-pub struct OverlayPalette {
+pub(super) struct OverlayPalette {
     /// A slide-graph edge.
     pub(super) graph_edge: Color32,
     /// An edge changed by the last update, towards its new child.
@@ -216,7 +216,7 @@ pub struct OverlayPalette {
 }
 
 /// Overlay colours on the light look.
-pub const LIGHT_OVERLAY: OverlayPalette = OverlayPalette {
+const LIGHT_OVERLAY: OverlayPalette = OverlayPalette {
     graph_edge: Color32::from_rgba_premultiplied(40, 70, 120, 150),
     graph_changed: Color32::from_rgb(220, 60, 160),
     graph_removed: Color32::from_rgb(240, 150, 40),
@@ -224,7 +224,7 @@ pub const LIGHT_OVERLAY: OverlayPalette = OverlayPalette {
 };
 
 /// Overlay colours on the dark look.
-pub const DARK_OVERLAY: OverlayPalette = OverlayPalette {
+const DARK_OVERLAY: OverlayPalette = OverlayPalette {
     graph_edge: Color32::from_rgba_premultiplied(140, 180, 230, 150),
     graph_changed: Color32::from_rgb(255, 110, 200),
     graph_removed: Color32::from_rgb(250, 170, 60),
@@ -232,7 +232,7 @@ pub const DARK_OVERLAY: OverlayPalette = OverlayPalette {
 };
 
 /// The overlay colours that go with a board palette.
-pub fn overlay(palette: &Palette) -> &'static OverlayPalette {
+pub(super) fn overlay(palette: &Palette) -> &'static OverlayPalette {
     if palette.board == DARK.board {
         &DARK_OVERLAY
     } else {
@@ -242,17 +242,17 @@ pub fn overlay(palette: &Palette) -> &'static OverlayPalette {
 
 /// The smallest text the app shows, in points below the body text: captions and notes may be
 /// smaller than the body, but never by more than this.
-pub const SMALLEST_BELOW_BODY: f32 = 2.0;
+const SMALLEST_BELOW_BODY: f32 = 2.0;
 
 /// Adjusts egui's own styles for both looks: small text no smaller than the body text less
 /// [`SMALLEST_BELOW_BODY`], and on the light look, outlines on idle widgets so that
 /// checkboxes and fields stand out from the panel (egui draws them as a pale fill only).
-pub fn style_app(ctx: &egui::Context) {
+pub(super) fn style_app(ctx: &egui::Context) {
     ctx.all_styles_mut(adjust_style);
 }
 
 /// [`style_app`] for one style.
-pub fn adjust_style(style: &mut egui::Style) {
+fn adjust_style(style: &mut egui::Style) {
     let body = style
         .text_styles
         .get(&egui::TextStyle::Body)
@@ -269,12 +269,12 @@ pub fn adjust_style(style: &mut egui::Style) {
 
 /// The smallest font size painted straight onto the board: egui's body text (13 points)
 /// less [`SMALLEST_BELOW_BODY`].
-pub const SMALLEST_TEXT: f32 = 11.0;
+pub(super) const SMALLEST_TEXT: f32 = 11.0;
 
 /// A heat-map tint: `level` 0 is cold (faint), 1 is hot. The minimum-move map runs from pale
 /// blue to orange, the search heat map from pale yellow to deep red; both are translucent so
 /// the board's checker and walls show through.
-pub fn heat(search: bool, level: f32) -> Color32 {
+pub(super) fn heat(search: bool, level: f32) -> Color32 {
     let t = level.clamp(0.0, 1.0);
     let (cold, hot) = if search {
         ([255.0, 235.0, 120.0], [200.0, 20.0, 30.0])

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 
 /// A label and a number field tied to it, so the field is announced (and found by tests)
 /// under the label's text.
-pub fn labeled_drag<N: Numeric>(
+pub(super) fn labeled_drag<N: Numeric>(
     ui: &mut egui::Ui,
     label: &str,
     value: &mut N,
@@ -17,7 +17,7 @@ pub fn labeled_drag<N: Numeric>(
 }
 
 /// A small disc of colour before a choice, so colours read at a glance.
-pub fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) {
+pub(super) fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) {
     let size = egui::Vec2::splat(ui.text_style_height(&egui::TextStyle::Body) * 0.8);
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
     ui.painter()
@@ -26,7 +26,7 @@ pub fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) {
 
 /// Shows `add_contents` in a strip of at least `height` points across the whole width, so
 /// that what follows stays in place whether the strip shows one line, several or nothing.
-pub fn reserved<R>(
+pub(super) fn reserved<R>(
     ui: &mut egui::Ui,
     height: f32,
     add_contents: impl FnOnce(&mut egui::Ui) -> R,
@@ -40,20 +40,23 @@ pub fn reserved<R>(
 }
 
 /// The height of `lines` lines of body text, for [`reserved`].
-pub fn text_lines(ui: &egui::Ui, lines: f32) -> f32 {
+pub(super) fn text_lines(ui: &egui::Ui, lines: f32) -> f32 {
     ui.text_style_height(&egui::TextStyle::Body) * lines
         + ui.spacing().item_spacing.y * (lines - 1.0)
 }
 
 /// The height of `rows` rows of buttons or checkboxes, for [`reserved`].
-pub fn widget_rows(ui: &egui::Ui, rows: f32) -> f32 {
+pub(super) fn widget_rows(ui: &egui::Ui, rows: f32) -> f32 {
     let spacing = ui.spacing();
     spacing.interact_size.y * rows + spacing.item_spacing.y * (rows - 1.0)
 }
 
 /// Where the app's windows first open: centred near the top, over the board, clear of the
 /// menu bar.
-pub fn window_position<'a>(window: egui::Window<'a>, ctx: &egui::Context) -> egui::Window<'a> {
+pub(super) fn window_position<'a>(
+    window: egui::Window<'a>,
+    ctx: &egui::Context,
+) -> egui::Window<'a> {
     let area = ctx.content_rect();
     window
         .pivot(egui::Align2::CENTER_TOP)
@@ -62,7 +65,7 @@ pub fn window_position<'a>(window: egui::Window<'a>, ctx: &egui::Context) -> egu
 
 /// The space between groups of three digits: a thin space, narrower than the gap between
 /// words or table columns, so that "21 135 552" reads as one number.
-pub const DIGIT_GROUP_SEPARATOR: char = '\u{2009}';
+const DIGIT_GROUP_SEPARATOR: char = '\u{2009}';
 
 /// Formats a count with thin groups of three digits: "47 612 050".
 pub fn format_count(count: u64) -> String {
@@ -80,7 +83,11 @@ pub fn format_count(count: u64) -> String {
 /// A table value laid out with tabular figures: digits (and the rest) in the monospace font,
 /// so that columns of numbers line up digit under digit, and the thin group separators in the
 /// body font, where they are narrow (in a monospace font every space is a full digit wide).
-pub fn table_value(ui: &egui::Ui, text: &str, color: egui::Color32) -> egui::text::LayoutJob {
+pub(super) fn table_value(
+    ui: &egui::Ui,
+    text: &str,
+    color: egui::Color32,
+) -> egui::text::LayoutJob {
     let style = ui.style();
     let mono = egui::TextStyle::Monospace.resolve(style);
     let body = egui::TextStyle::Body.resolve(style);
@@ -113,7 +120,7 @@ const SPINNER_FRAME: std::time::Duration = crate::app::RUN_REFRESH;
 /// A spinner for long work, `size` points square (a button's height when `None`), that asks
 /// for a repaint four times a second rather than every frame as egui's own does; it turns
 /// with the time, so it turns just as fast, in coarser steps.
-pub fn calm_spinner(ui: &mut egui::Ui, size: Option<f32>) -> egui::Response {
+pub(super) fn calm_spinner(ui: &mut egui::Ui, size: Option<f32>) -> egui::Response {
     let size = size.unwrap_or(ui.spacing().interact_size.y);
     let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
     response.widget_info(|| egui::WidgetInfo::new(egui::Role::ProgressIndicator));
@@ -140,7 +147,7 @@ pub fn calm_spinner(ui: &mut egui::Ui, size: Option<f32>) -> egui::Response {
 }
 
 /// "red" → "Red".
-pub fn capitalised(word: &str) -> String {
+pub(super) fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
