@@ -14,8 +14,8 @@ use std::sync::atomic::Ordering;
 pub(super) struct DeadStates<K> {
     /// Per state, a bit for each number of moves left with which it has no solution.
     pub(super) any: FxHashMap<K, u64>,
-    /// Per state, moves left and the cell of the robot that moved last: the largest number
-    /// of changes with which it has no solution.
+    /// Per state, moves left and the cell of the robot that moved last: the fewest robot
+    /// changes any solution from it needs, as far as a search has proved.
     pub(super) within: FxHashMap<(K, u16, u8), u8>,
 }
 
@@ -23,11 +23,15 @@ pub(super) struct DeadStates<K> {
 pub(super) enum Visit {
     /// The path is a solution: the search stops.
     Found,
-    /// No solution below, searched whole.
-    Dead,
+    /// No solution below within the budget, searched whole: a solution from here needs at
+    /// least this many more robot changes ([`NEVER`]: there is none with any budget).
+    Dead(u32),
     /// Cut short (an earlier unit answered, or a stop): nothing may be marked dead.
     Cut,
 }
+
+/// The changes of a state with no solution at all.
+pub(super) const NEVER: u32 = u32::MAX;
 
 /// One thread's search.
 pub(super) struct Seeker<'a, K: StateKey> {
@@ -162,28 +166,43 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             });
             return;
         }
-        let Some(bound) = self.node_bound(left) else {
+        let Some(bound) = self
+            .move_bound(left)
+            .filter(|_| self.changes + self.changes_needed() <= self.budget())
+        else {
             return;
         };
-        self.for_each_move(left, bound, |seeker, left| {
-            seeker.cut(left, units);
+        self.for_each_move(left, bound, |seeker, left, _| {
+            if let Some(left) = left {
+                seeker.cut(left, units);
+            }
             false
         });
     }
 
-    /// The smallest robot bound, or `None` when the node is cut: the goal is out of reach in
-    /// `left` moves, or the robots not yet moved need more changes than the budget leaves.
+    /// The smallest robot bound, or `None` when the goal is out of reach in `left` moves.
     #[inline]
-    pub(super) fn node_bound(&self, left: u32) -> Option<u32> {
+    pub(super) fn move_bound(&self, left: u32) -> Option<u32> {
         let n = self.colors.len();
         let bound = (0..n)
             .map(|r| self.robot_bound(r))
             .min()
             .unwrap_or(u32::MAX);
-        if bound > left {
-            return None;
-        }
-        if let Some(budget) = self.question.budget {
+        (bound <= left).then_some(bound)
+    }
+
+    /// The most robot changes of the question (`NEVER`: no budget).
+    #[inline]
+    pub(super) fn budget(&self) -> u32 {
+        self.question.budget.unwrap_or(NEVER)
+    }
+
+    /// The fewest changes the rest of a solution needs for the robots of the set that have
+    /// not moved yet (0 with no budget, where they are not counted).
+    #[inline]
+    pub(super) fn changes_needed(&self) -> u32 {
+        let n = self.colors.len();
+        if self.question.budget.is_some() {
             // Every robot of the set that has not moved must still be switched to, and so
             // must the target's robot when it stands off the target and did not move last.
             let last = self.path.last().map(|mv| mv.robot);
@@ -203,26 +222,26 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 entered += 1;
             }
             // Switching to a robot is a change, but for the very first move.
-            let needed = if self.path.is_empty() {
+            if self.path.is_empty() {
                 entered.saturating_sub(1)
             } else {
                 entered
-            };
-            if self.changes + needed > budget {
-                return None;
             }
+        } else {
+            0
         }
-        Some(bound)
     }
 
     /// Tries each move the listing's cuts allow, in the listing's order, and calls `child`
-    /// on the state after it; stops when `child` says so and returns whether it did.
+    /// on the state after it with the move's change (0 or 1); stops when `child` says so and
+    /// returns whether it did. A robot the budget leaves no change for is not tried: that
+    /// it would have needed one is told to `child` as `(None, 1)`.
     #[inline]
     pub(super) fn for_each_move(
         &mut self,
         left: u32,
         bound: u32,
-        mut child: impl FnMut(&mut Self, u32) -> bool,
+        mut child: impl FnMut(&mut Self, Option<u32>, u32) -> bool,
     ) -> bool {
         let n = self.colors.len();
         // A move straight back by the robot that moved last stops where the same move from
@@ -247,6 +266,9 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 .budget
                 .is_some_and(|budget| self.changes + change > budget)
             {
+                if child(self, None, change) {
+                    return true;
+                }
                 continue;
             }
             for dir in Direction::ALL {
@@ -267,7 +289,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 self.path.push(Move::new(self.colors[robot], dir));
                 self.moves_by_robot[robot] += 1;
                 self.changes += change;
-                let stop = child(self, left - 1);
+                let stop = child(self, Some(left - 1), change);
                 if stop {
                     // The path stays as found.
                     return true;
@@ -339,19 +361,20 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             return if self.puzzle.is_goal(&self.cells[..n]) {
                 Visit::Found
             } else {
-                Visit::Dead
+                Visit::Dead(NEVER)
             };
         }
-        let Some(bound) = self.node_bound(left) else {
-            return Visit::Dead;
+        let Some(bound) = self.move_bound(left) else {
+            return Visit::Dead(NEVER);
         };
+        let needed = self.changes_needed();
+        if self.changes + needed > self.budget() {
+            return Visit::Dead(needed);
+        }
         let key: Option<K> = (left <= MAX_TABLE_DEPTH)
             .then(|| self.layout.key(&self.cells[..n], &self.last_dir[..n]));
         let last_cell = self.last_cell();
-        let remaining = self
-            .question
-            .budget
-            .map(|budget| u8::try_from(budget - self.changes).unwrap_or(u8::MAX));
+        let remaining = self.budget().saturating_sub(self.changes);
         if let Some(key) = key {
             let tables = &self.dead;
             if tables
@@ -359,22 +382,30 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 .get(&key)
                 .is_some_and(|bits| bits & (1 << left) != 0)
             {
-                return Visit::Dead;
+                return Visit::Dead(NEVER);
             }
-            if let Some(remaining) = remaining
-                && tables
-                    .within
-                    .get(&(key, last_cell, left as u8))
-                    .is_some_and(|&dead| dead >= remaining)
+            if self.question.budget.is_some()
+                && let Some(&needs) = tables.within.get(&(key, last_cell, left as u8))
+                && u32::from(needs) > remaining
             {
-                return Visit::Dead;
+                return Visit::Dead(u32::from(needs));
             }
         }
+        // The fewest changes the children proved they need, each with its own move's.
+        let mut needs = NEVER;
         let mut cut = false;
-        let found = self.for_each_move(left, bound, |seeker, left| {
-            match seeker.visit(left, shared) {
+        let found = self.for_each_move(left, bound, |seeker, left, change| {
+            let child = match left {
+                Some(left) => seeker.visit(left, shared),
+                // Not tried: the change itself is past the budget.
+                None => Visit::Dead(0),
+            };
+            match child {
                 Visit::Found => true,
-                Visit::Dead => false,
+                Visit::Dead(child_needs) => {
+                    needs = needs.min(child_needs.saturating_add(change));
+                    false
+                }
                 Visit::Cut => {
                     cut = true;
                     true
@@ -389,22 +420,22 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         }
         if let Some(key) = key {
             let tables = &mut self.dead;
-            match remaining {
-                None => *tables.any.entry(key).or_insert(0) |= 1 << left,
-                Some(remaining) => {
-                    let dead = tables
-                        .within
-                        .entry((key, last_cell, left as u8))
-                        .or_insert(0);
-                    *dead = (*dead).max(remaining);
-                }
+            if needs == NEVER {
+                // Dead with no change counted: dead with any budget.
+                *tables.any.entry(key).or_insert(0) |= 1 << left;
+            } else {
+                let known = tables
+                    .within
+                    .entry((key, last_cell, left as u8))
+                    .or_insert(0);
+                *known = (*known).max(u8::try_from(needs).unwrap_or(u8::MAX));
             }
             let entries = tables.any.len() + tables.within.len();
             if entries.is_multiple_of(4096) {
                 self.report_memory(shared);
             }
         }
-        Visit::Dead
+        Visit::Dead(needs)
     }
 
     /// The cell of the robot that moved last (`u16::MAX` before any move).
