@@ -135,20 +135,21 @@ fn ricochet_optimum(puzzle: &Puzzle) -> Option<usize> {
 
 #[test]
 fn fast_agrees_with_bfs_on_large_and_odd_boards() {
-    let shapes: [(u16, u16, usize); 5] = [
-        (64, 64, 2),
-        (64, 1, 2),
-        (1, 64, 3),
-        (40, 17, 2),
-        (33, 64, 1),
-    ];
+    // 64x64 boards with one to three robots are
+    // `every_solver_agrees_with_bfs_on_the_largest_and_narrowest_boards`, which checks `fast`
+    // there too; breadth-first search over two robots' 16 million states took most of this
+    // test's time. Here: the longest lines and boards of odd sizes.
+    let shapes: [(u16, u16, usize); 4] = [(64, 1, 2), (1, 64, 3), (40, 17, 2), (33, 64, 1)];
+    let mut made = 0;
     let mut finished = 0;
     for (i, &(w, h, robots)) in shapes.iter().enumerate() {
         for seed in 0..6u64 {
-            let seed = seed + 100 * i as u64;
+            // The seeds these shapes had beside the 64x64 one.
+            let seed = seed + 100 * (i + 1) as u64;
             let Ok(puzzle) = random_puzzle(w, h, robots, 3, seed) else {
                 continue;
             };
+            made += 1;
             finished += usize::from(agrees_with(
                 "bfs",
                 &puzzle,
@@ -156,7 +157,8 @@ fn fast_agrees_with_bfs_on_large_and_odd_boards() {
             ));
         }
     }
-    assert!(finished >= 20, "only {finished} finished");
+    assert!(made >= 18, "only {made} puzzles could be made");
+    assert_eq!(finished, made, "bfs finished only {finished} of {made}");
 }
 
 #[test]

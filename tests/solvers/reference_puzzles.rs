@@ -1,11 +1,13 @@
 //! The reference puzzles with known answers, solved by the core engine's optimal solvers.
-//! These run in release (the README's test command) and take about a minute in all.
+//! These run in release (the README's test command); each puzzle is a test of its own, so
+//! the searches of a few seconds each run side by side.
 
 use ricochet_lab::testing::{
     board, board_path, optimum, recorded, report_cancelled_after, report_within,
 };
 
 use ricochet_lab::model::format_moves;
+use ricochet_lab::model::formats::load_source;
 use ricochet_lab::solver::{self, Event, Limits, Outcome};
 use std::time::Duration;
 
@@ -47,30 +49,55 @@ fn iddfs_matches_deck_node_counts_on_fogleman_22() {
     assert_eq!(lines.join("\n"), DECK_OUTPUT);
 }
 
-/// The reference puzzles with their known optima: shipped boards and game ids.
-const REFERENCE_OPTIMA: [(&str, usize); 6] = [
-    ("real-21.ron", 21),
-    ("3650+42+1CF10F0C+C9", 21),
-    ("fogleman-22.ron", 22),
-    ("hansel-24.ron", 24),
-    ("hardest-25.ron", 25),
-    ("7650+42+E2302B12+C9", 25),
-];
-
 /// The optimal solvers that take every reference puzzle in a test's time.
 const REFERENCE_SOLVERS: [&str; 2] = ["iddfs", "fast"];
 
+/// Each of `solvers` finds the optimum `expected` of the shipped board `name`. One test per
+/// puzzle, so the searches run side by side.
+fn assert_reference_optimum(name: &str, expected: usize, solvers: &[&str]) {
+    for solver in solvers {
+        assert_eq!(
+            optimum(*solver, &board_path(name)),
+            expected,
+            "{solver} on {name}"
+        );
+    }
+}
+
 #[test]
-fn the_optimal_solvers_find_every_reference_optimum() {
-    for solver in REFERENCE_SOLVERS {
-        for (puzzle, expected) in REFERENCE_OPTIMA {
-            let source = if puzzle.ends_with(".ron") {
-                board_path(puzzle)
-            } else {
-                puzzle.to_string()
-            };
-            assert_eq!(optimum(solver, &source), expected, "{solver} on {puzzle}");
-        }
+fn reference_optimum_of_real_21() {
+    assert_reference_optimum("real-21.ron", 21, &REFERENCE_SOLVERS);
+}
+
+#[test]
+fn reference_optimum_of_fogleman_22() {
+    // `iddfs` on this puzzle is `iddfs_matches_deck_node_counts_on_fogleman_22`, which checks
+    // its 22-move answer and every depth's counts.
+    assert_reference_optimum("fogleman-22.ron", 22, &["fast"]);
+}
+
+#[test]
+fn reference_optimum_of_hansel_24() {
+    assert_reference_optimum("hansel-24.ron", 24, &REFERENCE_SOLVERS);
+}
+
+#[test]
+fn reference_optimum_of_hardest_25() {
+    assert_reference_optimum("hardest-25.ron", 25, &REFERENCE_SOLVERS);
+}
+
+/// The reference puzzles that are games of the real tiles, in game-id form.
+const REFERENCE_GAME_IDS: [(&str, &str); 3] = [
+    ("3650+42+1CF10F0C+C9", "real-21.ron"),
+    ("0765+42+2E21BD0F+93", "hansel-24.ron"),
+    ("7650+42+E2302B12+C9", "hardest-25.ron"),
+];
+
+#[test]
+fn the_reference_game_ids_are_the_shipped_reference_boards() {
+    // A game id loads to exactly the shipped board, so the optima found above hold of it.
+    for (id, name) in REFERENCE_GAME_IDS {
+        assert_eq!(load_source(id).unwrap(), board(name), "{id} against {name}");
     }
 }
 

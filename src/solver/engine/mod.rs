@@ -268,16 +268,22 @@ impl Engine {
     /// Starts the engine and runs the handshake: `rep 1`, its `id` lines and `repok`, then
     /// `isready` and `readyok`, each within [`HANDSHAKE_TIME`].
     pub fn start(spec: &EngineSpec) -> Result<Engine, EngineError> {
+        Engine::start_within(spec, HANDSHAKE_TIME)
+    }
+
+    /// [`Engine::start`] with another time for each of the two handshake steps (whole
+    /// seconds are reported in [`EngineProblem::NoHandshake`] and [`EngineProblem::NotReady`]).
+    pub fn start_within(spec: &EngineSpec, handshake: Duration) -> Result<Engine, EngineError> {
         let mut process = EngineProcess::spawn(spec)?;
         let mut identity = Identity::default();
         process.send(&format!("rep {}", protocol::VERSION))?;
-        let deadline = Instant::now() + HANDSHAKE_TIME;
+        let deadline = Instant::now() + handshake;
         let mut last_line = None;
         loop {
             let line = match next_line(&mut process, deadline, &mut last_line)? {
                 Some(line) => line,
                 None => {
-                    let error = process.error(EngineProblem::NoHandshake(HANDSHAKE_TIME.as_secs()));
+                    let error = process.error(EngineProblem::NoHandshake(handshake.as_secs()));
                     process.kill();
                     return Err(error);
                 }
@@ -307,7 +313,7 @@ impl Engine {
             runs: 0,
             stopped: None,
         };
-        engine.is_ready(HANDSHAKE_TIME)?;
+        engine.is_ready(handshake)?;
         Ok(engine)
     }
 
