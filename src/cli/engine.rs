@@ -7,6 +7,7 @@ use super::output::outln;
 use ricochet_lab::solver::engine::store::{self, EngineStore};
 use ricochet_lab::solver::engine::{self, EngineSpec};
 use ricochet_lab::solver::{SolverChoice, SolverId};
+use ricochet_lab::study::engine_check::Status;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -207,15 +208,26 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             let cancel = super::common::cancel_on_signal()?;
             let items = ricochet_lab::study::engine_check::check(&spec, &cancel);
             let mut failed = 0;
+            let mut skipped = 0;
             for item in &items {
-                let mark = if item.passed { "pass" } else { "FAIL" };
+                let mark = match item.status {
+                    Status::Pass => "pass",
+                    Status::Skip => "skip",
+                    Status::Fail => "FAIL",
+                };
                 outln!("{mark}  {:<34} {}", item.name, item.detail)?;
-                failed += usize::from(!item.passed);
+                failed += usize::from(item.status == Status::Fail);
+                skipped += usize::from(item.status == Status::Skip);
             }
+            let skipped_note = if skipped > 0 {
+                format!(" ({skipped} skipped: they do not apply to it)")
+            } else {
+                String::new()
+            };
             outln!(
-                "{} of {} checks passed for engine '{}'",
-                items.len() - failed,
-                items.len(),
+                "{} of {} checks passed for engine '{}'{skipped_note}",
+                items.len() - failed - skipped,
+                items.len() - skipped,
                 spec.name
             )?;
             if failed > 0 {

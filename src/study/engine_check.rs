@@ -11,8 +11,8 @@
 use crate::model::formats::{Format, parse};
 use crate::model::random::random_puzzle;
 use crate::model::{Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, TargetColor};
-use crate::solver::engine::{Engine, EngineSpec, protocol, test_puzzle};
-use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverId, SolverOptions};
+use crate::solver::engine::{Engine, EngineGaveUp, EngineSpec, protocol, test_puzzle};
+use crate::solver::{self, Event, Limits, NoProbe, Outcome, SolveError, SolverId, SolverOptions};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -309,7 +309,8 @@ fn check_puzzle(
         cancel: Some(Arc::clone(cancel)),
     };
     let started = Instant::now();
-    let report = match engine.solve(&case.puzzle, &options, &limits, &mut NoProbe) {
+    let mut gave_up = GaveUpReason::default();
+    let report = match engine.solve(&case.puzzle, &options, &limits, &mut gave_up) {
         Ok(report) => report,
         Err(SolveError::UnsupportedRule { rule, .. }) => {
             let detail = format!("the engine does not list the {rule} rule");
@@ -323,6 +324,14 @@ fn check_puzzle(
         }
     };
     let took = format!("({:.0} ms)", started.elapsed().as_secs_f64() * 1000.0);
+    // A puzzle the engine says it does not take (a board size, a rule, the vortex) is not a
+    // wrong answer: the check does not apply to it.
+    if report.outcome == Outcome::NotFound
+        && let Some(refusal) = gave_up.0.filter(EngineGaveUp::is_refusal)
+    {
+        let detail = format!("the engine does not take it: {} {took}", refusal.reason);
+        return (CheckItem::new(case.name, Status::Skip, detail), true);
+    }
     let said = describe(&report.outcome);
     let want = describe(&expected);
     let status = match (&report.outcome, &expected) {
@@ -350,6 +359,20 @@ fn check_puzzle(
         format!("{said}, expected {want} {took}")
     };
     (CheckItem::new(case.name, status, detail), true)
+}
+
+/// Keeps the engine's `gaveup` reason, the one event a check reads.
+#[derive(Default)]
+struct GaveUpReason(Option<EngineGaveUp>);
+
+impl crate::solver::Probe for GaveUpReason {
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        if let Event::Solver(payload) = event()
+            && let Some(gave_up) = payload.downcast_ref::<EngineGaveUp>()
+        {
+            self.0 = Some(gave_up.clone());
+        }
+    }
 }
 
 fn describe(outcome: &Outcome) -> String {

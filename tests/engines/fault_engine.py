@@ -15,6 +15,12 @@ starts) to PIDFILE, one a line, so a test can check that none is left behind. Mo
   illegal           answers `go` with a move that does not move the robot
   long-line         answers `go` with a line of 2 MiB
   grandchild        starts a `sleep` of its own, then hangs like `hang`
+
+Two modes keep the protocol but claim shortest answers (`optimal=yes`) and never give one:
+
+  refuses           answers every `go` with `gaveup unsupported: REASON`, as an engine does for
+                    a puzzle it does not take
+  gives-up          answers every `go` with `gaveup` and no reason of that kind
 """
 import os
 import subprocess
@@ -40,6 +46,8 @@ for line in sys.stdin:
     command = words[0]
     if command == "rep":
         send("id name=fault-" + mode)
+        if mode in ("refuses", "gives-up"):
+            send("id optimal=yes")
         send("repok 1")
     elif command == "isready":
         send("readyok")
@@ -58,6 +66,10 @@ for line in sys.stdin:
                 send("info string flooding the driver")
         elif mode == "wrong-id":
             send(f"result id=not-{puzzle_id} solved RE")
+        elif mode == "refuses":
+            send(f"result id={puzzle_id} gaveup unsupported: this engine takes no puzzle")
+        elif mode == "gives-up":
+            send(f"result id={puzzle_id} gaveup out of ideas")
         elif mode == "illegal":
             send(f"result id={puzzle_id} solved RN RE")
         elif mode == "long-line":

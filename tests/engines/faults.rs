@@ -275,3 +275,39 @@ fn the_processes_an_engine_starts_are_ended_with_it() {
     assert_eq!(error.problem, EngineProblem::Hung(300));
     assert!(took < Duration::from_secs(4), "{took:?}");
 }
+
+#[test]
+fn the_check_skips_a_puzzle_the_engine_refuses_and_fails_one_it_gives_up_on() {
+    use ricochet_lab::study::engine_check::{Status, check};
+    let folder = tempfile::tempdir().unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    // The puzzles of the check are the items between the handshake and the fault probes:
+    // those whose detail tells what the engine answered.
+    let answered = |items: &[ricochet_lab::study::engine_check::CheckItem]| {
+        items
+            .iter()
+            .filter(|item| item.name == "zero-moves" || item.name == "board-1x1")
+            .map(|item| (item.status, item.detail.clone()))
+            .collect::<Vec<_>>()
+    };
+
+    let (spec, _) = fault_engine("refuses", folder.path());
+    let items = check(&spec, &cancel);
+    let refused = answered(&items);
+    assert_eq!(refused.len(), 2, "{items:?}");
+    for (status, detail) in &refused {
+        assert_eq!(*status, Status::Skip, "{detail}");
+        assert!(
+            detail.contains("does not take it: unsupported: this engine takes no puzzle"),
+            "{detail}"
+        );
+    }
+
+    let (spec, _) = fault_engine("gives-up", folder.path());
+    let items = check(&spec, &cancel);
+    let given_up = answered(&items);
+    assert_eq!(given_up.len(), 2, "{items:?}");
+    for (status, detail) in &given_up {
+        assert_eq!(*status, Status::Fail, "{detail}");
+    }
+}

@@ -228,6 +228,33 @@ impl SolverEvent for EngineInfo {
     }
 }
 
+/// An engine's `gaveup` answer, with the reason it gave, as a solver event: the debugger's log
+/// shows it, and `engine check` tells a puzzle the engine does not take (a reason beginning
+/// `unsupported`) from a wrong answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineGaveUp {
+    /// The rest of the `gaveup` line (may be empty).
+    pub reason: String,
+}
+
+impl SolverEvent for EngineGaveUp {
+    fn describe(&self, _board: &Board) -> String {
+        format!("engine gave up: {}", self.reason)
+    }
+
+    fn status(&self) -> Option<(&'static str, String)> {
+        Some(("Engine gave up", self.reason.clone()))
+    }
+}
+
+impl EngineGaveUp {
+    /// Whether the engine said the puzzle is one it does not take (the adapters' `gaveup
+    /// unsupported: REASON`), rather than that its search ended without an answer.
+    pub fn is_refusal(&self) -> bool {
+        self.reason.starts_with("unsupported")
+    }
+}
+
 /// Text kept for the life of the program: the names of engines and of their counters and
 /// prune reasons, which the solver layer's reports and events hold as `&'static str`. Each
 /// distinct text is kept once, and at most [`MAX_INTERNED`] of them, so an engine that
@@ -573,7 +600,10 @@ impl Engine {
                         Verdict::Unsolvable => Outcome::Unsolvable { within: None },
                         Verdict::NoneWithin(n) => Outcome::Unsolvable { within: Some(n) },
                         Verdict::GaveUp(_) if time_stop.is_some() => Outcome::TimeLimit,
-                        Verdict::GaveUp(_) => Outcome::NotFound,
+                        Verdict::GaveUp(reason) => {
+                            probe.event(|| Event::solver(EngineGaveUp { reason }));
+                            Outcome::NotFound
+                        }
                     };
                     return Ok(end(outcome, depths, nodes));
                 }
