@@ -150,14 +150,15 @@ impl Debugger {
     /// Reads the log lines the panel lists: the latest events, or those around the
     /// scrubbed-back event so that it is among them.
     fn read_log(&mut self) {
+        // A running search records events between the reading of its picture and of its
+        // log, as many as it likes on a busy machine: the log is read up to the picture's
+        // last event, so that the node shown ("Event N of N") and the log's newest line are
+        // the same event.
+        let seen = self.frame.view.events;
         self.log = match &self.timeline {
             Some(shown) => self.handle.around(shown.index, LOG_LINES),
-            None => self.handle.latest(LOG_LINES),
+            None => self.handle.latest_before(seen, LOG_LINES),
         };
-        // A running search records events between the reading of its picture and of its
-        // log: the log is cut at the picture's last event, so that the node shown ("Event N
-        // of N") and the log's newest line are the same event.
-        let seen = self.frame.view.events;
         self.log.retain(|recorded| recorded.index < seen);
     }
 

@@ -158,9 +158,11 @@ impl DebugHandle {
         self.gate.lock().log.around(index, count)
     }
 
-    /// The last `count` recorded events, newest first.
-    pub fn latest(&self, count: usize) -> Vec<Recorded> {
-        self.gate.lock().log.latest(count)
+    /// The last `count` recorded events with an index below `end`, newest first
+    /// (`u64::MAX`: the last of all). A reader that shows the search as it stood after event
+    /// `end - 1` reads the log up to there, however far the search has gone on since.
+    pub fn latest_before(&self, end: u64, count: usize) -> Vec<Recorded> {
+        self.gate.lock().log.latest_before(end, count)
     }
 
     /// Waits until the solver thread pauses or `timeout` passes; returns whether it paused.

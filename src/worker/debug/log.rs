@@ -96,8 +96,20 @@ impl EventLog {
         self.events.range(start..end).rev().cloned().collect()
     }
 
-    /// The last `count` recorded events, newest first.
-    pub(super) fn latest(&self, count: usize) -> Vec<Recorded> {
-        self.events.iter().rev().take(count).cloned().collect()
+    /// The last `count` recorded events with an index below `end`, newest first
+    /// (`u64::MAX`: the last of all).
+    pub(super) fn latest_before(&self, end: u64, count: usize) -> Vec<Recorded> {
+        let Some(first) = self.events.front().map(|r| r.index) else {
+            return Vec::new();
+        };
+        // The kept events have consecutive indices, from `first` on.
+        let stop = usize::try_from(end.saturating_sub(first))
+            .unwrap_or(usize::MAX)
+            .min(self.events.len());
+        self.events
+            .range(stop.saturating_sub(count)..stop)
+            .rev()
+            .cloned()
+            .collect()
     }
 }

@@ -163,11 +163,19 @@ mod tests {
         }
         assert!(debug.wait_paused(Duration::from_secs(10)));
         assert_eq!(debug.view().events, 6);
-        let latest = debug.latest(3);
+        let latest = debug.latest_before(u64::MAX, 3);
         assert_eq!(
             latest.iter().map(|r| r.index).collect::<Vec<_>>(),
             vec![5, 4, 3]
         );
+        // Read as a picture taken after event 3 shows it: up to there, however far the
+        // search has gone since.
+        let before = debug.latest_before(4, 3);
+        assert_eq!(
+            before.iter().map(|r| r.index).collect::<Vec<_>>(),
+            vec![3, 2, 1]
+        );
+        assert!(debug.latest_before(0, 3).is_empty());
         assert!(!run.is_finished());
         run.cancel();
         let end = run.wait(Duration::from_secs(10)).expect("the run ends");
@@ -290,7 +298,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         assert!(debug.wait_paused(Duration::from_secs(10)));
-        let latest = debug.latest(1);
+        let latest = debug.latest_before(u64::MAX, 1);
         assert!(matches!(latest[0].event, Event::IterationFinished(_)));
         run.cancel();
         assert!(run.wait(Duration::from_secs(10)).is_some());
