@@ -39,7 +39,7 @@ fn hint_interrupted_after(delay: Duration) -> (i32, String, String) {
 fn ctrl_c_at_any_moment_of_a_hint_says_cancelled_and_prints_no_hint() {
     let mut cancelled = 0;
     // From the solve (about a second and a half alone on two cores) to the search after it.
-    for millis in [300, 700, 1200, 2000, 3000, 4500] {
+    for millis in [300, 1200, 3000] {
         let (code, out, err) = hint_interrupted_after(Duration::from_millis(millis));
         if code == 3 {
             assert_eq!(
@@ -54,7 +54,7 @@ fn ctrl_c_at_any_moment_of_a_hint_says_cancelled_and_prints_no_hint() {
         }
     }
     // The deck puzzle's hint takes longer than the first delays on any machine.
-    assert!(cancelled >= 3, "only {cancelled} runs were cancelled");
+    assert!(cancelled >= 2, "only {cancelled} runs were cancelled");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! and without the ricochet rule), the known optimal lengths of the reference puzzles, and the
 //! limits, cancel, events and edge cases every solver must honour.
 
-use ricochet_lab::testing::{board, recorded, report_cancelled_after, solve};
+use ricochet_lab::testing::{board, recorded, report_cancelled_after, solve, solve_within};
 
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::tiles::random_game;
@@ -55,24 +55,26 @@ fn fast_agrees_with_bfs_on_random_standard_games_with_fewer_or_more_robots() {
 
 #[test]
 fn fast_agrees_with_bfs_on_thousands_of_small_boards() {
-    let shapes: [(u16, u16, usize); 12] = [
-        (1, 1, 1),
-        (1, 9, 2),
-        (2, 2, 2),
-        (3, 3, 3),
-        (4, 4, 5),
-        (5, 7, 5),
-        (6, 6, 1),
-        (6, 6, 3),
-        (7, 7, 2),
-        (8, 8, 4),
-        (10, 3, 3),
-        (9, 9, 4),
+    // (width, height, robots, puzzles): the two largest shapes hold most of the time, as
+    // breadth-first search walks millions of four-robot states on some of them.
+    let shapes: [(u16, u16, usize, u64); 12] = [
+        (1, 1, 1, 200),
+        (1, 9, 2, 200),
+        (2, 2, 2, 200),
+        (3, 3, 3, 200),
+        (4, 4, 5, 200),
+        (5, 7, 5, 200),
+        (6, 6, 1, 200),
+        (6, 6, 3, 200),
+        (7, 7, 2, 200),
+        (8, 8, 4, 100),
+        (10, 3, 3, 200),
+        (9, 9, 4, 100),
     ];
     let mut total = 0;
     let mut finished = 0;
-    for (i, &(w, h, robots)) in shapes.iter().enumerate() {
-        for seed in 0..200u64 {
+    for (i, &(w, h, robots, count)) in shapes.iter().enumerate() {
+        for seed in 0..count {
             let seed = seed + 1000 * i as u64;
             let Ok(puzzle) = random_puzzle(w, h, robots, 3 + (seed % 4) as usize, seed) else {
                 continue;
@@ -427,7 +429,13 @@ mod property {
                 return Ok(());
             };
             let puzzle = puzzle.with_rules(Rules { ricochet, no_rebound });
-            let expected = solve("bfs", &puzzle);
+            // Most cases take a millisecond; a rare one with five robots and no solution has
+            // breadth-first search walk millions of states, and is left out after 2 s rather
+            // than costing the suite up to 20 s.
+            let expected = solve_within("bfs", &puzzle, 2);
+            if matches!(expected, Outcome::TimeLimit | Outcome::MemoryLimit) {
+                return Ok(());
+            }
             let fast = solver::run(
                 "fast",
                 &puzzle,
@@ -442,7 +450,6 @@ mod property {
                     prop_assert_eq!(a.len(), b.len(), "bfs {:?} but fast {:?}", a, b);
                 }
                 (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => {}
-                (Outcome::TimeLimit | Outcome::MemoryLimit, _) => {}
                 _ => prop_assert!(false, "bfs {:?} but fast {:?}", expected, fast),
             }
         }

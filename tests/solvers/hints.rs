@@ -31,19 +31,26 @@ fn cancelled() -> Limits {
 
 /// The first solution of the whole sorted listing (`None`: the puzzle has none).
 fn listing_first(puzzle: &Puzzle) -> Option<Vec<Move>> {
+    listing_first_within(puzzle, &limits()).expect("the listing stopped on its limits")
+}
+
+/// [`listing_first`] within `limits`; `None` when the listing stopped on them.
+fn listing_first_within(puzzle: &Puzzle, limits: &Limits) -> Option<Option<Vec<Move>>> {
     let enumeration = all_solutions::enumerate(
         "bfs",
         puzzle,
         &SolverOptions::default(),
         // The listing keeps the best of all the solutions, whatever the cap.
         1,
-        &limits(),
+        limits,
         &mut NoProbe,
     )
     .unwrap();
     assert!(enumeration.listing.rejected.is_empty());
-    assert!(enumeration.listing.stopped.is_none());
-    enumeration.listing.solutions.first().cloned()
+    if enumeration.listing.stopped.is_some() {
+        return None;
+    }
+    Some(enumeration.listing.solutions.first().cloned())
 }
 
 fn run(solver: &str, puzzle: &Puzzle) -> Report {
@@ -82,7 +89,13 @@ mod property {
                 return Ok(());
             };
             let puzzle = puzzle.with_rules(Rules { ricochet, no_rebound });
-            let expected = listing_first(&puzzle);
+            // Almost every case takes milliseconds; a rare one (five robots, no solution) has
+            // the listing walk millions of states, and is left out after 2 s rather than
+            // costing the suite half a minute.
+            let quick = Limits { time: Some(Duration::from_secs(2)), ..Limits::default() };
+            let Some(expected) = listing_first_within(&puzzle, &quick) else {
+                return Ok(());
+            };
             // Under the ricochet rule on the tiniest boards the listing can find nothing where
             // `fast` finds a solution (1x2, one robot); that disagreement is the listing's, and
             // the hint reads the listing under that rule, so such cases say nothing here.
@@ -102,7 +115,13 @@ mod property {
                     "{:?}", hint
                 ),
             }
-            let Outcome::Solved { moves } = run("bfs", &puzzle).outcome else {
+            // With no solution there is no other answer to start from, and breadth-first
+            // search would only walk the states the listing walked.
+            if expected.is_none() {
+                return Ok(());
+            }
+            let bfs = solver::run("bfs", &puzzle, &SolverOptions::default(), &quick, &mut NoProbe);
+            let Ok(Report { outcome: Outcome::Solved { moves }, .. }) = bfs else {
                 return Ok(());
             };
             let first = first_optimal(&puzzle, &moves, Some(threads), &limits(), &mut NoProbe);

@@ -162,7 +162,7 @@ struct Budget {
 const STRICT: Budget = Budget {
     truth: 5_000,
     optimal: 20_000,
-    quick: 50,
+    quick: 10,
     deepening: None,
 };
 
@@ -265,18 +265,21 @@ fn every_solver_agrees_with_bfs_on_random_small_boards() {
 
 #[test]
 fn every_solver_agrees_with_bfs_on_the_largest_and_narrowest_boards() {
-    // (width, height, robots, one wall per this many cells, seeds)
-    let shapes: [(u16, u16, usize, usize, u64); 6] = [
-        (64, 64, 2, 8, 10),
-        (64, 64, 1, 6, 4),
-        (64, 64, 3, 3, 4),
-        (64, 2, 4, 3, 10),
-        (1, 40, 3, 3, 4),
-        (40, 1, 2, 3, 4),
+    // (width, height, robots, one wall per this many cells, seeds). The seeds are those whose
+    // puzzles breadth-first search finishes in well under its second: the ones it does not
+    // finish are skipped by the check anyway, after waiting out that second, and the largest
+    // boards it does finish are the point of this test.
+    let shapes: [(u16, u16, usize, usize, &[u64]); 6] = [
+        (64, 64, 2, 8, &[3, 4, 5, 6, 7]),
+        (64, 64, 1, 6, &[0, 1, 2, 3]),
+        (64, 64, 3, 3, &[1, 3]),
+        (64, 2, 4, 3, &[0, 1, 2, 3, 4, 6, 7, 9]),
+        (1, 40, 3, 3, &[0, 1, 2, 3]),
+        (40, 1, 2, 3, &[0, 1, 2, 3]),
     ];
     let mut tally = Tally::default();
-    for (i, &(w, h, robots, wall_every, count)) in shapes.iter().enumerate() {
-        for seed in 0..count {
+    for (i, &(w, h, robots, wall_every, seeds)) in shapes.iter().enumerate() {
+        for &seed in seeds {
             let seed = seed + 20_000 * i as u64;
             let Ok(puzzle) = random_puzzle(w, h, robots, wall_every, seed) else {
                 continue;
@@ -285,14 +288,14 @@ fn every_solver_agrees_with_bfs_on_the_largest_and_narrowest_boards() {
             let budget = Budget {
                 truth: 1_000,
                 optimal: 20_000,
-                quick: 50,
+                quick: 20,
                 deepening: Some(1_000),
             };
             check(&puzzle, &what, budget, &mut tally);
         }
     }
     eprintln!("{tally:?}");
-    // Breadth-first search runs out of time on some 64x64 boards; most finish.
+    // A slow machine may make breadth-first search skip one or two; most finish.
     assert!(tally.checked >= 20, "{tally:?}");
     tally.assert_non_optimal_checked();
 }
@@ -309,14 +312,16 @@ fn every_solver_agrees_with_bfs_on_random_standard_games() {
             &mut tally,
         );
     }
-    for seed in 0..30 {
+    // Breadth-first search does not finish these three five-robot games in its 2 s; each
+    // would cost those 2 s to be skipped.
+    for seed in (0..30).filter(|seed| ![19, 21, 25].contains(seed)) {
         let (puzzle, _) = random_game(1_000 + seed, 5).unwrap();
         let what = format!("five robots seed {}", 1_000 + seed);
         check(&puzzle, &what, STANDARD, &mut tally);
     }
     eprintln!("{tally:?}");
     tally.assert_non_optimal_checked();
-    assert!(tally.checked >= 90, "{tally:?}");
+    assert!(tally.checked >= 87, "{tally:?}");
 }
 
 #[test]

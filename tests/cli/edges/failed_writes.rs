@@ -185,13 +185,13 @@ fn a_memory_limit_bounds_what_the_process_holds() {
         "--solver",
         "astar",
         "--memory-limit",
-        "256",
+        "128",
         "--json",
     ]);
     assert_eq!(code, 3, "{err}");
     assert!(out.contains(r#""outcome":"memory-limit""#), "{out}");
     let peak = children_peak_bytes();
-    assert!(peak <= 256 << 20, "astar held {} KiB", peak >> 10);
+    assert!(peak <= 128 << 20, "astar held {} KiB", peak >> 10);
     // A limit below what the program holds before searching is refused by name.
     let (code, _, err) = run(&["solve", "boards/real-21.ron", "--memory-limit", "1"]);
     assert_eq!(code, 2, "{err}");
