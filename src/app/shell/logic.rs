@@ -191,6 +191,21 @@ impl RicochetApp {
         }
     }
 
+    /// Switches egui's own animations (a scroll bar fading in, a header opening) off while a
+    /// run is going, and back on after. Under a software renderer each animated frame takes
+    /// a core from the solver for tens of milliseconds, and as a run's tables and rows
+    /// appeared its first half second drew eight such frames.
+    pub(in crate::app) fn still_while_running(&self, ctx: &egui::Context) {
+        let animation_time = if self.is_running() {
+            0.0
+        } else {
+            egui::Style::default().animation_time
+        };
+        if ctx.global_style().animation_time != animation_time {
+            ctx.all_styles_mut(|style| style.animation_time = animation_time);
+        }
+    }
+
     pub(in crate::app) fn animate(&mut self, ctx: &egui::Context) {
         let now = self.now();
         let speed = self.state.solver.playback_speed;
