@@ -54,6 +54,9 @@ pub(super) struct Seeker<'a, K: StateKey> {
     pub(super) moves_by_robot: [u32; MAX_ROBOTS],
     pub(super) changes: u32,
     pub(super) question: Question,
+    /// The most robot changes now: the question's, or less in a question of the fewest
+    /// changes once solutions have been found.
+    pub(super) budget_now: u32,
     pub(super) split: Option<usize>,
     /// The unit being searched.
     pub(super) unit: usize,
@@ -87,7 +90,9 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             question: Question {
                 set: 0,
                 budget: None,
+                fewest: false,
             },
+            budget_now: NEVER,
             split: None,
             unit: 0,
             countdown: POLL_INTERVAL,
@@ -103,6 +108,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             self.stored.insert(self.question.set, done);
         }
         self.question = question;
+        self.budget_now = question.budget.unwrap_or(NEVER);
         let start = self.puzzle.robot_cells();
         self.cells = [0; MAX_ROBOTS];
         self.cells[..start.len()].copy_from_slice(&start);
@@ -191,10 +197,10 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         (bound <= left).then_some(bound)
     }
 
-    /// The most robot changes of the question (`NEVER`: no budget).
+    /// The most robot changes now (`NEVER`: no budget).
     #[inline]
     pub(super) fn budget(&self) -> u32 {
-        self.question.budget.unwrap_or(NEVER)
+        self.budget_now
     }
 
     /// The fewest changes the rest of a solution needs for the robots of the set that have
@@ -252,7 +258,19 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             .flatten()
             .map(|last| Move::new(last.robot, last.dir.opposite()));
         let last_robot = self.path.last().map(|mv| mv.robot);
-        for robot in 0..n {
+        // A question of the fewest changes tries the robot that moved last first, so that
+        // solutions with few changes, which lower its budget, come early.
+        let first = if self.question.fewest {
+            last_robot.and_then(|color| self.colors.iter().position(|&c| c == color))
+        } else {
+            None
+        };
+        for i in 0..n {
+            let robot = match first {
+                Some(f) if i == 0 => f,
+                Some(f) if i <= f => i - 1,
+                _ => i,
+            };
             if self.question.set & (1 << robot) == 0 {
                 continue;
             }
@@ -261,11 +279,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 continue;
             }
             let change = u32::from(last_robot.is_some_and(|last| last != self.colors[robot]));
-            if self
-                .question
-                .budget
-                .is_some_and(|budget| self.changes + change > budget)
-            {
+            if self.question.budget.is_some() && self.changes + change > self.budget() {
                 if child(self, None, change) {
                     return true;
                 }
@@ -346,6 +360,8 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         shared.nodes.fetch_add(self.counted, Ordering::Relaxed);
         self.counted = 0;
         self.report_memory(shared);
+        // Another thread's solution may have lowered the budget.
+        self.budget_now = self.budget_now.min(shared.budget.load(Ordering::Relaxed));
         shared.stop.load(Ordering::Relaxed)
             || shared.first_found.load(Ordering::Relaxed) < self.unit
     }
@@ -358,10 +374,14 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         }
         let n = self.colors.len();
         if left == 0 {
-            return if self.puzzle.is_goal(&self.cells[..n]) {
-                Visit::Found
-            } else {
+            return if !self.puzzle.is_goal(&self.cells[..n]) {
                 Visit::Dead(NEVER)
+            } else if self.question.fewest {
+                self.offer_fewest(shared);
+                // Nothing more is needed from here; the budget is now below this solution.
+                Visit::Dead(0)
+            } else {
+                Visit::Found
             };
         }
         let Some(bound) = self.move_bound(left) else {
@@ -436,6 +456,20 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             }
         }
         Visit::Dead(needs)
+    }
+
+    /// Keeps the path as the solution with the fewest changes, when it has fewer than any
+    /// found before, and lowers every thread's budget below it.
+    #[cold]
+    fn offer_fewest(&mut self, shared: &Shared) {
+        let changes = self.changes;
+        let mut fewest = shared.fewest.lock().unwrap_or_else(|e| e.into_inner());
+        if fewest.as_ref().is_none_or(|(known, _)| changes < *known) {
+            *fewest = Some((changes, self.path.clone()));
+        }
+        let below = changes.saturating_sub(1);
+        shared.budget.fetch_min(below, Ordering::Relaxed);
+        self.budget_now = self.budget_now.min(below);
     }
 
     /// The cell of the robot that moved last (`u16::MAX` before any move).
