@@ -353,6 +353,24 @@ mod tests {
         assert!(found.is_empty(), "import cycles: {found:#?}");
     }
 
+    // A file a reader can hold in mind: none of the sources or tests is over 700 lines.
+    #[test]
+    fn no_source_file_is_over_700_lines() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = BTreeSet::new();
+        source_files(&root.join("src"), &mut files);
+        source_files(&root.join("tests"), &mut files);
+        source_files(&root.join("examples"), &mut files);
+        let long: Vec<String> = files
+            .iter()
+            .filter_map(|file| {
+                let lines = std::fs::read_to_string(file).unwrap().lines().count();
+                (lines > 700).then(|| format!("{} ({lines} lines)", file.display()))
+            })
+            .collect();
+        assert!(long.is_empty(), "files over 700 lines: {long:#?}");
+    }
+
     // The cycle finder itself: a loop of three is named whole, a chain is not a loop.
     #[test]
     fn the_cycle_finder_names_every_file_of_a_loop() {
