@@ -158,7 +158,7 @@ mod node;
 mod one_to_spare;
 mod parallel;
 mod reachability;
-mod regions;
+pub(crate) mod regions;
 mod setup;
 mod swaps;
 pub mod table;

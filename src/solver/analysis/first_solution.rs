@@ -26,17 +26,23 @@
 //!    impossible in 444 million nodes, where asking 9, 8, 7 and 6 in the listing's order took
 //!    684 million.
 //!
-//! Each question is a depth-first search at exactly `d` moves with the listing's cuts (the
-//! minimum-move bound, no move straight back, a table of dead states), which never cut a
-//! solution; under a change budget a node is also cut when the robots of the set that have not
-//! moved yet would need more changes than are left (each must move, and each first move after
-//! another robot's is a change). A subtree searched whole reports the fewest changes its
-//! solutions need, as far as it proved (its children's, plus each child's own change; none
-//! when no budget cut anything in it). Dead states are remembered per set: with no solution at
-//! all, per number of moves left (as in the listing); otherwise per moves left and robot that
-//! moved last (told apart by its cell, since helpers that swap cells share a key), as the
-//! fewest changes proved. Both are facts about the state alone, so the tables of one question
-//! serve the later questions of the same set.
+//! Each question is a depth-first search at exactly `d` moves with cuts that never cut an
+//! optimal solution: the minimum-move bound, no move straight back, and `fast`'s rules for
+//! helper moves that cannot matter with one or two moves to spare (see `spare`). Under a change
+//! budget a node is also cut when the robots of the set that have not moved yet would need more
+//! changes than are left (each must move, and each first move after another robot's is a
+//! change). A subtree searched whole reports the fewest changes its solutions need, as far as
+//! it proved (its children's, plus each child's own change; none when no budget cut anything
+//! in it).
+//!
+//! **What a thread remembers**, per set and per state (see `seeker::Seeker`): the numbers of
+//! moves left with which it has no solution (as in the listing); the most moves left it was
+//! reached with, since a state reached again with fewer has no solution (with the earlier
+//! path, that would be one shorter than the optimum); and, for that number, the fewest changes
+//! proved per robot that moved last (told apart by its cell, since helpers that swap cells
+//! share a key) and whichever moved last. All are facts about the state alone, so the tables
+//! of one question serve the later questions of the same set. On hansel-24, the worst case
+//! found, these took the level-4 hint from 132 s to 52-56 s (26x a solve).
 //!
 //! **On every core.** Each question's search is cut at [`SPLIT_DEPTH`] moves into work units,
 //! in the order their moves are tried, which the threads take in turn. The answer is the
@@ -46,11 +52,14 @@
 //! flag, which they look at every `POLL_INTERVAL` nodes.
 
 mod seeker;
+mod spare;
 
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
+use crate::solver::fast::regions::CellSets;
 use crate::solver::key::{KeyLayout, StateKey, with_key_width};
 use crate::solver::min_moves::min_moves;
+use crate::solver::stops::StopTables;
 use crate::solver::{Limits, Probe, Search, Stop};
 use seeker::Seeker;
 use std::sync::Mutex;
@@ -113,8 +122,13 @@ pub fn first_optimal<P: Probe>(
         .max(1);
     let mut search = Search::new(probe, limits);
     search.threads = threads;
+    // The cell sets of the rules for helper moves that cannot matter; they need a target robot.
+    let sets = puzzle
+        .active_robot()
+        .map(|_| CellSets::new(&StopTables::new(puzzle.board(), puzzle.goal_cell())));
     let solution = with_key_width!(puzzle, |layout, Key| {
-        let mut finder = Finder::<Key, P>::new(puzzle, layout, known, threads, &mut search);
+        let mut finder =
+            Finder::<Key, P>::new(puzzle, layout, known, threads, sets.as_ref(), &mut search);
         finder.find()
     });
     let solution = solution.and_then(|moves| match puzzle.replay(&moves) {
@@ -196,6 +210,7 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         layout: KeyLayout,
         known: &'a [Move],
         threads: usize,
+        sets: Option<&'a CellSets>,
         search: &'s mut Search<'p, P>,
     ) -> Self {
         let tables = MoveTables::new(puzzle.board());
@@ -206,7 +221,7 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
             depth: known.len() as u32,
             search,
             seekers: (0..threads)
-                .map(|_| Seeker::new(puzzle, layout, tables.clone(), bound.clone()))
+                .map(|_| Seeker::new(puzzle, layout, tables.clone(), bound.clone(), sets))
                 .collect(),
             shared: Shared {
                 stop: AtomicBool::new(false),

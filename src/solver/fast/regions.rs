@@ -9,7 +9,7 @@ use crate::solver::stops::StopTables;
 /// Cell sets (`words` words per cell) for skipping helper moves before the last moves. A
 /// search fetches them once per node with [`Setup::cell_sets`](super::setup::Setup::cell_sets).
 #[derive(Clone, Debug)]
-pub(super) struct CellSets {
+pub(crate) struct CellSets {
     words: usize,
     /// Per cell `c`, the cells whose occupation can change whether a robot at `c` reaches the
     /// target with every move lowering its rook bound (see [`last_moves_regions`]).

@@ -1,9 +1,11 @@
 //! One thread's search for the first optimal solution: a depth-first search of one set of
 //! robots, with the dead states it has proved.
 
+use super::spare::SpareRule;
 use super::{MAX_TABLE_DEPTH, POLL_INTERVAL, Question, Shared, Unit};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use crate::solver::fast::regions::CellSets;
 use crate::solver::key::{KeyLayout, StateKey};
 use crate::solver::min_moves::UNREACHABLE;
 use rustc_hash::FxHashMap;
@@ -12,11 +14,70 @@ use std::sync::atomic::Ordering;
 /// The dead states of one set of robots, as one thread searched them.
 #[derive(Default)]
 pub(super) struct DeadStates<K> {
-    /// Per state, a bit for each number of moves left with which it has no solution.
-    pub(super) any: FxHashMap<K, u64>,
-    /// Per state, moves left and the cell of the robot that moved last: the fewest robot
-    /// changes any solution from it needs, as far as a search has proved.
-    pub(super) within: FxHashMap<(K, u16, u8), u8>,
+    /// What the thread knows of each state it reached.
+    pub(super) states: FxHashMap<K, Seen>,
+}
+
+/// What one thread knows of a state.
+///
+/// A state reached before with more moves left has no solution with fewer: with the earlier
+/// path, that would be a solution shorter than the optimum (when long enough to count). So
+/// only the most moves left it was reached with are ever searched again, and the fewest
+/// changes are kept for that number alone.
+#[derive(Clone, Copy)]
+pub(super) struct Seen {
+    /// A bit for each number of moves left with which it has no solution.
+    pub(super) dead: u64,
+    /// The most moves left with which it was reached.
+    pub(super) reached: u8,
+    /// With `reached` moves left, the fewest robot changes any solution from it needs
+    /// whichever robot moved last, the first move's own change not counted, as far as a
+    /// search has proved.
+    pub(super) free: u8,
+    /// With `reached` moves left, per cell of the robot that moved last, the fewest robot
+    /// changes any solution from it needs, as far as a search has proved (cell [`EMPTY`]:
+    /// unused). The cell tells the robot apart where helpers that swap cells share a key.
+    pub(super) after: [(Cell, u8); MAX_ROBOTS],
+}
+
+/// The cell of an unused slot of [`Seen::after`]: no robot stands there.
+const EMPTY: Cell = Cell::MAX - 1;
+
+impl Default for Seen {
+    fn default() -> Self {
+        Seen {
+            dead: 0,
+            reached: 0,
+            free: 0,
+            after: [(EMPTY, 0); MAX_ROBOTS],
+        }
+    }
+}
+
+impl Seen {
+    /// The fewest changes proved after the robot at `last_cell` moved, with `reached` moves
+    /// left.
+    fn proved_after(&self, last_cell: Cell) -> u32 {
+        self.after
+            .iter()
+            .find(|(cell, _)| *cell == last_cell)
+            .map_or(0, |&(_, needs)| u32::from(needs))
+    }
+
+    /// Keeps `needs` as proved after the robot at `last_cell` moved, with `reached` moves
+    /// left.
+    fn prove_after(&mut self, last_cell: Cell, needs: u32) {
+        let needs = u8::try_from(needs).unwrap_or(u8::MAX);
+        // A set has at most `MAX_ROBOTS` robots, so a slot is found: its own or an unused one.
+        if let Some(slot) = self
+            .after
+            .iter_mut()
+            .find(|(cell, _)| *cell == last_cell || *cell == EMPTY)
+        {
+            slot.0 = last_cell;
+            slot.1 = slot.1.max(needs);
+        }
+    }
 }
 
 /// What a unit's search says.
@@ -39,6 +100,8 @@ pub(super) struct Seeker<'a, K: StateKey> {
     pub(super) layout: KeyLayout,
     pub(super) tables: MoveTables,
     pub(super) bound: Vec<u16>,
+    /// The cell sets of `fast`'s rules for helper moves that cannot matter.
+    pub(super) sets: Option<&'a CellSets>,
     pub(super) colors: Vec<RobotColor>,
     pub(super) no_rebound: bool,
     pub(super) min_len: usize,
@@ -70,12 +133,14 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         layout: KeyLayout,
         tables: MoveTables,
         bound: Vec<u16>,
+        sets: Option<&'a CellSets>,
     ) -> Self {
         Seeker {
             puzzle,
             layout,
             tables,
             bound,
+            sets,
             colors: puzzle.robots().iter().map(|r| r.color).collect(),
             no_rebound: puzzle.rules().no_rebound,
             min_len: puzzle.rules().min_solution_len(),
@@ -265,13 +330,30 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         } else {
             None
         };
+        // Helper moves that cannot matter near the leaves; the rules need the target robot
+        // among the robots that move.
+        let active = self
+            .puzzle
+            .active_robot()
+            .filter(|&a| self.question.set & (1 << a) != 0);
+        let rule = SpareRule::at(
+            self.sets,
+            &self.cells[..n],
+            active,
+            self.path.len() as u32,
+            left,
+            bound,
+            self.min_len as u32,
+        );
         for i in 0..n {
             let robot = match first {
                 Some(f) if i == 0 => f,
                 Some(f) if i <= f => i - 1,
                 _ => i,
             };
-            if self.question.set & (1 << robot) == 0 {
+            if self.question.set & (1 << robot) == 0
+                || rule.skips_robot(robot, self.cells[robot], active)
+            {
                 continue;
             }
             // With no move to spare, only a robot that can take the goal in time may move.
@@ -294,7 +376,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 }
                 let from = self.cells[robot];
                 let to = self.tables.slide(&self.cells[..n], robot, dir);
-                if to == from {
+                if to == from || rule.skips_move(&self.cells[..n], robot, active, from, to) {
                     continue;
                 }
                 let previous_dir = self.last_dir[robot];
@@ -396,23 +478,40 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         let last_cell = self.last_cell();
         let remaining = self.budget().saturating_sub(self.changes);
         if let Some(key) = key {
-            let tables = &self.dead;
-            if tables
-                .any
-                .get(&key)
-                .is_some_and(|bits| bits & (1 << left) != 0)
-            {
+            let depth = self.path.len() as u32;
+            let min_len = self.min_len as u32;
+            let seen = self.dead.states.entry(key).or_default();
+            if seen.dead & (1 << left) != 0 {
                 return Visit::Dead(NEVER);
             }
-            if self.question.budget.is_some()
-                && let Some(&needs) = tables.within.get(&(key, last_cell, left as u8))
-                && u32::from(needs) > remaining
-            {
-                return Visit::Dead(u32::from(needs));
+            // Reached before with more moves left: no solution with this many (see `Seen`).
+            let reached = u32::from(seen.reached);
+            if left < reached && depth + left - reached + left >= min_len {
+                return Visit::Dead(NEVER);
+            }
+            if left > reached {
+                *seen = Seen {
+                    dead: seen.dead,
+                    reached: left as u8,
+                    ..Seen::default()
+                };
+            }
+            if self.question.budget.is_some() && left == u32::from(seen.reached) {
+                // The robot that moved last first; the bound for any robot when that is not
+                // enough.
+                let mut needs = seen.proved_after(last_cell);
+                if needs <= remaining {
+                    needs = needs.max(u32::from(seen.free));
+                }
+                if needs > remaining {
+                    return Visit::Dead(needs);
+                }
             }
         }
-        // The fewest changes the children proved they need, each with its own move's.
+        // The fewest changes the children proved they need, each with its own move's; and
+        // without it, for the robot that moved last unknown.
         let mut needs = NEVER;
+        let mut free = NEVER;
         let mut cut = false;
         let found = self.for_each_move(left, bound, |seeker, left, change| {
             let child = match left {
@@ -424,6 +523,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 Visit::Found => true,
                 Visit::Dead(child_needs) => {
                     needs = needs.min(child_needs.saturating_add(change));
+                    free = free.min(child_needs);
                     false
                 }
                 Visit::Cut => {
@@ -439,19 +539,15 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             return Visit::Found;
         }
         if let Some(key) = key {
-            let tables = &mut self.dead;
+            let seen = self.dead.states.entry(key).or_default();
             if needs == NEVER {
                 // Dead with no change counted: dead with any budget.
-                *tables.any.entry(key).or_insert(0) |= 1 << left;
-            } else {
-                let known = tables
-                    .within
-                    .entry((key, last_cell, left as u8))
-                    .or_insert(0);
-                *known = (*known).max(u8::try_from(needs).unwrap_or(u8::MAX));
+                seen.dead |= 1 << left;
+            } else if u32::from(seen.reached) == left {
+                seen.prove_after(last_cell, needs);
+                seen.free = seen.free.max(u8::try_from(free).unwrap_or(u8::MAX));
             }
-            let entries = tables.any.len() + tables.within.len();
-            if entries.is_multiple_of(4096) {
+            if self.dead.states.len().is_multiple_of(4096) {
                 self.report_memory(shared);
             }
         }
@@ -484,10 +580,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
     pub(super) fn report_memory(&mut self, shared: &Shared) {
         let bytes: usize = std::iter::once(&self.dead)
             .chain(self.stored.values())
-            .map(|tables| {
-                tables.any.capacity() * (std::mem::size_of::<(K, u64)>() + 1)
-                    + tables.within.capacity() * (std::mem::size_of::<((K, u16, u8), u8)>() + 1)
-            })
+            .map(|tables| tables.states.capacity() * (std::mem::size_of::<(K, Seen)>() + 1))
             .sum();
         if bytes > self.reported_bytes {
             shared
