@@ -85,11 +85,12 @@
 //! moves left only the robots whose own bound equals it move.
 //!
 //! The parts, one concern each: `setup` (what every thread reads), `driver` (the iterations and
-//! the table's growth), `parallel` (work units for every core), `control` (how a thread is
-//! stopped), `worker` (one thread's state, slides and keys), `node` (the search of one node),
-//! `last_moves` (the exact search of the last moves), the pruning rules `swaps`,
-//! `one_to_spare` and `two_to_spare`, the blocker bound (`blockers`), the per-cell tables
-//! built before a search (`cell_tables`), the cell sets they read (`regions`), the work units (`units`), the table ([`table`]) and the reachability proof
+//! the table's growth), `gather` (every optimal solution at once, as a graph, `solution_graph`), `parallel` (work
+//! units for every core), `control` (how a thread is stopped), `worker` (one thread's state,
+//! slides and keys), `node` (the search of one node), `last_moves` (the exact search of the
+//! last moves), the pruning rules `swaps`, `one_to_spare` and `two_to_spare`, the blocker bound
+//! (`blockers`), the per-cell tables built before a search (`cell_tables`), the cell sets they
+//! read (`regions`), the work units (`units`), the table ([`table`]) and the reachability proof
 //! (`reachability`).
 //!
 //! **Measured and left out**, so the next change starts from what is known (node counts are
@@ -153,6 +154,7 @@ mod blockers;
 mod cell_tables;
 mod control;
 mod driver;
+pub(crate) mod gather;
 mod last_moves;
 mod node;
 mod one_to_spare;
@@ -160,6 +162,7 @@ mod parallel;
 mod reachability;
 pub(crate) mod regions;
 mod setup;
+pub(crate) mod solution_graph;
 mod swaps;
 pub mod table;
 #[cfg(test)]

@@ -7,7 +7,7 @@ use ricochet_lab::model::formats::load_source;
 use ricochet_lab::model::random::random_puzzle;
 use ricochet_lab::model::{Move, Pos, Puzzle, RobotColor, Rules, format_moves, parse_moves};
 use ricochet_lab::solver::analysis::all_solutions;
-use ricochet_lab::solver::analysis::first_solution::first_optimal;
+use ricochet_lab::solver::analysis::first_solution::{first_optimal, first_optimal_from_graph};
 use ricochet_lab::solver::analysis::hints::{self, Hint, HintLevel};
 use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, Report, SolverOptions, Stop};
 use std::sync::Arc;
@@ -125,7 +125,10 @@ mod property {
                 return Ok(());
             };
             let first = first_optimal(&puzzle, &moves, Some(threads), &limits(), &mut NoProbe);
-            prop_assert_eq!(first.solution.ok(), expected);
+            prop_assert_eq!(first.solution.ok(), expected.clone());
+            // The graph of every optimal solution gives the same answer.
+            let graph = first_optimal_from_graph(&puzzle, &moves, Some(threads), &limits(), &mut NoProbe);
+            prop_assert_eq!(graph.solution.ok(), expected);
         }
     }
 }

@@ -41,8 +41,20 @@
 //! path, that would be one shorter than the optimum); and, for that number, the fewest changes
 //! proved per robot that moved last (told apart by its cell, since helpers that swap cells
 //! share a key) and whichever moved last. All are facts about the state alone, so the tables
-//! of one question serve the later questions of the same set. On hansel-24, the worst case
-//! found, these took the level-4 hint from 132 s to 52-56 s (26x a solve).
+//! of one question serve the later questions of the same set.
+//!
+//! **The graph, past a budget.** Questions whose proofs are long (robot sets and change budgets
+//! that have no solution) can cost far more than a solve: on hansel-24 over 200 million nodes.
+//! Once the questions pass `QUESTION_BUDGET` (24 million) nodes they are dropped and `fast`
+//! gathers the graph of every optimal solution instead (see `crate::solver::fast::gather`): the
+//! states on optimal solutions and the moves between them, from the iterations below the
+//! optimum and one exhaustive iteration at it, whatever the number of solutions. The graph is
+//! small (324 to 3,345 states on real-21, real-21 with blue moved west, hardest-25 and
+//! fogleman-22, for 80,294 to 454 million solutions), so the first solution is read from it
+//! exactly: per set of robots, the fewest changes from each state after each robot (from the
+//! goal up), then move by move the first move that keeps them. On hansel-24 this took the
+//! level-4 hint from 52-56 s to about 11 s; [`first_optimal_from_graph`] reads the graph alone,
+//! for cross-checks.
 //!
 //! **On every core.** Each question's search is cut at [`SPLIT_DEPTH`] moves into work units,
 //! in the order their moves are tried, which the threads take in turn. The answer is the
@@ -51,11 +63,13 @@
 //! search: it polls the limits and the probe every millisecond and stops the threads through a
 //! flag, which they look at every `POLL_INTERVAL` nodes.
 
+mod graph;
 mod seeker;
 mod spare;
 
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
+use crate::solver::fast::gather::solution_graph;
 use crate::solver::fast::regions::CellSets;
 use crate::solver::key::{KeyLayout, StateKey, with_key_width};
 use crate::solver::min_moves::min_moves;
@@ -74,6 +88,12 @@ const POLL_INTERVAL: u32 = 1 << 12;
 
 /// How often the calling thread polls the limits and the probe while the threads search.
 const MAIN_POLL: Duration = Duration::from_millis(1);
+
+/// The nodes the questions may take before the graph of every optimal solution is gathered
+/// instead. The questions answer the reference puzzles in 0.6-15 million nodes (0.1-2.7 s on
+/// two threads), but on positions such as hansel-24, whose robot sets and changes take long to
+/// prove impossible, they take over 200 million, where the graph costs about one solve.
+const QUESTION_BUDGET: u64 = 24_000_000;
 
 /// The most moves left that the dead-state tables record (one bit per count in a word).
 const MAX_TABLE_DEPTH: u32 = 63;
@@ -117,6 +137,39 @@ pub fn first_optimal<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> FirstSolution {
+    first_by(Strategy::Questions, puzzle, known, threads, limits, probe)
+}
+
+/// [`first_optimal`] read from the graph of every optimal solution alone, without asking the
+/// questions first: the same answer, at the cost of one exhaustive iteration. For
+/// cross-checks, and to time the two ways against each other.
+pub fn first_optimal_from_graph<P: Probe>(
+    puzzle: &Puzzle,
+    known: &[Move],
+    threads: Option<usize>,
+    limits: &Limits,
+    probe: &mut P,
+) -> FirstSolution {
+    first_by(Strategy::Graph, puzzle, known, threads, limits, probe)
+}
+
+/// How the first solution is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strategy {
+    /// The questions, then the graph if they pass [`QUESTION_BUDGET`] nodes.
+    Questions,
+    /// The graph alone.
+    Graph,
+}
+
+fn first_by<P: Probe>(
+    strategy: Strategy,
+    puzzle: &Puzzle,
+    known: &[Move],
+    threads: Option<usize>,
+    limits: &Limits,
+    probe: &mut P,
+) -> FirstSolution {
     let threads = threads
         .unwrap_or_else(crate::solver::fast::available_threads)
         .max(1);
@@ -129,6 +182,7 @@ pub fn first_optimal<P: Probe>(
     let solution = with_key_width!(puzzle, |layout, Key| {
         let mut finder =
             Finder::<Key, P>::new(puzzle, layout, known, threads, sets.as_ref(), &mut search);
+        finder.strategy = strategy;
         finder.find()
     });
     let solution = solution.and_then(|moves| match puzzle.replay(&moves) {
@@ -181,6 +235,11 @@ struct Finder<'a, 's, 'p, K: StateKey, P: Probe> {
     /// One seeker per thread, each with its own tables.
     seekers: Vec<Seeker<'a, K>>,
     shared: Shared,
+    strategy: Strategy,
+    /// The search's node count when the questions began.
+    budget_from: u64,
+    /// Whether the questions were stopped for passing [`QUESTION_BUDGET`].
+    over_budget: bool,
 }
 
 /// What the threads of one question share.
@@ -233,11 +292,14 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
                 budget: AtomicU32::new(u32::MAX),
                 fewest: Mutex::new(None),
             },
+            strategy: Strategy::Questions,
+            budget_from: 0,
+            over_budget: false,
         }
     }
 
     /// The two phases of the module documentation.
-    fn find(&mut self) -> Result<Vec<Move>, FirstError> {
+    fn ask_questions(&mut self) -> Result<Vec<Move>, FirstError> {
         let n = self.puzzle.robots().len();
         let known_set = set_of(self.known, self.puzzle);
         let known_robots = known_set.count_ones();
@@ -315,6 +377,37 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         })
     }
 
+    /// The questions, and the graph of every optimal solution when they pass their budget.
+    fn find(&mut self) -> Result<Vec<Move>, FirstError> {
+        if let Strategy::Graph = self.strategy {
+            return self.read_graph();
+        }
+        self.budget_from = self.search.nodes;
+        match self.ask_questions() {
+            Err(FirstError::Stopped(Stop::Cancelled)) if self.over_budget => self.read_graph(),
+            answer => answer,
+        }
+    }
+
+    /// Gathers the graph of every optimal solution and reads the first solution in the
+    /// listing's order from it.
+    fn read_graph(&mut self) -> Result<Vec<Move>, FirstError> {
+        if self.depth == 0 {
+            // The goal is taken already: the empty solution is the only one.
+            return Ok(Vec::new());
+        }
+        let threads = self.seekers.len();
+        // The questions' tables are of no more use.
+        for seeker in &mut self.seekers {
+            seeker.keep_only(|_| false);
+            seeker.stored.shrink_to_fit();
+            seeker.dead.states.shrink_to_fit();
+        }
+        let graph = solution_graph(self.puzzle, self.depth, threads, self.search)
+            .map_err(FirstError::Stopped)?;
+        graph::first_in_order(&graph, self.puzzle).ok_or(FirstError::NoneOfLength(self.depth))
+    }
+
     /// Each set's first solution, in the order moves are tried, with at most `budget` robot
     /// changes, for the sets that have one.
     fn ask_every_set(
@@ -364,6 +457,8 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         *shared.fewest.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let units = &units;
         let search = &mut *self.search;
+        let budget_end = self.budget_from.saturating_add(QUESTION_BUDGET);
+        let over_budget = &mut self.over_budget;
         let (stopped, threads) = std::thread::scope(|scope| {
             let mut running = Vec::new();
             for seeker in &mut self.seekers {
@@ -386,6 +481,12 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
                 {
                     shared.stop.store(true, Ordering::Relaxed);
                     stopped = Some(stop);
+                }
+                // Past the budget, the graph costs less than going on (see the module notes).
+                if stopped.is_none() && search.nodes > budget_end {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    *over_budget = true;
+                    stopped = Some(Stop::Cancelled);
                 }
                 std::thread::sleep(MAIN_POLL);
             }

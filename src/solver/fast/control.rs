@@ -2,6 +2,7 @@
 //! through the run's [`Search`], the others through the flags they share.
 
 use super::SHARED_CHECK_INTERVAL;
+use super::solution_graph::SolutionGraph;
 use super::units::Shared;
 use crate::solver::probe::Event;
 use crate::solver::profile::NodeProfile;
@@ -19,6 +20,13 @@ pub(super) enum Halt {
 
 /// How a thread is told to stop, and how it reports.
 pub(super) trait Control {
+    /// Whether the search gathers every solution into a graph (see `gather`) rather
+    /// than stopping at its first: known at compile time, so other searches pay nothing.
+    const GATHERS: bool = false;
+    /// The graph of solutions the search gathers into; `None` unless [`Control::GATHERS`].
+    fn graph(&mut self) -> Option<&mut SolutionGraph> {
+        None
+    }
     /// Counts a node; fails when the search must stop.
     fn tick(&mut self) -> Result<(), Halt>;
     /// Reports an event when someone listens (only the main thread has a probe).

@@ -49,7 +49,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
         end
     }
 
-    fn iterate<P: Probe>(
+    pub fn iterate<P: Probe>(
         &mut self,
         options: &SolverOptions,
         search: &mut Search<'_, P>,
@@ -140,7 +140,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
     }
 
     /// Grows the table when the last iterations made more entries than it holds.
-    fn grow_table<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
+    pub fn grow_table<P: Probe>(&mut self, search: &mut Search<'_, P>) -> Result<(), Stop> {
         let Some(new_bits) = grown_bucket_bits(
             self.table.bucket_bits(),
             self.table.capacity() as u64,

@@ -16,14 +16,19 @@ impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
         match self.setup.active {
             Some(a) => self.descend(a, depth, left),
             None => {
+                let mut found = false;
                 for robot in 0..self.setup.robots {
                     if self.setup.rook(self.cells[robot]) == left
                         && self.descend(robot, depth, left)?
                     {
-                        return Ok(true);
+                        // Gathering, every robot's last moves are kept.
+                        if !C::GATHERS {
+                            return Ok(true);
+                        }
+                        found = true;
                     }
                 }
-                Ok(false)
+                Ok(found)
             }
         }
     }
@@ -45,6 +50,13 @@ impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
             "descend starts at the robot's own bound"
         );
         let descents = setup.descents[usize::from(from.0)];
+        // Gathering: the state, for the moves kept from it, and whether any was.
+        let place = if C::GATHERS {
+            (self.place(), self.key())
+        } else {
+            Default::default()
+        };
+        let mut gathered = false;
         for dir in 0..4 {
             if descents & (1 << dir) == 0 || self.reverses(robot, dir) {
                 continue;
@@ -62,15 +74,24 @@ impl<C: Control, const NO_REBOUND: bool> Worker<'_, C, NO_REBOUND> {
             self.control.tick()?;
             self.node_event(depth + 1);
             // A bound of zero is the target itself.
-            let found = left == 1 || self.descend(robot, depth + 1, left - 1)?;
+            let found = if left == 1 {
+                self.keep_goal();
+                true
+            } else {
+                self.descend(robot, depth + 1, left - 1)?
+            };
             if found {
-                return Ok(true);
+                if !C::GATHERS {
+                    return Ok(true);
+                }
+                self.keep_edge(place, left, robot as u8, dir as u8);
+                gathered = true;
             }
             self.path.pop();
             self.set(robot, from);
             self.last_dirs[robot] = from_dir;
         }
-        Ok(false)
+        Ok(gathered)
     }
 }
 

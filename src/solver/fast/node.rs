@@ -98,6 +98,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             Verdict::Expand { bound } => bound,
         };
         self.counters.expanded += 1;
+        // Gathering, a state on a solution is searched once.
+        if self.gathered(left) {
+            return Ok(Visit::Found);
+        }
         // A parent that looked this node up has already recorded it in the table.
         if !stored && let Some(visit) = self.table_cut(depth, left) {
             return Ok(visit);
@@ -140,6 +144,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
     #[inline(always)]
     fn before_expanding(&mut self, depth: u32, left: u32) -> Result<Verdict, Halt> {
         if self.at_goal() && depth >= self.setup.min_len {
+            self.keep_goal();
             return Ok(Verdict::Settled(Visit::Found));
         }
         if left == 0 {
@@ -198,6 +203,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 self.counters.inserted += u64::from(new);
                 None
             }
+            Lookup::Hit { .. } if self.hit_may_be_solved(left) => None,
             Lookup::Hit { stored, older } => {
                 self.counters.hits += 1;
                 // A state searched earlier in this iteration adds nothing a deeper iteration
@@ -287,6 +293,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             return true;
         }
         if let Some((r, d)) = pruning.last
+            && !C::GATHERS
             && usize::from(r) != robot
             && k < self.rank(usize::from(r))
             && self.all_moves_commute(usize::from(r), usize::from(d), pruning.last_from, robot)
@@ -332,7 +339,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         }
         // Two moves of different robots that give the same state in either order are
         // searched in one order only: the earlier robot first.
-        if r != robot && k < self.rank(r) && self.commutes(r, d, pruning.last_from, robot, dir, to)
+        if !C::GATHERS && r != robot && k < self.rank(r) && self.commutes(r, d, pruning.last_from, robot, dir, to)
         {
             self.counters.swaps += 1;
             return true;
@@ -387,12 +394,26 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         left: u32,
     ) -> Result<Visit, Halt> {
         let mut needed = MAX_DEPTH + 1;
+        // Gathering: the state, for the moves kept from it, and whether any was.
+        let place = if C::GATHERS {
+            (self.place(), self.key())
+        } else {
+            Default::default()
+        };
+        let mut gathered = false;
         for child in &children.list {
             let robot = usize::from(child.robot);
             let from = (self.cells[robot], self.columns[robot]);
             let from_dir = self.last_dirs[robot];
             self.set(robot, (child.cell, child.column));
             self.set_last_dir(robot, usize::from(child.dir));
+            if C::GATHERS && self.gathered(left - 1) {
+                self.keep_edge(place, left, child.robot, child.dir);
+                gathered = true;
+                self.set(robot, from);
+                self.last_dirs[robot] = from_dir;
+                continue;
+            }
             if child.probed
                 && let Some(child_needs) =
                     self.child_table_hit(child, depth, left, from, from_dir)?
@@ -403,7 +424,12 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             self.path.push((child.robot, child.dir));
             let visit = self.node(depth + 1, left - 1, from.0, child.probed);
             if let Ok(Visit::Found) = visit {
-                return visit;
+                if !C::GATHERS {
+                    return visit;
+                }
+                // The child's search left the worker on the child.
+                self.keep_edge(place, left, child.robot, child.dir);
+                gathered = true;
             }
             self.path.pop();
             self.set(robot, from);
@@ -411,6 +437,9 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             if let Visit::Failed(child_needs) = visit? {
                 needed = needed.min(child_needs + 1);
             }
+        }
+        if gathered {
+            return Ok(Visit::Found);
         }
         Ok(Visit::Failed(needed))
     }
@@ -437,6 +466,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 self.counters.inserted += u64::from(new);
                 Ok(None)
             }
+            Lookup::Hit { .. } if self.hit_may_be_solved(left - 1) => Ok(None),
             Lookup::Hit { stored, older } => {
                 self.counters.nodes += 1;
                 self.counters.expanded += 1;
