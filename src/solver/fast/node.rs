@@ -98,10 +98,6 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             Verdict::Expand { bound } => bound,
         };
         self.counters.expanded += 1;
-        // Gathering, a state on a solution is searched once.
-        if self.gathered(left) {
-            return Ok(Visit::Found);
-        }
         // A parent that looked this node up has already recorded it in the table.
         if !stored && let Some(visit) = self.table_cut(depth, left) {
             return Ok(visit);
@@ -407,6 +403,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             let from_dir = self.last_dirs[robot];
             self.set(robot, (child.cell, child.column));
             self.set_last_dir(robot, usize::from(child.dir));
+            // Gathering, a state on a solution is searched once (the start never is one yet).
             if C::GATHERS && self.gathered(left - 1) {
                 self.keep_edge(place, left, child.robot, child.dir);
                 gathered = true;
