@@ -109,17 +109,7 @@ impl<const NO_REBOUND: bool> Driver<'_, NO_REBOUND> {
             };
             previous_nodes = counters.nodes;
             self.inserted += counters.inserted;
-            let stats = DepthStats {
-                depth,
-                nodes: counters.nodes,
-                inner: counters.expanded,
-                hits: counters.hits,
-                extra: vec![
-                    ("bound cuts", counters.bound_cuts),
-                    ("last-moves searches", counters.last_moves),
-                    ("swaps", counters.swaps),
-                ],
-            };
+            let stats = counters.depth_stats(depth);
             let needed = match result {
                 Err(stop) => return SearchEnd::Stopped(stop),
                 Ok(Ending::Found(path)) => {

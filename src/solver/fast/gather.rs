@@ -31,7 +31,7 @@ use super::table::Table;
 use super::worker::Worker;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Move, Puzzle};
-use crate::solver::probe::{DepthStats, Event};
+use crate::solver::probe::Event;
 use crate::solver::profile::NodeProfile;
 use crate::solver::{Probe, Search, SearchEnd, SolverOptions, Stop};
 
@@ -204,16 +204,7 @@ fn gather<P: Probe, const NO_REBOUND: bool>(
     let visit = worker.node(0, depth, u16::MAX, false);
     let graph = std::mem::take(&mut worker.control.graph);
     let counters = worker.counters;
-    search.finish_depth(DepthStats {
-        depth,
-        nodes: counters.nodes,
-        inner: counters.expanded,
-        hits: counters.hits,
-        extra: vec![
-            ("bound cuts", counters.bound_cuts),
-            ("last-moves searches", counters.last_moves),
-        ],
-    });
+    search.finish_depth(counters.depth_stats(depth));
     match visit {
         Ok(Visit::Found) => Ok(SolutionGraph {
             root,

@@ -7,7 +7,7 @@ use super::table::Table;
 use super::units::Unit;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Move};
-use crate::solver::probe::{Event, RobotCells};
+use crate::solver::probe::{DepthStats, Event, RobotCells};
 use crate::solver::profile::PrefixTally;
 use crate::solver::stops::{EAST, NORTH, SOUTH, WEST};
 
@@ -29,6 +29,21 @@ pub(super) struct Counters {
 }
 
 impl Counters {
+    /// The row of the iteration of `depth` in the per-depth statistics.
+    pub fn depth_stats(&self, depth: u32) -> DepthStats {
+        DepthStats {
+            depth,
+            nodes: self.nodes,
+            inner: self.expanded,
+            hits: self.hits,
+            extra: vec![
+                ("bound cuts", self.bound_cuts),
+                ("last-moves searches", self.last_moves),
+                ("swaps", self.swaps),
+            ],
+        }
+    }
+
     pub fn add(&mut self, other: &Counters) {
         self.nodes += other.nodes;
         self.expanded += other.expanded;
