@@ -22,11 +22,11 @@
 //! nodes for the whole run (iterations below included), 5-8 s on a 2-core machine.
 
 use super::INITIAL_BUCKET_BITS;
-use super::solution_graph::{Place, SolutionGraph};
 use super::control::{Control, Halt, MainControl, NoControl};
 use super::driver::Driver;
 use super::node::Visit;
 use super::setup::Setup;
+use super::solution_graph::{Place, SolutionGraph};
 use super::table::Table;
 use super::worker::Worker;
 use crate::model::puzzle::MAX_ROBOTS;
@@ -186,7 +186,9 @@ fn gather<P: Probe, const NO_REBOUND: bool>(
     match driver.iterate(&below, search) {
         SearchEnd::Stopped(stop) => return Err(stop),
         // A shorter solution, or none at all: `depth` was not the optimum.
-        SearchEnd::Found(_) | SearchEnd::Unsolvable(None) | SearchEnd::NotFound => return Ok(empty),
+        SearchEnd::Found(_) | SearchEnd::Unsolvable(None) | SearchEnd::NotFound => {
+            return Ok(empty);
+        }
         SearchEnd::Unsolvable(Some(_)) => {}
     }
     // The last iteration's growth, and the cell sets even when the search below was small.

@@ -335,7 +335,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         }
         // Two moves of different robots that give the same state in either order are
         // searched in one order only: the earlier robot first.
-        if !C::GATHERS && r != robot && k < self.rank(r) && self.commutes(r, d, pruning.last_from, robot, dir, to)
+        if !C::GATHERS
+            && r != robot
+            && k < self.rank(r)
+            && self.commutes(r, d, pruning.last_from, robot, dir, to)
         {
             self.counters.swaps += 1;
             return true;
