@@ -429,6 +429,19 @@ pub struct Search<'p, P: Probe> {
 #[derive(Default)]
 pub struct Retired(Vec<Box<dyn std::any::Any>>);
 
+impl Retired {
+    /// Takes the first of the tables that is a `T`, for a caller that knows what the solver
+    /// kept and has a use for it.
+    pub fn take<T: 'static>(&mut self) -> Option<T> {
+        let index = self.0.iter().position(|table| table.is::<T>())?;
+        self.0
+            .swap_remove(index)
+            .downcast::<T>()
+            .ok()
+            .map(|table| *table)
+    }
+}
+
 impl<'p, P: Probe> Search<'p, P> {
     /// Starts the clock.
     pub fn new(probe: &'p mut P, limits: &Limits) -> Search<'p, P> {

@@ -45,16 +45,23 @@
 //!
 //! **The graph, past a budget.** Questions whose proofs are long (robot sets and change budgets
 //! that have no solution) can cost far more than a solve: on hansel-24 over 200 million nodes.
-//! Once the questions pass `QUESTION_BUDGET` (24 million) nodes they are dropped and `fast`
-//! gathers the graph of every optimal solution instead (see `crate::solver::fast::gather`): the
-//! states on optimal solutions and the moves between them, from the iterations below the
-//! optimum and one exhaustive iteration at it, whatever the number of solutions. The graph is
-//! small (324 to 3,345 states on real-21, real-21 with blue moved west, hardest-25 and
-//! fogleman-22, for 80,294 to 454 million solutions), so the first solution is read from it
-//! exactly: per set of robots, the fewest changes from each state after each robot (from the
-//! goal up), then move by move the first move that keeps them. On hansel-24 this took the
-//! level-4 hint from 52-56 s to about 11 s; [`first_optimal_from_graph`] reads the graph alone,
+//! Past a budget of nodes (see `question_budget`) they are dropped and `fast` gathers the
+//! graph of every optimal solution instead (see `crate::solver::fast::gather`): the states on
+//! optimal solutions and the moves between them, from the iterations below the optimum and
+//! one exhaustive iteration at it, whatever the number of solutions. The graph is small (324
+//! to 3,345 states on real-21, real-21 with blue moved west, hardest-25 and fogleman-22, for
+//! 80,294 to 454 million solutions), so the first solution is read from it exactly: per set of
+//! robots, the fewest changes from each state after each robot (from the goal up), then move
+//! by move the first move that keeps them. [`first_optimal_from_graph`] reads the graph alone,
 //! for cross-checks.
+//!
+//! **A race, after a solve.** Given the table of the `fast` solve that found the optimum (see
+//! [`SolveLeftovers`]), the iterations below the optimum need not run again, and on two
+//! threads or more the questions run on one thread while the others gather the graph; the
+//! first to finish answers, and past their budget the questions' thread joins the graph. On a
+//! 2-core machine the questions are no slower on one thread than on two (2.3 s against 2.7 s
+//! on real-21: each thread has its own tables), so the race costs them nothing. On hansel-24
+//! this took the level-4 hint from 52-56 s to about 2.2 solves.
 //!
 //! **On every core.** Each question's search is cut at [`SPLIT_DEPTH`] moves into work units,
 //! in the order their moves are tried, which the threads take in turn. The answer is the
@@ -64,20 +71,24 @@
 //! flag, which they look at every `POLL_INTERVAL` nodes.
 
 mod graph;
+mod leftovers;
 mod seeker;
 mod spare;
 
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
-use crate::solver::fast::gather::solution_graph;
+use crate::solver::fast::gather::{GatherJob, solution_graph};
 use crate::solver::fast::regions::CellSets;
+use crate::solver::fast::table::Table;
 use crate::solver::key::{KeyLayout, StateKey, with_key_width};
 use crate::solver::min_moves::min_moves;
 use crate::solver::stops::StopTables;
 use crate::solver::{Limits, Probe, Search, Stop};
+pub use leftovers::SolveLeftovers;
+use leftovers::{QUESTION_BUDGET, question_budget};
 use seeker::Seeker;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The moves after which a question's search is cut into work units.
@@ -88,12 +99,6 @@ const POLL_INTERVAL: u32 = 1 << 12;
 
 /// How often the calling thread polls the limits and the probe while the threads search.
 const MAIN_POLL: Duration = Duration::from_millis(1);
-
-/// The nodes the questions may take before the graph of every optimal solution is gathered
-/// instead. The questions answer the reference puzzles in 0.6-15 million nodes (0.1-2.7 s on
-/// two threads), but on positions such as hansel-24, whose robot sets and changes take long to
-/// prove impossible, they take over 200 million, where the graph costs about one solve.
-const QUESTION_BUDGET: u64 = 24_000_000;
 
 /// The most moves left that the dead-state tables record (one bit per count in a word).
 const MAX_TABLE_DEPTH: u32 = 63;
@@ -126,6 +131,30 @@ pub enum FirstError {
     Invalid(String),
 }
 
+/// [`first_optimal`] after the solve that found `known`, using what it leaves (see
+/// [`SolveLeftovers`]); leftovers of another puzzle are ignored.
+pub fn first_optimal_after<P: Probe>(
+    puzzle: &Puzzle,
+    known: &[Move],
+    mut leftovers: SolveLeftovers,
+    threads: Option<usize>,
+    limits: &Limits,
+    probe: &mut P,
+) -> FirstSolution {
+    if leftovers.puzzle.as_ref() != Some(puzzle) {
+        leftovers = SolveLeftovers::default();
+    }
+    first_by(
+        Strategy::Questions,
+        puzzle,
+        known,
+        leftovers,
+        threads,
+        limits,
+        probe,
+    )
+}
+
 /// Finds the first of the optimal solutions of `puzzle` in the listing's order, given the
 /// optimal length `known.len()` and one optimal solution `known` (an optimal solver's answer):
 /// `known` bounds the robots and changes to look for. On `threads` threads (`None`: one per
@@ -137,7 +166,15 @@ pub fn first_optimal<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> FirstSolution {
-    first_by(Strategy::Questions, puzzle, known, threads, limits, probe)
+    first_by(
+        Strategy::Questions,
+        puzzle,
+        known,
+        SolveLeftovers::default(),
+        threads,
+        limits,
+        probe,
+    )
 }
 
 /// [`first_optimal`] read from the graph of every optimal solution alone, without asking the
@@ -150,7 +187,15 @@ pub fn first_optimal_from_graph<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> FirstSolution {
-    first_by(Strategy::Graph, puzzle, known, threads, limits, probe)
+    first_by(
+        Strategy::Graph,
+        puzzle,
+        known,
+        SolveLeftovers::default(),
+        threads,
+        limits,
+        probe,
+    )
 }
 
 /// How the first solution is found.
@@ -166,6 +211,7 @@ fn first_by<P: Probe>(
     strategy: Strategy,
     puzzle: &Puzzle,
     known: &[Move],
+    leftovers: SolveLeftovers,
     threads: Option<usize>,
     limits: &Limits,
     probe: &mut P,
@@ -183,6 +229,8 @@ fn first_by<P: Probe>(
         let mut finder =
             Finder::<Key, P>::new(puzzle, layout, known, threads, sets.as_ref(), &mut search);
         finder.strategy = strategy;
+        finder.solve_nodes = leftovers.puzzle.is_some().then_some(leftovers.nodes);
+        finder.solve_table = leftovers.table;
         finder.find()
     });
     let solution = solution.and_then(|moves| match puzzle.replay(&moves) {
@@ -236,10 +284,20 @@ struct Finder<'a, 's, 'p, K: StateKey, P: Probe> {
     seekers: Vec<Seeker<'a, K>>,
     shared: Shared,
     strategy: Strategy,
-    /// The search's node count when the questions began.
-    budget_from: u64,
-    /// Whether the questions were stopped for passing [`QUESTION_BUDGET`].
+    /// The nodes the questions have taken.
+    question_nodes: u64,
+    /// The nodes of the solve that found the known solution, when known.
+    solve_nodes: Option<u64>,
+    /// The nodes the questions may take (see [`question_budget`]).
+    question_budget: u64,
+    /// Whether the questions were stopped for passing their budget.
     over_budget: bool,
+    /// The table of the `fast` solve that found the known solution, for the graph.
+    solve_table: Option<Table>,
+    /// The graph gathered while the questions are asked, when it is.
+    racing: Option<Arc<GatherJob>>,
+    /// Whether the questions were stopped because the graph was complete first.
+    graph_won: bool,
 }
 
 /// What the threads of one question share.
@@ -293,8 +351,13 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
                 fewest: Mutex::new(None),
             },
             strategy: Strategy::Questions,
-            budget_from: 0,
+            question_nodes: 0,
+            solve_nodes: None,
+            question_budget: QUESTION_BUDGET,
             over_budget: false,
+            solve_table: None,
+            racing: None,
+            graph_won: false,
         }
     }
 
@@ -382,10 +445,89 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         if let Strategy::Graph = self.strategy {
             return self.read_graph();
         }
-        self.budget_from = self.search.nodes;
+        let job = match self.solve_table.take() {
+            Some(table) if self.seekers.len() >= 2 && self.depth > 0 => {
+                GatherJob::new(self.puzzle, self.depth, table)
+            }
+            table => {
+                self.solve_table = table;
+                None
+            }
+        };
+        self.question_budget = question_budget(self.solve_nodes, job.is_some());
+        if let Some(job) = job {
+            return self.race(job);
+        }
         match self.ask_questions() {
             Err(FirstError::Stopped(Stop::Cancelled)) if self.over_budget => self.read_graph(),
             answer => answer,
+        }
+    }
+
+    /// The questions on one thread while the other threads gather the graph from the solve's
+    /// table; the first to finish answers. Past their budget the questions stop and their
+    /// thread joins the graph.
+    fn race(&mut self, job: GatherJob) -> Result<Vec<Move>, FirstError> {
+        job.start(self.search).map_err(FirstError::Stopped)?;
+        let job = Arc::new(job);
+        let graph_threads = job.threads(self.seekers.len() - 1);
+        self.seekers.truncate(1);
+        self.search.threads = self.search.threads.max(graph_threads + 1);
+        let answer = std::thread::scope(|scope| {
+            let spawn = |job: &Arc<GatherJob>| {
+                let index = job.add_worker();
+                let worker = Arc::clone(job);
+                let spawned = std::thread::Builder::new()
+                    .name("fast-gather".to_string())
+                    .spawn_scoped(scope, move || worker.work(index));
+                if spawned.is_err() {
+                    job.worker_refused();
+                }
+                spawned.ok()
+            };
+            let mut workers: Vec<_> = (0..graph_threads).filter_map(|_| spawn(&job)).collect();
+            self.racing = Some(Arc::clone(&job));
+            let answer = self.ask_questions();
+            self.racing = None;
+            let answer = match answer {
+                Err(FirstError::Stopped(Stop::Cancelled)) if self.over_budget || self.graph_won => {
+                    if self.over_budget {
+                        // The questions' tables are of no more use; their thread joins the graph.
+                        self.free_seekers();
+                        workers.extend(spawn(&job));
+                    }
+                    job.wait(self.search);
+                    None
+                }
+                answer => {
+                    job.halt(Stop::Cancelled);
+                    Some(answer)
+                }
+            };
+            for worker in workers {
+                // A thread that panicked is a bug: its panic goes on here.
+                if let Err(panic) = worker.join() {
+                    std::panic::resume_unwind(panic);
+                }
+            }
+            answer
+        });
+        if let Some(answer) = answer {
+            return answer;
+        }
+        let job = Arc::into_inner(job).ok_or_else(|| {
+            FirstError::Invalid("the graph was still shared after its threads ended".into())
+        })?;
+        let graph = job.finish(self.search).map_err(FirstError::Stopped)?;
+        graph::first_in_order(&graph, self.puzzle).ok_or(FirstError::NoneOfLength(self.depth))
+    }
+
+    /// Frees the questions' tables.
+    fn free_seekers(&mut self) {
+        for seeker in &mut self.seekers {
+            seeker.keep_only(|_| false);
+            seeker.stored.shrink_to_fit();
+            seeker.dead.states.shrink_to_fit();
         }
     }
 
@@ -398,12 +540,9 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         }
         let threads = self.seekers.len();
         // The questions' tables are of no more use.
-        for seeker in &mut self.seekers {
-            seeker.keep_only(|_| false);
-            seeker.stored.shrink_to_fit();
-            seeker.dead.states.shrink_to_fit();
-        }
-        let graph = solution_graph(self.puzzle, self.depth, threads, self.search)
+        self.free_seekers();
+        let solve_table = self.solve_table.take();
+        let graph = solution_graph(self.puzzle, self.depth, threads, solve_table, self.search)
             .map_err(FirstError::Stopped)?;
         graph::first_in_order(&graph, self.puzzle).ok_or(FirstError::NoneOfLength(self.depth))
     }
@@ -457,8 +596,17 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         *shared.fewest.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let units = &units;
         let search = &mut *self.search;
-        let budget_end = self.budget_from.saturating_add(QUESTION_BUDGET);
+        let question_budget = self.question_budget;
+        let question_nodes = &mut self.question_nodes;
+        // The solve's table waits for the graph, or the graph is gathered: it is still this
+        // search's memory.
+        let kept_bytes = match &self.racing {
+            Some(job) => job.bytes(),
+            None => self.solve_table.as_ref().map_or(0, Table::bytes),
+        };
+        let racing = self.racing.as_deref();
         let over_budget = &mut self.over_budget;
+        let graph_won = &mut self.graph_won;
         let (stopped, threads) = std::thread::scope(|scope| {
             let mut running = Vec::new();
             for seeker in &mut self.seekers {
@@ -474,8 +622,19 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
             let threads = running.len();
             let mut stopped = None;
             while running.iter().any(|handle| !handle.is_finished()) {
-                search.nodes += shared.nodes.swap(0, Ordering::Relaxed);
-                let memory = shared.memory.load(Ordering::Relaxed);
+                let nodes = shared.nodes.swap(0, Ordering::Relaxed);
+                search.nodes += nodes;
+                *question_nodes += nodes;
+                if let Some(job) = racing {
+                    search.nodes += job.take_nodes();
+                    // The graph is complete: the questions have nothing to add.
+                    if stopped.is_none() && job.is_complete() {
+                        shared.stop.store(true, Ordering::Relaxed);
+                        *graph_won = true;
+                        stopped = Some(Stop::Cancelled);
+                    }
+                }
+                let memory = shared.memory.load(Ordering::Relaxed) + kept_bytes;
                 if stopped.is_none()
                     && let Err(stop) = search.set_memory(memory).and_then(|()| search.poll())
                 {
@@ -483,14 +642,16 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
                     stopped = Some(stop);
                 }
                 // Past the budget, the graph costs less than going on (see the module notes).
-                if stopped.is_none() && search.nodes > budget_end {
+                if stopped.is_none() && *question_nodes > question_budget {
                     shared.stop.store(true, Ordering::Relaxed);
                     *over_budget = true;
                     stopped = Some(Stop::Cancelled);
                 }
                 std::thread::sleep(MAIN_POLL);
             }
-            search.nodes += shared.nodes.swap(0, Ordering::Relaxed);
+            let nodes = shared.nodes.swap(0, Ordering::Relaxed);
+            search.nodes += nodes;
+            *question_nodes += nodes;
             // A thread that panicked is a bug: its panic goes on here.
             for handle in running {
                 if let Err(panic) = handle.join() {

@@ -10,7 +10,7 @@
 //! search's answer.
 
 use super::all_solutions::{self, EnumerateError, robots_in_order};
-use super::first_solution::{self, FirstError};
+use super::first_solution::{self, FirstError, SolveLeftovers};
 use crate::model::{Move, Puzzle, RobotColor, format_moves};
 use crate::solver::{Limits, Outcome, Probe, Report, SolverId, SolverOptions, Stop};
 use std::fmt;
@@ -213,24 +213,31 @@ pub fn hint_and_solve<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> Result<(Hint, Option<Report>), EnumerateError> {
-    let reused = known.and_then(|report| reusable(puzzle, report));
-    let (optimum, solve) = match reused {
-        Some(outcome) => (outcome, None),
+    let reused = known.and_then(|report| Some((reusable(puzzle, report)?, report)));
+    let (optimum, solve, leftovers) = match reused {
+        Some((outcome, report)) => (outcome, None, SolveLeftovers::nodes_of(puzzle, report)),
         None => {
-            let report = crate::solver::run(
+            let (report, mut retired) = crate::solver::run_keeping_memory(
                 hint_solver(puzzle),
                 puzzle,
                 &SolverOptions::default(),
                 limits,
                 probe,
             )?;
-            (report.outcome.clone(), Some(report))
+            // The level 1 hint has no use for the solve's tables: they go at once.
+            let leftovers = if level == HintLevel::MoveCount {
+                SolveLeftovers::nodes_of(puzzle, &report)
+            } else {
+                SolveLeftovers::of(puzzle, &report, &mut retired)
+            };
+            drop(retired);
+            (report.outcome.clone(), Some(report), leftovers)
         }
     };
     let spent = solve
         .as_ref()
         .map_or(std::time::Duration::ZERO, |report| report.elapsed);
-    let hint = hint_from_optimum(puzzle, level, optimum, spent, limits, probe);
+    let hint = hint_from_optimum(puzzle, level, optimum, spent, leftovers, limits, probe);
     Ok((hint, solve))
 }
 
@@ -241,6 +248,7 @@ fn hint_from_optimum<P: Probe>(
     level: HintLevel,
     optimum: Outcome,
     spent: std::time::Duration,
+    leftovers: SolveLeftovers,
     limits: &Limits,
     probe: &mut P,
 ) -> Hint {
@@ -290,7 +298,7 @@ fn hint_from_optimum<P: Probe>(
             },
         };
     }
-    let first = first_solution::first_optimal(puzzle, &moves, None, &rest, probe);
+    let first = first_solution::first_optimal_after(puzzle, &moves, leftovers, None, &rest, probe);
     match first.solution {
         Ok(solution) => Hint::Solved { solution },
         Err(FirstError::Stopped(stop)) => Hint::Stopped { stop },

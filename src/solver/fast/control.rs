@@ -2,7 +2,7 @@
 //! through the run's [`Search`], the others through the flags they share.
 
 use super::SHARED_CHECK_INTERVAL;
-use super::solution_graph::SolutionGraph;
+use super::solution_graph::SharedGraph;
 use super::units::Shared;
 use crate::solver::probe::Event;
 use crate::solver::profile::NodeProfile;
@@ -23,8 +23,9 @@ pub(super) trait Control {
     /// Whether the search gathers every solution into a graph (see `gather`) rather
     /// than stopping at its first: known at compile time, so other searches pay nothing.
     const GATHERS: bool = false;
-    /// The graph of solutions the search gathers into; `None` unless [`Control::GATHERS`].
-    fn graph(&mut self) -> Option<&mut SolutionGraph> {
+    /// The graph of solutions the search gathers into, shared with the other threads, and
+    /// this thread's index among them; `None` unless [`Control::GATHERS`].
+    fn gathering(&self) -> Option<(&SharedGraph, usize)> {
         None
     }
     /// Counts a node; fails when the search must stop.

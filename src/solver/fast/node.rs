@@ -108,6 +108,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             passed_over: false,
         };
         self.generate_children(&mut children, depth, left, last_from, bound);
+        if C::GATHERS {
+            let first = self.first_child(depth, children.list.len());
+            children.list.rotate_left(first);
+        }
         let needed = match self.search_children(&children, depth, left)? {
             Visit::Found => return Ok(Visit::Found),
             Visit::Failed(needed) => needed,
@@ -194,12 +198,15 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         if left < 2 || depth < self.setup.min_len || !self.setup.use_table {
             return None;
         }
+        self.publish(depth);
         match self.table.probe_or_store(self.key(), left, self.iteration) {
             Lookup::Stored { new } => {
                 self.counters.inserted += u64::from(new);
                 None
             }
-            Lookup::Hit { .. } if self.hit_may_be_solved(left) => None,
+            Lookup::Hit { stored, older } if self.hit_needs_search(depth, left, stored, older) => {
+                None
+            }
             Lookup::Hit { stored, older } => {
                 self.counters.hits += 1;
                 // A state searched earlier in this iteration adds nothing a deeper iteration
@@ -418,6 +425,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 && let Some(child_needs) =
                     self.child_table_hit(child, depth, left, from, from_dir)?
             {
+                self.unpublish(depth + 1);
                 needed = needed.min(child_needs + 1);
                 continue;
             }
@@ -434,6 +442,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
             self.path.pop();
             self.set(robot, from);
             self.last_dirs[robot] = from_dir;
+            self.unpublish(depth + 1);
             if let Visit::Failed(child_needs) = visit? {
                 needed = needed.min(child_needs + 1);
             }
@@ -458,6 +467,7 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         from: (u16, u16),
         from_dir: u8,
     ) -> Result<Option<u32>, Halt> {
+        self.publish(depth + 1);
         match self
             .table
             .probe_or_store_hash(child.hash, left - 1, self.iteration)
@@ -466,7 +476,11 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
                 self.counters.inserted += u64::from(new);
                 Ok(None)
             }
-            Lookup::Hit { .. } if self.hit_may_be_solved(left - 1) => Ok(None),
+            Lookup::Hit { stored, older }
+                if self.hit_needs_search(depth + 1, left - 1, stored, older) =>
+            {
+                Ok(None)
+            }
             Lookup::Hit { stored, older } => {
                 self.counters.nodes += 1;
                 self.counters.expanded += 1;

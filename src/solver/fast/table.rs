@@ -230,6 +230,36 @@ impl Table {
         let _ = bucket;
     }
 
+    /// Rewrites every entry of iteration `iteration` (above 0) as one of the iteration before
+    /// with one move left fewer. An iteration that stopped at its first solution proves
+    /// nothing about the states it left; but if the iteration before proved its length
+    /// impossible, a state met after `j` moves with `k` left has no solution in `k - 1` (with
+    /// that path it would make a shorter one), which is what the rewritten entry says.
+    pub fn demote_iteration(&mut self, iteration: u32) {
+        let iteration = u64::from(iteration.clamp(1, 255));
+        for slot in self
+            .buckets
+            .iter_mut()
+            .flat_map(|bucket| bucket.0.iter_mut())
+        {
+            let entry = slot.get_mut();
+            let stored = *entry & 0xFF;
+            if stored != 0 && (*entry >> 8) & 0xFF == iteration {
+                // A depth of zero would read as an empty slot, which it then is.
+                *entry = if stored == 1 {
+                    0
+                } else {
+                    (*entry >> PAYLOAD_BITS) << PAYLOAD_BITS | (iteration - 1) << 8 | (stored - 1)
+                };
+            }
+        }
+    }
+
+    /// Whether the table is for keys of `key_bits` bits.
+    pub fn holds_keys_of(&self, key_bits: u32) -> bool {
+        self.key_bits == key_bits
+    }
+
     /// A table with `2^bucket_bits` buckets holding this one's entries (as many as fit).
     pub fn grown(&self, bucket_bits: u32) -> Table {
         match self.grown_polled(bucket_bits, 1, || Ok::<(), Infallible>(())) {

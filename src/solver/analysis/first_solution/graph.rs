@@ -100,6 +100,7 @@ mod tests {
     use crate::model::random::random_puzzle;
     use crate::solver::analysis::all_solutions::list_optimal;
     use crate::solver::fast::gather::solution_graph;
+    use crate::solver::fast::table::Table;
     use crate::solver::{Limits, NoProbe, Outcome, Search, SolverOptions};
 
     /// Every path of the graph from its start to a goal, in the listing's order.
@@ -132,7 +133,8 @@ mod tests {
 
     /// On random small boards with one to five robots, under each rule, the graph holds
     /// exactly the optimal solutions the listing finds, each once, and the first solution
-    /// read from it is the listing's first.
+    /// read from it is the listing's first: on one to three threads, from a fresh table or
+    /// from the solve's.
     #[test]
     fn the_graph_holds_exactly_the_listed_solutions() {
         let mut compared = 0;
@@ -150,7 +152,7 @@ mod tests {
             };
             let puzzle = puzzle.with_rules(rules);
             let limits = Limits::default();
-            let report = crate::solver::run(
+            let (report, mut retired) = crate::solver::run_keeping_memory(
                 "fast",
                 &puzzle,
                 &SolverOptions::default(),
@@ -158,6 +160,8 @@ mod tests {
                 &mut NoProbe,
             )
             .unwrap();
+            // Every other board starts from the solve's table, the others from none.
+            let solve_table = retired.take::<Table>().filter(|_| seed % 2 == 1);
             let Outcome::Solved { moves } = report.outcome else {
                 continue;
             };
@@ -168,9 +172,13 @@ mod tests {
             }
             let mut probe = NoProbe;
             let mut search = Search::new(&mut probe, &limits);
-            let graph =
-                solution_graph(&puzzle, depth, 1 + (seed % 2) as usize, &mut search).unwrap();
-            assert_eq!(paths(&graph), listing.solutions, "seed {seed} {rules:?}");
+            let threads = 1 + (seed % 3) as usize;
+            let graph = solution_graph(&puzzle, depth, threads, solve_table, &mut search).unwrap();
+            assert_eq!(
+                paths(&graph),
+                listing.solutions,
+                "seed {seed} {rules:?}, {threads} threads"
+            );
             assert_eq!(
                 first_in_order(&graph, &puzzle).as_ref(),
                 listing.solutions.first(),
