@@ -474,18 +474,9 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         self.seekers.truncate(1);
         self.search.threads = self.search.threads.max(graph_threads + 1);
         let answer = std::thread::scope(|scope| {
-            let spawn = |job: &Arc<GatherJob>| {
-                let index = job.add_worker();
-                let worker = Arc::clone(job);
-                let spawned = std::thread::Builder::new()
-                    .name("fast-gather".to_string())
-                    .spawn_scoped(scope, move || worker.work(index));
-                if spawned.is_err() {
-                    job.worker_refused();
-                }
-                spawned.ok()
-            };
-            let mut workers: Vec<_> = (0..graph_threads).filter_map(|_| spawn(&job)).collect();
+            let mut workers: Vec<_> = (0..graph_threads)
+                .filter_map(|_| job.spawn_worker(scope))
+                .collect();
             self.racing = Some(Arc::clone(&job));
             let answer = self.ask_questions();
             self.racing = None;
@@ -494,7 +485,7 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
                     if self.over_budget {
                         // The questions' tables are of no more use; their thread joins the graph.
                         self.free_seekers();
-                        workers.extend(spawn(&job));
+                        workers.extend(job.spawn_worker(scope));
                     }
                     job.wait(self.search);
                     None

@@ -49,6 +49,7 @@ use crate::solver::profile::NodeProfile;
 use crate::solver::{Probe, Search, SearchEnd, SolverOptions, Stop};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Duration;
 
 /// The depths down to which the threads of a gathering iteration start a node's children at
@@ -235,16 +236,7 @@ pub(crate) fn solution_graph<P: Probe>(
     std::thread::scope(|scope| {
         let job = &job;
         let workers: Vec<_> = (0..threads)
-            .filter_map(|_| {
-                let index = job.add_worker();
-                let spawned = std::thread::Builder::new()
-                    .name("fast-gather".to_string())
-                    .spawn_scoped(scope, move || job.work(index));
-                if spawned.is_err() {
-                    job.worker_refused();
-                }
-                spawned.ok()
-            })
+            .filter_map(|_| job.spawn_worker(scope))
             .collect();
         if workers.is_empty() {
             // No thread to spare: this one searches.
@@ -372,16 +364,28 @@ impl GatherJob {
         self.table.bytes() + self.setup.bytes() + self.setup.cell_sets_bytes()
     }
 
-    /// Makes room for one more thread and returns its index (`None` past the most threads),
-    /// before it is started.
-    pub fn add_worker(&self) -> Option<usize> {
-        self.joined.fetch_add(1, Ordering::AcqRel);
-        self.graph.join()
+    /// Starts one more thread on the iteration, in `scope`; `None` when the system refuses
+    /// it (the others search the whole tree anyway).
+    pub fn spawn_worker<'scope, 'env>(
+        &'env self,
+        scope: &'scope Scope<'scope, 'env>,
+    ) -> Option<ScopedJoinHandle<'scope, ()>> {
+        let index = self.add_worker();
+        let spawned = std::thread::Builder::new()
+            .name("fast-gather".to_string())
+            .spawn_scoped(scope, move || self.work(index));
+        if spawned.is_err() {
+            // Never started: it will not finish.
+            self.finished.fetch_add(1, Ordering::AcqRel);
+        }
+        spawned.ok()
     }
 
-    /// Says that the thread last added was never started.
-    pub fn worker_refused(&self) {
-        self.finished.fetch_add(1, Ordering::AcqRel);
+    /// Makes room for one more thread and returns its index (`None` past the most threads),
+    /// before it is started.
+    fn add_worker(&self) -> Option<usize> {
+        self.joined.fetch_add(1, Ordering::AcqRel);
+        self.graph.join()
     }
 
     /// Whether every thread that joined has finished (or none has joined).
@@ -413,7 +417,7 @@ impl GatherJob {
 
     /// One thread's search of the whole tree, as thread `index` (from
     /// [`GatherJob::add_worker`]; none past the most threads).
-    pub fn work(&self, index: Option<usize>) {
+    fn work(&self, index: Option<usize>) {
         if let Some(index) = index {
             if self.setup.no_rebound {
                 self.work_as::<true>(index);
