@@ -263,8 +263,7 @@ pub(crate) struct GatherJob {
     depth: u32,
     graph: SharedGraph,
     root: Place,
-    /// The threads that have joined, and those that have finished.
-    joined: AtomicUsize,
+    /// The threads that have finished (the graph counts those that joined).
     finished: AtomicUsize,
     /// Whether a finished thread found the start on a solution.
     found: AtomicBool,
@@ -328,7 +327,6 @@ impl GatherJob {
             table,
             depth,
             root,
-            joined: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             found: AtomicBool::new(false),
             stopped: AtomicBool::new(false),
@@ -384,21 +382,18 @@ impl GatherJob {
     /// Makes room for one more thread and returns its index (`None` past the most threads),
     /// before it is started.
     fn add_worker(&self) -> Option<usize> {
-        self.joined.fetch_add(1, Ordering::AcqRel);
         self.graph.join()
     }
 
     /// Whether every thread that joined has finished (or none has joined).
     pub fn is_finished(&self) -> bool {
-        self.finished.load(Ordering::Acquire) >= self.joined.load(Ordering::Acquire)
+        self.finished.load(Ordering::Acquire) >= self.graph.joined()
     }
 
     /// Whether the graph is complete: a thread joined and every one finished without a stop.
     #[must_use]
     pub fn is_complete(&self) -> bool {
-        self.joined.load(Ordering::Acquire) > 0
-            && self.is_finished()
-            && !self.stopped.load(Ordering::Acquire)
+        self.graph.joined() > 0 && self.is_finished() && !self.stopped.load(Ordering::Acquire)
     }
 
     /// Stops every thread, for `stop`.

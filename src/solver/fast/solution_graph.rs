@@ -114,6 +114,11 @@ impl SharedGraph {
         (index < self.max_threads).then_some(index)
     }
 
+    /// How many threads have joined (past the most threads too).
+    pub fn joined(&self) -> usize {
+        self.joined.load(Ordering::Acquire)
+    }
+
     /// The graph gathered, once every thread has finished.
     pub fn into_graph(self) -> SolutionGraph {
         self.graph.into_inner().unwrap_or_else(|e| e.into_inner())
