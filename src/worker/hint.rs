@@ -3,13 +3,15 @@
 //! milliseconds, in the solve and in the search for the first solution after it alike; a
 //! stopped hint comes back as [`Hint::Stopped`], never as a part of an answer.
 
-use super::{Task, Waker, spawn_answer};
+use super::{Task, Waker, spawn_task};
 use crate::model::Puzzle;
 use crate::solver::analysis::hints::{self, Hint, HintLevel};
-use crate::solver::{NoProbe, Report};
+use crate::solver::{Limits, NoProbe, Report};
 use std::time::Duration;
 
-/// What a hint task sends once: the hint, or why it could not be computed.
+/// What a hint task sends: the hint, or why it could not be computed. A task asked for more
+/// than the move count that solves first sends the move count as soon as the solve ends (a
+/// [`HintAnswer::partial`] answer), then the hint asked for.
 pub type HintResult = Result<HintAnswer, String>;
 
 /// A hint with the solve the task made on the way (none when it started from a known run),
@@ -20,6 +22,9 @@ pub struct HintAnswer {
     pub hint: Hint,
     /// The solve made for it.
     pub solve: Option<Report>,
+    /// Whether this is the move count alone, sent while the search for the level asked for
+    /// goes on: the task's last message is the answer that is not partial.
+    pub partial: bool,
 }
 
 /// Starts computing the whole hint of `puzzle` (every level) on a thread named `hint`, within
@@ -43,9 +48,37 @@ pub fn spawn_hint_at(
     time_limit: Option<Duration>,
     waker: Waker,
 ) -> std::io::Result<Task<HintResult>> {
-    spawn_answer("hint", waker, time_limit, move |limits| {
-        hints::hint_and_solve(&puzzle, level, known.as_ref(), limits, &mut NoProbe)
-            .map(|(hint, solve)| HintAnswer { hint, solve })
-            .map_err(|e| e.to_string())
+    // Room for the move count and the answer, so that the thread never waits on the reader.
+    spawn_task("hint".to_string(), waker, 2, move |link| {
+        let limits = Limits {
+            time: time_limit,
+            memory_bytes: None,
+            cancel: Some(link.cancel.clone()),
+        };
+        let send_move_count = |moves: usize, solve: &Report| {
+            link.send(
+                Ok(HintAnswer {
+                    hint: Hint::MoveCount { moves },
+                    solve: Some(solve.clone()),
+                    partial: true,
+                }),
+                Duration::ZERO,
+            );
+        };
+        let answer = hints::hint_in_steps(
+            &puzzle,
+            level,
+            known.as_ref(),
+            &limits,
+            &mut NoProbe,
+            send_move_count,
+        )
+        .map(|(hint, solve)| HintAnswer {
+            hint,
+            solve,
+            partial: false,
+        })
+        .map_err(|e| e.to_string());
+        link.send(answer, Duration::ZERO);
     })
 }

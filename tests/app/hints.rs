@@ -181,21 +181,66 @@ fn level_one_reads_the_boards_finished_optimal_solve_without_a_search() {
     harness.key_press(egui::Key::P);
     harness.run();
 
-    // One frame for the key: the answer is there, and no search was started for it.
+    // One frame for the key: the answer is there, not waited for. The search for the next
+    // levels started with it.
     harness.key_press(egui::Key::H);
     harness.step();
     let app = harness.state();
     assert_eq!(app.hint_lines(), [format!("Moves: {solved}")]);
     assert!(!app.hint_computing());
-    assert_eq!(app.hint_searches(), 0);
+    assert_eq!(app.hint_searches(), 1);
 
-    // The next level needs the first solution: a search, which skips the solve.
+    // The next level reads that search's answer; no other search starts.
     harness.key_press(egui::Key::H);
     step_until(&mut harness, Duration::from_secs(60), |app| {
         !app.hint_computing() && app.hint_lines().len() == 2
     });
     assert_eq!(harness.state().hint_searches(), 1);
     assert!(harness.state().hint_lines()[1].starts_with("Robots: "));
+}
+
+#[test]
+fn the_next_levels_are_searched_for_with_the_first_and_give_way_to_a_solve() {
+    // A position whose first solution takes about a solve's time after its solve, so that the
+    // search for it is still going when the solve starts.
+    let path = format!("{}/boards/real-21.ron", env!("CARGO_MANIFEST_DIR"));
+    let puzzle = ricochet_lab::model::formats::load_source(&path).unwrap();
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    harness.key_press(egui::Key::P);
+    harness.run();
+    harness.key_press(egui::Key::H);
+    // The move count comes first, sent ahead while the search for the other levels goes on:
+    // the panel waits for nothing, and Escape leaves that search alone.
+    step_until(&mut harness, Duration::from_secs(120), |app| {
+        !app.hint_computing() && !app.hint_lines().is_empty()
+    });
+    assert_eq!(harness.state().hint_lines(), ["Moves: 21"]);
+    assert!(harness.query_by_label("Cancel hint").is_none());
+    harness.key_press(egui::Key::Escape);
+    harness.step();
+    assert!(!harness.state().hint_cancelled());
+    assert_eq!(harness.state().hint_searches(), 1);
+
+    // A solve takes its cores; the next level starts the search again, from the solve the
+    // first level made.
+    harness.get_by_label("Solve").click();
+    harness.step();
+    harness.get_by_label("Cancel").click();
+    step_until(
+        &mut harness,
+        Duration::from_secs(20),
+        crate::common::finished,
+    );
+    harness.key_press(egui::Key::H);
+    harness.step();
+    harness.step();
+    assert_eq!(harness.state().hint_searches(), 2);
+    step_until(&mut harness, Duration::from_secs(120), |app| {
+        !app.hint_computing() && app.hint_lines().len() == 2
+    });
+    let lines = harness.state().hint_lines();
+    assert_eq!(lines[0], "Moves: 21");
+    assert!(lines[1].starts_with("Robots: "), "{lines:?}");
 }
 
 #[test]

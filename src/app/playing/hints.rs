@@ -2,8 +2,11 @@
 //! from the optimal move count to the whole solution. The move count is the optimum of one
 //! solve, and comes at once from the board's finished solve of the same position when an
 //! optimal solver made one; the other levels need the first of the sorted optimal solutions,
-//! searched for on a worker thread. Cancel (or Escape) stops the search; a move, a new game or
-//! an edit makes the hint stale, and the next request starts again at level 1.
+//! searched for on a worker thread. That search starts with the first request, so that the
+//! next levels are ready sooner when asked for (at once when the player thought for longer
+//! than it took); it gives way to a solve started meanwhile and starts again when a level
+//! needs it. Cancel (or Escape) stops a search the panel is waiting for; a move, a new game
+//! or an edit makes the hint stale, and the next request starts again at level 1.
 
 use crate::app::shell::commands::Command;
 use crate::app::{RicochetApp, widgets};
@@ -21,14 +24,6 @@ const HINT_TIME_LIMIT: Duration = Duration::from_secs(60);
 /// What the hint panel says once a hint was cancelled.
 const HINT_CANCELLED: &str = "Hint cancelled.";
 
-/// A search for a hint under way, and the level it answers up to.
-struct HintSearch {
-    task: Task<HintResult>,
-    /// [`HintLevel::MoveCount`] for a solve alone; [`HintLevel::Solution`] for the search of
-    /// the first solution, which answers every level.
-    answers: HintLevel,
-}
-
 /// The hint of one position, and how much of it is shown.
 #[derive(Default)]
 pub(in crate::app) struct HintState {
@@ -38,7 +33,8 @@ pub(in crate::app) struct HintState {
     level: Option<HintLevel>,
     /// A finished run of an optimal solver on the position, for the hint to start from.
     known: Option<Report>,
-    search: Option<HintSearch>,
+    /// The search for the first solution, which answers every level, under way.
+    search: Option<Task<HintResult>>,
     result: Option<Result<Hint, String>>,
     /// The optimal move count, once known: kept when a later search for more stops, so the
     /// panel still shows it.
@@ -53,8 +49,8 @@ impl HintState {
     /// Asks for the next hint level of `position`: the first level when the position is new,
     /// otherwise one level more than asked for before. `board_solve` is a finished run of the
     /// same position, when the board has one: the move count is read from it at once when its
-    /// solver is optimal, and the search of the other levels skips its solve. Starts a search
-    /// when the hint known does not cover the level.
+    /// solver is optimal, and the search of the other levels skips its solve. Starts the
+    /// search for the first solution unless it is under way or known.
     fn request(
         &mut self,
         position: &Puzzle,
@@ -75,41 +71,35 @@ impl HintState {
         self.ensure_answer(waker)
     }
 
-    /// Starts what the level asked for needs: nothing when the hint known covers it or a
-    /// search that will is under way; the move count of the known run when it is all that is
-    /// asked for; otherwise a search (in place of one that answers less).
+    /// Starts what the level asked for needs: the move count of the known run when it is all
+    /// that is asked for and the run has it; then, unless it is under way or known already,
+    /// the search for the first solution, which answers every level (from the first, through
+    /// the move count its solve sends ahead).
     fn ensure_answer(&mut self, waker: Waker) -> Result<(), String> {
-        let (Some(position), Some(level)) = (&self.position, self.level) else {
+        let Some(level) = self.level else {
             return Ok(());
         };
-        if self.covers(level) {
-            return Ok(());
-        }
-        if self.search.as_ref().is_some_and(|s| s.answers >= level) {
-            return Ok(());
-        }
         if level == HintLevel::MoveCount
+            && !self.covers(level)
             && let Some(hint) = self.known.as_ref().and_then(optimum_of)
         {
             self.take_result(Ok(hint));
+        }
+        let Some(position) = &self.position else {
+            return Ok(());
+        };
+        if self.search.is_some() || self.covers(HintLevel::Solution) {
             return Ok(());
         }
-        // Every level after the first reads the first solution, so one search answers them all.
-        let answers = if level == HintLevel::MoveCount {
-            HintLevel::MoveCount
-        } else {
-            HintLevel::Solution
-        };
         let task = spawn_hint_at(
             position.clone(),
-            answers,
+            HintLevel::Solution,
             self.known.clone(),
             Some(HINT_TIME_LIMIT),
             waker,
         )
         .map_err(|e| format!("The hint could not start: {e}"))?;
-        // Dropping a search that answers less cancels it.
-        self.search = Some(HintSearch { task, answers });
+        self.search = Some(task);
         self.searches += 1;
         Ok(())
     }
@@ -123,14 +113,18 @@ impl HintState {
         }
     }
 
-    /// Stops the search under way, if any, and says so: the level asked for goes back to the
-    /// last one the hint known covers. Returns whether there was a search to stop.
+    /// Stops the search the panel is waiting for, if any, and says so: the level asked for
+    /// goes back to the last one the hint known covers. Returns whether there was a search to
+    /// stop. A search for levels not asked for yet goes on.
     fn cancel(&mut self) -> bool {
+        if !self.is_computing() {
+            return false;
+        }
         let Some(search) = self.search.take() else {
             return false;
         };
         // The thread stops at its next poll of the flag; its answer is not waited for.
-        search.task.cancel();
+        search.cancel();
         self.level = HintLevel::ALL
             .into_iter()
             .rev()
@@ -142,35 +136,55 @@ impl HintState {
     /// Drops the hint (the position changed); a running computation is cancelled.
     pub(in crate::app) fn forget(&mut self) {
         if let Some(search) = &self.search {
-            search.task.cancel();
+            search.cancel();
         }
         *self = HintState::default();
     }
 
-    /// Takes the worker's answer when it has come.
+    /// Stops a search for levels not asked for yet, so that it does not take cores from a
+    /// solve; the level that needs it starts it again.
+    pub(in crate::app) fn give_way(&mut self) {
+        if !self.is_computing()
+            && let Some(search) = self.search.take()
+        {
+            search.cancel();
+        }
+    }
+
+    /// Takes the worker's answers that have come: the move count sent ahead, then the hint.
     pub(in crate::app) fn drain(&mut self) {
         let Some(search) = &self.search else {
             return;
         };
-        // The task sends one message: the hint.
-        let mut answer = None;
-        match search.task.drain(|result| {
-            answer = Some(result);
-            true
-        }) {
-            Drained::Waiting => return,
-            Drained::Finished => match answer {
-                Some(Ok(HintAnswer { hint, solve })) => {
-                    // The solve made for this answer is what the next level starts from, so
-                    // a level after the first does not solve again.
+        let mut answers = Vec::new();
+        let drained = search.drain(|answer| {
+            let last = !matches!(&answer, Ok(HintAnswer { partial: true, .. }));
+            answers.push(answer);
+            last
+        });
+        for answer in answers {
+            match answer {
+                Ok(HintAnswer {
+                    hint,
+                    solve,
+                    partial,
+                }) => {
+                    // The solve made for this answer is what a later search starts from, so
+                    // that it does not solve again.
                     if let Some(solve) = solve.filter(|report| optimum_of(report).is_some()) {
                         self.known = Some(solve);
                     }
-                    self.take_result(Ok(hint));
+                    // The move count sent ahead never takes the place of more.
+                    if !partial || !self.covers(HintLevel::MoveCount) {
+                        self.take_result(Ok(hint));
+                    }
                 }
-                Some(Err(error)) => self.take_result(Err(error)),
-                None => self.take_result(Err("The hint's thread sent no answer.".into())),
-            },
+                Err(error) => self.take_result(Err(error)),
+            }
+        }
+        match drained {
+            Drained::Waiting => return,
+            Drained::Finished => {}
             Drained::Lost => {
                 self.take_result(Err("The hint's thread stopped without an answer.".into()));
             }
@@ -188,9 +202,9 @@ impl HintState {
         self.result = Some(result);
     }
 
-    /// Whether the hint is being computed.
+    /// Whether the level asked for is being computed (not only the levels after it).
     fn is_computing(&self) -> bool {
-        self.search.is_some()
+        self.search.is_some() && self.level.is_some_and(|level| !self.covers(level))
     }
 
     /// Whether the last search was cancelled and nothing was asked for since.
@@ -198,8 +212,7 @@ impl HintState {
         self.cancelled
     }
 
-    /// How many searches were started for the position (none when every level shown came
-    /// from the board's finished solve).
+    /// How many searches were started for the position.
     fn searches(&self) -> usize {
         self.searches
     }
@@ -212,6 +225,11 @@ impl HintState {
     /// The lines shown: `Moves: N` first, then what the level adds; while a search for more
     /// is under way, what is known already; empty before any answer.
     fn lines(&self) -> Vec<String> {
+        // The first level shows the move count alone: a search for the later levels that
+        // stopped or failed says so once one of them is asked for.
+        if let (Some(HintLevel::MoveCount), Some(count)) = (self.level, self.count) {
+            return vec![format!("Moves: {count}")];
+        }
         let mut lines = match (&self.result, self.level) {
             (Some(Ok(hint)), Some(level)) => hint.lines(level),
             (Some(Err(error)), _) => vec![error.clone()],
@@ -341,7 +359,8 @@ impl RicochetApp {
             .unwrap_or_default()
     }
 
-    /// Whether a hint is being computed.
+    /// Whether the hint level asked for is being computed (a search for the levels after it
+    /// may go on unseen).
     pub fn hint_computing(&self) -> bool {
         self.derived
             .hints(self.doc.revision())
@@ -355,8 +374,8 @@ impl RicochetApp {
             .is_some_and(HintState::is_cancelled)
     }
 
-    /// How many searches the hint of the position in play has started: none when its answer
-    /// came from the board's finished solve.
+    /// How many searches the hint of the position in play has started (the first starts with
+    /// the first request, even when the move count came from the board's finished solve).
     pub fn hint_searches(&self) -> usize {
         self.derived
             .hints(self.doc.revision())
@@ -446,5 +465,22 @@ mod tests {
         let lines = hints.lines();
         assert_eq!(lines[0], "Moves: 17");
         assert!(lines[1].contains("time-limit"), "{lines:?}");
+    }
+
+    // The search for the later levels starts with the first; its failure is not the first
+    // level's to show.
+    #[test]
+    fn the_first_level_shows_the_move_count_alone_when_the_search_for_more_stopped() {
+        let mut hints = HintState {
+            level: Some(HintLevel::MoveCount),
+            ..HintState::default()
+        };
+        hints.take_result(Ok(Hint::MoveCount { moves: 17 }));
+        hints.take_result(Ok(Hint::Stopped {
+            stop: crate::solver::Stop::TimeLimit,
+        }));
+        assert_eq!(hints.lines(), ["Moves: 17"]);
+        hints.level = Some(HintLevel::Robots);
+        assert_eq!(hints.lines().len(), 2);
     }
 }

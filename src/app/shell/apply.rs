@@ -459,6 +459,8 @@ impl RicochetApp {
             SolverChoice::BuiltIn(id) => id.kind().title.to_string(),
             SolverChoice::Engine(spec) => solver_panel::engine_title(spec),
         };
+        // A hint's search for levels not asked for yet would take cores from the solve.
+        self.derived.hints_mut(self.doc.revision()).give_way();
         let job = solver_panel::job_for(&solver, puzzle.clone(), &self.state.solver);
         let mut debugged = None;
         let started = if self.state.debug.enabled {

@@ -213,6 +213,21 @@ pub fn hint_and_solve<P: Probe>(
     limits: &Limits,
     probe: &mut P,
 ) -> Result<(Hint, Option<Report>), EnumerateError> {
+    hint_in_steps(puzzle, level, known, limits, probe, |_, _| {})
+}
+
+/// [`hint_and_solve`], telling `on_move_count` the optimal move count and the solve that found
+/// it as soon as the solve ends, when a search for the first solution follows it (at levels 2
+/// to 4, after a solve of its own): the first level can be shown while the others are
+/// searched for.
+pub fn hint_in_steps<P: Probe>(
+    puzzle: &Puzzle,
+    level: HintLevel,
+    known: Option<&Report>,
+    limits: &Limits,
+    probe: &mut P,
+    on_move_count: impl FnOnce(usize, &Report),
+) -> Result<(Hint, Option<Report>), EnumerateError> {
     let reused = known.and_then(|report| Some((reusable(puzzle, report)?, report)));
     let (optimum, solve, leftovers) = match reused {
         Some((outcome, report)) => (outcome, None, SolveLeftovers::nodes_of(puzzle, report)),
@@ -237,6 +252,11 @@ pub fn hint_and_solve<P: Probe>(
     let spent = solve
         .as_ref()
         .map_or(std::time::Duration::ZERO, |report| report.elapsed);
+    if let (Some(report), Outcome::Solved { moves }) = (&solve, &optimum)
+        && level > HintLevel::MoveCount
+    {
+        on_move_count(moves.len(), report);
+    }
     let hint = hint_from_optimum(puzzle, level, optimum, spent, leftovers, limits, probe);
     Ok((hint, solve))
 }
