@@ -96,12 +96,6 @@ mod property {
             let Some(expected) = listing_first_within(&puzzle, &quick) else {
                 return Ok(());
             };
-            // Under the ricochet rule on the tiniest boards the listing can find nothing where
-            // `fast` finds a solution (1x2, one robot); that disagreement is the listing's, and
-            // the hint reads the listing under that rule, so such cases say nothing here.
-            if ricochet && expected.is_none() {
-                return Ok(());
-            }
             let hint = hints::hint(&puzzle, &limits(), &mut NoProbe).unwrap();
             match &expected {
                 Some(first) => prop_assert_eq!(
@@ -121,13 +115,24 @@ mod property {
                 return Ok(());
             }
             let bfs = solver::run("bfs", &puzzle, &SolverOptions::default(), &quick, &mut NoProbe);
-            let Ok(Report { outcome: Outcome::Solved { moves }, .. }) = bfs else {
+            let Ok(report) = bfs else {
                 return Ok(());
             };
-            let first = first_optimal(&puzzle, &moves, Some(threads), &limits(), &mut NoProbe);
+            let Outcome::Solved { moves } = &report.outcome else {
+                return Ok(());
+            };
+            // Under the ricochet rule the hint reads the listing: the aimed search and the
+            // graph do not hold there (their cuts take a state met again as one met before
+            // with more moves left, but a path back to the start can be what makes a solution
+            // long enough to count: on a 1x2 board with one robot, RN, RS, RN), so they are
+            // not asked.
+            if ricochet {
+                return Ok(());
+            }
+            let first = first_optimal(&puzzle, moves, Some(threads), &limits(), &mut NoProbe);
             prop_assert_eq!(first.solution.ok(), expected.clone());
             // The graph of every optimal solution gives the same answer.
-            let graph = first_optimal_from_graph(&puzzle, &moves, Some(threads), &limits(), &mut NoProbe);
+            let graph = first_optimal_from_graph(&puzzle, moves, Some(threads), &limits(), &mut NoProbe);
             prop_assert_eq!(graph.solution.ok(), expected);
         }
     }

@@ -10,8 +10,8 @@
 //!   move fewer).
 //! - **Straight back.** The robot that moved last never moves straight back: it would stop
 //!   where the same move from the cell it came from stops, so a solution through it would give
-//!   one a move shorter than the optimum (under the ricochet rule, only when that one would be
-//!   long enough to count). A dead state marked on such a path stays true: a solution from the
+//!   one a move shorter than the optimum, or two shorter when that move goes nowhere (under the
+//!   ricochet rule, only when that one would be long enough to count). A dead state marked on such a path stays true: a solution from the
 //!   state by the move left out would make, with the path, an optimal solution through it.
 //! - **Dead states.** A table remembers, per state, the numbers of moves left with which it was
 //!   searched and led to no solution. Unlike an optimiser's table, this one must never cut a

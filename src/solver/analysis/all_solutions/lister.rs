@@ -210,8 +210,11 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
         }
         // A move straight back by the robot that moved last stops where the same move from
         // the cell it came from stops, so a solution through it would give one a move shorter
-        // than the optimum: none does, unless that one would be too short to count.
-        let back = (self.path.len() + left as usize > self.min_len)
+        // than the optimum, or two when that move from there goes nowhere: none does, unless
+        // that one would be too short to count (under the ricochet rule, on a 2x3 board, RS,
+        // RN, RW is the first solution: RN from the start goes nowhere, and RW alone is one
+        // move).
+        let back = (self.path.len() + left as usize >= self.min_len + 2)
             .then(|| self.path.last())
             .flatten()
             .map(|last| Move::new(last.robot, last.dir.opposite()));
