@@ -536,6 +536,18 @@ impl<'p, P: Probe> Search<'p, P> {
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
+
+    /// The limits of a search run beside this one from now, on another thread: the time
+    /// left, the same memory limit and the same cancel flag.
+    pub fn limits_left(&self) -> Limits {
+        Limits {
+            time: self
+                .deadline
+                .map(|deadline| deadline.saturating_duration_since(Instant::now())),
+            memory_bytes: self.memory_limit,
+            cancel: self.cancel.clone(),
+        }
+    }
 }
 
 /// Runs a solver (a [`SolverId`] or its command-line name) on a puzzle and checks its answer

@@ -121,6 +121,15 @@ mod property {
             let Outcome::Solved { moves } = &report.outcome else {
                 return Ok(());
             };
+            // Starting from that solve, which leaves no table, the questions race the graph
+            // gathered from nothing beside them (on two cores or more).
+            let from_solve = hints::hint_at(
+                &puzzle, HintLevel::Solution, Some(&report), &limits(), &mut NoProbe,
+            ).unwrap();
+            prop_assert_eq!(
+                from_solve,
+                Hint::Solved { solution: expected.clone().expect("a solution was listed") }
+            );
             // Under the ricochet rule the hint reads the listing: the aimed search and the
             // graph do not hold there (their cuts take a state met again as one met before
             // with more moves left, but a path back to the start can be what makes a solution

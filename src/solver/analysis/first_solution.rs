@@ -61,7 +61,9 @@
 //! first to finish answers, and past their budget the questions' thread joins the graph. On a
 //! 2-core machine the questions are no slower on one thread than on two (2.3 s against 2.7 s
 //! on real-21: each thread has its own tables), so the race costs them nothing. On hansel-24
-//! this took the level-4 hint from 52-56 s to about 2.2 solves.
+//! this took the level-4 hint from 52-56 s to about 2.2 solves. Starting from a solve whose
+//! table is gone (an earlier run's report), the graph is gathered from nothing beside the
+//! questions (see `beside`).
 //!
 //! **On every core.** Each question's search is cut at [`SPLIT_DEPTH`] moves into work units,
 //! in the order their moves are tried, which the threads take in turn. The answer is the
@@ -70,6 +72,7 @@
 //! search: it polls the limits and the probe every millisecond and stops the threads through a
 //! flag, which they look at every `POLL_INTERVAL` nodes.
 
+mod beside;
 mod graph;
 mod leftovers;
 mod seeker;
@@ -78,6 +81,7 @@ mod spare;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
 use crate::solver::fast::gather::{GatherJob, solution_graph};
+use beside::Rival;
 use crate::solver::fast::regions::CellSets;
 use crate::solver::fast::table::Table;
 use crate::solver::key::{KeyLayout, StateKey, with_key_width};
@@ -295,7 +299,7 @@ struct Finder<'a, 's, 'p, K: StateKey, P: Probe> {
     /// The table of the `fast` solve that found the known solution, for the graph.
     solve_table: Option<Table>,
     /// The graph gathered while the questions are asked, when it is.
-    racing: Option<Arc<GatherJob>>,
+    racing: Option<Arc<dyn Rival>>,
     /// Whether the questions were stopped because the graph was complete first.
     graph_won: bool,
 }
@@ -454,10 +458,17 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
                 None
             }
         };
-        self.question_budget = question_budget(self.solve_nodes, job.is_some());
+        // Without a solve's table, the graph beside the questions starts from nothing.
+        let beside = job.is_none() && self.seekers.len() >= 2 && self.depth > 0;
+        let racing = job.is_some() || (beside && self.solve_nodes.is_some());
+        self.question_budget = question_budget(self.solve_nodes, racing);
         if let Some(job) = job {
             return self.race(job);
         }
+        if racing && let Some(answer) = self.race_beside() {
+            return answer;
+        }
+        self.question_budget = question_budget(self.solve_nodes, false);
         match self.ask_questions() {
             Err(FirstError::Stopped(Stop::Cancelled)) if self.over_budget => self.read_graph(),
             answer => answer,
@@ -477,7 +488,7 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
             let mut workers: Vec<_> = (0..graph_threads)
                 .filter_map(|_| job.spawn_worker(scope))
                 .collect();
-            self.racing = Some(Arc::clone(&job));
+            self.racing = Some(Arc::clone(&job) as Arc<dyn Rival>);
             let answer = self.ask_questions();
             self.racing = None;
             let answer = match answer {
@@ -591,10 +602,7 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
         let question_nodes = &mut self.question_nodes;
         // The solve's table waits for the graph, or the graph is gathered: it is still this
         // search's memory.
-        let kept_bytes = match &self.racing {
-            Some(job) => job.bytes(),
-            None => self.solve_table.as_ref().map_or(0, Table::bytes),
-        };
+        let table_bytes = self.solve_table.as_ref().map_or(0, Table::bytes);
         let racing = self.racing.as_deref();
         let over_budget = &mut self.over_budget;
         let graph_won = &mut self.graph_won;
@@ -616,15 +624,16 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
                 let nodes = shared.nodes.swap(0, Ordering::Relaxed);
                 search.nodes += nodes;
                 *question_nodes += nodes;
-                if let Some(job) = racing {
-                    search.nodes += job.take_nodes();
-                    // The graph is complete: the questions have nothing to add.
-                    if stopped.is_none() && job.is_complete() {
+                if let Some(rival) = racing {
+                    search.nodes += rival.take_nodes();
+                    // The graph's search is over: the questions have nothing to add.
+                    if stopped.is_none() && rival.is_over() {
                         shared.stop.store(true, Ordering::Relaxed);
                         *graph_won = true;
                         stopped = Some(Stop::Cancelled);
                     }
                 }
+                let kept_bytes = racing.map_or(table_bytes, Rival::bytes);
                 let memory = shared.memory.load(Ordering::Relaxed) + kept_bytes;
                 if stopped.is_none()
                     && let Err(stop) = search.set_memory(memory).and_then(|()| search.poll())

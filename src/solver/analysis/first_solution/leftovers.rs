@@ -18,9 +18,9 @@ const MIN_QUESTION_BUDGET: u64 = 4_000_000;
 /// two threads (5.9-7.9 million on one, which is faster: each thread has its own tables), but
 /// on positions such as hansel-24, whose robot sets and changes take long to prove
 /// impossible, they take over 200 million, where the graph costs one to two solves. Racing
-/// the graph on one thread, the questions may take half the solve's nodes (real-21 and
-/// real-21 with blue moved west need 0.37 and 0.44 of it); otherwise as many as the solve's
-/// (their threads walk about twice the nodes).
+/// the graph (from the solve's table or from nothing), the questions may take half the
+/// solve's nodes on their one thread (real-21 and real-21 with blue moved west need 0.37 and
+/// 0.44 of it); otherwise as many as the solve's (their threads walk about twice the nodes).
 pub(super) fn question_budget(solve_nodes: Option<u64>, racing: bool) -> u64 {
     match solve_nodes {
         Some(nodes) if racing => (nodes / 2).clamp(MIN_QUESTION_BUDGET, QUESTION_BUDGET),
