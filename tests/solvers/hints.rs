@@ -276,6 +276,31 @@ fn deck_after_blue_west() -> Puzzle {
     deck.with_robot_cells(&cells)
 }
 
+/// hansel-24's questions pass their budget (proving that no three robots suffice takes over
+/// 15 million nodes), so from a finished solve, which leaves no table, the graph gathered from
+/// nothing beside them answers: the same first solution as the hint that made its own solve
+/// (whose graph starts from that solve's table).
+#[test]
+fn from_a_finished_solve_the_graph_beside_the_questions_gives_the_same_first_solution() {
+    let path = format!("{}/boards/hansel-24.ron", env!("CARGO_MANIFEST_DIR"));
+    let puzzle = load_source(&path).unwrap();
+    let report = run("fast", &puzzle);
+    let own = hints::hint_at(&puzzle, HintLevel::Solution, None, &limits(), &mut NoProbe).unwrap();
+    let Hint::Solved { solution } = &own else {
+        panic!("{own:?}");
+    };
+    assert_eq!(solution.len(), 24);
+    let from_solve = hints::hint_at(
+        &puzzle,
+        HintLevel::Solution,
+        Some(&report),
+        &limits(),
+        &mut NoProbe,
+    )
+    .unwrap();
+    assert_eq!(from_solve, own);
+}
+
 #[test]
 fn a_cancel_stops_a_hint_in_every_phase_within_a_poll() {
     use ricochet_lab::worker::hint::spawn_hint_at;
