@@ -147,8 +147,17 @@
 //!   would add nothing there; not built. Charging blockers of the path's earlier stops is the
 //!   per-node blocker bound above.
 //! - *A backward end-game table* (breadth first from the goal over the target robot and the
-//!   robots its backward moves stop against) is not built: its bound must also hold when
-//!   robots outside the partial state block a slide, which needs its own proof and tests.
+//!   robots its backward moves stop against) is not built. Its bound is sound as the least
+//!   depth over every subset of the helpers (the robots a solution's last moves move or stop
+//!   against, alone on the board, make the same moves), so a node looks up 2^(robots - 1)
+//!   partial states; and a table of depth `K` never exceeds `K + 1`, so it cuts only nodes
+//!   with at most `K` moves left. What that can save at most, counted per call of the node
+//!   search on one thread over whole solves of real-21, hansel-24, hardest-25 and fogleman-22
+//!   (10.5, 11.8, 13.6 and 13.6 million calls): the calls with fewer than `K` moves left plus
+//!   the expansions with `K` left, 9.1%, 15.4%, 13.1% and 9.4% for `K = 4`, and 46.9%, 46.7%,
+//!   42.7% and 47.5% for `K = 5`, before a single lookup is paid for. Even a free, exact
+//!   five-move end-game would leave hardest-25 57% of its node searches, where under 1 s
+//!   needs over half of its time gone.
 
 mod blockers;
 mod cell_tables;
