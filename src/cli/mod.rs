@@ -28,6 +28,7 @@ mod screenshot;
 mod show;
 mod solve;
 mod solvers;
+mod trace;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
@@ -90,6 +91,9 @@ enum Command {
     /// Register, list, remove, test and check external engines (solvers in any language that
     /// speak docs/engine-protocol.md), or serve a built-in solver as one.
     Engine(engine::EngineArgs),
+    /// Record a whole search to a trace file, show what a trace holds, export it (JSON
+    /// lines, Posthoc) or compare two traces to the first event at which they differ.
+    Trace(trace::TraceArgs),
     /// Find positions on a board whose optimum is exactly N moves: seeded random deals climb
     /// towards that length (move a robot or change the target, keep what gets no farther).
     Generate(generate::GenerateArgs),
@@ -132,6 +136,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(&args),
         Command::Engine(args) => engine::run(args),
+        Command::Trace(args) => trace::run(args),
         Command::InstallDesktop(args) => desktop::run(&args),
     }
 }

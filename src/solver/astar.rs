@@ -46,7 +46,7 @@ use super::heuristics::Estimator;
 pub use super::heuristics::Heuristic;
 use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::memory::hash_table_bytes;
-use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::probe::{DepthStats, Event, PruneReason};
 use super::tree::trace_path;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
@@ -341,10 +341,8 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
                 .probe
                 .profile_node(|| path_to(nodes, colors, node));
             self.search.tick()?;
-            self.search.probe.event(|| Event::Node {
-                depth: node.g,
-                cells: RobotCells::new(&node.cells[..n]),
-                path: path_to(nodes, colors, node),
+            self.search.probe.node(node.g, &node.cells[..n], |moves| {
+                *moves = path_to(nodes, colors, node)
             });
             if let Some(goal) = self.expand(index, &node, &mut lowest)? {
                 self.finish_row();

@@ -13,7 +13,7 @@
 
 use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::memory::{nodes_bytes, reserve_nodes_within};
-use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::probe::{DepthStats, Event, PruneReason};
 use super::sharded_set::ShardedSet;
 use super::tree::trace_path;
 use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
@@ -156,10 +156,8 @@ fn search_states<P: Probe, K: StateKey>(
             .probe
             .profile_node(|| trace_path(nodes, head, |node| node.mv.map(|mv| (mv, node.parent))));
         search.tick()?;
-        search.probe.event(|| Event::Node {
-            depth: node.depth,
-            cells: RobotCells::new(&node.cells[..n]),
-            path: trace_path(nodes, head, |node| node.mv.map(|mv| (mv, node.parent))),
+        search.probe.node(node.depth, &node.cells[..n], |moves| {
+            *moves = trace_path(nodes, head, |node| node.mv.map(|mv| (mv, node.parent)))
         });
         // Room for every child before any is made, so the list grows only within the limit.
         reserve_nodes_within(nodes, visited.bytes(), 4 * n, search)?;

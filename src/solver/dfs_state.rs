@@ -5,7 +5,6 @@
 //! depth-limited search and IDA*, which differ only in how they examine a node and which
 //! moves they skip ([`TreeSearch`]).
 
-use super::probe::{Event, RobotCells};
 use super::{Probe, Search, Stop};
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
 
@@ -84,10 +83,12 @@ impl DfsState {
                 .map(|&(robot, dir)| Move::new(self.colors[robot], dir))
         });
         search.tick()?;
-        search.probe.event(|| Event::Node {
-            depth: g,
-            cells: RobotCells::new(&self.cells),
-            path: self.moves(),
+        search.probe.node(g, &self.cells, |moves| {
+            moves.extend(
+                self.path
+                    .iter()
+                    .map(|&(robot, dir)| Move::new(self.colors[robot], dir)),
+            )
         });
         Ok(self.at_goal(&self.cells) && g >= self.min_len)
     }

@@ -42,7 +42,7 @@
 use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::min_moves::UNREACHABLE;
 use super::pages::advise_huge_pages;
-use super::probe::{DepthStats, Event, PruneReason, RobotCells};
+use super::probe::{DepthStats, Event, PruneReason};
 use super::profile::{PrefixTally, move_code};
 use super::stops::StopTables as Geometry;
 use super::{
@@ -486,11 +486,12 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
                 });
         }
         self.search.tick()?;
-        self.search.probe.event(|| Event::Node {
-            depth,
-            cells: RobotCells::new(&self.cells[..self.robots]),
-            path: self.path.clone(),
-        });
+        let path = &self.path;
+        self.search
+            .probe
+            .node(depth, &self.cells[..self.robots], |moves| {
+                moves.extend_from_slice(path)
+            });
         if self.at_goal() && depth >= self.min_len {
             return Ok(true);
         }

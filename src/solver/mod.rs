@@ -30,6 +30,7 @@ pub mod sharded_set;
 pub mod slide_graph;
 pub(crate) mod steps;
 pub mod stops;
+pub mod trace;
 pub(crate) mod tree;
 
 // Every algorithm: one line each declares its module and registers its solvers (see

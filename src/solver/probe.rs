@@ -256,6 +256,27 @@ pub trait Probe {
     #[inline(always)]
     fn event(&mut self, _event: impl FnOnce() -> Event) {}
 
+    /// Receives a node: its depth, the robots' cells there in colour order, and its path,
+    /// which `path` writes into the buffer it is given (cleared) when the probe reads it.
+    /// Solvers report nodes here rather than through [`event`](Probe::event), so that a probe
+    /// that keeps only the move from a node's parent (a trace recorder) allocates nothing per
+    /// node; by default the node is passed on as an [`Event::Node`].
+    #[inline(always)]
+    fn node(&mut self, depth: u32, cells: &[Cell], path: impl FnOnce(&mut Vec<Move>))
+    where
+        Self: Sized,
+    {
+        self.event(|| {
+            let mut moves = Vec::with_capacity(depth as usize);
+            path(&mut moves);
+            Event::Node {
+                depth,
+                cells: RobotCells::new(cells),
+                path: moves,
+            }
+        });
+    }
+
     /// A depth, bound or level finished with these statistics.
     #[inline(always)]
     fn depth_finished(&mut self, _stats: &DepthStats) {}
@@ -289,6 +310,11 @@ impl<P: Probe> Probe for &mut P {
     #[inline(always)]
     fn event(&mut self, event: impl FnOnce() -> Event) {
         (**self).event(event);
+    }
+
+    #[inline(always)]
+    fn node(&mut self, depth: u32, cells: &[Cell], path: impl FnOnce(&mut Vec<Move>)) {
+        (**self).node(depth, cells, path);
     }
 
     #[inline(always)]
@@ -341,6 +367,11 @@ impl<P: Probe> Probe for Profiling<P> {
     #[inline(always)]
     fn event(&mut self, event: impl FnOnce() -> Event) {
         self.inner.event(event);
+    }
+
+    #[inline(always)]
+    fn node(&mut self, depth: u32, cells: &[Cell], path: impl FnOnce(&mut Vec<Move>)) {
+        self.inner.node(depth, cells, path);
     }
 
     #[inline(always)]

@@ -136,6 +136,16 @@ impl<P: Probe> Probe for ClockedProbe<'_, P> {
         self.inner.event(event);
     }
 
+    #[inline(always)]
+    fn node(
+        &mut self,
+        depth: u32,
+        cells: &[crate::model::Cell],
+        path: impl FnOnce(&mut Vec<crate::model::Move>),
+    ) {
+        self.inner.node(depth, cells, path);
+    }
+
     fn depth_finished(&mut self, stats: &DepthStats) {
         self.rows.push(self.clock.running_time());
         self.inner.depth_finished(stats);

@@ -53,6 +53,15 @@ impl<P: Probe> Probe for LiveProfiling<'_, P> {
         self.profiling.event(event);
     }
 
+    fn node(
+        &mut self,
+        depth: u32,
+        cells: &[crate::model::Cell],
+        path: impl FnOnce(&mut Vec<crate::model::Move>),
+    ) {
+        self.profiling.node(depth, cells, path);
+    }
+
     fn depth_finished(&mut self, stats: &DepthStats) {
         self.profiling.depth_finished(stats);
     }

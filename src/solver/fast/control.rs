@@ -4,6 +4,7 @@
 use super::SHARED_CHECK_INTERVAL;
 use super::solution_graph::SharedGraph;
 use super::units::Shared;
+use crate::model::{Cell, Move};
 use crate::solver::probe::Event;
 use crate::solver::profile::NodeProfile;
 use crate::solver::{Probe, Search, Stop};
@@ -32,6 +33,10 @@ pub(super) trait Control {
     fn tick(&mut self) -> Result<(), Halt>;
     /// Reports an event when someone listens (only the main thread has a probe).
     fn event(&mut self, event: impl FnOnce() -> Event);
+    /// Reports a node when someone listens, as [`Probe::node`] does; only the main thread
+    /// has a probe, so by default nothing is reported.
+    #[inline(always)]
+    fn node(&mut self, _depth: u32, _cells: &[Cell], _path: impl FnOnce(&mut Vec<Move>)) {}
     /// The node profile to count nodes in, when the run profiles (see
     /// [`Probe::node_profile`]); `None` otherwise, known at compile time for a probe or
     /// thread that does not profile.
@@ -85,6 +90,11 @@ impl<P: Probe> Control for MainControl<'_, '_, '_, P> {
     #[inline(always)]
     fn event(&mut self, event: impl FnOnce() -> Event) {
         self.search.probe.event(event);
+    }
+
+    #[inline(always)]
+    fn node(&mut self, depth: u32, cells: &[Cell], path: impl FnOnce(&mut Vec<Move>)) {
+        self.search.probe.node(depth, cells, path);
     }
 
     #[inline(always)]

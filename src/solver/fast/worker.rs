@@ -7,7 +7,7 @@ use super::table::Table;
 use super::units::Unit;
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Direction, Move};
-use crate::solver::probe::{DepthStats, Event, RobotCells};
+use crate::solver::probe::DepthStats;
 use crate::solver::profile::PrefixTally;
 use crate::solver::stops::{EAST, NORTH, SOUTH, WEST};
 
@@ -245,15 +245,10 @@ impl<'g, C: Control, const NO_REBOUND: bool> Worker<'g, C, NO_REBOUND> {
         let setup = self.setup;
         let cells = self.cells;
         let path = &self.path;
-        self.control.event(|| Event::Node {
-            depth,
-            cells: RobotCells::new(&cells[..setup.robots]),
-            path: path
-                .iter()
-                .map(|&(r, d)| {
-                    Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
-                })
-                .collect(),
+        self.control.node(depth, &cells[..setup.robots], |moves| {
+            moves.extend(path.iter().map(|&(r, d)| {
+                Move::new(setup.colors[usize::from(r)], Direction::ALL[usize::from(d)])
+            }))
         });
     }
 
