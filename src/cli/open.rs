@@ -21,6 +21,7 @@ pub(super) fn run(puzzle: Option<String>, commands: &[String]) -> ExitCode {
         }
     };
     if let Some(Opening::File(path)) = &opening
+        && !ricochet_lab::solver::trace::is_trace_file(path)
         && let Err(error) = formats::load(&path.to_string_lossy())
     {
         eprintln!("error: {error}");

@@ -82,6 +82,11 @@ struct RecordArgs {
     /// The deepest search a depth-limited solver tries.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     depth_limit: Option<u32>,
+    /// Run the search as the app's debugger does (its stepping probe, running to the end
+    /// with no pause) and keep the debugger's trace: what a debugged run costs beside a
+    /// plain one.
+    #[arg(long)]
+    debugged: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -151,6 +156,9 @@ fn record(args: &RecordArgs) -> anyhow::Result<ExitCode> {
         depth_limit: args.depth_limit,
         ..SolverOptions::default()
     };
+    if args.debugged {
+        return record_debugged(args, choice, puzzle, &limits, options);
+    }
     let rows = PrintRows::with_columns(choice.columns());
     let started = Instant::now();
     let (report, summary) = trace::record(&choice, &puzzle, &options, &limits, &args.output, rows)
@@ -177,6 +185,62 @@ fn record(args: &RecordArgs) -> anyhow::Result<ExitCode> {
         }
     )?;
     Ok(if summary.complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_STOPPED)
+    })
+}
+
+/// Records through the debugger's probe on its worker thread, as a debugged run in the app
+/// that runs to its end, then copies the run's trace to the output.
+fn record_debugged(
+    args: &RecordArgs,
+    choice: ricochet_lab::solver::SolverChoice,
+    puzzle: ricochet_lab::model::Puzzle,
+    limits: &Limits,
+    options: SolverOptions,
+) -> anyhow::Result<ExitCode> {
+    use ricochet_lab::worker::debug::DebugSetup;
+    use ricochet_lab::worker::{RunEnd, SolveJob};
+    let mut job = SolveJob::new(choice, puzzle);
+    job.options = options;
+    job.time_limit = limits.time;
+    let setup = DebugSetup {
+        start_paused: false,
+        ..DebugSetup::default()
+    };
+    let started = Instant::now();
+    let (mut run, debug) = job.spawn_debug(std::sync::Arc::new(|_| {}), setup)?;
+    let cancel = limits.cancel.clone();
+    let end = loop {
+        if let Some(end) = run.wait(Duration::from_millis(20)) {
+            break end.clone();
+        }
+        if cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            run.cancel();
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let report = match end {
+        RunEnd::Finished(report) => report,
+        RunEnd::Refused(error) => return Err(error.into()),
+        RunEnd::Crashed(message) => anyhow::bail!("the solver crashed: {message}"),
+    };
+    print_report(&report)?;
+    if let Some(reason) = debug.frame().stop_reason {
+        anyhow::bail!("{reason}");
+    }
+    let bytes = trace::copy_trace(&debug.trace_path(), &args.output)?;
+    let (_, complete) = trace::outcome_words(&report.outcome);
+    outln!(
+        "trace {}: {} events in {bytes} bytes through the debugger, {seconds:.1} s",
+        args.output.display(),
+        debug.recorded_events()
+    )?;
+    Ok(if complete {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_STOPPED)

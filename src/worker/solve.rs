@@ -84,6 +84,9 @@ pub enum StartError {
     /// The system would not create a thread.
     #[error("the solver thread could not be started: {0}")]
     Thread(std::io::Error),
+    /// A debugged run's trace file could not be made.
+    #[error("the debugged run's trace could not be started: {0}")]
+    Trace(String),
 }
 
 /// Counters the solver thread publishes and the interface reads at any moment, and the run's

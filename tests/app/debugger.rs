@@ -366,12 +366,12 @@ fn the_log_timeline_and_node_number_events_alike_and_the_plot_rewinds() {
     let newest = harness.state().debugger().unwrap().log()[0].clone();
     let line = ricochet_lab::app::debugger::panel::log_line(&board, &newest);
     assert!(harness.query_by_label(&line).is_some(), "{line} is listed");
-    // Scrubbed back before the first depth finished, the plot has no row of the later ones.
-    let first_recorded = harness.state().debugger().unwrap().frame().first_recorded;
+    // Scrubbed back to the first event, before any depth finished, the plot has no row of
+    // the later ones: the whole run is recorded.
     harness
         .state_mut()
         .apply_command(ricochet_lab::app::shell::commands::Command::Debug(
-            ricochet_lab::app::debugger::DebugCommand::Scrub(first_recorded),
+            ricochet_lab::app::debugger::DebugCommand::Scrub(0),
         ));
     harness.run_steps(2);
     assert!(harness.state().plotted_rows() < rows, "the plot rewinds");

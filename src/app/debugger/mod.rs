@@ -6,15 +6,18 @@
 //! only reads its picture each frame and sends it run modes.
 
 pub mod panel;
+pub mod tree;
 
 use crate::app::board_view::{RobotSprite, Trail};
 use crate::app::overlays;
 use crate::model::{Board, Puzzle};
 use crate::solver::RobotCells;
+use crate::solver::trace::{EventKind, TraceReader};
 use crate::worker::debug::{
-    Breakpoints, DebugFrame, DebugHandle, DebugView, Recorded, RunMode, SearchPicture,
+    Breakpoints, DebugFrame, DebugHandle, DebugView, History, Recorded, RunMode, SearchPicture,
 };
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
 
 /// How many events the panel's log lists.
 const LOG_LINES: usize = 40;
@@ -44,6 +47,18 @@ pub struct DebugSettings {
     pub(super) break_y: u16,
     /// Stop when a solution is found.
     pub break_on_solution: bool,
+    /// Stop on a prune of a kind.
+    pub break_on_prune: bool,
+    /// That kind (a table hit is one).
+    pub(super) break_prune: EventKind,
+    /// Stop when a new depth or bound starts.
+    pub break_on_bound: bool,
+    /// Hold the cell and state breakpoints to a range of depths.
+    pub break_in_depths: bool,
+    /// The range's shallowest depth.
+    pub(super) break_depth_low: u32,
+    /// Its deepest.
+    pub(super) break_depth_high: u32,
 }
 
 impl Default for DebugSettings {
@@ -58,6 +73,12 @@ impl Default for DebugSettings {
             break_x: 0,
             break_y: 0,
             break_on_solution: true,
+            break_on_prune: false,
+            break_prune: EventKind::TableHit,
+            break_on_bound: false,
+            break_in_depths: false,
+            break_depth_low: 0,
+            break_depth_high: 30,
         }
     }
 }
@@ -71,7 +92,13 @@ impl DebugSettings {
             active_cell: (self.break_on_cell && board.contains(cell_pos))
                 .then(|| board.cell(cell_pos)),
             state,
+            depth_range: self.break_in_depths.then_some((
+                self.break_depth_low.min(self.break_depth_high),
+                self.break_depth_low.max(self.break_depth_high),
+            )),
             solution: self.break_on_solution,
+            prune: self.break_on_prune.then_some(self.break_prune),
+            new_bound: self.break_on_bound,
         }
     }
 }
@@ -101,11 +128,36 @@ pub enum DebugCommand {
     Latest,
     /// Send the settings' breakpoints to the run (with the stop-at-state choice).
     Breakpoints(Breakpoints),
+    /// Show the event with this number (from 0) of the recording.
+    GoTo(u64),
+    /// Show the next (`true`) or previous recorded event of a kind after or before the one
+    /// shown.
+    FindKind(EventKind, bool),
+    /// Show the start of this depth or bound.
+    IterationStart(u32),
+    /// Show the first node of the recording whose robots stand where the shown node's do.
+    FirstVisit,
+    /// A change to the search tree tab.
+    Tree(tree::TreeCommand),
 }
+
+/// Where a debugger's events come from: a run going on (or ended) with its handle, or a
+/// trace file opened with no solver running.
+enum Source {
+    Live(DebugHandle),
+    File {
+        history: Arc<Mutex<History>>,
+        frame: DebugFrame,
+    },
+}
+
+/// How many events a search for an event (of a kind, a position) reads before it gives up, so
+/// that a click never holds the window for long: about a second of reading.
+const FIND_BUDGET: u64 = 200_000_000;
 
 /// A debugged run as the panel sees it.
 pub struct Debugger {
-    handle: DebugHandle,
+    source: Source,
     puzzle: Puzzle,
     frame: DebugFrame,
     log: Vec<Recorded>,
@@ -117,13 +169,45 @@ pub struct Debugger {
     break_state: Option<RobotCells>,
     /// The overlays' picture at the scrubbed-back event, with that event's index.
     shown_picture: Option<(u64, SearchPicture)>,
+    /// What the last search for an event found, in words, for the panel.
+    find_note: Option<String>,
+    /// The search tree tab's state.
+    pub(super) tree: tree::TreeView,
 }
 
 impl Debugger {
     /// Wraps the handle of a run on `puzzle`.
     pub(super) fn new(handle: DebugHandle, puzzle: Puzzle) -> Debugger {
+        Debugger::with_source(Source::Live(handle), puzzle)
+    }
+
+    /// A debugger on a trace file, with no solver running: its events are stepped and
+    /// scrubbed as a finished run's are.
+    pub fn from_trace(reader: TraceReader) -> Debugger {
+        let puzzle = reader.puzzle().clone();
+        let mut history = History::of_reader(reader);
+        let events = history.events();
+        let last = history
+            .read(events.saturating_sub(1), events, &Default::default())
+            .unwrap_or_default();
+        let frame = DebugFrame {
+            view: last.last().map(|r| r.view.clone()).unwrap_or_default(),
+            recorded: events,
+            picture: SearchPicture::new(puzzle.board().cell_count(), puzzle.active_robot()),
+            ..DebugFrame::default()
+        };
+        Debugger::with_source(
+            Source::File {
+                history: Arc::new(Mutex::new(history)),
+                frame,
+            },
+            puzzle,
+        )
+    }
+
+    fn with_source(source: Source, puzzle: Puzzle) -> Debugger {
         Debugger {
-            handle,
+            source,
             puzzle,
             frame: DebugFrame::default(),
             log: Vec::new(),
@@ -131,19 +215,58 @@ impl Debugger {
             speed: 20.0,
             break_state: None,
             shown_picture: None,
+            find_note: None,
+            tree: tree::TreeView::default(),
         }
+    }
+
+    /// Whether the events come from a trace file rather than a run.
+    pub fn is_from_file(&self) -> bool {
+        matches!(self.source, Source::File { .. })
+    }
+
+    /// The trace file the events are read from: the run's own (every event so far) or the
+    /// file opened.
+    pub fn trace_path(&self) -> std::path::PathBuf {
+        match &self.source {
+            Source::Live(handle) => handle.trace_path(),
+            Source::File { history, .. } => lock(history).path().to_path_buf(),
+        }
+    }
+
+    /// The history the tree and the searches read.
+    pub(super) fn history(&self) -> Arc<Mutex<History>> {
+        match &self.source {
+            Source::Live(handle) => handle.history(),
+            Source::File { history, .. } => Arc::clone(history),
+        }
+    }
+
+    fn read_frame(&self) -> DebugFrame {
+        match &self.source {
+            Source::Live(handle) => handle.frame(),
+            Source::File { frame, .. } => frame.clone(),
+        }
+    }
+
+    /// The events numbered `from` up to `to` (not included), oldest first.
+    fn read(&self, from: u64, to: u64) -> Vec<Recorded> {
+        match &self.source {
+            Source::Live(handle) => handle.read(from, to),
+            Source::File { history, .. } => lock(history)
+                .read(from, to, &Default::default())
+                .unwrap_or_default(),
+        }
+    }
+
+    fn recorded(&self, index: u64) -> Option<Recorded> {
+        self.read(index, index.checked_add(1)?).pop()
     }
 
     /// Reads the run's picture; called once per frame.
     pub(super) fn refresh(&mut self, speed: f32) {
-        self.frame = self.handle.frame();
+        self.frame = self.read_frame();
         self.speed = speed;
-        // A scrubbed-back event that fell out of the bounded log can no longer be shown.
-        if let Some(shown) = &self.timeline
-            && shown.index < self.frame.first_recorded
-        {
-            self.timeline = None;
-        }
         self.sync_picture();
     }
 
@@ -154,12 +277,15 @@ impl Debugger {
         // log, as many as it likes on a busy machine: the log is read up to the picture's
         // last event, so that the node shown ("Event N of N") and the log's newest line are
         // the same event.
-        let seen = self.frame.view.events;
-        self.log = match &self.timeline {
-            Some(shown) => self.handle.around(shown.index, LOG_LINES),
-            None => self.handle.latest_before(seen, LOG_LINES),
+        let seen = self.frame.view.events.min(self.frame.recorded);
+        let count = LOG_LINES as u64;
+        let end = match &self.timeline {
+            // About half of the lines are newer than the event shown.
+            Some(shown) => (shown.index + count / 2 + 1).min(seen).max(count.min(seen)),
+            None => seen,
         };
-        self.log.retain(|recorded| recorded.index < seen);
+        self.log = self.read(end.saturating_sub(count), end);
+        self.log.reverse();
     }
 
     /// Rebuilds the overlays' picture when the shown event is a recorded one that changed.
@@ -170,10 +296,11 @@ impl Debugger {
             return;
         };
         if self.shown_picture.as_ref().map(|(index, _)| *index) != Some(shown.index) {
-            self.shown_picture = self
-                .handle
-                .picture_at(shown.index)
-                .map(|picture| (shown.index, picture));
+            let picture = match &self.source {
+                Source::Live(handle) => handle.picture_at(shown.index),
+                Source::File { .. } => None,
+            };
+            self.shown_picture = picture.map(|picture| (shown.index, picture));
         }
     }
 
@@ -231,67 +358,124 @@ impl Debugger {
         self.frame.paused
     }
 
+    /// What the last search for an event found, when it found nothing or gave up.
+    pub fn find_note(&self) -> Option<&str> {
+        self.find_note.as_deref()
+    }
+
+    /// Shows the recorded event `index` (the latest when it is the last recorded).
+    fn show(&mut self, index: u64) {
+        let last = self.frame.view.events.min(self.frame.recorded);
+        self.timeline = if index + 1 >= last && !self.is_from_file() {
+            None
+        } else {
+            self.recorded(index.min(last.saturating_sub(1)))
+        };
+    }
+
+    /// Runs a search of the recording for an event and shows what it finds.
+    fn find(&mut self, what: &str, search: impl FnOnce(&TraceReader, u64) -> FindResult) {
+        let from = self.shown_index().unwrap_or(0);
+        let history = self.history();
+        let found = {
+            let mut history = lock(&history);
+            match history.reader() {
+                Ok(reader) => search(reader, from),
+                Err(error) => Err(error.to_string()),
+            }
+        };
+        self.find_note = match found {
+            Ok(Some(index)) => {
+                self.show(index);
+                None
+            }
+            Ok(None) => Some(format!("No {what} in the recording.")),
+            Err(error) => Some(error),
+        };
+    }
+
     /// Applies an action.
     pub(super) fn apply(&mut self, command: DebugCommand) {
+        self.find_note = None;
+        let live = match &self.source {
+            Source::Live(handle) => Some(handle.clone()),
+            Source::File { .. } => None,
+        };
         match command {
-            DebugCommand::Step => match &self.timeline {
-                Some(shown) => {
+            DebugCommand::Step => match (&self.timeline, &live) {
+                (Some(shown), _) => {
                     let next = shown.index + 1;
-                    self.timeline = if next + 1 >= self.frame.view.events {
-                        None
-                    } else {
-                        self.handle.recorded(next)
-                    };
+                    self.show(next);
                 }
-                None => self.handle.add_steps(1),
+                (None, Some(handle)) => handle.add_steps(1),
+                (None, None) => {}
             },
-            DebugCommand::StepOver => {
-                self.timeline = None;
-                let depth = self.frame.view.depth;
-                self.handle.set_mode(RunMode::StepOver(depth));
-            }
-            DebugCommand::StepDepth => {
-                self.timeline = None;
-                self.handle.set_mode(RunMode::StepDepth);
-            }
-            DebugCommand::Continue => {
-                self.timeline = None;
-                self.handle.set_mode(RunMode::Continue);
-            }
-            DebugCommand::Pause => self.handle.set_mode(RunMode::Paused),
-            DebugCommand::ToSolution => {
-                self.timeline = None;
-                self.handle.set_mode(RunMode::ToSolution);
-            }
-            DebugCommand::Play => {
-                self.timeline = None;
-                self.handle.set_mode(RunMode::Play(self.speed));
-            }
             DebugCommand::StepBack => {
                 let Some(index) = self.shown_index() else {
                     return;
                 };
                 if let Some(previous) = index.checked_sub(1)
-                    && let Some(recorded) = self.handle.recorded(previous)
+                    && let Some(recorded) = self.recorded(previous)
                 {
                     self.timeline = Some(recorded);
                 }
             }
-            DebugCommand::Scrub(index) => {
-                self.timeline = if index + 1 >= self.frame.view.events {
-                    None
-                } else {
-                    self.handle.recorded(index)
-                };
+            DebugCommand::Scrub(index) | DebugCommand::GoTo(index) => self.show(index),
+            DebugCommand::Latest => {
+                self.timeline = None;
+                if self.is_from_file() {
+                    let last = self.frame.recorded.saturating_sub(1);
+                    self.show(last);
+                }
             }
-            DebugCommand::Latest => self.timeline = None,
+            DebugCommand::FindKind(kind, forward) => self.find(kind.name(), |reader, from| {
+                reader
+                    .find_kind(from, kind, forward, FIND_BUDGET)
+                    .map_err(|e| e.to_string())
+            }),
+            DebugCommand::IterationStart(depth) => {
+                self.find(&format!("start of depth {depth}"), |reader, _| {
+                    reader
+                        .find_iteration_start(depth, FIND_BUDGET)
+                        .map_err(|e| e.to_string())
+                });
+            }
+            DebugCommand::FirstVisit => {
+                let Some(cells) = self.shown_view().cells else {
+                    return;
+                };
+                self.find("earlier visit of this position", |reader, _| {
+                    reader
+                        .find_cells(&cells, FIND_BUDGET)
+                        .map_err(|e| e.to_string())
+                });
+            }
+            DebugCommand::Tree(command) => self.apply_tree(command),
             DebugCommand::Breakpoints(breakpoints) => {
                 self.break_state = breakpoints.state;
-                self.handle.set_breakpoints(breakpoints);
+                if let Some(handle) = &live {
+                    handle.set_breakpoints(breakpoints);
+                }
+            }
+            run_command => {
+                if let Some(handle) = &live {
+                    self.timeline = None;
+                    match run_command {
+                        DebugCommand::StepOver => {
+                            handle.set_mode(RunMode::StepOver(self.frame.view.depth));
+                        }
+                        DebugCommand::StepDepth => handle.set_mode(RunMode::StepDepth),
+                        DebugCommand::Continue => handle.set_mode(RunMode::Continue),
+                        DebugCommand::Pause => handle.set_mode(RunMode::Paused),
+                        DebugCommand::ToSolution => handle.set_mode(RunMode::ToSolution),
+                        DebugCommand::Play => handle.set_mode(RunMode::Play(self.speed)),
+                        _ => {}
+                    }
+                }
             }
         }
         // Read the picture again so the panel and tests see the effect of the action at once.
-        self.frame = self.handle.frame();
+        self.frame = self.read_frame();
         self.sync_picture();
     }
 
@@ -312,6 +496,15 @@ impl Debugger {
             overlays::layers::path_trails(&self.puzzle, &view.path),
         ))
     }
+}
+
+/// What a search of the recording found: the event's number, none, or why it could not
+/// look.
+type FindResult = Result<Option<u64>, String>;
+
+/// The history behind its lock; a panic elsewhere while it was held leaves it readable.
+fn lock(history: &Mutex<History>) -> std::sync::MutexGuard<'_, History> {
+    history.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]

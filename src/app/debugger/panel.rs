@@ -5,6 +5,7 @@ use crate::app::shell::commands::Command;
 use crate::app::theme;
 use crate::app::widgets::format_count;
 use crate::model::Board;
+use crate::solver::trace::EventKind;
 use crate::solver::{Event, PruneReason};
 
 /// The debug controls, breakpoints, the shown node and the event log.
@@ -100,6 +101,8 @@ pub(in crate::app) fn debugger_ui(
             settings.break_on_depth,
             settings.break_on_cell,
             settings.break_on_solution,
+            settings.break_on_prune,
+            settings.break_on_bound,
             debugger.is_some_and(|d| d.break_state.is_some()),
         ]
         .into_iter()
@@ -131,6 +134,40 @@ pub(in crate::app) fn debugger_ui(
                     );
                 });
                 ui.checkbox(&mut settings.break_on_solution, "When a solution is found");
+                ui.horizontal(|ui| {
+                    let label = ui.checkbox(&mut settings.break_on_prune, "On a prune:");
+                    egui::ComboBox::from_id_salt("break-prune-kind")
+                        .selected_text(settings.break_prune.name())
+                        .show_ui(ui, |ui| {
+                            for kind in EventKind::ALL.into_iter().filter(|k| k.is_prune()) {
+                                ui.selectable_value(&mut settings.break_prune, kind, kind.name());
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                });
+                ui.checkbox(
+                    &mut settings.break_on_bound,
+                    "When a new depth or bound starts",
+                );
+                ui.horizontal(|ui| {
+                    let label = ui.checkbox(
+                        &mut settings.break_in_depths,
+                        "Cell and state only at depths",
+                    );
+                    ui.add(
+                        egui::DragValue::new(&mut settings.break_depth_low)
+                            .range(0..=255)
+                            .prefix("from "),
+                    )
+                    .labelled_by(label.id);
+                    ui.add(
+                        egui::DragValue::new(&mut settings.break_depth_high)
+                            .range(0..=255)
+                            .prefix("to "),
+                    )
+                    .labelled_by(label.id);
+                });
                 let mut state = debugger.and_then(|d| d.break_state);
                 ui.horizontal(|ui| {
                     if ui
@@ -336,42 +373,144 @@ pub fn log_line(board: &Board, recorded: &crate::worker::debug::Recorded) -> Str
 
 fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Command>) {
     let frame = debugger.frame();
-    let Some(last) = frame.view.events.checked_sub(1) else {
+    let Some(last) = frame.view.events.min(frame.recorded).checked_sub(1) else {
         return;
     };
-    let first = frame.first_recorded;
-    // The slider shows event numbers from 1, as the log and the node's grid do.
+    let send = |commands: &mut Vec<Command>, command: DebugCommand| {
+        commands.push(Command::Debug(command));
+    };
+    // The slider shows event numbers from 1, as the log and the node's grid do; it spans
+    // the whole run, every event of which is recorded.
     let mut number = debugger.shown_index().unwrap_or(last) + 1;
+    // Jumps through the whole recording: to a number, to the start of a depth or bound, to
+    // the next or previous event of a kind, to the first visit of the node shown. They open
+    // in a popup, so that they take no room from the log below.
+    let jump_id = ui.make_persistent_id("debug-jump");
+    let (mut target, mut kind, mut depth): (u64, EventKind, u32) = ui.data(|d| {
+        d.get_temp(jump_id).unwrap_or((
+            number,
+            EventKind::TableHit,
+            frame.view.iteration.unwrap_or(1),
+        ))
+    });
     ui.horizontal(|ui| {
         let slider = ui.add_enabled(
-            last > first,
-            egui::Slider::new(&mut number, first + 1..=last + 1).text("Timeline"),
+            last > 0,
+            egui::Slider::new(&mut number, 1..=last + 1).text("Timeline"),
         );
         if slider.changed() {
-            commands.push(Command::Debug(DebugCommand::Scrub(
-                number.saturating_sub(1),
-            )));
+            send(commands, DebugCommand::Scrub(number.saturating_sub(1)));
         }
         if ui
             .add_enabled(debugger.is_scrubbed_back(), egui::Button::new("Latest"))
             .clicked()
         {
-            commands.push(Command::Debug(DebugCommand::Latest));
+            send(commands, DebugCommand::Latest);
         }
+        egui::containers::menu::MenuButton::new("Go to…")
+            .config(
+                egui::containers::menu::MenuConfig::new()
+                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+            )
+            .ui(ui, |ui| {
+                ui.horizontal(|ui| {
+                    let go = ui.add(
+                        egui::DragValue::new(&mut target)
+                            .range(1..=last + 1)
+                            .prefix("event "),
+                    );
+                    let entered = go.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    if ui.button("Go").on_hover_text("Show this event").clicked() || entered {
+                        send(commands, DebugCommand::GoTo(target.saturating_sub(1)));
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.add(
+                        egui::DragValue::new(&mut depth)
+                            .range(0..=255)
+                            .prefix("depth "),
+                    );
+                    if ui
+                        .button("Start of depth")
+                        .on_hover_text("Show the event that starts this depth or bound")
+                        .clicked()
+                    {
+                        send(commands, DebugCommand::IterationStart(depth));
+                    }
+                });
+                ui.horizontal(|ui| {
+                    let label = ui.label("Event kind");
+                    egui::ComboBox::from_id_salt("debug-find-kind")
+                        .selected_text(kind.name())
+                        .show_ui(ui, |ui| {
+                            for each in EventKind::ALL {
+                                ui.selectable_value(&mut kind, each, each.name());
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                    if ui
+                        .button("Previous")
+                        .on_hover_text("The previous event of this kind")
+                        .clicked()
+                    {
+                        send(commands, DebugCommand::FindKind(kind, false));
+                    }
+                    if ui
+                        .button("Next")
+                        .on_hover_text("The next event of this kind")
+                        .clicked()
+                    {
+                        send(commands, DebugCommand::FindKind(kind, true));
+                    }
+                });
+                if ui
+                    .add_enabled(
+                        debugger.shown_view().cells.is_some(),
+                        egui::Button::new("First visit of this position"),
+                    )
+                    .on_hover_text("The first node with the robots where the node shown has them")
+                    .clicked()
+                {
+                    send(commands, DebugCommand::FirstVisit);
+                }
+            });
     });
-    ui.label(
-        egui::RichText::new(format!(
-            "Recorded events {}..{}: the last {} are kept",
-            first + 1,
-            last + 1,
-            format_count(frame.record_capacity as u64)
-        ))
-        .small(),
+    ui.data_mut(|d| d.insert_temp(jump_id, (target, kind, depth)));
+    let note = debugger.find_note().map_or_else(
+        || {
+            format!(
+                "Recorded events 1..{}: the whole {}",
+                format_count(last + 1),
+                if debugger.is_from_file() {
+                    "trace file"
+                } else {
+                    "run"
+                }
+            )
+        },
+        str::to_string,
     );
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(!debugger.is_from_file(), egui::Button::new("Save trace…"))
+            .on_hover_text(
+                "Save every event of this run as a trace file, to open here or with \
+                 `ricochet-lab trace` later",
+            )
+            .clicked()
+        {
+            commands.push(Command::SaveAs(
+                crate::app::shell::commands::SaveKind::Trace,
+            ));
+        }
+        ui.add(egui::Label::new(egui::RichText::new(note).small()).truncate())
+            .on_hover_text(debugger.trace_path().display().to_string());
+    });
 }
 
 /// A prune reason for the panel.
-fn prune_text(reason: PruneReason) -> String {
+pub(super) fn prune_text(reason: PruneReason) -> String {
     match reason {
         PruneReason::DepthLimit => "depth limit".to_string(),
         PruneReason::LowerBound { bound, remaining } => {

@@ -163,9 +163,10 @@ pub(super) fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatEr
 pub(super) fn pick_open_file(start: Option<&Path>) -> Option<PathBuf> {
     let mut dialog = rfd::FileDialog::new()
         .set_title("Open a puzzle")
-        .add_filter("Puzzles", &["ron", "txt"])
+        .add_filter("Puzzles and search traces", &["ron", "txt", "rltrace"])
         .add_filter("Ricochet Lab boards", &["ron"])
-        .add_filter("Cox text boards", &["txt"]);
+        .add_filter("Cox text boards", &["txt"])
+        .add_filter("Search traces", &["rltrace"]);
     if let Some(dir) = start {
         dialog = dialog.set_directory(dir);
     }
@@ -178,6 +179,7 @@ pub(super) fn pick_save_file(kind: SaveKind, start: Option<&Path>, name: &str) -
         SaveKind::Native => ("Ricochet Lab board", &["ron"]),
         SaveKind::Cox => ("Cox text board", &["txt"]),
         SaveKind::Image => ("Board image (SVG or PNG)", &["svg", "png"]),
+        SaveKind::Trace => ("Search trace", &["rltrace"]),
     };
     let mut dialog = rfd::FileDialog::new()
         .set_title(kind.title())

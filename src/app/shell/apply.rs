@@ -225,6 +225,9 @@ impl RicochetApp {
                 let note = format!("New board: {name}");
                 self.set_document(*draft, None, Some(name), &note);
             }
+            Pending::Open(path) if crate::solver::trace::is_trace_file(&path) => {
+                self.open_trace(&path);
+            }
             Pending::Open(path) => {
                 match files::load_puzzle_file(&path) {
                     Ok((puzzle, format)) => {
@@ -339,6 +342,9 @@ impl RicochetApp {
 
     /// Saves (or exports) atomically; returns whether it worked.
     pub(in crate::app) fn save_to(&mut self, path: &Path, kind: SaveKind) -> bool {
+        if kind == SaveKind::Trace {
+            return self.save_trace(path);
+        }
         let puzzle = match self.doc.validity() {
             Ok(puzzle) => puzzle.clone(),
             Err(error) => {
@@ -364,6 +370,55 @@ impl RicochetApp {
                 self.error(format!("Could not save: {error}"));
                 false
             }
+        }
+    }
+
+    /// Copies the debugged run's trace to `path` (through a temporary file renamed over it,
+    /// so a copy cut off never replaces a file); returns whether it worked.
+    fn save_trace(&mut self, path: &Path) -> bool {
+        let Some(debugger) = self.derived.debugger(self.doc.revision()) else {
+            self.error("There is no debugged run whose trace to save.".to_string());
+            return false;
+        };
+        let source = debugger.trace_path();
+        match crate::solver::trace::copy_trace(&source, path) {
+            Ok(bytes) => {
+                self.note(format!(
+                    "Saved the search trace {} ({} bytes)",
+                    display_name(path),
+                    crate::app::widgets::format_count(bytes)
+                ));
+                true
+            }
+            Err(error) => {
+                self.error(format!("Could not save the trace: {error}"));
+                false
+            }
+        }
+    }
+
+    /// Opens a trace file in the debugger, with its puzzle on the board.
+    fn open_trace(&mut self, path: &Path) {
+        match crate::solver::trace::TraceReader::open(path) {
+            Ok(reader) => {
+                let name = display_name(path);
+                let events = reader.events();
+                let solver = reader.header().solver.clone();
+                let puzzle = reader.puzzle().clone();
+                self.set_document(
+                    Draft::from_puzzle(&puzzle),
+                    None,
+                    Some(name.clone()),
+                    &format!(
+                        "Opened the trace {name}: {} events of {solver}",
+                        crate::app::widgets::format_count(events)
+                    ),
+                );
+                let debugger = debugger::Debugger::from_trace(reader);
+                self.derived.set_debugger(self.doc.revision(), debugger);
+                self.windows.open = false;
+            }
+            Err(error) => self.error(format!("Could not open the trace: {error}")),
         }
     }
 

@@ -145,6 +145,8 @@ pub enum SaveKind {
     Cox,
     /// A picture of the board for print: SVG, or PNG when the name ends in `.png`.
     Image,
+    /// The debugged run's trace: every event of its search (see `docs/trace-format.md`).
+    Trace,
 }
 
 impl SaveKind {
@@ -154,6 +156,7 @@ impl SaveKind {
             SaveKind::Native => "ron",
             SaveKind::Cox => "txt",
             SaveKind::Image => "svg",
+            SaveKind::Trace => "rltrace",
         }
     }
 
@@ -163,6 +166,7 @@ impl SaveKind {
             SaveKind::Native => "Save board as",
             SaveKind::Cox => "Export as Cox text",
             SaveKind::Image => "Export board image",
+            SaveKind::Trace => "Save the search trace",
         }
     }
 }

@@ -64,19 +64,27 @@ pub(super) enum DockTab {
     Run,
     /// The debugger.
     Debugger,
+    /// The debugged run's search as a tree.
+    Tree,
     /// The overlay layers and their legends.
     Overlays,
 }
 
 impl DockTab {
     /// Every tab, in the order of its button.
-    const ALL: [DockTab; 3] = [DockTab::Run, DockTab::Debugger, DockTab::Overlays];
+    const ALL: [DockTab; 4] = [
+        DockTab::Run,
+        DockTab::Debugger,
+        DockTab::Tree,
+        DockTab::Overlays,
+    ];
 
     /// The button's text, which is also its accessible label.
     const fn title(self) -> &'static str {
         match self {
             DockTab::Run => "Run",
             DockTab::Debugger => "Debugger",
+            DockTab::Tree => "Search tree",
             DockTab::Overlays => "Overlays",
         }
     }
@@ -86,7 +94,8 @@ impl DockTab {
         match self {
             DockTab::Run => 0,
             DockTab::Debugger => 1,
-            DockTab::Overlays => 2,
+            DockTab::Tree => 2,
+            DockTab::Overlays => 3,
         }
     }
 }
@@ -397,6 +406,9 @@ impl RicochetApp {
                     cancelled,
                     commands,
                 );
+            }
+            DockTab::Tree => {
+                debugger::tree::tree_ui(ui, self.derived.debugger(self.doc.revision()), commands);
             }
             DockTab::Overlays => {
                 egui::ScrollArea::vertical()

@@ -519,9 +519,7 @@ impl ScreenshotDirector {
                     return true;
                 }
                 let latest = debugger.frame().view.events.saturating_sub(1);
-                let back = latest
-                    .saturating_sub(60)
-                    .max(debugger.frame().first_recorded);
+                let back = latest.saturating_sub(60);
                 app.apply(Command::Debug(crate::app::debugger::DebugCommand::Scrub(
                     back,
                 )));

@@ -52,7 +52,10 @@ const SOLVER: u8 = 0xE8;
 const NODE_DEPTH: u8 = 0xE9;
 
 /// The kinds of event a trace counts, in the order `trace info` lists them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum EventKind {
     /// An iteration, bound or level starts.
     IterationStarted,
@@ -337,6 +340,26 @@ pub enum Decoded {
     Solution(Vec<Move>),
     /// A solver's own event, as its description.
     Solver(String),
+}
+
+impl Decoded {
+    /// The kind of event.
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Decoded::Node { .. } => EventKind::Node,
+            Decoded::Pruned { reason, .. } => match reason {
+                PruneReason::DepthLimit => EventKind::DepthLimit,
+                PruneReason::LowerBound { .. } => EventKind::LowerBound,
+                PruneReason::TableHit { .. } => EventKind::TableHit,
+                PruneReason::Visited => EventKind::Visited,
+                PruneReason::Other(_) => EventKind::OtherPrune,
+            },
+            Decoded::IterationStarted(_) => EventKind::IterationStarted,
+            Decoded::IterationFinished(_) => EventKind::IterationFinished,
+            Decoded::Solution(_) => EventKind::Solution,
+            Decoded::Solver(_) => EventKind::Solver,
+        }
+    }
 }
 
 /// Reads events from a block's bytes, moving the cursor.

@@ -18,7 +18,7 @@ mod reader;
 mod recorder;
 mod tree;
 
-pub use codec::{CodeError, EventKind};
+pub use codec::{CodeError, Decoded, EventKind};
 pub use compare::{Divergence, DivergenceRule, TraceComparison, compare_traces};
 pub use file::{BLOCK_BYTES, BlockInfo, MAGIC, VERSION};
 pub use reader::{Replay, TraceReader, TracedEvent};
@@ -209,4 +209,37 @@ pub enum RecordError {
     /// The solver refused the puzzle or could not start.
     #[error(transparent)]
     Solve(#[from] crate::solver::SolveError),
+}
+
+/// Whether the file at `path` starts as a trace does (its first eight bytes), so that a
+/// program handed any file knows to open it as one.
+pub fn is_trace_file(path: &Path) -> bool {
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut head))
+        .is_ok()
+        && &head == MAGIC
+}
+
+/// Copies a trace (one still being recorded too: its whole blocks are what a reader sees)
+/// to `to`, through a temporary file beside it that is renamed over it, so a copy cut off
+/// never replaces a file. Returns the bytes copied.
+pub fn copy_trace(from: &Path, to: &Path) -> Result<u64, TraceError> {
+    let folder = match to.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let temporary = tempfile::Builder::new()
+        .prefix(".trace-")
+        .suffix(".tmp")
+        .tempfile_in(&folder)
+        .map_err(|e| TraceError::io(to, e))?;
+    let mut source = std::fs::File::open(from).map_err(|e| TraceError::io(from, e))?;
+    let mut target = temporary.as_file();
+    let bytes = std::io::copy(&mut source, &mut target).map_err(|e| TraceError::io(to, e))?;
+    target.sync_all().map_err(|e| TraceError::io(to, e))?;
+    temporary
+        .persist(to)
+        .map_err(|e| TraceError::io(to, e.error))?;
+    Ok(bytes)
 }

@@ -238,6 +238,102 @@ impl TraceReader {
         })
     }
 
+    /// The robots' cells after `path` from the start, or `None` if it moves a robot the
+    /// puzzle does not have.
+    pub fn cells_after(&self, path: &[Move]) -> Option<Vec<Cell>> {
+        let mut cells = self.puzzle.robot_cells();
+        for mv in path {
+            let robot = self.puzzle.robot_index(mv.robot)?;
+            cells[robot] = self.tables.slide(&cells, robot, mv.dir);
+        }
+        Some(cells)
+    }
+
+    /// The first event of `kind` after event `from` (`forward`) or the last before it,
+    /// reading at most `budget` events; `None` when there is none within them.
+    pub fn find_kind(
+        &self,
+        from: u64,
+        kind: EventKind,
+        forward: bool,
+        budget: u64,
+    ) -> Result<Option<u64>, TraceError> {
+        if forward {
+            let mut replay = self.replay((from + 1).min(self.events()))?;
+            while let Some((index, decoded)) = replay.next_decoded()? {
+                if decoded.kind() == kind {
+                    return Ok(Some(index));
+                }
+                if index - from > budget {
+                    break;
+                }
+            }
+            return Ok(None);
+        }
+        // Backwards: each block from the one that holds `from`, its last match before it.
+        let Some(mut block) = self.block_of(from.min(self.events().saturating_sub(1))) else {
+            return Ok(None);
+        };
+        let mut read = 0;
+        loop {
+            let info = &self.blocks[block];
+            let mut replay = self.replay(info.first_event)?;
+            let mut last = None;
+            while let Some((index, decoded)) = replay.next_decoded()? {
+                if index >= from || index >= info.first_event + u64::from(info.events) {
+                    break;
+                }
+                if decoded.kind() == kind {
+                    last = Some(index);
+                }
+            }
+            read += u64::from(info.events);
+            if last.is_some() || block == 0 || read > budget {
+                return Ok(last);
+            }
+            block -= 1;
+        }
+    }
+
+    /// The event that starts the iteration of this depth or bound, if the trace has one
+    /// within the first `budget` events.
+    pub fn find_iteration_start(&self, depth: u32, budget: u64) -> Result<Option<u64>, TraceError> {
+        // A block whose checkpoint is already past that iteration cannot hold its start.
+        let first = self
+            .blocks
+            .partition_point(|b| b.checkpoint.iteration.is_some_and(|i| i < depth))
+            .saturating_sub(1);
+        let Some(start) = self.blocks.get(first).map(|b| b.first_event) else {
+            return Ok(None);
+        };
+        let mut replay = self.replay(start)?;
+        while let Some((index, decoded)) = replay.next_decoded()? {
+            if decoded == Decoded::IterationStarted(depth) {
+                return Ok(Some(index));
+            }
+            if index - start > budget {
+                break;
+            }
+        }
+        Ok(None)
+    }
+
+    /// The first node whose robots stand on `cells`, within the first `budget` events.
+    pub fn find_cells(&self, cells: &RobotCells, budget: u64) -> Result<Option<u64>, TraceError> {
+        let mut replay = self.replay(0)?;
+        while let Some(traced) = replay.next_event()? {
+            if let Event::Node { cells: here, .. } = &traced.event
+                && here == cells
+            {
+                return Ok(Some(traced.index));
+            }
+            if traced.index > budget {
+                break;
+            }
+        }
+        Ok(None)
+    }
+
     /// The block that holds event `index`.
     pub fn block_of(&self, index: u64) -> Option<usize> {
         if index >= self.events() {
@@ -359,7 +455,7 @@ impl Replay<'_> {
     /// The next event as its byte code holds it, with its number: a node's path is the
     /// cursor's and its cells are not worked out, which [`Replay::materialize`] does when
     /// they are wanted. Skimming many events this way costs a fraction of reading them.
-    pub(crate) fn next_decoded(&mut self) -> Result<Option<(u64, Decoded)>, TraceError> {
+    pub fn next_decoded(&mut self) -> Result<Option<(u64, Decoded)>, TraceError> {
         loop {
             if self.block >= self.reader.blocks.len() {
                 return Ok(None);
@@ -397,11 +493,7 @@ impl Replay<'_> {
     }
 
     /// The event read last by [`Replay::next_decoded`], whole, with its number.
-    pub(crate) fn materialize(
-        &mut self,
-        index: u64,
-        decoded: Decoded,
-    ) -> Result<TracedEvent, TraceError> {
+    pub fn materialize(&mut self, index: u64, decoded: Decoded) -> Result<TracedEvent, TraceError> {
         self.cells.clear();
         let event = self.complete(decoded)?;
         Ok(TracedEvent {

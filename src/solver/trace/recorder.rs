@@ -35,6 +35,8 @@ pub struct TraceRecorder<P: Probe> {
     scratch: Vec<Move>,
     /// A block's bytes on their way to the file, reused from block to block.
     staging: Vec<u8>,
+    /// Whether the footer was written: later events are not recorded.
+    closed: bool,
 }
 
 impl<P: Probe> TraceRecorder<P> {
@@ -68,6 +70,7 @@ impl<P: Probe> TraceRecorder<P> {
             failure: None,
             scratch: Vec::with_capacity(64),
             staging: Vec::with_capacity(BLOCK_BYTES + 512),
+            closed: false,
         })
     }
 
@@ -81,15 +84,59 @@ impl<P: Probe> TraceRecorder<P> {
         self.events
     }
 
+    /// The node events recorded so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The path of the last node reported.
+    pub fn current_path(&self) -> Vec<Move> {
+        self.encoder
+            .cursor
+            .path
+            .iter()
+            .filter_map(|&code| super::codec::code_move(code))
+            .collect()
+    }
+
+    /// The first write that failed, if one did: the search stops at it.
+    pub fn failure(&self) -> Option<&std::io::Error> {
+        self.failure.as_ref()
+    }
+
+    /// Writes the events gathered so far as a block of their own, so that a reader sees
+    /// every event up to now (a debugged search that pauses); returns whether a block was
+    /// written.
+    pub fn flush(&mut self) -> bool {
+        let before = self.offsets.len();
+        self.flush_block();
+        self.offsets.len() > before
+    }
+
     /// Writes what is left and the footer, then closes the file. `end` says in words how the
     /// run ended and `complete` whether the search reached its own end. A write that failed
     /// during the search is reported here, naming the file; the blocks before it stay
     /// readable.
     pub fn finish(mut self, end: &str, complete: bool) -> Result<(P, TraceSummary), TraceError> {
+        let summary = self.close(end, complete)?;
+        Ok((self.inner, summary))
+    }
+
+    /// [`TraceRecorder::finish`] for a recorder that stays where it is: events after it are
+    /// not recorded.
+    pub fn close(&mut self, end: &str, complete: bool) -> Result<TraceSummary, TraceError> {
         self.flush_block();
         if let Some(failure) = self.failure.take() {
+            self.closed = true;
             return Err(TraceError::io(&self.path, failure));
         }
+        if self.closed {
+            return Err(TraceError::Corrupt {
+                path: self.path.clone(),
+                why: "its recording was already closed".into(),
+            });
+        }
+        self.closed = true;
         let summary = TraceSummary {
             complete,
             end: end.to_string(),
@@ -109,7 +156,12 @@ impl<P: Probe> TraceRecorder<P> {
             .write_all(&footer)
             .and_then(|()| self.file.sync_data());
         written.map_err(|e| TraceError::io(&self.path, e))?;
-        Ok((self.inner, summary))
+        Ok(summary)
+    }
+
+    /// The blocks written so far.
+    pub fn blocks_written(&self) -> u64 {
+        self.offsets.len() as u64
     }
 
     #[inline(always)]
@@ -124,7 +176,7 @@ impl<P: Probe> TraceRecorder<P> {
 
     /// Writes the current block, if it holds events, and starts the next at the cursor.
     fn flush_block(&mut self) {
-        if self.block.events == 0 || self.failure.is_some() {
+        if self.block.events == 0 || self.failure.is_some() || self.closed {
             return;
         }
         self.block.low_water = clamp16(self.encoder.low_water);

@@ -1,12 +1,12 @@
 //! The gate between a debugged search's thread and the interface: the shared state behind
 //! one lock, the condition variable a paused solver waits on, and the interface's handle.
 
-use super::log::{EventLog, Recorded};
-use super::stepping::{Breakpoints, RunMode, stop_reason};
+use super::history::{Extras, History, Recorded};
+use super::stepping::{Breakpoints, RunMode};
 use super::{DebugFrame, DebugView};
-use crate::solver::Event;
 use crate::solver::picture::SearchPicture;
-use std::sync::atomic::AtomicBool;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -15,52 +15,6 @@ pub(super) struct GateState {
     pub(super) mode: RunMode,
     pub(super) breakpoints: Breakpoints,
     pub(super) frame: DebugFrame,
-    pub(super) log: EventLog,
-    /// The robot the heat map and the cell breakpoint follow.
-    pub(super) active: Option<usize>,
-}
-
-impl GateState {
-    /// Applies one event to the view, the picture and the log; returns `Some(reason)` when
-    /// the search must stop after it (the reason is `None` for a plain step).
-    pub(super) fn apply_event(&mut self, event: Event) -> Option<Option<String>> {
-        let view = &mut self.frame.view;
-        view.events += 1;
-        match &event {
-            Event::IterationStarted { depth } => {
-                view.iteration = Some(*depth);
-            }
-            Event::Node { depth, cells, path } => {
-                view.nodes += 1;
-                view.depth = *depth;
-                view.cells = Some(*cells);
-                view.last_prune = None;
-                view.path.clone_from(path);
-            }
-            Event::Pruned { reason, .. } => {
-                view.pruned += 1;
-                view.last_prune = Some(*reason);
-            }
-            Event::IterationFinished(stats) => view.last_depth = Some(stats.clone()),
-            Event::Solution { moves } => view.solution = Some(moves.clone()),
-            Event::Solver(payload) => {
-                if let Some(status) = payload.status() {
-                    view.solver_status = Some(status);
-                }
-            }
-        }
-        event.draw(&mut self.frame.picture);
-        let stop = stop_reason(self.mode, &self.breakpoints, &event, self.active);
-        if let RunMode::Steps(n) = &mut self.mode {
-            *n = n.saturating_sub(1);
-        }
-        let view: DebugView = self.frame.view.clone();
-        let index = view.events - 1;
-        self.log.push(Recorded { index, event, view });
-        self.frame.first_recorded = self.log.first_index();
-        self.frame.recorded = self.log.len();
-        stop
-    }
 }
 
 /// The state behind its lock, the solver's wake-up call and the run's cancel flag.
@@ -68,6 +22,12 @@ pub(super) struct Gate {
     pub(super) state: Mutex<GateState>,
     pub(super) resume: Condvar,
     pub(super) cancel: Arc<AtomicBool>,
+    /// Counts the interface's changes to the mode and breakpoints, so the solver thread
+    /// notices one with an atomic read instead of taking the lock at every event.
+    pub(super) changes: AtomicU64,
+    /// The solver's own events and the pictures at the start of blocks, behind a lock of
+    /// their own so that reading the history never holds up the solver's stops.
+    pub(super) extras: Mutex<Extras>,
 }
 
 impl Gate {
@@ -76,6 +36,11 @@ impl Gate {
         // the data is still a consistent picture of the last event, so keep using it.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The extras, behind their lock (consistent after any panic, as the state is).
+    pub(super) fn extras(&self) -> MutexGuard<'_, Extras> {
+        self.extras.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The interface's handle on a debugged run: change the mode and breakpoints, read the
@@ -83,6 +48,9 @@ impl Gate {
 #[derive(Clone)]
 pub struct DebugHandle {
     pub(super) gate: Arc<Gate>,
+    pub(super) history: Arc<Mutex<History>>,
+    /// The run's trace file, removed when the last handle and the run are gone.
+    pub(super) trace_file: Arc<tempfile::TempPath>,
 }
 
 impl DebugHandle {
@@ -94,6 +62,12 @@ impl DebugHandle {
             state.frame.stop_reason = None;
         }
         drop(state);
+        self.changed();
+    }
+
+    /// Tells the solver thread the mode or breakpoints changed, and wakes it if it waits.
+    fn changed(&self) {
+        self.gate.changes.fetch_add(1, Ordering::Release);
         self.gate.resume.notify_all();
     }
 
@@ -109,12 +83,13 @@ impl DebugHandle {
         };
         state.frame.stop_reason = None;
         drop(state);
-        self.gate.resume.notify_all();
+        self.changed();
     }
 
     /// Sets the breakpoints.
     pub fn set_breakpoints(&self, breakpoints: Breakpoints) {
         self.gate.lock().breakpoints = breakpoints;
+        self.changed();
     }
 
     /// The breakpoints now.
@@ -140,29 +115,66 @@ impl DebugHandle {
         self.gate.lock().frame.paused
     }
 
-    /// The recorded event with this run-wide index, if it is still kept.
+    /// The recorded event with this run-wide index, if it has been recorded.
     pub fn recorded(&self, index: u64) -> Option<Recorded> {
-        self.gate.lock().log.get(index).cloned()
+        self.read(index, index.checked_add(1)?).pop()
     }
 
-    /// The overlays' picture right after the recorded event with this run-wide index, if it
-    /// is still kept: what the overlays showed then. Rebuilt from the oldest kept event on,
-    /// so it costs up to one pass over the log.
+    /// The events numbered `from` up to `to` (not included), oldest first, each with its
+    /// view; what the trace does not hold yet is left out.
+    pub fn read(&self, from: u64, to: u64) -> Vec<Recorded> {
+        let extras = self.gate.extras();
+        let mut history = self.history.lock().unwrap_or_else(|e| e.into_inner());
+        history.read(from, to, &extras.payloads).unwrap_or_default()
+    }
+
+    /// The overlays' picture right after the recorded event with this run-wide index: what
+    /// the overlays showed then, rebuilt from the nearest picture the run kept before it.
     pub fn picture_at(&self, index: u64) -> Option<SearchPicture> {
-        self.gate.lock().log.picture_at(index)
+        let extras = self.gate.extras();
+        let mut history = self.history.lock().unwrap_or_else(|e| e.into_inner());
+        history.picture_at(index, &extras).ok().flatten()
     }
 
     /// Up to `count` recorded events around the one with this index (about half of them
     /// newer), newest first: the log as it reads when the timeline shows that event.
     pub fn around(&self, index: u64, count: usize) -> Vec<Recorded> {
-        self.gate.lock().log.around(index, count)
+        let events = self.recorded_events();
+        let count = count as u64;
+        let end = (index + count / 2 + 1).min(events).max(count.min(events));
+        let mut found = self.read(end.saturating_sub(count), end);
+        found.reverse();
+        found
     }
 
     /// The last `count` recorded events with an index below `end`, newest first
     /// (`u64::MAX`: the last of all). A reader that shows the search as it stood after event
     /// `end - 1` reads the log up to there, however far the search has gone on since.
     pub fn latest_before(&self, end: u64, count: usize) -> Vec<Recorded> {
-        self.gate.lock().log.latest_before(end, count)
+        let end = end.min(self.recorded_events());
+        let mut found = self.read(end.saturating_sub(count as u64), end);
+        found.reverse();
+        found
+    }
+
+    /// How many events the trace holds so far.
+    pub fn recorded_events(&self) -> u64 {
+        self.history
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .events()
+    }
+
+    /// The run's trace file: every event so far, finished with its footer once the run has
+    /// ended. Copy it to keep it; it is removed when the run is dropped.
+    pub fn trace_path(&self) -> PathBuf {
+        self.trace_file.to_path_buf()
+    }
+
+    /// The history the handle reads, for views that read the trace themselves (the search
+    /// tree).
+    pub fn history(&self) -> Arc<Mutex<History>> {
+        Arc::clone(&self.history)
     }
 
     /// Waits until the solver thread pauses or `timeout` passes; returns whether it paused.

@@ -2,12 +2,15 @@
 //! thread inside [`Probe::event`](crate::solver::Probe::event) until the user interface lets it go on.
 //!
 //! The solver is the same code as in a plain run; only the probe differs. A plain run uses the
-//! batched live probe of [`super`] and never pays for any of this. Here every event takes a
-//! lock, updates the picture of the search ([`DebugView`], the heat map, the slide graph, the
-//! stateless stores), is recorded in a bounded log, and is checked against the run mode and the
-//! breakpoints. When the search must stop, the solver thread waits on a condition variable;
-//! the cancel flag is polled while it waits, so cancelling (or dropping the run) still ends a
-//! paused search.
+//! batched live probe of [`super`] and never pays for any of this. Here every event is
+//! recorded whole to the run's trace file (see [`crate::solver::trace`]), updates the view and
+//! the picture of the search ([`DebugView`], the heat map, the slide graph, the stateless
+//! stores) that the solver thread keeps, and is checked against the run mode and the
+//! breakpoints; the interface sees them when the thread publishes them, a few times a second
+//! and at every stop, so a run that does not stop pays no lock per event. When the search must
+//! stop, the solver thread waits on a condition variable; the cancel flag is polled while it
+//! waits, so cancelling (or dropping the run) still ends a paused search. The timeline reads
+//! the whole run back from the trace.
 //!
 //! ```no_run
 //! use ricochet_lab::model::samples;
@@ -24,17 +27,17 @@
 //! ```
 
 //!
-//! The files: `stepping` (run modes, breakpoints, when to stop), `log` (the bounded event log
-//! and time travel through it), `gate` (the state shared with the interface and its handle)
-//! and `probe` (the probe and the thread).
+//! The files: `stepping` (run modes, breakpoints, when to stop), `history` (the run read
+//! back from its trace, and time travel through it), `gate` (the state shared with the
+//! interface and its handle) and `probe` (the probe and the thread).
 
 mod gate;
-mod log;
+mod history;
 mod probe;
 mod stepping;
 
 pub use gate::DebugHandle;
-pub use log::Recorded;
+pub use history::{History, Recorded};
 pub use stepping::{Breakpoints, RunMode, breakpoint_hit};
 // The picture lives with the solvers, whose events draw it; the debugger's users find it here.
 pub use crate::solver::picture::SearchPicture;
@@ -43,10 +46,6 @@ use crate::model::Move;
 use crate::model::Puzzle;
 use crate::solver::{DepthStats, PruneReason, RobotCells};
 
-/// How many events the log keeps by default: enough to scrub back through several depths of a
-/// small search, small enough (a few megabytes) to never matter.
-pub const DEFAULT_RECORD_CAPACITY: usize = 20_000;
-
 /// How a debugged run starts.
 #[derive(Clone, Debug)]
 pub struct DebugSetup {
@@ -54,8 +53,6 @@ pub struct DebugSetup {
     pub start_paused: bool,
     /// The breakpoints to start with.
     pub breakpoints: Breakpoints,
-    /// How many events the log keeps (at least one).
-    pub record_capacity: usize,
 }
 
 impl Default for DebugSetup {
@@ -63,7 +60,6 @@ impl Default for DebugSetup {
         DebugSetup {
             start_paused: true,
             breakpoints: Breakpoints::default(),
-            record_capacity: DEFAULT_RECORD_CAPACITY,
         }
     }
 }
@@ -110,12 +106,8 @@ pub struct DebugFrame {
     pub stop_reason: Option<String>,
     /// The overlays' picture after the latest event.
     pub picture: SearchPicture,
-    /// The index of the oldest recorded event still kept.
-    pub first_recorded: u64,
-    /// How many events are recorded now.
-    pub recorded: usize,
-    /// How many the log keeps at most.
-    pub record_capacity: usize,
+    /// How many events the trace holds now (every event of the run so far).
+    pub recorded: u64,
 }
 
 /// The robots of a puzzle moved to a node's cells: what the board shows at a stop.
@@ -251,7 +243,9 @@ mod tests {
         assert_eq!(report.nodes, plain.nodes);
         let frame = debug.frame();
         assert!(frame.view.solution.is_some());
-        assert!(frame.recorded <= DEFAULT_RECORD_CAPACITY);
+        // Every event of the run is recorded, up to the last.
+        assert_eq!(frame.recorded, frame.view.events);
+        assert_eq!(debug.recorded_events(), frame.view.events);
         assert!(frame.picture.heat.iter().sum::<u32>() > 0);
     }
 
@@ -305,34 +299,41 @@ mod tests {
     }
 
     #[test]
-    fn the_log_keeps_only_the_newest_events_up_to_its_bound() {
+    fn the_whole_run_is_kept_and_read_back_from_its_trace() {
         let setup = DebugSetup {
             start_paused: false,
-            record_capacity: 50,
             ..DebugSetup::default()
         };
         let (mut run, debug) = SolveJob::new(SolverId::Bfs, samples::fogleman_22())
             .spawn_debug(quiet_waker(), setup)
             .unwrap();
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(300));
         run.cancel();
         assert!(run.wait(Duration::from_secs(10)).is_some());
         let frame = debug.frame();
-        assert_eq!(frame.recorded, 50);
         let last = frame.view.events - 1;
-        assert_eq!(frame.first_recorded, last - 49);
-        assert!(debug.recorded(frame.first_recorded).is_some());
-        assert!(debug.recorded(frame.first_recorded - 1).is_none());
-        // The log around an event holds it, half newer events, and stays inside the log.
-        let middle = frame.first_recorded + 25;
+        assert!(last > 20_000, "only {last} events in 300 ms");
+        assert_eq!(debug.recorded_events(), frame.view.events);
+        // The first event is kept as well as the last.
+        assert!(matches!(
+            debug.recorded(0).map(|r| r.event),
+            Some(Event::IterationStarted { .. })
+        ));
+        assert_eq!(debug.recorded(last).unwrap().view, frame.view);
+        assert!(debug.recorded(last + 1).is_none());
+        // The log around an event holds it, half newer events, and stays inside the run.
+        let middle = last / 2;
         let around: Vec<u64> = debug.around(middle, 10).iter().map(|r| r.index).collect();
         assert_eq!(around, (middle - 4..=middle + 5).rev().collect::<Vec<_>>());
         let oldest: Vec<u64> = debug.around(0, 10).iter().map(|r| r.index).collect();
-        assert_eq!(oldest.last(), Some(&frame.first_recorded));
-        assert_eq!(oldest.len(), 10);
+        assert_eq!(oldest, (0..10).rev().collect::<Vec<_>>());
         let newest: Vec<u64> = debug.around(last, 10).iter().map(|r| r.index).collect();
         assert_eq!(newest.first(), Some(&last));
         assert_eq!(newest.len(), 10);
+        // The view read back from the trace is the view the run had: counts add up.
+        let at = debug.recorded(middle).unwrap().view;
+        assert_eq!(at.events, middle + 1);
+        assert!(at.nodes + at.pruned <= at.events);
     }
 
     #[test]
@@ -354,7 +355,6 @@ mod tests {
             .unwrap();
             let setup = DebugSetup {
                 start_paused: false,
-                record_capacity: 300,
                 ..DebugSetup::default()
             };
             let (mut run, debug) = SolveJob::new(solver, puzzle.clone())
@@ -364,18 +364,13 @@ mod tests {
             let frame = debug.frame();
             let total = recording.events.len() as u64;
             assert_eq!(frame.view.events, total, "{solver_name}");
-            assert!(
-                frame.first_recorded > 0,
-                "{solver_name}: the log never filled"
-            );
             let mut expected =
                 SearchPicture::new(puzzle.board().cell_count(), puzzle.active_robot());
             for (index, event) in recording.events.iter().enumerate() {
                 event.draw(&mut expected);
                 let index = index as u64;
-                if index < frame.first_recorded {
-                    assert!(debug.picture_at(index).is_none());
-                } else if index.is_multiple_of(7) || index + 1 == total {
+                // Every picture costs a replay from the block's start: a sample of them.
+                if index.is_multiple_of(389) || index + 3 >= total {
                     let rebuilt = debug.picture_at(index).unwrap();
                     assert_eq!(rebuilt, expected, "{solver_name}: event {index}");
                 }

@@ -1,31 +1,53 @@
-//! The probe of a debugged run and the thread that runs it: every event goes through the
-//! gate, and a paused search waits inside the probe.
+//! The probe of a debugged run and the thread that runs it. Every event is recorded to the
+//! run's trace file; the view, the picture and the stops are kept by the solver thread itself,
+//! which takes the gate's lock only to publish them (a few times a second, at every event of
+//! animated play) and at a stop, where it waits inside the probe.
 
 use super::gate::{Gate, GateState};
-use super::log::EventLog;
-use super::stepping::RunMode;
-use super::{DebugFrame, DebugHandle, DebugSetup};
+use super::history::{Extras, History};
+use super::stepping::{RunMode, node_stop, stop_reason};
+use super::{DebugFrame, DebugHandle, DebugSetup, DebugView};
+use crate::model::{Cell, Move};
 use crate::solver::picture::SearchPicture;
-use crate::solver::{self, DepthStats, Event, Limits, Probe};
+use crate::solver::trace::{TraceHeader, TraceRecorder};
+use crate::solver::{self, DepthStats, Event, Limits, NoProbe, Probe};
 use crate::worker::{
     LiveCounters, LiveProbe, Message, SolveJob, SolveRun, StartError, TaskLink, Waker,
     next_run_number, panic_message,
 };
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often a paused solver thread looks at the cancel flag.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
+/// How often a running search publishes its view and picture for the interface.
+const PUBLISH_INTERVAL: Duration = Duration::from_millis(50);
+/// Events between two looks at the clock for [`PUBLISH_INTERVAL`].
+const CLOCK_EVENTS: u32 = 4096;
 
-/// The probe of a debugged run: the live counters of a plain run, plus the gate.
+/// The probe of a debugged run: the live counters of a plain run, the trace recorder, the
+/// view and picture after the latest event, and the gate.
 pub(super) struct DebugProbe {
     live: LiveProbe,
     gate: Arc<Gate>,
+    recorder: TraceRecorder<NoProbe>,
     /// Running time allowed; time spent paused does not count.
     time_limit: Option<Duration>,
     /// Whether the time limit stopped the search.
     timed_out: bool,
+    /// The interface's changes seen so far (see [`Gate::changes`]).
+    changes_seen: u64,
+    mode: RunMode,
+    breakpoints: super::Breakpoints,
+    active: Option<usize>,
+    /// The view after the latest event, but for its path, which the recorder holds.
+    view: DebugView,
+    picture: SearchPicture,
+    /// Blocks written when the last snapshot of the picture was taken.
+    blocks_seen: u64,
+    until_clock: u32,
+    last_publish: Instant,
 }
 
 impl Probe for DebugProbe {
@@ -38,34 +60,37 @@ impl Probe for DebugProbe {
             return;
         }
         let event = event();
-        let mut state = self.gate.lock();
-        let stop = state.apply_event(event);
-        if let Some(reason) = stop {
-            state.mode = RunMode::Paused;
-            state.frame.stop_reason = reason;
+        self.sync_changes();
+        super::history::apply_to_view(&mut self.view, &event);
+        if let Event::Node { cells, .. } = &event {
+            self.view.cells = Some(*cells);
         }
-        if state.mode == RunMode::Paused {
-            // The clock stands still from here: the pause is the user's time, not the run's.
-            self.live.live.pause_clock(Instant::now());
-            state.frame.paused = true;
-            self.live.link.wake(Duration::ZERO);
-            while state.mode == RunMode::Paused && !self.gate.cancel.load(Ordering::Relaxed) {
-                state = match self.gate.resume.wait_timeout(state, CANCEL_POLL) {
-                    Ok((guard, _)) => guard,
-                    Err(poisoned) => poisoned.into_inner().0,
-                };
-            }
-            self.live.live.resume_clock(Instant::now());
-            state.frame.paused = false;
+        event.draw(&mut self.picture);
+        if let Event::Solver(payload) = &event {
+            let index = self.view.events - 1;
+            self.gate.extras().payloads.insert(index, payload.clone());
         }
-        if let RunMode::Play(per_second) = state.mode {
-            drop(state);
-            self.live.link.wake(Duration::ZERO);
-            // The wait between animated events is the pace the user chose, not search time.
-            self.live.live.pause_clock(Instant::now());
-            self.sleep_between_events(per_second);
-            self.live.live.resume_clock(Instant::now());
+        let stop = stop_reason(self.mode, &self.breakpoints, &event, self.active);
+        self.recorder.event(|| event);
+        self.after_event(stop);
+    }
+
+    fn node(&mut self, depth: u32, cells: &[Cell], path: impl FnOnce(&mut Vec<Move>)) {
+        if self.gate.cancel.load(Ordering::Relaxed) {
+            return;
         }
+        self.sync_changes();
+        let view = &mut self.view;
+        view.events += 1;
+        view.nodes += 1;
+        view.depth = depth;
+        view.cells = Some(crate::solver::RobotCells::new(cells));
+        view.last_prune = None;
+        self.picture.count_node(cells);
+        self.picture.end_event(false);
+        let stop = node_stop(self.mode, &self.breakpoints, depth, cells, self.active);
+        self.recorder.node(depth, cells, path);
+        self.after_event(stop);
     }
 
     fn depth_finished(&mut self, stats: &DepthStats) {
@@ -79,11 +104,10 @@ impl Probe for DebugProbe {
         {
             self.timed_out = true;
         }
-        self.timed_out
+        self.timed_out || self.recorder.failure().is_some()
     }
 
     fn progress(&mut self, nodes: u64, memory_bytes: usize) {
-        // Polled at every node of a stepped search: the counters are exact at every stop.
         self.live.live.nodes.store(nodes, Ordering::Relaxed);
         self.live
             .live
@@ -93,6 +117,124 @@ impl Probe for DebugProbe {
 }
 
 impl DebugProbe {
+    /// Takes the interface's new mode and breakpoints, if it changed them.
+    #[inline]
+    fn sync_changes(&mut self) {
+        let changes = self.gate.changes.load(Ordering::Acquire);
+        if changes != self.changes_seen {
+            self.changes_seen = changes;
+            let state = self.gate.lock();
+            self.mode = state.mode;
+            self.breakpoints = state.breakpoints.clone();
+        }
+    }
+
+    /// What follows every event: a snapshot of the picture when the recorder started a
+    /// block, the step count, the stop or the periodic publication.
+    #[inline]
+    fn after_event(&mut self, stop: Option<Option<String>>) {
+        let blocks = self.recorder.blocks_written();
+        if blocks != self.blocks_seen {
+            self.blocks_seen = blocks;
+            self.snapshot();
+        }
+        if let RunMode::Steps(n) = &mut self.mode {
+            *n = n.saturating_sub(1);
+        }
+        if let Some(reason) = stop {
+            self.pause(reason);
+            return;
+        }
+        if let RunMode::Play(per_second) = self.mode {
+            self.publish(None);
+            self.live.link.wake(Duration::ZERO);
+            // The wait between animated events is the pace the user chose, not search time.
+            self.live.live.pause_clock(Instant::now());
+            self.sleep_between_events(per_second);
+            self.live.live.resume_clock(Instant::now());
+            return;
+        }
+        self.until_clock = self.until_clock.saturating_sub(1);
+        if self.until_clock == 0 {
+            self.until_clock = CLOCK_EVENTS;
+            if self.last_publish.elapsed() >= PUBLISH_INTERVAL {
+                self.publish(None);
+            }
+        }
+    }
+
+    /// Keeps the picture as it stands before the next block's first event.
+    fn snapshot(&mut self) {
+        let index = self.recorder.events();
+        self.gate
+            .extras()
+            .snapshots
+            .insert(index, self.picture.clone());
+    }
+
+    /// Copies the view and the picture to the gate for the interface, writing the events
+    /// so far to the trace first so that it can read them; with `paused`, also the mode.
+    fn publish(&mut self, paused: Option<RunMode>) {
+        if self.recorder.flush() {
+            self.blocks_seen = self.recorder.blocks_written();
+            self.snapshot();
+        }
+        let mut view = self.view.clone();
+        view.path = self.recorder.current_path();
+        let mut state = self.gate.lock();
+        state.frame.view = view;
+        state.frame.picture.clone_from(&self.picture);
+        state.frame.recorded = self.recorder.events();
+        if let Some(mode) = paused {
+            state.mode = mode;
+        } else if matches!(state.mode, RunMode::Steps(_)) {
+            // Steps asked for and not taken yet: what add_steps adds to.
+            state.mode = self.mode;
+        }
+        drop(state);
+        self.last_publish = Instant::now();
+    }
+
+    /// Stops the search after the latest event until the interface lets it go on.
+    fn pause(&mut self, reason: Option<String>) {
+        self.mode = RunMode::Paused;
+        self.publish(Some(RunMode::Paused));
+        let mut state = self.gate.lock();
+        state.frame.stop_reason = reason;
+        // The clock stands still from here: the pause is the user's time, not the run's.
+        self.live.live.pause_clock(Instant::now());
+        state.frame.paused = true;
+        self.live.link.wake(Duration::ZERO);
+        while state.mode == RunMode::Paused && !self.gate.cancel.load(Ordering::Relaxed) {
+            state = match self.gate.resume.wait_timeout(state, CANCEL_POLL) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+        self.live.live.resume_clock(Instant::now());
+        state.frame.paused = false;
+        self.mode = state.mode;
+        self.breakpoints = state.breakpoints.clone();
+        self.changes_seen = self.gate.changes.load(Ordering::Acquire);
+    }
+
+    /// Publishes the view and picture after the last event and closes the trace with its
+    /// footer; a trace that could not be written says why in the stop reason.
+    fn finish_trace(&mut self, end: &crate::worker::RunEnd) {
+        self.publish(None);
+        let (words, complete) = match end {
+            crate::worker::RunEnd::Finished(report) => {
+                crate::solver::trace::outcome_words(&report.outcome)
+            }
+            crate::worker::RunEnd::Refused(error) => (format!("refused: {error}"), false),
+            crate::worker::RunEnd::Crashed(message) => (format!("crashed: {message}"), false),
+        };
+        if let Err(error) = self.recorder.close(&words, complete) {
+            self.gate.lock().frame.stop_reason =
+                Some(format!("the run's trace could not be written: {error}"));
+        }
+    }
+
     /// Waits one event's time of animated play, in short slices so that a pause, another
     /// speed or a cancel takes effect at once.
     fn sleep_between_events(&self, per_second: f32) {
@@ -128,24 +270,44 @@ impl SolveJob {
         let live = Arc::new(LiveCounters::default());
         let picture =
             SearchPicture::new(self.puzzle.board().cell_count(), self.puzzle.active_robot());
+        // The whole run is recorded to a trace file of its own, which the interface reads to
+        // travel back through it; it goes when the run does.
+        let trace_file = tempfile::Builder::new()
+            .prefix("ricochet-lab-debug-")
+            .suffix(".rltrace")
+            .tempfile()
+            .map_err(|e| StartError::Trace(e.to_string()))?
+            .into_temp_path();
+        let header = TraceHeader {
+            program: format!("ricochet-lab {}", env!("CARGO_PKG_VERSION")),
+            puzzle: crate::model::formats::native::write(&self.puzzle),
+            solver: solver.name().to_string(),
+            solver_title: solver.kind().title.to_string(),
+            external: solver.is_engine(),
+        };
+        let recorder =
+            TraceRecorder::create(&trace_file, &header, self.puzzle.board().clone(), NoProbe)
+                .map_err(|e| StartError::Trace(e.to_string()))?;
         // The gate shares the task's cancel flag; the flag exists only once the task does, so
         // the gate is handed to the thread through a channel of one.
         let (gate_sender, gate_receiver) = std::sync::mpsc::sync_channel::<Arc<Gate>>(1);
+        let mode = if setup.start_paused {
+            RunMode::Paused
+        } else {
+            RunMode::Continue
+        };
+        let breakpoints = setup.breakpoints.clone();
+        let mut extras = Extras::default();
+        extras.snapshots.insert(0, picture.clone());
         let state = GateState {
-            mode: if setup.start_paused {
-                RunMode::Paused
-            } else {
-                RunMode::Continue
-            },
+            mode,
             breakpoints: setup.breakpoints,
             frame: DebugFrame {
                 picture: picture.clone(),
-                record_capacity: setup.record_capacity.max(1),
                 ..DebugFrame::default()
             },
-            log: EventLog::new(picture, setup.record_capacity),
-            active: self.puzzle.active_robot(),
         };
+        let active = self.puzzle.active_robot();
         let task = {
             let live = Arc::clone(&live);
             crate::worker::spawn_task(
@@ -169,9 +331,19 @@ impl SolveJob {
                     };
                     let mut probe = DebugProbe {
                         live: LiveProbe::starting_now(Arc::clone(&live), link),
+                        changes_seen: gate.changes.load(Ordering::Acquire),
                         gate,
+                        recorder,
                         time_limit: self.time_limit,
                         timed_out: false,
+                        mode,
+                        breakpoints,
+                        active,
+                        view: DebugView::default(),
+                        picture,
+                        blocks_seen: 0,
+                        until_clock: CLOCK_EVENTS,
+                        last_publish: Instant::now(),
                     };
                     // A debugged run counts its node profile as a plain run does, so the
                     // Run tab's chart shows where it went.
@@ -220,6 +392,7 @@ impl SolveJob {
                         Ok(Err(error)) => crate::worker::RunEnd::Refused(error),
                         Err(panic) => crate::worker::RunEnd::Crashed(panic_message(panic.as_ref())),
                     };
+                    probe.finish_trace(&end);
                     probe
                         .live
                         .link
@@ -233,10 +406,20 @@ impl SolveJob {
             state: Mutex::new(state),
             resume: Condvar::new(),
             cancel: Arc::clone(task.cancel_flag()),
+            changes: AtomicU64::new(0),
+            extras: Mutex::new(extras),
         });
         // The thread waits for its gate; it is alive, so the channel is open.
         let _ = gate_sender.send(Arc::clone(&gate));
         let run = SolveRun::new(solver, task, live);
-        Ok((run, DebugHandle { gate }))
+        let history = Arc::new(Mutex::new(History::new(&trace_file)));
+        Ok((
+            run,
+            DebugHandle {
+                gate,
+                history,
+                trace_file: Arc::new(trace_file),
+            },
+        ))
     }
 }

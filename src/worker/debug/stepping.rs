@@ -2,6 +2,7 @@
 //! breakpoint.
 
 use crate::model::Cell;
+use crate::solver::trace::EventKind;
 use crate::solver::{Event, RobotCells};
 
 /// What the solver thread does with the next events.
@@ -33,8 +34,65 @@ pub struct Breakpoints {
     pub active_cell: Option<Cell>,
     /// Stop when a node has exactly these robot cells.
     pub state: Option<RobotCells>,
+    /// The depths at which the cell and state breakpoints hold (both ends included); all
+    /// depths when `None`.
+    pub depth_range: Option<(u32, u32)>,
     /// Stop when a solution is found.
     pub solution: bool,
+    /// Stop on a prune of this kind (a table hit is the kind [`EventKind::TableHit`]).
+    pub prune: Option<EventKind>,
+    /// Stop when a new depth, bound or level starts.
+    pub new_bound: bool,
+}
+
+/// Whether the search stops after a node at `depth` whose robots stand on `cells`, and why:
+/// the check of [`stop_reason`] for nodes, which a debugged search makes at every node
+/// without building the node's event.
+#[inline]
+pub(super) fn node_stop(
+    mode: RunMode,
+    breakpoints: &Breakpoints,
+    depth: u32,
+    cells: &[Cell],
+    active: Option<usize>,
+) -> Option<Option<String>> {
+    match mode {
+        RunMode::Paused => return Some(None),
+        RunMode::Steps(n) if n <= 1 => return Some(None),
+        RunMode::StepOver(over) if depth <= over => return Some(None),
+        RunMode::ToSolution => return None,
+        _ => {}
+    }
+    node_breakpoint(breakpoints, depth, cells, active).map(Some)
+}
+
+fn node_breakpoint(
+    breakpoints: &Breakpoints,
+    depth: u32,
+    cells: &[Cell],
+    active: Option<usize>,
+) -> Option<String> {
+    if breakpoints.depth == Some(depth) {
+        return Some(format!("breakpoint: depth {depth}"));
+    }
+    let in_range = breakpoints
+        .depth_range
+        .is_none_or(|(low, high)| (low..=high).contains(&depth));
+    if !in_range {
+        return None;
+    }
+    if let Some(target) = breakpoints.active_cell
+        && cells.get(active.unwrap_or(0)) == Some(&target)
+    {
+        return Some(format!("breakpoint: the active robot on cell {target}"));
+    }
+    if breakpoints
+        .state
+        .is_some_and(|state| state.as_slice() == cells)
+    {
+        return Some("breakpoint: the chosen state".to_string());
+    }
+    None
 }
 
 /// Whether the search stops after `event`, and why.
@@ -44,14 +102,12 @@ pub(super) fn stop_reason(
     event: &Event,
     active: Option<usize>,
 ) -> Option<Option<String>> {
+    if let Event::Node { depth, cells, .. } = event {
+        return node_stop(mode, breakpoints, *depth, cells.as_slice(), active);
+    }
     match mode {
         RunMode::Paused => return Some(None),
         RunMode::Steps(n) if n <= 1 => return Some(None),
-        RunMode::StepOver(depth) => {
-            if matches!(event, Event::Node { depth: d, .. } if *d <= depth) {
-                return Some(None);
-            }
-        }
         RunMode::StepDepth => {
             if matches!(event, Event::IterationFinished(_)) {
                 return Some(None);
@@ -74,21 +130,18 @@ pub fn breakpoint_hit(
 ) -> Option<String> {
     match event {
         Event::Node { depth, cells, .. } => {
-            if breakpoints.depth == Some(*depth) {
-                return Some(format!("breakpoint: depth {depth}"));
-            }
-            if let Some(target) = breakpoints.active_cell
-                && cells.as_slice().get(active.unwrap_or(0)) == Some(&target)
-            {
-                return Some(format!("breakpoint: the active robot on cell {target}"));
-            }
-            if breakpoints.state == Some(*cells) {
-                return Some("breakpoint: the chosen state".to_string());
-            }
-            None
+            node_breakpoint(breakpoints, *depth, cells.as_slice(), active)
         }
         Event::Solution { moves } if breakpoints.solution => {
             Some(format!("breakpoint: a solution of {} moves", moves.len()))
+        }
+        Event::Pruned { depth, .. } => {
+            let kind = EventKind::of(event);
+            (breakpoints.prune == Some(kind))
+                .then(|| format!("breakpoint: {} at depth {depth}", kind.name()))
+        }
+        Event::IterationStarted { depth } if breakpoints.new_bound => {
+            Some(format!("breakpoint: depth or bound {depth} starts"))
         }
         _ => None,
     }
