@@ -213,9 +213,10 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         outln!("solution: {solution}")?;
     }
     outln!(
-        "events:   {} in {} blocks, {} bytes",
+        "events:   {} in {} block{}, {} bytes",
         summary.events,
         reader.blocks().len(),
+        if reader.blocks().len() == 1 { "" } else { "s" },
         std::fs::metadata(path).map_or(0, |m| m.len())
     )?;
     for (kind, count) in &summary.by_kind {
