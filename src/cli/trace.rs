@@ -277,9 +277,10 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         outln!("solution: {solution}")?;
     }
     outln!(
-        "events:   {} in {} blocks, {} bytes",
+        "events:   {} in {} block{}, {} bytes",
         summary.events,
         reader.blocks().len(),
+        if reader.blocks().len() == 1 { "" } else { "s" },
         std::fs::metadata(path).map_or(0, |m| m.len())
     )?;
     for (kind, count) in &summary.by_kind {
@@ -347,7 +348,7 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
             if args.format == "posthoc" {
                 posthoc_event(out, &event, &mut last_node, width, robot)?;
             } else {
-                writeln!(out, "{}", json_event(&event))?;
+                writeln!(out, "{}", json_event(&event, reader.puzzle().board()))?;
             }
         }
         out.flush()?;
@@ -366,8 +367,8 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One event as a JSON object.
-fn json_event(event: &TracedEvent) -> serde_json::Value {
+/// One event as a JSON object; a solver's own event as its description on `board`.
+fn json_event(event: &TracedEvent, board: &ricochet_lab::model::Board) -> serde_json::Value {
     use serde_json::json;
     let kind = EventKind::of(&event.event).name();
     match &event.event {
@@ -388,6 +389,9 @@ fn json_event(event: &TracedEvent) -> serde_json::Value {
         }),
         Event::Solution { moves } => json!({
             "index": event.index, "kind": kind, "moves": format_moves(moves),
+        }),
+        Event::Solver(payload) => json!({
+            "index": event.index, "kind": kind, "text": payload.describe(board),
         }),
         other => json!({
             "index": event.index, "kind": kind, "text": format!("{other:?}"),
@@ -460,14 +464,22 @@ fn posthoc_id(path: &[ricochet_lab::model::Move]) -> String {
 }
 
 fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    let mut first = open(&args.first)?;
-    let mut second = open(&args.second)?;
     let rule = if args.rule == "sets" {
         DivergenceRule::Sets
     } else {
         DivergenceRule::Order
     };
-    let comparison = trace::compare_traces(&mut first, &mut second, rule)?;
+    // Exit code 1 says the searches differ, so a comparison that cannot be made (a file that
+    // does not read, traces of two puzzles) ends with 2, as `diff` and `cmp` do, the message
+    // on standard error.
+    let compared = (|| -> Result<_, trace::TraceError> {
+        let mut first = TraceReader::open(&args.first)?;
+        let mut second = TraceReader::open(&args.second)?;
+        let comparison = trace::compare_traces(&mut first, &mut second, rule)?;
+        Ok((first, second, comparison))
+    })();
+    let (first, second, comparison) =
+        compared.map_err(|error| super::output::usage(error.to_string()))?;
     print_comparison(&first, &second, &comparison)?;
     Ok(if comparison.divergence.is_some() {
         ExitCode::from(1)
@@ -573,7 +585,7 @@ fn events(args: &EventsArgs) -> anyhow::Result<ExitCode> {
                 started.elapsed().as_secs_f64() * 1000.0
             )?;
         }
-        outln!("{}", json_event(&event))?;
+        outln!("{}", json_event(&event, reader.puzzle().board()))?;
         printed += 1;
     }
     if printed == 0 {

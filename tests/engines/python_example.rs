@@ -1,9 +1,10 @@
 //! The Python example engine (`examples/engines/bfs.py`, standard library only): its answers
-//! equal `fast`'s on the reference puzzles it can reach, its rows reach `solve --json`, and
-//! `engine check` passes for it.
+//! equal `fast`'s on the reference puzzles it can reach, its rows reach `solve --json`,
+//! `engine check` passes for it, and its recorded trace replays to the events of a live run.
 
 use ricochet_lab::model::formats::load_source;
 use ricochet_lab::solver::engine::EngineSpec;
+use ricochet_lab::solver::trace::TraceReader;
 use ricochet_lab::solver::{
     self, Limits, NoProbe, RecordingProbe, SolverChoice, SolverId, SolverOptions,
 };
@@ -99,4 +100,72 @@ fn solve_json_shows_the_python_examples_rows() {
     );
     assert_eq!(value["moves"], 5);
     assert!(value["depths"].as_array().unwrap().len() >= 5, "{value}");
+}
+
+#[test]
+fn the_python_examples_trace_replays_to_the_events_of_a_live_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("python.trace");
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(["trace", "record", "boards/small-6x6.ron", "-o"])
+        .arg(&path)
+        .arg("--engine")
+        .arg(format!("python3 {}", example().display()))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reader = TraceReader::open(&path).unwrap();
+    assert!(reader.header().external);
+    assert!(reader.is_finished());
+
+    let puzzle = load_source(&format!(
+        "{}/boards/small-6x6.ron",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert_eq!(reader.puzzle(), &puzzle);
+    let mut live = RecordingProbe::default();
+    let limits = Limits {
+        time: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let report = solver::run(
+        python_engine(),
+        &puzzle,
+        &SolverOptions::default(),
+        &limits,
+        &mut live,
+    )
+    .unwrap();
+    assert_eq!(report.outcome.move_count(), Some(5));
+    let mut replay = reader.replay(0).unwrap();
+    let mut traced = Vec::new();
+    while let Some(event) = replay.next_event().unwrap() {
+        traced.push(event.event);
+    }
+    assert_eq!(traced.len(), live.events.len());
+    // The two runs are equal but for the milliseconds each row took.
+    let untimed = |event: &solver::Event| match event {
+        solver::Event::IterationFinished(row) => {
+            let mut row = row.clone();
+            row.extra.retain(|(name, _)| *name != "time");
+            solver::Event::IterationFinished(row)
+        }
+        other => other.clone(),
+    };
+    for (i, (a, b)) in live.events.iter().zip(&traced).enumerate() {
+        assert_eq!(untimed(a), untimed(b), "event {i}");
+    }
+    assert!(
+        traced
+            .iter()
+            .any(|e| matches!(e, solver::Event::IterationFinished(row) if !row.extra.is_empty()))
+    );
+    assert!(live.count(|e| matches!(e, solver::Event::Node { .. })) > 0);
+    assert!(live.count(|e| matches!(e, solver::Event::Pruned { .. })) > 0);
 }

@@ -2,4 +2,5 @@
 
 mod formats;
 mod fuzz_loaders;
+mod fuzz_trace;
 mod saving;

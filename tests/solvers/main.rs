@@ -10,3 +10,4 @@ mod reference_puzzles;
 mod solver_cross_check;
 mod solver_limits;
 mod thesis_solvers;
+mod traces;

@@ -54,7 +54,7 @@ pub fn compare_traces(
     rule: DivergenceRule,
 ) -> Result<TraceComparison, TraceError> {
     if first.puzzle() != second.puzzle() {
-        return Err(TraceError::Corrupt {
+        return Err(TraceError::Incomparable {
             path: second.path().to_path_buf(),
             why: format!(
                 "it is a trace of another puzzle than {}: traces compare only on one puzzle",
@@ -175,7 +175,7 @@ fn read_iteration(
             if nodes.order.len() < MAX_SET_NODES {
                 nodes.order.push(current);
             } else {
-                return Err(TraceError::Corrupt {
+                return Err(TraceError::Incomparable {
                     path: path.to_path_buf(),
                     why: format!(
                         "iteration {} holds more than {MAX_SET_NODES} distinct nodes, more than a comparison as sets keeps; compare in order instead",

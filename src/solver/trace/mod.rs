@@ -128,6 +128,15 @@ pub enum TraceError {
         /// What is wrong, and where.
         why: String,
     },
+    /// Two traces that cannot be compared: of two puzzles, or too large to compare by the
+    /// rule asked for.
+    #[error("{}: {why}", path.display())]
+    Incomparable {
+        /// The file that cannot be compared.
+        path: PathBuf,
+        /// Why, naming the other file where it matters.
+        why: String,
+    },
     /// An event number past the trace's end.
     #[error("{} has {events} events; there is no event {index}", path.display())]
     NoSuchEvent {

@@ -460,6 +460,17 @@ impl Replay<'_> {
             if self.block >= self.reader.blocks.len() {
                 return Ok(None);
             }
+            // Bytes left after the events the header counts are damage, found before they are
+            // read as events past the block's (and perhaps the trace's) end.
+            let info = &self.reader.blocks[self.block];
+            if self.next_index >= info.first_event + u64::from(info.events)
+                && !self.decoder.is_done()
+            {
+                return Err(self.reader.corrupt(format!(
+                    "the block at byte {} holds more events than the {} its header says",
+                    info.offset, info.events
+                )));
+            }
             let decoded = self.decoder.next_event().map_err(|e| {
                 self.reader.corrupt(format!(
                     "event {} in the block at byte {}: {}",
