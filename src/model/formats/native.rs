@@ -209,9 +209,12 @@ fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
         .nth(column.checked_sub(1)?)
         .map_or(row.len(), |(i, _)| i);
     let before = row[..end].trim_end().strip_suffix(':')?.trim_end();
+    // The name starts after the last character that cannot be part of one; that character
+    // may take more than one byte (`é:`), so the start is counted past its whole length.
     let start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &before[start..];
     (!name.is_empty() && name.len() <= 16).then_some(name)
 }
@@ -317,6 +320,22 @@ mod tests {
             });
             let text = write(&puzzle);
             assert_eq!(parse(&text).unwrap(), puzzle, "{text}");
+        }
+    }
+
+    // A character of two bytes right before a field's colon once made the name's start fall
+    // inside it, and the loader panicked on slicing there.
+    #[test]
+    fn a_non_ascii_character_before_a_colon_is_an_error_not_a_panic() {
+        let text = include_str!("../../../boards/small-6x6.ron").replace(
+            "rules: (ricochet: false, no_rebound: false),",
+            "rules: (ricochet: false, \u{e9}:,),",
+        );
+        assert!(text.contains('\u{e9}'));
+        assert!(matches!(parse(&text), Err(FormatError::Syntax { .. })));
+        for name in ["\u{e9}", "a\u{e9}", "\u{1f600}x", "\u{e9}_b"] {
+            let row = format!("    {name}: 9999999");
+            assert!(field_before(&row, 1, row.chars().count()).is_none_or(|f| f.is_ascii()));
         }
     }
 
