@@ -28,7 +28,7 @@ pub(super) fn run(puzzle: Option<String>, commands: &[String]) -> ExitCode {
     match ricochet_lab::app::run_native(opening) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: the window could not be opened: {error}");
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }

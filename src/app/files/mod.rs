@@ -3,10 +3,11 @@
 //! no zenity), so that opening and saving never dead-ends. Also the import window and the
 //! unsaved-changes question.
 //!
-//! The room holds what the app reads and writes on disk: the boards (here) and the settings
-//! file eframe keeps for the app ([`settings_file`]).
+//! The room holds what the app reads and writes on disk: the boards (here), the settings
+//! file's checks ([`settings_file`]) and its reading and saving ([`settings_store`]).
 
 pub mod settings_file;
+pub mod settings_store;
 
 use crate::app::shell::commands::{Command, Pending, Resolution, SaveKind};
 use crate::app::theme;

@@ -221,7 +221,7 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
 }
 
 /// What a path that is not a regular file is, in words.
-fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+pub(crate) fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
