@@ -16,7 +16,7 @@
 //! A wall `(x, y, side)` stands on that side of cell (x, y) and so on the neighbouring cell
 //! too; walls on the border are implied.
 
-use super::{FormatError, checked, quote_up_to, strip_bom};
+use super::{FormatError, checked, likely_meant, quote_up_to, strip_bom};
 use crate::model::board::{Board, MAX_SIDE, MIN_SIDE, RobotColor, Shape, Target, TargetColor};
 use crate::model::geometry::{Direction, Pos};
 use crate::model::puzzle::{Goal, Puzzle, Robot, Rules};
@@ -144,6 +144,22 @@ pub fn parse_parts(text: &str) -> Result<PuzzleParts, FormatError> {
                     "{field}: the number is out of range ({})",
                     field_range(field)
                 )
+            }
+            // A misspelt field or value is named with the one it most likely stands for.
+            (
+                ron::Error::NoSuchStructField {
+                    expected, found, ..
+                }
+                | ron::Error::NoSuchEnumVariant {
+                    expected, found, ..
+                },
+                _,
+            ) => {
+                let message = quote_up_to(&e.code.to_string(), 200);
+                match likely_meant(found, expected) {
+                    Some(meant) => format!("{message}; did you mean `{meant}`?"),
+                    None => message,
+                }
             }
             // The message may repeat text from the file: it is escaped and cut.
             (code, _) => quote_up_to(&code.to_string(), 200),
@@ -337,6 +353,20 @@ mod tests {
             let row = format!("    {name}: 9999999");
             assert!(field_before(&row, 1, row.chars().count()).is_none_or(|f| f.is_ascii()));
         }
+    }
+
+    // A misspelt rule was ignored, so the rule was silently off.
+    #[test]
+    fn an_unknown_field_is_an_error_naming_it_and_the_likely_one() {
+        let text = include_str!("../../../boards/small-6x6.ron")
+            .replace("no_rebound: false", "no_rebond: true");
+        let error = parse(&text).unwrap_err().to_string();
+        assert!(error.contains("`no_rebond`"), "{error}");
+        assert!(error.contains("did you mean `no_rebound`?"), "{error}");
+        let text = include_str!("../../../boards/small-6x6.ron").replace("Red", "Rad");
+        let error = parse(&text).unwrap_err().to_string();
+        assert!(error.contains("did you mean `Red`?"), "{error}");
+        assert_eq!(likely_meant("walls", &["width", "height"]), None);
     }
 
     #[test]
