@@ -41,6 +41,12 @@ fn opening(argument: &str, commands: &[String]) -> Result<Opening, String> {
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_file() => return Ok(Opening::File(PathBuf::from(path))),
         Ok(_) => return Err(format!("{argument} is not a puzzle file")),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        // A path that exists but cannot be followed (a loop of symbolic links, a folder that
+        // may not be read) is named with what the system said, not as a missing file.
+        Err(error) if std::fs::symlink_metadata(path).is_ok() => {
+            return Err(format!("{argument}: {error}"));
+        }
         Err(_) => {}
     }
     if game_id::looks_like(argument) {
@@ -84,5 +90,14 @@ mod tests {
         assert!(refused("slove").contains("neither a command (solve, show)"));
         assert!(refused("missing.ron").contains("missing.ron: no such file"));
         assert!(refused(dir.path().to_str().unwrap()).contains("is not a puzzle file"));
+        // A loop of symbolic links once read as a missing file.
+        #[cfg(unix)]
+        {
+            let looped = dir.path().join("loop.ron");
+            std::os::unix::fs::symlink(&looped, &looped).unwrap();
+            let message = refused(looped.to_str().unwrap());
+            assert!(!message.contains("no such file"), "{message}");
+            assert!(message.contains("symbolic links"), "{message}");
+        }
     }
 }

@@ -7,3 +7,4 @@ mod edges;
 mod experiment_shards;
 mod files_and_exits;
 mod hint_cancel;
+mod nothing_lost;

@@ -13,7 +13,7 @@
 //!   when they can still be read from it;
 //! - each of these is said in one sentence for the status line.
 
-use crate::app::document::state::{AppState, STORAGE_KEY, keep_in};
+use crate::app::document::state::{AppState, STORAGE_KEY};
 use crate::app::{APP_NAME, RicochetApp, StatusMessage};
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -140,15 +140,15 @@ pub(super) fn read_settings(path: &Path) -> (SettingsReport, HashMap<String, Str
             Ok(mut memory) => {
                 let mut notes = Vec::new();
                 let zoom = &mut memory.options.zoom_factor;
-                if *zoom <= 0.0 {
-                    // Zero or less is no zoom at all, not a small one: the smallest zoom would
-                    // leave text too small to find the way back, so the default serves better.
+                if !ZOOM_RANGE.contains(zoom) {
+                    // Any zoom out of range goes back to 1, not to the nearest bound: at the
+                    // largest zoom the window shows a corner of the app and this very note
+                    // falls off the screen, at the smallest text is too small to read.
                     notes.push(format!(
                         "The stored zoom factor ({zoom}) was out of range; it is 1 now."
                     ));
                     *zoom = 1.0;
                 }
-                keep_in(zoom, ZOOM_RANGE, 1.0, "zoom factor", &mut notes);
                 if !notes.is_empty() {
                     report.notes.extend(notes);
                     changed |= replace(&mut entries, EGUI_KEY, &memory);
@@ -396,9 +396,10 @@ mod tests {
         for (zoom, expected) in [
             ("0.0", 1.0),
             ("-1.0", 1.0),
-            ("0.05", 0.2),
+            ("0.05", 1.0),
             ("NaN", 1.0),
-            ("1000.0", 5.0),
+            ("1000.0", 1.0),
+            ("1e6", 1.0),
         ] {
             let (_dir, path) = settings_with(&[(EGUI_KEY, memory_with_zoom(zoom))]);
             let report = repair_settings_file(&path);

@@ -243,7 +243,16 @@ impl RicochetApp {
                         );
                         self.windows.open = false;
                     }
-                    Err(error) => self.error(format!("Could not open {}: {error}", path.display())),
+                    Err(error) => {
+                        // Most errors already start with the path they speak of.
+                        let error = error.to_string();
+                        let shown = path.display().to_string();
+                        self.error(if error.starts_with(&shown) {
+                            format!("Could not open {error}")
+                        } else {
+                            format!("Could not open {shown}: {error}")
+                        })
+                    }
                 }
             }
             Pending::Import(text) => {
