@@ -273,6 +273,7 @@ impl RicochetApp {
             .on_revision_change(app.doc.revision(), "the app started");
         app.sync_board_fields();
         app.ensure_play();
+        app.remember_disk_state();
         app
     }
 
@@ -554,6 +555,7 @@ impl RicochetApp {
         note: &str,
     ) {
         self.doc.replace(draft, file, name);
+        self.remember_disk_state();
         self.editor.reset();
         self.after_board_change("another board was opened");
         self.note(note);
@@ -623,6 +625,7 @@ impl eframe::App for RicochetApp {
         }
         self.handle_close_request(ctx);
         self.keep_settings(ctx);
+        self.notice_changes_on_disk(ctx);
         self.open_dropped_files(ctx);
         self.keyboard(ctx);
         self.sync_title(ctx);
