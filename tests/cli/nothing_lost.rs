@@ -149,3 +149,41 @@ fn negative_and_zero_counts_are_refused_with_the_range() {
         assert!(err.contains("1.."), "{args:?}: {err}");
     }
 }
+
+// `install-desktop --uninstall` left the folders it had made and the desktop's caches of the
+// type it had registered.
+#[test]
+fn uninstalling_the_desktop_files_leaves_no_empty_folder_nor_stale_cache() {
+    let data = tempfile::tempdir().unwrap();
+    let install = |uninstall: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"));
+        command
+            .env("XDG_DATA_HOME", data.path())
+            .arg("install-desktop");
+        if uninstall {
+            command.arg("--uninstall");
+        }
+        let out = command.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    install(false);
+    // What update-mime-database and update-desktop-database make, where they are installed.
+    let mime = data.path().join("mime");
+    std::fs::create_dir_all(mime.join("application")).unwrap();
+    for name in [
+        "mime.cache",
+        "globs2",
+        "types",
+        "application/x-ricochet-lab-puzzle.xml",
+    ] {
+        std::fs::write(mime.join(name), "cache").unwrap();
+    }
+    std::fs::write(data.path().join("applications/mimeinfo.cache"), "cache").unwrap();
+    // Something of the user's own stays.
+    let icons = data.path().join("icons/hicolor");
+    std::fs::write(icons.join("index.theme"), "mine").unwrap();
+    install(true);
+    assert_eq!(names(data.path()), ["icons"]);
+    assert_eq!(names(&data.path().join("icons")), ["hicolor"]);
+    assert_eq!(names(&icons), ["index.theme"]);
+}

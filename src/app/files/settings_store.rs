@@ -323,6 +323,9 @@ impl crate::app::RicochetApp {
         if saver.due(Instant::now()) {
             self.save_settings_now();
         }
+        // An idle window draws no frames: one is asked for when the next save is due, so that
+        // changes made just before the app went idle are saved then too.
+        ctx.request_repaint_after(AUTOSAVE_INTERVAL);
     }
 
     /// Saves the settings now (when the app keeps them), saying in the status line when they
