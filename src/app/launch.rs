@@ -1,28 +1,55 @@
-//! Starting the app: the window's options, the settings file checked before eframe reads it,
-//! and the puzzle the program was started on.
+//! Starting the app: the window's options, the settings file read and checked before the
+//! window opens, and the puzzle the program was started on.
 
 use super::{APP_NAME, RicochetApp, WINDOW_SIZE};
-use crate::app::files::settings_file;
+use crate::app::files::{settings_file, settings_store};
 use crate::app::shell::commands::{Command, Pending};
+
+/// Why the app ended with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The window could not be opened or drawn.
+    #[error("the window could not be opened: {0}")]
+    Window(#[from] eframe::Error),
+    /// The app ran, but its settings could not be saved when it closed (the settings file
+    /// is the one before, whole).
+    #[error("{0}")]
+    SettingsNotSaved(String),
+}
 
 /// Opens the app window and runs it until it is closed, on `opening` when the program was
 /// started on a puzzle (`ricochet-lab PUZZLE`), else on the stored working board.
 ///
+/// The settings file is read and checked before the window opens, and saved by the app itself
+/// through the atomic save; eframe's own storage is not used.
+///
 /// The window draws with OpenGL, and with wgpu when no OpenGL context can be made (or when
 /// `RICOCHET_LAB_RENDERER=wgpu` asks for it).
-pub fn run_native(opening: Option<Opening>) -> eframe::Result {
-    // Checked before eframe reads it, since some stored values would stop the app.
-    let report = settings_file::settings_file()
-        .map(|path| settings_file::repair_settings_file(&path))
+pub fn run_native(opening: Option<Opening>) -> Result<(), RunError> {
+    let path = settings_file::settings_file();
+    let stored = path
+        .as_deref()
+        .map(settings_store::load_settings)
         .unwrap_or_default();
-    let run = |options: eframe::NativeOptions| {
-        let (report, opening) = (report.clone(), opening.clone());
+    let mut failure = None;
+    let mut run = |options: eframe::NativeOptions| {
+        let (stored, opening) = (stored.clone(), opening.clone());
+        let saver = path
+            .clone()
+            .map(|path| settings_store::SettingsSaver::new(path, stored.window));
+        failure = saver.as_ref().map(settings_store::SettingsSaver::failure);
         eframe::run_native(
             APP_NAME,
             options,
             Box::new(move |cc| {
-                let mut app = RicochetApp::new(cc);
-                app.report_settings(&report);
+                let mut app = match saver {
+                    Some(saver) => RicochetApp::restored(cc, stored, saver),
+                    None => {
+                        let mut app = RicochetApp::with_state(cc.egui_ctx.clone(), stored.state);
+                        app.report_settings(&stored.report);
+                        app
+                    }
+                };
                 if let Some(opening) = opening {
                     app.apply_command(opening.command());
                 }
@@ -30,7 +57,8 @@ pub fn run_native(opening: Option<Opening>) -> eframe::Result {
             }),
         )
     };
-    match run(native_options()) {
+    let options = stored_window_options(&stored);
+    let result = match run(options.clone()) {
         // These come from making the OpenGL context, before the app is made: nothing has
         // been shown or changed yet.
         Err(
@@ -41,11 +69,29 @@ pub fn run_native(opening: Option<Opening>) -> eframe::Result {
             eprintln!("OpenGL could not draw the window ({error}); trying wgpu");
             run(eframe::NativeOptions {
                 renderer: eframe::Renderer::Wgpu,
-                ..native_options()
+                ..options
             })
         }
         result => result,
+    };
+    result?;
+    let failure = failure.and_then(|failure| {
+        let mut failure = failure.lock().unwrap_or_else(|e| e.into_inner());
+        failure.take()
+    });
+    match failure {
+        Some(message) => Err(RunError::SettingsNotSaved(message)),
+        None => Ok(()),
     }
+}
+
+/// The window's options with the stored place and size.
+fn stored_window_options(stored: &settings_store::StoredSettings) -> eframe::NativeOptions {
+    let mut options = native_options();
+    if let Some(place) = &stored.window {
+        options.viewport = place.apply(options.viewport, stored.zoom());
+    }
+    options
 }
 
 /// The environment variable that picks the renderer: `wgpu` or `glow` (OpenGL, the default).
@@ -89,8 +135,11 @@ pub fn native_options() -> eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(APP_NAME)
             .with_inner_size(WINDOW_SIZE)
-            .with_min_inner_size([720.0, 520.0]),
+            .with_min_inner_size(settings_store::MIN_WINDOW_SIZE),
         renderer: chosen_renderer(),
+        // The app keeps its settings and the window's place itself (see `run_native`).
+        persist_window: false,
+        persistence_path: Some(settings_store::inert_eframe_storage()),
         ..Default::default()
     }
 }

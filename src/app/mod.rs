@@ -60,7 +60,7 @@ use document::state::{self, AppState};
 use editing::editor::EditorInteraction;
 use editing::new_board::NewBoardWindow;
 use files::FileWindows;
-pub use launch::{Opening, native_options, run_native};
+pub use launch::{Opening, RunError, native_options, run_native};
 use playing::play::PlayState;
 use playing::playback::Playback;
 use run::plots::PlotHistory;
@@ -190,18 +190,16 @@ pub struct RicochetApp {
     engines: run::engines::EngineList,
     /// The Add engine window.
     add_engine: run::engines::AddEngineWindow,
+    /// Saves the settings to the app's settings file (`None`: nothing is saved).
+    settings: Option<files::settings_store::SettingsSaver>,
     ctx: egui::Context,
 }
 
 impl RicochetApp {
-    /// Builds the app, restoring the working board and settings from eframe's storage when
-    /// there are any, and otherwise opening on the deck's 22-move puzzle.
+    /// Builds the app with the default settings, on the deck's 22-move puzzle; nothing is
+    /// read or saved (the settings file is [`run_native`]'s to read and keep).
     pub fn new(cc: &eframe::CreationContext<'_>) -> RicochetApp {
-        let state: AppState = cc
-            .storage
-            .and_then(|storage| eframe::get_value(storage, state::STORAGE_KEY))
-            .unwrap_or_default();
-        RicochetApp::with_state(cc.egui_ctx.clone(), state)
+        RicochetApp::with_state(cc.egui_ctx.clone(), AppState::default())
     }
 
     /// Builds the app from a given state (nothing is read from storage).
@@ -268,12 +266,14 @@ impl RicochetApp {
             analyzer: Default::default(),
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),
+            settings: None,
             ctx,
         };
         app.derived
             .on_revision_change(app.doc.revision(), "the app started");
         app.sync_board_fields();
         app.ensure_play();
+        app.remember_disk_state();
         app
     }
 
@@ -555,6 +555,7 @@ impl RicochetApp {
         note: &str,
     ) {
         self.doc.replace(draft, file, name);
+        self.remember_disk_state();
         self.editor.reset();
         self.after_board_change("another board was opened");
         self.note(note);
@@ -623,6 +624,8 @@ impl eframe::App for RicochetApp {
             ctx.request_repaint();
         }
         self.handle_close_request(ctx);
+        self.keep_settings(ctx);
+        self.notice_changes_on_disk(ctx);
         self.open_dropped_files(ctx);
         self.keyboard(ctx);
         self.sync_title(ctx);
@@ -644,14 +647,13 @@ impl eframe::App for RicochetApp {
         }
     }
 
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if self.presentation.persist {
-            eframe::set_value(storage, state::STORAGE_KEY, &self.persisted_state());
-        }
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.save_settings_now();
     }
 
     fn persist_egui_memory(&self) -> bool {
-        self.presentation.persist
+        // The app saves egui's memory with its own settings, never through eframe's storage.
+        false
     }
 
     fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {

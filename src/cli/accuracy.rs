@@ -18,7 +18,7 @@ pub struct AccuracyArgs {
     #[arg(long, value_name = "CMD ARGS", conflicts_with = "solver")]
     engine: Option<String>,
     /// The number of puzzles.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     puzzles: u64,
     /// The first puzzle's seed; puzzle i uses seed + i.
     #[arg(long, default_value_t = 1)]
@@ -27,7 +27,7 @@ pub struct AccuracyArgs {
     #[arg(long, value_parser = named::<SolverId>(), default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Stop each run (baseline and solver) after this many seconds.
-    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).

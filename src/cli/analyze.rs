@@ -4,7 +4,6 @@
 use super::analyze_report::{analysis_csv, analysis_json, analysis_text};
 use super::common::EXIT_STOPPED;
 use super::output::{out, outln};
-use anyhow::Context;
 use ricochet_lab::model::Puzzle;
 use ricochet_lab::model::formats;
 use std::process::ExitCode;
@@ -26,7 +25,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_parser = super::common::thread_count)]
     pub threads: Option<usize>,
     /// Per-position solve time limit in seconds.
-    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds, allow_negative_numbers = true)]
     pub solve_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).
@@ -45,6 +44,7 @@ pub struct AnalyzeArgs {
         value_name = "SECS",
         default_value = "60",
         value_parser = super::common::seconds,
+        allow_negative_numbers = true,
         requires = "hardest"
     )]
     pub time_limit: Duration,
@@ -157,27 +157,26 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 
     // Name every hardest position by its game id, or save it when the board has none.
     let mut named = Vec::with_capacity(hardest.len());
+    let mut output = args
+        .save_dir
+        .as_deref()
+        .map(|dir| super::common::RankedOutput::new(dir, "hardest", args.force));
     for (rank, (moves, position, improved)) in hardest.iter().enumerate() {
         let name = match (
             ricochet_lab::model::formats::game_id::write(position),
-            &args.save_dir,
+            output.as_mut(),
         ) {
             (Ok(id), _) => id,
-            (Err(_), Some(dir)) => {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
-                let path = dir.join(format!("hardest-{:02}-{moves}-moves.ron", rank + 1));
-                ricochet_lab::model::formats::save_puzzle_with(
-                    position,
-                    &path,
-                    super::common::overwrite(args.force),
-                )
-                .map_err(super::common::save_error)?;
-                path.display().to_string()
-            }
+            (Err(_), Some(output)) => output
+                .save(position, rank + 1, *moves)?
+                .display()
+                .to_string(),
             (Err(error), None) => format!("no game id: {error}; give --save-dir DIR to save it"),
         };
         named.push((*moves, name, improved.clone()));
+    }
+    if let Some(output) = output {
+        output.finish()?;
     }
 
     if let Some(path) = &args.out {

@@ -26,14 +26,16 @@ pub struct BenchArgs {
     #[arg(
         long,
         default_value_t = 1,
-        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=bench::MAX_REPEAT as u64)
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=bench::MAX_REPEAT as u64),
+        // `-1` reaches the range check, which names the range, instead of reading as a flag.
+        allow_negative_numbers = true
     )]
     repeat: usize,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     json: bool,
     /// Stop each run after this many seconds.
-    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).

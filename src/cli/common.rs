@@ -319,6 +319,99 @@ pub(super) fn check_out_dir(
     Ok(())
 }
 
+/// The numbered positions a command writes into a folder (see [`check_out_dir`]): the folder
+/// is made on the first save; when the command fails, what it wrote goes again (and the
+/// folder, if it made it), and when it succeeds with `--force`, the positions of an earlier
+/// run it did not replace go, so that the folder holds this run's positions only.
+pub(super) struct RankedOutput<'a> {
+    dir: &'a std::path::Path,
+    prefix: &'static str,
+    force: bool,
+    /// Whether this run made the folder.
+    made_dir: bool,
+    /// The files this run wrote.
+    written: Vec<std::path::PathBuf>,
+    /// Whether the run finished: nothing is undone then.
+    finished: bool,
+}
+
+impl<'a> RankedOutput<'a> {
+    /// Positions named `{prefix}-{rank:02}-{moves}-moves.ron` in `dir`.
+    pub(super) fn new(dir: &'a std::path::Path, prefix: &'static str, force: bool) -> Self {
+        RankedOutput {
+            dir,
+            prefix,
+            force,
+            made_dir: false,
+            written: Vec::new(),
+            finished: false,
+        }
+    }
+
+    /// Saves the position of `rank` (from 1) and returns its path.
+    pub(super) fn save(
+        &mut self,
+        puzzle: &ricochet_lab::model::Puzzle,
+        rank: usize,
+        moves: u32,
+    ) -> anyhow::Result<std::path::PathBuf> {
+        use anyhow::Context as _;
+        if !self.dir.exists() {
+            std::fs::create_dir_all(self.dir)
+                .with_context(|| format!("cannot create {}", self.dir.display()))?;
+            self.made_dir = true;
+        }
+        let path = self
+            .dir
+            .join(format!("{}-{rank:02}-{moves}-moves.ron", self.prefix));
+        ricochet_lab::model::formats::save_puzzle_with(puzzle, &path, overwrite(self.force))
+            .map_err(save_error)?;
+        self.written.push(path.clone());
+        Ok(path)
+    }
+
+    /// Ends the run: with `--force`, the positions of an earlier run not written now are
+    /// removed.
+    pub(super) fn finish(mut self) -> anyhow::Result<()> {
+        self.finished = true;
+        if !self.force {
+            return Ok(());
+        }
+        let Ok(entries) = std::fs::read_dir(self.dir) else {
+            return Ok(());
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            if ranked_name(&name, self.prefix).is_some() && !self.written.contains(&path) {
+                std::fs::remove_file(&path).map_err(|error| {
+                    anyhow::anyhow!(
+                        "cannot remove {} of an earlier run: {error}",
+                        path.display()
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for RankedOutput<'_> {
+    fn drop(&mut self) {
+        if self.finished {
+            return;
+        }
+        // The run failed: a partial set of positions would read as a finished run's.
+        for path in &self.written {
+            let _ = std::fs::remove_file(path);
+        }
+        if self.made_dir {
+            // Only an empty folder is removed: anything else in it is not this run's.
+            let _ = std::fs::remove_dir(self.dir);
+        }
+    }
+}
+
 /// The rank of a file named `{prefix}-{rank}-{moves}-moves.ron`, as commands name the
 /// positions they write.
 fn ranked_name(name: &str, prefix: &str) -> Option<usize> {

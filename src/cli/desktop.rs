@@ -65,6 +65,7 @@ pub fn run(args: &InstallDesktopArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+        remove_leftovers(&data, &files)?;
     } else {
         let program = std::env::current_exe()
             .and_then(|path| path.canonicalize())
@@ -201,6 +202,78 @@ fn icon(size: u32) -> anyhow::Result<Vec<u8>> {
         robots: true,
     };
     Ok(print::image(&board, options, ImageFormat::Png, size)?)
+}
+
+/// The files `update-mime-database` derives from the packages in `mime/packages`.
+const MIME_CACHES: [&str; 12] = [
+    "aliases",
+    "generic-icons",
+    "globs",
+    "globs2",
+    "icons",
+    "magic",
+    "mime.cache",
+    "subclasses",
+    "treemagic",
+    "types",
+    "version",
+    "XMLnamespaces",
+];
+
+/// After an uninstall: the caches the desktop's tools made that now describe nothing (the
+/// MIME caches once no package is left, the entries' cache once no entry is left), and the
+/// folders the install made that are now empty. Anything else is left as it is.
+fn remove_leftovers(data: &Path, files: &Files) -> anyhow::Result<()> {
+    let is_empty =
+        |dir: &Path| std::fs::read_dir(dir).map_or(true, |mut entries| entries.next().is_none());
+    let mime = data.join("mime");
+    let mut derived = Vec::new();
+    if is_empty(&mime.join("packages")) {
+        derived.extend(MIME_CACHES.iter().map(|name| mime.join(name)));
+        // The type's own description, derived from our package.
+        derived.push(mime.join(format!("{PUZZLE_MIME_TYPE}.xml")));
+    }
+    let applications = data.join("applications");
+    let other_entries = std::fs::read_dir(&applications).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|entry| entry.path().extension().is_some_and(|e| e == "desktop"))
+    });
+    if !other_entries {
+        derived.push(applications.join("mimeinfo.cache"));
+    }
+    for path in derived {
+        match std::fs::remove_file(&path) {
+            Ok(()) => outln!("removed {}", path.display())?,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot remove {}", path.display()));
+            }
+        }
+    }
+    // The folders below `data` the install's files stand in, deepest first; a folder that
+    // still holds anything stays.
+    let mut folders: Vec<PathBuf> = files
+        .all()
+        .iter()
+        .flat_map(|path| {
+            path.ancestors()
+                .skip(1)
+                .map(Path::to_path_buf)
+                .collect::<Vec<_>>()
+        })
+        .filter(|dir| dir.starts_with(data) && dir.as_path() != data)
+        .collect();
+    folders.push(mime.join(PUZZLE_MIME_TYPE.split('/').next().unwrap_or_default()));
+    folders.sort_by_key(|dir| std::cmp::Reverse(dir.components().count()));
+    folders.dedup();
+    for dir in folders {
+        if dir.is_dir() && is_empty(&dir) {
+            std::fs::remove_dir(&dir)
+                .with_context(|| format!("cannot remove the empty folder {}", dir.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Runs the tools that rebuild the desktop's caches of file types and entries, where they

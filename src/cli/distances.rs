@@ -22,7 +22,7 @@ pub struct DistancesArgs {
     #[arg(long, value_name = "D", default_value_t = distances::DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
     /// Stop after this many seconds (the finished depths are kept).
-    #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::common::seconds, allow_negative_numbers = true)]
     pub time_limit: Option<Duration>,
     /// Stop before the process holds more than this many MiB (the finished depths are
     /// kept): the visited set and levels, counted before they grow, get what the process does

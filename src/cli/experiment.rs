@@ -19,7 +19,7 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct ExperimentArgs {
     /// Number of game configurations.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     configs: u64,
     /// Seed: configuration i is dealt from seed * 1000000 + i.
     #[arg(long, default_value_t = 1)]
@@ -43,7 +43,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_parser = named::<SolverId>(), default_value_t = SolverId::Iddfs)]
     baseline: SolverId,
     /// Per-run time limit in seconds (the thesis used 40).
-    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
     /// exceed this many MiB; the process holds more beside them (see the README).

@@ -3,7 +3,6 @@
 
 use super::common::EXIT_STOPPED;
 use super::output::outln;
-use anyhow::Context;
 use ricochet_lab::model::formats::{self, game_id};
 use ricochet_lab::study::generate::{self, Ending, Found, GenerateConfig};
 use serde::Serialize;
@@ -48,7 +47,7 @@ pub struct GenerateArgs {
     #[arg(long, value_parser = super::common::thread_count)]
     pub threads: Option<usize>,
     /// The search's total time in seconds.
-    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds, allow_negative_numbers = true)]
     pub time_limit: Duration,
     /// Per-solve memory limit in MiB: the solver's own tables, as for `solve`.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
@@ -123,14 +122,21 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         other => other.into(),
     })?;
 
+    let mut output = args
+        .out_dir
+        .as_deref()
+        .map(|dir| super::common::RankedOutput::new(dir, "position", args.force));
     let mut named = Vec::with_capacity(generated.positions.len());
     for (rank, found) in generated.positions.iter().enumerate() {
-        named.push(name(found, rank, args)?);
+        named.push(name(found, rank, output.as_mut())?);
     }
     let closest = match &generated.closest {
-        Some(found) => Some(name(found, generated.positions.len(), args)?),
+        Some(found) => Some(name(found, generated.positions.len(), output.as_mut())?),
         None => None,
     };
+    if let Some(output) = output {
+        output.finish()?;
+    }
     if args.json {
         let object = GenerateJson {
             moves: args.moves,
@@ -189,21 +195,17 @@ struct GenerateJson {
     seconds: f64,
 }
 
-fn name(found: &Found, rank: usize, args: &GenerateArgs) -> anyhow::Result<PositionJson> {
-    let puzzle = match (game_id::write(&found.puzzle), &args.out_dir) {
+fn name(
+    found: &Found,
+    rank: usize,
+    output: Option<&mut super::common::RankedOutput<'_>>,
+) -> anyhow::Result<PositionJson> {
+    let puzzle = match (game_id::write(&found.puzzle), output) {
         (Ok(id), _) => id,
-        (Err(_), Some(dir)) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let path = dir.join(format!(
-                "position-{:02}-{}-moves.ron",
-                rank + 1,
-                found.moves
-            ));
-            formats::save_puzzle_with(&found.puzzle, &path, super::common::overwrite(args.force))
-                .map_err(super::common::save_error)?;
-            path.display().to_string()
-        }
+        (Err(_), Some(output)) => output
+            .save(&found.puzzle, rank + 1, found.moves)?
+            .display()
+            .to_string(),
         (Err(error), None) => return Err(error.into()),
     };
     Ok(PositionJson {

@@ -25,8 +25,12 @@ pub struct HintArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
     pub level: u8,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::common::seconds, allow_negative_numbers = true)]
     pub time_limit: Option<Duration>,
+    /// Stop before the process holds more than this many MiB, as `solve` does: the solve's
+    /// and the search's tables get what the process does not already hold (see the README).
+    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    pub memory_limit: u64,
     /// Apply the ricochet rule (no solutions of zero or one move).
     #[arg(long)]
     pub ricochet: bool,
@@ -44,8 +48,8 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("--level {} is not 1, 2, 3 or 4", args.level))?;
     let limits = Limits {
         time: args.time_limit,
+        memory_bytes: Some(super::common::search_budget(args.memory_limit)?),
         cancel: Some(cancel.clone()),
-        ..Limits::default()
     };
     let hint = hints::hint_at(&puzzle, level, None, &limits, &mut NoProbe)?;
     // A signal after the search ended still cancels: the user asked to stop before anything

@@ -22,17 +22,32 @@ pub(super) fn run(puzzle: Option<String>, commands: &[String]) -> ExitCode {
     };
     if let Some(Opening::File(path)) = &opening
         && !ricochet_lab::solver::trace::is_trace_file(path)
-        && let Err(error) = formats::load(&path.to_string_lossy())
+        && let Some(error) = startup_error(path)
     {
         eprintln!("error: {error}");
     }
     match ricochet_lab::app::run_native(opening) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: the window could not be opened: {error}");
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Why the window will not open the file it is started on, read the way the window reads it
+/// (by content, whatever the file's name: a puzzle named `--help` opens), or `None`.
+fn startup_error(path: &Path) -> Option<String> {
+    let error = ricochet_lab::app::files::load_puzzle_file(path)
+        .err()?
+        .to_string();
+    let shown = path.display().to_string();
+    // Most errors already start with the path they speak of.
+    Some(if error.starts_with(&shown) {
+        error
+    } else {
+        format!("{shown}: {error}")
+    })
 }
 
 /// What an argument opens: a file, or a game id that reads; anything else is refused with
@@ -42,6 +57,12 @@ fn opening(argument: &str, commands: &[String]) -> Result<Opening, String> {
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_file() => return Ok(Opening::File(PathBuf::from(path))),
         Ok(_) => return Err(format!("{argument} is not a puzzle file")),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        // A path that exists but cannot be followed (a loop of symbolic links, a folder that
+        // may not be read) is named with what the system said, not as a missing file.
+        Err(error) if std::fs::symlink_metadata(path).is_ok() => {
+            return Err(format!("{argument}: {error}"));
+        }
         Err(_) => {}
     }
     if game_id::looks_like(argument) {
@@ -85,5 +106,30 @@ mod tests {
         assert!(refused("slove").contains("neither a command (solve, show)"));
         assert!(refused("missing.ron").contains("missing.ron: no such file"));
         assert!(refused(dir.path().to_str().unwrap()).contains("is not a puzzle file"));
+        // A puzzle named like an option is read as the window reads it: no error printed
+        // before the window opens it.
+        let named_like_an_option = dir.path().join("--help");
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/boards/small-6x6.ron"),
+            &named_like_an_option,
+        )
+        .unwrap();
+        assert_eq!(startup_error(&named_like_an_option), None);
+        let message = startup_error(&file).unwrap();
+        assert!(message.starts_with(file.to_str().unwrap()), "{message}");
+        assert_eq!(
+            message.matches(file.to_str().unwrap()).count(),
+            1,
+            "{message}"
+        );
+        // A loop of symbolic links once read as a missing file.
+        #[cfg(unix)]
+        {
+            let looped = dir.path().join("loop.ron");
+            std::os::unix::fs::symlink(&looped, &looped).unwrap();
+            let message = refused(looped.to_str().unwrap());
+            assert!(!message.contains("no such file"), "{message}");
+            assert!(message.contains("symbolic links"), "{message}");
+        }
     }
 }

@@ -64,8 +64,14 @@ pub fn run(args: ScreenshotArgs) -> anyhow::Result<ExitCode> {
         .prefix(".screenshot-")
         .tempdir_in(folder)
         .with_context(|| format!("cannot write in {}", folder.display()))?;
-    screenshot::run(view, &scratch.path().join(name), args.results.as_deref())
-        .map_err(anyhow::Error::msg)?;
+    screenshot::run(view, &scratch.path().join(name), args.results.as_deref()).map_err(
+        |error| {
+            // The scratch folder is this command's own business: the user asked for the folder
+            // the picture goes to.
+            let scratch = scratch.path().display().to_string();
+            anyhow::Error::msg(error.replace(&scratch, &folder.display().to_string()))
+        },
+    )?;
     let mut made: Vec<_> = std::fs::read_dir(scratch.path())
         .with_context(|| format!("cannot read {}", scratch.path().display()))?
         .collect::<Result<_, _>>()

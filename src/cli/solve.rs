@@ -27,7 +27,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "\"CMD ARGS\"", conflicts_with = "solver")]
     engine: Option<String>,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECS", value_parser = super::common::seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Option<Duration>,
     /// Stop a run before the process holds more than this many MiB: the solver's tables
     /// (visited states, queues, transposition table, counted before they grow) get what the
@@ -54,6 +54,8 @@ pub struct SolveArgs {
         long,
         value_name = "N",
         default_value_t = ricochet_lab::solver::analysis::all_solutions::DEFAULT_MAX_SOLUTIONS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..),
+        allow_negative_numbers = true,
         requires = "all_solutions"
     )]
     max_solutions: usize,

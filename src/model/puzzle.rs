@@ -28,8 +28,11 @@ pub struct Goal {
 }
 
 /// Rule options some players and solvers use. Both are off by default.
+///
+/// A field of another name is refused rather than dropped: a misspelt `no_rebond: true`
+/// would otherwise leave the rule off without a word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Rules {
     /// The game's ricochet rule, as DriftingDroids' "solution01" option has it: a solution of
     /// zero or one move does not count (the robot must not already stand on the target, nor

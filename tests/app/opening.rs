@@ -51,3 +51,85 @@ fn started_on_a_file_that_cannot_be_read_the_app_says_why() {
     );
     assert_eq!(harness.state().board_name(), before);
 }
+
+/// A board opened from a copy of `small-6x6.ron` in a folder of its own, then edited.
+fn edited_copy() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    egui_kittest::Harness<'static, ricochet_lab::app::RicochetApp>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.ron");
+    std::fs::copy(board_path("small-6x6.ron"), &path).unwrap();
+    let mut harness = app_harness();
+    harness
+        .state_mut()
+        .apply_command(Opening::File(path.clone()).command());
+    harness.run();
+    harness
+        .state_mut()
+        .apply_command(ricochet_lab::app::shell::commands::Command::edit(
+            ricochet_lab::app::document::draft::Edit::ClearWalls,
+        ));
+    harness.run();
+    assert!(harness.state().is_dirty());
+    (dir, path, harness)
+}
+
+/// Another window's save of the same file: a whole other board.
+fn written_elsewhere(path: &std::path::Path) -> String {
+    let other =
+        ricochet_lab::model::formats::native::write(&ricochet_lab::model::samples::fogleman_22());
+    std::fs::write(path, &other).unwrap();
+    other
+}
+
+// Two windows on one file: A's save was silently overwritten by B's, opened earlier.
+#[test]
+fn save_asks_before_replacing_a_file_changed_on_disk() {
+    use egui_kittest::kittest::Queryable;
+    let (_dir, path, mut harness) = edited_copy();
+    let other = written_elsewhere(&path);
+    harness
+        .state_mut()
+        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+    harness.run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+    assert!(harness.state().is_dirty());
+    harness.get_by_label("Overwrite").click();
+    harness.run();
+    assert!(!harness.state().is_dirty());
+    let saved = ricochet_lab::model::formats::load_source(path.to_str().unwrap()).unwrap();
+    assert_eq!(saved, harness.state().draft().to_puzzle().unwrap());
+    // Saved here, the file is this window's again: the next save does not ask.
+    harness
+        .state_mut()
+        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+    harness.run();
+    assert!(harness.query_by_label("Overwrite").is_none());
+}
+
+#[test]
+fn the_file_changed_on_disk_can_be_reloaded_and_is_noticed_on_focus() {
+    use egui_kittest::kittest::Queryable;
+    let (_dir, path, mut harness) = edited_copy();
+    written_elsewhere(&path);
+    harness
+        .input_mut()
+        .events
+        .push(egui::Event::WindowFocused(true));
+    harness.run();
+    let line = harness.state().status_message().unwrap().to_string();
+    assert!(line.contains("changed on disk"), "{line}");
+    harness
+        .state_mut()
+        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+    harness.run();
+    harness.get_by_label("Reload from disk").click();
+    harness.run();
+    assert!(!harness.state().is_dirty());
+    assert_eq!(
+        harness.state().draft().to_puzzle().unwrap(),
+        ricochet_lab::model::samples::fogleman_22()
+    );
+}

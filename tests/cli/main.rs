@@ -7,4 +7,5 @@ mod edges;
 mod experiment_shards;
 mod files_and_exits;
 mod hint_cancel;
+mod nothing_lost;
 mod trace;

@@ -1,6 +1,7 @@
 //! Fuzzing of every loader: the bytes of the files in `boards/` (as native files, as Cox text
 //! and as game ids) are mutated (bytes replaced, inserted, removed, copied from elsewhere,
-//! digits changed) and read the way a file is read. No input may panic; every accepted puzzle
+//! digits changed, characters of one to four bytes inserted or put in place of others, also
+//! at the end of a field's name) and read the way a file is read. No input may panic; every accepted puzzle
 //! must pass the checks every format shares and come back the same from its own format.
 //!
 //! The long runs are ignored by default; run them with
@@ -56,6 +57,28 @@ enum Mutation {
     Splice(prop::sample::Index, prop::sample::Index, usize),
     /// Changes a digit to another digit, where most of the meaning is.
     Digit(prop::sample::Index, u8),
+    /// Inserts a character, often one of several bytes, between two characters of the text.
+    Char(prop::sample::Index, char),
+    /// Puts a character right before a colon, at the end of a field's name (`é:`), where
+    /// the loaders look back for the name to report.
+    CharBeforeColon(prop::sample::Index, char),
+    /// Replaces a character with another, often of another byte length.
+    ReplaceChar(prop::sample::Index, char),
+}
+
+/// Characters of one to four bytes, and the invisible ones copies bring along (a byte-order
+/// mark, a no-break space), beside any character at all.
+fn non_ascii() -> impl Strategy<Value = char> {
+    prop_oneof![
+        Just('\u{e9}'),
+        Just('\u{3a9}'),
+        Just('\u{5b57}'),
+        Just('\u{1f600}'),
+        Just('\u{feff}'),
+        Just('\u{a0}'),
+        Just('\u{301}'),
+        any::<char>(),
+    ]
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -70,7 +93,30 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         )
             .prop_map(|(a, b, n)| Mutation::Splice(a, b, n)),
         (any::<prop::sample::Index>(), 0u8..10).prop_map(|(i, d)| Mutation::Digit(i, d)),
+        (any::<prop::sample::Index>(), non_ascii()).prop_map(|(i, c)| Mutation::Char(i, c)),
+        (any::<prop::sample::Index>(), non_ascii())
+            .prop_map(|(i, c)| Mutation::CharBeforeColon(i, c)),
+        (any::<prop::sample::Index>(), non_ascii()).prop_map(|(i, c)| Mutation::ReplaceChar(i, c)),
     ]
+}
+
+/// The byte offsets where a character starts in `bytes` (every offset when they are not
+/// UTF-8 text), and the end.
+fn char_starts(bytes: &[u8]) -> Vec<usize> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .collect(),
+        Err(_) => (0..=bytes.len()).collect(),
+    }
+}
+
+fn insert_char(bytes: &mut Vec<u8>, at: usize, c: char) {
+    let mut buffer = [0; 4];
+    let encoded = c.encode_utf8(&mut buffer).as_bytes();
+    bytes.splice(at..at, encoded.iter().copied());
 }
 
 fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
@@ -93,6 +139,23 @@ fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
                 if !digits.is_empty() {
                     bytes[digits[i.index(digits.len())]] = b'0' + d;
                 }
+            }
+            Mutation::Char(i, c) => {
+                let starts = char_starts(&bytes);
+                insert_char(&mut bytes, starts[i.index(starts.len())], c);
+            }
+            Mutation::CharBeforeColon(i, c) => {
+                let colons: Vec<usize> = (0..len).filter(|&j| bytes[j] == b':').collect();
+                if !colons.is_empty() {
+                    insert_char(&mut bytes, colons[i.index(colons.len())], c);
+                }
+            }
+            Mutation::ReplaceChar(i, c) if len > 0 => {
+                let starts = char_starts(&bytes);
+                let which = i.index(starts.len() - 1);
+                let (start, end) = (starts[which], starts[which + 1]);
+                bytes.drain(start..end);
+                insert_char(&mut bytes, start, c);
             }
             _ => {}
         }

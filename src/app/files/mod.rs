@@ -3,12 +3,13 @@
 //! no zenity), so that opening and saving never dead-ends. Also the import window and the
 //! unsaved-changes question.
 //!
-//! The room holds what the app reads and writes on disk: the boards (here) and the settings
-//! file eframe keeps for the app ([`settings_file`]).
+//! The room holds what the app reads and writes on disk: the boards (here), the settings
+//! file's checks ([`settings_file`]) and its reading and saving ([`settings_store`]).
 
 pub mod settings_file;
+pub mod settings_store;
 
-use crate::app::shell::commands::{Command, Pending, Resolution, SaveKind};
+use crate::app::shell::commands::{Command, DiskChoice, Pending, Resolution, SaveKind};
 use crate::app::theme;
 use crate::app::{APP_NAME, widgets};
 use crate::model::Puzzle;
@@ -34,6 +35,70 @@ pub(super) struct FileWindows {
     /// Whether the import window's text field should take the keyboard focus: set when the
     /// window opens, so typed or pasted text goes there and not to the app's shortcuts.
     pub(super) import_focus: bool,
+    /// The board's file as it was on disk when it was last opened or saved here.
+    pub(super) disk_stamp: Option<(PathBuf, FileStamp)>,
+    /// The file Save found changed on disk, while the question about it shows.
+    pub(super) changed_on_disk: Option<PathBuf>,
+}
+
+/// What tells one version of a file on disk from another: its length and the time it was
+/// last written (to the nanosecond where the system keeps it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FileStamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileStamp {
+    /// The stamp of the file at `path` now, or `None` when there is no file.
+    pub(super) fn of(path: &Path) -> Option<FileStamp> {
+        let metadata = std::fs::metadata(path).ok()?;
+        Some(FileStamp {
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
+        })
+    }
+}
+
+impl crate::app::RicochetApp {
+    /// Notes the board's file as it is on disk now, after it was opened or saved here.
+    pub(in crate::app) fn remember_disk_state(&mut self) {
+        self.windows.disk_stamp = self
+            .doc
+            .file()
+            .and_then(|path| FileStamp::of(path).map(|stamp| (path.to_path_buf(), stamp)));
+    }
+
+    /// Whether the board's file was written by someone else since it was opened or saved
+    /// here (or, for a board restored from the settings, since the app started): a file that
+    /// has gone is not (saving makes it again).
+    pub(in crate::app) fn file_changed_on_disk(&self) -> bool {
+        let Some(path) = self.doc.file() else {
+            return false;
+        };
+        match (&self.windows.disk_stamp, FileStamp::of(path)) {
+            (Some((noted, before)), Some(now)) if noted == path => *before != now,
+            _ => false,
+        }
+    }
+
+    /// When the window regains the focus, says so if the board's file changed on disk
+    /// meanwhile (Save will ask before replacing it).
+    pub(in crate::app) fn notice_changes_on_disk(&mut self, ctx: &egui::Context) {
+        let focused = ctx.input(|input| {
+            input
+                .events
+                .iter()
+                .any(|event| matches!(event, egui::Event::WindowFocused(true)))
+        });
+        if focused && self.windows.changed_on_disk.is_none() && self.file_changed_on_disk() {
+            self.error(format!(
+                "{} was changed on disk since it was opened or saved here; Save will ask \
+                 before replacing it, and File > Open reloads it.",
+                self.doc.name()
+            ));
+        }
+    }
 }
 
 /// Whether the system can show file dialogs: on Linux that needs a desktop portal (reached
@@ -138,7 +203,7 @@ fn list_boards(dir: &Path) -> Vec<PathBuf> {
 /// command line): a `.ron` file in the native format, or text holding a game id or Cox text,
 /// told apart by their content whatever the file's extension. The format is returned too: a
 /// file in another format than the native one is imported, not edited in place.
-pub(super) fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
+pub fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
     if Format::of_path(path) == Some(Format::Native) {
         return formats::load_file(path, Format::Native).map(|p| (p, Format::Native));
     }
@@ -377,6 +442,32 @@ pub(super) fn unsaved_changes_ui(
             }
             if ui.button("Keep editing").clicked() {
                 commands.push(Command::ResolvePending(Resolution::Cancel));
+            }
+        });
+    });
+}
+
+/// The question Save asks when the board's file changed on disk since it was opened or saved
+/// here: another window or program wrote it, and saving would drop what it wrote.
+pub(super) fn changed_on_disk_ui(ctx: &egui::Context, path: &Path, commands: &mut Vec<Command>) {
+    egui::Modal::new(egui::Id::unique("changed-on-disk")).show(ctx, |ui| {
+        ui.heading("Changed on disk");
+        ui.label(format!(
+            "{} was changed on disk since it was opened or saved here. Saving over it drops \
+             those changes; reloading it drops the changes made here.",
+            path.display()
+        ));
+        ui.horizontal(|ui| {
+            let choices = [
+                ("Reload from disk", DiskChoice::Reload),
+                ("Overwrite", DiskChoice::Overwrite),
+                ("Save as…", DiskChoice::SaveAs),
+                ("Cancel", DiskChoice::Cancel),
+            ];
+            for (label, choice) in choices {
+                if ui.button(label).clicked() {
+                    commands.push(Command::ResolveChangedOnDisk(choice));
+                }
             }
         });
     });

@@ -1,26 +1,33 @@
-//! The settings file eframe keeps for the app (`app.ron` in the app's data folder), checked
-//! before the window opens so that nothing in it can stop the app.
+//! The app's settings file (`app.ron` in the app's data folder, in the layout eframe gave it),
+//! checked before the window opens so that nothing in it can stop the app.
 //!
-//! eframe reads the file itself (egui's memory with the zoom factor, the window's place, and
-//! our [`AppState`]) before the app exists, and a zoom factor of 0 or NaN panics inside egui
-//! at every start, so the check has to come first. What it does:
+//! The file holds egui's memory with the zoom factor, the window's place, and our
+//! [`AppState`]; a zoom factor of 0 or NaN panics inside egui at every start, so the check
+//! comes before anything uses them. What it does:
+//! - only a regular file of a bounded size is read (a named pipe would hang the start, a link
+//!   to `/dev/zero` would fill the memory);
 //! - numbers out of range are put back in range (the zoom factor, our own limits and speeds);
 //! - a window place or size off any screen is forgotten, so the window opens at its default;
 //! - a file, or a part of it, that cannot be read is kept aside under another name, never
-//!   overwritten, and the defaults are used;
+//!   overwritten, and the defaults are used, except for the app's settings and working board
+//!   when they can still be read from it;
 //! - each of these is said in one sentence for the status line.
 
-use crate::app::document::state::{AppState, STORAGE_KEY, keep_in};
+use crate::app::document::state::{AppState, STORAGE_KEY};
 use crate::app::{APP_NAME, RicochetApp, StatusMessage};
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-/// The key eframe stores egui's memory (with the zoom factor) under.
-const EGUI_KEY: &str = "egui";
+/// The key egui's memory (with the zoom factor) is stored under.
+pub(super) const EGUI_KEY: &str = "egui";
 
-/// The key eframe stores the window's place and size under.
-const WINDOW_KEY: &str = "window";
+/// The key the window's place and size are stored under.
+pub(super) const WINDOW_KEY: &str = "window";
+
+/// The largest settings file read. egui's memory of a long-used app takes tens of KiB and a
+/// working board a few; anything this large is not the app's settings.
+const MAX_SETTINGS_BYTES: u64 = 16 << 20;
 
 /// The zoom factors egui's own zoom keys keep to.
 const ZOOM_RANGE: RangeInclusive<f32> = 0.2..=5.0;
@@ -29,23 +36,30 @@ const ZOOM_RANGE: RangeInclusive<f32> = 0.2..=5.0;
 /// window place or size beyond it would put the window where no one can see it.
 const FARTHEST: f64 = 100_000.0;
 
-/// Where eframe reads and writes the app's settings, when the system has a data folder.
+/// Where the app reads and writes its settings, when the system has a data folder.
 pub(in crate::app) fn settings_file() -> Option<PathBuf> {
     eframe::storage_dir(APP_NAME).map(|dir| dir.join("app.ron"))
 }
 
 /// What the check of the settings file found and did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SettingsReport {
     /// One sentence for each thing put right, in the order they were found.
     notes: Vec<String>,
     /// Where the file as it was is kept, when some of it could not be read.
     kept_aside: Option<PathBuf>,
+    /// The app's settings and working board, read from a file that could not be read whole.
+    pub(super) recovered_state: Option<AppState>,
 }
 
 impl SettingsReport {
+    /// Adds a sentence for the status line.
+    pub(super) fn note(&mut self, sentence: String) {
+        self.notes.push(sentence);
+    }
+
     /// The notes as one line for the status bar, or `None` when all was well.
-    fn status_line(&self) -> Option<String> {
+    pub(super) fn status_line(&self) -> Option<String> {
         (!self.notes.is_empty()).then(|| self.notes.join(" "))
     }
 }
@@ -72,20 +86,35 @@ impl RicochetApp {
 /// Checks the settings file at `path` and puts it right in place (see the module's doc). A
 /// missing file is not a problem: the app starts with its defaults.
 pub fn repair_settings_file(path: &Path) -> SettingsReport {
+    read_settings(path).0
+}
+
+/// [`repair_settings_file`], returning also the file's entries as they are after the repair
+/// (none when the file is missing or could not be read).
+pub(super) fn read_settings(path: &Path) -> (SettingsReport, HashMap<String, String>) {
     let mut report = SettingsReport::default();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return report,
-        Err(error) => {
-            set_aside(path, &error.to_string(), &mut report);
-            return report;
+    let text = match read_bounded(path) {
+        Ok(Some(text)) => text,
+        Ok(None) => return (report, HashMap::new()),
+        Err(Unread::NotAFile(what)) => {
+            report.notes.push(format!(
+                "The settings file {} is {what}, not a regular file; it was not read, the \
+                 defaults are used, and settings are not saved over it.",
+                path.display()
+            ));
+            return (report, HashMap::new());
+        }
+        Err(Unread::Failed(error)) => {
+            set_aside(path, &error, &mut report);
+            return (report, HashMap::new());
         }
     };
     let mut entries: HashMap<String, String> = match ron::from_str(&text) {
         Ok(entries) => entries,
         Err(error) => {
+            report.recovered_state = recover_state(&text);
             set_aside(path, &error.to_string(), &mut report);
-            return report;
+            return (report, HashMap::new());
         }
     };
     let mut unreadable = Vec::new();
@@ -111,15 +140,15 @@ pub fn repair_settings_file(path: &Path) -> SettingsReport {
             Ok(mut memory) => {
                 let mut notes = Vec::new();
                 let zoom = &mut memory.options.zoom_factor;
-                if *zoom <= 0.0 {
-                    // Zero or less is no zoom at all, not a small one: the smallest zoom would
-                    // leave text too small to find the way back, so the default serves better.
+                if !ZOOM_RANGE.contains(zoom) {
+                    // Any zoom out of range goes back to 1, not to the nearest bound: at the
+                    // largest zoom the window shows a corner of the app and this very note
+                    // falls off the screen, at the smallest text is too small to read.
                     notes.push(format!(
                         "The stored zoom factor ({zoom}) was out of range; it is 1 now."
                     ));
                     *zoom = 1.0;
                 }
-                keep_in(zoom, ZOOM_RANGE, 1.0, "zoom factor", &mut notes);
                 if !notes.is_empty() {
                     report.notes.extend(notes);
                     changed |= replace(&mut entries, EGUI_KEY, &memory);
@@ -170,7 +199,59 @@ pub fn repair_settings_file(path: &Path) -> SettingsReport {
             path.display()
         ));
     }
-    report
+    (report, entries)
+}
+
+/// Why a settings file was not read.
+enum Unread {
+    /// It is a pipe, a device, a directory or a socket (named in words).
+    NotAFile(&'static str),
+    /// It could not be read, or is too large or not text: what went wrong.
+    Failed(String),
+}
+
+/// The settings file's text, `None` when there is no file. Only a regular file is opened,
+/// and at most [`MAX_SETTINGS_BYTES`] of it are read.
+fn read_bounded(path: &Path) -> Result<Option<String>, Unread> {
+    use std::io::Read;
+    // The metadata of what a link points to: a link to a device is refused like the device.
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(Unread::Failed(error.to_string())),
+    };
+    if !metadata.is_file() {
+        return Err(Unread::NotAFile(crate::model::formats::file_kind(
+            &metadata,
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_SETTINGS_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|error| Unread::Failed(error.to_string()))?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(Unread::Failed(format!(
+            "it is larger than {} MiB, more than any settings take",
+            MAX_SETTINGS_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|error| Unread::Failed(format!("it is not UTF-8 text ({error})")))
+}
+
+/// The app's settings and working board from a settings file that does not read as a whole
+/// (cut short, or damaged after them): the text stored under the app's key, when that text
+/// is whole and reads.
+fn recover_state(text: &str) -> Option<AppState> {
+    let key = ron::to_string(STORAGE_KEY).ok()?;
+    text.match_indices(&key).find_map(|(at, _)| {
+        let rest = text[at + key.len()..].trim_start().strip_prefix(':')?;
+        let mut deserializer = ron::Deserializer::from_str(rest).ok()?;
+        let value = <String as serde::Deserialize>::deserialize(&mut deserializer).ok()?;
+        let state: AppState = ron::from_str(&value).ok()?;
+        Some(state.clamped().0)
+    })
 }
 
 /// Whether every number of a stored window place and size is one a screen can show: finite,
@@ -225,9 +306,15 @@ fn set_aside(path: &Path, error: &str, report: &mut SettingsReport) {
     let aside = free_name_beside(path);
     match std::fs::rename(path, &aside) {
         Ok(()) => {
+            let used = if report.recovered_state.is_some() {
+                "the working board and the app's settings were recovered from it, the rest \
+                 is at its defaults"
+            } else {
+                "the defaults are used"
+            };
             report.notes.push(format!(
-                "The settings file could not be read ({error}); it was kept as {} and the \
-                 defaults are used.",
+                "The settings file could not be read ({}); it was kept as {} and {used}.",
+                crate::model::formats::quote_up_to(error, 160),
                 aside.display()
             ));
             report.kept_aside = Some(aside);
@@ -309,9 +396,10 @@ mod tests {
         for (zoom, expected) in [
             ("0.0", 1.0),
             ("-1.0", 1.0),
-            ("0.05", 0.2),
+            ("0.05", 1.0),
             ("NaN", 1.0),
-            ("1000.0", 5.0),
+            ("1000.0", 1.0),
+            ("1e6", 1.0),
         ] {
             let (_dir, path) = settings_with(&[(EGUI_KEY, memory_with_zoom(zoom))]);
             let report = repair_settings_file(&path);

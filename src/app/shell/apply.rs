@@ -6,7 +6,7 @@ use crate::app::document::mode::Mode;
 use crate::app::files;
 use crate::app::playing::playback::PlaybackControl;
 use crate::app::run::solver_panel::{self, SolveSession};
-use crate::app::shell::commands::{Command, Pending, Resolution, SaveKind, UndoStep};
+use crate::app::shell::commands::{Command, DiskChoice, Pending, Resolution, SaveKind, UndoStep};
 use crate::app::{RicochetApp, capital, debugger, shell};
 use crate::model::formats::{self, cox, game_id};
 use crate::model::tiles::random_game_on;
@@ -55,6 +55,7 @@ impl RicochetApp {
                 }
             }
             Command::ResolvePending(resolution) => self.resolve_pending(resolution),
+            Command::ResolveChangedOnDisk(choice) => self.resolve_changed_on_disk(choice),
             Command::ShowNewWindow => self.new_window.show(),
             Command::ShowAddEngine => self.add_engine.show(),
             Command::EngineAdded(name) => {
@@ -246,7 +247,16 @@ impl RicochetApp {
                         );
                         self.windows.open = false;
                     }
-                    Err(error) => self.error(format!("Could not open {}: {error}", path.display())),
+                    Err(error) => {
+                        // Most errors already start with the path they speak of.
+                        let error = error.to_string();
+                        let shown = path.display().to_string();
+                        self.error(if error.starts_with(&shown) {
+                            format!("Could not open {error}")
+                        } else {
+                            format!("Could not open {shown}: {error}")
+                        })
+                    }
                 }
             }
             Pending::Import(text) => {
@@ -303,9 +313,35 @@ impl RicochetApp {
             && files::native_dialogs_available()
     }
 
+    /// Acts on the answer to the question Save asked about a file changed on disk.
+    fn resolve_changed_on_disk(&mut self, choice: DiskChoice) {
+        let Some(path) = self.windows.changed_on_disk.take() else {
+            return;
+        };
+        match choice {
+            DiskChoice::Reload => self.perform(Pending::Open(path)),
+            DiskChoice::Overwrite => {
+                let _ = self.save_to(&path, SaveKind::Native);
+            }
+            DiskChoice::SaveAs => {
+                let _ = self.save_as(SaveKind::Native);
+            }
+            DiskChoice::Cancel => self.note(format!(
+                "Not saved: {} was changed on disk.",
+                display_name(&path)
+            )),
+        }
+    }
+
     pub(in crate::app) fn save(&mut self) -> SaveResult {
         match self.doc.file().map(Path::to_path_buf) {
             Some(path) if formats::Format::of_path(&path) == Some(formats::Format::Native) => {
+                // Another window or program wrote the file since it was opened or saved here:
+                // saving over it would drop that without a word, so the user chooses.
+                if self.file_changed_on_disk() {
+                    self.windows.changed_on_disk = Some(path);
+                    return SaveResult::Asked;
+                }
                 if self.save_to(&path, SaveKind::Native) {
                     SaveResult::Saved
                 } else {
@@ -360,6 +396,7 @@ impl RicochetApp {
             Ok(()) => {
                 if kind == SaveKind::Native {
                     self.doc.saved_to(path);
+                    self.remember_disk_state();
                     self.note(format!("Saved {}", display_name(path)));
                 } else {
                     self.note(format!("Exported {}", display_name(path)));

@@ -54,6 +54,8 @@ pub enum Command {
     Guarded(Pending),
     /// The answer to the unsaved-changes question.
     ResolvePending(Resolution),
+    /// The answer to the question Save asks when the board's file changed on disk.
+    ResolveChangedOnDisk(DiskChoice),
     /// Show the New board window.
     ShowNewWindow,
     /// Show the Add engine window.
@@ -169,6 +171,20 @@ impl SaveKind {
             SaveKind::Trace => "Save the search trace",
         }
     }
+}
+
+/// What to do when Save finds the board's file changed on disk since it was opened or saved
+/// here (another window or program wrote it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiskChoice {
+    /// Open the file as it is on disk, dropping the changes made here.
+    Reload,
+    /// Save over it, dropping the changes made there.
+    Overwrite,
+    /// Save to another file.
+    SaveAs,
+    /// Do nothing yet.
+    Cancel,
 }
 
 /// The answer to the unsaved-changes question.

@@ -159,10 +159,9 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
         jobs: Vec::new(),
         long_run: false,
     };
-    let mut options = native_options();
-    // A screenshot must not read or overwrite the user's stored state and window layout.
-    options.persist_window = false;
-    options.persistence_path = None;
+    // A screenshot must not read or overwrite the user's stored state and window layout: the
+    // app's options keep eframe's storage off, and this app is given no settings file.
+    let options = native_options();
     let opened = eframe::run_native(
         APP_NAME,
         options,

@@ -53,5 +53,8 @@ impl RicochetApp {
         if let Some(pending) = &self.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
         }
+        if let Some(path) = &self.windows.changed_on_disk {
+            files::changed_on_disk_ui(ctx, path, commands);
+        }
     }
 }

@@ -298,6 +298,15 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
 /// `robots K` form; any other set is written as five robots with the missing ones parked on
 /// closed cells, which needs enough closed cells.
 pub fn write(puzzle: &Puzzle) -> Result<String, FormatError> {
+    // Cox's format has no place for rules: written without them, the puzzle read back would
+    // be another one (the ricochet rule refuses one-move solutions).
+    if let Some(rules) = super::rules_in_force(&puzzle.rules()) {
+        return Err(FormatError::Unrepresentable(format!(
+            "Cox's text format carries no rules, so it cannot hold {rules} this puzzle is \
+             played with: read back, the puzzle would be played without it; save it as a .ron \
+             file, which keeps its rules"
+        )));
+    }
     let board = puzzle.board();
     let mut walled = board.clone();
     for pos in board.closed_cells() {
@@ -392,6 +401,20 @@ fn robot_pos(puzzle: &Puzzle, color: RobotColor) -> Pos {
 mod tests {
     use super::*;
     use crate::model::formats::game_id;
+
+    // `convert nrb.ron x.txt` once wrote the board without its no-rebound rule, exit 0.
+    #[test]
+    fn a_puzzle_with_rules_is_refused_with_the_reason() {
+        let puzzle = crate::model::samples::fogleman_22();
+        assert!(write(&puzzle).is_ok());
+        let ruled = puzzle.with_rules(Rules {
+            ricochet: false,
+            no_rebound: true,
+        });
+        let error = write(&ruled).unwrap_err().to_string();
+        assert!(error.contains("cannot hold the no-rebound rule"), "{error}");
+        assert!(error.contains(".ron"), "{error}");
+    }
 
     fn small() -> String {
         "board 4 3\nB N N N\nW C W C\nW N C C\nrobots 2\n0 0\n3 2\ntarget 0 2 1 1\n".into()

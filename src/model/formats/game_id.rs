@@ -174,19 +174,11 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
 /// ricochet rule refuses one-move solutions). So a puzzle with rules has no game id, and the
 /// error says why.
 pub fn write(puzzle: &Puzzle) -> Result<String, FormatError> {
-    let rules = puzzle.rules();
-    let named: Vec<&str> = [
-        (rules.ricochet, "the ricochet rule"),
-        (rules.no_rebound, "the no-rebound rule"),
-    ]
-    .into_iter()
-    .filter_map(|(on, name)| on.then_some(name))
-    .collect();
-    if !named.is_empty() {
+    if let Some(rules) = super::rules_in_force(&puzzle.rules()) {
         return Err(FormatError::Unrepresentable(format!(
-            "a game id carries no rules, so it cannot hold this puzzle's {}: read back, the \
-             puzzle would be played without it; save it as a .ron file, which keeps its rules",
-            named.join(" and ")
+            "a game id carries no rules, so it cannot hold {rules} this puzzle is played with: \
+             read back, the puzzle would be played without it; save it as a .ron file, which \
+             keeps its rules"
         )));
     }
     let board = puzzle.board();
@@ -268,6 +260,11 @@ mod tests {
             let message = write(&ruled).unwrap_err().to_string();
             assert!(message.contains("a game id carries no rules"), "{message}");
             assert!(message.contains(named), "{message}");
+            // Once "cannot hold this puzzle's the ricochet rule".
+            assert!(
+                message.contains(&format!("cannot hold {named} this puzzle is played with")),
+                "{message}"
+            );
         }
         assert_eq!(write(&puzzle).unwrap(), "7650+42+E2302B12+C9");
     }

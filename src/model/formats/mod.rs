@@ -5,6 +5,9 @@
 pub mod cox;
 pub mod game_id;
 pub mod native;
+mod words;
+
+pub(crate) use words::{likely_meant, rules_in_force};
 
 use super::{ModelError, Puzzle};
 use std::io::Write;
@@ -221,7 +224,7 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
 }
 
 /// What a path that is not a regular file is, in words.
-fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+pub(crate) fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -441,6 +444,7 @@ fn save_bytes(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "puzzle".into());
+    remove_stale_temporaries(&dir, &name);
     // A temporary file of a name of its own beside the target, so two saves of one file (two
     // threads, two processes) never share it; it is deleted if anything fails before the rename.
     let result = (|| {
@@ -479,6 +483,47 @@ fn save_bytes(
         return Err(io(error));
     }
     Ok(())
+}
+
+/// How old a temporary file of a save must be to be taken for a dead save's: no save of a
+/// puzzle or settings takes this long, and a save still going is never this old.
+const STALE_TEMPORARY_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes the temporary files that saves of `name` killed between the write and the rename
+/// left in `dir` (`.NAME.XXXXXX.tmp`, older than [`STALE_TEMPORARY_AGE`]). Files of other
+/// names and fresh ones (a save going on in another process) are left alone; a file that
+/// cannot be removed is left too, as the save does not depend on it.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.filter_map(Result::ok) {
+        let file_name = entry.file_name();
+        let Some(file_name) = file_name.to_str() else {
+            continue;
+        };
+        let Some(random) = file_name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        // tempfile's random part: six letters and digits.
+        if random.len() != 6 || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let stale = entry
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .and_then(|metadata| metadata.modified().ok())
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age >= STALE_TEMPORARY_AGE);
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The file a path finally names after following symbolic links (at most 40, as the system
@@ -561,6 +606,38 @@ mod tests {
         save_private_atomic(&private, "again").unwrap();
         assert_eq!(mode(&private), 0o640);
         assert_eq!(std::fs::read_to_string(&private).unwrap(), "again");
+    }
+
+    // A kill between the temporary file's write and its rename left one `.NAME.XXXXXX.tmp`
+    // per kill, and no later save removed them.
+    #[test]
+    fn a_save_removes_its_own_stale_temporary_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("board.ron");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
+        let make = |name: &str, modified: std::time::SystemTime| {
+            let file = std::fs::File::create(dir.path().join(name)).unwrap();
+            file.set_modified(modified).unwrap();
+        };
+        make(".board.ron.aB3xY9.tmp", old);
+        make(".board.ron.Qw12er.tmp", std::time::SystemTime::now());
+        make(".other.ron.aB3xY9.tmp", old);
+        make(".board.ron.notours.tmp", old);
+        save_atomic(&path, "text").unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                ".board.ron.Qw12er.tmp",
+                ".board.ron.notours.tmp",
+                ".other.ron.aB3xY9.tmp",
+                "board.ron"
+            ]
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! A wall `(x, y, side)` stands on that side of cell (x, y) and so on the neighbouring cell
 //! too; walls on the border are implied.
 
-use super::{FormatError, checked, quote_up_to, strip_bom};
+use super::{FormatError, checked, likely_meant, quote_up_to, strip_bom};
 use crate::model::board::{Board, MAX_SIDE, MIN_SIDE, RobotColor, Shape, Target, TargetColor};
 use crate::model::geometry::{Direction, Pos};
 use crate::model::puzzle::{Goal, Puzzle, Robot, Rules};
@@ -145,6 +145,22 @@ pub fn parse_parts(text: &str) -> Result<PuzzleParts, FormatError> {
                     field_range(field)
                 )
             }
+            // A misspelt field or value is named with the one it most likely stands for.
+            (
+                ron::Error::NoSuchStructField {
+                    expected, found, ..
+                }
+                | ron::Error::NoSuchEnumVariant {
+                    expected, found, ..
+                },
+                _,
+            ) => {
+                let message = quote_up_to(&e.code.to_string(), 200);
+                match likely_meant(found, expected) {
+                    Some(meant) => format!("{message}; did you mean `{meant}`?"),
+                    None => message,
+                }
+            }
             // The message may repeat text from the file: it is escaped and cut.
             (code, _) => quote_up_to(&code.to_string(), 200),
         };
@@ -209,9 +225,12 @@ fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
         .nth(column.checked_sub(1)?)
         .map_or(row.len(), |(i, _)| i);
     let before = row[..end].trim_end().strip_suffix(':')?.trim_end();
+    // The name starts after the last character that cannot be part of one; that character
+    // may take more than one byte (`é:`), so the start is counted past its whole length.
     let start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &before[start..];
     (!name.is_empty() && name.len() <= 16).then_some(name)
 }
@@ -318,6 +337,36 @@ mod tests {
             let text = write(&puzzle);
             assert_eq!(parse(&text).unwrap(), puzzle, "{text}");
         }
+    }
+
+    // A character of two bytes right before a field's colon once made the name's start fall
+    // inside it, and the loader panicked on slicing there.
+    #[test]
+    fn a_non_ascii_character_before_a_colon_is_an_error_not_a_panic() {
+        let text = include_str!("../../../boards/small-6x6.ron").replace(
+            "rules: (ricochet: false, no_rebound: false),",
+            "rules: (ricochet: false, \u{e9}:,),",
+        );
+        assert!(text.contains('\u{e9}'));
+        assert!(matches!(parse(&text), Err(FormatError::Syntax { .. })));
+        for name in ["\u{e9}", "a\u{e9}", "\u{1f600}x", "\u{e9}_b"] {
+            let row = format!("    {name}: 9999999");
+            assert!(field_before(&row, 1, row.chars().count()).is_none_or(|f| f.is_ascii()));
+        }
+    }
+
+    // A misspelt rule was ignored, so the rule was silently off.
+    #[test]
+    fn an_unknown_field_is_an_error_naming_it_and_the_likely_one() {
+        let text = include_str!("../../../boards/small-6x6.ron")
+            .replace("no_rebound: false", "no_rebond: true");
+        let error = parse(&text).unwrap_err().to_string();
+        assert!(error.contains("`no_rebond`"), "{error}");
+        assert!(error.contains("did you mean `no_rebound`?"), "{error}");
+        let text = include_str!("../../../boards/small-6x6.ron").replace("Red", "Rad");
+        let error = parse(&text).unwrap_err().to_string();
+        assert!(error.contains("did you mean `Red`?"), "{error}");
+        assert_eq!(likely_meant("walls", &["width", "height"]), None);
     }
 
     #[test]

@@ -93,6 +93,21 @@ impl ExperimentConfig {
         if self.configs > 0 {
             config_puzzle(self, 0).map_err(ConfigError::Deal)?;
         }
+        // A fixed board's rules hold in every configuration: a built-in solver that does not
+        // implement one is refused before anything runs (an engine says so itself).
+        if let BoardSource::Fixed(puzzle) = &self.board {
+            for choice in self.run_choices() {
+                if let SolverChoice::BuiltIn(id) = choice {
+                    let kind = id.kind();
+                    if let Some(rule) = kind.rules.unsupported(puzzle.rules()) {
+                        return Err(ConfigError::Solver(SolveError::UnsupportedRule {
+                            solver: kind.name,
+                            rule,
+                        }));
+                    }
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -105,7 +120,19 @@ impl ExperimentConfig {
             board: match &self.board {
                 BoardSource::Standard => "standard".to_string(),
                 BoardSource::Fixed(puzzle) => {
-                    format!("fixed {}", description::board_fingerprint(puzzle.board()))
+                    let rules = puzzle.rules();
+                    let mut board =
+                        format!("fixed {}", description::board_fingerprint(puzzle.board()));
+                    // Two studies of one board under other rules are other studies.
+                    for (on, name) in [
+                        (rules.ricochet, "ricochet"),
+                        (rules.no_rebound, "no-rebound"),
+                    ] {
+                        if on {
+                            board.push_str(&format!(" +{name}"));
+                        }
+                    }
+                    board
                 }
             },
             configs: self.configs,
@@ -166,7 +193,10 @@ pub fn deal(
     let seed = config_seed(seed, index);
     match board {
         BoardSource::Standard => random_game(seed, robots).map(|(p, _)| p),
-        BoardSource::Fixed(puzzle) => random_game_on(puzzle.board(), seed, robots),
+        // The board's rules come with it: a study of a ricochet board is played under the
+        // ricochet rule.
+        BoardSource::Fixed(puzzle) => random_game_on(puzzle.board(), seed, robots)
+            .map(|dealt| dealt.with_rules(puzzle.rules())),
     }
 }
 
@@ -472,6 +502,35 @@ mod tests {
             threads: 2,
             shard: Shard::WHOLE,
         }
+    }
+
+    // A fixed board's rules were dropped when robots were dealt on it: a study of a ricochet
+    // board recorded one-move solutions the rule forbids.
+    #[test]
+    fn a_fixed_board_deals_every_configuration_under_its_rules() {
+        let rules = crate::model::Rules {
+            ricochet: true,
+            no_rebound: true,
+        };
+        let board = crate::model::samples::fogleman_22().with_rules(rules);
+        let mut config = config(4);
+        config.board = BoardSource::Fixed(Box::new(board));
+        for index in 0..4 {
+            assert_eq!(config_puzzle(&config, index).unwrap().rules(), rules);
+        }
+        assert!(
+            config
+                .description()
+                .board
+                .ends_with(" +ricochet +no-rebound")
+        );
+        // A solver that does not implement a rule is refused before anything runs.
+        config.solvers.push(SolverId::Stateless.into());
+        let error = config.validate().unwrap_err().to_string();
+        assert!(
+            error.contains("stateless") && error.contains("rule"),
+            "{error}"
+        );
     }
 
     #[test]
