@@ -86,7 +86,7 @@ pub enum EngineProblem {
 
 /// A time in milliseconds as a number of seconds: `10 s`, `0.5 s`.
 fn seconds(millis: u64) -> String {
-    if millis % 1000 == 0 {
+    if millis.is_multiple_of(1000) {
         format!("{} s", millis / 1000)
     } else {
         format!("{} s", millis as f64 / 1000.0)
