@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A breadth-first Ricochet Robots engine speaking REP 1 (docs/engine-protocol.md).
 
-The protocol's "50 lines of Python" is the smallest engine that answers; this one, about 200
+The protocol page's skeleton (skeleton.py) is the frame every engine needs; this one, about 200
 lines with its comments, is a complete one: every board the protocol carries (1x1 to 64x64,
 walls, closed cells, 1 to 5 robots, the vortex goal `*`, the `ricochet` and `no-rebound` rules),
 `go` limits, `stop` and `isready` heard mid-search, rows per depth, node and prune events.
@@ -166,32 +166,43 @@ def search(p, depth_limit, time_limit_ms, events, stop):
     return ["unsolvable"]  # Every position reachable was expanded.
 
 
-def main():
+FACTS = ("name=bfs-python", "author=Ricochet_Lab", "version=1", "rows=depth", "optimal=yes",
+         "events=yes", "rules=ricochet,no-rebound")
+
+
+def main(facts=FACTS, search=search):
+    """Speaks the protocol around `search` (another engine can reuse it with its own)."""
     puzzle, error, worker, stop = "-", "no puzzle was sent", None, threading.Event()
 
     def run(p, err, limits):
         if err is not None:
-            send(f"result id={p} gaveup bad puzzle: {err}")
+            send(f"result id={p} gaveup {err}")
             return
         depth, ms, events = limits.get("depth"), limits.get("time"), limits.get("events") == "1"
         try:
-            answer = search(p, None if depth is None else int(depth), None if ms is None else int(ms),
-                            events, stop)
+            depth, ms = (None if v is None else int(v) for v in (depth, ms))
+            if (depth or 0) < 0 or (ms or 0) < 0:
+                raise ValueError("a limit below zero")
+            answer = search(p, depth, ms, events, stop)
         except ValueError as e:  # A limit that is not a whole number.
-            answer = ["gaveup", f"bad go line: {e}"]
+            answer = ["gaveup", f"malformed go: {e}"]
         except MemoryError:
             answer = ["gaveup", "memory"]
         send(f"result id={p['id']} " + " ".join(answer))
 
     # This thread only reads: `isready` and `stop` are answered while the search thread works.
-    for line in sys.stdin:
+    for raw in sys.stdin.buffer:  # Bytes: a line that is not UTF-8 must not end the engine.
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            send("info string ignored: a line that is not UTF-8 text")
+            continue
         words = line.split()
         if not words:
             continue
         cmd = words[0]
         if cmd == "rep":
-            for fact in ("name=bfs-python", "author=Ricochet_Lab", "version=1", "rows=depth",
-                         "optimal=yes", "events=yes", "rules=ricochet,no-rebound"):
+            for fact in facts:
                 send(f"id {fact}")
             send("repok 1")
         elif cmd == "isready":
@@ -200,8 +211,9 @@ def main():
             try:
                 puzzle, error = parse_puzzle(words[1:]), None
             except (KeyError, ValueError, IndexError) as e:
-                ids = [t[3:] for t in words if t.startswith("id=")]
-                puzzle, error = (ids[0] if ids else "-"), f"{type(e).__name__}: {e}"
+                # The puzzle before is forgotten: a `go` now is never answered for it.
+                puzzle, error = "-", "no puzzle was sent"
+                send(f"info string puzzle ignored: {type(e).__name__}: {e}")
         elif cmd == "go":
             # The driver sends `go` only once the last `result` is out, but the thread that
             # sent it may still be ending: wait for it, briefly.

@@ -23,11 +23,15 @@ enum EngineCommand {
     /// Register an engine under a name: `engine add NAME -- CMD ARGS…`. It then runs
     /// wherever a solver is chosen (`--solver NAME`).
     Add {
-        /// The name (letters, digits, '-', '_', '.'; not a built-in solver's).
+        /// The name (letters, digits, '-', '_', '.', beginning with a letter or digit, at
+        /// most 40 characters; not a built-in solver's in any case).
         name: String,
         /// The folder the engine runs in.
         #[arg(long, value_name = "FOLDER")]
         dir: Option<PathBuf>,
+        /// Replace an engine already registered under the name.
+        #[arg(long)]
+        force: bool,
         /// The command and its arguments, after `--`.
         #[arg(last = true, required = true, num_args = 1..)]
         command: Vec<String>,
@@ -49,7 +53,8 @@ enum EngineCommand {
         engine: Option<String>,
     },
     /// Run a fixed set of puzzles and fault probes against an engine, check its answers
-    /// against the built-in solvers, print pass or fail for each, and fail if any failed.
+    /// against the built-in solvers, print pass or fail for each as it is known, and fail if
+    /// any failed.
     Check {
         /// A registered engine's name.
         #[arg(required_unless_present = "engine", conflicts_with = "engine")]
@@ -57,6 +62,9 @@ enum EngineCommand {
         /// An engine's command line instead of a registered name.
         #[arg(long, value_name = "\"CMD ARGS\"")]
         engine: Option<String>,
+        /// How long the engine may take for each puzzle (its start included), in seconds.
+        #[arg(long, value_name = "SECS", value_parser = super::common::seconds, default_value = "60")]
+        time_limit: std::time::Duration,
     },
     /// Speak the engine protocol (docs/engine-protocol.md) on standard input and output for
     /// a built-in solver, so other programs can run it as an engine.
@@ -157,16 +165,33 @@ fn spec_of(name: Option<&str>, engine: Option<&str>) -> anyhow::Result<EngineSpe
 /// Runs an `engine` subcommand.
 pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
     match args.command {
-        EngineCommand::Add { name, dir, command } => {
-            let mut store = load_store()?;
+        EngineCommand::Add {
+            name,
+            dir,
+            force,
+            command,
+        } => {
+            let file = engines_file()?;
+            if let Some(dir) = &dir
+                && !dir.is_dir()
+            {
+                anyhow::bail!("the engine's folder {} is not a folder", dir.display());
+            }
             let dir = dir.map(|dir| std::fs::canonicalize(&dir).unwrap_or(dir));
+            store::check_name(&name)?;
+            let program = store::check_program(&command, dir.as_deref())?;
             let spec = EngineSpec { name, command, dir };
             let line = spec.command_line();
             let name = spec.name.clone();
-            store.add(spec)?;
-            store.save()?;
-            outln!("registered engine '{name}': {line}")?;
-            outln!("  kept in {}", store.path().display())?;
+            let replaced = EngineStore::change(&file, |store| store.add(spec, force))?;
+            let verb = if replaced.is_some() {
+                "replaced"
+            } else {
+                "registered"
+            };
+            outln!("{verb} engine '{name}': {line}")?;
+            outln!("  its program: {}", program.display())?;
+            outln!("  kept in {}", file.display())?;
         }
         EngineCommand::List => {
             let store = load_store()?;
@@ -183,9 +208,7 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             }
         }
         EngineCommand::Remove { name } => {
-            let mut store = load_store()?;
-            store.remove(&name)?;
-            store.save()?;
+            EngineStore::change(&engines_file()?, |store| store.remove(&name))?;
             outln!("removed engine '{name}'")?;
         }
         EngineCommand::Test { name, engine } => {
@@ -203,22 +226,35 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             }
             outln!("engine '{}' works", spec.name)?;
         }
-        EngineCommand::Check { name, engine } => {
+        EngineCommand::Check {
+            name,
+            engine,
+            time_limit,
+        } => {
             let spec = spec_of(name.as_deref(), engine.as_deref())?;
             let cancel = super::common::cancel_on_signal()?;
-            let items = ricochet_lab::study::engine_check::check(&spec, &cancel);
             let mut failed = 0;
             let mut skipped = 0;
-            for item in &items {
-                let mark = match item.status {
-                    Status::Pass => "pass",
-                    Status::Skip => "skip",
-                    Status::Fail => "FAIL",
-                };
-                outln!("{mark}  {:<34} {}", item.name, item.detail)?;
-                failed += usize::from(item.status == Status::Fail);
-                skipped += usize::from(item.status == Status::Skip);
-            }
+            let mut printed: Result<(), super::output::OutputError> = Ok(());
+            // Each check is printed as soon as it is known: a slow engine shows its progress.
+            let items = ricochet_lab::study::engine_check::check_streaming(
+                &spec,
+                &cancel,
+                time_limit,
+                &mut |item| {
+                    let mark = match item.status {
+                        Status::Pass => "pass",
+                        Status::Skip => "skip",
+                        Status::Fail => "FAIL",
+                    };
+                    if printed.is_ok() {
+                        printed = outln!("{mark}  {:<34} {}", item.name, item.detail);
+                    }
+                    failed += usize::from(item.status == Status::Fail);
+                    skipped += usize::from(item.status == Status::Skip);
+                },
+            );
+            printed?;
             let skipped_note = if skipped > 0 {
                 format!(" ({skipped} skipped: they do not apply to it)")
             } else {

@@ -116,7 +116,11 @@ pub fn main() -> ExitCode {
             .collect();
         return open::run(cli.puzzle, &commands);
     };
-    output::exit_code(run(command))
+    let code = output::exit_code(run(command));
+    // An engine let go of after a cancel is still being given its grace: the program does
+    // not wait for it, and leaves none behind.
+    ricochet_lab::solver::engine::process::kill_processes_being_ended();
+    code
 }
 
 fn run(command: Command) -> anyhow::Result<ExitCode> {

@@ -46,6 +46,11 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// With an engine: check what it claims (no solution, none within N moves) against the
+    /// built-in `fast`, and compare the length of its answer; a false claim is the engine's
+    /// error (exit 4).
+    #[arg(long)]
+    verify: bool,
     /// List every optimal solution (an optimal solver fixes the length first).
     #[arg(long)]
     all_solutions: bool,
@@ -86,6 +91,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
     let choice = super::engine::solver_choice(&args.solver, args.engine.as_deref())?;
+    if args.verify && choice.built_in().is_some() {
+        return Err(super::output::usage(format!(
+            "--verify checks an engine's claims; '{choice}' is a built-in solver"
+        )));
+    }
     let solver_id = match choice.built_in() {
         Some(id) => id,
         None => return run_engine(&args, &choice, &puzzle),
@@ -249,9 +259,114 @@ fn run_engine(
         let report = solver::run(choice, puzzle, &options, &limits, &mut rows)?;
         rows.check()?;
         print_report(&report)?;
+        if !args.verify
+            && let Some(claim) = unverified_claim(&report.outcome)
+        {
+            outln!("  {claim}")?;
+        }
         report
     };
+    if args.verify {
+        return verify(choice, puzzle, &report.outcome, args.json);
+    }
     Ok(exit_code(&report.outcome))
+}
+
+/// `1 move`, `3 moves`.
+fn count_moves(n: usize) -> String {
+    if n == 1 {
+        "1 move".into()
+    } else {
+        format!("{n} moves")
+    }
+}
+
+/// What an engine's answer claims beyond what the replay checked, labelled as its claim.
+fn unverified_claim(outcome: &Outcome) -> Option<&'static str> {
+    match outcome {
+        Outcome::Unsolvable { .. } => Some("the engine says so; not verified (--verify checks it)"),
+        Outcome::Solved { .. } => Some(
+            "the moves were replayed on the board; their number is the engine's (--verify compares it)",
+        ),
+        _ => None,
+    }
+}
+
+/// Checks an engine's answer against `fast`: a claim of no solution (at all, or within N
+/// moves) that `fast` disproves is the engine's error (exit 4); an answer longer than the
+/// shortest is said so. Prints the verdict (on standard error with `--json`).
+fn verify(
+    choice: &SolverChoice,
+    puzzle: &ricochet_lab::model::Puzzle,
+    outcome: &Outcome,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let say = |line: String| -> Result<(), OutputError> {
+        if json {
+            eprintln!("{line}");
+            Ok(())
+        } else {
+            outln!("{line}")
+        }
+    };
+    let checked = matches!(outcome, Outcome::Unsolvable { .. } | Outcome::Solved { .. });
+    if !checked {
+        return Ok(exit_code(outcome));
+    }
+    let limits = Limits {
+        time: None,
+        memory_bytes: None,
+        cancel: Some(super::common::cancel_on_signal()?),
+    };
+    let reference = solver::run(
+        SolverId::Fast,
+        puzzle,
+        &SolverOptions::default(),
+        &limits,
+        &mut NoProbe,
+    )
+    .map_err(|error| {
+        anyhow::anyhow!("the claim could not be verified: fast did not run: {error}")
+    })?;
+    let best = match reference.outcome {
+        Outcome::Solved { moves } => Some(moves),
+        Outcome::Unsolvable { within: None } => None,
+        other => anyhow::bail!(
+            "the claim could not be verified: fast ended {}",
+            other.name()
+        ),
+    };
+    let false_claim = match (outcome, &best) {
+        (Outcome::Unsolvable { within: None }, Some(best)) => Some(format!(
+            "it said no solution exists, but fast solves it in {}: {}",
+            count_moves(best.len()),
+            format_moves(best)
+        )),
+        (Outcome::Unsolvable { within: Some(n) }, Some(best)) if best.len() <= *n as usize => {
+            Some(format!(
+                "it said no solution within {n} moves exists, but fast solves it in {}: {}",
+                count_moves(best.len()),
+                format_moves(best)
+            ))
+        }
+        (Outcome::Solved { .. }, None) => {
+            Some("it gave a solution, but fast proves there is none".to_string())
+        }
+        _ => None,
+    };
+    if let Some(claim) = false_claim {
+        eprintln!("error: engine '{choice}' made a false claim: {claim}");
+        return Ok(ExitCode::from(EXIT_INVALID));
+    }
+    match (outcome, &best) {
+        (Outcome::Solved { moves }, Some(best)) if moves.len() > best.len() => say(format!(
+            "verified by fast: a solution, but not a shortest one: fast solves it in {}",
+            count_moves(best.len())
+        ))?,
+        (Outcome::Solved { .. }, _) => say("verified by fast: a shortest solution".into())?,
+        _ => say("verified by fast: the claim holds".into())?,
+    }
+    Ok(exit_code(outcome))
 }
 
 /// How many of a prefix's longer prefixes the text table shows, the largest first.

@@ -17,7 +17,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long the engine may take for one check puzzle.
+/// How long the engine may take for one check puzzle, unless told otherwise
+/// ([`check_streaming`]).
 pub const PUZZLE_TIME: Duration = Duration::from_secs(60);
 
 /// How long an engine may take to answer `isready`, or a `stop` with its result.
@@ -197,11 +198,50 @@ fn reference(puzzle: &Puzzle) -> SolverId {
     }
 }
 
-/// Runs every check against the engine `spec`; `cancel` stops between checks (and sends
-/// `stop` within one).
+/// Runs every check against the engine `spec`, each puzzle within [`PUZZLE_TIME`]; `cancel`
+/// stops between checks (and sends `stop` within one).
 pub fn check(spec: &EngineSpec, cancel: &Arc<AtomicBool>) -> Vec<CheckItem> {
-    let mut items = Vec::new();
-    let mut engine = match Engine::start(spec) {
+    check_streaming(spec, cancel, PUZZLE_TIME, &mut |_| {})
+}
+
+/// [`check`], with `puzzle_time` for each puzzle (the engine's start within it too), handing
+/// each check's outcome to `done` as soon as it is known, so a long check shows its progress.
+pub fn check_streaming(
+    spec: &EngineSpec,
+    cancel: &Arc<AtomicBool>,
+    puzzle_time: Duration,
+    done: &mut dyn FnMut(&CheckItem),
+) -> Vec<CheckItem> {
+    let mut items = Items {
+        list: Vec::new(),
+        done,
+    };
+    run_checks(spec, cancel, puzzle_time, &mut items);
+    items.list
+}
+
+/// The checks' outcomes so far, each handed on as it is added.
+struct Items<'a> {
+    list: Vec<CheckItem>,
+    done: &'a mut dyn FnMut(&CheckItem),
+}
+
+impl Items<'_> {
+    fn push(&mut self, item: CheckItem) {
+        (self.done)(&item);
+        self.list.push(item);
+    }
+}
+
+fn run_checks(
+    spec: &EngineSpec,
+    cancel: &Arc<AtomicBool>,
+    puzzle_time: Duration,
+    items: &mut Items<'_>,
+) {
+    let handshake = puzzle_time.min(crate::solver::engine::HANDSHAKE_TIME);
+    let start = || Engine::start_within(spec, handshake);
+    let mut engine = match start() {
         Ok(engine) => {
             items.push(CheckItem::new(
                 "handshake",
@@ -212,7 +252,7 @@ pub fn check(spec: &EngineSpec, cancel: &Arc<AtomicBool>) -> Vec<CheckItem> {
         }
         Err(error) => {
             items.push(CheckItem::new("handshake", Status::Fail, error.to_string()));
-            return items;
+            return;
         }
     };
     let optimal = engine.identity().optimal;
@@ -220,21 +260,21 @@ pub fn check(spec: &EngineSpec, cancel: &Arc<AtomicBool>) -> Vec<CheckItem> {
         if cancel.load(Ordering::Relaxed) {
             break;
         }
-        let (item, alive) = check_puzzle(&mut engine, &case, optimal, cancel);
+        let (item, alive) = check_puzzle(&mut engine, &case, optimal, cancel, puzzle_time);
         items.push(item);
         if !alive {
-            match Engine::start(spec) {
+            match start() {
                 Ok(restarted) => engine = restarted,
                 Err(error) => {
                     items.push(CheckItem::new("restart", Status::Fail, error.to_string()));
-                    return items;
+                    return;
                 }
             }
         }
     }
     if cancel.load(Ordering::Relaxed) {
         engine.kill();
-        return items;
+        return;
     }
     let probes: [(&'static str, Probe); 4] = [
         ("unknown-command-ignored", unknown_command),
@@ -251,17 +291,16 @@ pub fn check(spec: &EngineSpec, cancel: &Arc<AtomicBool>) -> Vec<CheckItem> {
         items.push(CheckItem::new(name, status, detail));
         if failed {
             engine.kill();
-            match Engine::start(spec) {
+            match start() {
                 Ok(restarted) => engine = restarted,
                 Err(error) => {
                     items.push(CheckItem::new("restart", Status::Fail, error.to_string()));
-                    return items;
+                    return;
                 }
             }
         }
     }
     engine.quit();
-    items
 }
 
 /// A fault probe: how the engine behaved, in words.
@@ -274,6 +313,7 @@ fn check_puzzle(
     case: &CheckPuzzle,
     optimal: bool,
     cancel: &Arc<AtomicBool>,
+    puzzle_time: Duration,
 ) -> (CheckItem, bool) {
     let options = SolverOptions {
         depth_limit: case.depth,
@@ -304,7 +344,7 @@ fn check_puzzle(
         }
     };
     let limits = Limits {
-        time: Some(PUZZLE_TIME),
+        time: Some(puzzle_time),
         memory_bytes: None,
         cancel: Some(Arc::clone(cancel)),
     };

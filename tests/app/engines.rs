@@ -43,7 +43,7 @@ fn pick(name: &str) -> SolverPick {
 fn register(folder: &Path, spec: EngineSpec) {
     let file = folder.join("engines.ron");
     let mut store = EngineStore::load(&file).unwrap();
-    store.add(spec).unwrap();
+    store.add(spec, true).unwrap();
     store.save().unwrap();
 }
 

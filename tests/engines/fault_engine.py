@@ -15,6 +15,12 @@ starts) to PIDFILE, one a line, so a test can check that none is left behind. Mo
   illegal           answers `go` with a move that does not move the robot
   long-line         answers `go` with a line of 2 MiB
   grandchild        starts a `sleep` of its own, then hangs like `hang`
+  none-unasked      answers every `go` with `none 3`, whatever depth limit it was sent
+  daemon-exits      on `go` starts a helper in a session of its own (double fork and
+                    `setsid`) that keeps its standard output and error open for 40 s, then
+                    exits without a result
+  daemon-solves     starts such a helper, then answers `go` correctly and quits on `quit`
+  daemon-hangs      starts such a helper, then hangs like `ignore-stop`
 
 Two modes keep the protocol but claim shortest answers (`optimal=yes`) and never give one:
 
@@ -25,6 +31,7 @@ Two modes keep the protocol but claim shortest answers (`optimal=yes`) and never
 import os
 import subprocess
 import sys
+import time
 
 mode, pidfile = sys.argv[1], sys.argv[2]
 with open(pidfile, "a") as f:
@@ -34,6 +41,26 @@ with open(pidfile, "a") as f:
 def send(line):
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+def start_daemon():
+    """Starts a helper that leaves the engine's process group and session but keeps its
+    standard output and error: the driver must not wait for those pipes to close."""
+    read_end, write_end = os.pipe()
+    first = os.fork()
+    if first == 0:
+        os.setsid()
+        if os.fork() != 0:
+            os._exit(0)
+        os.write(write_end, f"{os.getpid()}\n".encode())
+        os.close(write_end)
+        time.sleep(40)
+        os._exit(0)
+    os.waitpid(first, 0)
+    os.close(write_end)
+    helper = os.read(read_end, 64).decode().strip()
+    with open(pidfile, "a") as f:
+        f.write(f"{helper}\n")
 
 
 puzzle_id = "-"
@@ -74,9 +101,19 @@ for line in sys.stdin:
             send(f"result id={puzzle_id} solved RN RE")
         elif mode == "long-line":
             send("info string " + "x" * (2 << 20))
+        elif mode == "none-unasked":
+            send(f"result id={puzzle_id} none 3")
+        elif mode == "daemon-exits":
+            start_daemon()
+            sys.exit(0)
+        elif mode == "daemon-solves":
+            start_daemon()
+            send(f"result id={puzzle_id} solved RE")
+        elif mode == "daemon-hangs":
+            start_daemon()
         elif mode == "grandchild":
             child = subprocess.Popen(["sleep", "1000"])
             with open(pidfile, "a") as f:
                 f.write(f"{child.pid}\n")
-    elif command == "quit" and mode not in ("hang", "ignore-stop", "grandchild"):
+    elif command == "quit" and mode not in ("hang", "ignore-stop", "grandchild", "daemon-hangs"):
         break

@@ -60,10 +60,16 @@ fn is_running(pid: u32) -> bool {
 /// Waits up to two seconds for every process the engine wrote down to be gone, and fails
 /// naming any that is not.
 fn assert_no_process_left(pids: &Path) {
+    assert_no_process_left_within(pids, Duration::from_secs(2));
+}
+
+/// Waits up to `within` for every process the engine wrote down to be gone, and fails naming
+/// any that is not.
+fn assert_no_process_left_within(pids: &Path, within: Duration) {
     let text = std::fs::read_to_string(pids).unwrap_or_default();
     let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
     assert!(!pids.is_empty(), "the engine never started");
-    let until = Instant::now() + Duration::from_secs(2);
+    let until = Instant::now() + within;
     while pids.iter().any(|&pid| is_running(pid)) && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -126,7 +132,7 @@ fn an_engine_that_never_handshakes_is_given_up_after_its_handshake_time() {
     let Err(error) = result else {
         panic!("an engine that never handshakes was started");
     };
-    assert_eq!(error.problem, EngineProblem::NoHandshake(1));
+    assert_eq!(error.problem, EngineProblem::NoHandshake(1000));
     assert!(
         error.to_string().contains("fault-never-handshakes"),
         "{error}"
@@ -164,7 +170,11 @@ fn a_hang_past_the_time_limit_is_ended_one_second_later() {
     };
     let (result, took) = run_fault("hang", limits);
     let error = engine_error(result);
-    assert_eq!(error.problem, EngineProblem::Hung(300));
+    // The engine is given what is left of the limit after its start.
+    assert!(
+        matches!(error.problem, EngineProblem::Hung(ms) if ms <= 300),
+        "{error}"
+    );
     assert!(took < Duration::from_secs(4), "{took:?}");
 }
 
@@ -272,7 +282,11 @@ fn the_processes_an_engine_starts_are_ended_with_it() {
     };
     let (result, took) = run_fault("grandchild", limits);
     let error = engine_error(result);
-    assert_eq!(error.problem, EngineProblem::Hung(300));
+    // The engine is given what is left of the limit after its start.
+    assert!(
+        matches!(error.problem, EngineProblem::Hung(ms) if ms <= 300),
+        "{error}"
+    );
     assert!(took < Duration::from_secs(4), "{took:?}");
 }
 
@@ -310,4 +324,190 @@ fn the_check_skips_a_puzzle_the_engine_refuses_and_fails_one_it_gives_up_on() {
     for (status, detail) in &given_up {
         assert_eq!(*status, Status::Fail, "{detail}");
     }
+}
+
+#[test]
+fn an_engine_that_exits_leaving_a_helper_on_its_pipes_is_reported_at_once() {
+    // The helper keeps the engine's output open for 40 s: the run must end when the engine
+    // does, not when its pipes close.
+    let (result, took) = run_fault("daemon-exits", Limits::default());
+    let error = engine_error(result);
+    assert!(
+        matches!(&error.problem, EngineProblem::Exited { status, .. } if status.contains("code 0")),
+        "{error}"
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
+#[test]
+fn an_engine_that_solves_and_quits_leaving_a_helper_ends_at_once() {
+    let (result, took) = run_fault("daemon-solves", Limits::default());
+    assert!(
+        matches!(result.unwrap().outcome, Outcome::Solved { .. }),
+        "the answer is read"
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
+#[test]
+fn a_cancel_of_an_engine_with_a_helper_returns_at_once_and_ends_both() {
+    let folder = tempfile::tempdir().unwrap();
+    let (spec, pids) = fault_engine("daemon-hangs", folder.path());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        cancel: Some(Arc::clone(&cancel)),
+        ..Limits::default()
+    };
+    let setter = {
+        let cancel = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(1500));
+            cancel.store(true, Ordering::Relaxed);
+            Instant::now()
+        })
+    };
+    let result = solver::run(
+        SolverChoice::engine(spec),
+        &test_puzzle(),
+        &SolverOptions::default(),
+        &limits,
+        &mut NoProbe,
+    );
+    let returned = Instant::now();
+    let cancelled_at = setter.join().unwrap();
+    assert_eq!(result.unwrap().outcome, Outcome::Cancelled);
+    // Letting go of the engine (here, inside the run) ends it in the background: the caller
+    // never waits for its grace, let alone for its helper.
+    assert!(
+        returned.duration_since(cancelled_at) < Duration::from_millis(100),
+        "the cancel took {:?}",
+        returned.duration_since(cancelled_at)
+    );
+    assert_no_process_left_within(&pids, Duration::from_secs(3));
+}
+
+#[test]
+fn a_cancel_during_the_handshake_returns_at_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let (spec, pids) = fault_engine("never-handshakes", folder.path());
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        cancel: Some(Arc::clone(&cancel)),
+        ..Limits::default()
+    };
+    let setter = {
+        let cancel = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(500));
+            cancel.store(true, Ordering::Relaxed);
+            Instant::now()
+        })
+    };
+    let result = solver::run(
+        SolverChoice::engine(spec),
+        &test_puzzle(),
+        &SolverOptions::default(),
+        &limits,
+        &mut NoProbe,
+    );
+    let returned = Instant::now();
+    let cancelled_at = setter.join().unwrap();
+    assert_eq!(result.unwrap().outcome, Outcome::Cancelled);
+    assert!(
+        returned.duration_since(cancelled_at) < Duration::from_millis(100),
+        "the cancel took {:?}",
+        returned.duration_since(cancelled_at)
+    );
+    assert_no_process_left(&pids);
+}
+
+#[test]
+fn the_time_limit_bounds_the_handshake_too() {
+    let limits = Limits {
+        time: Some(Duration::from_millis(500)),
+        ..Limits::default()
+    };
+    let (result, took) = run_fault("never-handshakes", limits);
+    let error = engine_error(result);
+    assert!(
+        matches!(error.problem, EngineProblem::NoHandshake(_)),
+        "{error}"
+    );
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+}
+
+#[test]
+fn none_within_a_count_no_depth_limit_allows_is_refused() {
+    let run = |depth_limit: Option<u32>| {
+        let folder = tempfile::tempdir().unwrap();
+        let (spec, _) = fault_engine("none-unasked", folder.path());
+        solver::run(
+            SolverChoice::engine(spec),
+            &test_puzzle(),
+            &SolverOptions {
+                depth_limit,
+                ..SolverOptions::default()
+            },
+            &Limits::default(),
+            &mut NoProbe,
+        )
+    };
+    for limit in [None, Some(2)] {
+        let error = engine_error(run(limit));
+        assert!(
+            matches!(
+                error.problem,
+                EngineProblem::NoneWithoutLimit { within: 3, .. }
+            ),
+            "{error}"
+        );
+        assert!(error.to_string().contains("none 3"), "{error}");
+    }
+    assert_eq!(
+        run(Some(3)).unwrap().outcome,
+        Outcome::Unsolvable { within: Some(3) }
+    );
+}
+
+#[test]
+fn verify_reports_a_false_claim_of_no_solution_as_the_engines_error() {
+    use crate::common::lab_in;
+    let folder = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fault_engine.py");
+    let pids = folder.path().join("pids");
+    let engine = format!(
+        "python3 {} none-unasked {}",
+        script.display(),
+        pids.display()
+    );
+    let puzzle = folder.path().join("page.ron");
+    std::fs::write(
+        &puzzle,
+        ricochet_lab::model::formats::write(
+            &test_puzzle(),
+            ricochet_lab::model::formats::Format::Native,
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let puzzle = puzzle.display().to_string();
+    let args = |extra: &[&'static str]| {
+        let mut args = vec!["solve", &puzzle, "--engine", &engine, "--depth-limit", "3"];
+        args.extend_from_slice(extra);
+        args.iter().map(|a| a.to_string()).collect::<Vec<String>>()
+    };
+    let run = |extra: &[&'static str]| {
+        let args = args(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        lab_in(folder.path(), &args)
+    };
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("the engine says so; not verified"), "{out}");
+    let (code, out, err) = run(&["--verify"]);
+    assert_eq!(code, 4, "{out}{err}");
+    assert!(
+        err.contains("made a false claim: it said no solution within 3 moves exists, but fast solves it in 1 move: RE"),
+        "{err}"
+    );
 }

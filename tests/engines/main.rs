@@ -2,6 +2,7 @@
 //! served as engines, and the Python example engine.
 
 mod faults;
+mod fuzz;
 mod python_example;
 mod serve;
 mod studies;

@@ -169,3 +169,45 @@ fn the_python_examples_trace_replays_to_the_events_of_a_live_run() {
     assert!(live.count(|e| matches!(e, solver::Event::Node { .. })) > 0);
     assert!(live.count(|e| matches!(e, solver::Event::Pruned { .. })) > 0);
 }
+
+/// `engine check` on an example engine in `examples/engines/`: exit code and output.
+fn check_example(file: &str) -> (bool, String) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/engines")
+        .join(file);
+    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(["engine", "check", "--engine"])
+        .arg(format!("python3 {}", script.display()))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RICOCHET_LAB_CONFIG_DIR", env!("CARGO_TARGET_TMPDIR"))
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn engine_check_passes_for_the_iterative_deepening_example() {
+    let (passed, out) = check_example("iddfs.py");
+    assert!(passed, "{out}");
+    assert!(!out.contains("skip"), "it takes every puzzle:\n{out}");
+}
+
+#[test]
+fn the_skeleton_is_short_and_keeps_the_protocol_while_taking_no_puzzle() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/engines/skeleton.py");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.lines().count() < 60, "{} lines", text.lines().count());
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/engine-protocol.md"),
+    )
+    .unwrap();
+    assert!(
+        page.contains(text.trim_end()),
+        "the page shows the skeleton as it is"
+    );
+    let (passed, out) = check_example("skeleton.py");
+    assert!(passed, "{out}");
+    assert!(out.contains("skip  page-example-4x3"), "{out}");
+}

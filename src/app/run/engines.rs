@@ -9,7 +9,7 @@
 
 use crate::app::shell::commands::Command;
 use crate::app::theme;
-use crate::solver::engine::store::{EngineName, EngineStore, check_name};
+use crate::solver::engine::store::{EngineName, EngineStore, check_name, check_program};
 use crate::solver::engine::{EngineError, EngineSpec, EngineVerdict, test_engine};
 use crate::solver::{SolverChoice, SolverPick};
 use std::path::{Path, PathBuf};
@@ -160,28 +160,26 @@ impl EngineList {
 
     /// Adds an engine to the file and the list.
     fn add(&mut self, spec: EngineSpec) -> Result<(), String> {
-        let mut store = self.load_store()?;
-        store.add(spec).map_err(|e| e.to_string())?;
-        store.save().map_err(|e| e.to_string())?;
+        check_program(&spec.command, spec.dir.as_deref()).map_err(|e| e.to_string())?;
+        let file = self.store_file()?;
+        EngineStore::change(&file, |store| store.add(spec, false)).map_err(|e| e.to_string())?;
         self.reload();
         Ok(())
     }
 
     /// Removes an engine from the file and the list.
     pub(in crate::app) fn remove(&mut self, name: &EngineName) -> Result<EngineSpec, String> {
-        let mut store = self.load_store()?;
-        let removed = store.remove(name.as_str()).map_err(|e| e.to_string())?;
-        store.save().map_err(|e| e.to_string())?;
+        let file = self.store_file()?;
+        let removed = EngineStore::change(&file, |store| store.remove(name.as_str()))
+            .map_err(|e| e.to_string())?;
         self.reload();
         Ok(removed)
     }
 
-    fn load_store(&self) -> Result<EngineStore, String> {
-        let file = self
-            .file
-            .as_ref()
-            .ok_or("this system has no settings folder to keep engines in")?;
-        EngineStore::load(file).map_err(|e| e.to_string())
+    fn store_file(&self) -> Result<PathBuf, String> {
+        self.file
+            .clone()
+            .ok_or_else(|| "this system has no settings folder to keep engines in".to_string())
     }
 }
 

@@ -47,6 +47,15 @@ pub fn test_engine(spec: &EngineSpec) -> EngineVerdict {
             .map(|name| format!(" as '{name}'"))
             .unwrap_or_default()
     ));
+    let facts: Vec<String> = [("author", &identity.author), ("version", &identity.version)]
+        .into_iter()
+        .filter_map(|(key, value)| value.as_ref().map(|value| format!("{key} {value}")))
+        .collect();
+    if !facts.is_empty() {
+        verdict
+            .steps
+            .push(format!("it says of itself: {}", facts.join(", ")));
+    }
     verdict.identity = Some(identity);
     let puzzle = test_puzzle();
     let limits = crate::solver::Limits {

@@ -21,6 +21,7 @@
 
 mod answers;
 mod check;
+mod error;
 pub mod process;
 pub mod protocol;
 pub mod serve;
@@ -32,6 +33,8 @@ use super::{Outcome, Report, Retired, RuleSupport, SolveError, SolverOptions};
 use crate::model::{Board, Puzzle};
 use answers::{depth_stats, prune_reason, robot_cells};
 pub use check::{EngineVerdict, test_engine, test_puzzle};
+use error::millis_of;
+pub use error::{EngineError, EngineProblem};
 use process::{EngineProcess, GRACE, Incoming};
 use protocol::{Answer, Go, Identity, ProtocolError, Verdict};
 pub use spec::EngineSpec;
@@ -39,7 +42,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long an engine has to finish its handshake (`repok`) and to answer `isready`.
+/// How long an engine has to finish its handshake (`repok`) and answer the `isready` after it.
 pub const HANDSHAKE_TIME: Duration = Duration::from_secs(10);
 
 /// How often the driver looks at the cancel flag and the probe while it waits for a line:
@@ -49,88 +52,6 @@ const POLL: Duration = Duration::from_millis(10);
 /// Lines in one run that are neither rows nor asked-for events nor the result (info lines,
 /// unknown words, events not asked for): past this many, the engine is flooding its output.
 pub const FLOOD_LINES: u64 = 100_000;
-
-/// What went wrong with an engine.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EngineProblem {
-    /// The program could not be started.
-    #[error("it did not start: {0}")]
-    DidNotStart(String),
-    /// The process ended while it was expected to answer.
-    #[error("{status}{}", line.as_ref().map(|l| format!(" (its last line was '{l}')")).unwrap_or_default())]
-    Exited {
-        /// How it ended, in words.
-        status: String,
-        /// The last line it wrote, if any.
-        line: Option<String>,
-    },
-    /// No `repok` within the handshake's time.
-    #[error("it did not finish the handshake (repok) within {0} s")]
-    NoHandshake(u64),
-    /// It chose a version this driver does not speak.
-    #[error(
-        "it answered 'repok {0}', a protocol version this program does not speak (it speaks 1)"
-    )]
-    Version(u32),
-    /// No `readyok` within the time allowed.
-    #[error("it did not answer isready within {0} s")]
-    NotReady(u64),
-    /// It ran past its time limit and the grace after `stop`.
-    #[error("it sent no result within 1 s of its time limit of {0} ms")]
-    Hung(u64),
-    /// It did not answer `stop` within the grace.
-    #[error("it ignored stop: no result within 1 s")]
-    IgnoredStop,
-    /// A line that breaks the protocol.
-    #[error("it sent a malformed line: {0}")]
-    Malformed(ProtocolError),
-    /// A line longer than the protocol allows.
-    #[error("it sent a line longer than 1 MiB, which begins '{0}'")]
-    LineTooLong(String),
-    /// Too many lines that carry nothing asked for.
-    #[error(
-        "it flooded its output: {FLOOD_LINES} lines that are neither rows, asked-for events nor a result; the last was '{0}'"
-    )]
-    Flood(String),
-    /// The result names another puzzle.
-    #[error(
-        "it answered for puzzle '{got}' while solving puzzle '{expected}', in the line '{line}'"
-    )]
-    WrongPuzzle {
-        /// The id sent.
-        expected: String,
-        /// The id answered.
-        got: String,
-        /// The line.
-        line: String,
-    },
-    /// A node event that does not match the puzzle's robots.
-    #[error("its node event names other robots than the puzzle's, in the line '{0}'")]
-    WrongRobots(String),
-}
-
-/// An engine's failure: which engine, what went wrong, and the last lines of its standard
-/// error (oldest first).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("engine '{engine}': {problem}{}", stderr_note(stderr))]
-pub struct EngineError {
-    /// The engine's name.
-    pub engine: String,
-    /// What went wrong.
-    pub problem: EngineProblem,
-    /// The last lines of its standard error, oldest first (at most 50).
-    pub stderr: Vec<String>,
-}
-
-/// The end of an error message: the last few lines of standard error, when there are any.
-fn stderr_note(stderr: &[String]) -> String {
-    const SHOWN: usize = 8;
-    if stderr.is_empty() {
-        return String::new();
-    }
-    let shown = &stderr[stderr.len().saturating_sub(SHOWN)..];
-    format!("; its standard error ends with:\n  {}", shown.join("\n  "))
-}
 
 /// An engine's `info string` line, as a solver event in the debugger's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,24 +135,45 @@ pub struct Engine {
 
 impl Engine {
     /// Starts the engine and runs the handshake: `rep 1`, its `id` lines and `repok`, then
-    /// `isready` and `readyok`, each within [`HANDSHAKE_TIME`].
+    /// `isready` and `readyok`, all within [`HANDSHAKE_TIME`].
     pub fn start(spec: &EngineSpec) -> Result<Engine, EngineError> {
         Engine::start_within(spec, HANDSHAKE_TIME)
     }
 
-    /// [`Engine::start`] with another time for each of the two handshake steps (whole
-    /// seconds are reported in [`EngineProblem::NoHandshake`] and [`EngineProblem::NotReady`]).
+    /// [`Engine::start`] with another time for each of the two handshake steps.
     pub fn start_within(spec: &EngineSpec, handshake: Duration) -> Result<Engine, EngineError> {
+        match Engine::start_unless(spec, handshake, &mut || false)? {
+            Some(engine) => Ok(engine),
+            // Never asked to stop, the start ends with an engine or an error.
+            None => Err(EngineError {
+                engine: spec.name.clone(),
+                problem: EngineProblem::NoHandshake(millis_of(handshake)),
+                stderr: Vec::new(),
+            }),
+        }
+    }
+
+    /// [`Engine::start_within`], given up at once (`Ok(None)`, the engine ended in the
+    /// background) when `stop` says so: it is asked every few milliseconds.
+    pub fn start_unless(
+        spec: &EngineSpec,
+        handshake: Duration,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Option<Engine>, EngineError> {
         let mut process = EngineProcess::spawn(spec)?;
         let mut identity = Identity::default();
         process.send(&format!("rep {}", protocol::VERSION))?;
         let deadline = Instant::now() + handshake;
         let mut last_line = None;
         loop {
-            let line = match next_line(&mut process, deadline, &mut last_line)? {
+            let line = match next_line(&mut process, deadline, &mut last_line, stop)? {
                 Some(line) => line,
+                None if stop() => {
+                    process.end_in_background();
+                    return Ok(None);
+                }
                 None => {
-                    let error = process.error(EngineProblem::NoHandshake(handshake.as_secs()));
+                    let error = process.error(EngineProblem::NoHandshake(millis_of(handshake)));
                     process.kill();
                     return Err(error);
                 }
@@ -261,8 +203,12 @@ impl Engine {
             runs: 0,
             stopped: None,
         };
-        engine.is_ready(handshake)?;
-        Ok(engine)
+        let left = deadline.saturating_duration_since(Instant::now());
+        if !engine.is_ready_unless(handshake.min(left.max(POLL)), stop)? {
+            engine.process.end_in_background();
+            return Ok(None);
+        }
+        Ok(Some(engine))
     }
 
     /// What the engine said about itself.
@@ -296,17 +242,29 @@ impl Engine {
     /// Sends `isready` and waits for `readyok`, at most `within`. Other lines are read and
     /// set aside as the protocol allows (a late result of a stopped search is dropped).
     pub fn is_ready(&mut self, within: Duration) -> Result<(), EngineError> {
+        self.is_ready_unless(within, &mut || false).map(|_| ())
+    }
+
+    /// [`Engine::is_ready`], given up at once (`Ok(false)`) when `stop` says so.
+    fn is_ready_unless(
+        &mut self,
+        within: Duration,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<bool, EngineError> {
         self.process.send("isready")?;
         let deadline = Instant::now() + within;
         let mut last_line = None;
         loop {
-            let Some(line) = next_line(&mut self.process, deadline, &mut last_line)? else {
+            let Some(line) = next_line(&mut self.process, deadline, &mut last_line, stop)? else {
+                if stop() {
+                    return Ok(false);
+                }
                 return Err(self
                     .process
-                    .error(EngineProblem::NotReady(within.as_secs())));
+                    .error(EngineProblem::NotReady(millis_of(within))));
             };
             match protocol::parse_answer(&line) {
-                Ok(Some(Answer::ReadyOk)) => return Ok(()),
+                Ok(Some(Answer::ReadyOk)) => return Ok(true),
                 Ok(Some(Answer::Result(result))) if self.stopped.as_ref() == Some(&result.id) => {
                     self.stopped = None;
                     self.process.stop_answered();
@@ -326,7 +284,12 @@ impl Engine {
     /// none in time. For fault probes, which look at lines themselves.
     pub fn read_line(&mut self, within: Duration) -> Result<Option<String>, EngineError> {
         let mut last_line = None;
-        next_line(&mut self.process, Instant::now() + within, &mut last_line)
+        next_line(
+            &mut self.process,
+            Instant::now() + within,
+            &mut last_line,
+            &mut || false,
+        )
     }
 
     /// Marks a search started with raw lines as stopped and its result as read, so the next
@@ -364,7 +327,8 @@ impl Engine {
         let deadline = Instant::now() + GRACE;
         let mut last_line = None;
         while self.stopped.is_some() {
-            let Some(line) = next_line(&mut self.process, deadline, &mut last_line)? else {
+            let Some(line) = next_line(&mut self.process, deadline, &mut last_line, &mut || false)?
+            else {
                 return Err(self.process.error(EngineProblem::IgnoredStop));
             };
             if let Ok(Some(Answer::Result(result))) = protocol::parse_answer(&line)
@@ -443,6 +407,7 @@ impl Engine {
             let line = match self.process.receive(POLL)? {
                 None => continue,
                 Some(Incoming::Line(line)) => line,
+                Some(Incoming::NotUtf8(line)) => accept_not_utf8(&self.process, line)?,
                 Some(Incoming::TooLong(head)) => {
                     return Err(self.process.error(EngineProblem::LineTooLong(head)));
                 }
@@ -495,6 +460,19 @@ impl Engine {
                     probe.event(|| Event::solver(EngineInfo { text: text.clone() }));
                 }
                 Some(Answer::Result(result)) => {
+                    // The driver names its puzzles p1, p2, …: a result for an earlier one is
+                    // a second result for it (a stopped search's was read before this `go`).
+                    let earlier = result
+                        .id
+                        .strip_prefix('p')
+                        .and_then(|n| n.parse::<u64>().ok())
+                        .is_some_and(|n| n < self.runs);
+                    if earlier {
+                        return Err(self.process.error(EngineProblem::SecondResult {
+                            id: result.id,
+                            line: process::quoted(&line),
+                        }));
+                    }
                     if result.id != id {
                         return Err(self.process.error(EngineProblem::WrongPuzzle {
                             expected: id,
@@ -519,7 +497,16 @@ impl Engine {
                             },
                         },
                         Verdict::Unsolvable => Outcome::Unsolvable { within: None },
-                        Verdict::NoneWithin(n) => Outcome::Unsolvable { within: Some(n) },
+                        Verdict::NoneWithin(n) if go.depth.is_some_and(|limit| n <= limit) => {
+                            Outcome::Unsolvable { within: Some(n) }
+                        }
+                        Verdict::NoneWithin(within) => {
+                            return Err(self.process.error(EngineProblem::NoneWithoutLimit {
+                                within,
+                                limit: go.depth,
+                                line: process::quoted(&line),
+                            }));
+                        }
                         Verdict::GaveUp(_) if time_stop.is_some() => Outcome::TimeLimit,
                         Verdict::GaveUp(reason) => {
                             probe.event(|| Event::solver(EngineGaveUp { reason }));
@@ -553,28 +540,47 @@ impl Engine {
     }
 }
 
-/// The next line before `deadline`; `Ok(None)` past it. A closed output or an overlong line
-/// is the engine's error; `last_line` keeps the line before, for the error that names it.
+/// A line that is not UTF-8 text: an `info` line is kept with its invalid bytes shown as
+/// `�` (free text in another encoding harms nothing); any other is malformed.
+fn accept_not_utf8(process: &EngineProcess, line: String) -> Result<String, EngineError> {
+    if matches!(protocol::parse_answer(&line), Ok(Some(Answer::Info(_)))) {
+        return Ok(line);
+    }
+    Err(process.error(EngineProblem::Malformed(ProtocolError::new(
+        &line,
+        "the line is not UTF-8 text",
+    ))))
+}
+
+/// The next line before `deadline`; `Ok(None)` past it, or as soon as `stop` says so (it is
+/// asked every [`POLL`]). A closed output or an overlong line is the engine's error;
+/// `last_line` keeps the line before, for the error that names it.
 fn next_line(
     process: &mut EngineProcess,
     deadline: Instant,
     last_line: &mut Option<String>,
+    stop: &mut dyn FnMut() -> bool,
 ) -> Result<Option<String>, EngineError> {
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if left.is_zero() || stop() {
             return Ok(None);
         }
-        match process.receive(left.min(POLL * 10))? {
+        let incoming = match process.receive(left.min(POLL))? {
             None => continue,
-            Some(Incoming::Line(line)) => {
+            Some(Incoming::NotUtf8(line)) => Incoming::Line(accept_not_utf8(process, line)?),
+            Some(other) => other,
+        };
+        match incoming {
+            Incoming::NotUtf8(_) => continue,
+            Incoming::Line(line) => {
                 *last_line = Some(line.clone());
                 return Ok(Some(line));
             }
-            Some(Incoming::TooLong(head)) => {
+            Incoming::TooLong(head) => {
                 return Err(process.error(EngineProblem::LineTooLong(head)));
             }
-            Some(Incoming::Closed(read_error)) => {
+            Incoming::Closed(read_error) => {
                 let status = read_error
                     .map(|error| format!("its output could not be read: {error}"))
                     .unwrap_or_else(|| process.exit_status_soon());
@@ -589,8 +595,9 @@ fn next_line(
 
 /// Runs one puzzle on a freshly started engine and ends it: the path
 /// [`solver::run`](super::run) takes for a [`SolverChoice::Engine`](super::SolverChoice).
-/// After a cancel the engine is handed back in the [`Retired`] tables, so the caller answers
-/// first and the engine is given its grace (then killed) when they are dropped.
+/// The time limit bounds the whole run, the handshake included; a cancel is heard during the
+/// handshake too. After a cancel the engine is handed back in the [`Retired`] tables, so the
+/// caller answers first; dropping them ends it in the background (its grace, then a kill).
 pub(super) fn run_once<P: Probe>(
     spec: &EngineSpec,
     puzzle: &Puzzle,
@@ -598,8 +605,36 @@ pub(super) fn run_once<P: Probe>(
     limits: &super::Limits,
     probe: &mut P,
 ) -> Result<(Report, Retired), SolveError> {
-    let mut engine = Engine::start(spec).map_err(SolveError::Engine)?;
-    let result = engine.solve(puzzle, options, limits, probe);
+    let started = Instant::now();
+    let handshake = limits
+        .time
+        .map_or(HANDSHAKE_TIME, |time| time.min(HANDSHAKE_TIME));
+    let cancel = limits.cancel.clone();
+    let mut stop =
+        || probe.should_stop() || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    let started_engine = Engine::start_unless(spec, handshake, &mut stop);
+    let Some(mut engine) = started_engine.map_err(SolveError::Engine)? else {
+        let report = Report {
+            solver: intern(&spec.name),
+            outcome: Outcome::Cancelled,
+            depths: Vec::new(),
+            elapsed: started.elapsed(),
+            peak_memory: 0,
+            nodes: 0,
+            threads: 1,
+            cpu_millis: None,
+            huge_page_bytes: None,
+        };
+        return Ok((report, Retired::default()));
+    };
+    // What the handshake took is taken from the search's time.
+    let limits = super::Limits {
+        time: limits
+            .time
+            .map(|time| time.saturating_sub(started.elapsed()).max(POLL)),
+        ..limits.clone()
+    };
+    let result = engine.solve(puzzle, options, &limits, probe);
     match &result {
         Ok(report) if report.outcome == Outcome::Cancelled => {
             let retired = Retired(vec![Box::new(engine.process)]);

@@ -4,8 +4,14 @@
 //!
 //! Two reader threads serve each process, named after the engine: one turns its standard
 //! output into lines on a bounded channel, one keeps the last lines of its standard error.
-//! They end when the process's pipes close, which ending the process guarantees, and are
-//! joined when the process is ended ([`EngineProcess::end`], or its drop).
+//!
+//! The driver waits for the process, never for its pipes: a process the engine started may
+//! hold them open long after the engine has gone (a helper in a session of its own, out of
+//! reach of the process group). Once the engine has exited, what it wrote is read within
+//! [`EXIT_DRAIN`] and the run ends; ending it kills its process group and any process still
+//! holding its output, and a reader that does not end at once is left to end on its own.
+//! Letting go of a process without ending it ([`Drop`]) ends it on a thread of its own, so
+//! whoever lets go (a worker that has answered a cancel, the app) never waits for its grace.
 
 use super::protocol::{self, MAX_LINE_BYTES};
 use super::{EngineError, EngineProblem, EngineSpec};
@@ -13,7 +19,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -31,11 +37,38 @@ const LINE_CHANNEL: usize = 64;
 /// How long an engine may take to end after `quit`, or to answer a `stop`.
 pub const GRACE: Duration = Duration::from_secs(1);
 
+/// How long the lines an engine wrote before it exited are still read after its exit is
+/// seen: they are in its pipe already, so this is ample; a pipe still open past it is held by
+/// a process the engine started, which the run does not wait for.
+pub const EXIT_DRAIN: Duration = Duration::from_millis(200);
+
+/// How long ending a process waits for its readers to end after the process has gone, before
+/// and after killing whatever still holds its pipes.
+const READER_WAIT: Duration = Duration::from_millis(100);
+
+/// The processes being ended on threads of their own (see [`EngineProcess`]'s drop), by
+/// process id, so that a program about to exit can kill them at once
+/// ([`kill_processes_being_ended`]).
+static ENDING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills at once (with their process groups) the engines still being ended in the
+/// background, for a program about to exit: they have been sent `stop` or `quit`, and would
+/// otherwise outlive it when they ignore them.
+pub fn kill_processes_being_ended() {
+    // The list holds plain ids, consistent after any panic that left it locked.
+    let ending = ENDING.lock().unwrap_or_else(PoisonError::into_inner);
+    for &pid in ending.iter() {
+        kill_group(pid);
+    }
+}
+
 /// What the standard-output reader passes on.
 #[derive(Debug)]
 pub(super) enum Incoming {
     /// One line, without its end of line.
     Line(String),
+    /// A line that is not UTF-8 text, each invalid byte shown as `�`.
+    NotUtf8(String),
     /// A line longer than the protocol allows (its first bytes); reading has stopped.
     TooLong(String),
     /// The engine closed its standard output (it exited, or is about to); with the read
@@ -46,7 +79,14 @@ pub(super) enum Incoming {
 /// A running engine process and its readers.
 pub struct EngineProcess {
     name: String,
-    child: Child,
+    /// The process; `None` only once it was moved to the thread that ends it.
+    child: Option<Child>,
+    pid: u32,
+    /// The identities of its output and error pipes, to find a process that still holds them
+    /// after the engine has gone.
+    pipes: Vec<u64>,
+    /// When the driver first saw that the process had exited.
+    exit_seen: Option<Instant>,
     stdin: Option<ChildStdin>,
     lines: Option<Receiver<Incoming>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
@@ -93,9 +133,15 @@ impl EngineProcess {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr_pipe = child.stderr.take();
+        let mut pipes = Vec::new();
+        pipes.extend(stdout.as_ref().and_then(pipe_identity));
+        pipes.extend(stderr_pipe.as_ref().and_then(pipe_identity));
         let mut process = EngineProcess {
             name: spec.name.clone(),
-            child,
+            pid: child.id(),
+            child: Some(child),
+            pipes,
+            exit_seen: None,
             stdin,
             lines: None,
             stderr: Arc::new(Mutex::new(VecDeque::new())),
@@ -136,9 +182,19 @@ impl EngineProcess {
         &self.name
     }
 
-    /// The process id, while it runs.
+    /// The process id.
     pub fn id(&self) -> u32 {
-        self.child.id()
+        self.pid
+    }
+
+    /// Whether the process has exited (it is reaped then).
+    fn has_exited(&mut self) -> bool {
+        match self.child.as_mut().map(Child::try_wait) {
+            Some(Ok(Some(_))) | None => true,
+            Some(Ok(None)) => false,
+            // A state that cannot be read is not waited on.
+            Some(Err(_)) => true,
+        }
     }
 
     /// The last lines the engine wrote on its standard error, oldest first.
@@ -189,14 +245,31 @@ impl EngineProcess {
     }
 
     /// The next thing the engine said, waiting at most `timeout`; `Ok(None)` when it said
-    /// nothing in time.
+    /// nothing in time. Once the engine has exited, its output counts as closed
+    /// [`EXIT_DRAIN`] later, whether or not its pipe is: a process it started may hold that
+    /// open for ever.
     pub(super) fn receive(&mut self, timeout: Duration) -> Result<Option<Incoming>, EngineError> {
+        let timeout = match self.exit_seen {
+            Some(seen) => {
+                let left = (seen + EXIT_DRAIN).saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Ok(Some(Incoming::Closed(None)));
+                }
+                timeout.min(left)
+            }
+            None => timeout,
+        };
         let Some(lines) = self.lines.as_ref() else {
             return Ok(Some(Incoming::Closed(None)));
         };
         match lines.recv_timeout(timeout) {
             Ok(incoming) => Ok(Some(incoming)),
-            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Timeout) => {
+                if self.exit_seen.is_none() && self.has_exited() {
+                    self.exit_seen = Some(Instant::now());
+                }
+                Ok(None)
+            }
             Err(RecvTimeoutError::Disconnected) => Ok(Some(Incoming::Closed(None))),
         }
     }
@@ -205,8 +278,11 @@ impl EngineProcess {
     /// process still running then is described as such.
     pub fn exit_status_soon(&mut self) -> String {
         let until = Instant::now() + Duration::from_millis(200);
+        let Some(child) = self.child.as_mut() else {
+            return "it was ended".into();
+        };
         loop {
-            match self.child.try_wait() {
+            match child.try_wait() {
                 Ok(Some(status)) => return describe_status(status),
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
                 Ok(None) => return "it closed its output but is still running".into(),
@@ -217,9 +293,64 @@ impl EngineProcess {
 
     /// Ends the engine: asks it to quit (when it has not been asked to stop or quit), waits
     /// for it until one second after the last `stop` or `quit`, kills it and every process
-    /// in its group if it is still running, and joins the readers.
+    /// in its group if it is still running (and any process still holding its output), and
+    /// lets its readers go.
     pub fn end(mut self) {
         self.end_now();
+    }
+
+    /// Ends the engine as [`EngineProcess::end`] does, on a thread of its own: returns at
+    /// once. Letting go of a process does this.
+    pub fn end_in_background(mut self) {
+        self.hand_to_background();
+    }
+
+    fn hand_to_background(&mut self) {
+        if self.ended {
+            return;
+        }
+        let Some(child) = self.child.take() else {
+            return;
+        };
+        self.ended = true;
+        let mut moved = EngineProcess {
+            name: self.name.clone(),
+            child: Some(child),
+            pid: self.pid,
+            pipes: std::mem::take(&mut self.pipes),
+            exit_seen: self.exit_seen,
+            stdin: self.stdin.take(),
+            lines: self.lines.take(),
+            stderr: Arc::clone(&self.stderr),
+            readers: std::mem::take(&mut self.readers),
+            asked_to_end: self.asked_to_end,
+            // Marked ended until its thread runs, so that a thread that cannot be started
+            // drops it without trying again.
+            ended: true,
+        };
+        let pid = self.pid;
+        ENDING
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(pid);
+        let short: String = self.name.chars().take(24).collect();
+        let ender = std::thread::Builder::new()
+            .name(format!("engine-{short}-end"))
+            .spawn(move || {
+                moved.ended = false;
+                moved.end_now();
+                let mut ending = ENDING.lock().unwrap_or_else(PoisonError::into_inner);
+                ending.retain(|&p| p != pid);
+            });
+        if ender.is_err() {
+            // No thread could be started: the process is killed here, without its grace,
+            // rather than waited for.
+            kill_group(pid);
+            ENDING
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .retain(|&p| p != pid);
+        }
     }
 
     fn end_now(&mut self) {
@@ -234,29 +365,46 @@ impl EngineProcess {
         // Closing its input tells a well-behaved engine that reads to its end to exit too.
         self.stdin = None;
         let deadline = self.asked_to_end.unwrap_or_else(Instant::now) + GRACE;
-        let mut exited = false;
-        while Instant::now() < deadline {
-            match self.child.try_wait() {
-                Ok(Some(_)) => {
-                    exited = true;
-                    break;
+        if let Some(child) = self.child.as_mut() {
+            let mut exited = false;
+            while Instant::now() < deadline {
+                match child.try_wait() {
+                    Ok(Some(_)) => {
+                        exited = true;
+                        break;
+                    }
+                    Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                    Err(_) => break,
                 }
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(_) => break,
             }
+            // The group may hold processes the engine started even when the engine itself
+            // has exited (a shell script's children): they are killed too.
+            kill_group(self.pid);
+            if !exited {
+                let _ = child.kill();
+            }
+            let _ = child.wait();
         }
-        // The group may hold processes the engine started even when the engine itself has
-        // exited (a shell script's children): they are killed too.
-        self.kill_group();
-        if !exited {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
         // With the receiver gone, a reader blocked on a full channel gives up; with the
         // process group gone, the pipes close and the readers' reads end.
         self.lines = None;
+        self.release_readers();
+    }
+
+    /// Lets the readers go once the process has gone: joins those that end at once. A pipe
+    /// still open then is held by a process the engine started outside its group (a helper
+    /// in a session of its own); that process is killed too. A reader that still does not
+    /// end is left to end on its own when its pipe closes: it holds nothing the program
+    /// needs, and is never waited for.
+    fn release_readers(&mut self) {
+        if !readers_end_within(&self.readers, READER_WAIT) {
+            kill_pipe_holders(&self.pipes);
+            readers_end_within(&self.readers, READER_WAIT);
+        }
         for reader in self.readers.drain(..) {
-            let _ = reader.join();
+            if reader.is_finished() {
+                let _ = reader.join();
+            }
         }
     }
 
@@ -266,28 +414,107 @@ impl EngineProcess {
         self.asked_to_end = Some(Instant::now() - GRACE);
         self.end_now();
     }
-
-    #[cfg(target_os = "linux")]
-    fn kill_group(&self) {
-        // The engine was started as the leader of its own process group, whose id is its
-        // process id; ids always fit in i32 on Linux.
-        let group = self.child.id() as libc::pid_t;
-        // SAFETY: kill only sends a signal; a group that no longer exists gives an error
-        // that is ignored.
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn kill_group(&self) {}
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        self.end_now();
+        self.hand_to_background();
     }
 }
+
+/// Whether every reader has ended, waiting at most `within`.
+fn readers_end_within(readers: &[JoinHandle<()>], within: Duration) -> bool {
+    let until = Instant::now() + within;
+    loop {
+        if readers.iter().all(JoinHandle::is_finished) {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Kills the process group led by `pid`: the engine, started as the leader of its own group,
+/// and every process it started that stayed in it.
+#[cfg(target_os = "linux")]
+fn kill_group(pid: u32) {
+    // Ids always fit in i32 on Linux.
+    let group = pid as libc::pid_t;
+    // SAFETY: kill only sends a signal; a group that no longer exists gives an error that
+    // is ignored.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn kill_group(_pid: u32) {}
+
+/// The identity (inode) of a pipe this program reads, to find the processes that hold its
+/// other end.
+#[cfg(target_os = "linux")]
+fn pipe_identity(pipe: &impl std::os::fd::AsRawFd) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let fd = pipe.as_raw_fd();
+    std::fs::metadata(format!("/proc/self/fd/{fd}"))
+        .ok()
+        .map(|meta| meta.ino())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pipe_identity<T>(_pipe: &T) -> Option<u64> {
+    None
+}
+
+/// Kills every other process that holds one of `pipes` open: processes the engine started
+/// that left its group but kept its output. This program's own pipes are made close-on-exec,
+/// so no unrelated process holds them.
+#[cfg(target_os = "linux")]
+fn kill_pipe_holders(pipes: &[u64]) {
+    if pipes.is_empty() {
+        return;
+    }
+    let names: Vec<String> = pipes
+        .iter()
+        .map(|inode| format!("pipe:[{inode}]"))
+        .collect();
+    let me = std::process::id();
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for process in processes.flatten() {
+        let Some(pid) = process
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        // Another user's processes cannot be read, and cannot hold these pipes either.
+        let Ok(fds) = std::fs::read_dir(process.path().join("fd")) else {
+            continue;
+        };
+        let holds = fds.flatten().any(|fd| {
+            std::fs::read_link(fd.path())
+                .is_ok_and(|target| names.iter().any(|name| target.as_os_str() == name.as_str()))
+        });
+        if holds {
+            // SAFETY: kill only sends a signal; a process gone meanwhile gives an error that
+            // is ignored. Ids always fit in i32 on Linux.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn kill_pipe_holders(_pipes: &[u64]) {}
 
 /// An exit status in words: `it exited with code 3`, `it was killed by signal 9`.
 fn describe_status(status: std::process::ExitStatus) -> String {
@@ -319,11 +546,8 @@ fn read_lines(stdout: impl Read, sender: SyncSender<Incoming>) {
             }
         };
         if buffer.is_empty() {
-            if !line.is_empty() {
-                let text = String::from_utf8_lossy(&line).into_owned();
-                if sender.send(Incoming::Line(text)).is_err() {
-                    return;
-                }
+            if !line.is_empty() && sender.send(incoming_line(&line)).is_err() {
+                return;
             }
             let _ = sender.send(Incoming::Closed(None));
             return;
@@ -345,12 +569,20 @@ fn read_lines(stdout: impl Read, sender: SyncSender<Incoming>) {
             return;
         }
         if complete {
-            let text = String::from_utf8_lossy(&line).into_owned();
+            let incoming = incoming_line(&line);
             line.clear();
-            if sender.send(Incoming::Line(text)).is_err() {
+            if sender.send(incoming).is_err() {
                 return;
             }
         }
+    }
+}
+
+/// One line read, as text when it is UTF-8.
+fn incoming_line(line: &[u8]) -> Incoming {
+    match std::str::from_utf8(line) {
+        Ok(text) => Incoming::Line(text.to_string()),
+        Err(_) => Incoming::NotUtf8(String::from_utf8_lossy(line).into_owned()),
     }
 }
 

@@ -6,8 +6,13 @@
 //! thread. Rows come from the probe's [`depth_finished`](Probe::depth_finished), node and
 //! prune events from its events when `go` asks for them, and `stop` is the probe's
 //! [`should_stop`](Probe::should_stop).
+//!
+//! No input ends it but `quit` and the end of the input: a line that is not UTF-8 text, too
+//! long or malformed is answered with an `info string` naming it, a malformed `puzzle` also
+//! clears the puzzle (so the next `go` is not answered for an older one), and a malformed
+//! `go` is answered with `result … gaveup` and the reason.
 
-use super::protocol::{self, Go, Identity, Request, RowKind};
+use super::protocol::{self, Go, Identity, MAX_LINE_BYTES, Request, RowKind};
 use crate::model::{Move, Puzzle, RobotColor};
 use crate::solver::probe::{DepthStats, Event, Probe, PruneReason};
 use crate::solver::{self, Limits, Optimality, Outcome, SolverId, SolverOptions};
@@ -72,7 +77,7 @@ where
         failed: AtomicBool::new(false),
     };
     let stop = AtomicBool::new(false);
-    let (sender, receiver) = sync_channel::<Request>(16);
+    let (sender, receiver) = sync_channel::<Incoming>(16);
     std::thread::scope(|scope| {
         let output = &output;
         let stop = &stop;
@@ -80,7 +85,24 @@ where
             .name("engine-serve-input".into())
             .spawn_scoped(scope, move || read_requests(input, output, stop, sender))?;
         let mut puzzle: Option<(String, Puzzle)> = None;
-        while let Ok(request) = receiver.recv() {
+        while let Ok(incoming) = receiver.recv() {
+            let request = match incoming {
+                Incoming::Request(request) => request,
+                Incoming::BadPuzzle(reason) => {
+                    let had = puzzle.take().map(|(id, _)| id);
+                    let cleared = match had {
+                        Some(id) => format!("; puzzle {id} is cleared, so go has no puzzle"),
+                        None => String::new(),
+                    };
+                    output.line(&format!("info string puzzle ignored: {reason}{cleared}"));
+                    continue;
+                }
+                Incoming::BadGo(reason) => {
+                    let id = puzzle.as_ref().map_or("-", |(id, _)| id.as_str());
+                    output.line(&format!("result id={id} gaveup malformed go: {reason}"));
+                    continue;
+                }
+            };
             match request {
                 Request::Rep(_) => {
                     for line in identity(solver).lines() {
@@ -116,43 +138,147 @@ where
     Ok(())
 }
 
+/// What the request reader passes on to the search loop.
+enum Incoming {
+    /// A well-formed request.
+    Request(Request),
+    /// A `puzzle` line that could not be read, and why: the puzzle is cleared.
+    BadPuzzle(String),
+    /// A `go` line that could not be read, and why: it is answered with `gaveup`.
+    BadGo(String),
+}
+
+/// One line of input, as read by [`next_line`].
+enum InputLine {
+    /// A line of text, without its end of line.
+    Text(String),
+    /// A line that is not UTF-8 text, its invalid bytes shown as `�`.
+    NotUtf8(String),
+    /// A line longer than [`MAX_LINE_BYTES`]: its first bytes (the rest was skipped).
+    TooLong(String),
+}
+
+/// Reads one line of at most [`MAX_LINE_BYTES`] bytes (a longer one is skipped to its end,
+/// so memory stays bounded whatever comes); `None` at the end of the input or when it cannot
+/// be read.
+fn next_line<R: BufRead>(input: &mut R, line: &mut Vec<u8>) -> Option<InputLine> {
+    line.clear();
+    let mut too_long = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buffer.is_empty() {
+            if line.is_empty() && !too_long {
+                return None;
+            }
+            break;
+        }
+        let (taken, complete) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (end + 1, Some(end)),
+            None => (buffer.len(), None),
+        };
+        let part = &buffer[..complete.unwrap_or(taken)];
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        if part.len() > room {
+            too_long = true;
+        }
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        input.consume(taken);
+        if complete.is_some() {
+            break;
+        }
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    if too_long {
+        let head = String::from_utf8_lossy(&line[..line.len().min(200)]).into_owned();
+        return Some(InputLine::TooLong(head));
+    }
+    Some(match std::str::from_utf8(line) {
+        Ok(text) => InputLine::Text(text.to_string()),
+        Err(_) => InputLine::NotUtf8(String::from_utf8_lossy(line).into_owned()),
+    })
+}
+
 /// Reads requests until `quit` or the end of the input: answers `isready` at once, sets the
-/// stop flag on `stop`, and passes the rest on. A malformed line is answered with an `info`
-/// line naming it, and skipped.
+/// stop flag on `stop`, and passes the rest on. A line that cannot be read as a request is
+/// answered with an `info` line naming it and skipped; a `puzzle` or `go` line among them is
+/// passed on as such, so that the puzzle is cleared or the `go` answered.
 fn read_requests<R: BufRead, W: Write>(
     mut input: R,
     output: &Output<W>,
     stop: &AtomicBool,
-    sender: std::sync::mpsc::SyncSender<Request>,
+    sender: std::sync::mpsc::SyncSender<Incoming>,
 ) {
-    let mut line = String::new();
+    let mut bytes = Vec::new();
     loop {
-        line.clear();
-        match input.read_line(&mut line) {
-            Ok(0) | Err(_) => {
+        let parsed = match next_line(&mut input, &mut bytes) {
+            None => {
                 stop.store(true, Ordering::Relaxed);
-                let _ = sender.send(Request::Quit);
+                let _ = sender.send(Incoming::Request(Request::Quit));
                 return;
             }
-            Ok(_) => {}
-        }
-        match protocol::parse_request(&line) {
-            Ok(Some(Request::IsReady)) => output.line("readyok"),
-            Ok(Some(Request::Stop)) => stop.store(true, Ordering::Relaxed),
+            Some(InputLine::Text(line)) => protocol::parse_request(&line),
+            Some(InputLine::NotUtf8(line)) => Err(protocol::ProtocolError::new(
+                &line,
+                "the line is not UTF-8 text",
+            )),
+            Some(InputLine::TooLong(head)) => Err(protocol::ProtocolError::new(
+                &head,
+                "the line is longer than 1 MiB",
+            )),
+        };
+        let incoming = match parsed {
+            Ok(Some(Request::IsReady)) => {
+                output.line("readyok");
+                continue;
+            }
+            Ok(Some(Request::Stop)) => {
+                stop.store(true, Ordering::Relaxed);
+                continue;
+            }
             Ok(Some(Request::Quit)) => {
                 stop.store(true, Ordering::Relaxed);
-                let _ = sender.send(Request::Quit);
+                let _ = sender.send(Incoming::Request(Request::Quit));
                 return;
             }
-            Ok(Some(request)) => {
-                if sender.send(request).is_err() {
-                    return;
+            Ok(Some(request)) => Incoming::Request(request),
+            Ok(None) => continue,
+            Err(error) => match first_word(&error.line) {
+                "puzzle" => Incoming::BadPuzzle(one_line(&error.to_string())),
+                "go" => Incoming::BadGo(one_line(&error.to_string())),
+                _ => {
+                    output.line(&format!(
+                        "info string ignored: {}",
+                        one_line(&error.to_string())
+                    ));
+                    continue;
                 }
-            }
-            Ok(None) => {}
-            Err(error) => output.line(&format!("info string ignored: {error}")),
+            },
+        };
+        if sender.send(incoming).is_err() {
+            return;
         }
     }
+}
+
+/// A line's command word.
+fn first_word(line: &str) -> &str {
+    line.split([' ', '\t'])
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+}
+
+/// Text fit to follow `info string` on one line: control characters (an end of line above
+/// all) shown as `?`.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 /// The probe of a served search: rows and asked-for events become lines, and the stop flag
@@ -326,7 +452,11 @@ fn solve<W: Write>(
             }
         },
         Outcome::Unsolvable { within: None } => "unsolvable".into(),
-        Outcome::Unsolvable { within: Some(n) } => format!("none {n}"),
+        // `none N` answers a depth limit sent; a solver's own limit is no such answer.
+        Outcome::Unsolvable { within: Some(n) } if go.depth.is_some() => format!("none {n}"),
+        Outcome::Unsolvable { within: Some(n) } => {
+            format!("gaveup no solution within {n} moves, the solver's own depth limit")
+        }
         Outcome::NotFound => "gaveup no solution found; the search is not exhaustive".into(),
         Outcome::Cancelled => "gaveup stopped".into(),
         Outcome::TimeLimit => "gaveup time limit".into(),
@@ -365,6 +495,91 @@ mod tests {
             "{out}"
         );
         assert_eq!(lines.last(), Some(&"result id=p1 solved RE"), "{out}");
+    }
+
+    /// Every line a served engine writes begins with a word of the page.
+    fn assert_every_line_is_an_answer(out: &str) {
+        for line in out.lines() {
+            assert!(
+                matches!(protocol::parse_answer(line), Ok(Some(_))),
+                "a line that is no answer: {line:?} in\n{out}"
+            );
+        }
+    }
+
+    fn serve_bytes(solver: SolverId, requests: &[u8]) -> String {
+        let mut out = Vec::new();
+        let _ = serve(solver, requests, &mut out);
+        String::from_utf8(out).expect("a served engine writes UTF-8 text")
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_named_and_the_next_request_answered() {
+        let out = serve_bytes(
+            SolverId::Bfs,
+            b"rep 1\n\xffabc\ninfo string caf\xe9\nisready\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        // The reader answers `isready` itself, so it may come before the handshake's lines.
+        assert!(lines.contains(&"readyok"), "{out}");
+        assert!(lines.contains(&"repok 1"), "{out}");
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("info string ignored: the line is not UTF-8 text"))
+                .count(),
+            2,
+            "{out}"
+        );
+        assert_every_line_is_an_answer(&out);
+    }
+
+    #[test]
+    fn a_malformed_puzzle_clears_the_one_before_and_says_so() {
+        let puzzle = protocol::format_puzzle("p1", &crate::testing::small());
+        let out = serve_text(
+            SolverId::Bfs,
+            &format!("rep 1\n{puzzle}\npuzzle id=p2 size=banana\ngo\nquit\n"),
+        );
+        assert!(
+            out.contains("info string puzzle ignored: ") && out.contains("puzzle p1 is cleared"),
+            "{out}"
+        );
+        assert_eq!(
+            out.lines().last(),
+            Some("result id=- gaveup no puzzle was sent"),
+            "{out}"
+        );
+        assert_every_line_is_an_answer(&out);
+    }
+
+    #[test]
+    fn a_malformed_go_is_answered_with_gaveup_and_the_reason() {
+        let puzzle = protocol::format_puzzle("p1", &crate::testing::small());
+        let out = serve_text(
+            SolverId::Bfs,
+            &format!("rep 1\n{puzzle}\ngo depth=-1\ngo time=abc\nquit\n"),
+        );
+        let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+        assert_eq!(results.len(), 2, "{out}");
+        assert!(
+            results[0]
+                .starts_with("result id=p1 gaveup malformed go: depth=-1 is not a whole number"),
+            "{out}"
+        );
+        assert!(results[1].contains("time=abc"), "{out}");
+        assert_every_line_is_an_answer(&out);
+    }
+
+    #[test]
+    fn a_line_past_one_mebibyte_is_skipped_with_a_word() {
+        let mut requests = b"rep 1\ninfo string ".to_vec();
+        requests.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        requests.extend_from_slice(b"\nisready\n");
+        let out = serve_bytes(SolverId::Bfs, &requests);
+        assert!(out.contains("longer than 1 MiB"), "{out}");
+        assert!(out.lines().any(|l| l == "readyok"), "{out}");
+        assert!(out.len() < 10_000, "the long line is not echoed whole");
     }
 
     #[test]
