@@ -14,6 +14,7 @@ mod layout;
 mod looks;
 mod new_user;
 mod opening;
+mod search_tree;
 mod solutions_list;
 mod solving;
 mod stateless_layer;

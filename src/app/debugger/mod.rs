@@ -7,6 +7,7 @@
 
 pub mod panel;
 pub mod tree;
+pub mod tree_state;
 
 use crate::app::board_view::{RobotSprite, Trail};
 use crate::app::overlays;
@@ -138,7 +139,7 @@ pub enum DebugCommand {
     /// Show the first node of the recording whose robots stand where the shown node's do.
     FirstVisit,
     /// A change to the search tree tab.
-    Tree(tree::TreeCommand),
+    Tree(tree_state::TreeCommand),
 }
 
 /// Where a debugger's events come from: a run going on (or ended) with its handle, or a
@@ -172,7 +173,7 @@ pub struct Debugger {
     /// What the last search for an event found, in words, for the panel.
     find_note: Option<String>,
     /// The search tree tab's state.
-    pub(super) tree: tree::TreeView,
+    pub(super) tree: tree_state::TreeView,
 }
 
 impl Debugger {
@@ -216,7 +217,7 @@ impl Debugger {
             break_state: None,
             shown_picture: None,
             find_note: None,
-            tree: tree::TreeView::default(),
+            tree: tree_state::TreeView::default(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! other: selecting a node shows it on the board and the timeline, and the keyboard moves
 //! through the tree (Up, Down, Right to open, Left to close or go to the parent).
 
+use super::tree_state::{TreeCommand, TreeView};
 use super::{DebugCommand, Debugger};
 use crate::app::shell::commands::Command;
 use crate::app::theme;
@@ -11,116 +12,6 @@ use crate::app::widgets::format_count;
 use crate::model::format_moves;
 use crate::solver::PruneReason;
 use crate::solver::trace::{TreeNode, TreeNodeFate};
-use std::collections::{BTreeSet, HashMap};
-
-/// A change to the tree tab, applied with the debugger's commands.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TreeCommand {
-    /// Read the tree's roots (again, for a run that went on).
-    Load,
-    /// Open or close the node whose node event has this number, reading its children the
-    /// first time.
-    Toggle(u64),
-    /// Select the node with this event number and show it on the board and the timeline.
-    Select(u64),
-}
-
-/// What the tree tab shows: the nodes read so far, which are open, which is selected.
-#[derive(Default)]
-pub struct TreeView {
-    /// The roots, or why they could not be read; `None` until read.
-    roots: Option<Result<Vec<TreeNode>, String>>,
-    /// How many events the trace held when the roots were read.
-    read_at: u64,
-    /// The children read so far, by their parent's event number.
-    children: HashMap<u64, Vec<TreeNode>>,
-    open: BTreeSet<u64>,
-    selected: Option<u64>,
-    /// How long the last read took, in milliseconds, for the tab to say.
-    last_read_ms: f64,
-}
-
-impl TreeView {
-    /// The node with this event number, if it has been read.
-    fn node(&self, event: u64) -> Option<&TreeNode> {
-        let roots = self.roots.as_ref()?.as_ref().ok()?;
-        roots
-            .iter()
-            .chain(self.children.values().flatten())
-            .find(|n| n.event == event)
-    }
-
-    /// The nodes as drawn, top to bottom: each open node followed by its children.
-    fn visible(&self) -> Vec<&TreeNode> {
-        let mut rows = Vec::new();
-        if let Some(Ok(roots)) = &self.roots {
-            for root in roots {
-                self.push_visible(root, &mut rows);
-            }
-        }
-        rows
-    }
-
-    fn push_visible<'a>(&'a self, node: &'a TreeNode, rows: &mut Vec<&'a TreeNode>) {
-        rows.push(node);
-        if self.open.contains(&node.event)
-            && let Some(children) = self.children.get(&node.event)
-        {
-            for child in children {
-                self.push_visible(child, rows);
-            }
-        }
-    }
-
-    /// The parent of a node read so far.
-    fn parent_of(&self, event: u64) -> Option<u64> {
-        self.children
-            .iter()
-            .find(|(_, children)| children.iter().any(|c| c.event == event))
-            .map(|(parent, _)| *parent)
-    }
-}
-
-impl Debugger {
-    /// Applies a change to the tree tab.
-    pub(super) fn apply_tree(&mut self, command: TreeCommand) {
-        let history = self.history();
-        let started = std::time::Instant::now();
-        match command {
-            TreeCommand::Load => {
-                let mut history = super::lock(&history);
-                self.tree = TreeView::default();
-                self.tree.roots = Some(match history.reader() {
-                    Ok(reader) => {
-                        self.tree.read_at = reader.events();
-                        reader.tree_roots().map_err(|e| e.to_string())
-                    }
-                    Err(error) => Err(error.to_string()),
-                });
-            }
-            TreeCommand::Toggle(event) => {
-                if !self.tree.open.remove(&event) {
-                    if !self.tree.children.contains_key(&event)
-                        && let Some(node) = self.tree.node(event).cloned()
-                    {
-                        let mut history = super::lock(&history);
-                        let children = history
-                            .reader()
-                            .and_then(|reader| reader.tree_children(&node))
-                            .unwrap_or_default();
-                        self.tree.children.insert(event, children);
-                    }
-                    self.tree.open.insert(event);
-                }
-            }
-            TreeCommand::Select(event) => {
-                self.tree.selected = Some(event);
-                self.show(event);
-            }
-        }
-        self.tree.last_read_ms = started.elapsed().as_secs_f64() * 1000.0;
-    }
-}
 
 /// Draws the Search tree tab.
 pub(in crate::app) fn tree_ui(
@@ -208,21 +99,24 @@ fn row_ui(ui: &mut egui::Ui, tree: &TreeView, node: &TreeNode, commands: &mut Ve
         ui.add_space(12.0 * node.depth.min(40) as f32);
         let has_children = node.fate != TreeNodeFate::Open && node.subtree_nodes > 1;
         let open = tree.open.contains(&node.event);
-        let opener = if !has_children {
-            " "
-        } else if open {
-            "-"
+        // The opener takes the same width on every row, a leaf's left empty, so that the
+        // moves line up.
+        let width = 14.0;
+        if has_children {
+            let opener = if open { "-" } else { "+" };
+            let response = ui
+                .add_sized(
+                    [width, ui.spacing().interact_size.y],
+                    egui::Button::new(opener).small().frame(false),
+                )
+                .on_hover_text(if open { "Close" } else { "Open" });
+            if response.clicked() {
+                commands.push(Command::Debug(DebugCommand::Tree(TreeCommand::Toggle(
+                    node.event,
+                ))));
+            }
         } else {
-            "+"
-        };
-        if ui
-            .add_enabled(has_children, egui::Button::new(opener).small().frame(false))
-            .on_hover_text(if open { "Close" } else { "Open" })
-            .clicked()
-        {
-            commands.push(Command::Debug(DebugCommand::Tree(TreeCommand::Toggle(
-                node.event,
-            ))));
+            ui.add_space(width);
         }
         let color = fate_color(ui, &palette, node.fate);
         let name = match node.path.last() {
@@ -264,7 +158,8 @@ fn row_ui(ui: &mut egui::Ui, tree: &TreeView, node: &TreeNode, commands: &mut Ve
 
 /// The keys that move through the tree while the tab has the pointer's attention.
 fn keyboard(ui: &egui::Ui, tree: &TreeView, rows: &[&TreeNode], commands: &mut Vec<Command>) {
-    if ui.ctx().memory(|m| m.focused().is_some()) {
+    // Arrows typed into a text field are the field's.
+    if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
     let position = tree
@@ -311,66 +206,69 @@ fn keyboard(ui: &egui::Ui, tree: &TreeView, rows: &[&TreeNode], commands: &mut V
     }
 }
 
-/// What the selected node is: where, how deep, under which bound, and why it was cut.
+/// What the selected node is: where, how deep, under which bound, and why it was cut. The
+/// grid has the same rows with no node selected, so that selecting one moves nothing below.
 fn inspector_ui(ui: &mut egui::Ui, debugger: &Debugger) {
-    let Some(node) = debugger.tree.selected.and_then(|e| debugger.tree.node(e)) else {
-        ui.label(
-            egui::RichText::new("Select a node (or press Down) to inspect it.")
-                .small()
-                .color(theme::palette(ui.visuals().dark_mode).muted),
-        );
-        return;
-    };
+    let node = debugger.tree.selected.and_then(|e| debugger.tree.node(e));
     let puzzle = debugger.puzzle();
-    let board = puzzle.board();
-    let bounds = crate::solver::min_moves::min_moves(board, puzzle.goal_cell());
-    let lower_bound = match puzzle.active_robot() {
-        Some(active) => node
-            .cells
-            .as_slice()
-            .get(active)
-            .map(|&c| bounds[usize::from(c)]),
-        None => node
-            .cells
-            .as_slice()
-            .iter()
-            .map(|&c| bounds[usize::from(c)])
-            .min(),
+    let bounds = crate::solver::min_moves::min_moves(puzzle.board(), puzzle.goal_cell());
+    let rows: [(&str, String); 6] = match node {
+        None => [
+            ("Event", "select a node (or press Down)".to_string()),
+            ("Depth", "-".to_string()),
+            ("Moves", "-".to_string()),
+            ("Lower bound", "-".to_string()),
+            ("Became", "-".to_string()),
+            ("Subtree", "-".to_string()),
+        ],
+        Some(node) => {
+            let cells = node.cells.as_slice();
+            let lower_bound = match puzzle.active_robot() {
+                Some(active) => cells.get(active).map(|&c| bounds[usize::from(c)]),
+                None => cells.iter().map(|&c| bounds[usize::from(c)]).min(),
+            };
+            [
+                ("Event", format_count(node.event + 1)),
+                (
+                    "Depth",
+                    match node.iteration {
+                        Some(bound) => format!("{} (iteration {bound})", node.depth),
+                        None => node.depth.to_string(),
+                    },
+                ),
+                (
+                    "Moves",
+                    if node.path.is_empty() {
+                        "(the start)".to_string()
+                    } else {
+                        format_moves(&node.path)
+                    },
+                ),
+                (
+                    "Lower bound",
+                    match lower_bound {
+                        Some(u16::MAX) | None => "unreachable".to_string(),
+                        Some(bound) => format!("{bound} moves (walls only)"),
+                    },
+                ),
+                ("Became", fate_text(node.fate)),
+                (
+                    "Subtree",
+                    format!("{} nodes", format_count(node.subtree_nodes)),
+                ),
+            ]
+        }
     };
     egui::Grid::new("tree-inspector")
         .num_columns(2)
         .show(ui, |ui| {
-            ui.label("Event");
-            ui.label(format_count(node.event + 1));
-            ui.end_row();
-            ui.label("Depth");
-            ui.label(match node.iteration {
-                Some(bound) => format!("{} (iteration {bound})", node.depth),
-                None => node.depth.to_string(),
-            });
-            ui.end_row();
-            ui.label("Moves");
-            ui.add(
-                egui::Label::new(if node.path.is_empty() {
-                    "(the start)".to_string()
-                } else {
-                    format_moves(&node.path)
-                })
-                .wrap(),
-            );
-            ui.end_row();
-            ui.label("Lower bound");
-            ui.label(match lower_bound {
-                Some(u16::MAX) | None => "unreachable".to_string(),
-                Some(bound) => format!("{bound} moves (walls only)"),
-            });
-            ui.end_row();
-            ui.label("Became");
-            ui.add(egui::Label::new(fate_text(node.fate)).wrap());
-            ui.end_row();
-            ui.label("Subtree");
-            ui.label(format!("{} nodes", format_count(node.subtree_nodes)));
-            ui.end_row();
+            for (label, value) in rows {
+                ui.label(label);
+                // One line each, whole on hover: a long path never pushes the tree down.
+                ui.add(egui::Label::new(value.clone()).truncate())
+                    .on_hover_text(value);
+                ui.end_row();
+            }
         });
 }
 

@@ -507,6 +507,6 @@ mod tests {
         }
         let titles: Vec<&str> = DockTab::ALL.iter().map(|t| t.title()).collect();
         // The labels the UI tests click.
-        assert_eq!(titles, ["Run", "Debugger", "Overlays"]);
+        assert_eq!(titles, ["Run", "Debugger", "Search tree", "Overlays"]);
     }
 }

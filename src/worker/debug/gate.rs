@@ -28,6 +28,10 @@ pub(super) struct Gate {
     /// The solver's own events and the pictures at the start of blocks, behind a lock of
     /// their own so that reading the history never holds up the solver's stops.
     pub(super) extras: Mutex<Extras>,
+    /// The events still to run in [`RunMode::Steps`]: the interface adds to it and the solver
+    /// thread takes one per event, so that steps asked for in quick succession are all taken
+    /// and no more.
+    pub(super) steps: AtomicU64,
 }
 
 impl Gate {
@@ -57,6 +61,9 @@ impl DebugHandle {
     /// Sets what the solver does next and wakes it if it waits.
     pub fn set_mode(&self, mode: RunMode) {
         let mut state = self.gate.lock();
+        if let RunMode::Steps(count) = mode {
+            self.gate.steps.store(count, Ordering::Release);
+        }
         state.mode = mode;
         if mode != RunMode::Paused {
             state.frame.stop_reason = None;
@@ -77,10 +84,14 @@ impl DebugHandle {
     /// succession are all taken; otherwise the solver runs `count` events and pauses.
     pub fn add_steps(&self, count: u64) {
         let mut state = self.gate.lock();
-        state.mode = match state.mode {
-            RunMode::Steps(left) => RunMode::Steps(left.saturating_add(count)),
-            _ => RunMode::Steps(count),
+        let left = match state.mode {
+            RunMode::Steps(_) => self.gate.steps.fetch_add(count, Ordering::AcqRel) + count,
+            _ => {
+                self.gate.steps.store(count, Ordering::Release);
+                count
+            }
         };
+        state.mode = RunMode::Steps(left);
         state.frame.stop_reason = None;
         drop(state);
         self.changed();

@@ -70,7 +70,8 @@ impl Probe for DebugProbe {
             let index = self.view.events - 1;
             self.gate.extras().payloads.insert(index, payload.clone());
         }
-        let stop = stop_reason(self.mode, &self.breakpoints, &event, self.active);
+        let mode = self.step_mode();
+        let stop = stop_reason(mode, &self.breakpoints, &event, self.active);
         self.recorder.event(|| event);
         self.after_event(stop);
     }
@@ -88,7 +89,8 @@ impl Probe for DebugProbe {
         view.last_prune = None;
         self.picture.count_node(cells);
         self.picture.end_event(false);
-        let stop = node_stop(self.mode, &self.breakpoints, depth, cells, self.active);
+        let mode = self.step_mode();
+        let stop = node_stop(mode, &self.breakpoints, depth, cells, self.active);
         self.recorder.node(depth, cells, path);
         self.after_event(stop);
     }
@@ -129,6 +131,25 @@ impl DebugProbe {
         }
     }
 
+    /// The run mode for this event: in [`RunMode::Steps`], the steps left before it, one of
+    /// which it takes.
+    #[inline]
+    fn step_mode(&mut self) -> RunMode {
+        match self.mode {
+            RunMode::Steps(_) => {
+                let left = self
+                    .gate
+                    .steps
+                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                        Some(n.saturating_sub(1))
+                    })
+                    .unwrap_or(0);
+                RunMode::Steps(left)
+            }
+            mode => mode,
+        }
+    }
+
     /// What follows every event: a snapshot of the picture when the recorder started a
     /// block, the step count, the stop or the periodic publication.
     #[inline]
@@ -138,15 +159,12 @@ impl DebugProbe {
             self.blocks_seen = blocks;
             self.snapshot();
         }
-        if let RunMode::Steps(n) = &mut self.mode {
-            *n = n.saturating_sub(1);
-        }
         if let Some(reason) = stop {
             self.pause(reason);
             return;
         }
         if let RunMode::Play(per_second) = self.mode {
-            self.publish(None);
+            self.publish();
             self.live.link.wake(Duration::ZERO);
             // The wait between animated events is the pace the user chose, not search time.
             self.live.live.pause_clock(Instant::now());
@@ -158,7 +176,7 @@ impl DebugProbe {
         if self.until_clock == 0 {
             self.until_clock = CLOCK_EVENTS;
             if self.last_publish.elapsed() >= PUBLISH_INTERVAL {
-                self.publish(None);
+                self.publish();
             }
         }
     }
@@ -173,8 +191,8 @@ impl DebugProbe {
     }
 
     /// Copies the view and the picture to the gate for the interface, writing the events
-    /// so far to the trace first so that it can read them; with `paused`, also the mode.
-    fn publish(&mut self, paused: Option<RunMode>) {
+    /// so far to the trace first so that it can read them.
+    fn publish(&mut self) {
         if self.recorder.flush() {
             self.blocks_seen = self.recorder.blocks_written();
             self.snapshot();
@@ -185,21 +203,24 @@ impl DebugProbe {
         state.frame.view = view;
         state.frame.picture.clone_from(&self.picture);
         state.frame.recorded = self.recorder.events();
-        if let Some(mode) = paused {
-            state.mode = mode;
-        } else if matches!(state.mode, RunMode::Steps(_)) {
-            // Steps asked for and not taken yet: what add_steps adds to.
-            state.mode = self.mode;
-        }
         drop(state);
         self.last_publish = Instant::now();
     }
 
     /// Stops the search after the latest event until the interface lets it go on.
     fn pause(&mut self, reason: Option<String>) {
-        self.mode = RunMode::Paused;
-        self.publish(Some(RunMode::Paused));
+        self.publish();
         let mut state = self.gate.lock();
+        // Steps asked for while this one was being taken are taken too, not lost.
+        if reason.is_none()
+            && matches!(state.mode, RunMode::Steps(_))
+            && self.gate.steps.load(Ordering::Acquire) > 0
+        {
+            self.mode = state.mode;
+            return;
+        }
+        self.mode = RunMode::Paused;
+        state.mode = RunMode::Paused;
         state.frame.stop_reason = reason;
         // The clock stands still from here: the pause is the user's time, not the run's.
         self.live.live.pause_clock(Instant::now());
@@ -221,7 +242,7 @@ impl DebugProbe {
     /// Publishes the view and picture after the last event and closes the trace with its
     /// footer; a trace that could not be written says why in the stop reason.
     fn finish_trace(&mut self, end: &crate::worker::RunEnd) {
-        self.publish(None);
+        self.publish();
         let (words, complete) = match end {
             crate::worker::RunEnd::Finished(report) => {
                 crate::solver::trace::outcome_words(&report.outcome)
@@ -408,6 +429,7 @@ impl SolveJob {
             cancel: Arc::clone(task.cancel_flag()),
             changes: AtomicU64::new(0),
             extras: Mutex::new(extras),
+            steps: AtomicU64::new(0),
         });
         // The thread waits for its gate; it is alive, so the channel is open.
         let _ = gate_sender.send(Arc::clone(&gate));
