@@ -148,7 +148,7 @@ enum Source {
     Live(DebugHandle),
     File {
         history: Arc<Mutex<History>>,
-        frame: DebugFrame,
+        frame: Box<DebugFrame>,
     },
 }
 
@@ -200,7 +200,7 @@ impl Debugger {
         Debugger::with_source(
             Source::File {
                 history: Arc::new(Mutex::new(history)),
-                frame,
+                frame: Box::new(frame),
             },
             puzzle,
         )
@@ -246,7 +246,7 @@ impl Debugger {
     fn read_frame(&self) -> DebugFrame {
         match &self.source {
             Source::Live(handle) => handle.frame(),
-            Source::File { frame, .. } => frame.clone(),
+            Source::File { frame, .. } => (**frame).clone(),
         }
     }
 

@@ -118,7 +118,7 @@ fn row_ui(ui: &mut egui::Ui, tree: &TreeView, node: &TreeNode, commands: &mut Ve
         } else {
             ui.add_space(width);
         }
-        let color = fate_color(ui, &palette, node.fate);
+        let color = fate_color(ui, palette, node.fate);
         let name = match node.path.last() {
             Some(mv) => mv.to_string(),
             None => match node.iteration {
@@ -291,7 +291,7 @@ fn legend_ui(ui: &mut egui::Ui) {
             ui.label(
                 egui::RichText::new(name)
                     .small()
-                    .color(fate_color(ui, &palette, fate)),
+                    .color(fate_color(ui, palette, fate)),
             );
         }
         ui.label(egui::RichText::new("* transposition").small());

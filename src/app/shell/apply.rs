@@ -559,7 +559,6 @@ impl RicochetApp {
             let setup = crate::worker::debug::DebugSetup {
                 start_paused: self.state.debug.start_paused,
                 breakpoints: self.state.debug.breakpoints(puzzle.board(), None),
-                ..Default::default()
             };
             job.spawn_debug(self.waker(), setup).map(|(run, handle)| {
                 debugged = Some(debugger::Debugger::new(handle, puzzle.clone()));

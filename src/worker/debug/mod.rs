@@ -257,7 +257,6 @@ mod tests {
                 depth: Some(3),
                 ..Breakpoints::default()
             },
-            ..DebugSetup::default()
         };
         let (mut run, debug) = SolveJob::new(SolverId::Iddfs, small_puzzle())
             .spawn_debug(quiet_waker(), setup)
