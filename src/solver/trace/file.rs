@@ -262,66 +262,45 @@ pub(crate) fn read_block(
         let iteration = bytes.u32()?;
         let node_depth = bytes.u32()?;
         let path_len = bytes.u16()?;
-        Some((
-            payload_len,
+        let info = BlockInfo {
+            offset,
             first_event,
             first_node,
             events,
             nodes,
             low_water,
             high_water,
-            flags,
-            iteration,
-            node_depth,
-            path_len,
-        ))
+            depth_first: flags & 1 != 0,
+            // The checkpoint's path follows the fixed header.
+            checkpoint: Cursor {
+                path: vec![0; usize::from(path_len)],
+                node_depth: (node_depth != NONE).then_some(node_depth),
+                iteration: (iteration != NONE).then_some(iteration),
+            },
+            payload_len,
+        };
+        Some((info, flags))
     })();
-    let Some((
-        payload_len,
-        first_event,
-        first_node,
-        events,
-        nodes,
-        low_water,
-        high_water,
-        flags,
-        iteration,
-        node_depth,
-        path_len,
-    )) = parsed
-    else {
+    let Some((mut info, flags)) = parsed else {
         return Ok(BlockRead::Broken(format!(
             "no block starts at byte {offset}"
         )));
     };
-    if payload_len > MAX_PART_BYTES || nodes > events || low_water > high_water || flags > 1 {
+    if info.payload_len > MAX_PART_BYTES
+        || info.nodes > info.events
+        || info.low_water > info.high_water
+        || flags > 1
+    {
         return Ok(BlockRead::Broken(format!(
             "the block at byte {offset} has an impossible header"
         )));
     }
-    let mut path = vec![0; usize::from(path_len)];
-    if read_up_to(file, &mut path)? < path.len() {
+    if read_up_to(file, &mut info.checkpoint.path)? < info.checkpoint.path.len() {
         return Ok(BlockRead::Broken(format!(
             "the file ends inside the block at byte {offset}"
         )));
     }
-    let checkpoint = Cursor {
-        path,
-        node_depth: (node_depth != NONE).then_some(node_depth),
-        iteration: (iteration != NONE).then_some(iteration),
-    };
-    let info = BlockInfo {
-        offset,
-        first_event,
-        first_node,
-        events,
-        nodes,
-        low_water,
-        high_water,
-        depth_first: flags & 1 != 0,
-        checkpoint,
-        payload_len,
-    };
+    let payload_len = info.payload_len;
     let mut payload = Vec::new();
     let mut crc = [0u8; 4];
     if with_payload {
