@@ -407,6 +407,34 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
         {
             send(commands, DebugCommand::Latest);
         }
+    });
+    let note = debugger.find_note().map_or_else(
+        || {
+            format!(
+                "Recorded events 1..{}: the whole {}",
+                format_count(last + 1),
+                if debugger.is_from_file() {
+                    "trace file"
+                } else {
+                    "run"
+                }
+            )
+        },
+        str::to_string,
+    );
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(!debugger.is_from_file(), egui::Button::new("Save trace…"))
+            .on_hover_text(
+                "Save every event of this run as a trace file, to open here or with \
+                 `ricochet-lab trace` later",
+            )
+            .clicked()
+        {
+            commands.push(Command::SaveAs(
+                crate::app::shell::commands::SaveKind::Trace,
+            ));
+        }
         egui::containers::menu::MenuButton::new("Go to…")
             .config(
                 egui::containers::menu::MenuConfig::new()
@@ -475,38 +503,10 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
                     send(commands, DebugCommand::FirstVisit);
                 }
             });
-    });
-    ui.data_mut(|d| d.insert_temp(jump_id, (target, kind, depth)));
-    let note = debugger.find_note().map_or_else(
-        || {
-            format!(
-                "Recorded events 1..{}: the whole {}",
-                format_count(last + 1),
-                if debugger.is_from_file() {
-                    "trace file"
-                } else {
-                    "run"
-                }
-            )
-        },
-        str::to_string,
-    );
-    ui.horizontal(|ui| {
-        if ui
-            .add_enabled(!debugger.is_from_file(), egui::Button::new("Save trace…"))
-            .on_hover_text(
-                "Save every event of this run as a trace file, to open here or with \
-                 `ricochet-lab trace` later",
-            )
-            .clicked()
-        {
-            commands.push(Command::SaveAs(
-                crate::app::shell::commands::SaveKind::Trace,
-            ));
-        }
         ui.add(egui::Label::new(egui::RichText::new(note).small()).truncate())
             .on_hover_text(debugger.trace_path().display().to_string());
     });
+    ui.data_mut(|d| d.insert_temp(jump_id, (target, kind, depth)));
 }
 
 /// A prune reason for the panel.
