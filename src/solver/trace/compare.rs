@@ -47,12 +47,30 @@ pub struct TraceComparison {
 /// a hash of 8 bytes and more in a set, so 40 million keep the comparison under 1 GB.
 pub const MAX_SET_NODES: usize = 40_000_000;
 
+/// How many nodes a comparison reads between two calls of its `keep_going`.
+const WATCH_EVERY: u64 = 1 << 16;
+
 /// Compares two traces by `rule`. Traces of different puzzles are refused, naming both files.
 pub fn compare_traces(
     first: &mut TraceReader,
     second: &mut TraceReader,
     rule: DivergenceRule,
 ) -> Result<TraceComparison, TraceError> {
+    let compared = compare_traces_until(first, second, rule, &mut |_| true)?;
+    // A `keep_going` that always says yes never stops the comparison.
+    Ok(compared.expect("a comparison that is never stopped finishes"))
+}
+
+/// Compares two traces by `rule` as [`compare_traces`] does, calling `keep_going` with the
+/// nodes read so far every few ten thousand nodes; when it says no, the comparison stops and
+/// returns `None`. A comparison of two long traces takes seconds to minutes, so a window
+/// shows its progress and lets it be cancelled this way.
+pub fn compare_traces_until(
+    first: &mut TraceReader,
+    second: &mut TraceReader,
+    rule: DivergenceRule,
+    keep_going: &mut dyn FnMut(u64) -> bool,
+) -> Result<Option<TraceComparison>, TraceError> {
     if first.puzzle() != second.puzzle() {
         return Err(TraceError::Incomparable {
             path: second.path().to_path_buf(),
@@ -64,17 +82,40 @@ pub fn compare_traces(
     }
     let first_rows = first.summary()?.rows;
     let second_rows = second.summary()?.rows;
-    let (nodes_compared, divergence) = match rule {
-        DivergenceRule::Order => in_order(first, second)?,
-        DivergenceRule::Sets => as_sets(first, second)?,
+    let mut watch = Watch {
+        keep_going,
+        read: 0,
     };
-    Ok(TraceComparison {
-        first_rows,
-        second_rows,
-        nodes_compared,
-        divergence,
-    })
+    let compared = match rule {
+        DivergenceRule::Order => in_order(first, second, &mut watch)?,
+        DivergenceRule::Sets => as_sets(first, second, &mut watch)?,
+    };
+    Ok(
+        compared.map(|(nodes_compared, divergence)| TraceComparison {
+            first_rows,
+            second_rows,
+            nodes_compared,
+            divergence,
+        }),
+    )
 }
+
+/// Counts the nodes a comparison reads and asks its caller, now and then, whether to go on.
+struct Watch<'w> {
+    keep_going: &'w mut dyn FnMut(u64) -> bool,
+    read: u64,
+}
+
+impl Watch<'_> {
+    /// Counts one node read; `false` when the caller wants the comparison stopped.
+    fn node_read(&mut self) -> bool {
+        self.read += 1;
+        self.read % WATCH_EVERY != 0 || (self.keep_going)(self.read)
+    }
+}
+
+/// What a comparison found, or `None` when its caller stopped it.
+type Found = Option<(u64, Option<Divergence>)>;
 
 /// A node as the comparison sees it: depth and cells.
 fn node_key(event: &TracedEvent) -> Option<(u32, RobotCells)> {
@@ -94,16 +135,36 @@ fn next_node(replay: &mut super::Replay<'_>) -> Result<Option<TracedEvent>, Trac
     Ok(None)
 }
 
+/// A node a replay read, or why there is none: the replay ended, or the caller stopped.
+enum Read {
+    Node(TracedEvent),
+    End,
+    Stopped,
+}
+
+/// The next node event of a replay, counted by `watch`.
+fn next_watched(replay: &mut super::Replay<'_>, watch: &mut Watch<'_>) -> Result<Read, TraceError> {
+    Ok(match next_node(replay)? {
+        Some(event) if watch.node_read() => Read::Node(event),
+        Some(_) => Read::Stopped,
+        None => Read::End,
+    })
+}
+
 fn in_order(
     first: &TraceReader,
     second: &TraceReader,
-) -> Result<(u64, Option<Divergence>), TraceError> {
+    watch: &mut Watch<'_>,
+) -> Result<Found, TraceError> {
     let (mut a, mut b) = (first.replay(0)?, second.replay(0)?);
     let mut compared = 0u64;
     loop {
-        let (x, y) = (next_node(&mut a)?, next_node(&mut b)?);
+        let (x, y) = match (next_watched(&mut a, watch)?, next_watched(&mut b, watch)?) {
+            (Read::Stopped, _) | (_, Read::Stopped) => return Ok(None),
+            (x, y) => (read_node(x), read_node(y)),
+        };
         let why = match (&x, &y) {
-            (None, None) => return Ok((compared, None)),
+            (None, None) => return Ok(Some((compared, None))),
             (Some(_), None) => "the second search ends here; the first goes on".to_string(),
             (None, Some(_)) => "the first search ends here; the second goes on".to_string(),
             (Some(x), Some(y)) => {
@@ -123,7 +184,7 @@ fn in_order(
             }
         };
         let iteration = x.as_ref().or(y.as_ref()).and_then(|e| e.iteration);
-        return Ok((
+        return Ok(Some((
             compared,
             Some(Divergence {
                 iteration,
@@ -131,7 +192,15 @@ fn in_order(
                 second: y,
                 why,
             }),
-        ));
+        )));
+    }
+}
+
+/// The node a read gave, if any.
+fn read_node(read: Read) -> Option<TracedEvent> {
+    match read {
+        Read::Node(event) => Some(event),
+        Read::End | Read::Stopped => None,
     }
 }
 
@@ -148,13 +217,26 @@ struct IterationNodes {
     next: Option<TracedEvent>,
 }
 
+/// An iteration's nodes as [`read_iteration`] found them.
+enum Iteration {
+    Nodes(IterationNodes),
+    End,
+    Stopped,
+}
+
 fn read_iteration(
     replay: &mut super::Replay<'_>,
     start: Option<TracedEvent>,
     path: &std::path::Path,
-) -> Result<Option<IterationNodes>, TraceError> {
-    let Some(start) = start.map_or_else(|| next_node(replay), |s| Ok(Some(s)))? else {
-        return Ok(None);
+    watch: &mut Watch<'_>,
+) -> Result<Iteration, TraceError> {
+    let start = match start {
+        Some(start) => start,
+        None => match next_watched(replay, watch)? {
+            Read::Node(event) => event,
+            Read::End => return Ok(Iteration::End),
+            Read::Stopped => return Ok(Iteration::Stopped),
+        },
     };
     let mut nodes = IterationNodes {
         iteration: start.iteration,
@@ -162,18 +244,18 @@ fn read_iteration(
         order: Vec::new(),
         next: None,
     };
-    let mut event = Some(start);
-    while let Some(current) = event {
-        if current.iteration != nodes.iteration {
-            nodes.next = Some(current);
+    let mut event = start;
+    loop {
+        if event.iteration != nodes.iteration {
+            nodes.next = Some(event);
             break;
         }
-        if let Some(key) = node_key(&current)
+        if let Some(key) = node_key(&event)
             && nodes.keys.insert(key)
         {
             // Only a key's first event is kept, to name it if the other trace lacks it.
             if nodes.order.len() < MAX_SET_NODES {
-                nodes.order.push(current);
+                nodes.order.push(event);
             } else {
                 return Err(TraceError::Incomparable {
                     path: path.to_path_buf(),
@@ -184,25 +266,31 @@ fn read_iteration(
                 });
             }
         }
-        event = next_node(replay)?;
+        event = match next_watched(replay, watch)? {
+            Read::Node(next) => next,
+            Read::End => break,
+            Read::Stopped => return Ok(Iteration::Stopped),
+        };
     }
-    Ok(Some(nodes))
+    Ok(Iteration::Nodes(nodes))
 }
 
 fn as_sets(
     first: &TraceReader,
     second: &TraceReader,
-) -> Result<(u64, Option<Divergence>), TraceError> {
+    watch: &mut Watch<'_>,
+) -> Result<Found, TraceError> {
     let (mut a, mut b) = (first.replay(0)?, second.replay(0)?);
     let (mut ahead_a, mut ahead_b) = (None, None);
     let mut compared = 0u64;
     loop {
-        let x = read_iteration(&mut a, ahead_a.take(), first.path())?;
-        let y = read_iteration(&mut b, ahead_b.take(), second.path())?;
+        let x = read_iteration(&mut a, ahead_a.take(), first.path(), watch)?;
+        let y = read_iteration(&mut b, ahead_b.take(), second.path(), watch)?;
         let (x, y) = match (x, y) {
-            (None, None) => return Ok((compared, None)),
-            (Some(x), None) => {
-                return Ok((
+            (Iteration::Stopped, _) | (_, Iteration::Stopped) => return Ok(None),
+            (Iteration::End, Iteration::End) => return Ok(Some((compared, None))),
+            (Iteration::Nodes(x), Iteration::End) => {
+                return Ok(Some((
                     compared,
                     Some(Divergence {
                         iteration: x.iteration,
@@ -210,10 +298,10 @@ fn as_sets(
                         second: None,
                         why: "the second search ends before this iteration".into(),
                     }),
-                ));
+                )));
             }
-            (None, Some(y)) => {
-                return Ok((
+            (Iteration::End, Iteration::Nodes(y)) => {
+                return Ok(Some((
                     compared,
                     Some(Divergence {
                         iteration: y.iteration,
@@ -221,12 +309,12 @@ fn as_sets(
                         second: y.order.into_iter().next(),
                         why: "the first search ends before this iteration".into(),
                     }),
-                ));
+                )));
             }
-            (Some(x), Some(y)) => (x, y),
+            (Iteration::Nodes(x), Iteration::Nodes(y)) => (x, y),
         };
         if x.iteration != y.iteration {
-            return Ok((
+            return Ok(Some((
                 compared,
                 Some(Divergence {
                     iteration: x.iteration,
@@ -238,7 +326,7 @@ fn as_sets(
                         show(y.iteration)
                     ),
                 }),
-            ));
+            )));
         }
         let only_first = x
             .order
@@ -254,7 +342,7 @@ fn as_sets(
                 (Some(_), None) => "the first search examines a node the second does not",
                 _ => "the second search examines a node the first does not",
             };
-            return Ok((
+            return Ok(Some((
                 compared,
                 Some(Divergence {
                     iteration: x.iteration,
@@ -262,7 +350,7 @@ fn as_sets(
                     second: only_second.cloned(),
                     why: format!("in iteration {}, {why}", show(x.iteration)),
                 }),
-            ));
+            )));
         }
         compared += x.keys.len() as u64;
         ahead_a = x.next;

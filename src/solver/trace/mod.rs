@@ -19,7 +19,9 @@ mod recorder;
 mod tree;
 
 pub use codec::{CodeError, Decoded, EventKind};
-pub use compare::{Divergence, DivergenceRule, TraceComparison, compare_traces};
+pub use compare::{
+    Divergence, DivergenceRule, TraceComparison, compare_traces, compare_traces_until,
+};
 pub use file::{BLOCK_BYTES, BlockInfo, MAGIC, VERSION};
 pub use reader::{Replay, TraceReader, TracedEvent};
 pub use recorder::TraceRecorder;

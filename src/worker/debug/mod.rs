@@ -29,15 +29,17 @@
 //!
 //! The files: `stepping` (run modes, breakpoints, when to stop), `history` (the run read
 //! back from its trace, and time travel through it), `gate` (the state shared with the
-//! interface and its handle) and `probe` (the probe and the thread).
+//! interface and its handle) and `probe` (the probe and the thread); [`compare`] records two
+//! runs and compares their traces for the Compare runs window.
 
+pub mod compare;
 mod gate;
 mod history;
 mod probe;
 mod stepping;
 
 pub use gate::DebugHandle;
-pub use history::{History, Recorded};
+pub use history::{History, PictureStep, Recorded};
 pub use stepping::{Breakpoints, RunMode, breakpoint_hit};
 // The picture lives with the solvers, whose events draw it; the debugger's users find it here.
 pub use crate::solver::picture::SearchPicture;
