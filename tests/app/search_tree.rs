@@ -44,6 +44,15 @@ fn an_opened_trace_is_stepped_and_seen_as_a_tree_that_the_board_follows() {
     assert_eq!(debugger.puzzle(), &puzzle);
     assert_eq!(debugger.frame().recorded, events);
     assert!(debugger.frame().view.solution.is_some());
+    // The heat map of a file is rebuilt from its events: every node of the run counts once.
+    let nodes: u64 = summary.rows.iter().map(|r| r.nodes).sum();
+    let heat: u64 = debugger
+        .shown_picture()
+        .heat
+        .iter()
+        .map(|&n| u64::from(n))
+        .sum();
+    assert_eq!(heat, nodes, "the heat map counts every node of the trace");
 
     // The tree's roots are the iterations, their subtrees as many nodes as the rows say.
     harness.get_by_label("Search tree").click();

@@ -15,7 +15,8 @@ use crate::model::{Board, Puzzle};
 use crate::solver::RobotCells;
 use crate::solver::trace::{EventKind, TraceReader};
 use crate::worker::debug::{
-    Breakpoints, DebugFrame, DebugHandle, DebugView, History, Recorded, RunMode, SearchPicture,
+    Breakpoints, DebugFrame, DebugHandle, DebugView, History, PictureStep, Recorded, RunMode,
+    SearchPicture,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
@@ -149,6 +150,9 @@ enum Source {
     File {
         history: Arc<Mutex<History>>,
         frame: Box<DebugFrame>,
+        /// The overlays' picture before the event of each key, from the empty one before
+        /// event 0: a file keeps no pictures, so they are rebuilt as the events are shown.
+        snapshots: std::collections::BTreeMap<u64, SearchPicture>,
     },
 }
 
@@ -197,13 +201,19 @@ impl Debugger {
             picture: SearchPicture::new(puzzle.board().cell_count(), puzzle.active_robot()),
             ..DebugFrame::default()
         };
-        Debugger::with_source(
+        let empty = frame.picture.clone();
+        let mut debugger = Debugger::with_source(
             Source::File {
                 history: Arc::new(Mutex::new(history)),
                 frame: Box::new(frame),
+                snapshots: std::collections::BTreeMap::from([(0, empty)]),
             },
             puzzle,
-        )
+        );
+        // Read at once, so that a command applied before the first frame (go to an event)
+        // finds the whole trace.
+        debugger.frame = debugger.read_frame();
+        debugger
     }
 
     fn with_source(source: Source, puzzle: Puzzle) -> Debugger {
@@ -264,11 +274,12 @@ impl Debugger {
         self.read(index, index.checked_add(1)?).pop()
     }
 
-    /// Reads the run's picture; called once per frame.
-    pub(super) fn refresh(&mut self, speed: f32) {
+    /// Reads the run's picture; called once per frame. Says whether the overlays' picture
+    /// is still being rebuilt (the caller then asks for another frame).
+    pub(super) fn refresh(&mut self, speed: f32) -> bool {
         self.frame = self.read_frame();
         self.speed = speed;
-        self.sync_picture();
+        self.sync_picture()
     }
 
     /// Reads the log lines the panel lists: the latest events, or those around the
@@ -289,27 +300,48 @@ impl Debugger {
         self.log.reverse();
     }
 
-    /// Rebuilds the overlays' picture when the shown event is a recorded one that changed.
-    fn sync_picture(&mut self) {
+    /// Rebuilds the overlays' picture when the shown event is a recorded one that changed
+    /// (for a trace file, also the last event, as a file has no live picture). Says whether
+    /// the picture is still being rebuilt, a stride of events per call.
+    fn sync_picture(&mut self) -> bool {
         self.read_log();
-        let Some(shown) = &self.timeline else {
-            self.shown_picture = None;
-            return;
+        let index = match (&self.timeline, &self.source) {
+            (Some(shown), _) => shown.index,
+            (None, Source::File { .. }) if self.frame.recorded > 0 => self.frame.recorded - 1,
+            _ => {
+                self.shown_picture = None;
+                return false;
+            }
         };
-        if self.shown_picture.as_ref().map(|(index, _)| *index) != Some(shown.index) {
-            let picture = match &self.source {
-                Source::Live(handle) => handle.picture_at(shown.index),
-                Source::File { .. } => None,
-            };
-            self.shown_picture = picture.map(|picture| (shown.index, picture));
+        if self.shown_picture.as_ref().map(|(at, _)| *at) == Some(index) {
+            return false;
         }
+        let mut pending = false;
+        let picture = match &mut self.source {
+            Source::Live(handle) => handle.picture_at(index),
+            Source::File {
+                history, snapshots, ..
+            } => {
+                let mut history = history.lock().unwrap_or_else(|e| e.into_inner());
+                match history.picture_toward(index, snapshots) {
+                    Ok(Some(PictureStep::Ready(picture))) => Some(picture),
+                    Ok(Some(PictureStep::Nearer)) => {
+                        pending = true;
+                        None
+                    }
+                    Ok(None) | Err(_) => None,
+                }
+            }
+        };
+        self.shown_picture = picture.map(|picture| (index, picture));
+        pending
     }
 
     /// The overlays' picture at the shown event: the heat map, slide graph and stateless
     /// states as they were then.
     pub fn shown_picture(&self) -> &SearchPicture {
-        match (&self.timeline, &self.shown_picture) {
-            (Some(_), Some((_, picture))) => picture,
+        match &self.shown_picture {
+            Some((_, picture)) if self.timeline.is_some() || self.is_from_file() => picture,
             _ => &self.frame.picture,
         }
     }

@@ -13,8 +13,11 @@ impl RicochetApp {
     pub(in crate::app) fn drain_worker(&mut self) {
         let now = self.now();
         let current = self.doc.revision();
-        if let Some(debugger) = self.derived.debugger_mut(current) {
-            debugger.refresh(self.state.debug.speed);
+        if let Some(debugger) = self.derived.debugger_mut(current)
+            && debugger.refresh(self.state.debug.speed)
+        {
+            // A trace file's heat map is rebuilt a stride of events per frame.
+            self.ctx.request_repaint();
         }
         self.derived.hints_mut(current).drain();
         if let Some(list) = self.derived.solutions_mut(current) {
@@ -151,6 +154,7 @@ impl RicochetApp {
     pub fn any_window_open(&self) -> bool {
         self.pending.is_some()
             || self.analyzer.open
+            || self.compare.open
             || self.experiments.open
             || self.help_open
             || self.new_window.open
@@ -166,6 +170,8 @@ impl RicochetApp {
             self.queued.push(Command::ResolvePending(
                 crate::app::shell::commands::Resolution::Cancel,
             ));
+        } else if self.compare.open {
+            self.compare.open = false;
         } else if self.analyzer.open {
             self.analyzer.open = false;
         } else if self.experiments.open {

@@ -9,6 +9,19 @@ use crate::solver::{Event, SolverPayload};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// How far [`History::picture_toward`] goes in one call: a few tens of milliseconds of
+/// reading, so a window that calls it once a frame keeps drawing frames.
+const PICTURE_STRIDE: u64 = 2_000_000;
+
+/// What [`History::picture_toward`] reached.
+#[derive(Debug)]
+pub enum PictureStep {
+    /// The picture after the event asked for.
+    Ready(SearchPicture),
+    /// A picture nearer to it, kept as a snapshot: ask again.
+    Nearer,
+}
+
 /// One recorded event with the view right after it.
 #[derive(Clone, Debug)]
 pub struct Recorded {
@@ -208,6 +221,46 @@ impl History {
             }
         }
         Ok(Some(picture))
+    }
+}
+
+impl History {
+    /// The overlays' picture after event `index` of a trace with no run behind it (a file),
+    /// rebuilt from the nearest of `snapshots` (the picture before the event of each key; at
+    /// least one, before event 0). When that is far behind, it goes [`PICTURE_STRIDE`]
+    /// events nearer, keeps the picture there as a snapshot and says so, so a far jump is
+    /// reached over a few frames rather than in one long one.
+    pub fn picture_toward(
+        &mut self,
+        index: u64,
+        snapshots: &mut BTreeMap<u64, SearchPicture>,
+    ) -> Result<Option<PictureStep>, TraceError> {
+        let Some(&start) = snapshots
+            .range(..=index)
+            .next_back()
+            .map(|(start, _)| start)
+        else {
+            return Ok(None);
+        };
+        let reach = index.min(start + PICTURE_STRIDE - 1);
+        let mut extras = Extras {
+            payloads: BTreeMap::new(),
+            snapshots: std::mem::take(snapshots),
+        };
+        let picture = self.picture_at(reach, &extras);
+        *snapshots = std::mem::take(&mut extras.snapshots);
+        let Some(picture) = picture? else {
+            return Ok(None);
+        };
+        if reach == index {
+            // Kept only a stride apart, so the snapshots stay few.
+            if index + 1 - start >= PICTURE_STRIDE / 2 {
+                snapshots.insert(index + 1, picture.clone());
+            }
+            return Ok(Some(PictureStep::Ready(picture)));
+        }
+        snapshots.insert(reach + 1, picture);
+        Ok(Some(PictureStep::Nearer))
     }
 }
 
