@@ -9,6 +9,8 @@
 //! - [`debugger`]: the algorithm debugger and its dock tab;
 //! - [`overlays`]: the layers drawn over the board, their dock tab and the exact distance map;
 //! - `analyzer`: the Analyse board window and positions made to order;
+//! - `compare`: the Compare runs window: two searches recorded or opened, stepped together
+//!   and compared to their first difference;
 //! - [`experiments`]: the Experiments window;
 //! - [`files`]: the Open, Save and Import windows, the system's file dialogs, the question
 //!   before unsaved changes are dropped, and the settings file;
@@ -36,6 +38,7 @@
 
 mod analyzer;
 pub mod board_view;
+mod compare;
 pub mod debugger;
 pub mod document;
 mod editing;
@@ -186,6 +189,8 @@ pub struct RicochetApp {
     experiments: experiments::ExperimentsView,
     /// The Analyse board window.
     analyzer: analyzer::AnalyzerView,
+    /// The Compare runs window.
+    compare: compare::CompareView,
     /// The registered external engines.
     engines: run::engines::EngineList,
     /// The Add engine window.
@@ -264,6 +269,7 @@ impl RicochetApp {
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),
             analyzer: Default::default(),
+            compare: Default::default(),
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),
             settings: None,

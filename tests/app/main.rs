@@ -2,6 +2,7 @@
 
 mod analyzer;
 mod common;
+mod compare;
 mod debugger;
 mod distance_map;
 mod editing;

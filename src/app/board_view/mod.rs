@@ -16,10 +16,12 @@ use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke, StrokeKind, pos2, vec2}
 mod coordinates;
 pub mod geometry;
 mod scene;
+mod thumbnail;
 pub(super) mod trail;
 mod trail_paint;
 
 pub use geometry::{BoardGeometry, EDGE_TOLERANCE, Hit, hit_test};
+pub(in crate::app) use thumbnail::board_thumbnail;
 pub(super) use trail::Trail;
 pub use trail_paint::{disc_place, trail_shapes};
 

@@ -426,7 +426,7 @@ pub(super) fn unsaved_changes_ui(
         ui.heading("Unsaved changes");
         let what = match pending {
             Pending::Replace(..) => "starting a new board",
-            Pending::Open(_) => "opening another board",
+            Pending::Open(_) | Pending::OpenTrace { .. } => "opening another board",
             Pending::Import(_) => "importing a board",
             Pending::Quit => "quitting",
         };

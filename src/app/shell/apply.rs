@@ -207,6 +207,7 @@ impl RicochetApp {
             },
             Command::ToggleExperiments => self.experiments.open = !self.experiments.open,
             Command::ToggleAnalyzer => self.analyzer.open = !self.analyzer.open,
+            Command::ToggleCompare => self.compare.open = !self.compare.open,
         }
     }
 
@@ -228,6 +229,12 @@ impl RicochetApp {
             }
             Pending::Open(path) if crate::solver::trace::is_trace_file(&path) => {
                 self.open_trace(&path);
+            }
+            Pending::OpenTrace { path, at } => {
+                if self.open_trace(&path) {
+                    self.dock = shell::DockTab::Debugger;
+                    self.apply(Command::Debug(debugger::DebugCommand::GoTo(at)));
+                }
             }
             Pending::Open(path) => {
                 match files::load_puzzle_file(&path) {
@@ -435,7 +442,8 @@ impl RicochetApp {
     }
 
     /// Opens a trace file in the debugger, with its puzzle on the board.
-    fn open_trace(&mut self, path: &Path) {
+    /// Opens a trace in the debugger; says whether it opened.
+    fn open_trace(&mut self, path: &Path) -> bool {
         match crate::solver::trace::TraceReader::open(path) {
             Ok(reader) => {
                 let name = display_name(path);
@@ -454,8 +462,12 @@ impl RicochetApp {
                 let debugger = debugger::Debugger::from_trace(reader);
                 self.derived.set_debugger(self.doc.revision(), debugger);
                 self.windows.open = false;
+                true
             }
-            Err(error) => self.error(format!("Could not open the trace: {error}")),
+            Err(error) => {
+                self.error(format!("Could not open the trace: {error}"));
+                false
+            }
         }
     }
 

@@ -27,6 +27,13 @@ pub enum Pending {
     Replace(Box<Draft>, String),
     /// Open a file.
     Open(PathBuf),
+    /// Open a trace in the debugger, showing the event with this number.
+    OpenTrace {
+        /// The trace file.
+        path: PathBuf,
+        /// The event to show, from 0.
+        at: u64,
+    },
     /// Import a game id or Cox text.
     Import(String),
     /// Close the app.
@@ -126,6 +133,8 @@ pub enum Command {
     ToggleExperiments,
     /// Show or hide the Analyse board window.
     ToggleAnalyzer,
+    /// Show or hide the Compare runs window.
+    ToggleCompare,
 }
 
 impl Command {

@@ -41,6 +41,8 @@ pub(in crate::app) enum Action {
     Experiments,
     /// Show or hide the Analyse board window.
     Analyze,
+    /// Show or hide the Compare runs window.
+    Compare,
     /// Editor mode.
     EditMode,
     /// Play mode.
@@ -123,6 +125,12 @@ fn bindings() -> Vec<KeyBinding> {
             Always,
             A::Analyze,
             "The Analyse board window",
+        ),
+        row(
+            key(CTRL_SHIFT, Key::D),
+            Always,
+            A::Compare,
+            "The Compare runs window",
         ),
         row(key(NONE, Key::E), Always, A::EditMode, "Editor mode"),
         row(key(NONE, Key::P), Always, A::PlayMode, "Play mode"),
@@ -351,6 +359,7 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
         Action::SaveAs => Command::SaveAs(SaveKind::Native),
         Action::Experiments => Command::ToggleExperiments,
         Action::Analyze => Command::ToggleAnalyzer,
+        Action::Compare => Command::ToggleCompare,
         Action::EditMode => Command::SetMode(Mode::Edit),
         Action::PlayMode => Command::SetMode(Mode::Play),
         Action::Solve => Command::Solve,

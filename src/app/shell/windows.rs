@@ -1,11 +1,11 @@
 //! The windows over the board, drawn after the panels in this order: the in-app file windows,
-//! New board, Help, Experiments, Analyse board, and last the unsaved-changes question, which is modal. A new
+//! New board, Help, Experiments, Analyse board, Compare runs, Add engine, and last the unsaved-changes question, which is modal. A new
 //! window is one more line here and a file of its own.
 
 use crate::app::files;
 use crate::app::shell::commands::Command;
 use crate::app::shell::help;
-use crate::app::{RicochetApp, analyzer, experiments};
+use crate::app::{RicochetApp, analyzer, compare, experiments};
 
 impl RicochetApp {
     /// Every window that is open.
@@ -43,6 +43,18 @@ impl RicochetApp {
             commands,
         );
         let native_dialogs = self.use_native_dialogs();
+        let waker = self.waker();
+        compare::window::compare_window(
+            ctx,
+            &mut self.compare,
+            compare::window::CompareInputs {
+                puzzle: self.doc.validity().as_ref().ok(),
+                engines: &self.engines,
+                native_dialogs,
+            },
+            waker,
+            commands,
+        );
         crate::app::run::engines::add_engine_window(
             ctx,
             &mut self.add_engine,
