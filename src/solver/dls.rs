@@ -71,21 +71,12 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: Some(MAX_DEPTH_LIMIT),
 };
 
-/// Depth-limited search in the registry.
-pub(crate) struct DepthLimitedSearch;
-
-impl super::registry::Algorithm for DepthLimitedSearch {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, options, search)
-    }
-}
+algorithm!(
+    /// Depth-limited search in the registry.
+    DepthLimitedSearch,
+    KIND,
+    |puzzle, options, search| solve(puzzle, options, search)
+);
 
 /// Solves a puzzle with depth-limited search; the limit is `options.depth_limit`, or
 /// [`DEFAULT_DEPTH_LIMIT`].

@@ -213,21 +213,12 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: Some(MAX_DEPTH),
 };
 
-/// The tuned optimal solver in the registry.
-pub(crate) struct Fast;
-
-impl super::registry::Algorithm for Fast {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, options, search)
-    }
-}
+algorithm!(
+    /// The tuned optimal solver in the registry.
+    Fast,
+    KIND,
+    |puzzle, options, search| solve(puzzle, options, search)
+);
 
 /// Searches with fewer nodes than this in the previous iteration run on one thread: starting
 /// a thread costs more than it saves on small searches.

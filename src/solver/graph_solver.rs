@@ -179,37 +179,19 @@ pub const V2_KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// The slide-graph solver, first version in the registry.
-pub(crate) struct GraphV1;
+algorithm!(
+    /// The slide-graph solver, first version in the registry.
+    GraphV1,
+    V1_KIND,
+    |puzzle, _, search| solve(puzzle, Version::V1, search)
+);
 
-impl super::registry::Algorithm for GraphV1 {
-    const KIND: &'static super::SolverKind = &V1_KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, Version::V1, search)
-    }
-}
-
-/// The slide-graph solver, second version in the registry.
-pub(crate) struct GraphV2;
-
-impl super::registry::Algorithm for GraphV2 {
-    const KIND: &'static super::SolverKind = &V2_KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, Version::V2, search)
-    }
-}
+algorithm!(
+    /// The slide-graph solver, second version in the registry.
+    GraphV2,
+    V2_KIND,
+    |puzzle, _, search| solve(puzzle, Version::V2, search)
+);
 
 /// Which section of the text to follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

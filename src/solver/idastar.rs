@@ -80,21 +80,12 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// IDA* in the registry.
-pub(crate) struct Idastar;
-
-impl super::registry::Algorithm for Idastar {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, search)
-    }
-}
+algorithm!(
+    /// IDA* in the registry.
+    Idastar,
+    KIND,
+    |puzzle, _, search| solve(puzzle, search)
+);
 
 /// Solves a puzzle with IDA*.
 pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {

@@ -76,21 +76,12 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: Some(MAX_DEPTH),
 };
 
-/// The deck's iterative deepening in the registry.
-pub(crate) struct IterativeDeepening;
-
-impl super::registry::Algorithm for IterativeDeepening {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, options, search)
-    }
-}
+algorithm!(
+    /// The deck's iterative deepening in the registry.
+    IterativeDeepening,
+    KIND,
+    |puzzle, options, search| solve(puzzle, options, search)
+);
 
 /// Solves a puzzle with Fogleman's IDDFS.
 pub fn solve<P: Probe>(
