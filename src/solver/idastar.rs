@@ -361,7 +361,7 @@ impl<P: Probe, K: StateKey> TreeSearch for IdaStar<'_, '_, P, K> {
 mod tests {
     use super::*;
     use crate::model::Rules;
-    use crate::solver::{Limits, Outcome, RecordingProbe};
+    use crate::solver::{Limits, Outcome, RecordingProbe, SolverOptions};
     use crate::testing::*;
 
     #[test]
@@ -402,7 +402,13 @@ mod tests {
             time: Some(std::time::Duration::from_millis(300)),
             ..Limits::default()
         };
-        let report = run_probed(NAME, &board("fogleman-22.ron"), None, &limits, &mut probe);
+        let report = report_with(
+            NAME,
+            &board("fogleman-22.ron"),
+            &SolverOptions::default(),
+            &limits,
+            &mut probe,
+        );
         assert_eq!(report.outcome, Outcome::TimeLimit);
         let bounds: Vec<u32> = report.depths.iter().map(|row| row.depth).collect();
         // The blue robot is four moves from the target as a rook.
