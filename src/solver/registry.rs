@@ -194,4 +194,36 @@ mod tests {
         }
         assert!("magic".parse::<SolverId>().is_err());
     }
+
+    /// The guide's table of solvers (`docs/solvers.md`): the name and optimality of each row.
+    fn guide_table() -> Vec<(String, bool)> {
+        let page = include_str!("../../docs/solvers.md");
+        let (_, table) = page
+            .split_once("\n## The solvers\n")
+            .expect("the guide's solvers page has its table's section");
+        table
+            .lines()
+            .skip_while(|line| !line.starts_with('|'))
+            .take_while(|line| line.starts_with('|'))
+            .skip(2)
+            .map(|row| {
+                let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+                let name = cells[1].trim_matches('`').to_string();
+                let optimal = cells[4] == "yes";
+                (name, optimal)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_guides_solver_table_lists_every_solver_in_the_registrys_order() {
+        let registered: Vec<(String, bool)> = SolverId::ALL
+            .iter()
+            .map(|id| {
+                let optimal = id.kind().optimality == crate::solver::Optimality::Guaranteed;
+                (id.name().to_string(), optimal)
+            })
+            .collect();
+        assert_eq!(guide_table(), registered);
+    }
 }
