@@ -117,23 +117,17 @@ pub const ROW_COLUMN_KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// A* with the minimum-move table in the registry.
-    MinMovesAstar,
-    KIND,
-    |puzzle, _, search| solve(puzzle, Heuristic::MinMoves, search)
+    MinMovesAstar, KIND, |puzzle, _, search| solve(puzzle, Heuristic::MinMoves, search)
 );
 
 algorithm!(
     /// A* with the Manhattan distance in the registry.
-    ManhattanAstar,
-    MANHATTAN_KIND,
-    |puzzle, _, search| solve(puzzle, Heuristic::Manhattan, search)
+    ManhattanAstar, MANHATTAN_KIND, |puzzle, _, search| solve(puzzle, Heuristic::Manhattan, search)
 );
 
 algorithm!(
     /// A* with the row/column heuristic in the registry.
-    RowColumnAstar,
-    ROW_COLUMN_KIND,
-    |puzzle, _, search| solve(puzzle, Heuristic::RowColumn, search)
+    RowColumnAstar, ROW_COLUMN_KIND, |puzzle, _, search| solve(puzzle, Heuristic::RowColumn, search)
 );
 
 /// Solves a puzzle with A* and the given heuristic.

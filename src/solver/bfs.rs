@@ -45,9 +45,7 @@ pub const KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// Breadth-first search in the registry.
-    Bfs,
-    KIND,
-    |puzzle, _, search| solve(puzzle, search)
+    Bfs, KIND, |puzzle, _, search| solve(puzzle, search)
 );
 
 /// One stored state: the robots' cells, each robot's last direction (for the no-rebound

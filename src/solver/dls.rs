@@ -73,9 +73,7 @@ pub const KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// Depth-limited search in the registry.
-    DepthLimitedSearch,
-    KIND,
-    |puzzle, options, search| solve(puzzle, options, search)
+    DepthLimitedSearch, KIND, |puzzle, options, search| solve(puzzle, options, search)
 );
 
 /// Solves a puzzle with depth-limited search; the limit is `options.depth_limit`, or

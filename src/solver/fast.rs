@@ -152,9 +152,7 @@ pub const KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// The tuned optimal solver in the registry.
-    Fast,
-    KIND,
-    |puzzle, options, search| solve(puzzle, options, search)
+    Fast, KIND, |puzzle, options, search| solve(puzzle, options, search)
 );
 
 /// Searches with fewer nodes than this in the previous iteration run on one thread: starting

@@ -181,16 +181,12 @@ pub const V2_KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// The slide-graph solver, first version in the registry.
-    GraphV1,
-    V1_KIND,
-    |puzzle, _, search| solve(puzzle, Version::V1, search)
+    GraphV1, V1_KIND, |puzzle, _, search| solve(puzzle, Version::V1, search)
 );
 
 algorithm!(
     /// The slide-graph solver, second version in the registry.
-    GraphV2,
-    V2_KIND,
-    |puzzle, _, search| solve(puzzle, Version::V2, search)
+    GraphV2, V2_KIND, |puzzle, _, search| solve(puzzle, Version::V2, search)
 );
 
 /// Which section of the text to follow.

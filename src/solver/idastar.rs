@@ -82,9 +82,7 @@ pub const KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// IDA* in the registry.
-    Idastar,
-    KIND,
-    |puzzle, _, search| solve(puzzle, search)
+    Idastar, KIND, |puzzle, _, search| solve(puzzle, search)
 );
 
 /// Solves a puzzle with IDA*.

@@ -78,9 +78,7 @@ pub const KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// The deck's iterative deepening in the registry.
-    IterativeDeepening,
-    KIND,
-    |puzzle, options, search| solve(puzzle, options, search)
+    IterativeDeepening, KIND, |puzzle, options, search| solve(puzzle, options, search)
 );
 
 /// Solves a puzzle with Fogleman's IDDFS.

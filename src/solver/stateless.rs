@@ -89,9 +89,7 @@ pub const KIND: SolverKind = SolverKind {
 
 algorithm!(
     /// Stateless search in the registry.
-    Stateless,
-    KIND,
-    |puzzle, _, search| solve(puzzle, search)
+    Stateless, KIND, |puzzle, _, search| solve(puzzle, search)
 );
 
 /// The number of robot colours, the size of the per-colour slots.
