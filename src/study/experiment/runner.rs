@@ -227,7 +227,9 @@ pub fn run(
     cancel: &Arc<AtomicBool>,
     mut on_record: impl FnMut(Record),
 ) -> Result<(), RunError> {
-    config.validate()?;
+    config
+        .validate()
+        .map_err(|error| RunError::Config(Box::new(error)))?;
     let order = config.run_choices();
     let pending: Vec<u64> = config
         .shard
@@ -384,9 +386,10 @@ pub fn check_resume(config: &ExperimentConfig, records: &[Record]) -> Result<(),
 /// Why an experiment's run stopped short of its end.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// The experiment is not one that can run.
+    /// The experiment is not one that can run (boxed: the configuration's error is large,
+    /// and a run's error travels through a channel per record).
     #[error(transparent)]
-    Config(#[from] ConfigError),
+    Config(Box<ConfigError>),
     /// The pool of worker threads could not start.
     #[error(transparent)]
     Threads(#[from] rayon::ThreadPoolBuildError),
