@@ -99,31 +99,18 @@ pub fn red_and_green(width: u16, height: u16, red: Pos, green: Pos, goal: Pos) -
     Puzzle::new(board, robots, goal, Rules::default()).unwrap()
 }
 
-/// Runs a solver with a depth limit (`None`: its default) within `limits`, reporting to
-/// `probe`.
-pub fn run_probed<P: Probe>(
-    solver: impl SolverRef,
-    puzzle: &Puzzle,
-    depth_limit: Option<u32>,
-    limits: &Limits,
-    probe: &mut P,
-) -> Report {
-    let options = SolverOptions {
+/// The default options with a depth limit (`None`: the solver's default).
+pub fn depth_limited(depth_limit: Option<u32>) -> SolverOptions {
+    SolverOptions {
         depth_limit,
         ..SolverOptions::default()
-    };
-    report_with(solver, puzzle, &options, limits, probe)
+    }
 }
 
 /// Runs a solver without limits.
 pub fn run(solver: impl SolverRef, puzzle: &Puzzle, depth_limit: Option<u32>) -> Report {
-    run_probed(
-        solver,
-        puzzle,
-        depth_limit,
-        &Limits::default(),
-        &mut NoProbe,
-    )
+    let options = depth_limited(depth_limit);
+    report_with(solver, puzzle, &options, &Limits::default(), &mut NoProbe)
 }
 
 /// Runs a solver without limits, recording every event and depth row.
@@ -133,7 +120,8 @@ pub fn recorded(
     depth_limit: Option<u32>,
 ) -> (Report, RecordingProbe) {
     let mut probe = RecordingProbe::default();
-    let report = run_probed(solver, puzzle, depth_limit, &Limits::default(), &mut probe);
+    let options = depth_limited(depth_limit);
+    let report = report_with(solver, puzzle, &options, &Limits::default(), &mut probe);
     (report, probe)
 }
 
@@ -152,7 +140,8 @@ pub fn run_to_memory_limit(
         time: Some(std::time::Duration::from_secs(20)),
         cancel: None,
     };
-    let report = run_probed(name, puzzle, depth_limit, &limits, &mut NoProbe);
+    let options = depth_limited(depth_limit);
+    let report = report_with(name, puzzle, &options, &limits, &mut NoProbe);
     assert_eq!(report.outcome, Outcome::MemoryLimit, "{name}");
     assert!(
         report.peak_memory <= limit,
@@ -226,11 +215,11 @@ pub fn report_cancelled_after(solver: impl SolverRef, puzzle: &Puzzle, delay: Du
 /// The optimal move count `solver` finds, with no limits, for a puzzle source (a path or a
 /// game id). Panics when it does not solve the puzzle.
 pub fn optimum(solver: impl SolverRef, source: &str) -> usize {
-    let report = report_within(solver, &load_source(source).unwrap(), &Limits::default());
-    match report.outcome {
-        Outcome::Solved { moves } => moves.len(),
-        other => panic!("{source}: {other:?}"),
-    }
+    moves(&report_within(
+        solver,
+        &load_source(source).unwrap(),
+        &Limits::default(),
+    ))
 }
 
 /// Runs a solver with `options`, `time` and 1 GiB of tables, and returns how it ended.

@@ -30,7 +30,7 @@ pub struct AccuracyArgs {
     #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
-    /// exceed this many MiB; the process holds more beside them (see the README).
+    /// exceed this many MiB; the process holds more beside them (see docs/command-line.md).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     memory_limit: u64,
     /// The number of robots, 1 to 5 (red, green, blue, yellow, then silver).

@@ -28,7 +28,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds, allow_negative_numbers = true)]
     pub solve_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
-    /// exceed this many MiB; the process holds more beside them (see the README).
+    /// exceed this many MiB; the process holds more beside them (see docs/command-line.md).
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory_limit: u64,
     /// How many hardest positions to list.

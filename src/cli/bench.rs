@@ -38,7 +38,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SECS", default_value = "60", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
-    /// exceed this many MiB; the process holds more beside them (see the README).
+    /// exceed this many MiB; the process holds more beside them (see docs/command-line.md).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     memory_limit: u64,
     /// The folder of reference puzzles.

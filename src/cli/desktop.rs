@@ -91,18 +91,11 @@ pub fn run(args: &InstallDesktopArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Where the user's desktop data goes: `$XDG_DATA_HOME` when it is an absolute path (the
-/// specification ignores a relative one), else `~/.local/share`.
+/// specification ignores a relative one), else `~/.local/share`, as `directories` reads them.
 fn data_home() -> anyhow::Result<PathBuf> {
-    if let Some(dir) = std::env::var_os("XDG_DATA_HOME").map(PathBuf::from)
-        && dir.is_absolute()
-    {
-        return Ok(dir);
-    }
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .filter(|home| home.is_absolute())
-        .context("neither XDG_DATA_HOME nor HOME names a folder to install into")?;
-    Ok(home.join(".local/share"))
+    let dirs = directories::BaseDirs::new()
+        .context("no home folder is known to install into (HOME is not set)")?;
+    Ok(dirs.data_dir().to_path_buf())
 }
 
 /// The files an install writes.

@@ -26,7 +26,7 @@ pub struct DistancesArgs {
     pub time_limit: Option<Duration>,
     /// Stop before the process holds more than this many MiB (the finished depths are
     /// kept): the visited set and levels, counted before they grow, get what the process does
-    /// not already hold (see the README).
+    /// not already hold (see docs/command-line.md).
     #[arg(long, value_name = "MIB", default_value_t = 4096)]
     pub memory_limit: u64,
     /// Apply the no-rebound rule (a robot may not move straight back).

@@ -46,7 +46,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "SECS", default_value = "40", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Duration,
     /// Stop a run when the solver's own tables (visited states, queues, transposition table)
-    /// exceed this many MiB; the process holds more beside them (see the README).
+    /// exceed this many MiB; the process holds more beside them (see docs/command-line.md).
     #[arg(long, default_value_t = 2048)]
     memory_limit: u64,
     /// Depth limit passed to the compared solvers that take one (at least 1); the baseline

@@ -28,7 +28,8 @@ pub struct HintArgs {
     #[arg(long, value_name = "SECS", value_parser = super::common::seconds, allow_negative_numbers = true)]
     pub time_limit: Option<Duration>,
     /// Stop before the process holds more than this many MiB, as `solve` does: the solve's
-    /// and the search's tables get what the process does not already hold (see the README).
+    /// and the search's tables get what the process does not already hold (see
+    /// docs/command-line.md).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     pub memory_limit: u64,
     /// Apply the ricochet rule (no solutions of zero or one move).

@@ -1,7 +1,8 @@
-//! The command line: `solve`, `solvers`, `show`, `convert`, `random`, `experiment`,
-//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `generate`,
-//! `engine`, `install-desktop`, and the app (on a puzzle when one is given) when no subcommand
-//! is given.
+//! The command line: `solve`, `solvers`, `show`, `convert`, `experiment`, `random`,
+//! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `engine`,
+//! `trace`, `generate`, `install-desktop`, and the app (on a puzzle when one is given) when no
+//! subcommand is given. A test keeps this list, and the guide's table of commands
+//! (`docs/command-line.md`), in step with the commands clap knows.
 //!
 //! This module only parses arguments: each command's file turns its clap arguments into the
 //! library's plain configuration and calls the library. Nothing in the library imports it.
@@ -142,5 +143,49 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Engine(args) => engine::run(args),
         Command::Trace(args) => trace::run(args),
         Command::InstallDesktop(args) => desktop::run(&args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command clap knows, in the order `--help` lists them.
+    fn command_names() -> Vec<String> {
+        Cli::command()
+            .get_subcommands()
+            .map(|command| command.get_name().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_module_docs_name_every_command_in_the_order_help_lists_them() {
+        let docs: String = include_str!("mod.rs")
+            .lines()
+            .map_while(|line| line.strip_prefix("//!"))
+            .take_while(|line| !line.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let (list, _) = docs
+            .split_once("and the app")
+            .expect("the module docs list the commands, then the app");
+        let named: Vec<String> = list
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        assert_eq!(named, command_names());
+    }
+
+    #[test]
+    fn the_guides_table_has_a_row_for_every_command() {
+        let page = include_str!("../../docs/command-line.md");
+        for name in command_names() {
+            assert!(
+                page.contains(&format!("| `ricochet-lab {name}")),
+                "docs/command-line.md has no row for `{name}`"
+            );
+        }
     }
 }

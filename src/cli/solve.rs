@@ -31,7 +31,7 @@ pub struct SolveArgs {
     time_limit: Option<Duration>,
     /// Stop a run before the process holds more than this many MiB: the solver's tables
     /// (visited states, queues, transposition table, counted before they grow) get what the
-    /// process does not already hold (see the README).
+    /// process does not already hold (see docs/command-line.md).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     memory_limit: u64,
     /// The deepest search a depth-limited solver tries (dls: 1 to 1000).

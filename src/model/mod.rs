@@ -14,7 +14,7 @@ pub mod tiles;
 
 pub use board::{Board, RobotColor, Shape, Target, TargetColor};
 pub use geometry::{Cell, Direction, Pos};
-pub use moves::{Move, MoveTables, format_moves, parse_moves};
+pub use moves::{Move, MoveError, MoveTables, format_moves, parse_moves};
 pub use puzzle::{Goal, Puzzle, ReplayError, Robot, Rules};
 
 /// A board or puzzle that the model does not allow, with what is wrong and where.

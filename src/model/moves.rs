@@ -28,20 +28,48 @@ impl fmt::Display for Move {
     }
 }
 
-impl FromStr for Move {
-    type Err = String;
+/// Why a piece of text is not a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not two letters.
+    #[error(
+        "'{0}' is not a move: write a robot letter (R, G, B, Y, K) and a direction letter (N, E, S, W), e.g. BS"
+    )]
+    NotTwoLetters(String),
+    /// The first letter names no robot.
+    #[error("'{letter}' in '{text}' is not a robot letter (R, G, B, Y, K)")]
+    Robot {
+        /// The letter read.
+        letter: char,
+        /// The whole move as written.
+        text: String,
+    },
+    /// The second letter names no direction.
+    #[error("'{letter}' in '{text}' is not a direction letter (N, E, S, W)")]
+    Direction {
+        /// The letter read.
+        letter: char,
+        /// The whole move as written.
+        text: String,
+    },
+}
 
-    fn from_str(text: &str) -> Result<Move, String> {
+impl FromStr for Move {
+    type Err = MoveError;
+
+    fn from_str(text: &str) -> Result<Move, MoveError> {
         let mut chars = text.trim().chars();
         let (Some(r), Some(d), None) = (chars.next(), chars.next(), chars.next()) else {
-            return Err(format!(
-                "'{text}' is not a move: write a robot letter (R, G, B, Y, K) and a direction letter (N, E, S, W), e.g. BS"
-            ));
+            return Err(MoveError::NotTwoLetters(text.to_string()));
         };
-        let robot = RobotColor::from_letter(r)
-            .ok_or_else(|| format!("'{r}' in '{text}' is not a robot letter (R, G, B, Y, K)"))?;
-        let dir = Direction::from_letter(d)
-            .ok_or_else(|| format!("'{d}' in '{text}' is not a direction letter (N, E, S, W)"))?;
+        let robot = RobotColor::from_letter(r).ok_or_else(|| MoveError::Robot {
+            letter: r,
+            text: text.to_string(),
+        })?;
+        let dir = Direction::from_letter(d).ok_or_else(|| MoveError::Direction {
+            letter: d,
+            text: text.to_string(),
+        })?;
         Ok(Move { robot, dir })
     }
 }
@@ -56,7 +84,7 @@ pub fn format_moves(moves: &[Move]) -> String {
 }
 
 /// Parses a comma- or space-separated move list such as `BS, BW, BN`.
-pub fn parse_moves(text: &str) -> Result<Vec<Move>, String> {
+pub fn parse_moves(text: &str) -> Result<Vec<Move>, MoveError> {
     text.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
         .map(str::parse)

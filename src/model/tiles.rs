@@ -84,14 +84,27 @@ pub fn tile_by_name(name: &str) -> Option<&'static Tile> {
     tiles().iter().find(|t| t.name.eq_ignore_ascii_case(name))
 }
 
-fn parse_tiles(text: &str) -> Result<Vec<Tile>, String> {
+/// A line of the embedded tile data that cannot be read: a bug in the shipped data.
+#[derive(Debug, thiserror::Error)]
+#[error("tile data line {line}: cannot read '{text}'")]
+struct TileDataError {
+    /// The line's number, from 1.
+    line: usize,
+    /// The line as written.
+    text: String,
+}
+
+fn parse_tiles(text: &str) -> Result<Vec<Tile>, TileDataError> {
     let mut tiles: Vec<Tile> = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = || format!("tile data line {}: cannot read '{line}'", number + 1);
+        let bad = || TileDataError {
+            line: number + 1,
+            text: line.to_string(),
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["tile", name, "id", hex] => {

@@ -115,53 +115,20 @@ pub const ROW_COLUMN_KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// A* with the minimum-move table in the registry.
-pub(crate) struct MinMovesAstar;
+algorithm!(
+    /// A* with the minimum-move table in the registry.
+    MinMovesAstar, KIND, |puzzle, _, search| solve(puzzle, Heuristic::MinMoves, search)
+);
 
-impl super::registry::Algorithm for MinMovesAstar {
-    const KIND: &'static super::SolverKind = &KIND;
+algorithm!(
+    /// A* with the Manhattan distance in the registry.
+    ManhattanAstar, MANHATTAN_KIND, |puzzle, _, search| solve(puzzle, Heuristic::Manhattan, search)
+);
 
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, Heuristic::MinMoves, search)
-    }
-}
-
-/// A* with the Manhattan distance in the registry.
-pub(crate) struct ManhattanAstar;
-
-impl super::registry::Algorithm for ManhattanAstar {
-    const KIND: &'static super::SolverKind = &MANHATTAN_KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, Heuristic::Manhattan, search)
-    }
-}
-
-/// A* with the row/column heuristic in the registry.
-pub(crate) struct RowColumnAstar;
-
-impl super::registry::Algorithm for RowColumnAstar {
-    const KIND: &'static super::SolverKind = &ROW_COLUMN_KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, Heuristic::RowColumn, search)
-    }
-}
+algorithm!(
+    /// A* with the row/column heuristic in the registry.
+    RowColumnAstar, ROW_COLUMN_KIND, |puzzle, _, search| solve(puzzle, Heuristic::RowColumn, search)
+);
 
 /// Solves a puzzle with A* and the given heuristic.
 pub fn solve<P: Probe>(

@@ -43,21 +43,10 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// Breadth-first search in the registry.
-pub(crate) struct Bfs;
-
-impl super::registry::Algorithm for Bfs {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, search)
-    }
-}
+algorithm!(
+    /// Breadth-first search in the registry.
+    Bfs, KIND, |puzzle, _, search| solve(puzzle, search)
+);
 
 /// One stored state: the robots' cells, each robot's last direction (for the no-rebound
 /// rule), the index of the state it came from and the move that led here.

@@ -71,21 +71,10 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: Some(MAX_DEPTH_LIMIT),
 };
 
-/// Depth-limited search in the registry.
-pub(crate) struct DepthLimitedSearch;
-
-impl super::registry::Algorithm for DepthLimitedSearch {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, options, search)
-    }
-}
+algorithm!(
+    /// Depth-limited search in the registry.
+    DepthLimitedSearch, KIND, |puzzle, options, search| solve(puzzle, options, search)
+);
 
 /// Solves a puzzle with depth-limited search; the limit is `options.depth_limit`, or
 /// [`DEFAULT_DEPTH_LIMIT`].
@@ -348,11 +337,12 @@ mod tests {
     fn a_limit_that_strikes_while_trimming_reports_the_stop_not_the_long_answer() {
         // The depth-1000 search of the small board meets a 965-move solution at once; its
         // trimming takes far longer than the time allowed.
+        let (puzzle, deep) = (small(), depth_limited(Some(1000)));
         let limits = Limits {
             time: Some(std::time::Duration::from_millis(200)),
             ..Limits::default()
         };
-        let report = run_probed(NAME, &small(), Some(1000), &limits, &mut NoProbe);
+        let report = report_with(NAME, &puzzle, &deep, &limits, &mut NoProbe);
         assert_eq!(report.outcome, Outcome::TimeLimit);
         assert!(report.elapsed < std::time::Duration::from_secs(5));
         // A cancel during trimming is reported as a cancel.
@@ -364,7 +354,7 @@ mod tests {
             cancel: Some(cancel),
             ..Limits::default()
         };
-        let report = run_probed(NAME, &small(), Some(1000), &limits, &mut probe);
+        let report = report_with(NAME, &puzzle, &deep, &limits, &mut probe);
         assert_eq!(report.outcome, Outcome::Cancelled);
     }
 

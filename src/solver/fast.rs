@@ -93,71 +93,8 @@
 //! read (`regions`), the work units (`units`), the table ([`table`]) and the reachability proof
 //! (`reachability`).
 //!
-//! **Measured and left out**, so the next change starts from what is known (node counts are
-//! exact; times are one-thread runs alternated on one machine):
-//!
-//! - *More transposition pruning* removes table hits, not work. Moving a robot two places back
-//!   (a robot between the last two movers in the move order whose moves commute with both)
-//!   cut the nodes by 3-5%, but on real-21's 20-move iteration 295,527 of the 322,788 nodes
-//!   it removed were table hits, and the runs were up to 6% slower. Swapped turns of one robot
-//!   fared the same (0.5-1.2% fewer nodes, 7% slower).
-//! - *Raising a table entry to what its search proved* never fires: every expanded node has a
-//!   helper move whose last-moves search fails by exactly one, so no node proves more than
-//!   `left + 1`.
-//! - *The blocker bound with the helpers where they stand*, tried at every node with one move
-//!   to spare (no path of the bound's length with at most one blocker cell, none one move
-//!   longer for the target robot alone): it cut 83% of the nodes it was asked about and
-//!   6.5-13% of all nodes, yet the searches it needs cost what they save. Uncached it was 20%
-//!   slower; cached per target cell and the helpers in its region, and skipped where a path
-//!   with one blocker cell needs no helper at all, it came within a few percent either way of
-//!   the build without it, never clearly faster.
-//! - *Table shape*: doubling from the first growth (5% more nodes), a cap of 32 MiB (1.8% more
-//!   on hardest-25), 32-bit entries and prefetching into L2 only were not faster.
-//! - *Where a node's time goes.* Without hardware counters (on the virtual machine measured,
-//!   `perf stat` has no cycles, instructions, LLC or dTLB events: dTLB misses are not known),
-//!   cachegrind's model of one thread (32 KiB 8-way L1 data, 32 MiB 16-way last level; it
-//!   ignores prefetches, so table reads count as misses) gives per node, on real-21, hansel-24,
-//!   hardest-25 and fogleman-22: 716, 734, 762 and 711 instructions; 1.01, 1.10, 1.04 and
-//!   1.10 L1 data misses, three quarters of them table reads that the prefetch is there to
-//!   hide; 0.055, 0.21, 0.25 and 0.14 last-level misses (peak memory 42, 101, 84 and 101 MB),
-//!   22-59% of them writes, mostly of fresh table memory. Some 700-760 instructions in the
-//!   ~100 ns a node takes in quiet runs is two or more per cycle at any clock up to 3.5 GHz, with
-//!   about one trip past L1 per node: the search is bound by instructions (no part above 8%
-//!   of them), not by memory stalls, so a change must remove instructions or nodes.
-//! - *The final iteration* (the one that stops at its first solution) holds 22.2%, 23.8%, 5.5%
-//!   and 0.7% of the nodes of real-21, hansel-24, hardest-25 and fogleman-22 on one thread
-//!   (23.0%, 26.7%, 5.5% and 1.4% on two): the most a known upper bound `U` (stop once bound
-//!   `U - 1` fails) could save. The iteration before it holds 30-42%, with 1.56-1.69 times the
-//!   nodes of the one before it. The cheap search for `U` tried was this solver
-//!   with only the target robot and two helpers moving: per pair of helpers it took 1.84, 0.99
-//!   and 2.28 million nodes on real-21 (finding 21, 22 and 23 moves; the optimum is 21), 2.07,
-//!   1.68 and 2.14 million on hardest-25 (25 each), 2.28, 2.69 and 1.92 million on hansel-24 (25,
-//!   26, 25: never the optimum, 24) and 2.26, 0.95 and 2.21 million on fogleman-22 (22, 22, 23).
-//!   The three pairs cost 5.1-6.9 million nodes, more than the final iteration of every
-//!   puzzle (4.68 million on real-21), and no pair is known in advance: not built.
-//! - *Fewer table probes near the leaves.* The last ply never probes (a node with one move
-//!   left is settled by the goal test or the last-moves search), and buckets are 32 bytes,
-//!   aligned: one cache line per probe. Not probing with two moves left gave the same nodes
-//!   and 0.015% fewer instructions on real-21 (15,334,646,344 against 15,336,955,337: such
-//!   nodes are rare); not probing with three left, 0.13% more nodes and 0.08% more
-//!   instructions. Both left out.
-//! - *A blocker charged by distance to the goal* (when the target robot can stop on the goal
-//!   only against a robot, the fewest moves of any helper to such a cell): on all four hard
-//!   puzzles the goal is a wall corner, reached against walls from two sides, so the bound
-//!   would add nothing there; not built. Charging blockers of the path's earlier stops is the
-//!   per-node blocker bound above.
-//! - *A backward end-game table* (breadth first from the goal over the target robot and the
-//!   robots its backward moves stop against) is not built. Its bound is sound as the least
-//!   depth over every subset of the helpers (the robots a solution's last moves move or stop
-//!   against, alone on the board, make the same moves), so a node looks up 2^(robots - 1)
-//!   partial states; and a table of depth `K` never exceeds `K + 1`, so it cuts only nodes
-//!   with at most `K` moves left. What that can save at most, counted per call of the node
-//!   search on one thread over whole solves of real-21, hansel-24, hardest-25 and fogleman-22
-//!   (10.5, 11.8, 13.6 and 13.6 million calls): the calls with fewer than `K` moves left plus
-//!   the expansions with `K` left, 9.1%, 15.4%, 13.1% and 9.4% for `K = 4`, and 46.9%, 46.7%,
-//!   42.7% and 47.5% for `K = 5`, before a single lookup is paid for. Even a free, exact
-//!   five-move end-game would leave hardest-25 57% of its node searches, where under 1 s
-//!   needs over half of its time gone.
+//! What was tried on this solver and measured, and why it was left out, is kept with its
+//! figures in `docs/fast-solver-notes.md`, so the next change starts from what is known.
 
 mod blockers;
 mod cell_tables;
@@ -213,21 +150,10 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: Some(MAX_DEPTH),
 };
 
-/// The tuned optimal solver in the registry.
-pub(crate) struct Fast;
-
-impl super::registry::Algorithm for Fast {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, options, search)
-    }
-}
+algorithm!(
+    /// The tuned optimal solver in the registry.
+    Fast, KIND, |puzzle, options, search| solve(puzzle, options, search)
+);
 
 /// Searches with fewer nodes than this in the previous iteration run on one thread: starting
 /// a thread costs more than it saves on small searches.

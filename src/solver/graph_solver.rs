@@ -179,37 +179,15 @@ pub const V2_KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// The slide-graph solver, first version in the registry.
-pub(crate) struct GraphV1;
+algorithm!(
+    /// The slide-graph solver, first version in the registry.
+    GraphV1, V1_KIND, |puzzle, _, search| solve(puzzle, Version::V1, search)
+);
 
-impl super::registry::Algorithm for GraphV1 {
-    const KIND: &'static super::SolverKind = &V1_KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, Version::V1, search)
-    }
-}
-
-/// The slide-graph solver, second version in the registry.
-pub(crate) struct GraphV2;
-
-impl super::registry::Algorithm for GraphV2 {
-    const KIND: &'static super::SolverKind = &V2_KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, Version::V2, search)
-    }
-}
+algorithm!(
+    /// The slide-graph solver, second version in the registry.
+    GraphV2, V2_KIND, |puzzle, _, search| solve(puzzle, Version::V2, search)
+);
 
 /// Which section of the text to follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,6 +206,27 @@ struct StateNode {
     parent: u32,
     mv: Option<Move>,
     moves: u32,
+}
+
+impl StateNode {
+    /// The start: the obstacle robots on their cells, no move made.
+    fn root(start: &[Cell], obstacles: &[usize]) -> StateNode {
+        let mut root = StateNode {
+            cells: [0; MAX_ROBOTS - 1],
+            parent: u32::MAX,
+            mv: None,
+            moves: 0,
+        };
+        for (slot, &robot) in obstacles.iter().enumerate() {
+            root.cells[slot] = start[robot];
+        }
+        root
+    }
+}
+
+/// The obstacle robots' moves from the start to the state at `index`, through the parents.
+fn path_to(nodes: &[StateNode], index: usize) -> Vec<Move> {
+    trace_path(nodes, index, |node| node.mv.map(|mv| (mv, node.parent)))
 }
 
 /// The best solution so far: B.best is `moves.len()`.
@@ -383,15 +382,7 @@ impl GraphRun<'_> {
         // The ORs in colour order, by their index in the puzzle.
         let obstacles: Vec<usize> = (0..all_cells.len()).filter(|&i| i != self.gr).collect();
         let or_count = obstacles.len();
-        let mut root = StateNode {
-            cells: [0; MAX_ROBOTS - 1],
-            parent: u32::MAX,
-            mv: None,
-            moves: 0,
-        };
-        for (slot, &robot) in obstacles.iter().enumerate() {
-            root.cells[slot] = all_cells[robot];
-        }
+        let root = StateNode::root(&all_cells, &obstacles);
         // v2's termination bound: GR stays on its start until the ORs are done, so min[GR] is
         // the table's value there throughout.
         let gr_min = match self.version {
@@ -430,9 +421,7 @@ impl GraphRun<'_> {
             }
             stats.nodes += 1;
             // Profiled before the tick, so a node counted as the run stops is profiled too.
-            search.probe.profile_node(|| {
-                trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent)))
-            });
+            search.probe.profile_node(|| path_to(&nodes, head));
             search.tick()?;
             search.probe.event(|| {
                 let mut cells = all_cells.clone();
@@ -442,7 +431,7 @@ impl GraphRun<'_> {
                 Event::Node {
                     depth: state.moves,
                     cells: RobotCells::new(&cells),
-                    path: trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent))),
+                    path: path_to(&nodes, head),
                 }
             });
             let mut edges_changed = 0u64;
@@ -462,8 +451,7 @@ impl GraphRun<'_> {
                 stats.inner += 1;
                 let total = state.moves + distance;
                 if best.as_ref().is_none_or(|b| total < b.moves.len() as u32) {
-                    let mut moves =
-                        trace_path(&nodes, head, |node| node.mv.map(|mv| (mv, node.parent)));
+                    let mut moves = path_to(&nodes, head);
                     moves.extend(goal_search.path(gr_start, goal, gr_color));
                     *best = Some(Best { moves });
                 }

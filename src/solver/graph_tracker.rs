@@ -6,7 +6,8 @@
 //! thread ([`crate::worker::graph`]) and the app only reads it.
 
 use crate::model::{Board, Cell, Direction};
-use crate::solver::slide_graph::{EdgeChange, SlideGraph};
+use crate::solver::slide_graph::{EdgeChange, GraphError, SlideGraph};
+use std::fmt;
 
 /// The slide graph of one board with its robots, kept up to date robot by robot so the edges
 /// each placement or removal changed can be shown, and checked against a fresh build.
@@ -19,7 +20,7 @@ pub struct GraphTracker {
     edges: Vec<[Option<Cell>; 4]>,
     changes: Vec<EdgeChange>,
     /// The last check's verdict.
-    pub check: Option<Result<String, String>>,
+    pub check: Option<GraphCheck>,
 }
 
 impl GraphTracker {
@@ -80,10 +81,10 @@ impl GraphTracker {
 
     /// Compares the incrementally updated graph with one built afresh; the verdict is kept in
     /// [`GraphTracker::check`] and returned.
-    pub fn run_check(&mut self) -> Result<String, String> {
+    pub fn run_check(&mut self) -> GraphCheck {
         let verdict = match (&self.board, &self.graph) {
             (Some(board), Some(graph)) => compare_graphs(board, graph, &self.robots),
-            _ => Err("there is no graph to check yet".to_string()),
+            _ => Err(GraphCheckError::NoGraph),
         };
         self.check = Some(verdict.clone());
         verdict
@@ -97,18 +98,52 @@ pub fn graph_edges(graph: &SlideGraph) -> Vec<[Option<Cell>; 4]> {
         .collect()
 }
 
-/// Compares a graph with a fresh build for the same robots: `Ok` with a summary, or `Err`
-/// listing the first differences.
-pub fn compare_graphs(
-    board: &Board,
-    graph: &SlideGraph,
-    robots: &[Cell],
-) -> Result<String, String> {
+/// The verdict of a check of the updated graph against a fresh build.
+pub type GraphCheck = Result<GraphsAgree, GraphCheckError>;
+
+/// The updated graph equals a fresh build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraphsAgree {
+    /// The number of edges of both.
+    pub edges: usize,
+}
+
+impl fmt::Display for GraphsAgree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "The updated graph equals a fresh build ({} edges).",
+            self.edges
+        )
+    }
+}
+
+/// Why the updated graph could not be found equal to a fresh build.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GraphCheckError {
+    /// No graph follows a board yet.
+    #[error("there is no graph to check yet")]
+    NoGraph,
+    /// The robots cannot all stand on the board, so there is nothing to compare with.
+    #[error("a fresh graph could not be built: {0}")]
+    Fresh(GraphError),
+    /// Edges differ.
+    #[error("{count} edges differ from a fresh build: {}", first.join("; "))]
+    Differ {
+        /// How many edges differ.
+        count: usize,
+        /// The first few, each as cell, direction, updated child and fresh child.
+        first: Vec<String>,
+    },
+}
+
+/// Compares a graph with a fresh build for the same robots: `Ok` with the edge count, or
+/// `Err` listing the first differences.
+pub fn compare_graphs(board: &Board, graph: &SlideGraph, robots: &[Cell]) -> GraphCheck {
     let mut unique: Vec<Cell> = robots.to_vec();
     unique.sort_unstable();
     unique.dedup();
-    let fresh = SlideGraph::with_robots(board, &unique)
-        .map_err(|e| format!("a fresh graph could not be built: {e}"))?;
+    let fresh = SlideGraph::with_robots(board, &unique).map_err(GraphCheckError::Fresh)?;
     let mut differences = Vec::new();
     for cell in 0..board.cell_count() as Cell {
         for dir in Direction::ALL {
@@ -125,17 +160,16 @@ pub fn compare_graphs(
         }
     }
     if differences.is_empty() {
-        Ok(format!(
-            "The updated graph equals a fresh build ({} edges).",
-            fresh.edge_list().len()
-        ))
+        Ok(GraphsAgree {
+            edges: fresh.edge_list().len(),
+        })
     } else {
         let count = differences.len();
         differences.truncate(8);
-        Err(format!(
-            "{count} edges differ from a fresh build: {}",
-            differences.join("; ")
-        ))
+        Err(GraphCheckError::Differ {
+            count,
+            first: differences,
+        })
     }
 }
 

@@ -80,21 +80,10 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// IDA* in the registry.
-pub(crate) struct Idastar;
-
-impl super::registry::Algorithm for Idastar {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, search)
-    }
-}
+algorithm!(
+    /// IDA* in the registry.
+    Idastar, KIND, |puzzle, _, search| solve(puzzle, search)
+);
 
 /// Solves a puzzle with IDA*.
 pub fn solve<P: Probe>(puzzle: &Puzzle, search: &mut Search<'_, P>) -> SearchEnd {
@@ -370,7 +359,7 @@ impl<P: Probe, K: StateKey> TreeSearch for IdaStar<'_, '_, P, K> {
 mod tests {
     use super::*;
     use crate::model::Rules;
-    use crate::solver::{Limits, Outcome, RecordingProbe};
+    use crate::solver::{Limits, Outcome, RecordingProbe, SolverOptions};
     use crate::testing::*;
 
     #[test]
@@ -411,7 +400,13 @@ mod tests {
             time: Some(std::time::Duration::from_millis(300)),
             ..Limits::default()
         };
-        let report = run_probed(NAME, &board("fogleman-22.ron"), None, &limits, &mut probe);
+        let report = report_with(
+            NAME,
+            &board("fogleman-22.ron"),
+            &SolverOptions::default(),
+            &limits,
+            &mut probe,
+        );
         assert_eq!(report.outcome, Outcome::TimeLimit);
         let bounds: Vec<u32> = report.depths.iter().map(|row| row.depth).collect();
         // The blue robot is four moves from the target as a rook.

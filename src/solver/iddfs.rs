@@ -76,21 +76,10 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: Some(MAX_DEPTH),
 };
 
-/// The deck's iterative deepening in the registry.
-pub(crate) struct IterativeDeepening;
-
-impl super::registry::Algorithm for IterativeDeepening {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, options, search)
-    }
-}
+algorithm!(
+    /// The deck's iterative deepening in the registry.
+    IterativeDeepening, KIND, |puzzle, options, search| solve(puzzle, options, search)
+);
 
 /// Solves a puzzle with Fogleman's IDDFS.
 pub fn solve<P: Probe>(
@@ -519,42 +508,88 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
             return Ok(false);
         }
         self.stats.inner += 1;
-        if height != 1 {
-            // Under the ricochet rule the moves made so far (up to two) join the key: a goal
-            // reached too early does not count, so the same robots later are another state.
-            // The parent computed the key when it fetched the slot ahead.
-            let key: S::Key = key.unwrap_or_else(|| {
-                state_key(
-                    &self.layout,
-                    &self.cells[..self.robots],
-                    &self.last_dir[..self.robots],
-                    depth,
-                    self.min_len,
-                )
-            });
-            if self.table.full() {
-                self.grow_table()?;
-            }
-            let index = self.table.find(key);
-            let entry = self.table.slots[index];
-            if u32::from(entry.height()) >= height {
-                let stored = u32::from(entry.height());
-                if entry.iteration() != max_depth as u8 {
-                    self.cut = true;
-                }
-                self.stats.hits += 1;
-                self.search.probe.event(|| Event::Pruned {
-                    depth,
-                    reason: PruneReason::TableHit { stored },
-                });
-                return Ok(false);
-            }
-            if entry.height() == 0 {
-                self.table.len += 1;
-            }
-            // Heights and iterations are at most MAX_DEPTH, so they fit a byte.
-            self.table.slots[index] = S::new(key, height as u8, max_depth as u8);
+        if height != 1 && self.seen_with_as_many_moves(depth, max_depth, key)? {
+            return Ok(false);
         }
+        let (children, count) = self.children(depth, height, bound, last);
+        for child in &children[..count] {
+            let robot = usize::from(child.robot);
+            let dir = child.dir;
+            let from = (self.cells[robot], self.columns[robot]);
+            let previous_dir = self.last_dir[robot];
+            (self.cells[robot], self.columns[robot]) = child.to;
+            self.last_dir[robot] = Some(dir);
+            self.path.push(Move::new(self.colors[robot], dir));
+            let found = self.node(depth + 1, max_depth, Some((robot, dir)), child.key);
+            if let Ok(true) = found {
+                return found;
+            }
+            self.path.pop();
+            (self.cells[robot], self.columns[robot]) = from;
+            self.last_dir[robot] = previous_dir;
+            found?;
+        }
+        Ok(false)
+    }
+
+    /// Looks the current state up in the table, `height` moves from the iteration's end, and
+    /// says whether it was searched before with as many moves left (then it is cut); otherwise
+    /// records it. `key` is the key the parent computed when it fetched the slot ahead.
+    #[inline(always)]
+    fn seen_with_as_many_moves(
+        &mut self,
+        depth: u32,
+        max_depth: u32,
+        key: Option<S::Key>,
+    ) -> Result<bool, Stop> {
+        let height = max_depth - depth;
+        // Under the ricochet rule the moves made so far (up to two) join the key: a goal
+        // reached too early does not count, so the same robots later are another state.
+        // The parent computed the key when it fetched the slot ahead.
+        let key: S::Key = key.unwrap_or_else(|| {
+            state_key(
+                &self.layout,
+                &self.cells[..self.robots],
+                &self.last_dir[..self.robots],
+                depth,
+                self.min_len,
+            )
+        });
+        if self.table.full() {
+            self.grow_table()?;
+        }
+        let index = self.table.find(key);
+        let entry = self.table.slots[index];
+        if u32::from(entry.height()) >= height {
+            let stored = u32::from(entry.height());
+            if entry.iteration() != max_depth as u8 {
+                self.cut = true;
+            }
+            self.stats.hits += 1;
+            self.search.probe.event(|| Event::Pruned {
+                depth,
+                reason: PruneReason::TableHit { stored },
+            });
+            return Ok(true);
+        }
+        if entry.height() == 0 {
+            self.table.len += 1;
+        }
+        // Heights and iterations are at most MAX_DEPTH, so they fit a byte.
+        self.table.slots[index] = S::new(key, height as u8, max_depth as u8);
+        Ok(false)
+    }
+
+    /// The children of the current node, in the deck's order, with the table slots of those
+    /// that will look themselves up already asked for.
+    #[inline(always)]
+    fn children(
+        &mut self,
+        depth: u32,
+        height: u32,
+        bound: u32,
+        last: Option<(usize, Direction)>,
+    ) -> ([Child<S::Key>; MAX_ROBOTS * 4], usize) {
         // Generate the children first, in the deck's order, and ask the processor for the table
         // slots of those that will look themselves up, so the memory reads overlap instead of
         // stalling one by one. The children are then searched in the same order, so every
@@ -625,24 +660,7 @@ impl<'s, 'p, P: Probe, S: Slot> Iddfs<'s, 'p, P, S> {
                 count += 1;
             }
         }
-        for child in &children[..count] {
-            let robot = usize::from(child.robot);
-            let dir = child.dir;
-            let from = (self.cells[robot], self.columns[robot]);
-            let previous_dir = self.last_dir[robot];
-            (self.cells[robot], self.columns[robot]) = child.to;
-            self.last_dir[robot] = Some(dir);
-            self.path.push(Move::new(self.colors[robot], dir));
-            let found = self.node(depth + 1, max_depth, Some((robot, dir)), child.key);
-            if let Ok(true) = found {
-                return found;
-            }
-            self.path.pop();
-            (self.cells[robot], self.columns[robot]) = from;
-            self.last_dir[robot] = previous_dir;
-            found?;
-        }
-        Ok(false)
+        (children, count)
     }
 
     /// Doubles the table, within the memory limit: both tables are held while entries move.

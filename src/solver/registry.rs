@@ -1,7 +1,7 @@
 //! The registry: every solver as a [`SolverId`], its registry entry and its dispatch.
 //!
 //! Adding a solver is one file and one line: the file defines a crate-private unit type that
-//! implements `Algorithm`, and one line of the `solvers!` list in the solver layer's root
+//! implements `Algorithm` (one `algorithm!` line), and one line of the `solvers!` list in the solver layer's root
 //! (`src/solver/mod.rs`) declares its module and names it. The enum,
 //! its `ALL` list, its entries and its dispatch are all generated from that list, so they
 //! cannot disagree; a type that is never registered is never constructed, and the build's
@@ -25,6 +25,34 @@ pub(crate) trait Algorithm {
         options: &SolverOptions,
         search: &mut Search<'_, P>,
     ) -> SearchEnd;
+}
+
+/// Defines a solver's registry type: a crate-private unit type implementing [`Algorithm`] with
+/// the given entry, whose search is the given body over `puzzle`, `options` and `search` (name
+/// `options` `_` where the solver takes none). Every solver's file ends in one such line, so the
+/// registry's side of a solver is written once.
+macro_rules! algorithm {
+    (
+        $(#[$attribute:meta])*
+        $algorithm:ident, $kind:expr,
+        |$puzzle:ident, $options:pat_param, $search:ident| $body:expr
+    ) => {
+        $(#[$attribute])*
+        pub(crate) struct $algorithm;
+
+        impl super::registry::Algorithm for $algorithm {
+            const KIND: &'static super::SolverKind = &$kind;
+
+            fn search<P: super::probe::Probe>(
+                &self,
+                $puzzle: &crate::model::Puzzle,
+                $options: &super::SolverOptions,
+                $search: &mut super::Search<'_, P>,
+            ) -> super::SearchEnd {
+                $body
+            }
+        }
+    };
 }
 
 /// Declares every solver module, [`SolverId`], its `ALL` list, its entries and its dispatch
@@ -165,5 +193,37 @@ mod tests {
             assert_eq!(serde_json::to_string(&id).unwrap(), format!("\"{name}\""));
         }
         assert!("magic".parse::<SolverId>().is_err());
+    }
+
+    /// The guide's table of solvers (`docs/solvers.md`): the name and optimality of each row.
+    fn guide_table() -> Vec<(String, bool)> {
+        let page = include_str!("../../docs/solvers.md");
+        let (_, table) = page
+            .split_once("\n## The solvers\n")
+            .expect("the guide's solvers page has its table's section");
+        table
+            .lines()
+            .skip_while(|line| !line.starts_with('|'))
+            .take_while(|line| line.starts_with('|'))
+            .skip(2)
+            .map(|row| {
+                let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+                let name = cells[1].trim_matches('`').to_string();
+                let optimal = cells[4] == "yes";
+                (name, optimal)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_guides_solver_table_lists_every_solver_in_the_registrys_order() {
+        let registered: Vec<(String, bool)> = SolverId::ALL
+            .iter()
+            .map(|id| {
+                let optimal = id.kind().optimality == crate::solver::Optimality::Guaranteed;
+                (id.name().to_string(), optimal)
+            })
+            .collect();
+        assert_eq!(guide_table(), registered);
     }
 }

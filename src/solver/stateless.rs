@@ -87,21 +87,10 @@ pub const KIND: SolverKind = SolverKind {
     deepest_limit: None,
 };
 
-/// Stateless search in the registry.
-pub(crate) struct Stateless;
-
-impl super::registry::Algorithm for Stateless {
-    const KIND: &'static super::SolverKind = &KIND;
-
-    fn search<P: super::probe::Probe>(
-        &self,
-        puzzle: &crate::model::Puzzle,
-        _options: &super::SolverOptions,
-        search: &mut super::Search<'_, P>,
-    ) -> super::SearchEnd {
-        solve(puzzle, search)
-    }
-}
+algorithm!(
+    /// Stateless search in the registry.
+    Stateless, KIND, |puzzle, _, search| solve(puzzle, search)
+);
 
 /// The number of robot colours, the size of the per-colour slots.
 const COLORS: usize = RobotColor::ALL.len();

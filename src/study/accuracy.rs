@@ -15,7 +15,7 @@
 //! `invalid`, `no answer` and `stopped`, and the median times in milliseconds of the solver
 //! and of the baseline.
 
-use super::format::median;
+use super::statistics::median;
 use crate::model::tiles;
 use crate::solver::{self, Limits, NoProbe, Outcome, SolverChoice, SolverId, SolverOptions};
 use serde::Serialize;

@@ -9,6 +9,7 @@
 use crate::model::tiles::random_robots;
 use crate::model::{Cell, Goal, ModelError, Puzzle, RobotColor, Target};
 use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverOptions};
+use crate::study::statistics::mean;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -112,7 +113,7 @@ impl Analysis {
 
     /// The mean optimal move count.
     pub fn mean(&self) -> Option<f64> {
-        mean(self.results.iter().filter_map(|r| r.moves))
+        mean(self.results.iter().filter_map(|r| r.moves).map(f64::from))
     }
 
     /// The share (0..1) of solved positions that take one or two moves.
@@ -143,7 +144,7 @@ impl Analysis {
                     target,
                     solved: moves.len() as u64,
                     unsolved: (rows.len() - moves.len()) as u64,
-                    mean: mean(moves.iter().copied()),
+                    mean: mean(moves.iter().copied().map(f64::from)),
                     max: moves.iter().copied().max(),
                 }
             })
@@ -163,11 +164,6 @@ impl Analysis {
         solved.truncate(count);
         solved
     }
-}
-
-fn mean(values: impl Iterator<Item = u32>) -> Option<f64> {
-    let (sum, count) = values.fold((0u64, 0u64), |(s, c), v| (s + u64::from(v), c + 1));
-    (count > 0).then(|| sum as f64 / count as f64)
 }
 
 /// Why an analysis cannot run.

@@ -62,20 +62,6 @@ pub fn format_bytes(bytes: usize) -> String {
     }
 }
 
-/// The median of some values; 0 for none.
-pub fn median(mut values: Vec<f64>) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    values.sort_by(f64::total_cmp);
-    let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[mid]
-    } else {
-        (values[mid - 1] + values[mid]) / 2.0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,12 +86,5 @@ mod tests {
         assert_eq!(format_bytes(512 << 10), "512 KiB");
         assert_eq!(format_bytes(3 << 19), "1.5 MiB");
         assert_eq!(format_bytes(64 << 20), "64 MiB");
-    }
-
-    #[test]
-    fn median_of_even_and_odd_counts() {
-        assert_eq!(median(vec![]), 0.0);
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
     }
 }

@@ -10,7 +10,7 @@
 //! - [`generate`]: positions whose optimum has exactly a chosen number of moves.
 //!
 //! They share the baseline check ([`optimal_baseline`]) and one way of writing times and sizes
-//! ([`format`](mod@format)).
+//! ([`format`](mod@format)) and of summing them up ([`statistics`]).
 
 pub mod accuracy;
 pub mod analyze;
@@ -19,6 +19,7 @@ pub mod engine_check;
 pub mod experiment;
 pub mod format;
 pub mod generate;
+pub mod statistics;
 
 use crate::solver::{self, Optimality, SolveError, SolverKind};
 

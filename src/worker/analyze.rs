@@ -4,7 +4,7 @@
 
 use super::{Task, Waker, spawn_task};
 use crate::model::Puzzle;
-use crate::study::analyze::{Analysis, AnalyzeConfig, analyze, takeable};
+use crate::study::analyze::{Analysis, AnalyzeConfig, AnalyzeError, analyze, takeable};
 use std::time::{Duration, Instant};
 
 /// What an analysis task sends.
@@ -18,7 +18,7 @@ pub enum AnalysisNews {
         total: u64,
     },
     /// The run ended: the analysis (cancelled runs keep what finished), or why it could not run.
-    Done(Result<Box<Analysis>, String>),
+    Done(Result<Box<Analysis>, AnalyzeError>),
 }
 
 /// The interval between progress messages.
@@ -49,7 +49,7 @@ pub fn spawn_analysis(
                 link.send(AnalysisNews::Progress { done, total }, Duration::ZERO);
             }
         });
-        let result = result.map(Box::new).map_err(|e| e.to_string());
+        let result = result.map(Box::new);
         link.send(AnalysisNews::Done(result), Duration::ZERO);
     })
 }

@@ -38,7 +38,24 @@ pub enum MakeNews {
     Progress(String),
     /// The positions made with their optimum, and a line saying how the run ended; or why it
     /// could not run.
-    Done(Result<(Vec<(Puzzle, u32)>, String), String>),
+    Done(Result<(Vec<(Puzzle, u32)>, String), MakeError>),
+}
+
+/// Why a making task could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum MakeError {
+    /// Positions of a length could not be searched for.
+    #[error(transparent)]
+    Generate(#[from] crate::study::generate::GenerateError),
+    /// The local search from a position could not run.
+    #[error(transparent)]
+    Analyze(#[from] crate::study::analyze::AnalyzeError),
+    /// The starting position's solve failed.
+    #[error(transparent)]
+    Solve(#[from] crate::solver::SolveError),
+    /// The starting position's solve ended without an answer, as said.
+    #[error("The starting position was not solved ({0}).")]
+    StartUnsolved(&'static str),
 }
 
 /// The interval between progress messages.
@@ -92,7 +109,7 @@ pub fn spawn_make(job: MakeJob, waker: Waker) -> std::io::Result<Task<MakeNews>>
                     }
                     (made, line)
                 })
-                .map_err(|e| e.to_string())
+                .map_err(MakeError::from)
             }
             MakeJob::Harder {
                 start,
@@ -112,7 +129,7 @@ fn harder(
     time: Duration,
     threads: usize,
     link: &super::TaskLink<MakeNews>,
-) -> Result<(Vec<(Puzzle, u32)>, String), String> {
+) -> Result<(Vec<(Puzzle, u32)>, String), MakeError> {
     let config = AnalyzeConfig {
         deals: 1,
         seed,
@@ -122,17 +139,15 @@ fn harder(
     };
     let deadline = Instant::now() + time;
     let (moves, outcome, _) =
-        analyze::solve_position(start, time, config.memory_limit, &link.cancel)
-            .map_err(|e| e.to_string())?;
+        analyze::solve_position(start, time, config.memory_limit, &link.cancel)?;
     let Some(moves) = moves else {
-        return Err(format!("The starting position was not solved ({outcome})."));
+        return Err(MakeError::StartUnsolved(outcome));
     };
     link.send(
         MakeNews::Progress(format!("starting from {moves} moves")),
         Duration::ZERO,
     );
-    let improved = analyze::improve(start, moves, seed, &config, deadline, &link.cancel)
-        .map_err(|e| e.to_string())?;
+    let improved = analyze::improve(start, moves, seed, &config, deadline, &link.cancel)?;
     let ending = if improved.local_optimum {
         "no single robot move makes it harder"
     } else if link.cancel.load(std::sync::atomic::Ordering::Relaxed) {

@@ -5,6 +5,7 @@
 
 use super::{Task, Waker, spawn_task};
 use crate::model::Puzzle;
+use crate::solver::analysis::all_solutions::EnumerateError;
 use crate::solver::analysis::hints::{self, Hint, HintLevel};
 use crate::solver::{Limits, NoProbe, Report};
 use std::time::Duration;
@@ -12,7 +13,7 @@ use std::time::Duration;
 /// What a hint task sends: the hint, or why it could not be computed. A task asked for more
 /// than the move count that solves first sends the move count as soon as the solve ends (a
 /// [`HintAnswer::partial`] answer), then the hint asked for.
-pub type HintResult = Result<HintAnswer, String>;
+pub type HintResult = Result<HintAnswer, EnumerateError>;
 
 /// A hint with the solve the task made on the way (none when it started from a known run),
 /// for a later level of the same position to start from.
@@ -77,8 +78,7 @@ pub fn spawn_hint_at(
             hint,
             solve,
             partial: false,
-        })
-        .map_err(|e| e.to_string());
+        });
         link.send(answer, Duration::ZERO);
     })
 }

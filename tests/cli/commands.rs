@@ -1,23 +1,10 @@
 //! The command line, run as a person would.
 
-use std::process::Command;
-
-fn lab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use crate::common::run;
 
 #[test]
 fn solve_prints_deck_lines_then_the_solution() {
-    let (code, out, _) = lab(&["solve", "boards/small-6x6.ron", "--solver", "iddfs"]);
+    let (code, out, _) = run(&["solve", "boards/small-6x6.ron", "--solver", "iddfs"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("Depth: 1, Nodes: "), "{out}");
@@ -26,7 +13,7 @@ fn solve_prints_deck_lines_then_the_solution() {
 
 #[test]
 fn solve_json_has_the_documented_fields() {
-    let (code, out, _) = lab(&["solve", "boards/small-6x6.ron", "--solver", "bfs", "--json"]);
+    let (code, out, _) = run(&["solve", "boards/small-6x6.ron", "--solver", "bfs", "--json"]);
     assert_eq!(code, 0);
     let value: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(value["solver"], "bfs");
@@ -43,7 +30,7 @@ fn solve_json_has_the_documented_fields() {
 #[test]
 fn solve_json_times_each_depth_row_on_the_clock_of_its_total() {
     for solver in ["iddfs", "bfs", "fast", "astar"] {
-        let (code, out, err) = lab(&[
+        let (code, out, err) = run(&[
             "solve",
             "boards/small-6x6.ron",
             "--solver",
@@ -71,7 +58,7 @@ fn solve_json_times_each_depth_row_on_the_clock_of_its_total() {
 #[test]
 fn fast_runs_on_either_page_size_and_refuses_others() {
     for pages in ["huge", "small"] {
-        let (code, out, err) = lab(&[
+        let (code, out, err) = run(&[
             "solve",
             "boards/small-6x6.ron",
             "--solver",
@@ -84,14 +71,14 @@ fn fast_runs_on_either_page_size_and_refuses_others() {
         let value: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(value["moves"], 5);
     }
-    let (code, _, err) = lab(&["solve", "boards/small-6x6.ron", "--pages", "giant"]);
+    let (code, _, err) = run(&["solve", "boards/small-6x6.ron", "--pages", "giant"]);
     assert_eq!(code, 2);
     assert!(err.contains("huge") && err.contains("small"), "{err}");
 }
 
 #[test]
 fn a_time_limit_is_reported_with_its_own_exit_code() {
-    let (code, out, _) = lab(&[
+    let (code, out, _) = run(&[
         "solve",
         "7650+42+E2302B12+C9",
         "--time-limit",
@@ -111,7 +98,7 @@ fn bad_input_is_a_clear_error_with_a_non_zero_exit() {
         (&["show", "puzzle.xyz"], "neither a .ron puzzle"),
     ];
     for (args, needle) in cases {
-        let (code, _, err) = lab(args);
+        let (code, _, err) = run(args);
         assert_eq!(code, 1, "{args:?}");
         assert!(
             err.starts_with("error: ") && err.contains(needle),
@@ -122,7 +109,7 @@ fn bad_input_is_a_clear_error_with_a_non_zero_exit() {
 
 #[test]
 fn an_unknown_solver_is_refused_with_the_names_there_are() {
-    let (code, _, err) = lab(&["solve", "boards/small-6x6.ron", "--solver", "magic"]);
+    let (code, _, err) = run(&["solve", "boards/small-6x6.ron", "--solver", "magic"]);
     // Clap's usage errors exit with 2.
     assert_eq!(code, 2);
     assert!(
@@ -136,19 +123,19 @@ fn convert_round_trips_through_cox_text_and_game_ids() {
     let dir = tempfile::tempdir().unwrap();
     let txt = dir.path().join("hardest.txt");
     let ron = dir.path().join("hardest.ron");
-    let (code, _, err) = lab(&["convert", "boards/hardest-25.ron", txt.to_str().unwrap()]);
+    let (code, _, err) = run(&["convert", "boards/hardest-25.ron", txt.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    let (code, _, err) = lab(&["convert", txt.to_str().unwrap(), ron.to_str().unwrap()]);
+    let (code, _, err) = run(&["convert", txt.to_str().unwrap(), ron.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    let (_, id, _) = lab(&["convert", "boards/hardest-25.ron", "-"]);
+    let (_, id, _) = run(&["convert", "boards/hardest-25.ron", "-"]);
     assert_eq!(id.trim(), "7650+42+E2302B12+C9");
-    let (_, shown, _) = lab(&["show", ron.to_str().unwrap()]);
+    let (_, shown, _) = run(&["show", ron.to_str().unwrap()]);
     assert!(shown.contains("robots: R red (2, 14)"), "{shown}");
 }
 
 #[test]
 fn solvers_lists_names_and_optimality() {
-    let (code, out, _) = lab(&["solvers"]);
+    let (code, out, _) = run(&["solvers"]);
     assert_eq!(code, 0);
     assert!(out.contains("bfs") && out.contains("iddfs") && out.contains("optimal"));
 }
@@ -160,7 +147,7 @@ fn export_writes_a_print_svg_and_png_and_refuses_what_it_cannot_draw() {
     let png = dir.path().join("board.png");
     let svg_path = svg.to_str().unwrap();
     let png_path = png.to_str().unwrap();
-    let (code, out, err) = lab(&[
+    let (code, out, err) = run(&[
         "export",
         "7650+42+E2302B12+C9",
         svg_path,
@@ -172,7 +159,7 @@ fn export_writes_a_print_svg_and_png_and_refuses_what_it_cannot_draw() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains(r#"width="200mm""#));
     assert!(text.contains(r#"class="wall""#) && text.contains(r#"class="robot""#));
-    let (code, _, err) = lab(&[
+    let (code, _, err) = run(&[
         "export",
         "boards/small-6x6.ron",
         png_path,
@@ -186,15 +173,15 @@ fn export_writes_a_print_svg_and_png_and_refuses_what_it_cannot_draw() {
     let decoded = image::open(&png).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (100, 100));
     // An existing file is kept without --force; unknown formats and sizes are refused by name.
-    let (code, _, err) = lab(&["export", "boards/small-6x6.ron", png_path]);
+    let (code, _, err) = run(&["export", "boards/small-6x6.ron", png_path]);
     assert_eq!(code, 1);
     assert!(err.contains("--force"), "{err}");
     let jpg = dir.path().join("board.jpg");
-    let (code, _, err) = lab(&["export", "boards/small-6x6.ron", jpg.to_str().unwrap()]);
+    let (code, _, err) = run(&["export", "boards/small-6x6.ron", jpg.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains(".svg or .png"), "{err}");
     assert!(!jpg.exists());
-    let (code, _, err) = lab(&[
+    let (code, _, err) = run(&[
         "export",
         "boards/small-6x6.ron",
         svg_path,
@@ -208,7 +195,7 @@ fn export_writes_a_print_svg_and_png_and_refuses_what_it_cannot_draw() {
 
 #[test]
 fn generate_prints_positions_of_the_asked_length_that_solve_to_it() {
-    let (code, out, err) = lab(&[
+    let (code, out, err) = run(&[
         "generate",
         "7650+42+E2302B12+C9",
         "--moves",
@@ -226,13 +213,13 @@ fn generate_prints_positions_of_the_asked_length_that_solve_to_it() {
     for position in positions {
         assert_eq!(position["moves"], 8);
         let id = position["puzzle"].as_str().unwrap();
-        let (code, out, err) = lab(&["solve", id, "--solver", "iddfs", "--json"]);
+        let (code, out, err) = run(&["solve", id, "--solver", "iddfs", "--json"]);
         assert_eq!(code, 0, "{err}");
         let solved: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(solved["moves"], 8, "{id}");
     }
     // The same seed gives the same positions.
-    let (_, again, _) = lab(&[
+    let (_, again, _) = run(&[
         "generate",
         "7650+42+E2302B12+C9",
         "--moves",
@@ -249,11 +236,11 @@ fn generate_prints_positions_of_the_asked_length_that_solve_to_it() {
 
 #[test]
 fn generate_on_a_board_without_game_ids_needs_a_folder_and_writes_ron_files() {
-    let (code, _, err) = lab(&["generate", "boards/small-6x6.ron", "--moves", "3"]);
+    let (code, _, err) = run(&["generate", "boards/small-6x6.ron", "--moves", "3"]);
     assert_eq!(code, 2);
     assert!(err.contains("--out-dir"), "{err}");
     let dir = tempfile::tempdir().unwrap();
-    let (code, out, err) = lab(&[
+    let (code, out, err) = run(&[
         "generate",
         "boards/small-6x6.ron",
         "--moves",
@@ -264,7 +251,7 @@ fn generate_on_a_board_without_game_ids_needs_a_folder_and_writes_ron_files() {
     assert_eq!(code, 0, "{err}");
     let file = out.split_whitespace().next().unwrap();
     assert!(file.ends_with(".ron"), "{out}");
-    let (code, out, err) = lab(&["solve", file, "--solver", "bfs", "--json"]);
+    let (code, out, err) = run(&["solve", file, "--solver", "bfs", "--json"]);
     assert_eq!(code, 0, "{err}");
     let solved: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(solved["moves"], 3);

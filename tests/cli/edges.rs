@@ -2,7 +2,8 @@
 //! cleanly, files that are not overwritten unasked, inputs that are not files, and errors that
 //! say where.
 
-use std::process::{Command, Output, Stdio};
+use crate::common::{lab, run, text};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 // Signals, file-size limits, /dev/full and the memory a child holds are reached through
@@ -11,25 +12,6 @@ use std::time::{Duration, Instant};
 mod failed_writes;
 #[cfg(target_os = "linux")]
 mod signals;
-
-fn lab() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = lab().args(args).output().unwrap();
-    text(out)
-}
-
-fn text(out: Output) -> (i32, String, String) {
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Runs a command that must end by itself within `seconds`, killing it otherwise.
 fn run_within(args: &[&str], seconds: u64) -> (i32, String, String) {

@@ -1,14 +1,11 @@
 //! Experiments beyond one machine: four shards merged read like one run.
 
+use crate::common::lab;
 use std::path::Path;
-use std::process::Command;
 
-fn lab(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+/// Runs the program with `args` from `dir`, which must succeed; returns its standard output.
+fn succeeded(dir: &Path, args: &[&str]) -> String {
+    let out = lab().args(args).current_dir(dir).output().unwrap();
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -64,7 +61,7 @@ fn four_merged_shards_give_the_tables_of_one_run() {
     let run = |extra: &[&str]| {
         let args = with(extra);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        lab(dir.path(), &args)
+        succeeded(dir.path(), &args)
     };
     let single = run(&["--out", "single.csv"]);
     for i in 1..=4 {
@@ -76,7 +73,7 @@ fn four_merged_shards_give_the_tables_of_one_run() {
         ]);
     }
     // Out of order on purpose: the merge sorts.
-    let merged = lab(
+    let merged = succeeded(
         dir.path(),
         &[
             "experiment",
@@ -89,7 +86,7 @@ fn four_merged_shards_give_the_tables_of_one_run() {
         ],
     );
     assert_eq!(counted_tables(&merged), counted_tables(&single));
-    let report = lab(dir.path(), &["experiment", "--report", "merged.csv"]);
+    let report = succeeded(dir.path(), &["experiment", "--report", "merged.csv"]);
     assert_eq!(report, merged);
     // Every row but its time is the single run's, in the same order.
     let single_rows = rows_without_times(&dir.path().join("single.csv"));
@@ -127,8 +124,8 @@ fn overlapping_shards_are_refused() {
         "--out",
         "a.csv",
     ];
-    lab(dir.path(), &args);
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    succeeded(dir.path(), &args);
+    let out = lab()
         .args(["experiment", "--merge", "m.csv", "a.csv", "a.csv"])
         .current_dir(dir.path())
         .output()
@@ -145,7 +142,7 @@ fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
     use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        lab()
             .args(args)
             .current_dir(dir.path())
             .stdout(Stdio::piped())
@@ -191,7 +188,7 @@ fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
     let first = first.wait_with_output().unwrap();
     assert_eq!(first.status.code(), Some(3));
     // Every row is whole: the report reads the file.
-    lab(dir.path(), &["experiment", "--report", "x.csv"]);
+    succeeded(dir.path(), &["experiment", "--report", "x.csv"]);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(
         text.lines()
@@ -205,7 +202,7 @@ fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
 fn a_merge_refuses_repeated_rows_and_rows_no_run_writes() {
     let dir = tempfile::tempdir().unwrap();
     let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/small-6x6.ron");
-    lab(
+    succeeded(
         dir.path(),
         &[
             "experiment",
@@ -258,7 +255,7 @@ fn a_merge_refuses_repeated_rows_and_rows_no_run_writes() {
     for (name, body, expected) in cases.drain(..) {
         let input = dir.path().join(format!("{name}.csv"));
         std::fs::write(&input, body).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+        let out = lab()
             .args(["experiment", "--merge", "merged.csv"])
             .arg(&input)
             .current_dir(dir.path())
@@ -281,12 +278,12 @@ fn small_study(dir: &Path, extra: &[&str]) {
         }
     }
     args.extend_from_slice(extra);
-    lab(dir, &args);
+    succeeded(dir, &args);
 }
 
 /// Merges `inputs` into `merged.csv` in `dir`, which must fail; returns its message.
 fn refused_merge(dir: &Path, inputs: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let out = lab()
         .args(["experiment", "--merge", "merged.csv"])
         .args(inputs)
         .current_dir(dir)
@@ -369,7 +366,7 @@ fn a_merge_takes_every_shard_of_one_study_and_nothing_else() {
         error.contains("bare.csv has no study description"),
         "{error}"
     );
-    lab(
+    succeeded(
         dir,
         &[
             "experiment",
@@ -381,7 +378,7 @@ fn a_merge_takes_every_shard_of_one_study_and_nothing_else() {
         ],
     );
     // Resuming with other options is refused by name too.
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let out = lab()
         .args([
             "experiment",
             "--configs",

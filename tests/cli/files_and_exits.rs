@@ -3,37 +3,16 @@
 //! of outputs checked before the work, rules a game id cannot hold, bounded bench repeats,
 //! opening a puzzle and installing the desktop entry.
 
+use crate::common::{lab, run, run_in, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 // Only the Linux tests (signals, file-size limits, full devices) pipe and time a child.
 #[cfg(target_os = "linux")]
 use std::process::Stdio;
 #[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
-fn lab() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn text(out: Output) -> (i32, String, String) {
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    text(lab().args(args).output().unwrap())
-}
-
 #[cfg(target_os = "linux")]
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    text(lab().current_dir(dir).args(args).output().unwrap())
-}
-
 fn board(name: &str) -> String {
     format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
 }

@@ -3,7 +3,8 @@
 //! error and exits 3, with nothing on standard output; a signal that comes only once the hint
 //! is printed leaves the whole, right hint. Never a part of a hint, never a wrong one.
 
-use std::process::{Command, Stdio};
+use crate::common::lab;
+use std::process::Stdio;
 use std::time::Duration;
 
 /// The whole level-4 hint of the deck puzzle, the first of its optimal solutions in the
@@ -16,7 +17,7 @@ const DECK_HINT: &str = "Moves: 21\nRobots: red, blue, yellow\nFirst move: RE\nS
 /// code, output and errors.
 #[cfg(target_os = "linux")]
 fn hint_interrupted_after(delay: Duration) -> (i32, String, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let child = lab()
         .args(["hint", "boards/real-21.ron", "--level", "4"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
@@ -59,7 +60,7 @@ fn ctrl_c_at_any_moment_of_a_hint_says_cancelled_and_prints_no_hint() {
 
 #[test]
 fn the_deck_puzzles_hint_is_the_first_of_its_solutions() {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let out = lab()
         .args(["hint", "boards/real-21.ron", "--level", "4"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()

@@ -1,21 +1,8 @@
 //! What the commands write and read loses nothing without a word: rules are kept or refused,
 //! `--force` replaces an earlier run whole, and dead saves' temporary files are cleared.
 
+use crate::common::{lab, run};
 use std::path::Path;
-use std::process::Command;
-
-fn lab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -54,7 +41,7 @@ fn generate_with_force_replaces_an_earlier_run_whole() {
         if force {
             args.push("--force");
         }
-        let (code, _, err) = lab(&args);
+        let (code, _, err) = run(&args);
         assert_eq!(code, 0, "{err}");
     };
     generate("3", false);
@@ -77,7 +64,7 @@ fn converting_a_puzzle_with_rules_to_cox_text_is_refused() {
     let ruled = dir.path().join("nrb.ron");
     std::fs::write(&ruled, small_with("no_rebound: false", "no_rebound: true")).unwrap();
     let txt = dir.path().join("x.txt");
-    let (code, _, err) = lab(&["convert", ruled.to_str().unwrap(), txt.to_str().unwrap()]);
+    let (code, _, err) = run(&["convert", ruled.to_str().unwrap(), txt.to_str().unwrap()]);
     assert_ne!(code, 0);
     assert!(err.contains("cannot hold the no-rebound rule"), "{err}");
     assert!(!txt.exists());
@@ -89,7 +76,7 @@ fn a_misspelt_field_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("typo.ron");
     std::fs::write(&file, small_with("no_rebound: false", "no_rebond: true")).unwrap();
-    let (code, _, err) = lab(&["show", file.to_str().unwrap()]);
+    let (code, _, err) = run(&["show", file.to_str().unwrap()]);
     assert_ne!(code, 0);
     assert!(err.contains("`no_rebond`"), "{err}");
     assert!(err.contains("did you mean `no_rebound`?"), "{err}");
@@ -98,10 +85,10 @@ fn a_misspelt_field_is_an_error_naming_it() {
 // `hint --memory-limit` was refused as an unknown argument, and a hint had no bound at all.
 #[test]
 fn hint_takes_a_memory_limit_as_solve_does() {
-    let (code, out, err) = lab(&["hint", "boards/small-6x6.ron", "--memory-limit", "512"]);
+    let (code, out, err) = run(&["hint", "boards/small-6x6.ron", "--memory-limit", "512"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("Moves: "), "{out}");
-    let (code, _, err) = lab(&["hint", "boards/small-6x6.ron", "--memory-limit", "1"]);
+    let (code, _, err) = run(&["hint", "boards/small-6x6.ron", "--memory-limit", "1"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--memory-limit 1 MiB"), "{err}");
 }
@@ -116,7 +103,7 @@ fn a_save_clears_the_stale_temporary_files_of_its_file() {
     file.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(300))
         .unwrap();
     let out = dir.path().join("out.ron");
-    let (code, _, err) = lab(&["convert", "boards/small-6x6.ron", out.to_str().unwrap()]);
+    let (code, _, err) = run(&["convert", "boards/small-6x6.ron", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(names(dir.path()), ["out.ron"]);
 }
@@ -124,13 +111,13 @@ fn a_save_clears_the_stale_temporary_files_of_its_file() {
 // `--time-limit -1` and `--repeat -1` read as unknown flags, and counts of 0 were accepted.
 #[test]
 fn negative_and_zero_counts_are_refused_with_the_range() {
-    let (code, _, err) = lab(&["solve", "boards/small-6x6.ron", "--time-limit", "-1"]);
+    let (code, _, err) = run(&["solve", "boards/small-6x6.ron", "--time-limit", "-1"]);
     assert_eq!(code, 2);
     assert!(
         err.contains("-1 is not a positive number of seconds"),
         "{err}"
     );
-    let (code, _, err) = lab(&["bench", "--repeat", "-1"]);
+    let (code, _, err) = run(&["bench", "--repeat", "-1"]);
     assert_eq!(code, 2);
     assert!(!err.contains("unexpected argument"), "{err}");
     for args in [
@@ -144,7 +131,7 @@ fn negative_and_zero_counts_are_refused_with_the_range() {
             "0",
         ],
     ] {
-        let (code, _, err) = lab(args);
+        let (code, _, err) = run(args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains("1.."), "{args:?}: {err}");
     }
@@ -156,7 +143,7 @@ fn negative_and_zero_counts_are_refused_with_the_range() {
 fn uninstalling_the_desktop_files_leaves_no_empty_folder_nor_stale_cache() {
     let data = tempfile::tempdir().unwrap();
     let install = |uninstall: bool| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"));
+        let mut command = lab();
         command
             .env("XDG_DATA_HOME", data.path())
             .arg("install-desktop");

@@ -2,26 +2,8 @@
 //! stepping through events and the tree, comparing two (exit 0 same, 1 different, 2 not
 //! comparable), and what Ctrl-C or a file-size limit during a recording leaves behind.
 
+use crate::common::{lab, run, text};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn lab() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn text(out: Output) -> (i32, String, String) {
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    text(lab().args(args).output().unwrap())
-}
 
 fn shown(path: &Path) -> String {
     path.display().to_string()

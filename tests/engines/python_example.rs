@@ -2,6 +2,7 @@
 //! equal `fast`'s on the reference puzzles it can reach, its rows reach `solve --json`,
 //! `engine check` passes for it, and its recorded trace replays to the events of a live run.
 
+use crate::common::LAB;
 use ricochet_lab::model::formats::load_source;
 use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::trace::TraceReader;
@@ -66,7 +67,7 @@ fn the_python_example_answers_as_fast_on_the_reference_puzzles_it_reaches() {
 
 #[test]
 fn engine_check_passes_for_the_python_example() {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let out = Command::new(LAB)
         .args(["engine", "check", "--engine"])
         .arg(format!("python3 {}", example().display()))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -82,7 +83,7 @@ fn engine_check_passes_for_the_python_example() {
 
 #[test]
 fn solve_json_shows_the_python_examples_rows() {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let out = Command::new(LAB)
         .args(["solve", "boards/small-6x6.ron", "--json", "--engine"])
         .arg(format!("python3 {}", example().display()))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -106,7 +107,7 @@ fn solve_json_shows_the_python_examples_rows() {
 fn the_python_examples_trace_replays_to_the_events_of_a_live_run() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("python.trace");
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let out = Command::new(LAB)
         .args(["trace", "record", "boards/small-6x6.ron", "-o"])
         .arg(&path)
         .arg("--engine")
@@ -175,7 +176,7 @@ fn check_example(file: &str) -> (bool, String) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("examples/engines")
         .join(file);
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
+    let out = Command::new(LAB)
         .args(["engine", "check", "--engine"])
         .arg(format!("python3 {}", script.display()))
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -349,8 +349,8 @@ fn every_solver_honours_the_rule_options() {
     assert_eq!(tally.skipped, 0, "{tally:?}");
 }
 
-/// The survey behind the solvers' table in the README: 1,000 random standard games with four
-/// robots, the optimum from `iddfs` (10 s each; games it does not finish are counted apart),
+/// The survey behind the second table of docs/solvers.md: 1,000 random standard games with
+/// four robots, the optimum from `iddfs` (10 s each; games it does not finish are counted apart),
 /// then every other solver with 1 s each. Prints, by optimal move count, each solver's share
 /// of optimal answers and its median time (a run stopped by the time limit counts as not
 /// optimal and with the time it ran). It checks what the fast tests check: no invalid answer,

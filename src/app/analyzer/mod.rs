@@ -107,7 +107,7 @@ impl AnalyzerView {
                 true
             }
             AnalysisNews::Done(Err(error)) => {
-                self.error = Some(capital(&error));
+                self.error = Some(capital(&error.to_string()));
                 true
             }
         });

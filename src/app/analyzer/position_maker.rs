@@ -89,7 +89,7 @@ impl PositionMaker {
                 true
             }
             MakeNews::Done(Err(error)) => {
-                self.error = Some(capital(&error));
+                self.error = Some(capital(&error.to_string()));
                 true
             }
         });

@@ -228,7 +228,7 @@ pub(super) fn run_task(
     });
     let result = match write_error {
         Some(error) => Err(error),
-        None => result,
+        None => result.map_err(|error| error.to_string()),
     };
     link.send(RunMessage::Finished(result), Duration::ZERO);
 }

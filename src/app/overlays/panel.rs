@@ -88,11 +88,11 @@ pub(in crate::app) fn overlays_ui(
                 commands.push(Command::CheckGraph);
             }
             match &tracker.check {
-                Some(Ok(text)) => {
-                    ui.colored_label(palette.success, text);
+                Some(Ok(agree)) => {
+                    ui.colored_label(palette.success, agree.to_string());
                 }
-                Some(Err(text)) => {
-                    ui.colored_label(palette.error, text);
+                Some(Err(error)) => {
+                    ui.colored_label(palette.error, error.to_string());
                 }
                 None => {}
             }

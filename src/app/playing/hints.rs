@@ -179,7 +179,7 @@ impl HintState {
                         self.take_result(Ok(hint));
                     }
                 }
-                Err(error) => self.take_result(Err(error)),
+                Err(error) => self.take_result(Err(error.to_string())),
             }
         }
         match drained {

@@ -198,12 +198,12 @@ impl RicochetApp {
             }
             // The verdict speaks of the graph of the board as it is now: it goes with the next
             // edit.
-            Command::CheckGraph => match self.derived.graph_mut(self.doc.revision()).map_or_else(
-                || Err("there is no graph to check yet".to_string()),
+            Command::CheckGraph => match self.derived.graph_mut(self.doc.revision()).map_or(
+                Err(crate::solver::graph_tracker::GraphCheckError::NoGraph),
                 |g| g.run_check(),
             ) {
-                Ok(text) => self.note_on_board(text, false),
-                Err(text) => self.note_on_board(text, true),
+                Ok(agree) => self.note_on_board(agree.to_string(), false),
+                Err(error) => self.note_on_board(error.to_string(), true),
             },
             Command::ToggleExperiments => self.experiments.open = !self.experiments.open,
             Command::ToggleAnalyzer => self.analyzer.open = !self.analyzer.open,

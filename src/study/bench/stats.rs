@@ -2,6 +2,7 @@
 //! the puzzles compared.
 
 use super::*;
+use crate::study::statistics::{mean, nearest_rank};
 
 pub(super) fn finished(m: &Measurement) -> bool {
     matches!(m.outcome, "solved" | "unsolvable" | "none-within")
@@ -13,32 +14,17 @@ pub fn summarize(solver: &'static str, measurements: &[Measurement]) -> Summary 
     let done: Vec<&&Measurement> = mine.iter().filter(|m| finished(m)).collect();
     let mut times: Vec<f64> = done.iter().map(|m| m.time.as_secs_f64() * 1e3).collect();
     times.sort_by(f64::total_cmp);
-    let at = |q: f64| -> f64 {
-        if times.is_empty() {
-            return 0.0;
-        }
-        // Nearest rank: the smallest time with at least q of the runs at or below it.
-        let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
-        times[rank - 1]
-    };
     let moves: Vec<usize> = done.iter().filter_map(|m| m.moves).collect();
     Summary {
         solver,
         finished: done.len(),
         unfinished: mine.len() - done.len(),
-        mean_ms: if times.is_empty() {
-            0.0
-        } else {
-            times.iter().sum::<f64>() / times.len() as f64
-        },
-        median_ms: at(0.5),
-        p99_ms: at(0.99),
+        mean_ms: mean(times.iter().copied()).unwrap_or(0.0),
+        // Nearest ranks, so the median and the 99th percentile are runs that were measured.
+        median_ms: nearest_rank(&times, 0.5),
+        p99_ms: nearest_rank(&times, 0.99),
         max_ms: times.last().copied().unwrap_or(0.0),
-        mean_moves: if moves.is_empty() {
-            0.0
-        } else {
-            moves.iter().sum::<usize>() as f64 / moves.len() as f64
-        },
+        mean_moves: mean(moves.iter().map(|&m| m as f64)).unwrap_or(0.0),
         nodes: mine.iter().map(|m| m.nodes).sum(),
     }
 }

@@ -5,7 +5,7 @@
 //! are shards of one study, that every shard is there once, and that every row is one the
 //! described study deals and judges.
 
-use super::shard::Shard;
+use super::shard::{Shard, ShardError};
 use crate::model::Board;
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
@@ -83,6 +83,11 @@ impl Hasher for Fnv1a {
     }
 }
 
+/// A study description line whose JSON does not read: what the JSON reader said.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("its study description does not read: {0}")]
+pub struct DescriptionError(pub String);
+
 impl StudyDescription {
     /// The description line, with its newline.
     pub fn line(&self) -> String {
@@ -93,12 +98,9 @@ impl StudyDescription {
 
     /// Reads a description line (with or without its newline); `None` when the line is not
     /// one, an error naming the fault when it is one that does not read.
-    pub fn parse_line(line: &str) -> Option<Result<StudyDescription, String>> {
+    pub fn parse_line(line: &str) -> Option<Result<StudyDescription, DescriptionError>> {
         let json = line.trim_end().strip_prefix(LINE_PREFIX)?;
-        Some(
-            serde_json::from_str(json)
-                .map_err(|error| format!("its study description does not read: {error}")),
-        )
+        Some(serde_json::from_str(json).map_err(|error| DescriptionError(error.to_string())))
     }
 
     /// The solvers in run order (see [`run_order`]).
@@ -107,7 +109,7 @@ impl StudyDescription {
     }
 
     /// The shard this file holds; an unreadable one is named as such.
-    pub fn shard(&self) -> Result<Shard, String> {
+    pub fn shard(&self) -> Result<Shard, ShardError> {
         self.shard.parse()
     }
 

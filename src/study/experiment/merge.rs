@@ -134,9 +134,9 @@ pub fn merge(files: &[(String, Results)]) -> Result<(StudyDescription, Vec<Recor
             .description
             .as_ref()
             .ok_or_else(|| MergeError::NoDescription { file: name.clone() })?;
-        let shard = description.shard().map_err(|why| MergeError::BadShard {
+        let shard = description.shard().map_err(|error| MergeError::BadShard {
             file: name.clone(),
-            why,
+            why: error.to_string(),
         })?;
         let whole = description.with_shard(Shard::WHOLE);
         match &study {

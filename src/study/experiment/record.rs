@@ -162,7 +162,7 @@ pub fn read_results(path: &Path) -> Result<Results, ResultsError> {
         .and_then(StudyDescription::parse_line)
     {
         None => None,
-        Some(parsed) => Some(parsed.map_err(|message| row_error((0, message)))?),
+        Some(parsed) => Some(parsed.map_err(|error| row_error((0, error.to_string())))?),
     };
     let records = parse_records(complete).map_err(row_error)?;
     Ok(Results {

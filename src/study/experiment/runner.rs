@@ -226,8 +226,10 @@ pub fn run(
     done: &BTreeMap<(u64, String), Record>,
     cancel: &Arc<AtomicBool>,
     mut on_record: impl FnMut(Record),
-) -> Result<(), String> {
-    config.validate().map_err(|e| e.to_string())?;
+) -> Result<(), RunError> {
+    config
+        .validate()
+        .map_err(|error| RunError::Config(Box::new(error)))?;
     let order = config.run_choices();
     let pending: Vec<u64> = config
         .shard
@@ -241,10 +243,9 @@ pub fn run(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .thread_name(|i| format!("experiment-{i}"))
-        .build()
-        .map_err(|e| e.to_string())?;
+        .build()?;
     // Bounded: workers wait if the writer falls behind, which never takes long.
-    let (sender, receiver) = mpsc::sync_channel::<Result<Record, String>>(256);
+    let (sender, receiver) = mpsc::sync_channel::<Result<Record, RunError>>(256);
     std::thread::scope(|scope| {
         let order = &order;
         scope.spawn(move || {
@@ -282,10 +283,10 @@ fn run_config(
     done: &BTreeMap<(u64, String), Record>,
     index: u64,
     cancel: &Arc<AtomicBool>,
-) -> Vec<Result<Record, String>> {
+) -> Vec<Result<Record, RunError>> {
     let puzzle = match config_puzzle(config, index) {
         Ok(p) => p,
-        Err(e) => return vec![Err(format!("configuration {index}: {e}"))],
+        Err(error) => return vec![Err(RunError::Deal { index, error })],
     };
     let limits = Limits {
         time: Some(config.time_limit),
@@ -325,8 +326,8 @@ fn run_config(
         };
         let report = match solver::run(choice, &puzzle, run_options, &limits, &mut NoProbe) {
             Ok(report) => report,
-            Err(e) => {
-                results.push(Err(e.to_string()));
+            Err(error) => {
+                results.push(Err(RunError::Solve(error)));
                 break;
             }
         };
@@ -358,34 +359,86 @@ fn run_config(
 
 /// Checks that rows from an earlier run belong to this experiment (same seeds), so that a
 /// resumed run never mixes two experiments in one file.
-pub fn check_resume(config: &ExperimentConfig, records: &[Record]) -> Result<(), String> {
+pub fn check_resume(config: &ExperimentConfig, records: &[Record]) -> Result<(), ResumeError> {
     let known: BTreeSet<String> = config.run_order().into_iter().collect();
     for record in records {
         if !config.shard.contains(record.config) {
-            return Err(format!(
-                "the file has rows of configuration {}, which is not in shard {}: resume with \
-                 the same --shard",
-                record.config, config.shard
-            ));
+            return Err(ResumeError::OtherShard {
+                config: record.config,
+                shard: config.shard,
+            });
         }
-        if record.config_seed != config_seed(config.seed, record.config) {
-            return Err(format!(
-                "the file's configuration {} was dealt from seed {}, but this experiment deals it \
-                 from {}: was it made with another --seed?",
-                record.config,
-                record.config_seed,
-                config_seed(config.seed, record.config)
-            ));
+        let seed = config_seed(config.seed, record.config);
+        if record.config_seed != seed {
+            return Err(ResumeError::OtherSeed {
+                config: record.config,
+                found: record.config_seed,
+                expected: seed,
+            });
         }
         if !known.contains(&record.solver) {
-            return Err(format!(
-                "the file has rows of solver '{}', which this experiment does not run: \
-                 resume with the same --solvers",
-                record.solver
-            ));
+            return Err(ResumeError::OtherSolver(record.solver.clone()));
         }
     }
     Ok(())
+}
+
+/// Why an experiment's run stopped short of its end.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The experiment is not one that can run (boxed: the configuration's error is large,
+    /// and a run's error travels through a channel per record).
+    #[error(transparent)]
+    Config(Box<ConfigError>),
+    /// The pool of worker threads could not start.
+    #[error(transparent)]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    /// A configuration could not be dealt.
+    #[error("configuration {index}: {error}")]
+    Deal {
+        /// The configuration.
+        index: u64,
+        /// Why its deal failed.
+        error: ModelError,
+    },
+    /// A solver refused a configuration.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// Why the rows already in a results file cannot be resumed by this experiment.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResumeError {
+    /// A row's configuration is outside this run's shard.
+    #[error(
+        "the file has rows of configuration {config}, which is not in shard {shard}: resume \
+         with the same --shard"
+    )]
+    OtherShard {
+        /// The row's configuration.
+        config: u64,
+        /// This run's shard.
+        shard: Shard,
+    },
+    /// A row's configuration was dealt from another seed.
+    #[error(
+        "the file's configuration {config} was dealt from seed {found}, but this experiment \
+         deals it from {expected}: was it made with another --seed?"
+    )]
+    OtherSeed {
+        /// The row's configuration.
+        config: u64,
+        /// The seed in the row.
+        found: u64,
+        /// The seed this experiment deals it from.
+        expected: u64,
+    },
+    /// A row is of a solver this run does not run.
+    #[error(
+        "the file has rows of solver '{0}', which this experiment does not run: resume with \
+         the same --solvers"
+    )]
+    OtherSolver(String),
 }
 
 /// A results file opened for a run: locked for this run alone, with the rows already in it.
@@ -456,7 +509,7 @@ pub fn open_results(
             )));
         }
     }
-    check_resume(config, &results.records).map_err(other)?;
+    check_resume(config, &results.records).map_err(|error| other(error.to_string()))?;
     Ok(OpenedResults {
         writer,
         records: results.records,
@@ -581,7 +634,12 @@ mod tests {
         assert!(check_resume(&config(5), &kept).is_ok());
         let mut other = config(5);
         other.seed = 4;
-        assert!(check_resume(&other, &kept).unwrap_err().contains("--seed"));
+        assert!(
+            check_resume(&other, &kept)
+                .unwrap_err()
+                .to_string()
+                .contains("--seed")
+        );
     }
 
     #[test]

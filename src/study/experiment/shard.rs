@@ -50,11 +50,16 @@ impl fmt::Display for Shard {
     }
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// Text that is not a shard.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a shard I/N with 1 <= I <= N, such as 2/8")]
+pub struct ShardError(pub String);
 
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("'{text}' is not a shard I/N with 1 <= I <= N, such as 2/8");
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
         let (index, count) = text.split_once('/').ok_or_else(bad)?;
         let index = index.trim().parse().map_err(|_| bad())?;
         let count = count.trim().parse().map_err(|_| bad())?;

@@ -4,6 +4,7 @@
 
 use super::record::{Record, Status};
 use crate::study::format::format_ms;
+use crate::study::statistics::{mean, quantile};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Running times of one solver at one required move count.
@@ -113,8 +114,8 @@ pub fn summarize(records: &[Record]) -> Summary {
                 Bucket {
                     runs: all.len() as u64,
                     optimal: optimal.len() as u64,
-                    mean_all_ms: mean(&all).unwrap_or(0.0),
-                    mean_optimal_ms: mean(&optimal),
+                    mean_all_ms: mean(all.iter().copied()).unwrap_or(0.0),
+                    mean_optimal_ms: mean(optimal),
                     spread_ms: [
                         quantile(&all, 0.0),
                         quantile(&all, 0.25),
@@ -128,24 +129,6 @@ pub fn summarize(records: &[Record]) -> Summary {
         summary.solvers.push(s);
     }
     summary
-}
-
-fn mean(values: &[f64]) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
-}
-
-/// The `q` quantile of sorted values by linear interpolation; 0 for none.
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    match sorted.len() {
-        0 => 0.0,
-        1 => sorted[0],
-        n => {
-            let at = q.clamp(0.0, 1.0) * (n - 1) as f64;
-            let low = at.floor() as usize;
-            let high = at.ceil() as usize;
-            sorted[low] + (sorted[high] - sorted[low]) * (at - low as f64)
-        }
-    }
 }
 
 /// The thesis' tables as text: distribution, hit rates, Table 1 and Table 2.
@@ -287,13 +270,5 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("33.3%"), "{text}");
-    }
-
-    #[test]
-    fn quantiles_interpolate() {
-        assert_eq!(quantile(&[], 0.5), 0.0);
-        assert_eq!(quantile(&[4.0], 0.9), 4.0);
-        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
-        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 1.0), 4.0);
     }
 }

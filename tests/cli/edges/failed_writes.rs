@@ -2,7 +2,7 @@
 //! disk a message naming the file with nothing half written left behind, and a memory limit
 //! bounds what the process holds.
 
-use super::{lab, run, text};
+use crate::common::{lab, run, text};
 use std::process::Stdio;
 
 #[test]

@@ -1,7 +1,7 @@
 //! Signals at the command line's edge: Ctrl-C and SIGTERM cancel a solve and the long
 //! commands cleanly, with what finished.
 
-use super::{lab, text};
+use crate::common::{lab, text};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 

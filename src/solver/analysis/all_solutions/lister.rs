@@ -7,7 +7,7 @@ use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
 use crate::solver::Stop;
 use crate::solver::key::{KeyLayout, StateKey};
-use crate::solver::min_moves::{UNREACHABLE, min_moves};
+use crate::solver::min_moves::min_moves;
 use rustc_hash::FxHashMap;
 use std::sync::atomic::Ordering;
 
@@ -108,28 +108,15 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
         }
     }
 
-    /// The bound of robot `robot`: the rook moves it needs, or more than any depth when it
-    /// cannot take the goal. A robot outside the set never moves, so it takes the goal in no
-    /// moves when it stands there and never otherwise.
+    /// The bound of robot `robot` (see [`robot_bound`](crate::solver::analysis::robot_bound)).
     pub(super) fn robot_bound(&self, robot: usize) -> u32 {
-        match self.puzzle.active_robot() {
-            Some(active) if active != robot => u32::MAX,
-            _ if self.allowed & (1 << robot) == 0 => {
-                if self.cells[robot] == self.puzzle.goal_cell() {
-                    0
-                } else {
-                    u32::MAX
-                }
-            }
-            _ => {
-                let b = self.bound[usize::from(self.cells[robot])];
-                if b == UNREACHABLE {
-                    u32::MAX
-                } else {
-                    u32::from(b)
-                }
-            }
-        }
+        crate::solver::analysis::robot_bound(
+            self.puzzle,
+            self.allowed,
+            &self.cells,
+            &self.bound,
+            robot,
+        )
     }
 
     /// Offers the current path, which solves the puzzle, to the kept solutions when it moves
