@@ -159,7 +159,7 @@ fn target_shapes(
     for target in board.targets() {
         let active = goal.is_some_and(|g| g.pos == target.pos);
         let (center, radius) = if crowded(target.pos) {
-            small_symbol(geometry, target.pos)
+            geometry::small_symbol(geometry, target.pos)
         } else if active {
             (geometry.cell_center(target.pos), cell * 0.34)
         } else {
@@ -168,18 +168,6 @@ fn target_shapes(
         shapes.extend(symbol(center, radius, target.color, target.shape, palette));
     }
     shapes
-}
-
-/// The centre and radius of a target symbol in a cell that also holds overlay texts: smaller
-/// and in the cell's upper half, so that the texts (which keep out of its way, see
-/// `overlays::cell_texts`) never cover it.
-pub(in crate::app) fn small_symbol(geometry: &BoardGeometry, pos: Pos) -> (egui::Pos2, f32) {
-    let rect = geometry.cell_rect(pos);
-    let cell = geometry.cell_size();
-    (
-        egui::pos2(rect.center().x, rect.top() + cell * 0.27),
-        cell * 0.19,
-    )
 }
 
 /// One target symbol around a centre.

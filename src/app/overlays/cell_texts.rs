@@ -18,7 +18,7 @@
 
 use super::CellText;
 use crate::app::board_view::geometry::BoardGeometry;
-use crate::app::board_view::small_symbol;
+use crate::app::board_view::geometry::small_symbol;
 use crate::app::theme;
 use crate::model::{Board, Direction, Pos};
 use egui::epaint::text::FontsView;
