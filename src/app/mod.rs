@@ -77,7 +77,8 @@ use std::time::Duration;
 /// The window's title and the name eframe stores the app's state under.
 pub const APP_NAME: &str = "Ricochet Lab";
 
-/// The window size the app opens with (and screenshots are taken at).
+/// The window size the app opens with (screenshots are taken at the smallest it is laid out
+/// for, `shell::screenshot::SCREENSHOT_SIZE`).
 const WINDOW_SIZE: [f32; 2] = [1360.0, 900.0];
 
 /// How often at most the window is repainted for a run's counters, rows and clocks (a
@@ -197,6 +198,8 @@ pub struct RicochetApp {
     add_engine: run::engines::AddEngineWindow,
     /// Saves the settings to the app's settings file (`None`: nothing is saved).
     settings: Option<files::settings_store::SettingsSaver>,
+    /// Where the side panels were laid out in the last frame.
+    laid_out: shell::PanelRects,
     ctx: egui::Context,
 }
 
@@ -273,8 +276,10 @@ impl RicochetApp {
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),
             settings: None,
+            laid_out: shell::PanelRects::default(),
             ctx,
         };
+        app.windows.opened_folder = app.state.open_folder.clone();
         app.derived
             .on_revision_change(app.doc.revision(), "the app started");
         app.sync_board_fields();

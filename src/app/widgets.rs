@@ -17,11 +17,14 @@ pub(super) fn labeled_drag<N: Numeric>(
 }
 
 /// A small disc of colour before a choice, so colours read at a glance.
-pub(super) fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) {
+///
+/// It answers clicks, so that a dot beside a choice chooses it as its label does.
+pub(super) fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) -> egui::Response {
     let size = egui::Vec2::splat(ui.text_style_height(&egui::TextStyle::Body) * 0.8);
-    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
     ui.painter()
         .circle_filled(rect.center(), size.x * 0.5, color);
+    response
 }
 
 /// Shows `add_contents` in a strip of at least `height` points across the whole width, so
@@ -58,10 +61,20 @@ pub(super) fn window_position<'a>(
     ctx: &egui::Context,
 ) -> egui::Window<'a> {
     let area = ctx.content_rect();
+    // A window taller than the room under its top scrolls rather than running off the
+    // bottom of the app's window (Help at 1024x700 did).
     window
         .pivot(egui::Align2::CENTER_TOP)
-        .default_pos(egui::pos2(area.center().x, area.top() + 70.0))
+        .default_pos(egui::pos2(area.center().x, area.top() + WINDOW_TOP))
+        .vscroll(true)
+        .max_height((area.height() - WINDOW_TOP - WINDOW_FRAME).max(120.0))
 }
+
+/// Where a window's top starts below the app window's top.
+const WINDOW_TOP: f32 = 70.0;
+
+/// The room a window's title bar and frame take, and a margin under it.
+const WINDOW_FRAME: f32 = 60.0;
 
 /// The space between groups of three digits: a thin space, narrower than the gap between
 /// words or table columns, so that "21 135 552" reads as one number.

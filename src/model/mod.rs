@@ -90,7 +90,7 @@ pub enum ModelError {
     #[error("the board has no target for any of its robots")]
     NoTarget,
     /// The goal names a cell where no target is printed.
-    #[error("the goal at {0} has no target on the board: list a target on that cell")]
+    #[error("the goal at {0} has no target printed on its cell")]
     GoalWithoutTarget(Pos),
     /// The goal asks for another robot than the target printed on its cell.
     #[error("the goal at {pos} is for {goal}, but the target on that cell is {target}")]

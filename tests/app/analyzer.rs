@@ -71,6 +71,19 @@ fn the_window_analyses_the_board_and_opens_a_hardest_position() {
     harness.run();
     assert_eq!(harness.state().draft().to_puzzle().unwrap(), hardest.puzzle);
     assert!(harness.query_by_label_contains(note).is_none());
+
+    // The heat map goes with the window, in play mode too.
+    let with_window = harness.state_mut().shown_overlay().texts.len();
+    assert!(with_window > 0, "the heat map writes each target's mean");
+    harness.key_press(egui::Key::P);
+    harness.run_ok();
+    harness.key_press(egui::Key::Escape);
+    harness.run_ok();
+    assert!(!harness.state().analyzer().open);
+    assert!(
+        harness.state_mut().shown_overlay().texts.len() < with_window,
+        "no heat map once the window is closed"
+    );
 }
 
 #[test]

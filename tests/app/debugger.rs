@@ -535,3 +535,50 @@ fn opening_the_breakpoints_moves_nothing_and_they_stay_open_while_set() {
         "the button counts the breakpoints set"
     );
 }
+
+/// Problem: scrubbed back while the run went on to its end, the board stayed on the scrubbed
+/// search node while the solution's playback said the board showed its own position.
+#[test]
+fn a_run_that_ends_while_scrubbed_back_hands_the_board_to_its_playback() {
+    use ricochet_lab::app::debugger::DebugCommand;
+    use ricochet_lab::app::shell::commands::Command;
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    start_debugging(&mut harness, &game_id::write(&puzzle).unwrap());
+    let start = harness.state().shown_robots();
+    harness.key_press(egui::Key::F8);
+    step_until(&mut harness, Duration::from_secs(60), |app| {
+        app.debugger()
+            .is_some_and(|d| d.is_paused() && d.frame().view.solution.is_some())
+    });
+    // An event whose node is not the start.
+    let events = harness.state().debugger().unwrap().frame().view.events;
+    let away = (1..events)
+        .rev()
+        .find(|&index| {
+            harness
+                .state_mut()
+                .apply_command(Command::Debug(DebugCommand::Scrub(index)));
+            harness.run_steps(2);
+            harness.state().shown_robots() != start
+        })
+        .expect("a node away from the start");
+    // Let the run go on and scrub back in the same frame: the run ends scrubbed back.
+    harness
+        .state_mut()
+        .apply_command(Command::Debug(DebugCommand::Continue));
+    harness
+        .state_mut()
+        .apply_command(Command::Debug(DebugCommand::Scrub(away)));
+    step_until(&mut harness, Duration::from_secs(20), finished);
+    harness.run_steps(2);
+    assert!(
+        harness.state().playback().is_some(),
+        "the solution is played back"
+    );
+    assert_eq!(
+        harness.state().shown_robots(),
+        start,
+        "the board shows the playback's first position, not the scrubbed node"
+    );
+}

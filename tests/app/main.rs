@@ -12,6 +12,7 @@ mod frame_time;
 mod graph_layer;
 mod hints;
 mod layout;
+mod layout_tour;
 mod looks;
 mod new_user;
 mod opening;

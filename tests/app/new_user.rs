@@ -32,6 +32,29 @@ fn clearing_the_targets_leaves_no_target_drawn_or_named() {
     );
 }
 
+/// The goal follows the targets: once its target is cleared, nothing is solved, and the panel
+/// says why in the editor's words.
+#[test]
+fn a_cleared_target_is_not_solved_as_the_goal() {
+    let mut harness = app_harness();
+    harness.get_by_label("Clear targets").click();
+    harness.run_ok();
+    harness.get_by_label("Solve").click();
+    harness.run_ok();
+    assert!(
+        harness.state().run_summary().is_none(),
+        "a board whose goal has no target is not solved"
+    );
+    assert!(harness.state().draft().to_puzzle().is_err());
+    assert!(
+        harness
+            .query_all_by_label_contains("No active target")
+            .next()
+            .is_some(),
+        "the panel says there is no active target"
+    );
+}
+
 #[test]
 fn a_cox_import_says_imported_once() {
     let mut harness = app_harness();
@@ -98,6 +121,7 @@ fn escape_closes_every_window() {
         ("Help", "Keys and help", "Help"),
         ("View", "Experiments...", "Experiments"),
         ("View", "Analyse board...", "Analyse board"),
+        ("View", "Add engine...", "Add engine"),
     ] {
         click_menu_item(&mut harness, menu, item);
         harness.run_ok();
@@ -431,4 +455,39 @@ fn a_wall_stroke_on_a_64x64_board_adds_no_stray_stubs() {
         .collect();
     assert!(stray.is_empty(), "stray walls {stray:?}");
     assert!(walls.len() >= 9, "the stroke drew its line: {walls:?}");
+}
+
+/// Tab goes through the controls in reading order: the tools on the left come before the
+/// dock on the right (the panels were made dock first, so Tab went there first).
+#[test]
+fn tab_visits_the_left_panel_before_the_dock() {
+    let size = [1024.0, 700.0];
+    let mut harness = harness_on(&samples::fogleman_22(), size, |_| {});
+    let mut centres = Vec::new();
+    for _ in 0..40 {
+        harness.key_press(egui::Key::Tab);
+        harness.run_ok();
+        let focused = harness.ctx.memory(|memory| memory.focused());
+        if let Some(rect) = focused
+            .and_then(|id| harness.ctx.read_response(id))
+            .map(|response| response.rect)
+        {
+            centres.push(rect.center());
+        }
+    }
+    // Below the menu bar: the left panel ends a quarter of the way across, the dock starts
+    // two thirds of the way.
+    let below_menu = |p: &&egui::Pos2| p.y > 40.0;
+    let first_left = centres
+        .iter()
+        .filter(below_menu)
+        .position(|p| p.x < size[0] * 0.25);
+    let first_dock = centres
+        .iter()
+        .filter(below_menu)
+        .position(|p| p.x > size[0] * 0.6);
+    assert!(
+        first_left.is_some() && first_left < first_dock.or(Some(usize::MAX)),
+        "Tab order: {centres:?}"
+    );
 }

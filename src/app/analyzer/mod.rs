@@ -129,10 +129,11 @@ impl AnalyzerView {
 
     /// The difficulty heat map for `board`: each analysed target's cell tinted by its mean
     /// optimal length (hot = hard) and labelled with it; empty unless the analysis is of this
-    /// board's walls and targets and the heat map is on.
+    /// board's walls and targets, the heat map is on and the window shows (its switch is
+    /// there: closed, nothing would say what the colours are or turn them off).
     pub(super) fn heat_layer(&self, board: &Board) -> OverlayDrawing {
         match (&self.analysis, &self.board) {
-            (Some(analysis), Some(analysed)) if self.heat_map && analysed == board => {
+            (Some(analysis), Some(analysed)) if self.heat_map && self.open && analysed == board => {
                 difficulty_layer(analysis)
             }
             _ => OverlayDrawing::default(),

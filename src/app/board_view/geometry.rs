@@ -147,3 +147,18 @@ pub fn hit_test(point: Pos2, width: u16, height: u16, tolerance: f32) -> Option<
         Some(Hit::Cell(pos))
     }
 }
+
+/// The centre and radius of a target symbol in a cell that also holds overlay texts: smaller
+/// and in the cell's upper half, so that the texts (which keep out of its way, see
+/// `overlays::cell_texts`) never cover it.
+pub(in crate::app) fn small_symbol(
+    geometry: &BoardGeometry,
+    pos: crate::model::Pos,
+) -> (egui::Pos2, f32) {
+    let rect = geometry.cell_rect(pos);
+    let cell = geometry.cell_size();
+    (
+        egui::pos2(rect.center().x, rect.top() + cell * 0.27),
+        cell * 0.19,
+    )
+}

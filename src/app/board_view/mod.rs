@@ -132,6 +132,7 @@ fn target_shapes(
     geometry: &BoardGeometry,
     board: &Board,
     goal: Option<Goal>,
+    crowded: &dyn Fn(Pos) -> bool,
     palette: &Palette,
 ) -> Vec<Shape> {
     let mut shapes = Vec::new();
@@ -159,14 +160,14 @@ fn target_shapes(
     }
     for target in board.targets() {
         let active = goal.is_some_and(|g| g.pos == target.pos);
-        let radius = if active { cell * 0.34 } else { cell * 0.26 };
-        shapes.extend(symbol(
-            geometry.cell_center(target.pos),
-            radius,
-            target.color,
-            target.shape,
-            palette,
-        ));
+        let (center, radius) = if crowded(target.pos) {
+            geometry::small_symbol(geometry, target.pos)
+        } else if active {
+            (geometry.cell_center(target.pos), cell * 0.34)
+        } else {
+            (geometry.cell_center(target.pos), cell * 0.26)
+        };
+        shapes.extend(symbol(center, radius, target.color, target.shape, palette));
     }
     shapes
 }
@@ -343,7 +344,11 @@ fn scene_shapes(
         &scene.overlay,
         palette,
     ));
-    shapes.extend(target_shapes(geometry, board, scene.goal, palette));
+    // A symbol in a cell with overlay texts makes room for them.
+    let crowded = |pos: Pos| scene.overlay.texts.iter().any(|text| text.pos == pos);
+    shapes.extend(target_shapes(
+        geometry, board, scene.goal, &crowded, palette,
+    ));
     shapes.extend(wall_shapes(geometry, board, palette));
     // Texts go over the symbols and walls, each in a part of its cell that no wall covers.
     shapes.extend(crate::app::overlays::overlay_text_shapes(

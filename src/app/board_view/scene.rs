@@ -101,7 +101,7 @@ impl RicochetApp {
                 .collect();
             // A design shows its active target only where a target is printed: after the
             // targets are cleared there is none, and nothing is drawn in its place.
-            scene.goal = Some(draft.goal).filter(|goal| draft.board.target_at(goal.pos).is_some());
+            scene.goal = draft.active_goal();
             if let Err(error) = self.doc.validity() {
                 scene.invalid = true;
                 scene.problems = problem_cells(error);
@@ -198,24 +198,28 @@ impl RicochetApp {
         let focus = hit.map(|h| board.cell(h.cell()));
         self.overlay_scene(&mut scene, focus);
         let (response, geometry) = board_ui(ui, &board, &scene);
-        // The stateless layer's details of the hovered cell, every robot's states in full.
-        let response = match (self.state.overlays.stateless, focus) {
-            (true, Some(cell)) => {
-                let details = self
-                    .stateless_stores()
-                    .and_then(|stores| stateless_details(&board, stores, cell));
-                match details {
-                    Some(text) => response.on_hover_text_at_pointer(text),
-                    None => response,
-                }
+        // Every layer's numbers of the hovered cell, in full (on small cells the board leaves
+        // out those that do not fit), and the stateless layer's states in words. Those come
+        // from the stateless run's stores only while its numbers on the board do: during a
+        // debugged stateless run the board, and so the list, shows the run's live states.
+        let debugged_stateless = self
+            .derived
+            .debugger_for_overlays(self.doc.revision())
+            .is_some_and(debugger::Debugger::is_stateless_run);
+        let details = focus.and_then(|cell| {
+            let stored = self
+                .stateless_stores()
+                .filter(|_| self.state.overlays.stateless && !debugged_stateless)
+                .and_then(|stores| stateless_details(&board, stores, cell));
+            let numbers = cell_texts(&board, &scene, cell, stored.is_some());
+            match (numbers, stored) {
+                (Some(numbers), Some(stored)) => Some(format!("{numbers}\n{stored}")),
+                (numbers, stored) => numbers.or(stored),
             }
-            // Any other layer's numbers of the hovered cell, in full: on small cells the
-            // board leaves out those that do not fit.
-            (false, Some(cell)) => match cell_texts(&board, &scene, cell) {
-                Some(text) => response.on_hover_text_at_pointer(text),
-                None => response,
-            },
-            _ => response,
+        });
+        let response = match details {
+            Some(text) => response.on_hover_text_at_pointer(text),
+            None => response,
         };
         match self.state.mode {
             Mode::Edit => {
@@ -246,14 +250,21 @@ impl RicochetApp {
 }
 
 /// The overlay texts of one cell, one line each, for the hovered cell's tooltip; `None` when
-/// the cell has none.
-fn cell_texts(board: &crate::model::Board, scene: &BoardScene, cell: Cell) -> Option<String> {
+/// the cell has none. The stateless layer's own are left out when its states are listed in
+/// words beside them (`stateless_in_words`).
+fn cell_texts(
+    board: &crate::model::Board,
+    scene: &BoardScene,
+    cell: Cell,
+    stateless_in_words: bool,
+) -> Option<String> {
     let pos = board.pos(cell);
     let lines: Vec<String> = scene
         .overlay
         .texts
         .iter()
         .filter(|t| t.pos == pos)
+        .filter(|t| !(stateless_in_words && crate::app::overlays::is_stateless_text(t)))
         .map(|t| match t.color {
             Some(color) => format!("{} ({}): {}", t.what, color.name(), t.text),
             None => format!("{}: {}", t.what, t.text),

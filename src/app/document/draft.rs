@@ -65,13 +65,25 @@ impl Draft {
     }
 
     /// Checks the draft and builds the puzzle, or says what is wrong and where.
+    ///
+    /// The checks are those of every file format as well as [`Puzzle::new`]'s, so the goal is
+    /// solved, played and saved only while a target that counts for it is printed on its cell:
+    /// a goal whose target was removed or cleared is no goal at all.
     pub fn to_puzzle(&self) -> Result<Puzzle, ModelError> {
-        Puzzle::new(
+        let puzzle = Puzzle::new(
             self.board.clone(),
             self.robots.clone(),
             self.goal,
             self.rules,
-        )
+        )?;
+        puzzle.check_targets()?;
+        Ok(puzzle)
+    }
+
+    /// The goal, while a target that counts for it is printed on its cell.
+    pub fn active_goal(&self) -> Option<Goal> {
+        let target = self.board.target_at(self.goal.pos)?;
+        (target.color == self.goal.color || target.color == TargetColor::Any).then_some(self.goal)
     }
 
     /// The robot standing on a cell.
@@ -91,7 +103,9 @@ pub(in crate::app) fn problem_cells(error: &ModelError) -> Vec<Pos> {
         ModelError::OffBoard { pos, .. }
         | ModelError::OnClosedCell { pos, .. }
         | ModelError::Overlap { pos, .. }
-        | ModelError::BorderWall { pos, .. } => vec![*pos],
+        | ModelError::BorderWall { pos, .. }
+        | ModelError::GoalWithoutTarget(pos)
+        | ModelError::GoalColor { pos, .. } => vec![*pos],
         _ => Vec::new(),
     }
 }
@@ -212,7 +226,13 @@ pub(in crate::app) fn apply(draft: &mut Draft, edit: &Edit) -> Result<bool, Edit
             draft.robots.sort_by_key(|r| r.color);
         }
         Edit::RemoveRobot(color) => draft.robots.retain(|r| r.color != *color),
-        Edit::SetTarget(target) => draft.board.set_target(*target)?,
+        Edit::SetTarget(target) => {
+            draft.board.set_target(*target)?;
+            // A target printed over the goal's in another colour is the goal's new target.
+            if target.pos == draft.goal.pos && target.color != TargetColor::Any {
+                draft.goal.color = target.color;
+            }
+        }
         Edit::MoveTarget { from, to } => {
             let Some(target) = draft.board.target_at(*from).copied() else {
                 return Ok(false);
@@ -494,6 +514,44 @@ mod tests {
         assert_eq!(draft.goal.pos, to);
         assert!(draft.board.target_at(to).is_some());
         assert!(draft.board.target_at(from).is_none());
+        assert!(draft.to_puzzle().is_ok());
+    }
+
+    /// Every edit that takes targets away leaves no goal behind: the draft is no puzzle until
+    /// another target is made the active one.
+    #[test]
+    fn a_goal_whose_target_is_gone_is_not_solved() {
+        let start = Draft::from_puzzle(&samples::fogleman_22());
+        let goal = start.goal.pos;
+        let small = Edit::Resize {
+            width: goal.x,
+            height: start.board.height(),
+        };
+        for edit in [Edit::ClearTargets, Edit::RemoveTarget(goal), small] {
+            let mut draft = start.clone();
+            assert!(
+                apply(&mut draft, &edit).unwrap(),
+                "{edit:?} changes the board"
+            );
+            assert_eq!(draft.active_goal(), None, "after {edit:?}");
+            let error = draft.to_puzzle().unwrap_err();
+            assert!(
+                matches!(
+                    error,
+                    ModelError::GoalWithoutTarget(_) | ModelError::OffBoard { .. }
+                ),
+                "after {edit:?}: {error}"
+            );
+        }
+        // A target of another colour printed on the goal's cell takes the goal with it.
+        let mut draft = start.clone();
+        let green = Target {
+            pos: goal,
+            color: TargetColor::Green,
+            shape: TargetShape::Circle,
+        };
+        apply(&mut draft, &Edit::SetTarget(green)).unwrap();
+        assert_eq!(draft.goal.color, TargetColor::Green);
         assert!(draft.to_puzzle().is_ok());
     }
 

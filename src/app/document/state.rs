@@ -44,6 +44,8 @@ pub struct AppState {
     pub debug: crate::app::debugger::DebugSettings,
     /// Which overlay layers are on.
     pub overlays: crate::app::overlays::OverlaySettings,
+    /// The folder of the last puzzle opened, where Open starts (the shipped boards before any).
+    pub open_folder: Option<PathBuf>,
 }
 
 impl Default for AppState {
@@ -61,6 +63,7 @@ impl Default for AppState {
             experiments: ExperimentSettings::default(),
             debug: Default::default(),
             overlays: Default::default(),
+            open_folder: None,
         }
     }
 }

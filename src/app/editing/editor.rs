@@ -417,7 +417,9 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
                 .show(ui, |ui| {
                     for (index, color) in RobotColor::ALL.into_iter().enumerate() {
                         ui.horizontal(|ui| {
-                            color_swatch(ui, theme::robot(color));
+                            if color_swatch(ui, theme::robot(color)).clicked() {
+                                settings.robot_color = color;
+                            }
                             ui.selectable_value(
                                 &mut settings.robot_color,
                                 color,
@@ -436,7 +438,9 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
                 .show(ui, |ui| {
                     for (index, color) in TargetColor::ALL.into_iter().enumerate() {
                         ui.horizontal(|ui| {
-                            color_swatch(ui, theme::target(color));
+                            if color_swatch(ui, theme::target(color)).clicked() {
+                                settings.target_color = color;
+                            }
                             let name = match color {
                                 TargetColor::Any => "Vortex".to_string(),
                                 c => capitalised(&c.to_string()),
@@ -470,13 +474,15 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
 }
 
 fn goal_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
-    let current = draft
-        .board
-        .target_at(draft.goal.pos)
-        .map(describe_target)
-        // The goal lies where no target is printed (the targets were cleared): there is no
-        // active target until one is printed and chosen.
-        .unwrap_or_else(|| "None: print a target".to_string());
+    // Once the goal's target is removed there is no active target until another is chosen.
+    let current = match draft.active_goal() {
+        Some(goal) => draft
+            .board
+            .target_at(goal.pos)
+            .map_or_else(String::new, describe_target),
+        None if draft.board.targets().is_empty() => "None: add a target first".to_string(),
+        None => "None: choose one".to_string(),
+    };
     egui::ComboBox::from_label("Active target")
         .selected_text(current)
         .show_ui(ui, |ui| {

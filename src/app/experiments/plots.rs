@@ -398,6 +398,17 @@ pub(super) fn total_hit_plot(
         .fold(60.0_f32, f32::max);
     let body_size = egui::TextStyle::Body.resolve(ui.style()).size;
     let text_color = ui.visuals().text_color();
+    // Room right of a full bar for its "100.0%", whatever the plot's width: the label takes
+    // a fixed width in points, so the narrower the plot, the more of the axis it needs (at a
+    // fixed 125% a narrow window cut it to "100.0").
+    let label_width = ui
+        .painter()
+        .layout_no_wrap("100.0%".to_string(), axis_font.clone(), text_color)
+        .size()
+        .x
+        + 16.0;
+    let plot_width = (ui.available_width() - widest - 12.0).max(2.0 * label_width);
+    let axis_end = f64::from(101.5 / (1.0 - label_width / plot_width)).max(115.0);
     let response = Plot::new("experiment-total-hit-rate")
         .show_crosshair(false)
         .height(height)
@@ -423,8 +434,7 @@ pub(super) fn total_hit_plot(
         ])
         .y_grid_spacer(every_whole_mark)
         .include_x(0.0)
-        // Room right of a full bar for its "100.0%".
-        .include_x(125.0)
+        .include_x(axis_end)
         .include_y(-0.6)
         .include_y(count.max(1) as f64 - 0.4)
         .allow_scroll(false)

@@ -32,6 +32,9 @@ pub(super) struct FileWindows {
     /// The folder of the last puzzle opened, which the Open window and dialog start in (not
     /// the folder of the last save or export, which the path field may hold).
     pub(super) opened_folder: Option<PathBuf>,
+    /// The folder the Open window lists, when the user went to another than the one it
+    /// starts in.
+    pub(super) browsed: Option<PathBuf>,
     /// Whether the import window's text field should take the keyboard focus: set when the
     /// window opens, so typed or pasted text goes there and not to the app's shortcuts.
     pub(super) import_focus: bool,
@@ -180,13 +183,26 @@ pub(super) fn save_as_proposal(
     }
 }
 
-/// The puzzle files in a folder (`.ron` and `.txt`), sorted by name.
-fn list_boards(dir: &Path) -> Vec<PathBuf> {
+/// A folder's subfolders (hidden ones left out) and the puzzle files in it (`.ron` and
+/// `.txt`), each sorted by name.
+fn list_folder(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    let mut files: Vec<PathBuf> = entries
+    let paths: Vec<PathBuf> = entries
         .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .collect();
+    let hidden = |path: &PathBuf| {
+        path.file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with('.'))
+    };
+    let mut folders: Vec<PathBuf> = paths
+        .iter()
+        .filter(|path| path.is_dir() && !hidden(path))
+        .cloned()
+        .collect();
+    let mut files: Vec<PathBuf> = paths
+        .into_iter()
         .filter(|path| {
             path.is_file()
                 && path
@@ -195,8 +211,9 @@ fn list_boards(dir: &Path) -> Vec<PathBuf> {
                     .is_some_and(|e| e.eq_ignore_ascii_case("ron") || e.eq_ignore_ascii_case("txt"))
         })
         .collect();
+    folders.sort();
     files.sort();
-    files
+    (folders, files)
 }
 
 /// The puzzle in a file given to the app (opened, dropped on the window, named on the
@@ -307,7 +324,7 @@ pub(super) fn file_windows_ui(
                     }
                 });
                 ui.separator();
-                boards_list_ui(ui, boards, commands);
+                folder_list_ui(ui, windows, boards, commands);
             });
         windows.open &= open;
     }
@@ -357,14 +374,21 @@ pub(super) fn file_windows_ui(
                     "Paste a DriftingDroids game id (such as 7650+42+E2302B12+C9) or a board \
                      in Kevin Cox's text format.",
                 );
-                let field = ui
-                    .add(
-                        egui::TextEdit::multiline(&mut windows.import_text)
-                            .hint_text("7650+42+E2302B12+C9")
-                            .code_editor()
-                            .desired_rows(6)
-                            .desired_width(f32::INFINITY),
-                    )
+                // A pasted board of many lines scrolls inside the field, so Import stays in
+                // sight below it.
+                let field = egui::ScrollArea::vertical()
+                    .id_salt("import-text")
+                    .max_height(240.0)
+                    .show(ui, |ui| {
+                        ui.add(
+                            egui::TextEdit::multiline(&mut windows.import_text)
+                                .hint_text("7650+42+E2302B12+C9")
+                                .code_editor()
+                                .desired_rows(6)
+                                .desired_width(f32::INFINITY),
+                        )
+                    })
+                    .inner
                     .labelled_by(label.id);
                 if std::mem::take(&mut windows.import_focus) {
                     field.request_focus();
@@ -385,35 +409,72 @@ fn submitted(ui: &egui::Ui, field: &egui::Response) -> bool {
 }
 
 /// The shipped boards as buttons, each opening its board.
-fn boards_list_ui(ui: &mut egui::Ui, boards: Option<&Path>, commands: &mut Vec<Command>) {
-    match boards {
-        Some(dir) => {
-            ui.label(format!("Boards in {}", dir.display()));
-            let files = list_boards(dir);
-            if files.is_empty() {
-                ui.label("(none)");
-            }
-            egui::ScrollArea::vertical()
-                .max_height(300.0)
-                .show(ui, |ui| {
-                    for path in files {
-                        let name = path
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default();
-                        if ui.button(name).clicked() {
-                            commands.push(Command::Guarded(Pending::Open(path.clone())));
-                        }
-                    }
-                    // Room under the last entry, so that the window's resize edge never takes
-                    // a click meant for it.
-                    ui.add_space(8.0);
-                });
+/// The boards in the folder the Open window lists, with its subfolders to go into, the
+/// folder above and the shipped boards to go to: any folder can be browsed, not only boards/.
+fn folder_list_ui(
+    ui: &mut egui::Ui,
+    windows: &mut FileWindows,
+    boards: Option<&Path>,
+    commands: &mut Vec<Command>,
+) {
+    let Some(dir) = windows
+        .browsed
+        .clone()
+        .or_else(|| windows.opened_folder.clone())
+        .or_else(|| boards.map(Path::to_path_buf))
+    else {
+        ui.label("No boards/ folder was found beside the program or the working directory.");
+        return;
+    };
+    // The whole path on hover; in the window's width it ends in "…".
+    let shown = dir.display().to_string();
+    ui.add(egui::Label::new(format!("Boards in {shown}")).truncate())
+        .on_hover_text(&shown);
+    ui.horizontal(|ui| {
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+        if ui
+            .add_enabled(parent.is_some(), egui::Button::new("Up one folder"))
+            .clicked()
+            && let Some(parent) = parent
+        {
+            windows.browsed = Some(parent.to_path_buf());
         }
-        None => {
-            ui.label("No boards/ folder was found beside the program or the working directory.");
+        if let Some(boards) = boards
+            && ui
+                .add_enabled(boards != dir, egui::Button::new("Shipped boards"))
+                .clicked()
+        {
+            windows.browsed = Some(boards.to_path_buf());
         }
+    });
+    let (folders, files) = list_folder(&dir);
+    if folders.is_empty() && files.is_empty() {
+        ui.label("(no boards or folders here)");
     }
+    let name_of = |path: &Path| {
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    egui::ScrollArea::vertical()
+        .id_salt(("open-folder", &dir))
+        .max_height(300.0)
+        .show(ui, |ui| {
+            for folder in folders {
+                let label = format!("{}{}", name_of(&folder), std::path::MAIN_SEPARATOR);
+                if ui.button(label).clicked() {
+                    windows.browsed = Some(folder);
+                }
+            }
+            for path in files {
+                if ui.button(name_of(&path)).clicked() {
+                    commands.push(Command::Guarded(Pending::Open(path.clone())));
+                }
+            }
+            // Room under the last entry, so that the window's resize edge never takes a click
+            // meant for it.
+            ui.add_space(8.0);
+        });
 }
 
 /// The question asked before New, Open, Import or Quit would drop unsaved changes.
@@ -504,7 +565,7 @@ mod tests {
     #[test]
     fn the_shipped_boards_are_found_and_listed() {
         let dir = boards_dir().expect("the source tree has boards/");
-        let files = list_boards(&dir);
+        let files = list_folder(&dir).1;
         assert!(files.iter().any(|p| p.ends_with("fogleman-22.ron")));
         let mut sorted = files.clone();
         sorted.sort();

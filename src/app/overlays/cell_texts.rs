@@ -7,7 +7,8 @@
 //! - corner texts take their corner, or the next free one when another layer has it; when
 //!   there are more than four, the last quarter says how many have no place ("+2");
 //! - the first centre text takes the middle of the cell (the bottom half in a cell with a
-//!   target symbol, which stays visible above it), shrunk until it meets no corner text;
+//!   target symbol, which is drawn small in the cell's upper half and kept clear by every
+//!   text), shrunk until it meets no corner text;
 //!   further centre texts join the corners.
 //!
 //! A text is as large as its place allows (measured by the ink of its glyphs, not the font's
@@ -17,6 +18,7 @@
 
 use super::CellText;
 use crate::app::board_view::geometry::BoardGeometry;
+use crate::app::board_view::geometry::small_symbol;
 use crate::app::theme;
 use crate::model::{Board, Direction, Pos};
 use egui::epaint::text::FontsView;
@@ -239,6 +241,15 @@ pub fn place_texts(
         {
             homeless.push(given_up);
         }
+        // A target's symbol, made small in a cell with texts, is kept clear like a text.
+        let symbol: Vec<Rect> = board
+            .target_at(pos)
+            .map(|_| {
+                let (center, radius) = small_symbol(geometry, pos);
+                Rect::from_center_size(center, egui::Vec2::splat(2.0 * radius))
+            })
+            .into_iter()
+            .collect();
         let places = corners(clear, cell);
         let mut placed: Vec<(Option<usize>, TextMark)> = Vec::new();
         for (corner, index) in taken.iter().enumerate() {
@@ -250,7 +261,7 @@ pub fn place_texts(
                     cell,
                     text,
                     color_of(text),
-                    &[],
+                    &symbol,
                 ) {
                     placed.push((Some(index), mark));
                 }
@@ -265,16 +276,26 @@ pub fn place_texts(
                 what: "More texts",
                 dot_when_cramped: true,
             };
-            if let Some(mark) = fit(fonts, &places[3..], cell, &more, Color32::GRAY, &[]) {
+            if let Some(mark) = fit(fonts, &places[3..], cell, &more, Color32::GRAY, &symbol) {
                 placed.push((None, mark));
             }
         }
         if let Some(index) = middle {
             let text = &texts[index];
-            let symbol = board.target_at(pos).is_some();
-            let others: Vec<Rect> = placed.iter().map(|(_, mark)| mark.rect()).collect();
-            let places = centres(clear, symbol);
+            let mut others: Vec<Rect> = placed.iter().map(|(_, mark)| mark.rect()).collect();
+            others.extend(&symbol);
+            let places = centres(clear, !symbol.is_empty());
             if let Some(mark) = fit(fonts, &places, cell, text, color_of(text), &others) {
+                placed.push((Some(index), mark));
+            } else if !text.dot_when_cramped
+                && let Some(mark) = fit(fonts, &places, cell, text, color_of(text), &symbol)
+            {
+                // A layer with a number in every cell (the minimum moves) would vanish from a
+                // cell crowded with every layer's marks, and the board would show no map at
+                // all: its number keeps the middle, and the corner marks that meet it give
+                // way (the hover lists every text of the cell).
+                let centre = mark.rect();
+                placed.retain(|(_, other)| !other.rect().expand(0.5).intersects(centre));
                 placed.push((Some(index), mark));
             }
         }
@@ -461,6 +482,17 @@ mod tests {
                 if let Some(size) = mark.font_size() {
                     prop_assert!(size >= theme::SMALLEST_TEXT, "a text at {size} px");
                 }
+                // No text covers a target's symbol (drawn small in a cell with texts).
+                if let Some(i) = index
+                    && board.target_at(texts[*i].pos).is_some()
+                {
+                    let (center, radius) = small_symbol(&geometry, texts[*i].pos);
+                    let symbol = Rect::from_center_size(center, egui::Vec2::splat(2.0 * radius));
+                    prop_assert!(
+                        !mark.rect().intersects(symbol),
+                        "{:?} at {:?} covers the symbol {symbol:?}", texts[*i].text, texts[*i].pos
+                    );
+                }
             }
             for (i, (_, a)) in marks.iter().enumerate() {
                 for (_, b) in &marks[i + 1..] {
@@ -479,8 +511,16 @@ mod tests {
             for (index, text) in texts.iter().enumerate() {
                 let in_cell = texts.iter().filter(|t| t.pos == text.pos).count();
                 let first_centre = texts.iter().position(|t| t.pos == text.pos && t.line >= 4);
-                let shown = if first_centre == Some(index) { in_cell == 1 } else { in_cell <= 4 };
-                if shown && text.dot_when_cramped && cell >= 16.0 {
+                // A centre text that may not be a dot keeps the middle before corner marks.
+                let centre_wins = first_centre.is_some_and(|c| c != index && !texts[c].dot_when_cramped);
+                let shown = if first_centre == Some(index) {
+                    in_cell == 1
+                } else {
+                    in_cell <= 4 && !centre_wins
+                };
+                // In a target's cell the symbol keeps its room, and the hover lists the rest.
+                let symbol = board.target_at(text.pos).is_some();
+                if shown && text.dot_when_cramped && cell >= 16.0 && !symbol {
                     prop_assert!(
                         marks.iter().any(|(i, _)| *i == Some(index)),
                         "{:?} at {:?} has no mark", text.text, text.pos
@@ -540,6 +580,26 @@ mod tests {
                 size_of(&corner, index)
             );
         }
+    }
+
+    // Problem: with every layer on, the minimum-move numbers vanished from the board: the
+    // corners' marks left the middle no room. A number every cell has keeps the middle.
+    #[test]
+    fn a_number_in_every_cell_keeps_the_middle_of_a_crowded_cell() {
+        let board = Board::new(16, 16).unwrap();
+        let geometry = geometry_for(&board, 27.0);
+        let mut texts = vec![CellText {
+            dot_when_cramped: false,
+            ..text(5, 5, 4, "12")
+        }];
+        texts.extend((0..4).map(|n| text(5, 5, n, "345")));
+        let marks = marks_of(&board, &geometry, &texts);
+        assert!(
+            marks
+                .iter()
+                .any(|(i, mark)| *i == Some(0) && matches!(mark, TextMark::Text { .. })),
+            "{marks:?}"
+        );
     }
 
     // Problem: an exact distance in a target's cell was hidden under the target's symbol. A

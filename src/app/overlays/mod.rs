@@ -167,6 +167,18 @@ pub struct CellText {
     pub(super) dot_when_cramped: bool,
 }
 
+/// What the stateless layer's final-state numbers are, in a cell's hover details.
+pub(in crate::app) const STATELESS_FINAL: &str = "Final state, moves";
+
+/// What the stateless layer's intermediate-state marks are, in a cell's hover details.
+pub(in crate::app) const STATELESS_INTERMEDIATE: &str = "Intermediate states";
+
+/// Whether a text is the stateless layer's, whose states the hover details can also list in
+/// words.
+pub(in crate::app) fn is_stateless_text(text: &CellText) -> bool {
+    text.what == STATELESS_FINAL || text.what == STATELESS_INTERMEDIATE
+}
+
 /// How an arrow between two cells is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ArrowKind {

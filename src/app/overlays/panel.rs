@@ -79,24 +79,23 @@ pub(in crate::app) fn overlays_ui(
     if settings.graph_edges
         && let Some(tracker) = tracker
     {
-        ui.horizontal(|ui| {
-            if ui
-                .button("Check graph")
-                .on_hover_text("Compare the incrementally updated graph with a fresh build")
-                .clicked()
-            {
-                commands.push(Command::CheckGraph);
-            }
-            match &tracker.check {
-                Some(Ok(agree)) => {
-                    ui.colored_label(palette.success, agree.to_string());
-                }
-                Some(Err(error)) => {
-                    ui.colored_label(palette.error, error.to_string());
-                }
-                None => {}
-            }
-        });
+        if ui
+            .button("Check graph")
+            .on_hover_text("Compare the incrementally updated graph with a fresh build")
+            .clicked()
+        {
+            commands.push(Command::CheckGraph);
+        }
+        // The check's answer wraps on its own line below the button: beside it, a long
+        // answer widened the dock and pushed Solve out of the window.
+        let answer = match &tracker.check {
+            Some(Ok(agree)) => Some((palette.success, agree.to_string())),
+            Some(Err(error)) => Some((palette.error, error.to_string())),
+            None => None,
+        };
+        if let Some((color, text)) = answer {
+            ui.add(egui::Label::new(egui::RichText::new(text).color(color)).wrap());
+        }
         let lines = tracker.changes().to_vec();
         if !lines.is_empty() {
             ui.label(
@@ -106,6 +105,9 @@ pub(in crate::app) fn overlays_ui(
         }
     }
 }
+
+/// The least height of the changed-edge list: a dozen lines.
+const CHANGE_LIST_HEIGHT: f32 = 240.0;
 
 /// The changed-edge list of the editor's graph, one line per edge: placements and removals in
 /// colours of their own, what each case of the update means above the list (and on hover),
@@ -137,10 +139,13 @@ pub(in crate::app) fn change_list_ui(ui: &mut egui::Ui, board: &Board, tracker: 
         ui.add(egui::Label::new(format!("case {}: {}", case.label(), case_meaning(case))).wrap());
     }
     let lines = super::layers::change_lines(board, &changes);
-    // A new edit is a new list, read from its top.
+    // A new edit is a new list, read from its top. Below the legends the tab has little room
+    // left at 1024x700, so the box takes at least a dozen lines whatever is above it (the tab
+    // itself scrolls to show them).
     egui::ScrollArea::vertical()
         .id_salt(("graph-changes", &lines))
-        .max_height(ui.available_height().max(140.0))
+        .min_scrolled_height(CHANGE_LIST_HEIGHT)
+        .max_height(ui.available_height().max(CHANGE_LIST_HEIGHT))
         .auto_shrink([false, true])
         .show(ui, |ui| {
             for (line, change) in lines.iter().zip(&changes) {

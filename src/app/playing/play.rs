@@ -269,10 +269,11 @@ pub(in crate::app) fn play_panel_ui(
                     robot_group_size(ui, &label),
                     egui::Layout::left_to_right(egui::Align::Center),
                     |ui| {
-                        color_swatch(ui, theme::robot(robot.color));
+                        let dot = color_swatch(ui, theme::robot(robot.color));
                         if ui
                             .selectable_label(play.selected() == robot.color, label)
                             .clicked()
+                            || dot.clicked()
                         {
                             commands.push(Command::SelectRobot(robot.color));
                         }
@@ -307,10 +308,8 @@ pub(in crate::app) fn play_panel_ui(
     } else {
         ui.label(format!("Moves: {count}"));
     }
-    if count > 0 {
-        let moves: Vec<Move> = play.moves().iter().map(|m| m.mv).collect();
-        ui.label(egui::RichText::new(format_moves(&moves)).monospace());
-    }
+    // The buttons come before the move list, which grows a line every few moves: what grows
+    // is last, so Undo move never slides onto New game under a pointer clicking it again.
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(count > 0, egui::Button::new("Undo move"))
@@ -335,6 +334,10 @@ pub(in crate::app) fn play_panel_ui(
             commands.push(Command::Solve);
         }
     });
+    if count > 0 {
+        let moves: Vec<Move> = play.moves().iter().map(|m| m.mv).collect();
+        ui.label(egui::RichText::new(format_moves(&moves)).monospace());
+    }
 }
 
 /// A robot's name and key, as its selector shows them.

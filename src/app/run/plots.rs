@@ -294,8 +294,10 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<PlottedRun<'_>>) {
         let why = match current {
             // A run is on, but no depth of it has finished (DLS searches one depth, so its
             // only row comes at its end).
+            // The column's name may be plural ("Moves"), so it is named as a column.
             Some(run) => format!(
-                "{} has not finished a {} yet: a point appears as each one finishes.",
+                "{} has no finished row yet: a point appears as each row of its {} column \
+                 finishes.",
                 run.title,
                 run.columns.depth.to_lowercase()
             ),

@@ -36,6 +36,8 @@ pub(in crate::app) struct SolveSession {
     pub(in crate::app) interrupted: Option<String>,
     /// Whether its result has gone into the plot history.
     pub(in crate::app) recorded: bool,
+    /// Whether it ran in the debugger, whose pauses and recording are part of its time.
+    pub(in crate::app) debugged: bool,
 }
 
 impl SolveSession {
@@ -165,6 +167,8 @@ pub(in crate::app) struct PanelView<'a> {
     pub(in crate::app) earlier_run: Option<&'a str>,
     /// The solution being played back.
     pub(in crate::app) playback: Option<&'a Playback>,
+    /// Whether the run is a debugged one, paused in the debugger: it is then not running.
+    pub(in crate::app) debug_paused: bool,
 }
 
 /// The solver's controls at the top of the dock: choice, limits, debug mode, Solve and
@@ -427,7 +431,7 @@ pub(in crate::app) fn run_ui(
     match (view.session, view.earlier_run) {
         (Some(session), _) => {
             let shown = view.playback.map(Playback::moves);
-            session_ui(ui, session, shown, palette, commands);
+            session_ui(ui, session, shown, view.debug_paused, palette, commands);
         }
         (None, Some(note)) => {
             ui.label(egui::RichText::new(note).color(palette.muted));
@@ -450,6 +454,7 @@ fn session_ui(
     ui: &mut egui::Ui,
     session: &SolveSession,
     shown: Option<&[crate::model::Move]>,
+    debug_paused: bool,
     palette: &theme::Palette,
     commands: &mut Vec<Command>,
 ) {
@@ -457,18 +462,29 @@ fn session_ui(
     let elapsed = run.elapsed();
     if !run.is_finished() {
         ui.horizontal(|ui| {
-            widgets::calm_spinner(ui, None);
+            // A run paused in the debugger is not running: no spinner says it is.
             let what = if run.is_cancelling() {
                 "Cancelling"
+            } else if debug_paused {
+                "Paused in the debugger:"
             } else {
                 "Running"
             };
-            ui.label(format!(
-                "{what} {}: {}, {} nodes",
-                run.title(),
-                format_time(elapsed),
-                format_count(run.live().nodes())
-            ));
+            if !debug_paused {
+                widgets::calm_spinner(ui, None);
+            }
+            // One line whatever the time and count grow to, in full on hover: a longer line
+            // would widen the dock.
+            clipped_label(
+                ui,
+                egui::RichText::new(format!(
+                    "{what} {}: {}, {} nodes",
+                    run.title(),
+                    format_time(elapsed),
+                    format_count(run.live().nodes())
+                )),
+                1,
+            );
         });
         if run.live().memory_bytes() > 0 {
             ui.label(format!(

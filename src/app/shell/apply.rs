@@ -186,6 +186,11 @@ impl RicochetApp {
                     if let Some(playback) = self.derived.playback_mut(self.doc.revision()) {
                         playback.control(control, now);
                     }
+                    // A playback control shows the playback on the board, not a debugger
+                    // scrubbed back to a search node.
+                    if let Some(debugger) = self.derived.debugger_mut(self.doc.revision()) {
+                        debugger.apply(crate::app::debugger::DebugCommand::Latest);
+                    }
                 }
             }
             Command::ClearPlots => self.plots.clear(),
@@ -244,6 +249,8 @@ impl RicochetApp {
                             .parent()
                             .filter(|dir| !dir.as_os_str().is_empty())
                             .map(Path::to_path_buf);
+                        self.windows.browsed = None;
+                        self.state.open_folder = self.windows.opened_folder.clone();
                         let file = (format == formats::Format::Native).then(|| path.clone());
                         // A file in another format is imported: it keeps its name, not its path.
                         self.set_document(
@@ -594,6 +601,7 @@ impl RicochetApp {
                         serial: self.serial,
                         interrupted: None,
                         recorded: false,
+                        debugged: debugged.is_some(),
                     },
                 );
                 // The note speaks of this board's run: an edit, which cancels the run, takes

@@ -5,7 +5,7 @@
 use crate::app::debugger::DebugCommand;
 use crate::app::document::mode::Mode;
 use crate::app::playing::playback::PlaybackControl;
-use crate::app::shell::commands::{Command, SaveKind};
+use crate::app::shell::commands::{Command, Pending, SaveKind};
 use crate::model::{Direction, RobotColor};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -69,6 +69,8 @@ pub(in crate::app) enum Action {
     Playback(PlaybackControl),
     /// The Help window.
     Help,
+    /// Close the app (asking first when there are unsaved changes).
+    Quit,
 }
 
 /// One row of the table.
@@ -114,6 +116,12 @@ fn bindings() -> Vec<KeyBinding> {
         row(key(CTRL, Key::O), Always, A::Open, "Open a board"),
         row(key(CTRL_SHIFT, Key::S), Always, A::SaveAs, "Save as"),
         row(key(CTRL, Key::S), Always, A::Save, "Save"),
+        row(
+            key(CTRL, Key::Q),
+            Always,
+            A::Quit,
+            "Quit (asking first when there are unsaved changes)",
+        ),
         row(
             key(CTRL, Key::E),
             Always,
@@ -376,6 +384,7 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
         }),
         Action::Playback(control) => Command::Playback(control),
         Action::Help => Command::ToggleHelp,
+        Action::Quit => Command::Guarded(Pending::Quit),
     })
 }
 
@@ -480,6 +489,11 @@ mod tests {
     #[test]
     fn f1_shows_and_hides_help() {
         assert_eq!(pressed(NONE, Key::F1), vec![Command::ToggleHelp]);
+    }
+
+    #[test]
+    fn ctrl_q_quits_asking_first() {
+        assert_eq!(pressed(CTRL, Key::Q), vec![Command::Guarded(Pending::Quit)]);
     }
 
     #[test]

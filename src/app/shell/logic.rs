@@ -73,8 +73,11 @@ impl RicochetApp {
                 && let Outcome::Solved { moves } = &report.outcome
             {
                 // The time plot compares the built-in solvers; an engine's time includes
-                // starting its process, so it is not drawn among them.
-                if let Some(id) = session.run.solver().built_in() {
+                // starting its process, and a debugged run's its pauses and its recording, so
+                // neither is drawn among them.
+                if let Some(id) = session.run.solver().built_in()
+                    && !session.debugged
+                {
                     self.plots.push(SolvePoint {
                         puzzle: session.puzzle_name.clone(),
                         solver: id.kind().name,
@@ -91,6 +94,11 @@ impl RicochetApp {
         }
         if let Some(playback) = solution_to_play {
             self.derived.set_playback(current, playback);
+            // The solution's playback takes the board: a debugger left on an earlier event
+            // would keep it on a search node while the playback says it shows the last move.
+            if let Some(debugger) = self.derived.debugger_mut(current) {
+                debugger.apply(crate::app::debugger::DebugCommand::Latest);
+            }
         }
         let Some(session) = self.derived.session(current) else {
             return;
@@ -161,6 +169,8 @@ impl RicochetApp {
             || self.windows.save.is_some()
             || self.windows.import
             || self.windows.open
+            || self.add_engine.open
+            || self.windows.changed_on_disk.is_some()
     }
 
     /// Closes the window on top, in the reverse of the order they are drawn in: the
@@ -170,6 +180,12 @@ impl RicochetApp {
             self.queued.push(Command::ResolvePending(
                 crate::app::shell::commands::Resolution::Cancel,
             ));
+        } else if self.windows.changed_on_disk.is_some() {
+            self.queued.push(Command::ResolveChangedOnDisk(
+                crate::app::shell::commands::DiskChoice::Cancel,
+            ));
+        } else if self.add_engine.open {
+            self.add_engine.open = false;
         } else if self.compare.open {
             self.compare.open = false;
         } else if self.analyzer.open {

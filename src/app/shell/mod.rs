@@ -19,6 +19,8 @@ mod logic;
 pub mod screenshot;
 mod windows;
 
+pub use windows::WINDOW_TITLES;
+
 use crate::app::document::mode::Mode;
 use crate::app::document::state;
 use crate::app::editing::editor;
@@ -50,6 +52,26 @@ fn plots_panel_height(window: f32, wanted: f32) -> f32 {
 
 /// The plots panel's least height, where its axes still read.
 const PLOTS_MIN_HEIGHT: f32 = 140.0;
+
+/// Where the side panels were laid out in the last frame, for tests and tools that check the
+/// layout: a panel that keeps its width keeps the board and the other panel in place.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PanelRects {
+    /// The editor or play panel on the left.
+    pub tools: egui::Rect,
+    /// The solver dock on the right.
+    pub dock: egui::Rect,
+}
+
+impl Default for PanelRects {
+    /// Nothing laid out yet.
+    fn default() -> Self {
+        PanelRects {
+            tools: egui::Rect::NOTHING,
+            dock: egui::Rect::NOTHING,
+        }
+    }
+}
 
 /// Which tab of the solver dock shows below its controls.
 ///
@@ -113,18 +135,37 @@ const _: () = {
     }
 };
 
+/// The title of every tab of the solver dock, in the order of its button: a new tab is listed
+/// by being in [`DockTab::ALL`], and the layout tour visits every one.
+pub fn dock_tab_titles() -> Vec<&'static str> {
+    DockTab::ALL.iter().map(|tab| tab.title()).collect()
+}
+
 impl RicochetApp {
+    /// Where the side panels were laid out in the last frame.
+    pub fn panel_rects(&self) -> PanelRects {
+        self.laid_out
+    }
+
     /// The whole window: panels first (outermost first), then the board, then windows.
     pub(in crate::app) fn shell_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         let ctx = ui.ctx().clone();
         let window = ctx.content_rect().size();
         egui::Panel::top("menu-bar").show(ui, |ui| self.menu_bar_ui(ui, commands));
         egui::Panel::bottom("status-line").show(ui, |ui| self.status_ui(ui));
-        // The dock takes the full height, so the debugger's log has room.
-        egui::Panel::right("solver")
+        // Panels are drawn in reading order, which is the order Tab visits their controls
+        // in: the tools on the left, then the dock, then the plots under the board. Both side
+        // panels take the full height, so the debugger's log and the tools have room.
+        let tools = egui::Panel::left("tools")
+            .resizable(false)
+            .exact_size(left_panel_width(window.x))
+            .show(ui, |ui| self.side_panel_ui(ui, commands));
+        let dock = egui::Panel::right("solver")
             .resizable(false)
             .exact_size(right_panel_width(window.x))
             .show(ui, |ui| self.dock_ui(ui, commands));
+        self.laid_out.tools = tools.response.rect;
+        self.laid_out.dock = dock.response.rect;
         if self.state.view.plots {
             egui::Panel::bottom("plots")
                 .resizable(true)
@@ -133,10 +174,6 @@ impl RicochetApp {
                 .max_size((window.y * 0.45).max(PLOTS_MIN_HEIGHT))
                 .show(ui, |ui| self.plots_ui(ui, commands));
         }
-        egui::Panel::left("tools")
-            .resizable(false)
-            .exact_size(left_panel_width(window.x))
-            .show(ui, |ui| self.side_panel_ui(ui, commands));
         egui::CentralPanel::default().show(ui, |ui| self.board_panel_ui(ui, commands));
 
         self.windows_ui(&ctx, commands);
@@ -193,7 +230,12 @@ impl RicochetApp {
                 );
                 item(ui, "Copy game id", String::new(), Command::CopyGameId);
                 ui.separator();
-                item(ui, "Quit", String::new(), Command::Guarded(Pending::Quit));
+                item(
+                    ui,
+                    "Quit",
+                    hint(Action::Quit),
+                    Command::Guarded(Pending::Quit),
+                );
             });
             ui.menu_button("Edit", |ui| {
                 let history = self.doc.history();
@@ -310,11 +352,14 @@ impl RicochetApp {
     /// Why the board cannot be solved as it stands, as a sentence for the panels; `None`
     /// when it can.
     fn board_problem(&self) -> Option<String> {
-        self.doc
-            .validity()
-            .as_ref()
-            .err()
-            .map(|e| capital(&e.to_string()))
+        self.doc.validity().as_ref().err().map(|error| match error {
+            // Said as the editor names things, with what to do about it.
+            crate::model::ModelError::GoalWithoutTarget(pos) => format!(
+                "No active target: the target at {pos} was removed. Choose another in Active \
+                 target, or print one with the Target tool."
+            ),
+            _ => capital(&error.to_string()),
+        })
     }
 
     pub(in crate::app) fn side_panel_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
@@ -362,6 +407,11 @@ impl RicochetApp {
                 .earlier_run(self.doc.revision())
                 .map(|earlier| earlier.note.as_str()),
             playback: self.derived.playback(self.doc.revision()),
+            debug_paused: running
+                && self
+                    .derived
+                    .debugger(self.doc.revision())
+                    .is_some_and(debugger::Debugger::is_paused),
         };
         solver_panel::solver_controls_ui(
             ui,

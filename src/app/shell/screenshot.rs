@@ -118,6 +118,10 @@ impl FromStr for View {
     }
 }
 
+/// The window size screenshots are taken at: the smallest the app is laid out for (a
+/// projector's), where crowding shows first.
+pub const SCREENSHOT_SIZE: [f32; 2] = [1024.0, 700.0];
+
 /// The longest a view may take to get ready before the screenshot gives up.
 const READY_TIMEOUT: Duration = Duration::from_secs(180);
 
@@ -161,7 +165,9 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
     };
     // A screenshot must not read or overwrite the user's stored state and window layout: the
     // app's options keep eframe's storage off, and this app is given no settings file.
-    let options = native_options();
+    let mut options = native_options();
+    // At the smallest window the app is laid out for, which the README's pictures show.
+    options.viewport = options.viewport.with_inner_size(SCREENSHOT_SIZE);
     let opened = eframe::run_native(
         APP_NAME,
         options,

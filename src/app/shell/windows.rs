@@ -7,6 +7,25 @@ use crate::app::shell::commands::Command;
 use crate::app::shell::help;
 use crate::app::{RicochetApp, analyzer, compare, experiments};
 
+/// Every window the app shows over the board, by its title, and the two questions (by their
+/// heading). A new window is one more line here too: the layout tour (`tests/app/layout_tour.rs`)
+/// visits every window listed, and fails on a window it meets that is not listed.
+pub const WINDOW_TITLES: [&str; 13] = [
+    "Open a board",
+    "Save board as",
+    "Export as Cox text",
+    "Export board image",
+    "Save the search trace",
+    "Import a game id or Cox text",
+    "New board",
+    "Help",
+    "Experiments",
+    "Analyse board",
+    "Add engine",
+    "Unsaved changes",
+    "Changed on disk",
+];
+
 impl RicochetApp {
     /// Every window that is open.
     pub(in crate::app) fn windows_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<Command>) {

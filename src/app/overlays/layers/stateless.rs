@@ -3,7 +3,10 @@
 
 use crate::app::overlays::assembly::OverlaySources;
 use crate::app::overlays::layers::OverlayLayer;
-use crate::app::overlays::{CellText, OverlayDrawing, OverlaySettings, StatelessFilter};
+use crate::app::overlays::{
+    CellText, OverlayDrawing, OverlaySettings, STATELESS_FINAL, STATELESS_INTERMEDIATE,
+    StatelessFilter,
+};
 use crate::app::theme::Palette;
 use crate::model::{Board, Cell};
 use crate::solver::stateless::{FinalState, IntermediateState, StatelessStores};
@@ -96,7 +99,7 @@ fn stateless_layer(
             },
             text: state.moves.to_string(),
             color: Some(state.color),
-            what: "Final state, moves",
+            what: STATELESS_FINAL,
             dot_when_cramped: true,
         });
     }
@@ -122,7 +125,7 @@ fn stateless_layer(
             line: if single { 2 } else { 4 },
             text,
             color,
-            what: "Intermediate states",
+            what: STATELESS_INTERMEDIATE,
             dot_when_cramped: true,
         });
     }
