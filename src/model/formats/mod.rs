@@ -1,8 +1,11 @@
-//! Puzzle files: the native RON format, DriftingDroids game ids and Kevin Cox's text format.
+//! Puzzle files: the native RON format, DriftingDroids game ids and board dumps, Kevin Cox's
+//! text format, and the one-line board text for copy and paste.
 //!
 //! Every loader validates what it reads and reports what is wrong and where; none panics.
 
+pub mod board_line;
 pub mod cox;
+pub mod dd_dump;
 pub mod game_id;
 pub mod native;
 mod words;
@@ -42,6 +45,25 @@ pub enum FormatError {
         /// What is wrong.
         message: String,
     },
+    /// A DriftingDroids board dump that does not read.
+    #[error("DriftingDroids dump: {message}")]
+    Dump {
+        /// What is wrong.
+        message: String,
+    },
+    /// A board line (`ricochet-lab:...`) that does not read.
+    #[error("board line: {message}")]
+    BoardLine {
+        /// What is wrong.
+        message: String,
+    },
+    /// Pasted text that is no puzzle in any format this program reads.
+    #[error(
+        "'{}' is no board: expected a DriftingDroids game id or dump (!DriftingDroids_game!...), \
+         a board line (ricochet-lab:...), the text of a .ron puzzle or of a Cox board",
+        quote(.0)
+    )]
+    NotABoard(String),
     /// A well-formed file that describes an impossible puzzle.
     #[error("{0}")]
     Model(#[from] ModelError),
@@ -58,7 +80,8 @@ pub enum FormatError {
     },
     /// A file name without a known extension.
     #[error(
-        "'{}' is neither a .ron puzzle, a .txt Cox board, nor a game id such as 7650+42+E2302B12+C9",
+        "'{}' is neither a .ron puzzle, a .txt Cox board, a game id such as 7650+42+E2302B12+C9, \
+         a DriftingDroids dump (!DriftingDroids_game!...) nor a board line (ricochet-lab:...)",
         quote(.0)
     )]
     UnknownFormat(String),
@@ -261,6 +284,10 @@ pub enum Format {
     Cox,
     /// A DriftingDroids game id.
     GameId,
+    /// A DriftingDroids board dump (`!DriftingDroids_game!...`).
+    DdDump,
+    /// The one-line board text (`ricochet-lab:...`).
+    BoardLine,
 }
 
 impl Format {
@@ -280,6 +307,36 @@ pub fn parse(text: &str, format: Format) -> Result<Puzzle, FormatError> {
         Format::Native => native::parse(text),
         Format::Cox => cox::parse(text),
         Format::GameId => game_id::parse(text),
+        Format::DdDump => dd_dump::parse(text),
+        Format::BoardLine => board_line::parse(text),
+    }
+}
+
+/// The format of a puzzle's text told by its first word: a game id, a dump, a board line,
+/// Cox's `board` line, or native RON's `(`. `None` for text that starts like none of them.
+pub fn sniff(text: &str) -> Option<Format> {
+    let trimmed = strip_bom(text).trim_start();
+    if dd_dump::looks_like(trimmed) {
+        Some(Format::DdDump)
+    } else if board_line::looks_like(trimmed) {
+        Some(Format::BoardLine)
+    } else if game_id::looks_like(trimmed) {
+        Some(Format::GameId)
+    } else if trimmed.starts_with("board") {
+        Some(Format::Cox)
+    } else if trimmed.starts_with('(') || trimmed.starts_with("//") || trimmed.starts_with("/*") {
+        Some(Format::Native)
+    } else {
+        None
+    }
+}
+
+/// Parses pasted text in whichever format it is in (see [`sniff`]); text in none of them is
+/// refused as [`FormatError::NotABoard`].
+pub fn parse_any(text: &str) -> Result<Puzzle, FormatError> {
+    match sniff(text) {
+        Some(format) => parse(strip_bom(text), format),
+        None => Err(FormatError::NotABoard(text.trim().to_string())),
     }
 }
 
@@ -289,6 +346,8 @@ pub fn write(puzzle: &Puzzle, format: Format) -> Result<String, FormatError> {
         Format::Native => Ok(native::write(puzzle)),
         Format::Cox => cox::write(puzzle),
         Format::GameId => game_id::write(puzzle),
+        Format::DdDump => dd_dump::write(puzzle),
+        Format::BoardLine => board_line::write(puzzle),
     }
 }
 
@@ -298,15 +357,13 @@ pub fn load_source(source: &str) -> Result<Puzzle, FormatError> {
     let path = Path::new(source);
     if source == "-" {
         let text = read_text(path)?;
-        let trimmed = text.trim_start();
-        let format = if game_id::looks_like(trimmed) {
-            Format::GameId
-        } else if trimmed.starts_with("board") {
-            Format::Cox
-        } else {
-            Format::Native
-        };
-        return parse(&text, format);
+        return parse(&text, sniff(&text).unwrap_or(Format::Native));
+    }
+    if dd_dump::looks_like(source) {
+        return dd_dump::parse(source);
+    }
+    if board_line::looks_like(source) {
+        return board_line::parse(source);
     }
     match Format::of_path(path) {
         Some(format) => load_file(path, format),
@@ -341,6 +398,8 @@ pub fn load(source: &str) -> Result<Puzzle, FormatError> {
         FormatError::Io { .. }
         | FormatError::UnknownFormat(_)
         | FormatError::GameId { .. }
+        | FormatError::Dump { .. }
+        | FormatError::BoardLine { .. }
         | FormatError::TooLarge { .. }
         | FormatError::NotAFile { .. } => error,
         other => FormatError::InSource {
@@ -350,9 +409,14 @@ pub fn load(source: &str) -> Result<Puzzle, FormatError> {
     })
 }
 
-/// Reads and parses a puzzle file.
+/// Reads and parses a puzzle file. A `.txt` file may also hold a DriftingDroids dump or a
+/// board line (both are text that players keep in plain files), told by their first word.
 pub fn load_file(path: &Path, format: Format) -> Result<Puzzle, FormatError> {
     let text = read_text(path)?;
+    let format = match (format, sniff(&text)) {
+        (Format::Cox, Some(found @ (Format::DdDump | Format::BoardLine))) => found,
+        _ => format,
+    };
     parse(&text, format)
 }
 
