@@ -8,4 +8,5 @@ mod experiment_shards;
 mod files_and_exits;
 mod hint_cancel;
 mod nothing_lost;
+mod sharing;
 mod trace;
