@@ -1,9 +1,14 @@
-//! `ricochet-lab export`: draws a puzzle's board for print, as SVG or PNG.
+//! `ricochet-lab export`: draws a puzzle's board for print, as SVG or PNG, or animates its
+//! optimal solution as a GIF, an animated PNG or numbered PNG frames.
 
 use super::output::outln;
+use anyhow::Context as _;
 use ricochet_lab::model::formats;
+use ricochet_lab::model::moves::{Move, format_moves, parse_moves};
+use ricochet_lab::print::animation::{self, AnimationFormat, AnimationOptions};
 use ricochet_lab::print::{self, ImageFormat, PrintOptions, png};
-use std::path::PathBuf;
+use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverId, SolverOptions};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The arguments of `export`.
@@ -11,8 +16,37 @@ use std::process::ExitCode;
 pub struct ExportArgs {
     /// A .ron file, a .txt Cox file, or a game id.
     puzzle: String,
-    /// The image to write: `.svg` (vector, scales to any size) or `.png`.
+    /// The image to write: `.svg` (vector, scales to any size) or `.png`; with --animate a
+    /// `.gif` or an animated `.png`; with --frames a folder for numbered PNG frames.
     output: PathBuf,
+    /// Solve the puzzle optimally and animate the solution, one frame per move, into a .gif
+    /// or an animated .png.
+    #[arg(long, conflicts_with_all = ["frames", "size_mm", "dpi", "no_robots"])]
+    animate: bool,
+    /// Solve the puzzle optimally and write the solution's positions as numbered PNG frames
+    /// (frame-00.png is the start) into the output folder.
+    #[arg(long, conflicts_with_all = ["size_mm", "dpi", "no_robots"])]
+    frames: bool,
+    /// The solution to animate instead of solving, as moves such as `BS, BW, BN`.
+    #[arg(long, value_name = "MOVES")]
+    moves: Option<String>,
+    /// The animation's longer side in pixels.
+    #[arg(
+        long,
+        value_name = "PX",
+        default_value_t = animation::DEFAULT_SIDE_PX,
+        value_parser = clap::value_parser!(u32).range(animation::MIN_SIDE_PX as i64..=animation::MAX_SIDE_PX as i64)
+    )]
+    side_px: u32,
+    /// How long each frame of the animation is shown, in milliseconds (the last frame three
+    /// times as long).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = animation::DEFAULT_DELAY_MS,
+        value_parser = clap::value_parser!(u32).range(animation::MIN_DELAY_MS as i64..=animation::MAX_DELAY_MS as i64)
+    )]
+    delay_ms: u32,
     /// The length of the board's longer side on paper, in millimetres (20 to 2000).
     #[arg(long, value_name = "MM", default_value_t = print::DEFAULT_SIZE_MM, value_parser = millimetres)]
     size_mm: f32,
@@ -52,6 +86,12 @@ fn millimetres(text: &str) -> Result<f32, String> {
 
 /// Draws the board and writes the image atomically.
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    if args.animate || args.frames {
+        return run_animation(&args);
+    }
+    if args.moves.is_some() {
+        anyhow::bail!("--moves is the solution to animate: give it with --animate or --frames");
+    }
     let format = ImageFormat::from_path(&args.output).ok_or_else(|| {
         anyhow::anyhow!(
             "{} must end in .svg or .png, which name the image format",
@@ -82,4 +122,149 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         drawing.height_mm
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The optimal solution of a puzzle, by the fast solver (Ctrl+C cancels it).
+fn solve(puzzle: &ricochet_lab::model::Puzzle) -> anyhow::Result<Vec<Move>> {
+    let limits = Limits {
+        cancel: Some(super::common::cancel_on_signal()?),
+        ..Limits::default()
+    };
+    let report = solver::run(
+        SolverId::Fast,
+        puzzle,
+        &SolverOptions::default(),
+        &limits,
+        &mut NoProbe,
+    )?;
+    match report.outcome {
+        Outcome::Solved { moves } => Ok(moves),
+        Outcome::Unsolvable { .. } => anyhow::bail!("the puzzle has no solution to animate"),
+        other => anyhow::bail!("the solve ended without a solution ({})", other.name()),
+    }
+}
+
+/// Solves (or takes the given moves), draws every position and writes the animation or the
+/// frames; nothing is left at the output when any step fails.
+fn run_animation(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let format = if args.frames {
+        None
+    } else {
+        Some(AnimationFormat::from_path(&args.output).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} must end in .gif or .png, which name the animation's format (or give \
+                 --frames for a folder of numbered PNG frames)",
+                args.output.display()
+            )
+        })?)
+    };
+    let options = AnimationOptions {
+        side_px: args.side_px,
+        delay_ms: args.delay_ms,
+    };
+    let puzzle = formats::load(&args.puzzle)?;
+    let started = std::time::Instant::now();
+    let moves = match &args.moves {
+        Some(text) => parse_moves(text).map_err(|e| anyhow::anyhow!("--moves: {e}"))?,
+        None => solve(&puzzle)?,
+    };
+    let frames = animation::solution_frames(&puzzle, &moves, options)?;
+    let (width, height) = frames.first().map_or((0, 0), |f| (f.width, f.height));
+    let what = match format {
+        Some(format) => {
+            let bytes = animation::encode(&frames, format, options.delay_ms)?;
+            formats::save_bytes_atomic_with(
+                &args.output,
+                &bytes,
+                super::common::overwrite(args.force),
+            )
+            .map_err(super::common::save_error)?;
+            format!("{} KiB", bytes.len().div_ceil(1024))
+        }
+        None => {
+            let pngs = animation::encode_pngs(&frames)?;
+            write_frames(&args.output, &pngs, args.force)?;
+            format!("{} PNG frames", pngs.len())
+        }
+    };
+    outln!(
+        "wrote {} ({what}, {} moves: {}, {width}x{height} px, in {:.1} s)",
+        args.output.display(),
+        moves.len(),
+        format_moves(&moves),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The name of frame `index` of `count`: numbered with as many digits as the last needs, at
+/// least two, so the files sort in playing order.
+fn frame_name(index: usize, count: usize) -> String {
+    let digits = count.saturating_sub(1).to_string().len().max(2);
+    format!("frame-{index:0digits$}.png")
+}
+
+/// Writes numbered frames into a new folder: they are written into a temporary folder beside
+/// it, which is then renamed into place, so a failure leaves no partial set. An existing
+/// folder is refused unless it is empty, or `force` is given: then its frames are replaced
+/// one by one (each rename is atomic) and older frames past the new count are removed.
+fn write_frames(dir: &Path, pngs: &[Vec<u8>], force: bool) -> anyhow::Result<()> {
+    let parent = match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let existing = match std::fs::read_dir(dir) {
+        Ok(entries) => Some(entries.filter_map(Result::ok).count()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => {
+            anyhow::bail!("{} is a file, not a folder for frames", dir.display())
+        }
+        Err(error) => anyhow::bail!("cannot read the folder {}: {error}", dir.display()),
+    };
+    if existing.is_some_and(|count| count > 0) && !force {
+        anyhow::bail!(
+            "{} already exists and is not empty; give --force to replace its frames, or choose \
+             another folder",
+            dir.display()
+        );
+    }
+    let staging = tempfile::Builder::new()
+        .prefix(".frames.")
+        .tempdir_in(parent)
+        .with_context(|| format!("cannot write frames beside {}", dir.display()))?;
+    let names: Vec<String> = (0..pngs.len()).map(|i| frame_name(i, pngs.len())).collect();
+    for (name, bytes) in names.iter().zip(pngs) {
+        let path = staging.path().join(name);
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    match existing {
+        None | Some(0) => {
+            if existing.is_some() {
+                std::fs::remove_dir(dir).with_context(|| {
+                    format!("cannot replace the empty folder {}", dir.display())
+                })?;
+            }
+            let staged = staging.keep();
+            std::fs::rename(&staged, dir).map_err(|error| {
+                let _ = std::fs::remove_dir_all(&staged);
+                anyhow::anyhow!("cannot move the frames to {}: {error}", dir.display())
+            })?;
+        }
+        Some(_) => {
+            for name in &names {
+                std::fs::rename(staging.path().join(name), dir.join(name))
+                    .with_context(|| format!("cannot replace {}", dir.join(name).display()))?;
+            }
+            for entry in std::fs::read_dir(dir)?.filter_map(Result::ok) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let is_frame = name.starts_with("frame-") && name.ends_with(".png");
+                if is_frame && !names.contains(&name) {
+                    std::fs::remove_file(entry.path()).with_context(|| {
+                        format!("cannot remove the older frame {}", entry.path().display())
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
 }

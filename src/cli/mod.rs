@@ -61,8 +61,8 @@ enum Command {
     Solvers,
     /// Draw a puzzle as text.
     Show(show::ShowArgs),
-    /// Convert a puzzle between formats, chosen by the output's extension (.ron, .txt), or
-    /// print its game id when the output is `-`.
+    /// Convert a puzzle between formats, chosen by the output's extension (.ron, .txt) or by
+    /// --format (ron, cox, game-id, dd-dump, line); `-` prints it (a game id by default).
     Convert(convert::ConvertArgs),
     /// Run every chosen solver on many seeded configurations, write the results to CSV and
     /// print the thesis' tables (distribution, hit rates, times per required move count).

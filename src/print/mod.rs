@@ -5,6 +5,7 @@
 //! lines, polygons and circles, in paint order); each format only translates items, so the SVG
 //! and the PNG of one puzzle always show the same thing. It depends on the model alone.
 
+pub mod animation;
 pub mod png;
 pub mod svg;
 
@@ -154,6 +155,8 @@ pub enum Role {
     Wall,
     /// A robot.
     Robot,
+    /// The path of the move that led to an animation frame's position.
+    Trail,
 }
 
 impl Role {
@@ -167,6 +170,7 @@ impl Role {
             Role::Target => "target",
             Role::Wall => "wall",
             Role::Robot => "robot",
+            Role::Trail => "trail",
         }
     }
 }

@@ -29,6 +29,16 @@ pub fn to_png(drawing: &Drawing, dpi: u32) -> Result<Vec<u8>, PrintError> {
     if u64::from(width) * u64::from(height) > MAX_PIXELS {
         return Err(PrintError::TooManyPixels { width, height });
     }
+    let pixmap = rasterize(drawing, width, height)?;
+    encode(&pixmap, dpi)
+}
+
+/// The drawing painted on `width x height` pixels (the drawing's width fills the width);
+/// refused past [`MAX_PIXELS`].
+pub fn rasterize(drawing: &Drawing, width: u32, height: u32) -> Result<Pixmap, PrintError> {
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(PrintError::TooManyPixels { width, height });
+    }
     let mut pixmap =
         Pixmap::new(width, height).ok_or(PrintError::TooManyPixels { width, height })?;
     let scale = width as f32 / drawing.width_mm;
@@ -36,7 +46,7 @@ pub fn to_png(drawing: &Drawing, dpi: u32) -> Result<Vec<u8>, PrintError> {
     for item in &drawing.items {
         paint_item(&mut pixmap, item, transform);
     }
-    encode(&pixmap, dpi)
+    Ok(pixmap)
 }
 
 fn paint_item(pixmap: &mut Pixmap, item: &Item, transform: Transform) {

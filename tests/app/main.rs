@@ -17,6 +17,7 @@ mod looks;
 mod new_user;
 mod opening;
 mod search_tree;
+mod sharing;
 mod solutions_list;
 mod solving;
 mod stateless_layer;

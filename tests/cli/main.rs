@@ -8,6 +8,7 @@ mod experiment_shards;
 mod files_and_exits;
 mod hint_cancel;
 mod nothing_lost;
+mod sharing;
 mod trace;
 
 /// How the command-line tests run the program: from the source folder, so `boards/...` paths

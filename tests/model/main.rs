@@ -4,3 +4,4 @@ mod formats;
 mod fuzz_loaders;
 mod fuzz_trace;
 mod saving;
+mod sharing;

@@ -217,22 +217,17 @@ fn list_folder(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 }
 
 /// The puzzle in a file given to the app (opened, dropped on the window, named on the
-/// command line): a `.ron` file in the native format, or text holding a game id or Cox text,
-/// told apart by their content whatever the file's extension. The format is returned too: a
-/// file in another format than the native one is imported, not edited in place.
+/// command line): a `.ron` file in the native format, or text holding a game id, a
+/// DriftingDroids dump, a board line or Cox text, told apart by their content whatever the
+/// file's extension. The format is returned too: a file in another format than the native
+/// one is imported, not edited in place.
 pub fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
     if Format::of_path(path) == Some(Format::Native) {
         return formats::load_file(path, Format::Native).map(|p| (p, Format::Native));
     }
     let text = formats::read_text(path)?;
     let trimmed = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    let format = if crate::model::formats::game_id::looks_like(trimmed) {
-        Format::GameId
-    } else if trimmed.starts_with('(') {
-        Format::Native
-    } else {
-        Format::Cox
-    };
+    let format = formats::sniff(trimmed).unwrap_or(Format::Cox);
     let source = if format == Format::GameId {
         trimmed
     } else {
@@ -371,8 +366,9 @@ pub(super) fn file_windows_ui(
             .default_width(420.0)
             .show(ctx, |ui| {
                 let label = ui.label(
-                    "Paste a DriftingDroids game id (such as 7650+42+E2302B12+C9) or a board \
-                     in Kevin Cox's text format.",
+                    "Paste a DriftingDroids game id (such as 7650+42+E2302B12+C9) or board \
+                     dump (!DriftingDroids_game!...), a board line (ricochet-lab:...), the \
+                     text of a .ron board, or a board in Kevin Cox's text format.",
                 );
                 // A pasted board of many lines scrolls inside the field, so Import stays in
                 // sight below it.

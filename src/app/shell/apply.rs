@@ -8,7 +8,7 @@ use crate::app::playing::playback::PlaybackControl;
 use crate::app::run::solver_panel::{self, SolveSession};
 use crate::app::shell::commands::{Command, DiskChoice, Pending, Resolution, SaveKind, UndoStep};
 use crate::app::{RicochetApp, capital, debugger, shell};
-use crate::model::formats::{self, cox, game_id};
+use crate::model::formats::{self, game_id};
 use crate::model::tiles::random_game_on;
 use crate::solver::{SolverChoice, SolverPick};
 use std::path::Path;
@@ -120,6 +120,20 @@ impl RicochetApp {
                     self.windows.save = None;
                 }
             }
+            Command::CopyBoard => match self.doc.validity() {
+                Ok(puzzle) => match formats::board_line::write(puzzle) {
+                    Ok(line) => {
+                        let length = line.len();
+                        self.ctx.copy_text(line);
+                        self.note(format!(
+                            "Copied the board as one line of {length} characters; paste it \
+                             here or in a mail"
+                        ));
+                    }
+                    Err(error) => self.error(format!("Could not copy the board: {error}")),
+                },
+                Err(error) => self.error(format!("Could not copy the board: {error}")),
+            },
             Command::CopyGameId => match self.doc.validity() {
                 Ok(puzzle) => match game_id::write(puzzle) {
                     Ok(id) => {
@@ -275,23 +289,30 @@ impl RicochetApp {
             }
             Pending::Import(text) => {
                 let text = text.trim();
-                let is_id = game_id::looks_like(text);
-                let parsed = if is_id {
-                    game_id::parse(text)
-                } else {
-                    cox::parse(text)
-                };
-                match parsed {
+                match formats::parse_any(text) {
                     Ok(puzzle) => {
                         // The name is what the status line calls the board; the note says
                         // what was done, without saying "Imported" twice.
-                        let (name, note) = if is_id {
-                            (text.to_string(), format!("Imported {text}"))
-                        } else {
-                            (
+                        let (name, note) = match formats::sniff(text) {
+                            Some(formats::Format::GameId) => {
+                                (text.to_string(), format!("Imported {text}"))
+                            }
+                            Some(formats::Format::DdDump) => (
+                                "Imported DriftingDroids board".to_string(),
+                                "Imported a board from a DriftingDroids dump".to_string(),
+                            ),
+                            Some(formats::Format::BoardLine) => (
+                                "Pasted board".to_string(),
+                                "Pasted a board from its board line".to_string(),
+                            ),
+                            Some(formats::Format::Native) => (
+                                "Pasted board".to_string(),
+                                "Pasted a board from its .ron text".to_string(),
+                            ),
+                            Some(formats::Format::Cox) | None => (
                                 "Imported Cox board".to_string(),
                                 "Imported a board from Cox text".to_string(),
-                            )
+                            ),
                         };
                         self.set_document(Draft::from_puzzle(&puzzle), None, Some(name), &note);
                         self.windows.import = false;

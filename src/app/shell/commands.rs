@@ -89,6 +89,8 @@ pub enum Command {
     SaveTo(PathBuf, SaveKind),
     /// Copy the board's game id to the clipboard.
     CopyGameId,
+    /// Copy the whole puzzle to the clipboard as one line of text (its board line).
+    CopyBoard,
     /// Play mode: select a robot.
     SelectRobot(RobotColor),
     /// Play mode: slide the selected robot.

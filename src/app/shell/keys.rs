@@ -37,6 +37,10 @@ pub(in crate::app) enum Action {
     Save,
     /// Save as.
     SaveAs,
+    /// Copy the board as one line of text.
+    CopyBoard,
+    /// Paste a board in any format read here.
+    PasteBoard,
     /// Show or hide the Experiments window.
     Experiments,
     /// Show or hide the Analyse board window.
@@ -121,6 +125,18 @@ fn bindings() -> Vec<KeyBinding> {
             Always,
             A::Quit,
             "Quit (asking first when there are unsaved changes)",
+        ),
+        row(
+            key(CTRL_SHIFT, Key::C),
+            Always,
+            A::CopyBoard,
+            "Copy the board as one line of text",
+        ),
+        row(
+            key(CTRL_SHIFT, Key::V),
+            Always,
+            A::PasteBoard,
+            "Paste a board (Ctrl+V over the board pastes the clipboard at once)",
         ),
         row(
             key(CTRL, Key::E),
@@ -365,6 +381,8 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
         Action::Open => Command::OpenDialog,
         Action::Save => Command::Save,
         Action::SaveAs => Command::SaveAs(SaveKind::Native),
+        Action::CopyBoard => Command::CopyBoard,
+        Action::PasteBoard => Command::ShowImportWindow,
         Action::Experiments => Command::ToggleExperiments,
         Action::Analyze => Command::ToggleAnalyzer,
         Action::Compare => Command::ToggleCompare,

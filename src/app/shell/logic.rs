@@ -132,6 +132,16 @@ impl RicochetApp {
         };
         let commands = ctx.input_mut(|input| keys::handle(input, context));
         self.queued.extend(commands);
+        // Ctrl+V with no text field to take it pastes a board, in any format read here.
+        let pasted = ctx.input(|input| {
+            input.events.iter().rev().find_map(|event| match event {
+                egui::Event::Paste(text) => Some(text.clone()),
+                _ => None,
+            })
+        });
+        if let Some(text) = pasted {
+            self.queued.push(Command::Guarded(Pending::Import(text)));
+        }
     }
 
     /// Opens a puzzle file dropped on the window (the first, when several are dropped).

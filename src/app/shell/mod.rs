@@ -256,6 +256,18 @@ impl RicochetApp {
                     hint(Action::Redo),
                     Command::Redo,
                 );
+                ui.separator();
+                let board = hint(Action::CopyBoard);
+                menu_item(ui, commands, true, "Copy board", board, Command::CopyBoard);
+                let paste = hint(Action::PasteBoard);
+                menu_item(
+                    ui,
+                    commands,
+                    true,
+                    "Paste board...",
+                    paste,
+                    Command::ShowImportWindow,
+                );
             });
             ui.menu_button("View", |ui| {
                 let view = &mut self.state.view;

@@ -1,8 +1,11 @@
-//! Puzzle files: the native RON format, DriftingDroids game ids and Kevin Cox's text format.
+//! Puzzle files: the native RON format, DriftingDroids game ids and board dumps, Kevin Cox's
+//! text format, and the one-line board text for copy and paste.
 //!
 //! Every loader validates what it reads and reports what is wrong and where; none panics.
 
+pub mod board_line;
 pub mod cox;
+pub mod dd_dump;
 pub mod game_id;
 pub mod native;
 mod words;
@@ -42,6 +45,25 @@ pub enum FormatError {
         /// What is wrong.
         message: String,
     },
+    /// A DriftingDroids board dump that does not read.
+    #[error("DriftingDroids dump: {message}")]
+    Dump {
+        /// What is wrong.
+        message: String,
+    },
+    /// A board line (`ricochet-lab:...`) that does not read.
+    #[error("board line: {message}")]
+    BoardLine {
+        /// What is wrong.
+        message: String,
+    },
+    /// Pasted text that is no puzzle in any format this program reads.
+    #[error(
+        "'{}' is no board: expected a DriftingDroids game id or dump (!DriftingDroids_game!...), \
+         a board line (ricochet-lab:...), the text of a .ron puzzle or of a Cox board",
+        quote(.0)
+    )]
+    NotABoard(String),
     /// A well-formed file that describes an impossible puzzle.
     #[error("{0}")]
     Model(#[from] ModelError),
@@ -58,7 +80,8 @@ pub enum FormatError {
     },
     /// A file name without a known extension.
     #[error(
-        "'{}' is neither a .ron puzzle, a .txt Cox board, nor a game id such as 7650+42+E2302B12+C9",
+        "'{}' is neither a .ron puzzle, a .txt Cox board, a game id such as 7650+42+E2302B12+C9, \
+         a DriftingDroids dump (!DriftingDroids_game!...) nor a board line (ricochet-lab:...)",
         quote(.0)
     )]
     UnknownFormat(String),
@@ -261,6 +284,10 @@ pub enum Format {
     Cox,
     /// A DriftingDroids game id.
     GameId,
+    /// A DriftingDroids board dump (`!DriftingDroids_game!...`).
+    DdDump,
+    /// The one-line board text (`ricochet-lab:...`).
+    BoardLine,
 }
 
 impl Format {
@@ -280,6 +307,36 @@ pub fn parse(text: &str, format: Format) -> Result<Puzzle, FormatError> {
         Format::Native => native::parse(text),
         Format::Cox => cox::parse(text),
         Format::GameId => game_id::parse(text),
+        Format::DdDump => dd_dump::parse(text),
+        Format::BoardLine => board_line::parse(text),
+    }
+}
+
+/// The format of a puzzle's text told by its first word: a game id, a dump, a board line,
+/// Cox's `board` line, or native RON's `(`. `None` for text that starts like none of them.
+pub fn sniff(text: &str) -> Option<Format> {
+    let trimmed = strip_bom(text).trim_start();
+    if dd_dump::looks_like(trimmed) {
+        Some(Format::DdDump)
+    } else if board_line::looks_like(trimmed) {
+        Some(Format::BoardLine)
+    } else if game_id::looks_like(trimmed) {
+        Some(Format::GameId)
+    } else if trimmed.starts_with("board") {
+        Some(Format::Cox)
+    } else if trimmed.starts_with('(') || trimmed.starts_with("//") || trimmed.starts_with("/*") {
+        Some(Format::Native)
+    } else {
+        None
+    }
+}
+
+/// Parses pasted text in whichever format it is in (see [`sniff`]); text in none of them is
+/// refused as [`FormatError::NotABoard`].
+pub fn parse_any(text: &str) -> Result<Puzzle, FormatError> {
+    match sniff(text) {
+        Some(format) => parse(strip_bom(text), format),
+        None => Err(FormatError::NotABoard(text.trim().to_string())),
     }
 }
 
@@ -289,6 +346,8 @@ pub fn write(puzzle: &Puzzle, format: Format) -> Result<String, FormatError> {
         Format::Native => Ok(native::write(puzzle)),
         Format::Cox => cox::write(puzzle),
         Format::GameId => game_id::write(puzzle),
+        Format::DdDump => dd_dump::write(puzzle),
+        Format::BoardLine => board_line::write(puzzle),
     }
 }
 
@@ -298,15 +357,13 @@ pub fn load_source(source: &str) -> Result<Puzzle, FormatError> {
     let path = Path::new(source);
     if source == "-" {
         let text = read_text(path)?;
-        let trimmed = text.trim_start();
-        let format = if game_id::looks_like(trimmed) {
-            Format::GameId
-        } else if trimmed.starts_with("board") {
-            Format::Cox
-        } else {
-            Format::Native
-        };
-        return parse(&text, format);
+        return parse(&text, sniff(&text).unwrap_or(Format::Native));
+    }
+    if dd_dump::looks_like(source) {
+        return dd_dump::parse(source);
+    }
+    if board_line::looks_like(source) {
+        return board_line::parse(source);
     }
     match Format::of_path(path) {
         Some(format) => load_file(path, format),
@@ -341,6 +398,8 @@ pub fn load(source: &str) -> Result<Puzzle, FormatError> {
         FormatError::Io { .. }
         | FormatError::UnknownFormat(_)
         | FormatError::GameId { .. }
+        | FormatError::Dump { .. }
+        | FormatError::BoardLine { .. }
         | FormatError::TooLarge { .. }
         | FormatError::NotAFile { .. } => error,
         other => FormatError::InSource {
@@ -350,9 +409,14 @@ pub fn load(source: &str) -> Result<Puzzle, FormatError> {
     })
 }
 
-/// Reads and parses a puzzle file.
+/// Reads and parses a puzzle file. A `.txt` file may also hold a DriftingDroids dump or a
+/// board line (both are text that players keep in plain files), told by their first word.
 pub fn load_file(path: &Path, format: Format) -> Result<Puzzle, FormatError> {
     let text = read_text(path)?;
+    let format = match (format, sniff(&text)) {
+        (Format::Cox, Some(found @ (Format::DdDump | Format::BoardLine))) => found,
+        _ => format,
+    };
     parse(&text, format)
 }
 
@@ -567,115 +631,4 @@ pub fn save_puzzle_with(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_save_replaces_the_file_and_leaves_no_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("board.ron");
-        save_atomic(&path, "first").unwrap();
-        save_atomic(&path, "second").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(names.len(), 1);
-    }
-
-    // The temporary file's owner-only mode once went with it through the rename, so every
-    // saved puzzle was unreadable to others whatever the umask said.
-    #[cfg(unix)]
-    #[test]
-    fn a_new_file_gets_the_mode_the_umask_gives_any_new_file() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let plain = dir.path().join("plain");
-        std::fs::File::create(&plain).unwrap();
-        let saved = dir.path().join("board.ron");
-        save_atomic(&saved, "text").unwrap();
-        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&saved), mode(&plain));
-        // A replaced file keeps its own mode.
-        std::fs::set_permissions(&saved, std::fs::Permissions::from_mode(0o640)).unwrap();
-        save_atomic(&saved, "again").unwrap();
-        assert_eq!(mode(&saved), 0o640);
-        // A private file is its owner's alone when new, and keeps its mode when replaced.
-        let private = dir.path().join("settings.ron");
-        save_private_atomic(&private, "text").unwrap();
-        assert_eq!(mode(&private), 0o600);
-        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o640)).unwrap();
-        save_private_atomic(&private, "again").unwrap();
-        assert_eq!(mode(&private), 0o640);
-        assert_eq!(std::fs::read_to_string(&private).unwrap(), "again");
-    }
-
-    // A kill between the temporary file's write and its rename left one `.NAME.XXXXXX.tmp`
-    // per kill, and no later save removed them.
-    #[test]
-    fn a_save_removes_its_own_stale_temporary_files_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("board.ron");
-        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
-        let make = |name: &str, modified: std::time::SystemTime| {
-            let file = std::fs::File::create(dir.path().join(name)).unwrap();
-            file.set_modified(modified).unwrap();
-        };
-        make(".board.ron.aB3xY9.tmp", old);
-        make(".board.ron.Qw12er.tmp", std::time::SystemTime::now());
-        make(".other.ron.aB3xY9.tmp", old);
-        make(".board.ron.notours.tmp", old);
-        save_atomic(&path, "text").unwrap();
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        assert_eq!(
-            names,
-            [
-                ".board.ron.Qw12er.tmp",
-                ".board.ron.notours.tmp",
-                ".other.ron.aB3xY9.tmp",
-                "board.ron"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_load_error_names_its_source() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("broken.ron");
-        std::fs::write(&path, "(size: oops)").unwrap();
-        let source = path.to_string_lossy().into_owned();
-        let message = load(&source).unwrap_err().to_string();
-        assert!(message.starts_with(&format!("{source}: ")), "{message}");
-        let message = load("no-such-file.ron").unwrap_err().to_string();
-        assert!(message.starts_with("no-such-file.ron: "), "{message}");
-    }
-
-    // Two threads of one process saving one file once shared a temporary file named by the
-    // process id, so one could rename the other's half-written text into place.
-    #[test]
-    fn threads_saving_one_file_each_write_a_whole_text() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("board.ron");
-        let texts: Vec<String> = (0..8).map(|i| format!("{i}").repeat(200_000)).collect();
-        std::thread::scope(|scope| {
-            for text in &texts {
-                let path = &path;
-                scope.spawn(move || {
-                    for _ in 0..5 {
-                        save_atomic(path, text).unwrap();
-                    }
-                });
-            }
-        });
-        let saved = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            texts.contains(&saved),
-            "a mixed text of {} bytes",
-            saved.len()
-        );
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(names.len(), 1, "temporary files left behind");
-    }
-}
+mod tests;

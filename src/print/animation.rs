@@ -1,0 +1,429 @@
+//! A solution played back as pictures to share: an animated GIF, an animated PNG (APNG), or
+//! numbered PNG frames, one frame per position from the start to the goal.
+//!
+//! Each frame is the print drawing of the position ([`super::drawing`]) with the last move's
+//! path drawn under its robot as a trail in the robot's colour, rasterised at a chosen size
+//! in pixels. The last frame is held longer, so a looping animation shows the goal reached.
+//!
+//! The GIF takes one palette of 256 colours learnt (NeuQuant) from the first and last frames,
+//! which show every colour the animation uses, and stores of each later frame only the
+//! rectangle that changed: the board itself is stored once.
+
+use super::png::{encode_rgba, rasterize};
+use super::{Drawing, Item, Outline, Point, PrintError, PrintOptions, Role, robot_rgb};
+use crate::model::moves::{Move, MoveTables};
+use crate::model::puzzle::{Puzzle, ReplayError};
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+
+/// The smallest side of an animation, in pixels: below it a cell is a few pixels wide.
+pub const MIN_SIDE_PX: u32 = 64;
+/// The largest side of an animation, in pixels.
+pub const MAX_SIDE_PX: u32 = 4000;
+/// The side when none is asked for: sharp on a screen, small enough to mail.
+pub const DEFAULT_SIDE_PX: u32 = 800;
+/// The shortest time a frame is shown, in milliseconds (GIF counts in hundredths, and many
+/// viewers show anything shorter than 20 ms as 100 ms).
+pub const MIN_DELAY_MS: u32 = 20;
+/// The longest time a frame is shown, in milliseconds.
+pub const MAX_DELAY_MS: u32 = 60_000;
+/// The time a frame is shown when none is asked for: long enough to follow a move.
+pub const DEFAULT_DELAY_MS: u32 = 700;
+/// How many frame times the last frame (the goal reached) is held before the loop restarts.
+pub const HOLD_LAST: u32 = 3;
+
+/// The animated formats, named by a file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnimationFormat {
+    /// An animated GIF (`.gif`), which every browser, chat and slide program plays.
+    Gif,
+    /// An animated PNG (`.png`): full colour, played by browsers; other viewers show the
+    /// first frame.
+    Apng,
+}
+
+impl AnimationFormat {
+    /// The format a path's extension names (`.gif` or `.png`, in any case).
+    pub fn from_path(path: &std::path::Path) -> Option<AnimationFormat> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "gif" => Some(AnimationFormat::Gif),
+            "png" | "apng" => Some(AnimationFormat::Apng),
+            _ => None,
+        }
+    }
+}
+
+/// The size and pace of an animation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnimationOptions {
+    /// The length of the picture's longer side, in pixels.
+    pub side_px: u32,
+    /// How long each frame is shown, in milliseconds.
+    pub delay_ms: u32,
+}
+
+impl Default for AnimationOptions {
+    fn default() -> AnimationOptions {
+        AnimationOptions {
+            side_px: DEFAULT_SIDE_PX,
+            delay_ms: DEFAULT_DELAY_MS,
+        }
+    }
+}
+
+/// Why an animation cannot be made as asked.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum AnimationError {
+    /// The side is outside the limits.
+    #[error("the animation's side must be {MIN_SIDE_PX} to {MAX_SIDE_PX} pixels, not {0}")]
+    Side(u32),
+    /// The delay is outside the limits.
+    #[error("a frame's delay must be {MIN_DELAY_MS} to {MAX_DELAY_MS} ms, not {0}")]
+    Delay(u32),
+    /// The moves are not a solution of the puzzle.
+    #[error("the moves do not solve the puzzle: {0}")]
+    Replay(#[from] ReplayError),
+    /// Drawing or encoding failed.
+    #[error("{0}")]
+    Print(#[from] PrintError),
+    /// The GIF encoder failed.
+    #[error("could not encode the GIF: {0}")]
+    Gif(String),
+}
+
+impl AnimationOptions {
+    /// Checks the side and the delay.
+    pub fn check(&self) -> Result<(), AnimationError> {
+        if !(MIN_SIDE_PX..=MAX_SIDE_PX).contains(&self.side_px) {
+            return Err(AnimationError::Side(self.side_px));
+        }
+        if !(MIN_DELAY_MS..=MAX_DELAY_MS).contains(&self.delay_ms) {
+            return Err(AnimationError::Delay(self.delay_ms));
+        }
+        Ok(())
+    }
+}
+
+/// One frame's pixels: 8-bit RGBA rows from the top, opaque.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Its width in pixels.
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes.
+    pub rgba: Vec<u8>,
+}
+
+/// The drawings of a solution's playback: the start, then the position after each move with
+/// that move's path as a trail. The moves must solve the puzzle (they are replayed).
+pub fn solution_drawings(puzzle: &Puzzle, moves: &[Move]) -> Result<Vec<Drawing>, ReplayError> {
+    puzzle.replay(moves)?;
+    let board = puzzle.board();
+    let tables = MoveTables::new(board);
+    let options = PrintOptions::default();
+    let mut cells = puzzle.robot_cells();
+    let mut drawings = vec![super::drawing(puzzle, options)];
+    for mv in moves {
+        // The replay above found every robot and every move.
+        let Some(index) = puzzle.robot_index(mv.robot) else {
+            break;
+        };
+        let from = cells[index];
+        cells[index] = tables.slide(&cells, index, mv.dir);
+        let mut drawing = super::drawing(&puzzle.with_robot_cells(&cells), options);
+        let centre = |cell| {
+            let pos = board.pos(cell);
+            Point {
+                x: drawing.margin_mm + (f32::from(pos.x) + 0.5) * drawing.cell_mm,
+                y: drawing.margin_mm + (f32::from(pos.y) + 0.5) * drawing.cell_mm,
+            }
+        };
+        let trail = Item::Line {
+            role: Role::Trail,
+            from: centre(from),
+            to: centre(cells[index]),
+            stroke: Outline {
+                width: drawing.cell_mm * 0.22,
+                color: robot_rgb(mv.robot),
+            },
+        };
+        // Under the robots, over the board, so the robot that moved sits at its trail's end.
+        let at = drawing
+            .items
+            .iter()
+            .position(|item| item.role() == Role::Robot)
+            .unwrap_or(drawing.items.len());
+        drawing.items.insert(at, trail);
+        drawings.push(drawing);
+    }
+    Ok(drawings)
+}
+
+/// The frames of a solution's playback at the asked size.
+pub fn solution_frames(
+    puzzle: &Puzzle,
+    moves: &[Move],
+    options: AnimationOptions,
+) -> Result<Vec<Frame>, AnimationError> {
+    options.check()?;
+    let drawings = solution_drawings(puzzle, moves)?;
+    let mut frames = Vec::with_capacity(drawings.len());
+    for drawing in &drawings {
+        let per_mm = options.side_px as f32 / drawing.width_mm.max(drawing.height_mm);
+        let pixels = |mm: f32| ((mm * per_mm).round() as u32).max(1);
+        let pixmap = rasterize(drawing, pixels(drawing.width_mm), pixels(drawing.height_mm))?;
+        frames.push(Frame {
+            width: pixmap.width(),
+            height: pixmap.height(),
+            rgba: pixmap.take(),
+        });
+    }
+    Ok(frames)
+}
+
+/// The delay of frame `index` of `count`, in milliseconds: the last one is held longer.
+fn delay_of(index: usize, count: usize, delay_ms: u32) -> u32 {
+    if index + 1 == count {
+        delay_ms.saturating_mul(HOLD_LAST)
+    } else {
+        delay_ms
+    }
+}
+
+/// Encodes frames of one size as an animation that loops forever.
+pub fn encode(
+    frames: &[Frame],
+    format: AnimationFormat,
+    delay_ms: u32,
+) -> Result<Vec<u8>, AnimationError> {
+    match format {
+        AnimationFormat::Gif => encode_gif(frames, delay_ms),
+        AnimationFormat::Apng => encode_apng(frames, delay_ms),
+    }
+}
+
+/// Encodes each frame as a PNG of its own, for slides and for a teacher's handout.
+pub fn encode_pngs(frames: &[Frame]) -> Result<Vec<Vec<u8>>, AnimationError> {
+    frames
+        .iter()
+        .map(|f| encode_rgba(f.width, f.height, &f.rgba, None).map_err(AnimationError::from))
+        .collect()
+}
+
+fn encode_apng(frames: &[Frame], delay_ms: u32) -> Result<Vec<u8>, AnimationError> {
+    let failed = |error: png::EncodingError| PrintError::Encode(error.to_string());
+    let Some(first) = frames.first() else {
+        return Err(PrintError::Encode("there are no frames".into()).into());
+    };
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, first.width, first.height);
+    // The frames are opaque: three bytes a pixel are enough.
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    encoder
+        .set_animated(frames.len() as u32, 0)
+        .map_err(failed)?;
+    let mut writer = encoder.write_header().map_err(failed)?;
+    for (index, frame) in frames.iter().enumerate() {
+        let delay = delay_of(index, frames.len(), delay_ms).min(u32::from(u16::MAX));
+        writer.set_frame_delay(delay as u16, 1000).map_err(failed)?;
+        let rgb: Vec<u8> = frame
+            .rgba
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        writer.write_image_data(&rgb).map_err(failed)?;
+    }
+    writer.finish().map_err(failed)?;
+    Ok(bytes)
+}
+
+/// A palette of at most 256 colours and the index of each colour met, memoised: a board has
+/// few colours besides the blends at the edges of its shapes.
+struct Palette {
+    quantizer: color_quant::NeuQuant,
+    known: FxHashMap<[u8; 3], u8>,
+}
+
+impl Palette {
+    fn learn(frames: &[&Frame]) -> Palette {
+        let sample: Vec<u8> = frames.iter().flat_map(|f| f.rgba.iter().copied()).collect();
+        Palette {
+            quantizer: color_quant::NeuQuant::new(10, 256, &sample),
+            known: FxHashMap::default(),
+        }
+    }
+
+    fn index(&mut self, pixel: &[u8]) -> u8 {
+        let key = [pixel[0], pixel[1], pixel[2]];
+        let quantizer = &self.quantizer;
+        // The quantizer has 256 colours, so an index fits a byte.
+        *self
+            .known
+            .entry(key)
+            .or_insert_with(|| quantizer.index_of(&[key[0], key[1], key[2], 255]) as u8)
+    }
+}
+
+fn encode_gif(frames: &[Frame], delay_ms: u32) -> Result<Vec<u8>, AnimationError> {
+    let failed = |error: gif::EncodingError| AnimationError::Gif(error.to_string());
+    let (Some(first), Some(last)) = (frames.first(), frames.last()) else {
+        return Err(AnimationError::Gif("there are no frames".into()));
+    };
+    let (width, height) = (first.width, first.height);
+    let too_large = || AnimationError::Gif(format!("{width}x{height} is larger than GIF's 65535"));
+    let gif_width = u16::try_from(width).map_err(|_| too_large())?;
+    let gif_height = u16::try_from(height).map_err(|_| too_large())?;
+    let mut palette = Palette::learn(&[first, last]);
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(
+            &mut bytes,
+            gif_width,
+            gif_height,
+            &palette.quantizer.color_map_rgb(),
+        )
+        .map_err(failed)?;
+        encoder.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
+        let mut previous: Option<Vec<u8>> = None;
+        for (index, frame) in frames.iter().enumerate() {
+            let indices: Vec<u8> = frame
+                .rgba
+                .chunks_exact(4)
+                .map(|p| palette.index(p))
+                .collect();
+            // Only the rectangle that changed since the last frame; the rest stays on screen.
+            let (left, top, right, bottom) = match &previous {
+                None => (0, 0, width, height),
+                Some(before) => {
+                    changed_rect(before, &indices, width, height).unwrap_or((0, 0, 1, 1))
+                }
+            };
+            let mut buffer = Vec::with_capacity(((right - left) * (bottom - top)) as usize);
+            for y in top..bottom {
+                let row = (y * width) as usize;
+                buffer.extend_from_slice(&indices[row + left as usize..row + right as usize]);
+            }
+            let delay = delay_of(index, frames.len(), delay_ms) / 10;
+            let gif_frame = gif::Frame {
+                delay: delay.clamp(2, u32::from(u16::MAX)) as u16,
+                dispose: gif::DisposalMethod::Keep,
+                left: left as u16,
+                top: top as u16,
+                width: (right - left) as u16,
+                height: (bottom - top) as u16,
+                buffer: Cow::Owned(buffer),
+                ..gif::Frame::default()
+            };
+            encoder.write_frame(&gif_frame).map_err(failed)?;
+            previous = Some(indices);
+        }
+    }
+    Ok(bytes)
+}
+
+/// The smallest rectangle `(left, top, right, bottom)`, ends excluded, holding every pixel
+/// that differs between two frames; `None` when they are the same.
+fn changed_rect(
+    before: &[u8],
+    after: &[u8],
+    width: u32,
+    height: u32,
+) -> Option<(u32, u32, u32, u32)> {
+    let mut rect: Option<(u32, u32, u32, u32)> = None;
+    for y in 0..height {
+        let row = (y * width) as usize..((y + 1) * width) as usize;
+        let (a, b) = (&before[row.clone()], &after[row]);
+        let Some(first) = a.iter().zip(b).position(|(p, q)| p != q) else {
+            continue;
+        };
+        let last = a.iter().zip(b).rposition(|(p, q)| p != q).unwrap_or(first);
+        let (first, last) = (first as u32, last as u32 + 1);
+        rect = Some(match rect {
+            None => (first, y, last, y + 1),
+            Some((l, t, r, _)) => (l.min(first), t, r.max(last), y + 1),
+        });
+    }
+    rect
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::moves::parse_moves;
+
+    #[test]
+    fn the_changed_rectangle_holds_every_change_and_nothing_more() {
+        let before = vec![0u8; 5 * 4];
+        let mut after = before.clone();
+        after[6] = 1; // (1, 1)
+        after[13] = 1; // (3, 2)
+        assert_eq!(changed_rect(&before, &after, 5, 4), Some((1, 1, 4, 3)));
+        assert_eq!(changed_rect(&before, &before, 5, 4), None);
+    }
+
+    fn corner_puzzle() -> Puzzle {
+        crate::model::formats::native::parse(
+            "(format: 1, width: 3, height: 3, \
+             targets: [(x: 2, y: 2, color: Red, shape: Circle)], \
+             robots: [(color: Red, x: 0, y: 0)], goal: (x: 2, y: 2, color: Red))",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_solution_gives_one_frame_per_position_and_each_format_encodes_them() {
+        let puzzle = corner_puzzle();
+        let moves = parse_moves("RE, RS").unwrap();
+        let options = AnimationOptions {
+            side_px: 90,
+            delay_ms: 100,
+        };
+        let frames = solution_frames(&puzzle, &moves, options).unwrap();
+        assert_eq!(frames.len(), 3);
+        assert!(frames.iter().all(|f| f.width == 90 && f.height == 90));
+        // Each move changes the picture.
+        assert_ne!(frames[0], frames[1]);
+        assert_ne!(frames[1], frames[2]);
+        let gif = encode(&frames, AnimationFormat::Gif, options.delay_ms).unwrap();
+        assert!(gif.starts_with(b"GIF89a"));
+        let apng = encode(&frames, AnimationFormat::Apng, options.delay_ms).unwrap();
+        let reader = ::png::Decoder::new(std::io::Cursor::new(apng))
+            .read_info()
+            .unwrap();
+        let control = reader.info().animation_control.unwrap();
+        assert_eq!(control.num_frames, 3);
+        assert_eq!(encode_pngs(&frames).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn moves_that_do_not_solve_and_sizes_past_the_limits_are_refused() {
+        let puzzle = corner_puzzle();
+        let options = AnimationOptions::default();
+        let wrong = parse_moves("RE").unwrap();
+        assert!(matches!(
+            solution_frames(&puzzle, &wrong, options),
+            Err(AnimationError::Replay(_))
+        ));
+        let moves = parse_moves("RE, RS").unwrap();
+        let tiny = AnimationOptions {
+            side_px: 10,
+            ..options
+        };
+        assert_eq!(
+            solution_frames(&puzzle, &moves, tiny),
+            Err(AnimationError::Side(10))
+        );
+        let quick = AnimationOptions {
+            delay_ms: 1,
+            ..options
+        };
+        assert_eq!(
+            solution_frames(&puzzle, &moves, quick),
+            Err(AnimationError::Delay(1))
+        );
+    }
+}
