@@ -19,6 +19,7 @@ pub mod engine_check;
 pub mod experiment;
 pub mod format;
 pub mod generate;
+pub mod matches;
 
 use crate::solver::{self, Optimality, SolveError, SolverKind};
 

@@ -7,5 +7,6 @@ mod edges;
 mod experiment_shards;
 mod files_and_exits;
 mod hint_cancel;
+mod matches;
 mod nothing_lost;
 mod trace;
