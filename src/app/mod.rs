@@ -42,6 +42,7 @@ mod editing;
 pub mod experiments;
 pub mod files;
 mod launch;
+mod matches;
 pub mod overlays;
 mod playing;
 pub mod run;
@@ -190,6 +191,8 @@ pub struct RicochetApp {
     engines: run::engines::EngineList,
     /// The Add engine window.
     add_engine: run::engines::AddEngineWindow,
+    /// The Matches window.
+    matches: matches::MatchesWindow,
     /// Saves the settings to the app's settings file (`None`: nothing is saved).
     settings: Option<files::settings_store::SettingsSaver>,
     ctx: egui::Context,
@@ -266,6 +269,7 @@ impl RicochetApp {
             analyzer: Default::default(),
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),
+            matches: Default::default(),
             settings: None,
             ctx,
         };
