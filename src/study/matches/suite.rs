@@ -7,7 +7,7 @@
 //! puzzle size=4x3 walls=d1139002c446 closed=- robots=R@0,0;B@3,2 goal=R@3,0 targets=- rules=- ; id page ; optimum 1
 //! ```
 //!
-//! A line is fields separated by ` ; `: first the puzzle, as a game id or as the engine
+//! A line is fields separated by ` ; ` (a semicolon between spaces): first the puzzle, as a game id or as the engine
 //! protocol's `puzzle` line (its `id=` is not needed and is ignored), then `id WORD` (unique in
 //! the suite; the line number when left out), `optimum N` (`optimum none` for a puzzle with no
 //! solution; no optimum when it is not known) and any number of `note TEXT`.
@@ -110,15 +110,28 @@ pub fn parse_suite(text: &str, origin: &str) -> Result<Vec<SuiteEntry>, SuiteErr
 
 /// Reads one line that is not a comment.
 fn parse_line(text: &str, line: usize) -> Result<SuiteEntry, String> {
-    let mut fields = text.split(';').map(str::trim);
-    // `split` yields at least one field, the text itself.
+    // A `;` alone between spaces separates fields; the puzzle line's own `;` (between robots)
+    // never stands alone.
+    let mut fields: Vec<String> = vec![String::new()];
+    for token in text.split_whitespace() {
+        if token == ";" {
+            fields.push(String::new());
+        } else if let Some(field) = fields.last_mut() {
+            if !field.is_empty() {
+                field.push(' ');
+            }
+            field.push_str(token);
+        }
+    }
+    let mut fields = fields.into_iter();
+    // The list starts with one field, so there is a first.
     let source = fields.next().unwrap_or_default();
-    let puzzle = parse_puzzle(source)?;
+    let puzzle = parse_puzzle(&source)?;
     let mut id = None;
     let mut optimum = Optimum::Unknown;
     let mut notes = Vec::new();
     for field in fields {
-        let (key, value) = field.split_once(' ').unwrap_or((field, ""));
+        let (key, value) = field.split_once(' ').unwrap_or((field.as_str(), ""));
         let value = value.trim();
         match key {
             "id" => {
