@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A breadth-first Ricochet Robots engine speaking REP 1 (docs/engine-protocol.md).
+"""A breadth-first Ricochet Robots engine speaking REP 2 (docs/engine-protocol.md).
 
 The protocol page's skeleton (skeleton.py) is the frame every engine needs; this one, about 200
 lines with its comments, is a complete one: every board the protocol carries (1x1 to 64x64,
@@ -7,6 +7,10 @@ walls, closed cells, 1 to 5 robots, the vortex goal `*`, the `ricochet` and `no-
 `go` limits, `stop` and `isready` heard mid-search, rows per depth, node and prune events.
 Standard library only. Run it with `python3 bfs.py`; register it with
 `ricochet-lab engine add bfs-python -- python3 examples/engines/bfs.py`.
+
+Version 2: it declares one option, `info-interval` (milliseconds between its `info depth=…
+nodes=… nps=…` progress lines, 0 for none), and honours it; `--option info-interval=0` silences
+them.
 
 The search is breadth-first with the goal tested when a child is generated, so the first
 solution found is a shortest one. A state is every robot's cell, plus under no-rebound each
@@ -79,12 +83,43 @@ def parse_puzzle(tokens):
             "no_rebound": "no-rebound" in rules}
 
 
+# Version 2: the options this engine declares, as `option` lines, and their values now (a
+# `setoption` changes them for every later `go`).
+OPTIONS = {"info-interval": ("spin", 250, 0, 10000)}
+VALUES = {"info-interval": 250}
+
+
+def declare(options):
+    """The `option` lines for declarations {name: (type, default, min, max)}."""
+    return [f"option name={n} type={t} default={d} min={lo} max={hi}" if t == "spin"
+            else f"option name={n} type={t} default={d}" for n, (t, d, lo, hi) in options.items()]
+
+
+def set_option(options, values, pairs):
+    """Applies `setoption name=… value=…`, or says in an `info string` why it cannot."""
+    name, value = pairs.get("name"), pairs.get("value")
+    if name not in options:
+        return send(f"info string ignored: no option {name}")
+    kind, _, lo, hi = options[name]
+    try:
+        if kind == "spin" and lo <= int(value) <= hi:
+            values[name] = int(value)
+        elif kind == "check" and value in ("true", "false"):
+            values[name] = value == "true"
+        else:
+            raise ValueError(value)
+    except (TypeError, ValueError):
+        send(f"info string ignored: {value} is no value of {name}")
+
+
 def search(p, depth_limit, time_limit_ms, events, stop):
     """Breadth-first search; returns the `result` line's words after the id."""
     w, nxt, letters, goal, min_len = p["w"], p["nxt"], p["letters"], p["goal"], p["min_len"]
     robots = range(len(letters))
     start = time.monotonic()
     deadline = None if time_limit_ms is None else start + time_limit_ms / 1000
+    interval = VALUES["info-interval"] / 1000
+    last_info = start
 
     g, no_rebound = p["goal_robot"], p["no_rebound"]
 
@@ -131,6 +166,10 @@ def search(p, depth_limit, time_limit_ms, events, stop):
                 return ["gaveup", "stop"]
             if deadline is not None and time.monotonic() > deadline:
                 return ["gaveup", "time"]
+            now = time.monotonic()
+            if interval and now - last_info >= interval:  # The `info-interval` option.
+                send(f"info depth={depth} nodes={head} nps={int(head / max(now - start, 1e-6))}")
+                last_info = now
         expanded += 1
         if events:
             send(f"node path={','.join(path(head)) or '-'} robots={where(cells)}")
@@ -170,8 +209,9 @@ FACTS = ("name=bfs-python", "author=Ricochet_Lab", "version=1", "rows=depth", "o
          "events=yes", "rules=ricochet,no-rebound")
 
 
-def main(facts=FACTS, search=search):
-    """Speaks the protocol around `search` (another engine can reuse it with its own)."""
+def main(facts=FACTS, search=search, options=OPTIONS, values=VALUES):
+    """Speaks the protocol around `search` (another engine can reuse it with its own, and its
+    own option declarations and values)."""
     puzzle, error, worker, stop = "-", "no puzzle was sent", None, threading.Event()
 
     def run(p, err, limits):
@@ -204,7 +244,13 @@ def main(facts=FACTS, search=search):
         if cmd == "rep":
             for fact in facts:
                 send(f"id {fact}")
-            send("repok 1")
+            offered = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+            if offered >= 2:  # Options are version 2's; a version 1 driver gets none.
+                for line in declare(options):
+                    send(line)
+            send(f"repok {min(offered, 2)}")
+        elif cmd == "setoption":
+            set_option(options, values, dict(t.split("=", 1) for t in words[1:] if "=" in t))
         elif cmd == "isready":
             send("readyok")
         elif cmd == "puzzle":

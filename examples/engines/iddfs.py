@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An iterative-deepening Ricochet Robots engine speaking REP 1 (docs/engine-protocol.md), with a
+"""An iterative-deepening Ricochet Robots engine speaking REP 2 (docs/engine-protocol.md), with a
 visited table and node events: the shape the app's *Step depth* is built for (one row per depth,
 each depth's positions sent as node events in depth-first order). It reads puzzles and speaks
 the protocol with the code of bfs.py beside it; only the search is its own.
@@ -11,6 +11,11 @@ more moves left, it cannot lead anywhere new, and is cut (`prune … reason=tabl
 iteration that reaches the goal gives a shortest solution; one that never reaches its depth
 limit proves there is none. Run it with `python3 iddfs.py`; register it with
 `ricochet-lab engine add iddfs-python -- python3 examples/engines/iddfs.py`.
+
+Version 2: it declares one option, `table` (check, default true): with `table=false` it keeps no
+visited table, so each depth expands every path (its nodes grow fast, its answers stay
+shortest), to see what the table saves. It paints its layer too: with events asked for, each
+finished depth draws, per cell, how many positions of that depth had the goal robot there.
 """
 import os
 import sys
@@ -18,6 +23,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bfs import DIRS, main, send  # noqa: E402
+
+OPTIONS = {"table": ("check", "true", None, None)}
+VALUES = {"table": True}
 
 FACTS = ("name=iddfs-python", "author=Ricochet_Lab", "version=1", "rows=depth", "optimal=yes",
          "events=yes", "rules=ricochet,no-rebound")
@@ -45,7 +53,7 @@ def search(p, depth_limit, time_limit_ms, events, stop):
     def where(cells):
         return ";".join(f"{letters[i]}@{c % w},{c // w}" for i, c in enumerate(cells))
 
-    path, table, counts = [], {}, {"nodes": 0, "frontier": False}
+    path, table, counts, visits = [], {}, {"nodes": 0, "frontier": False}, {}
 
     def dfs(cells, last, moves, left):
         counts["nodes"] += 1
@@ -56,6 +64,8 @@ def search(p, depth_limit, time_limit_ms, events, stop):
                 raise Stopped("time")
         if events:
             send(f"node path={','.join(path) or '-'} robots={where(cells)}")
+            if g is not None:
+                visits[cells[g]] = visits.get(cells[g], 0) + 1
         if is_goal(cells, moves):
             return True
         if left == 0:
@@ -76,7 +86,7 @@ def search(p, depth_limit, time_limit_ms, events, stop):
                 child = cells[:i] + (c,) + cells[i + 1:]
                 child_last = last[:i] + (dn,) + last[i + 1:] if no_rebound else last
                 k = key(child, child_last, moves + 1)
-                stored = table.get(k, -1)
+                stored = table.get(k, -1) if VALUES["table"] else -1  # The `table` option.
                 if stored >= left - 1:
                     if events:
                         send(f"prune path={','.join(path + [move])} reason=table stored={stored}")
@@ -99,6 +109,12 @@ def search(p, depth_limit, time_limit_ms, events, stop):
             return ["gaveup", str(reason)]
         millis = int((time.monotonic() - row_start) * 1000)
         send(f"row depth={limit} nodes={counts['nodes']} time={millis} table={len(table)}")
+        if events and visits:  # The engine's own layer: where the goal robot stood this depth.
+            send("draw clear")
+            send(f"draw legend=goal_robot's_cells_at_depth_{limit}")
+            for c, n in sorted(visits.items()):
+                send(f"draw cell={c % w},{c // w} value={n}")
+            visits.clear()
         if found:
             return ["solved"] + path
         if not counts["frontier"]:
@@ -109,4 +125,4 @@ def search(p, depth_limit, time_limit_ms, events, stop):
 
 
 if __name__ == "__main__":
-    main(FACTS, search)
+    main(FACTS, search, OPTIONS, VALUES)

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The frame of a REP 1 engine (docs/engine-protocol.md): fill in `search`."""
+"""The frame of a REP 2 engine (docs/engine-protocol.md): fill in `search`."""
 import sys
 import threading
 
 lock, stop = threading.Lock(), threading.Event()
 puzzle = None  # The last good `puzzle` line's key=value pairs; None after a bad one.
+options = {"reason": "no_search_yet"}  # Version 2: its one option, which `setoption` sets.
 
 def send(line):
     with lock:  # The search thread and the reader both write: one whole line at a time.
@@ -12,24 +13,24 @@ def send(line):
         sys.stdout.flush()
 
 def search(p, depth, time_ms, events):
-    """Solve p (the puzzle line's pairs) within `depth` moves (None: no limit), looking at `stop`
-    often; send `row` lines (and `node` lines when `events`); return the result's words."""
-    return ["gaveup", "unsupported: this skeleton has no search yet"]
+    """Solve p within `depth` moves (None: no limit), checking `stop`; send rows; give the result."""
+    return ["gaveup", "unsupported: " + options["reason"].replace("_", " ")]
 
 def run(p, depth, time_ms, events):
     send(f"result id={p['id']} " + " ".join(search(p, depth, time_ms, events)))
 
 for raw in sys.stdin.buffer:  # Bytes: a line that is not UTF-8 must not end the engine.
     try:
-        words = raw.decode("utf-8").split()
+        words = raw.decode("utf-8").split() or [""]  # An empty line matches no command.
     except UnicodeDecodeError:
         send("info string ignored: a line that is not UTF-8 text")
         continue
-    if not words:
-        continue  # Empty lines are ignored.
     cmd, pairs = words[0], dict(w.split("=", 1) for w in words[1:] if "=" in w)
-    if cmd == "rep":
-        send("id name=skeleton\nrepok 1")
+    if cmd == "rep":  # Options are version 2's: a driver that offers only 1 gets none.
+        v2 = "option name=reason type=string default=no_search_yet\nrepok 2"
+        send("id name=skeleton\n" + ("repok 1" if words[1:] == ["1"] else v2))
+    elif cmd == "setoption" and pairs.get("name") in options:
+        options[pairs["name"]] = pairs.get("value", "")
     elif cmd == "isready":
         send("readyok")
     elif cmd == "puzzle":

@@ -45,6 +45,7 @@ mod editing;
 pub mod experiments;
 pub mod files;
 mod launch;
+mod matches;
 pub mod overlays;
 mod playing;
 pub mod run;
@@ -196,6 +197,8 @@ pub struct RicochetApp {
     engines: run::engines::EngineList,
     /// The Add engine window.
     add_engine: run::engines::AddEngineWindow,
+    /// The Matches window.
+    matches: matches::MatchesWindow,
     /// Saves the settings to the app's settings file (`None`: nothing is saved).
     settings: Option<files::settings_store::SettingsSaver>,
     /// Where the side panels were laid out in the last frame.
@@ -275,6 +278,7 @@ impl RicochetApp {
             compare: Default::default(),
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),
+            matches: Default::default(),
             settings: None,
             laid_out: shell::PanelRects::default(),
             ctx,

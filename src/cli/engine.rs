@@ -6,6 +6,7 @@
 use super::output::outln;
 use ricochet_lab::solver::engine::store::{self, EngineStore};
 use ricochet_lab::solver::engine::{self, EngineSpec};
+use ricochet_lab::solver::probe::{Event, Probe};
 use ricochet_lab::solver::{SolverChoice, SolverId};
 use ricochet_lab::study::engine_check::Status;
 use std::path::PathBuf;
@@ -32,6 +33,10 @@ enum EngineCommand {
         /// Replace an engine already registered under the name.
         #[arg(long)]
         force: bool,
+        /// An option the engine declares, set each time it starts (protocol version 2);
+        /// repeat for several. Checked against its declarations when it starts.
+        #[arg(long = "option", value_name = "NAME=VALUE", value_parser = option_pair)]
+        options: Vec<(String, String)>,
         /// The command and its arguments, after `--`.
         #[arg(last = true, required = true, num_args = 1..)]
         command: Vec<String>,
@@ -84,6 +89,44 @@ pub(super) fn engines_file() -> anyhow::Result<PathBuf> {
             store::CONFIG_DIR_VAR
         )
     })
+}
+
+/// A `NAME=VALUE` option for an engine: the name spelt as the protocol's keys, the value one
+/// word.
+pub(super) fn option_pair(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}' is not NAME=VALUE"))?;
+    if !engine::protocol::is_key(name) {
+        return Err(format!(
+            "'{name}' is no option name: lower-case letters, digits, '_' and '-'"
+        ));
+    }
+    if value.is_empty() || value.contains(char::is_whitespace) {
+        return Err(format!(
+            "the value of {name} is one word without spaces, not '{value}'"
+        ));
+    }
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// `choice` with engine options set over the ones it was registered with; options given to a
+/// built-in solver are refused, not ignored.
+pub(super) fn with_options(
+    choice: SolverChoice,
+    options: &[(String, String)],
+) -> anyhow::Result<SolverChoice> {
+    if options.is_empty() {
+        return Ok(choice);
+    }
+    match choice {
+        SolverChoice::Engine(spec) => Ok(SolverChoice::engine(
+            spec.as_ref().clone().with_options(options),
+        )),
+        SolverChoice::BuiltIn(id) => Err(super::output::usage(format!(
+            "--option sets an engine's options; '{id}' is a built-in solver"
+        ))),
+    }
 }
 
 /// The registered engines.
@@ -169,6 +212,7 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             name,
             dir,
             force,
+            options,
             command,
         } => {
             let file = engines_file()?;
@@ -180,9 +224,15 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             let dir = dir.map(|dir| std::fs::canonicalize(&dir).unwrap_or(dir));
             store::check_name(&name)?;
             let program = store::check_program(&command, dir.as_deref())?;
-            let spec = EngineSpec { name, command, dir };
+            let spec = EngineSpec {
+                name,
+                command,
+                dir,
+                options,
+            };
             let line = spec.command_line();
             let name = spec.name.clone();
+            let options = spec.options_text();
             let replaced = EngineStore::change(&file, |store| store.add(spec, force))?;
             let verb = if replaced.is_some() {
                 "replaced"
@@ -191,6 +241,9 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             };
             outln!("{verb} engine '{name}': {line}")?;
             outln!("  its program: {}", program.display())?;
+            if !options.is_empty() {
+                outln!("  its options: {options}")?;
+            }
             outln!("  kept in {}", file.display())?;
         }
         EngineCommand::List => {
@@ -204,7 +257,12 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
                     .as_ref()
                     .map(|d| format!(" (in {})", d.display()))
                     .unwrap_or_default();
-                outln!("{:<16} {}{dir}", spec.name, spec.command_line())?;
+                let options = if spec.options.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [options: {}]", spec.options_text())
+                };
+                outln!("{:<16} {}{dir}{options}", spec.name, spec.command_line())?;
             }
         }
         EngineCommand::Remove { name } => {
@@ -276,4 +334,74 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The probe of an engine's run in the CLI: its rows printed as a built-in solver's, its
+/// `info string` lines printed as its words (`engine says: …`), and its search figures (`info
+/// depth=… nodes=…`) on one progress line on standard error, rewritten in place, when that
+/// is a terminal.
+pub(super) struct EngineRows {
+    rows: super::report::PrintRows,
+    live: bool,
+    shown: bool,
+    /// The first failed write of an engine's words.
+    failure: Option<super::output::OutputError>,
+}
+
+impl EngineRows {
+    /// Rows with these columns (the engine's).
+    pub(super) fn new(columns: ricochet_lab::solver::Columns) -> EngineRows {
+        use std::io::IsTerminal;
+        EngineRows {
+            rows: super::report::PrintRows::with_columns(columns),
+            live: std::io::stderr().is_terminal(),
+            shown: false,
+            failure: None,
+        }
+    }
+
+    /// Clears the progress line, so that what follows starts on a clean line.
+    fn clear_progress(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+            self.shown = false;
+        }
+    }
+
+    /// Ends the progress line and returns the first failed write, if any.
+    pub(super) fn check(&mut self) -> Result<(), super::output::OutputError> {
+        self.clear_progress();
+        self.rows.check()?;
+        self.failure.take().map_or(Ok(()), Err)
+    }
+}
+
+impl Probe for EngineRows {
+    fn depth_finished(&mut self, stats: &ricochet_lab::solver::DepthStats) {
+        self.clear_progress();
+        self.rows.depth_finished(stats);
+    }
+
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        let Event::Solver(payload) = event() else {
+            return;
+        };
+        if let Some(info) = payload.downcast_ref::<engine::EngineInfo>() {
+            self.clear_progress();
+            if self.failure.is_none()
+                && let Err(error) = outln!("  engine says: {}", info.text)
+            {
+                self.failure = Some(error);
+            }
+        } else if let Some(search) = payload.downcast_ref::<engine::EngineSearch>()
+            && self.live
+        {
+            eprint!("\r\x1b[K  {}", search.info.summary());
+            self.shown = true;
+        }
+    }
+
+    fn should_stop(&mut self) -> bool {
+        self.failure.is_some() || self.rows.should_stop()
+    }
 }

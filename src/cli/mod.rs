@@ -21,6 +21,7 @@ mod experiment;
 mod export;
 mod generate;
 mod hint;
+mod matches;
 mod open;
 mod output;
 mod random;
@@ -98,6 +99,9 @@ enum Command {
     /// Find positions on a board whose optimum is exactly N moves: seeded random deals climb
     /// towards that length (move a robot or change the target, keep what gets no farther).
     Generate(generate::GenerateArgs),
+    /// Run two or more solvers or engines over a puzzle suite, checking every answer against
+    /// the suite's optimum, and compare their times with a confidence interval.
+    Match(matches::MatchArgs),
     /// Install the desktop entry, the puzzle file type and the icon for the current user, so
     /// that a launcher finds the app and a double-click on a .ron puzzle opens it.
     InstallDesktop(desktop::InstallDesktopArgs),
@@ -140,6 +144,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Analyze(args) => analyze::run(&args),
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(&args),
+        Command::Match(args) => matches::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Trace(args) => trace::run(args),
         Command::InstallDesktop(args) => desktop::run(&args),

@@ -26,6 +26,10 @@ pub struct SolveArgs {
     /// An engine's command line, run once as the solver (see docs/engine-protocol.md).
     #[arg(long, value_name = "\"CMD ARGS\"", conflicts_with = "solver")]
     engine: Option<String>,
+    /// An option of the engine (protocol version 2), over any it was registered with;
+    /// repeat for several (see `ricochet-lab engine test NAME` for its options).
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = super::engine::option_pair)]
+    options: Vec<(String, String)>,
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS", value_parser = super::common::seconds, allow_negative_numbers = true)]
     time_limit: Option<Duration>,
@@ -91,6 +95,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     rules.no_rebound |= args.no_rebound;
     let puzzle = puzzle.with_rules(rules);
     let choice = super::engine::solver_choice(&args.solver, args.engine.as_deref())?;
+    let choice = super::engine::with_options(choice, &args.options)?;
     if args.verify && choice.built_in().is_some() {
         return Err(super::output::usage(format!(
             "--verify checks an engine's claims; '{choice}' is a built-in solver"
@@ -255,7 +260,7 @@ fn run_engine(
         outln!("{}", super::common::json_line(&json)?)?;
         report
     } else {
-        let mut rows = PrintRows::with_columns(choice.columns());
+        let mut rows = super::engine::EngineRows::new(choice.columns());
         let report = solver::run(choice, puzzle, &options, &limits, &mut rows)?;
         rows.check()?;
         print_report(&report)?;
@@ -351,6 +356,19 @@ fn verify(
         }
         (Outcome::Solved { .. }, None) => {
             Some("it gave a solution, but fast proves there is none".to_string())
+        }
+        // A longer answer is a false claim only from an engine that said its answers are
+        // shortest; from any other it is an answer, said so below.
+        (Outcome::Solved { moves }, Some(best))
+            if moves.len() > best.len() && ricochet_lab::solver::engine::claims_optimal(choice) =>
+        {
+            Some(format!(
+                "it says its solutions are shortest (id optimal=yes), but its {} are beaten \
+                 by fast's {}: {}",
+                count_moves(moves.len()),
+                count_moves(best.len()),
+                format_moves(best)
+            ))
         }
         _ => None,
     };

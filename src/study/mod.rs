@@ -19,6 +19,7 @@ pub mod engine_check;
 pub mod experiment;
 pub mod format;
 pub mod generate;
+pub mod matches;
 pub mod statistics;
 
 use crate::solver::{self, Optimality, SolveError, SolverKind};

@@ -170,6 +170,7 @@ mod tests {
             name: "missing".into(),
             command: vec!["/nonexistent/ricochet-engine".into()],
             dir: None,
+            options: Vec::new(),
         };
         let mut run = SolveJob::new(SolverChoice::engine(engine), samples::fogleman_22())
             .spawn(waker)

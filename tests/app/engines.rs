@@ -55,6 +55,7 @@ fn python_example() -> EngineSpec {
             manifest("examples/engines/bfs.py").display().to_string(),
         ],
         dir: None,
+        options: Vec::new(),
     }
 }
 
@@ -253,6 +254,7 @@ fn a_failing_engine_shows_its_error_and_the_end_of_its_stderr() {
                 pids.display().to_string(),
             ],
             dir: None,
+            options: Vec::new(),
         },
     );
     let mut harness = app_on_small_board(folder.path());
@@ -326,6 +328,7 @@ fn an_experiment_in_the_window_compares_a_registered_engine_with_the_built_in_so
             .map(String::from)
             .to_vec(),
             dir: None,
+            options: Vec::new(),
         },
     );
     let out = folder.path().join("results.csv");

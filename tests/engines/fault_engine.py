@@ -27,6 +27,13 @@ Two modes keep the protocol but claim shortest answers (`optimal=yes`) and never
   refuses           answers every `go` with `gaveup unsupported: REASON`, as an engine does for
                     a puzzle it does not take
   gives-up          answers every `go` with `gaveup` and no reason of that kind
+  long-optimal      answers every `go` with `RE RW RE`, three legal moves where one is enough
+
+One mode speaks version 2 and sends what a driver must show or shrug off:
+
+  chatty            declares an option `depth-hint` (spin 0 to 9); on `go` sends an `info
+                    string`, an `info` with standard keys, a malformed `info` and a malformed
+                    `draw`, a good `draw`, then solves the page's puzzle with `RE`
 """
 import os
 import subprocess
@@ -73,7 +80,12 @@ for line in sys.stdin:
     command = words[0]
     if command == "rep":
         send("id name=fault-" + mode)
-        if mode in ("refuses", "gives-up"):
+        if mode == "chatty":
+            send("option name=depth-hint type=spin default=3 min=0 max=9")
+            send("option name=broken type=spin default=12 min=0 max=9")
+            send("repok 2")
+            continue
+        if mode in ("refuses", "gives-up", "long-optimal"):
             send("id optimal=yes")
         send("repok 1")
     elif command == "isready":
@@ -97,6 +109,15 @@ for line in sys.stdin:
             send(f"result id={puzzle_id} gaveup unsupported: this engine takes no puzzle")
         elif mode == "gives-up":
             send(f"result id={puzzle_id} gaveup out of ideas")
+        elif mode == "chatty":
+            send("info string hello from the engine")
+            send("info depth=1 nodes=5 nps=100 table=20 line=RE")
+            send("info depth=x nodes=5")
+            send("draw cell=9,9 value=1 color=zz")
+            send("draw cell=3,0 value=1 color=ff8800")
+            send(f"result id={puzzle_id} solved RE")
+        elif mode == "long-optimal":
+            send(f"result id={puzzle_id} solved RE RW RE")
         elif mode == "illegal":
             send(f"result id={puzzle_id} solved RN RE")
         elif mode == "long-line":

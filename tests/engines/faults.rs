@@ -25,6 +25,7 @@ fn fault_engine(mode: &str, folder: &Path) -> (EngineSpec, PathBuf) {
             pids.display().to_string(),
         ],
         dir: None,
+        options: Vec::new(),
     };
     (spec, pids)
 }
@@ -508,6 +509,45 @@ fn verify_reports_a_false_claim_of_no_solution_as_the_engines_error() {
     assert_eq!(code, 4, "{out}{err}");
     assert!(
         err.contains("made a false claim: it said no solution within 3 moves exists, but fast solves it in 1 move: RE"),
+        "{err}"
+    );
+}
+
+#[test]
+fn verify_reports_a_longer_answer_claimed_shortest_as_the_engines_error() {
+    use crate::common::lab_in;
+    let folder = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fault_engine.py");
+    let pids = folder.path().join("pids");
+    let engine = format!(
+        "python3 {} long-optimal {}",
+        script.display(),
+        pids.display()
+    );
+    let puzzle = folder.path().join("page.ron");
+    std::fs::write(
+        &puzzle,
+        ricochet_lab::model::formats::write(
+            &test_puzzle(),
+            ricochet_lab::model::formats::Format::Native,
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let puzzle = puzzle.display().to_string();
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", puzzle.as_str(), "--engine", engine.as_str()];
+        args.extend_from_slice(extra);
+        lab_in(folder.path(), &args)
+    };
+    // Unverified, the answer is replayed and its length labelled as the engine's word.
+    let (code, out, err) = solve(&[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("their number is the engine's"), "{out}");
+    let (code, out, err) = solve(&["--verify"]);
+    assert_eq!(code, 4, "{out}{err}");
+    assert!(
+        err.contains("it says its solutions are shortest (id optimal=yes), but its 3 moves are beaten by fast's 1 move: RE"),
         "{err}"
     );
 }

@@ -220,6 +220,7 @@ fn replay_engine(batches: &[Vec<Vec<u8>>], folder: &Path, start: usize) -> Engin
             file.display().to_string(),
         ],
         dir: None,
+        options: Vec::new(),
     }
 }
 

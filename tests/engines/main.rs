@@ -3,6 +3,7 @@
 
 mod faults;
 mod fuzz;
+mod options;
 mod python_example;
 mod serve;
 mod studies;

@@ -22,6 +22,7 @@ fn python_engine() -> SolverChoice {
         name: "bfs-python".into(),
         command: vec!["python3".into(), example().display().to_string()],
         dir: None,
+        options: Vec::new(),
     })
 }
 

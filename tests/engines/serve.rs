@@ -118,3 +118,45 @@ fn a_live_run_of_an_engine_publishes_its_rows_as_a_built_in_solver_does() {
         other => panic!("the live run ended as {other:?}"),
     }
 }
+
+#[test]
+fn served_fast_speaks_version_2_with_its_threads_option_and_version_1_without() {
+    use ricochet_lab::solver::engine::serve::serve_text;
+    let puzzle = "puzzle id=p1 size=4x3 walls=d1139002c446 closed=- robots=R@0,0;B@3,2 goal=R@3,0 targets=- rules=-";
+    let out = serve_text(
+        SolverId::Fast,
+        &format!(
+            "rep 2\nsetoption name=threads value=2\nsetoption name=threads value=999\nsetoption name=colour value=red\n{puzzle}\ngo\nquit\n"
+        ),
+    );
+    assert!(
+        out.contains("option name=threads type=spin default=0 min=0 max=256\n"),
+        "{out}"
+    );
+    assert!(out.contains("repok 2\n"), "{out}");
+    assert!(
+        out.contains("info string ignored: 999 is no value of the option threads (spin, 0 to 256)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string ignored: there is no option colour"),
+        "{out}"
+    );
+    assert!(out.contains("result id=p1 solved RE"), "{out}");
+    let old = serve_text(SolverId::Fast, "rep 1\nquit\n");
+    assert!(
+        old.contains("repok 1\n") && !old.contains("option "),
+        "{old}"
+    );
+    // The driver sets the option through --option, checked against the declaration.
+    let (code, out, err) = lab(&[
+        "solve",
+        "boards/small-6x6.ron",
+        "--engine",
+        &served(SolverId::Fast),
+        "--option",
+        "threads=2",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("5 moves in"), "{out}");
+}

@@ -160,3 +160,34 @@ fn accuracy_measures_an_engine_against_the_optimal_baseline() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no-such-engine"), "{err}");
 }
+
+#[test]
+fn bench_compares_an_engine_that_claims_shortest_answers_and_dashes_what_it_does_not_report() {
+    let config = tempfile::tempdir().unwrap();
+    // A served optimal solver says `optimal=yes`: its move counts are compared with bfs's.
+    let engine = served("iddfs");
+    let (code, out, err) = lab(
+        config.path(),
+        &[
+            "bench",
+            "--solvers",
+            "bfs",
+            "--engine",
+            &engine,
+            "--puzzles",
+            "small-6x6",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("All optimal solvers agree on every move count (1 puzzles compared)"),
+        "{out}"
+    );
+    // No engine reports its memory: a dash, not "0 KiB".
+    let row = out
+        .lines()
+        .find(|line| line.contains("(external) | 1 |"))
+        .unwrap_or_default();
+    assert!(row.contains("| – |"), "{out}");
+    assert!(!row.contains("0 KiB"), "{out}");
+}

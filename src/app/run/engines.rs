@@ -206,6 +206,9 @@ pub struct AddEngineWindow {
     arguments: String,
     /// The folder it runs in; empty: the app's current folder.
     folder: String,
+    /// The options set in the form the last test's declarations built, by name (only values
+    /// other than the engine's defaults).
+    options: Vec<(String, String)>,
     test: Option<TestState>,
     /// Why the last *Add* failed.
     error: Option<String>,
@@ -237,6 +240,7 @@ impl AddEngineWindow {
             name: name.to_string(),
             command,
             dir: (!folder.is_empty()).then(|| PathBuf::from(folder)),
+            options: self.options.clone(),
         })
     }
 
@@ -412,7 +416,22 @@ pub(in crate::app) fn add_engine_window(
                 Some(TestState::Failed(error)) => {
                     ui.colored_label(palette.error, error);
                 }
-                Some(TestState::Done(verdict)) => verdict_ui(ui, verdict, palette),
+                Some(TestState::Done(verdict)) => {
+                    let declared = verdict
+                        .identity
+                        .as_ref()
+                        .map(|identity| identity.options.clone())
+                        .unwrap_or_default();
+                    if !declared.is_empty() {
+                        ui.separator();
+                        ui.label(egui::RichText::new("Options").strong()).on_hover_text(
+                            "The options the engine declares; the values set here are stored \
+                             with it and sent each time it starts",
+                        );
+                        super::engine_options::options_ui(ui, &declared, &mut window.options);
+                    }
+                    verdict_ui(ui, verdict, palette);
+                }
             }
         });
     if ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
@@ -483,6 +502,31 @@ fn verdict_ui(ui: &mut egui::Ui, verdict: &EngineVerdict, palette: &theme::Palet
 
 /// An engine's failure after a run: the problem and the last lines of its standard error,
 /// under a header that opens them.
+/// What an engine's answer claims beyond its replayed moves, in words that name it as the
+/// engine's claim ("engine says: no solution"); `None` for a built-in solver, whose answers
+/// the app states as facts. Its length is the engine's word unless it said `optimal=yes`,
+/// and even then that is its word, not checked here.
+pub(crate) fn engine_claim(
+    solver: &SolverChoice,
+    outcome: &crate::solver::Outcome,
+) -> Option<&'static str> {
+    use crate::solver::Outcome;
+    if !solver.is_engine() {
+        return None;
+    }
+    match outcome {
+        Outcome::Unsolvable { within: None } => Some("engine says: no solution (not verified)"),
+        Outcome::Unsolvable { within: Some(_) } => {
+            Some("engine says: no solution within the limit (not verified)")
+        }
+        Outcome::Solved { .. } if crate::solver::engine::claims_optimal(solver) => {
+            Some("engine says: optimal (not verified)")
+        }
+        Outcome::Solved { .. } => Some("engine does not claim it optimal"),
+        _ => None,
+    }
+}
+
 pub(super) fn engine_log_ui(ui: &mut egui::Ui, error: &EngineError, palette: &theme::Palette) {
     egui::CollapsingHeader::new("Engine log")
         .default_open(true)
@@ -537,6 +581,7 @@ mod tests {
             name: "bfs-py".into(),
             command: vec!["python3".into(), "bfs.py".into()],
             dir: None,
+            options: Vec::new(),
         })
         .unwrap();
         assert_eq!(list.resolve(&engine).unwrap().name(), "bfs-py");

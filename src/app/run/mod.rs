@@ -4,6 +4,7 @@
 //! (`plots`).
 
 mod depth_table;
+mod engine_options;
 pub(super) mod engines;
 pub mod icicle;
 pub(super) mod plots;

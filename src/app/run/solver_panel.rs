@@ -519,9 +519,13 @@ fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette
             let time = format_time(report.elapsed);
             match &report.outcome {
                 Outcome::Solved { moves } => {
-                    let optimal = match run.optimality() {
-                        Optimality::Guaranteed => "optimal",
-                        Optimality::NotGuaranteed => "not guaranteed optimal",
+                    let optimal = match (
+                        super::engines::engine_claim(run.solver(), &report.outcome),
+                        run.optimality(),
+                    ) {
+                        (Some(claim), _) => claim,
+                        (None, Optimality::Guaranteed) => "optimal",
+                        (None, Optimality::NotGuaranteed) => "not guaranteed optimal",
                     };
                     ui.colored_label(
                         palette.success,
@@ -539,6 +543,19 @@ fn result_ui(ui: &mut egui::Ui, session: &SolveSession, palette: &theme::Palette
                     };
                     ui.add(
                         egui::Label::new(egui::RichText::new(text).monospace()).selectable(true),
+                    );
+                }
+                // An engine's claim is labelled as its word.
+                Outcome::Unsolvable { within: Some(n) } if run.solver().is_engine() => {
+                    ui.colored_label(
+                        palette.warning,
+                        format!("Engine says: no solution within {n} moves (not verified)"),
+                    );
+                }
+                Outcome::Unsolvable { within: None } if run.solver().is_engine() => {
+                    ui.colored_label(
+                        palette.warning,
+                        "Engine says: no solution exists (not verified)",
                     );
                 }
                 Outcome::Unsolvable { within: Some(n) } => {

@@ -41,9 +41,13 @@ impl RicochetApp {
                     Outcome::Solved { moves } => {
                         format!("{title} found {} moves.", moves.len())
                     }
-                    Outcome::Unsolvable { .. } => {
-                        format!("{title} proved there is no solution.")
-                    }
+                    Outcome::Unsolvable { .. } => match crate::app::run::engines::engine_claim(
+                        session.run.solver(),
+                        &report.outcome,
+                    ) {
+                        Some(claim) => format!("{title}: {claim}."),
+                        None => format!("{title} proved there is no solution."),
+                    },
                     Outcome::NotFound => format!("{title} found no solution."),
                     Outcome::Cancelled => format!("{title} was cancelled."),
                     Outcome::TimeLimit => format!("{title} reached its time limit."),

@@ -286,6 +286,10 @@ impl RicochetApp {
                     self.compare.open = true;
                     ui.close();
                 }
+                if menu_button(ui, true, "Matches...", String::new()).clicked() {
+                    self.matches.open = true;
+                    ui.close();
+                }
                 if menu_button(ui, true, "Add engine...", String::new()).clicked() {
                     commands.push(Command::ShowAddEngine);
                     ui.close();

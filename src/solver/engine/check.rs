@@ -56,6 +56,15 @@ pub fn test_engine(spec: &EngineSpec) -> EngineVerdict {
             .steps
             .push(format!("it says of itself: {}", facts.join(", ")));
     }
+    for option in &identity.options {
+        verdict.steps.push(format!(
+            "it has the option {} ({}, default {}, {})",
+            option.name,
+            option.type_word(),
+            option.default_value(),
+            option.range_text()
+        ));
+    }
     verdict.identity = Some(identity);
     let puzzle = test_puzzle();
     let limits = crate::solver::Limits {

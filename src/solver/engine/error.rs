@@ -23,7 +23,7 @@ pub enum EngineProblem {
     NoHandshake(u64),
     /// It chose a version this driver does not speak.
     #[error(
-        "it answered 'repok {0}', a protocol version this program does not speak (it speaks 1)"
+        "it answered 'repok {0}', a protocol version this program does not speak (it speaks 1 and 2)"
     )]
     Version(u32),
     /// No `readyok` within the time allowed (in milliseconds).
@@ -79,6 +79,10 @@ pub enum EngineProblem {
         /// The line.
         line: String,
     },
+    /// An option it was to be given that it does not declare, or a value its declaration
+    /// refuses; the text says which and what it takes.
+    #[error("{0}")]
+    BadOption(String),
     /// A node event that does not match the puzzle's robots.
     #[error("its node event names other robots than the puzzle's, in the line '{0}'")]
     WrongRobots(String),

@@ -22,19 +22,23 @@
 mod answers;
 mod check;
 mod error;
+mod events;
+mod identities;
 pub mod process;
 pub mod protocol;
 pub mod serve;
 mod spec;
 pub mod store;
 
-use super::probe::{DepthStats, Event, Probe, SolverEvent};
+use super::probe::{DepthStats, Event, Probe};
 use super::{Outcome, Report, Retired, RuleSupport, SolveError, SolverOptions};
-use crate::model::{Board, Puzzle};
+use crate::model::Puzzle;
 use answers::{depth_stats, prune_reason, robot_cells};
 pub use check::{EngineVerdict, test_engine, test_puzzle};
 use error::millis_of;
 pub use error::{EngineError, EngineProblem};
+pub use events::{DrawLayer, EngineDraw, EngineGaveUp, EngineInfo, EngineSearch};
+pub use identities::{claims_optimal, known_identity};
 use process::{EngineProcess, GRACE, Incoming};
 use protocol::{Answer, Go, Identity, ProtocolError, Verdict};
 pub use spec::EngineSpec;
@@ -52,50 +56,6 @@ const POLL: Duration = Duration::from_millis(10);
 /// Lines in one run that are neither rows nor asked-for events nor the result (info lines,
 /// unknown words, events not asked for): past this many, the engine is flooding its output.
 pub const FLOOD_LINES: u64 = 100_000;
-
-/// An engine's `info string` line, as a solver event in the debugger's log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineInfo {
-    /// The text.
-    pub text: String,
-}
-
-impl SolverEvent for EngineInfo {
-    fn describe(&self, _board: &Board) -> String {
-        format!("engine: {}", self.text)
-    }
-
-    fn status(&self) -> Option<(&'static str, String)> {
-        Some(("Engine says", self.text.clone()))
-    }
-}
-
-/// An engine's `gaveup` answer, with the reason it gave, as a solver event: the debugger's log
-/// shows it, and `engine check` tells a puzzle the engine does not take (a reason beginning
-/// `unsupported`) from a wrong answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineGaveUp {
-    /// The rest of the `gaveup` line (may be empty).
-    pub reason: String,
-}
-
-impl SolverEvent for EngineGaveUp {
-    fn describe(&self, _board: &Board) -> String {
-        format!("engine gave up: {}", self.reason)
-    }
-
-    fn status(&self) -> Option<(&'static str, String)> {
-        Some(("Engine gave up", self.reason.clone()))
-    }
-}
-
-impl EngineGaveUp {
-    /// Whether the engine said the puzzle is one it does not take (the adapters' `gaveup
-    /// unsupported: REASON`), rather than that its search ended without an answer.
-    pub fn is_refusal(&self) -> bool {
-        self.reason.starts_with("unsupported")
-    }
-}
 
 /// Text kept for the life of the program: the names of engines and of their counters and
 /// prune reasons, which the solver layer's reports and events hold as `&'static str`. Each
@@ -180,9 +140,20 @@ impl Engine {
             };
             match protocol::parse_answer(&line) {
                 Ok(Some(Answer::Id(pairs))) => identity.add(&pairs),
+                Ok(Some(Answer::Option(option))) => identity.declare(option),
                 Ok(Some(Answer::RepOk(version))) => {
                     if version == 0 || version > protocol::VERSION {
                         let error = process.error(EngineProblem::Version(version));
+                        process.kill();
+                        return Err(error);
+                    }
+                    // A version 1 engine declares no options, whatever lines it sent.
+                    if version < 2 {
+                        identity.options.clear();
+                    }
+                    identities::remember(spec, &identity);
+                    if let Err(problem) = set_options(&mut process, spec, &identity, version) {
+                        let error = process.error(problem);
                         process.kill();
                         return Err(error);
                     }
@@ -459,6 +430,24 @@ impl Engine {
                 Some(Answer::Info(text)) => {
                     probe.event(|| Event::solver(EngineInfo { text: text.clone() }));
                 }
+                Some(Answer::Search(info)) if !info.is_empty() => {
+                    if let Some(total) = info.nodes {
+                        probe.progress(total.max(nodes), 0);
+                    }
+                    probe.event(|| Event::solver(EngineSearch { info }));
+                }
+                Some(Answer::Draw(item)) => {
+                    // A drawing per node is part of the event stream asked for.
+                    counts = go.events;
+                    probe.event(|| Event::solver(EngineDraw { item }));
+                }
+                Some(Answer::Ignored(error)) => {
+                    probe.event(|| {
+                        Event::solver(EngineInfo {
+                            text: format!("ignored a malformed line: {error}"),
+                        })
+                    });
+                }
                 Some(Answer::Result(result)) => {
                     // The driver names its puzzles p1, p2, …: a result for an earlier one is
                     // a second result for it (a stopped search's was read before this `go`).
@@ -538,6 +527,52 @@ impl Engine {
     pub fn kill(self) {
         self.process.kill();
     }
+}
+
+/// Sends the spec's options as `setoption` lines, each checked against the engine's
+/// declaration first: an option it does not declare, or a value the declaration refuses, is
+/// the user's mistake, named before any puzzle is sent.
+fn set_options(
+    process: &mut EngineProcess,
+    spec: &EngineSpec,
+    identity: &Identity,
+    version: u32,
+) -> Result<(), EngineProblem> {
+    if spec.options.is_empty() {
+        return Ok(());
+    }
+    if version < 2 {
+        return Err(EngineProblem::BadOption(format!(
+            "it speaks protocol version {version}, which has no options, but was given {}",
+            spec.options_text()
+        )));
+    }
+    for (name, value) in &spec.options {
+        let Some(declared) = identity.option(name) else {
+            let known: Vec<&str> = identity.options.iter().map(|o| o.name.as_str()).collect();
+            return Err(EngineProblem::BadOption(format!(
+                "it has no option '{}'; {}",
+                protocol::quote(name),
+                if known.is_empty() {
+                    "it declares none".to_string()
+                } else {
+                    format!("its options are {}", known.join(", "))
+                }
+            )));
+        };
+        let value = declared
+            .check_value(value)
+            .map_err(EngineProblem::BadOption)?;
+        let line = protocol::Request::SetOption {
+            name: name.clone(),
+            value,
+        }
+        .to_string();
+        if let Err(error) = process.send(&line) {
+            return Err(error.problem);
+        }
+    }
+    Ok(())
 }
 
 /// A line that is not UTF-8 text: an `info` line is kept with its invalid bytes shown as

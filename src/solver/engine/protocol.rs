@@ -1,4 +1,4 @@
-//! The Ricochet engine protocol (REP), version 1, line by line: every request a driver sends
+//! The Ricochet engine protocol (REP), versions 1 and 2, line by line: every request a driver sends
 //! and every answer an engine gives, parsed and formatted, and the puzzle as one `puzzle` line.
 //!
 //! The page users implement against is `docs/engine-protocol.md`; this module is its exact
@@ -9,13 +9,17 @@
 use crate::model::{Direction, Move, Pos, Puzzle, RobotColor};
 use std::fmt;
 
+mod identity;
 mod puzzle_line;
+mod v2;
 
+pub use identity::Identity;
 pub use puzzle_line::{format_puzzle, format_robots, format_rules};
 use puzzle_line::{parse_puzzle, parse_robots};
+pub use v2::{DrawItem, MAX_OPTIONS, OptionDecl, OptionKind, Rgb, SearchInfo};
 
 /// The highest protocol version this build speaks.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The longest line either side may send, in bytes, without its end of line.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -65,6 +69,13 @@ pub enum Request {
     Puzzle(PuzzleRequest),
     /// `go …`: solve the last puzzle.
     Go(Go),
+    /// `setoption name=NAME value=VALUE` (version 2): set a declared option before `go`.
+    SetOption {
+        /// The option's name.
+        name: String,
+        /// Its value.
+        value: String,
+    },
     /// `stop`: end the search now and send its result.
     Stop,
     /// `quit`: exit.
@@ -206,6 +217,15 @@ pub enum Answer {
     Prune(PruneEvent),
     /// `info string TEXT`: free text.
     Info(String),
+    /// `option …` (version 2): an option the engine declares in its handshake.
+    Option(OptionDecl),
+    /// `info KEY=VALUE…` (version 2): what the search is doing.
+    Search(SearchInfo),
+    /// `draw …` (version 2): a change to the layer the engine paints on the board.
+    Draw(DrawItem),
+    /// A malformed `info`, `option` or `draw` line: ignored, with one line in the engine's
+    /// log, since it harms no answer.
+    Ignored(ProtocolError),
     /// `result …`: the answer.
     Result(ResultLine),
 }
@@ -273,6 +293,13 @@ pub fn parse_request(line: &str) -> Result<Option<Request>, ProtocolError> {
                 events: value(&pairs, "events").is_some_and(|v| v == "1"),
             })
         }
+        "setoption" => {
+            let pairs = pairs(&tokens);
+            Request::SetOption {
+                name: required(line, &pairs, "name")?.to_string(),
+                value: required(line, &pairs, "value")?.to_string(),
+            }
+        }
         "stop" => Request::Stop,
         "quit" => Request::Quit,
         _ => return Ok(None),
@@ -317,7 +344,21 @@ pub fn parse_answer(line: &str) -> Result<Option<Answer>, ProtocolError> {
                 numbers: event_numbers(&pairs, &["path", "reason"]),
             })
         }
-        "info" => Answer::Info(info_text(line)),
+        "info" if tokens.first() == Some(&"string") || tokens.is_empty() => {
+            Answer::Info(info_text(line))
+        }
+        "info" => match v2::parse_search_info(line, &tokens) {
+            Ok(info) => Answer::Search(info),
+            Err(error) => Answer::Ignored(error),
+        },
+        "option" => match v2::parse_option(line, &tokens) {
+            Ok(option) => Answer::Option(option),
+            Err(error) => Answer::Ignored(error),
+        },
+        "draw" => match v2::parse_draw(line, &tokens) {
+            Ok(item) => Answer::Draw(item),
+            Err(error) => Answer::Ignored(error),
+        },
         "result" => Answer::Result(parse_result(line, &tokens)?),
         _ => return Ok(None),
     };
@@ -501,6 +542,9 @@ impl fmt::Display for Request {
                 }
                 Ok(())
             }
+            Request::SetOption { name, value } => {
+                write!(f, "setoption name={name} value={value}")
+            }
             Request::Stop => f.write_str("stop"),
             Request::Quit => f.write_str("quit"),
         }
@@ -561,6 +605,10 @@ impl fmt::Display for Answer {
                 write_numbers(f, &prune.numbers)
             }
             Answer::Info(text) => write!(f, "info string {text}"),
+            Answer::Option(option) => write!(f, "{option}"),
+            Answer::Search(info) => write!(f, "{info}"),
+            Answer::Draw(item) => write!(f, "{item}"),
+            Answer::Ignored(error) => f.write_str(&error.line),
             Answer::Result(result) => {
                 write!(f, "result id={} ", result.id)?;
                 match &result.verdict {
@@ -578,87 +626,6 @@ impl fmt::Display for Answer {
                 }
             }
         }
-    }
-}
-
-/// What an engine says about itself in its handshake's `id` lines.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Identity {
-    /// `name=`, with `_` read as a space.
-    pub name: Option<String>,
-    /// `author=`, with `_` read as a space.
-    pub author: Option<String>,
-    /// `version=`.
-    pub version: Option<String>,
-    /// `rows=`: what its rows count.
-    pub rows: RowKind,
-    /// `optimal=yes`: its solutions are claimed shortest.
-    pub optimal: bool,
-    /// `events=yes`: it can send node and prune events.
-    pub events: bool,
-    /// `rules=`: the rule options it supports.
-    pub ricochet: bool,
-    /// `rules=`: whether it supports no-rebound.
-    pub no_rebound: bool,
-}
-
-impl Identity {
-    /// Adds the facts of one `id` line; unknown keys and values are skipped.
-    pub fn add(&mut self, pairs: &[(String, String)]) {
-        for (key, value) in pairs {
-            match key.as_str() {
-                "name" => self.name = Some(value.replace('_', " ")),
-                "author" => self.author = Some(value.replace('_', " ")),
-                "version" => self.version = Some(value.clone()),
-                "rows" => self.rows = RowKind::from_key(value).unwrap_or(self.rows),
-                "optimal" => self.optimal = value == "yes",
-                "events" => self.events = value == "yes",
-                "rules" => {
-                    for option in value.split(',') {
-                        match option {
-                            "ricochet" => self.ricochet = true,
-                            "no-rebound" => self.no_rebound = true,
-                            _ => {}
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// The `id` lines that say these facts, in the page's order.
-    pub fn lines(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        let spaced = |text: &str| text.replace([' ', '\t'], "_");
-        if let Some(name) = &self.name {
-            lines.push(format!("id name={}", spaced(name)));
-        }
-        if let Some(author) = &self.author {
-            lines.push(format!("id author={}", spaced(author)));
-        }
-        if let Some(version) = &self.version {
-            lines.push(format!("id version={}", spaced(version)));
-        }
-        lines.push(format!("id rows={}", self.rows.key()));
-        lines.push(format!(
-            "id optimal={}",
-            if self.optimal { "yes" } else { "no" }
-        ));
-        if self.events {
-            lines.push("id events=yes".to_string());
-        }
-        let mut rules = Vec::new();
-        if self.ricochet {
-            rules.push("ricochet");
-        }
-        if self.no_rebound {
-            rules.push("no-rebound");
-        }
-        if !rules.is_empty() {
-            lines.push(format!("id rules={}", rules.join(",")));
-        }
-        lines
     }
 }
 

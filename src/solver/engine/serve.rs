@@ -41,8 +41,24 @@ pub fn identity(solver: SolverId) -> Identity {
         events: true,
         ricochet: kind.rules.ricochet,
         no_rebound: kind.rules.no_rebound,
+        options: if solver == SolverId::Fast {
+            vec![protocol::OptionDecl {
+                name: "threads".into(),
+                // 0: one thread per core, the solver's own default.
+                kind: protocol::OptionKind::Spin {
+                    default: 0,
+                    min: 0,
+                    max: 256,
+                },
+            }]
+        } else {
+            Vec::new()
+        },
     }
 }
+
+/// How often a served search sends an `info` line with its progress.
+const INFO_INTERVAL: Duration = Duration::from_millis(250);
 
 /// The output, shared by the solver's thread and the request reader, each line written whole
 /// and flushed.
@@ -85,6 +101,7 @@ where
             .name("engine-serve-input".into())
             .spawn_scoped(scope, move || read_requests(input, output, stop, sender))?;
         let mut puzzle: Option<(String, Puzzle)> = None;
+        let mut threads: Option<usize> = None;
         while let Ok(incoming) = receiver.recv() {
             let request = match incoming {
                 Incoming::Request(request) => request,
@@ -104,17 +121,39 @@ where
                 }
             };
             match request {
-                Request::Rep(_) => {
-                    for line in identity(solver).lines() {
+                Request::Rep(offered) => {
+                    let version = offered.clamp(1, protocol::VERSION);
+                    let mut facts = identity(solver);
+                    // Options are version 2's: a driver that offers 1 is declared none.
+                    if version < 2 {
+                        facts.options.clear();
+                    }
+                    for line in facts.lines() {
                         output.line(&line);
                     }
-                    output.line(&format!("repok {}", protocol::VERSION));
+                    output.line(&format!("repok {version}"));
+                }
+                Request::SetOption { name, value } => {
+                    let facts = identity(solver);
+                    match facts.option(&name).map(|option| option.check_value(&value)) {
+                        Some(Ok(value)) if name == "threads" => {
+                            threads = value.parse().ok().filter(|&n: &usize| n > 0);
+                        }
+                        Some(Ok(_)) => {}
+                        Some(Err(reason)) => {
+                            output.line(&format!("info string ignored: {}", one_line(&reason)));
+                        }
+                        None => output.line(&format!(
+                            "info string ignored: there is no option {}",
+                            one_line(&protocol::quote(&name))
+                        )),
+                    }
                 }
                 Request::Puzzle(request) => puzzle = Some((request.id, request.puzzle)),
                 Request::Go(go) => {
                     stop.store(false, Ordering::Relaxed);
                     let line = match &puzzle {
-                        Some((id, puzzle)) => solve(solver, id, puzzle, go, output, stop),
+                        Some((id, puzzle)) => solve(solver, id, puzzle, go, threads, output, stop),
                         None => "result id=- gaveup no puzzle was sent".to_string(),
                     };
                     output.line(&line);
@@ -292,6 +331,10 @@ struct ServeProbe<'a, W: Write> {
     row_kind: RowKind,
     start: Instant,
     last_path: Vec<Move>,
+    /// When the last `info` line was sent.
+    last_info: Instant,
+    /// The depth under way: one past the last finished row.
+    depth: u32,
 }
 
 impl<W: Write> Probe for ServeProbe<'_, W> {
@@ -334,8 +377,25 @@ impl<W: Write> Probe for ServeProbe<'_, W> {
     }
 
     fn depth_finished(&mut self, stats: &DepthStats) {
+        self.depth = stats.depth + 1;
         self.output
             .line(&row_line(self.row_kind, stats, self.start.elapsed()));
+    }
+
+    fn progress(&mut self, nodes: u64, _memory_bytes: usize) {
+        let now = Instant::now();
+        if now.duration_since(self.last_info) < INFO_INTERVAL {
+            return;
+        }
+        self.last_info = now;
+        let seconds = now.duration_since(self.start).as_secs_f64().max(1e-6);
+        let info = protocol::SearchInfo {
+            depth: Some(self.depth),
+            nodes: Some(nodes),
+            nps: Some((nodes as f64 / seconds) as u64),
+            ..protocol::SearchInfo::default()
+        };
+        self.output.line(&info.to_string());
     }
 
     fn should_stop(&mut self) -> bool {
@@ -402,6 +462,7 @@ fn solve<W: Write>(
     id: &str,
     puzzle: &Puzzle,
     go: Go,
+    threads: Option<usize>,
     output: &Output<W>,
     stop: &AtomicBool,
 ) -> String {
@@ -412,6 +473,7 @@ fn solve<W: Write>(
     };
     let options = SolverOptions {
         depth_limit,
+        threads,
         ..SolverOptions::default()
     };
     let limits = Limits {
@@ -427,6 +489,8 @@ fn solve<W: Write>(
         row_kind: identity(solver).rows,
         start: Instant::now(),
         last_path: Vec::new(),
+        last_info: Instant::now(),
+        depth: 0,
     };
     let report = match solver::run(solver, puzzle, &options, &limits, &mut probe) {
         Ok(report) => report,

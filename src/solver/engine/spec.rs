@@ -13,6 +13,10 @@ pub struct EngineSpec {
     /// The folder it runs in; `None`: the current folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dir: Option<PathBuf>,
+    /// The options it is given after its handshake (`setoption`, protocol version 2), as
+    /// name and value, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
 }
 
 impl EngineSpec {
@@ -28,7 +32,28 @@ impl EngineSpec {
             name: command_line.trim().to_string(),
             command,
             dir: None,
+            options: Vec::new(),
         })
+    }
+
+    /// The spec with `options` set over its own: an option named again takes the new value.
+    pub fn with_options(mut self, options: &[(String, String)]) -> EngineSpec {
+        for (name, value) in options {
+            match self.options.iter_mut().find(|(known, _)| known == name) {
+                Some(slot) => slot.1 = value.clone(),
+                None => self.options.push((name.clone(), value.clone())),
+            }
+        }
+        self
+    }
+
+    /// The options as `NAME=VALUE` words, for lists and tables.
+    pub fn options_text(&self) -> String {
+        self.options
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The command as one line, arguments with spaces quoted.

@@ -10,7 +10,7 @@
 //!
 //! let folder = tempfile::tempdir().unwrap();
 //! let file = folder.path().join("engines.ron");
-//! let spec = EngineSpec { name: "bfs-py".into(), command: vec!["python3".into(), "bfs.py".into()], dir: None };
+//! let spec = EngineSpec { name: "bfs-py".into(), command: vec!["python3".into(), "bfs.py".into()], dir: None, options: Vec::new() };
 //! EngineStore::change(&file, |store| store.add(spec, false)).unwrap();
 //! assert_eq!(EngineStore::load(&file).unwrap().names(), vec!["bfs-py"]);
 //! ```
@@ -516,6 +516,7 @@ mod tests {
             name: name.into(),
             command: vec!["python3".into(), "engine.py".into()],
             dir: Some(PathBuf::from("/tmp")),
+            options: Vec::new(),
         }
     }
 

@@ -465,6 +465,28 @@ mod tests {
     }
 
     #[test]
+    fn figures_an_engine_did_not_report_are_dashes_not_zeros() {
+        let mut silent = measurement("hard", "peer", Some(20), 4000);
+        silent.external = true;
+        silent.nodes = 0;
+        let mut counting = measurement("hard", "peer2", Some(20), 4000);
+        counting.external = true;
+        let table = reference_table(&[silent, counting, measurement("hard", "bfs", Some(20), 10)]);
+        let row = |solver: &str| {
+            table
+                .lines()
+                .find(|line| line.starts_with(&format!("| hard | {solver}")))
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(row("peer (external)").contains("| – | – | – |"), "{table}");
+        // Nodes the engine sent are shown; its memory never is.
+        assert!(row("peer2").contains("| 10 |"), "{table}");
+        assert!(row("peer2").contains("| – |"), "{table}");
+        assert!(!row("bfs").contains('–'), "{table}");
+    }
+
+    #[test]
     fn the_other_build_is_compared_with_every_solver_of_this_one() {
         let mut theirs = measurement("hard", "iddfs", Some(20), 3000);
         theirs.build = Some("old".to_string());

@@ -159,6 +159,10 @@ pub fn engine_table(measurements: &[Measurement]) -> String {
     )
 }
 
+/// What a table shows for a figure the solver did not report (an engine's memory, or its
+/// nodes when it sends no rows).
+pub const NOT_REPORTED: &str = "–";
+
 /// The reference table in Markdown.
 pub fn reference_table(measurements: &[Measurement]) -> String {
     let mut text = String::from(
@@ -166,17 +170,32 @@ pub fn reference_table(measurements: &[Measurement]) -> String {
          |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for m in measurements {
+        // An engine that sends no rows reports no nodes, and no engine reports its memory:
+        // a dash, not a zero the solver never measured.
+        let unreported = |value: u64| m.external && value == 0;
+        let nodes = if unreported(m.nodes) {
+            NOT_REPORTED.to_string()
+        } else {
+            m.nodes.to_string()
+        };
+        let rate = if unreported(m.nodes) {
+            NOT_REPORTED.to_string()
+        } else {
+            format_rate(m.nodes_per_second())
+        };
+        let memory = if m.external && m.peak_memory == 0 {
+            NOT_REPORTED.to_string()
+        } else {
+            format_bytes(m.peak_memory)
+        };
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {nodes} | {rate} | {memory} | {} | {} |\n",
             m.puzzle,
             m.label(),
             m.threads,
             m.moves.map_or("-".to_string(), |n| n.to_string()),
             format_time(m.time),
             m.cpu.map_or("-".to_string(), format_time),
-            m.nodes,
-            format_rate(m.nodes_per_second()),
-            format_bytes(m.peak_memory),
             m.huge_pages.map_or("-".to_string(), format_bytes),
             m.outcome
         ));

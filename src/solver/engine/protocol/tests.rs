@@ -123,15 +123,125 @@ fn an_identity_reads_back_from_its_lines() {
         events: true,
         ricochet: true,
         no_rebound: true,
+        options: vec![
+            OptionDecl {
+                name: "depth-hint".into(),
+                kind: OptionKind::Spin {
+                    default: 3,
+                    min: 0,
+                    max: 9,
+                },
+            },
+            OptionDecl {
+                name: "order".into(),
+                kind: OptionKind::Combo {
+                    default: "nesw".into(),
+                    choices: vec!["nesw".into(), "wsen".into()],
+                },
+            },
+        ],
     };
     let mut back = Identity::default();
     for line in identity.lines() {
-        let Some(Answer::Id(pairs)) = parse_answer(&line).unwrap() else {
-            panic!("not an id line");
-        };
-        back.add(&pairs);
+        match parse_answer(&line).unwrap() {
+            Some(Answer::Id(pairs)) => back.add(&pairs),
+            Some(Answer::Option(option)) => back.declare(option),
+            other => panic!("not an id or option line: {other:?}"),
+        }
     }
     assert_eq!(back, identity);
+}
+
+#[test]
+fn version_2_lines_read_back_and_malformed_ones_are_ignored_not_fatal() {
+    let good = [
+        "option name=table type=check default=true",
+        "option name=name type=string default=x",
+        "info depth=7 nodes=1234 nps=50000 table=250 line=RE,BN",
+        "draw clear",
+        "draw cell=3,4 value=-2 color=ff8800",
+        "draw arrow=0,0:3,0",
+        "draw label=1,1 text=cut_here",
+        "draw legend=h_values",
+    ];
+    for line in good {
+        let answer = parse_answer(line).unwrap().unwrap();
+        assert!(!matches!(answer, Answer::Ignored(_)), "{line}: {answer:?}");
+        assert_eq!(answer.to_string(), line);
+    }
+    let bad = [
+        (
+            "option name=x type=spin default=12 min=0 max=9",
+            "min <= default <= max",
+        ),
+        (
+            "option name=x type=combo default=c choices=a,b",
+            "not among its choices",
+        ),
+        ("option name=X type=check default=true", "an option's name"),
+        ("option name=x type=colour default=red", "type=colour"),
+        ("info depth=x nodes=5", "depth=x is not a whole number"),
+        ("info table=1001", "table=1001 is above 1000"),
+        ("info line=RX", "'RX' is not a move"),
+        ("draw cell=9,99 value=1", "cell=9,99 is not a cell"),
+        (
+            "draw cell=1,1 color=zz",
+            "color=zz is not six hexadecimal digits",
+        ),
+        ("draw cell=1,1", "value=, color= or both"),
+        ("draw arrow=1,1", "is not x,y:x,y"),
+        ("draw sparkle=1", "a draw line is clear"),
+    ];
+    for (line, reason) in bad {
+        match parse_answer(line) {
+            Ok(Some(Answer::Ignored(error))) => {
+                assert!(error.to_string().contains(reason), "{line}: {error}")
+            }
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+    // `info string` keeps its free text; a bare `info` is empty text, as in version 1.
+    assert_eq!(
+        parse_answer("info string depth=x").unwrap(),
+        Some(Answer::Info("depth=x".into()))
+    );
+    assert_eq!(
+        parse_answer("info").unwrap(),
+        Some(Answer::Info(String::new()))
+    );
+    let set = parse_request("setoption name=table value=false")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        set,
+        Request::SetOption {
+            name: "table".into(),
+            value: "false".into()
+        }
+    );
+    assert_eq!(set.to_string(), "setoption name=table value=false");
+    assert!(parse_request("setoption name=table").is_err());
+}
+
+#[test]
+fn option_values_are_checked_against_their_declarations() {
+    let spin = OptionDecl {
+        name: "n".into(),
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 8,
+        },
+    };
+    assert_eq!(spin.check_value("8").unwrap(), "8");
+    let refused = spin.check_value("9").unwrap_err();
+    assert_eq!(refused, "9 is no value of the option n (spin, 1 to 8)");
+    let check = OptionDecl {
+        name: "t".into(),
+        kind: OptionKind::Check { default: true },
+    };
+    assert_eq!(check.check_value("off").unwrap(), "false");
+    assert!(check.check_value("maybe").is_err());
 }
 
 /// Any puzzle the model allows: sizes 1 to 64, walls, closed cells, targets, 1 to 5
