@@ -472,6 +472,8 @@ fn editor_stops(tour: &mut Tour) {
         ("Help", Command::ToggleHelp),
         ("Experiments", Command::ToggleExperiments),
         ("Analyse board", Command::ToggleAnalyzer),
+        ("Compare runs", Command::ToggleCompare),
+        ("Matches", Command::ToggleMatches),
         ("Add engine", Command::ShowAddEngine),
     ] {
         tour.visit_window(title, open);
@@ -661,6 +663,7 @@ fn engine_stops(tour: &mut Tour, folder: &Path) {
             folder.join("pids").display().to_string(),
         ],
         dir: None,
+        options: Vec::new(),
     };
     store.add(spec, true).unwrap();
     store.save().unwrap();

@@ -501,7 +501,7 @@ impl CompareView {
     }
 
     /// Both runs back to their first node.
-    pub(in crate::app) fn to_start(&mut self) {
+    pub(in crate::app) fn go_to_start(&mut self) {
         self.note = None;
         for run in &mut self.runs {
             if let RunState::Ready(loaded) = &mut run.state
@@ -544,7 +544,7 @@ impl CompareView {
     }
 
     /// Both runs to the first place their searches differ, as the comparison found it.
-    pub(in crate::app) fn to_difference(&mut self) {
+    pub(in crate::app) fn go_to_difference(&mut self) {
         self.note = None;
         let Some(Compared::Done(comparison, _)) = &self.compared else {
             return;

@@ -347,7 +347,7 @@ fn steps_ui(ui: &mut egui::Ui, view: &mut CompareView) {
             .on_hover_text("Both runs back to their first node")
             .clicked()
         {
-            view.to_start();
+            view.go_to_start();
         }
         if ui
             .add_enabled(ready, egui::Button::new("Back both"))
@@ -369,7 +369,7 @@ fn steps_ui(ui: &mut egui::Ui, view: &mut CompareView) {
             .on_disabled_hover_text("Compare the runs first; runs that are the same have none")
             .clicked()
         {
-            view.to_difference();
+            view.go_to_difference();
         }
     });
 }

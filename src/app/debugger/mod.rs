@@ -324,7 +324,7 @@ impl Debugger {
             } => {
                 let mut history = history.lock().unwrap_or_else(|e| e.into_inner());
                 match history.picture_toward(index, snapshots) {
-                    Ok(Some(PictureStep::Ready(picture))) => Some(picture),
+                    Ok(Some(PictureStep::Ready(picture))) => Some(*picture),
                     Ok(Some(PictureStep::Nearer)) => {
                         pending = true;
                         None

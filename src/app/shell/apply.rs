@@ -227,6 +227,7 @@ impl RicochetApp {
             Command::ToggleExperiments => self.experiments.open = !self.experiments.open,
             Command::ToggleAnalyzer => self.analyzer.open = !self.analyzer.open,
             Command::ToggleCompare => self.compare.open = !self.compare.open,
+            Command::ToggleMatches => self.matches.open = !self.matches.open,
         }
     }
 

@@ -137,6 +137,8 @@ pub enum Command {
     ToggleAnalyzer,
     /// Show or hide the Compare runs window.
     ToggleCompare,
+    /// Show or hide the Matches window.
+    ToggleMatches,
 }
 
 impl Command {

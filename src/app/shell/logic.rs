@@ -177,6 +177,7 @@ impl RicochetApp {
         self.pending.is_some()
             || self.analyzer.open
             || self.compare.open
+            || self.matches.open
             || self.experiments.open
             || self.help_open
             || self.new_window.open
@@ -202,6 +203,8 @@ impl RicochetApp {
             self.add_engine.open = false;
         } else if self.compare.open {
             self.compare.open = false;
+        } else if self.matches.open {
+            self.matches.open = false;
         } else if self.analyzer.open {
             self.analyzer.open = false;
         } else if self.experiments.open {

@@ -10,7 +10,7 @@ use crate::app::{RicochetApp, analyzer, compare, experiments};
 /// Every window the app shows over the board, by its title, and the two questions (by their
 /// heading). A new window is one more line here too: the layout tour (`tests/app/layout_tour.rs`)
 /// visits every window listed, and fails on a window it meets that is not listed.
-pub const WINDOW_TITLES: [&str; 13] = [
+pub const WINDOW_TITLES: [&str; 15] = [
     "Open a board",
     "Save board as",
     "Export as Cox text",
@@ -21,6 +21,8 @@ pub const WINDOW_TITLES: [&str; 13] = [
     "Help",
     "Experiments",
     "Analyse board",
+    "Compare runs",
+    "Matches",
     "Add engine",
     "Unsaved changes",
     "Changed on disk",

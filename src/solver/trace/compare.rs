@@ -110,7 +110,7 @@ impl Watch<'_> {
     /// Counts one node read; `false` when the caller wants the comparison stopped.
     fn node_read(&mut self) -> bool {
         self.read += 1;
-        self.read % WATCH_EVERY != 0 || (self.keep_going)(self.read)
+        !self.read.is_multiple_of(WATCH_EVERY) || (self.keep_going)(self.read)
     }
 }
 

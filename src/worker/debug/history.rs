@@ -17,7 +17,7 @@ const PICTURE_STRIDE: u64 = 2_000_000;
 #[derive(Debug)]
 pub enum PictureStep {
     /// The picture after the event asked for.
-    Ready(SearchPicture),
+    Ready(Box<SearchPicture>),
     /// A picture nearer to it, kept as a snapshot: ask again.
     Nearer,
 }
@@ -257,7 +257,7 @@ impl History {
             if index + 1 - start >= PICTURE_STRIDE / 2 {
                 snapshots.insert(index + 1, picture.clone());
             }
-            return Ok(Some(PictureStep::Ready(picture)));
+            return Ok(Some(PictureStep::Ready(Box::new(picture))));
         }
         snapshots.insert(reach + 1, picture);
         Ok(Some(PictureStep::Nearer))
