@@ -19,6 +19,19 @@ pub fn board_path(name: &str) -> String {
     format!("{}/boards/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The shipped boards' files (`boards/*.ron`), sorted; the folders beside them (the puzzle
+/// suites) are left out.
+pub fn shipped_board_paths() -> Vec<std::path::PathBuf> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/boards");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .collect();
+    paths.sort();
+    paths
+}
+
 /// A shipped board from `boards/`, loaded.
 pub fn board(name: &str) -> Puzzle {
     load_source(&board_path(name)).unwrap()

@@ -688,20 +688,3 @@ impl eframe::App for RicochetApp {
         }
     }
 }
-
-#[cfg(test)]
-mod title_tests {
-    use super::window_title;
-
-    #[test]
-    fn the_title_names_the_puzzle_and_marks_unsaved_changes() {
-        assert_eq!(
-            window_title("real-21.ron", false),
-            "real-21.ron — Ricochet Lab"
-        );
-        assert_eq!(
-            window_title("real-21.ron", true),
-            "• real-21.ron — Ricochet Lab"
-        );
-    }
-}

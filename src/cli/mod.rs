@@ -1,6 +1,6 @@
 //! The command line: `solve`, `solvers`, `show`, `convert`, `experiment`, `random`,
 //! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `engine`,
-//! `trace`, `generate`, `install-desktop`, and the app (on a puzzle when one is given) when no
+//! `trace`, `generate`, `match`, `install-desktop`, and the app (on a puzzle when one is given) when no
 //! subcommand is given. A test keeps this list, and the guide's table of commands
 //! (`docs/command-line.md`), in step with the commands clap knows.
 //!

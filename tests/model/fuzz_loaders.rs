@@ -18,12 +18,7 @@ use std::cell::Cell;
 
 /// The seed corpus: every shipped board in one format.
 fn corpus(format: Loader) -> Vec<Vec<u8>> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/boards");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
+    let paths = ricochet_lab::testing::shipped_board_paths();
     let puzzles: Vec<Puzzle> = paths
         .iter()
         .map(|p| native::parse(&std::fs::read_to_string(p).unwrap()).unwrap())

@@ -13,13 +13,7 @@ use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::model::{Puzzle, Rules};
 
 fn shipped() -> Vec<(String, Puzzle)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/boards");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    paths
+    ricochet_lab::testing::shipped_board_paths()
         .iter()
         .map(|path| {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();

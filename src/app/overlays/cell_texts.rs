@@ -252,10 +252,11 @@ pub fn place_texts(
             .collect();
         let places = corners(clear, cell);
         let mut placed: Vec<(Option<usize>, TextMark)> = Vec::new();
+        let mut unplaced = Vec::new();
         for (corner, index) in taken.iter().enumerate() {
             if let Some(index) = *index {
                 let text = &texts[index];
-                if let Some(mark) = fit(
+                match fit(
                     fonts,
                     &places[corner..=corner],
                     cell,
@@ -263,7 +264,8 @@ pub fn place_texts(
                     color_of(text),
                     &symbol,
                 ) {
-                    placed.push((Some(index), mark));
+                    Some(mark) => placed.push((Some(index), mark)),
+                    None => unplaced.push(index),
                 }
             }
         }
@@ -278,6 +280,22 @@ pub fn place_texts(
             };
             if let Some(mark) = fit(fonts, &places[3..], cell, &more, Color32::GRAY, &symbol) {
                 placed.push((None, mark));
+            }
+        }
+        // A text its corner has no room for (a small symbol takes part of it) takes any place
+        // left clear, and as a last resort a dot there, so it never vanishes from the board.
+        for index in unplaced {
+            let text = &texts[index];
+            let mut others: Vec<Rect> = placed.iter().map(|(_, mark)| mark.rect()).collect();
+            others.extend(&symbol);
+            let dot = CellText {
+                dot_when_cramped: true,
+                ..text.clone()
+            };
+            let mark = fit(fonts, &places, cell, text, color_of(text), &others)
+                .or_else(|| fit(fonts, &places, cell, &dot, color_of(text), &others));
+            if let Some(mark) = mark {
+                placed.push((Some(index), mark));
             }
         }
         if let Some(index) = middle {
