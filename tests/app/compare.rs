@@ -48,6 +48,23 @@ fn labels_with(harness: &Harness<'_, RicochetApp>, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Records both runs and steps frames until both have solved the small board.
+fn record_both(harness: &mut Harness<'_, RicochetApp>) {
+    harness.get_by_label("Record first run").click();
+    harness.get_by_label("Record second run").click();
+    let start = Instant::now();
+    while harness
+        .query_all_by_label_contains("solved in 5 moves")
+        .count()
+        < 2
+    {
+        harness.step();
+        assert!(start.elapsed() < Duration::from_secs(120));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    harness.run_steps(2);
+}
+
 fn disabled(harness: &Harness<'_, RicochetApp>, label: &str) -> bool {
     harness.get_by_label(label).accesskit_node().is_disabled()
 }
@@ -63,21 +80,7 @@ fn open_window_on_small_board() -> Harness<'static, RicochetApp> {
 fn two_solvers_recorded_differ_and_both_land_on_their_first_difference() {
     let mut harness = open_window_on_small_board();
     // The window starts with iterative deepening against fast.
-    harness.get_by_label("Record first run").click();
-    harness.get_by_label("Record second run").click();
-    harness.run_steps(2);
-    wait_for_label(&mut harness, "solved in 5 moves");
-    let start = Instant::now();
-    while harness
-        .query_all_by_label_contains("solved in 5 moves")
-        .count()
-        < 2
-    {
-        harness.step();
-        assert!(start.elapsed() < Duration::from_secs(120));
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    harness.run_steps(2);
+    record_both(&mut harness);
     assert!(harness.query_by_label("Second − first").is_some());
 
     harness.get_by_label("Compare").click();
@@ -138,19 +141,7 @@ fn one_solver_recorded_twice_is_the_same_search_in_order_and_as_sets() {
     let listed = harness.query_all_by_label("iddfs").last().unwrap();
     listed.click();
     harness.run();
-    harness.get_by_label("Record first run").click();
-    harness.get_by_label("Record second run").click();
-    let start = Instant::now();
-    while harness
-        .query_all_by_label_contains("solved in 5 moves")
-        .count()
-        < 2
-    {
-        harness.step();
-        assert!(start.elapsed() < Duration::from_secs(120));
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    harness.run_steps(2);
+    record_both(&mut harness);
     harness.get_by_label("Compare").click();
     wait_for_label(&mut harness, "The same search (in order)");
     assert!(disabled(&harness, "First difference"));
