@@ -136,7 +136,7 @@ const _: () = {
 };
 
 /// The title of every tab of the solver dock, in the order of its button: a new tab is listed
-/// by being in [`DockTab::ALL`], and the layout tour visits every one.
+/// by being in `DockTab::ALL`, and the layout tour visits every one.
 pub fn dock_tab_titles() -> Vec<&'static str> {
     DockTab::ALL.iter().map(|tab| tab.title()).collect()
 }

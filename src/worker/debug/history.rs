@@ -227,7 +227,7 @@ impl History {
 impl History {
     /// The overlays' picture after event `index` of a trace with no run behind it (a file),
     /// rebuilt from the nearest of `snapshots` (the picture before the event of each key; at
-    /// least one, before event 0). When that is far behind, it goes [`PICTURE_STRIDE`]
+    /// least one, before event 0). When that is far behind, it goes `PICTURE_STRIDE`
     /// events nearer, keeps the picture there as a snapshot and says so, so a far jump is
     /// reached over a few frames rather than in one long one.
     pub fn picture_toward(
