@@ -14,10 +14,16 @@ use ricochet_lab::model::formats::game_id;
 use ricochet_lab::solver;
 use std::time::{Duration, Instant};
 
+/// How many frames `Harness::run` may take to settle. A worker's answer that lands during a
+/// run brings new widgets, and egui asks one more frame for each widget it has not yet seen,
+/// so a run that meets a busy machine can need a few more than egui_kittest's default of 4.
+const SETTLE_STEPS: u64 = 16;
+
 /// The app with its default state, in a window large enough for every panel.
 pub fn app_harness() -> Harness<'static, RicochetApp> {
     let mut harness = Harness::builder()
         .with_size([1360.0, 900.0])
+        .with_max_steps(SETTLE_STEPS)
         .build_eframe(|cc| RicochetApp::new(cc));
     harness.run();
     harness
@@ -27,6 +33,7 @@ pub fn app_harness() -> Harness<'static, RicochetApp> {
 pub fn harness_from(state: AppState, size: [f32; 2]) -> Harness<'static, RicochetApp> {
     let mut harness = Harness::builder()
         .with_size(size)
+        .with_max_steps(SETTLE_STEPS)
         .build_eframe(move |cc| RicochetApp::with_state(cc.egui_ctx.clone(), state));
     harness.run();
     harness

@@ -208,6 +208,10 @@ fn the_keys_step_a_graph_search_and_stepping_back_restores_its_overlays() {
     import(&mut harness, &game_id::write(&puzzle).unwrap());
     choose_solver(&mut harness, "graph-v2");
     toggle_view(&mut harness, "Slide-graph edges");
+    // The edges come from a worker: let it answer before the next clicks.
+    step_until(&mut harness, Duration::from_secs(10), |app| {
+        app.graph_tracker().is_some()
+    });
     // The dock's Overlays tab has the same switches as the View menu.
     harness.get_by_label("Overlays").click();
     harness.run();
