@@ -288,7 +288,8 @@ impl RicochetApp {
             .on_revision_change(app.doc.revision(), "the app started");
         app.sync_board_fields();
         app.ensure_play();
-        app.remember_disk_state();
+        let kept = app.state.file_stamp;
+        app.restore_disk_state(kept);
         app
     }
 
@@ -458,6 +459,7 @@ impl RicochetApp {
         state.board = Some(write_draft(self.doc.draft()));
         state.saved_board = Some(write_draft(self.doc.clean()));
         state.file = self.doc.file().map(Path::to_path_buf);
+        state.file_stamp = self.kept_disk_stamp();
         state.board_name = self.doc.given_name().map(str::to_string);
         state
     }

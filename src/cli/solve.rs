@@ -260,8 +260,11 @@ fn run_engine(
         outln!("{}", super::common::json_line(&json)?)?;
         report
     } else {
+        // The same clock as `--json` and the app: it starts before the engine's process, so
+        // the time printed counts its start-up and handshake, as a user waits for them.
         let mut rows = super::engine::EngineRows::new(choice.columns());
-        let report = solver::run(choice, puzzle, &options, &limits, &mut rows)?;
+        let (report, _) =
+            ricochet_lab::worker::clock::run_clocked(choice, puzzle, &options, &limits, &mut rows)?;
         rows.check()?;
         print_report(&report)?;
         if !args.verify

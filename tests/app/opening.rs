@@ -133,3 +133,38 @@ fn the_file_changed_on_disk_can_be_reloaded_and_is_noticed_on_focus() {
         ricochet_lab::model::samples::fogleman_22()
     );
 }
+
+// The settings keep the file's stamp: a change made while the app was closed is said at the
+// next start, and Save then asks as it does for a change made while it was open.
+#[test]
+fn a_file_changed_while_the_app_was_closed_is_noticed_at_the_next_start() {
+    use egui_kittest::kittest::Queryable;
+    let (_dir, path, harness) = edited_copy();
+    let kept = harness.state().persisted_state();
+    assert!(kept.file_stamp.is_some(), "the settings keep the file's stamp");
+    drop(harness);
+
+    // Unchanged, the next start says nothing.
+    let mut again = crate::common::harness_from(kept.clone(), [1360.0, 900.0]);
+    assert!(
+        !again
+            .state()
+            .status_message()
+            .unwrap_or_default()
+            .contains("changed on disk")
+    );
+    drop(again);
+
+    // Written by another program while the app was closed.
+    let other = written_elsewhere(&path);
+    again = crate::common::harness_from(kept, [1360.0, 900.0]);
+    let line = again.state().status_message().unwrap_or_default().to_string();
+    assert!(line.contains("changed on disk while the app was closed"), "{line}");
+    assert!(again.state().is_dirty(), "the unsaved edit is restored");
+    again
+        .state_mut()
+        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+    again.run();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
+    assert!(again.query_by_label("Overwrite").is_some());
+}

@@ -15,6 +15,27 @@ use std::path::PathBuf;
 /// The key the state is stored under in eframe's storage.
 pub(in crate::app) const STORAGE_KEY: &str = "ricochet-lab";
 
+/// What tells one version of a file on disk from another: its length and the time it was
+/// last written (to the nanosecond where the system keeps it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileStamp {
+    /// The file's length in bytes.
+    pub len: u64,
+    /// When it was last written, where the system says.
+    pub modified: Option<std::time::SystemTime>,
+}
+
+impl FileStamp {
+    /// The stamp of the file at `path` now, or `None` when there is no file.
+    pub fn of(path: &std::path::Path) -> Option<FileStamp> {
+        let metadata = std::fs::metadata(path).ok()?;
+        Some(FileStamp {
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
+        })
+    }
+}
+
 /// The persisted state. Every field has a default, so a state written by an older version
 /// (or a damaged one) still loads.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -26,6 +47,9 @@ pub struct AppState {
     pub saved_board: Option<String>,
     /// The file the board was opened from or saved to.
     pub file: Option<PathBuf>,
+    /// That file as it was on disk when it was last opened or saved here, so that a change
+    /// made to it while the app was closed is noticed at the next start.
+    pub file_stamp: Option<FileStamp>,
     /// The name the board was made or imported with, when it has no file.
     pub board_name: Option<String>,
     /// Editing or playing.
@@ -54,6 +78,7 @@ impl Default for AppState {
             board: None,
             saved_board: None,
             file: None,
+            file_stamp: None,
             board_name: None,
             mode: Mode::Edit,
             editor: EditorSettings::default(),
@@ -299,6 +324,10 @@ mod tests {
         let state = AppState {
             board: Some("(format: 1)".into()),
             file: Some(PathBuf::from("boards/x.ron")),
+            file_stamp: Some(FileStamp {
+                len: 812,
+                modified: Some(std::time::UNIX_EPOCH + std::time::Duration::new(1_790_000_000, 7)),
+            }),
             mode: Mode::Play,
             ..AppState::default()
         };

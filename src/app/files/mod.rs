@@ -14,6 +14,7 @@ use crate::app::theme;
 use crate::app::{APP_NAME, widgets};
 use crate::model::Puzzle;
 use crate::model::formats::{self, Format, FormatError};
+use crate::app::document::state::FileStamp;
 use std::path::{Path, PathBuf};
 
 /// The in-app file windows and their text.
@@ -44,25 +45,6 @@ pub(super) struct FileWindows {
     pub(super) changed_on_disk: Option<PathBuf>,
 }
 
-/// What tells one version of a file on disk from another: its length and the time it was
-/// last written (to the nanosecond where the system keeps it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct FileStamp {
-    len: u64,
-    modified: Option<std::time::SystemTime>,
-}
-
-impl FileStamp {
-    /// The stamp of the file at `path` now, or `None` when there is no file.
-    pub(super) fn of(path: &Path) -> Option<FileStamp> {
-        let metadata = std::fs::metadata(path).ok()?;
-        Some(FileStamp {
-            len: metadata.len(),
-            modified: metadata.modified().ok(),
-        })
-    }
-}
-
 impl crate::app::RicochetApp {
     /// Notes the board's file as it is on disk now, after it was opened or saved here.
     pub(in crate::app) fn remember_disk_state(&mut self) {
@@ -72,8 +54,36 @@ impl crate::app::RicochetApp {
             .and_then(|path| FileStamp::of(path).map(|stamp| (path.to_path_buf(), stamp)));
     }
 
+    /// At start: takes the stamp the settings kept for the board's file as the one it was
+    /// opened or saved with, so a change made while the app was closed counts as a change
+    /// (Save asks) and is said at once. Without a kept stamp the file is taken as it is now.
+    pub(in crate::app) fn restore_disk_state(&mut self, kept: Option<FileStamp>) {
+        let Some((path, kept)) = self.doc.file().zip(kept) else {
+            self.remember_disk_state();
+            return;
+        };
+        self.windows.disk_stamp = Some((path.to_path_buf(), kept));
+        if self.file_changed_on_disk() {
+            self.error(format!(
+                "{} was changed on disk while the app was closed; Save will ask before \
+                 replacing it, and File > Open reloads it.",
+                self.doc.name()
+            ));
+        }
+    }
+
+    /// The stamp of the board's file as it was last opened or saved here, for the settings.
+    pub(in crate::app) fn kept_disk_stamp(&self) -> Option<FileStamp> {
+        let path = self.doc.file()?;
+        self.windows
+            .disk_stamp
+            .as_ref()
+            .filter(|(noted, _)| noted == path)
+            .map(|(_, stamp)| *stamp)
+    }
+
     /// Whether the board's file was written by someone else since it was opened or saved
-    /// here (or, for a board restored from the settings, since the app started): a file that
+    /// here (for a board restored from the settings, as the settings kept it): a file that
     /// has gone is not (saving makes it again).
     pub(in crate::app) fn file_changed_on_disk(&self) -> bool {
         let Some(path) = self.doc.file() else {
