@@ -141,7 +141,10 @@ fn a_file_changed_while_the_app_was_closed_is_noticed_at_the_next_start() {
     use egui_kittest::kittest::Queryable;
     let (_dir, path, harness) = edited_copy();
     let kept = harness.state().persisted_state();
-    assert!(kept.file_stamp.is_some(), "the settings keep the file's stamp");
+    assert!(
+        kept.file_stamp.is_some(),
+        "the settings keep the file's stamp"
+    );
     drop(harness);
 
     // Unchanged, the next start says nothing.
@@ -158,8 +161,15 @@ fn a_file_changed_while_the_app_was_closed_is_noticed_at_the_next_start() {
     // Written by another program while the app was closed.
     let other = written_elsewhere(&path);
     again = crate::common::harness_from(kept, [1360.0, 900.0]);
-    let line = again.state().status_message().unwrap_or_default().to_string();
-    assert!(line.contains("changed on disk while the app was closed"), "{line}");
+    let line = again
+        .state()
+        .status_message()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        line.contains("changed on disk while the app was closed"),
+        "{line}"
+    );
     assert!(again.state().is_dirty(), "the unsaved edit is restored");
     again
         .state_mut()

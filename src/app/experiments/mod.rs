@@ -428,7 +428,9 @@ pub(super) fn experiments_window(
                 ui.checkbox(&mut view.optimal_only, "Optimal runs only (Table 2)")
                     .on_hover_text("Average only the runs that found an optimal answer.");
             });
-            let list_width = 340.0;
+            // The configurations list gives up width first in a small window, so that the
+            // plots keep room for the bars' names.
+            let list_width = (ui.available_width() * 0.28).clamp(220.0, 340.0);
             let height = ui.available_height();
             ui.horizontal_top(|ui| {
                 let main_width = (ui.available_width() - list_width - 12.0).max(300.0);
@@ -436,7 +438,13 @@ pub(super) fn experiments_window(
                     egui::vec2(main_width, height),
                     egui::Layout::top_down(egui::Align::Min),
                     |ui| match view.tab {
-                        Tab::Plots => plots_ui(ui, view),
+                        // Every plot keeps a readable height; a short window scrolls them.
+                        Tab::Plots => {
+                            egui::ScrollArea::vertical()
+                                .id_salt("experiment-plots")
+                                .auto_shrink(false)
+                                .show(ui, |ui| plots_ui(ui, view));
+                        }
                         Tab::Tables => {
                             view.set_plots_rect(None);
                             egui::ScrollArea::both()

@@ -144,11 +144,14 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         plot_heights(ui.available_height(), current.len(), row_height);
     let mut clicked: Option<Selection> = None;
     ui.columns(2, |columns| {
-        columns[0].label(if view.optimal_only {
-            "Mean time of optimal runs against required moves (log), quartile boxes"
-        } else {
-            "Mean time against required moves (log), quartile boxes"
-        });
+        plot_title(
+            &mut columns[0],
+            if view.optimal_only {
+                "Mean time of optimal runs against required moves (log), quartile boxes"
+            } else {
+                "Mean time against required moves (log), quartile boxes"
+            },
+        );
         if let Some(s) = time_plot(
             &mut columns[0],
             &current,
@@ -158,18 +161,21 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         ) {
             clicked = Some(s);
         }
-        columns[1].label("Hit rate (optimal answers) against required moves");
+        plot_title(
+            &mut columns[1],
+            "Hit rate (optimal answers) against required moves",
+        );
         if let Some(s) = hit_rate_plot(&mut columns[1], &current, compared.as_ref(), plot_height) {
             clicked = Some(s);
         }
     });
     ui.columns(2, |columns| {
-        columns[0].label("Total hit rate per solver");
+        plot_title(&mut columns[0], "Total hit rate per solver");
         if let Some(s) = total_hit_plot(&mut columns[0], &current, compared.as_ref(), lower_height)
         {
             clicked = Some(s);
         }
-        columns[1].label("Configurations per required move count");
+        plot_title(&mut columns[1], "Configurations per required move count");
         let compared_distribution = view
             .comparison
             .as_ref()
@@ -200,15 +206,24 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
     }
 }
 
+/// A plot's title on one line, so the plots side by side start level: cut to its column,
+/// with the whole title on hover and for screen readers.
+fn plot_title(ui: &mut egui::Ui, title: &str) {
+    let response = ui.add(egui::Label::new(title).truncate());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, title));
+}
+
 /// The heights of the upper plots (time, hit rate) and the lower ones (total hit rate,
 /// configurations) in `available` points: halves, unless the bar chart needs a line of
-/// `row_height` per solver for its names, which it then takes from the upper plots while
-/// they keep 140 points.
+/// `row_height` per solver for its names, which it then takes from the upper plots. Neither
+/// row goes below a readable 160 points: when the window is too short for that, the plots
+/// scroll.
 fn plot_heights(available: f32, solvers: usize, row_height: f32) -> (f32, f32) {
-    let both = (available - 60.0).max(280.0);
-    let bars = (solvers as f32 * row_height + 60.0).max(both / 2.0);
-    let lower = bars.min(both - 140.0).max(140.0);
-    ((both - lower).max(140.0), lower)
+    const READABLE: f32 = 160.0;
+    let both = (available - 60.0).max(0.0);
+    let bars = solvers as f32 * row_height + 60.0;
+    let lower = (both / 2.0).max(bars).max(READABLE);
+    ((both - lower).max(READABLE), lower)
 }
 
 pub(super) fn time_plot(
@@ -567,9 +582,10 @@ mod tests {
         let (upper, lower) = plot_heights(660.0, 11, 23.0);
         assert!(lower >= 11.0 * 23.0 + 60.0, "{lower}");
         assert_eq!(upper + lower, 600.0);
-        // A short window keeps both rows readable rather than giving the bars everything.
+        // A short window keeps both rows readable and every name on the bars' axis: the
+        // plots then scroll.
         let (upper, lower) = plot_heights(400.0, 30, 23.0);
-        assert_eq!((upper, lower), (140.0, 200.0));
+        assert_eq!((upper, lower), (160.0, 30.0 * 23.0 + 60.0));
     }
     use crate::study::experiment::record::{Record, Status};
     use crate::study::experiment::stats::summarize;

@@ -9,12 +9,12 @@
 pub mod settings_file;
 pub mod settings_store;
 
+use crate::app::document::state::FileStamp;
 use crate::app::shell::commands::{Command, DiskChoice, Pending, Resolution, SaveKind};
 use crate::app::theme;
 use crate::app::{APP_NAME, widgets};
 use crate::model::Puzzle;
 use crate::model::formats::{self, Format, FormatError};
-use crate::app::document::state::FileStamp;
 use std::path::{Path, PathBuf};
 
 /// The in-app file windows and their text.
