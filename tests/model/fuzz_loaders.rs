@@ -1,5 +1,5 @@
-//! Fuzzing of every loader: the bytes of the files in `boards/` (as native files, as Cox text
-//! and as game ids) are mutated (bytes replaced, inserted, removed, copied from elsewhere,
+//! Fuzzing of every loader: the bytes of the files in `boards/` (as native files, as Cox text,
+//! as game ids, as DriftingDroids dumps and as one-line board texts) are mutated (bytes replaced, inserted, removed, copied from elsewhere,
 //! digits changed, characters of one to four bytes inserted or put in place of others, also
 //! at the end of a field's name) and read the way a file is read. No input may panic; every accepted puzzle
 //! must pass the checks every format shares and come back the same from its own format.
@@ -13,7 +13,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use ricochet_lab::model::Puzzle;
-use ricochet_lab::model::formats::{cox, decode, game_id, native};
+use ricochet_lab::model::formats::{board_line, cox, dd_dump, decode, game_id, native};
 use std::cell::Cell;
 
 /// The seed corpus: every shipped board in one format.
@@ -30,6 +30,14 @@ fn corpus(format: Loader) -> Vec<Vec<u8>> {
             .iter()
             .filter_map(|p| game_id::write(p).ok())
             .collect(),
+        Loader::DdDump => puzzles
+            .iter()
+            .filter_map(|p| dd_dump::write(p).ok())
+            .collect(),
+        Loader::BoardLine => puzzles
+            .iter()
+            .filter_map(|p| board_line::write(p).ok())
+            .collect(),
     };
     assert!(!texts.is_empty());
     texts.into_iter().map(String::into_bytes).collect()
@@ -40,6 +48,8 @@ enum Loader {
     Native,
     Cox,
     GameId,
+    DdDump,
+    BoardLine,
 }
 
 /// One change to a file's bytes.
@@ -169,6 +179,8 @@ fn check(loader: Loader, bytes: Vec<u8>) -> Result<bool, TestCaseError> {
         Loader::Native => native::parse(&text),
         Loader::Cox => cox::parse(&text),
         Loader::GameId => game_id::parse(&text),
+        Loader::DdDump => dd_dump::parse(&text),
+        Loader::BoardLine => board_line::parse(&text),
     };
     let Ok(puzzle) = parsed else {
         return Ok(false);
@@ -197,6 +209,16 @@ fn check(loader: Loader, bytes: Vec<u8>) -> Result<bool, TestCaseError> {
         Loader::GameId => {
             let id = game_id::write(&puzzle).unwrap();
             prop_assert_eq!(game_id::parse(&id).unwrap(), puzzle);
+        }
+        Loader::DdDump => {
+            // A dump holds what its game can: written again, the same dump.
+            let written = dd_dump::write(&puzzle).unwrap();
+            let back = dd_dump::parse(&written).unwrap();
+            prop_assert_eq!(dd_dump::write(&back).unwrap(), written);
+        }
+        Loader::BoardLine => {
+            let line = board_line::write(&puzzle).unwrap();
+            prop_assert_eq!(board_line::parse(&line).unwrap(), puzzle);
         }
     }
     Ok(true)
@@ -248,6 +270,28 @@ fn cox_loader_survives_a_short_fuzz() {
 #[test]
 fn game_id_loader_survives_a_short_fuzz() {
     fuzz(Loader::GameId, 2000);
+}
+
+#[test]
+fn dd_dump_loader_survives_a_short_fuzz() {
+    fuzz(Loader::DdDump, 1000);
+}
+
+#[test]
+fn board_line_loader_survives_a_short_fuzz() {
+    fuzz(Loader::BoardLine, 1000);
+}
+
+#[test]
+#[ignore = "long: 1,000,000 cases (FUZZ_CASES to change); run on demand"]
+fn dd_dump_loader_fuzz() {
+    fuzz(Loader::DdDump, long_run_cases());
+}
+
+#[test]
+#[ignore = "long: 1,000,000 cases (FUZZ_CASES to change); run on demand"]
+fn board_line_loader_fuzz() {
+    fuzz(Loader::BoardLine, long_run_cases());
 }
 
 #[test]

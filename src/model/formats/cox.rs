@@ -103,18 +103,76 @@ fn lines(text: &str) -> Vec<Line<'_>> {
         .collect()
 }
 
+/// The lines of a file still to read, and what to say when they run out.
+struct Reader<'l, 'a> {
+    rest: std::slice::Iter<'l, Line<'a>>,
+    /// The file's last line number, where a file that ends too soon is reported.
+    last_line: usize,
+}
+
+impl<'l, 'a> Reader<'l, 'a> {
+    /// The next line, or an error saying the file ends before `what`.
+    fn next(&mut self, what: impl FnOnce() -> String) -> Result<&'l Line<'a>, FormatError> {
+        self.rest.next().ok_or_else(|| FormatError::Syntax {
+            line: self.last_line,
+            column: 1,
+            message: format!("the file ends before {}", what()),
+        })
+    }
+}
+
 /// Parses Cox's text format.
 pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     let text = strip_bom(text);
     let all = lines(text);
-    let mut rest = all.iter();
-    let end = |what: &str| FormatError::Syntax {
-        line: text.lines().count().max(1),
-        column: 1,
-        message: format!("the file ends before {what}"),
+    let mut reader = Reader {
+        rest: all.iter(),
+        last_line: text.lines().count().max(1),
     };
+    let mut board = read_board(&mut reader)?;
+    let (colors, mut robots) = read_robots(&mut reader)?;
+    let (goal_pos, active, goal_color) = read_target(&mut reader, colors)?;
+    check_solution(&mut reader)?;
 
-    let header = rest.next().ok_or_else(|| end("'board WIDTH HEIGHT'"))?;
+    let enclosed = |board: &Board, pos: Pos| {
+        board.contains(pos)
+            && Direction::ALL
+                .iter()
+                .all(|&d| board.has_wall(board.cell(pos), d))
+    };
+    // In a five-robot file, robots parked on enclosed cells are not in the game.
+    if colors.len() == 5 {
+        robots.retain(|r| Some(r.color) == active || !enclosed(&board, r.pos));
+    }
+    for cell in 0..board.cell_count() as u16 {
+        let pos = board.pos(cell);
+        let used = robots.iter().any(|r| r.pos == pos) || pos == goal_pos;
+        if !used && enclosed(&board, pos) && board.width() * board.height() > 1 {
+            board.set_closed(pos, true)?;
+        }
+    }
+    if board.contains(goal_pos) {
+        let shape = if goal_color == TargetColor::Any {
+            Shape::Vortex
+        } else {
+            Shape::Circle
+        };
+        board.set_target(Target {
+            pos: goal_pos,
+            color: goal_color,
+            shape,
+        })?;
+    }
+    let goal = Goal {
+        pos: goal_pos,
+        color: goal_color,
+    };
+    checked(Puzzle::new(board, robots, goal, Rules::default())?)
+}
+
+/// The `board WIDTH HEIGHT` line and its rows of cell tokens.
+fn read_board(reader: &mut Reader<'_, '_>) -> Result<Board, FormatError> {
+    let header = reader.next(|| "'board WIDTH HEIGHT'".into())?;
     if header.keyword() != "board" {
         return Err(header.error(0, "expected 'board WIDTH HEIGHT'".into()));
     }
@@ -135,9 +193,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     let height = side(2, "the board height")?;
     let mut board = Board::new(width, height)?;
     for y in 0..height {
-        let row = rest
-            .next()
-            .ok_or_else(|| end(&format!("board row {}", y + 1)))?;
+        let row = reader.next(|| format!("board row {}", y + 1))?;
         if row.tokens.len() != usize::from(width) {
             return Err(row.error(
                 0,
@@ -169,8 +225,15 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
             }
         }
     }
+    Ok(board)
+}
 
-    let mut line = rest.next().ok_or_else(|| end("'robots K'"))?;
+/// The optional `mirrors 0` line, then `robots K` and a position line per robot: the robots'
+/// colours (a tail of Cox's order) and the robots.
+fn read_robots(
+    reader: &mut Reader<'_, '_>,
+) -> Result<(&'static [RobotColor], Vec<Robot>), FormatError> {
+    let mut line = reader.next(|| "'robots K'".into())?;
     if line.keyword() == "mirrors" {
         line.expect_len(2, "mirrors K")?;
         let count: usize = line.number(1, "the number of mirrors")?;
@@ -180,7 +243,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
                 format!("this file has {count} mirrors; mirrors are not part of these rules"),
             ));
         }
-        line = rest.next().ok_or_else(|| end("'robots K'"))?;
+        line = reader.next(|| "'robots K'".into())?;
     }
     if line.keyword() != "robots" {
         return Err(line.error(0, "expected 'robots K'".into()));
@@ -196,9 +259,7 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     let colors = &COX_ORDER[5 - count..];
     let mut robots = Vec::with_capacity(count);
     for &color in colors {
-        let line = rest
-            .next()
-            .ok_or_else(|| end(&format!("the {color} robot's position")))?;
+        let line = reader.next(|| format!("the {color} robot's position"))?;
         line.expect_len(2, "X Y")?;
         let x: u16 = line.number(0, "a column")?;
         let y: u16 = line.number(1, "a row")?;
@@ -207,8 +268,16 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
             pos: Pos::new(x, y),
         });
     }
+    Ok((colors, robots))
+}
 
-    let line = rest.next().ok_or_else(|| end("'target 0 X Y R'"))?;
+/// The `target 0 X Y R` line: the goal's cell, the active robot (`None` for any robot) and
+/// the goal's colour.
+fn read_target(
+    reader: &mut Reader<'_, '_>,
+    colors: &[RobotColor],
+) -> Result<(Pos, Option<RobotColor>, TargetColor), FormatError> {
+    let line = reader.next(|| "'target 0 X Y R'".into())?;
     if line.keyword() != "target" {
         return Err(line.error(0, "expected 'target 0 X Y R'".into()));
     }
@@ -218,13 +287,13 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
     let index: i64 = line.number(4, "the active robot's index or -1")?;
     let active = match index {
         -1 => None,
-        i if (0..count as i64).contains(&i) => Some(colors[i as usize]),
+        i if (0..colors.len() as i64).contains(&i) => Some(colors[i as usize]),
         _ => {
             return Err(line.error(
                 4,
                 format!(
                     "the active robot must be 0 to {} or -1, not {index}",
-                    count - 1
+                    colors.len() - 1
                 ),
             ));
         }
@@ -234,63 +303,33 @@ pub fn parse(text: &str) -> Result<Puzzle, FormatError> {
         Some(color) => TargetColor::for_robot(color)
             .ok_or_else(|| line.error(4, "the silver robot has no target of its own".into()))?,
     };
+    Ok((goal_pos, active, goal_color))
+}
 
-    if let Some(line) = rest.next() {
-        if line.keyword() != "solution" {
-            return Err(line.error(0, "expected 'solution N' or the end of the file".into()));
-        }
-        line.expect_len(2, "solution N")?;
-        let moves: usize = line.number(1, "the number of moves")?;
-        for i in 0..moves {
-            let line = rest
-                .next()
-                .ok_or_else(|| end(&format!("solution move {}", i + 1)))?;
-            if line.keyword() != "move" {
-                return Err(line.error(0, "expected 'move R X Y'".into()));
-            }
-            line.expect_len(4, "move R X Y")?;
-            let _: u16 = line.number(1, "a robot index")?;
-            let _: u16 = line.number(2, "a column")?;
-            let _: u16 = line.number(3, "a row")?;
-        }
-        if let Some(line) = rest.next() {
-            return Err(line.error(0, "unexpected text after the solution".into()));
-        }
-    }
-
-    let enclosed = |board: &Board, pos: Pos| {
-        board.contains(pos)
-            && Direction::ALL
-                .iter()
-                .all(|&d| board.has_wall(board.cell(pos), d))
+/// The optional `solution N` block: read and checked for form, not kept; nothing may follow.
+fn check_solution(reader: &mut Reader<'_, '_>) -> Result<(), FormatError> {
+    let Some(line) = reader.rest.next() else {
+        return Ok(());
     };
-    if count == 5 {
-        robots.retain(|r| Some(r.color) == active || !enclosed(&board, r.pos));
+    if line.keyword() != "solution" {
+        return Err(line.error(0, "expected 'solution N' or the end of the file".into()));
     }
-    for cell in 0..board.cell_count() as u16 {
-        let pos = board.pos(cell);
-        let used = robots.iter().any(|r| r.pos == pos) || pos == goal_pos;
-        if !used && enclosed(&board, pos) && board.width() * board.height() > 1 {
-            board.set_closed(pos, true)?;
+    line.expect_len(2, "solution N")?;
+    let moves: usize = line.number(1, "the number of moves")?;
+    for i in 0..moves {
+        let line = reader.next(|| format!("solution move {}", i + 1))?;
+        if line.keyword() != "move" {
+            return Err(line.error(0, "expected 'move R X Y'".into()));
         }
+        line.expect_len(4, "move R X Y")?;
+        let _: u16 = line.number(1, "a robot index")?;
+        let _: u16 = line.number(2, "a column")?;
+        let _: u16 = line.number(3, "a row")?;
     }
-    if board.contains(goal_pos) {
-        let shape = if goal_color == TargetColor::Any {
-            Shape::Vortex
-        } else {
-            Shape::Circle
-        };
-        board.set_target(Target {
-            pos: goal_pos,
-            color: goal_color,
-            shape,
-        })?;
+    if let Some(line) = reader.rest.next() {
+        return Err(line.error(0, "unexpected text after the solution".into()));
     }
-    let goal = Goal {
-        pos: goal_pos,
-        color: goal_color,
-    };
-    checked(Puzzle::new(board, robots, goal, Rules::default())?)
+    Ok(())
 }
 
 /// Writes a puzzle in Cox's format. Closed cells are written as cells walled on all sides (a
