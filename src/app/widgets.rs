@@ -67,7 +67,12 @@ pub(super) fn window_position<'a>(
         .pivot(egui::Align2::CENTER_TOP)
         .default_pos(egui::pos2(area.center().x, area.top() + WINDOW_TOP))
         .vscroll(true)
-        .max_height((area.height() - WINDOW_TOP - WINDOW_FRAME).max(120.0))
+        .max_height(window_max_height(ctx))
+}
+
+/// The tallest a window placed by [`window_position`] may be: the room under its top.
+pub(super) fn window_max_height(ctx: &egui::Context) -> f32 {
+    (ctx.content_rect().height() - WINDOW_TOP - WINDOW_FRAME).max(120.0)
 }
 
 /// Where a window's top starts below the app window's top.

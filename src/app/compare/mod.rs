@@ -39,7 +39,7 @@ pub(in crate::app) enum Which {
 }
 
 impl Which {
-    const BOTH: [Which; 2] = [Which::First, Which::Second];
+    pub(in crate::app) const BOTH: [Which; 2] = [Which::First, Which::Second];
 
     fn index(self) -> usize {
         match self {

@@ -56,11 +56,13 @@ pub(in crate::app) fn compare_window(
         .collapsible(false)
         .resizable(false)
         .default_width(WINDOW_WIDTH)
+        // As tall as the app's window allows (egui's default is 420 points): the runs'
+        // pictures and rows are the point of the window. `window_position` caps it.
+        .default_height(crate::app::widgets::window_max_height(ctx))
         .show(ctx, |ui| {
             ui.set_width(WINDOW_WIDTH);
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                window_ui(ui, view, &inputs, &waker, commands);
-            });
+            // The window scrolls as a whole (`window_position`) when the app's is too short.
+            window_ui(ui, view, &inputs, &waker, commands);
         });
     view.open = open;
 }

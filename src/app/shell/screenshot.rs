@@ -65,11 +65,14 @@ pub enum View {
     OverlayDistances,
     /// The Analyse board window after a run, its heat map on the board.
     Analyze,
+    /// The Compare runs window: BFS and Graph v1 (breadth-first both, nine nodes alike)
+    /// recorded on one game, compared and both taken to their first difference.
+    Compare,
 }
 
 impl View {
     /// Every view with its name.
-    const ALL: [(View, &'static str); 19] = [
+    const ALL: [(View, &'static str); 20] = [
         (View::Editor, "editor"),
         (View::Solving, "solving"),
         (View::Playback, "playback"),
@@ -89,6 +92,7 @@ impl View {
         (View::DebugStepBack, "debug-step-back"),
         (View::OverlayDistances, "overlay-distances"),
         (View::Analyze, "analyze"),
+        (View::Compare, "compare"),
     ];
 
     /// The view's name on the command line.
@@ -162,6 +166,7 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
         outcome: Arc::clone(&outcome),
         jobs: Vec::new(),
         long_run: false,
+        at_difference: false,
     };
     // A screenshot must not read or overwrite the user's stored state and window layout: the
     // app's options keep eframe's storage off, and this app is given no settings file.
@@ -220,6 +225,8 @@ pub(in crate::app) struct ScreenshotDirector {
     jobs: Vec<(SolverId, u64)>,
     /// Whether the solving view's long run has started (after its quick solves).
     long_run: bool,
+    /// Whether the compare view has taken both runs to their first difference.
+    at_difference: bool,
 }
 
 impl ScreenshotDirector {
@@ -396,6 +403,22 @@ impl ScreenshotDirector {
                     app.analyzer.start(&puzzle, waker);
                 }
             }
+            View::Compare => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.compare.open = true;
+                use crate::app::compare::Which;
+                app.compare.run_mut(Which::First).pick = Some(SolverPick::BuiltIn(SolverId::Bfs));
+                app.compare.run_mut(Which::Second).pick =
+                    Some(SolverPick::BuiltIn(SolverId::GraphV1));
+                if let Ok(puzzle) = app.doc.validity().as_ref() {
+                    let puzzle = puzzle.clone();
+                    for which in Which::BOTH {
+                        let waker = app.waker();
+                        app.compare.record(which, &puzzle, &app.engines, waker);
+                    }
+                }
+            }
             View::OverlayMinMoves => {
                 app.dock = crate::app::shell::DockTab::Overlays;
                 app.state.view.plots = false;
@@ -508,6 +531,26 @@ impl ScreenshotDirector {
                     app.apply(Command::CheckGraph);
                 }
                 true
+            }
+            View::Compare => {
+                use crate::app::compare::CompareStatus;
+                match app.compare.compare_status() {
+                    CompareStatus::Running { .. } => false,
+                    CompareStatus::None => {
+                        // Both recordings done: compare them.
+                        if app.compare.compare_blocked().is_none() {
+                            let waker = app.waker();
+                            app.compare.compare(waker);
+                        }
+                        false
+                    }
+                    _ if !self.at_difference => {
+                        app.compare.go_to_difference();
+                        self.at_difference = true;
+                        false
+                    }
+                    _ => true,
+                }
             }
             View::OverlayMinMoves => true,
             View::OverlayStateless => app.stateless_stores().is_some(),
