@@ -144,30 +144,27 @@ impl LiveOptimumState {
         };
         match outcome {
             LiveOutcome::Optimum { moves } => {
+                // The count comes second: a narrow panel cuts the end of a line, and the
+                // optimum and its band are what matter most.
                 let solutions = match self.count {
                     Some(SolutionCount {
                         found,
                         complete: true,
                     }) => format!(
-                        ", {found} optimal solution{}",
+                        "{found} optimal solution{}, ",
                         if found == 1 { "" } else { "s" }
                     ),
-                    Some(SolutionCount { found, .. }) => {
-                        format!(", {found}+ optimal solutions")
-                    }
-                    None if self.task.is_some() => ", counting solutions…".into(),
+                    Some(SolutionCount { found, .. }) => format!("{found}+ optimal solutions, "),
+                    None if self.task.is_some() => "counting solutions…, ".into(),
                     None => String::new(),
                 };
                 [
                     format!(
-                        "Optimum: {moves} move{}{solutions}",
-                        if *moves == 1 { "" } else { "s" }
+                        "Optimum: {moves} move{} ({})",
+                        if *moves == 1 { "" } else { "s" },
+                        Difficulty::of(*moves).name()
                     ),
-                    format!(
-                        "Difficulty: {} (solved in {})",
-                        Difficulty::of(*moves).name(),
-                        seconds(*elapsed)
-                    ),
+                    format!("{solutions}solved in {}", seconds(*elapsed)),
                 ]
             }
             LiveOutcome::Unsolvable => [
@@ -294,8 +291,8 @@ mod tests {
         assert_eq!(
             state.lines(),
             [
-                "Optimum: 9 moves, 100+ optimal solutions".to_string(),
-                "Difficulty: hard (solved in 12 ms)".to_string()
+                "Optimum: 9 moves (hard)".to_string(),
+                "100+ optimal solutions, solved in 12 ms".to_string()
             ]
         );
         state.outcome = Some((
