@@ -65,6 +65,7 @@ use editing::editor::EditorInteraction;
 use editing::new_board::NewBoardWindow;
 use files::FileWindows;
 pub use launch::{Opening, RunError, native_options, run_native};
+pub use playing::hot_cold::HotCold;
 use playing::play::PlayState;
 use playing::playback::Playback;
 use run::plots::PlotHistory;
@@ -191,6 +192,9 @@ pub struct RicochetApp {
     experiments: experiments::ExperimentsView,
     /// The Analyse board window.
     analyzer: analyzer::AnalyzerView,
+    /// The editor's live optimum, and play mode's hot/cold solves.
+    live_optimum: editing::live_optimum::LiveOptimumState,
+    hot_cold: playing::hot_cold::HotColdState,
     /// The Compare runs window.
     compare: compare::CompareView,
     /// The registered external engines.
@@ -275,6 +279,8 @@ impl RicochetApp {
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),
             analyzer: Default::default(),
+            live_optimum: Default::default(),
+            hot_cold: Default::default(),
             compare: Default::default(),
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),

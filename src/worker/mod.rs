@@ -33,6 +33,7 @@ pub mod distances;
 pub mod generate;
 pub mod graph;
 pub mod hint;
+pub mod live_optimum;
 pub mod profile;
 pub mod solutions;
 mod solve;

@@ -254,6 +254,10 @@ pub struct ViewSettings {
     pub(in crate::app) trails: bool,
     /// The plots panel.
     pub(in crate::app) plots: bool,
+    /// The editor's live optimum: a background solve after every edit.
+    pub(in crate::app) live_optimum: bool,
+    /// Play mode's hot/cold line after every move.
+    pub(in crate::app) hot_cold: bool,
 }
 
 impl Default for ViewSettings {
@@ -263,6 +267,8 @@ impl Default for ViewSettings {
             coordinates: true,
             trails: true,
             plots: true,
+            live_optimum: true,
+            hot_cold: true,
         }
     }
 }

@@ -321,18 +321,23 @@ pub(in crate::app) fn editor_panel_ui(
     ui: &mut egui::Ui,
     draft: &Draft,
     problem: Option<&str>,
+    live_optimum: &dyn Fn(&mut egui::Ui),
     settings: &mut EditorSettings,
     commands: &mut Vec<Command>,
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
     ui.heading("Editor");
-    // Two lines are kept for why the board is not solvable, shown or not, so the editor does
-    // not jump as the board becomes valid or invalid.
-    let height = widgets::text_lines(ui, 2.0);
-    widgets::reserved(ui, height, |ui| {
-        if let Some(problem) = problem {
+    // Two lines are kept for why the board is not solvable, or its live optimum when it is,
+    // so the editor does not jump as the board becomes valid or invalid.
+    // The live optimum's first line is a row with a spinner, a little taller than text.
+    let live_height =
+        widgets::widget_rows(ui, 1.0) + ui.spacing().item_spacing.y + widgets::text_lines(ui, 1.0);
+    let height = widgets::text_lines(ui, 2.0).max(live_height);
+    widgets::reserved(ui, height, |ui| match problem {
+        Some(problem) => {
             ui.colored_label(palette.error, format!("Not solvable yet: {problem}"));
         }
+        None => live_optimum(ui),
     });
     ui.separator();
     ui.label(egui::RichText::new("Tool").strong());

@@ -4,5 +4,6 @@
 //! ([`crate::app::document`]).
 
 pub(super) mod editor;
+pub(super) mod live_optimum;
 pub(super) mod new_board;
 mod settings;

@@ -2,5 +2,6 @@
 //! on the board ([`playback`]).
 
 pub(super) mod hints;
+pub(super) mod hot_cold;
 pub(super) mod play;
 pub(super) mod playback;

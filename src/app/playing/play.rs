@@ -243,6 +243,7 @@ pub(in crate::app) fn play_panel_ui(
     ui: &mut egui::Ui,
     play: Option<&PlayState>,
     problem: Option<&str>,
+    hot_cold: &dyn Fn(&mut egui::Ui),
     commands: &mut Vec<Command>,
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
@@ -308,6 +309,7 @@ pub(in crate::app) fn play_panel_ui(
     } else {
         ui.label(format!("Moves: {count}"));
     }
+    hot_cold(ui);
     // The buttons come before the move list, which grows a line every few moves: what grows
     // is last, so Undo move never slides onto New game under a pointer clicking it again.
     ui.horizontal_wrapped(|ui| {

@@ -28,6 +28,8 @@ impl RicochetApp {
         self.sync_stateless();
         self.sync_graph();
         self.analyzer.drain();
+        self.sync_live_optimum();
+        self.sync_hot_cold();
         let Some(session) = self.derived.session_mut(current) else {
             return;
         };

@@ -274,6 +274,8 @@ impl RicochetApp {
                 ui.checkbox(&mut view.coordinates, "Coordinates");
                 ui.checkbox(&mut view.trails, "Move trails");
                 ui.checkbox(&mut view.plots, "Plots panel");
+                ui.checkbox(&mut view.live_optimum, "Live optimum in the editor");
+                ui.checkbox(&mut view.hot_cold, "Hot/cold in play");
                 if menu_button(ui, true, "Experiments...", hint(Action::Experiments)).clicked() {
                     self.experiments.open = true;
                     ui.close();
@@ -384,15 +386,22 @@ impl RicochetApp {
             .id_salt("side-panel")
             .auto_shrink([false, false])
             .show(ui, |ui| match self.state.mode {
-                Mode::Edit => editor::editor_panel_ui(
-                    ui,
-                    self.doc.draft(),
-                    problem.as_deref(),
-                    &mut self.state.editor,
-                    commands,
-                ),
+                Mode::Edit => {
+                    let (on, current) = (self.state.view.live_optimum, self.doc.revision());
+                    let live_optimum = &self.live_optimum;
+                    editor::editor_panel_ui(
+                        ui,
+                        self.doc.draft(),
+                        problem.as_deref(),
+                        &|ui: &mut egui::Ui| live_optimum.shown_ui(ui, on, current),
+                        &mut self.state.editor,
+                        commands,
+                    );
+                }
                 Mode::Play => {
-                    play::play_panel_ui(ui, self.play.as_ref(), problem.as_deref(), commands);
+                    let hot_cold = |ui: &mut egui::Ui| self.hot_cold_ui(ui);
+                    let play = self.play.as_ref();
+                    play::play_panel_ui(ui, play, problem.as_deref(), &hot_cold, commands);
                     self.hint_ui(ui, commands);
                 }
             });
