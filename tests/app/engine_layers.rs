@@ -141,7 +141,9 @@ fn an_engines_figures_show_in_the_run_tab() {
     harness.run();
     assert!(
         harness
-            .query_by_label_contains("Engine's last figures: depth 3 · 5 nodes · 25k nodes/s · table 12.0%")
+            .query_by_label_contains(
+                "Engine's last figures: depth 3 · 5 nodes · 25k nodes/s · table 12.0%"
+            )
             .is_some(),
         "the Run tab shows the engine's last info line"
     );
@@ -170,7 +172,9 @@ fn the_debugger_steps_the_engines_layer_forward_and_back() {
     harness.run();
     harness.get_by_label("Solve").click();
     // Events: the legend, the figures, then a node and its cell five times.
-    step_until(&mut harness, Duration::from_secs(30), |app| shown_events(app) == 1);
+    step_until(&mut harness, Duration::from_secs(30), |app| {
+        shown_events(app) == 1
+    });
     assert_eq!(drawn_cells(harness.state()), 0);
     for events in 2..=8 {
         harness.key_press(egui::Key::F11);
@@ -201,7 +205,10 @@ fn the_debugger_steps_the_engines_layer_forward_and_back() {
         .iter()
         .map(|r| format!("{:?}", r.event))
         .collect();
-    let ignored = log.iter().filter(|l| l.contains("ignored a malformed line")).count();
+    let ignored = log
+        .iter()
+        .filter(|l| l.contains("ignored a malformed line"))
+        .count();
     assert_eq!(ignored, 1, "{log:#?}");
 }
 
@@ -219,12 +226,17 @@ fn debugger_speed_with_and_without_the_engines_layer() {
         harness.get_by_label("Debug mode").click();
         harness.run();
         harness.get_by_label("Solve").click();
-        step_until(&mut harness, Duration::from_secs(30), |app| shown_events(app) >= 1);
+        step_until(&mut harness, Duration::from_secs(30), |app| {
+            shown_events(app) >= 1
+        });
         let start = std::time::Instant::now();
         harness.get_by_label("Continue").click();
         step_until(&mut harness, Duration::from_secs(300), finished);
         let forward = start.elapsed();
-        let events = harness.state().debugger().map_or(0, |d| d.frame().view.events);
+        let events = harness
+            .state()
+            .debugger()
+            .map_or(0, |d| d.frame().view.events);
         // Back through the recording: every step rebuilds the picture at its event.
         let back = std::time::Instant::now();
         let steps = 200;

@@ -158,7 +158,9 @@ impl RicochetApp {
             .then(|| self.engine_drawing())
             .flatten();
         let sources = OverlaySources {
-            engine: engine.as_ref().map(|(_, layer)| EngineLayerSource { layer }),
+            engine: engine
+                .as_ref()
+                .map(|(_, layer)| EngineLayerSource { layer }),
             settings: &settings,
             board,
             min_moves: scene.min_moves.as_deref(),

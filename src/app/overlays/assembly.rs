@@ -39,7 +39,10 @@ impl crate::app::RicochetApp {
     /// only while the layer is on). `None` when no engine drew anything.
     pub(in crate::app) fn engine_drawing(
         &self,
-    ) -> Option<(String, std::borrow::Cow<'_, crate::solver::engine::DrawLayer>)> {
+    ) -> Option<(
+        String,
+        std::borrow::Cow<'_, crate::solver::engine::DrawLayer>,
+    )> {
         use crate::solver::SolverChoice;
         let revision = self.doc.revision();
         let session = self.derived.session(revision)?;

@@ -39,11 +39,8 @@ pub(in crate::app) fn engine_figures_ui(ui: &mut egui::Ui, run: &SolveRun) {
         egui::Layout::left_to_right(egui::Align::Center),
         |ui| {
             ui.set_min_size(egui::vec2(width, height));
-            ui.add(
-                egui::Label::new(egui::RichText::new(&text).color(color))
-                    .truncate(),
-            )
-            .on_hover_text(&text);
+            ui.add(egui::Label::new(egui::RichText::new(&text).color(color)).truncate())
+                .on_hover_text(&text);
         },
     );
 }

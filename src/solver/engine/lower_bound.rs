@@ -71,10 +71,16 @@ mod tests {
         assert!(draws[1].starts_with("draw legend=iddfs:"), "{out}");
         // Every cell of an open 2x2 board reaches the target: four cells, the target at 0.
         assert_eq!(draws.len(), 2 + 4, "{out}");
-        assert!(draws.contains(&"draw cell=1,1 value=0 color=fa7826"), "{out}");
+        assert!(
+            draws.contains(&"draw cell=1,1 value=0 color=fa7826"),
+            "{out}"
+        );
         for line in &draws {
             assert!(
-                matches!(protocol::parse_answer(line), Ok(Some(protocol::Answer::Draw(_)))),
+                matches!(
+                    protocol::parse_answer(line),
+                    Ok(Some(protocol::Answer::Draw(_)))
+                ),
                 "{line} reads back as a draw line"
             );
         }
