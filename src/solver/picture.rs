@@ -1,5 +1,5 @@
-//! What the overlays draw of a search after some event: the search heat map, the slide graph
-//! and the stateless stores. It is the sum of the events so far; each solver's own events draw
+//! What the overlays draw of a search after some event: the search heat map, the slide graph,
+//! the stateless stores and an engine's own layer. It is the sum of the events so far; each solver's own events draw
 //! themselves into it ([`SolverEvent::draw`](super::SolverEvent::draw)) and every event is
 //! added by [`Event::draw`](super::Event::draw), so whoever keeps a picture needs no knowledge
 //! of any solver.
@@ -27,6 +27,8 @@ pub struct SearchPicture {
     pub intermediates: Vec<IntermediateState>,
     /// Stateless: the stores at the end of the run.
     pub stores: Option<StatelessStores>,
+    /// What an engine drew with its `draw` lines so far (empty for the built-in solvers).
+    pub engine_layer: super::engine::DrawLayer,
     /// The robot whose cells the heat map counts (`None`: every robot's).
     active: Option<usize>,
     /// Whether the previous event was an edge change, so a new update starts a new list.

@@ -101,6 +101,20 @@ pub struct LiveCounters {
     clock: Mutex<RunClock>,
     /// The node profile, when the run counts one.
     pub(super) profile: profile::ProfileSlot,
+    /// An engine's latest search figures and the layer it drew, as they arrive.
+    engine: Mutex<EngineLive>,
+}
+
+/// What an engine said while it searches, for the interface to show at once: the latest
+/// `info` figures and its `draw` lines applied so far.
+#[derive(Clone, Debug, Default)]
+pub struct EngineLive {
+    /// The latest `info` line with standard keys, if one came.
+    pub info: Option<crate::solver::engine::protocol::SearchInfo>,
+    /// Every `draw` line so far, applied in order.
+    pub layer: crate::solver::engine::DrawLayer,
+    /// How many `info` and `draw` lines arrived, so a reader can tell news from old.
+    pub changes: u64,
 }
 
 impl LiveCounters {
@@ -145,6 +159,29 @@ impl LiveCounters {
     /// The solver's latest estimate of the memory its tables take, in bytes.
     pub fn memory_bytes(&self) -> usize {
         self.memory_bytes.load(Ordering::Relaxed)
+    }
+
+    /// What an engine said so far: its latest search figures and its layer.
+    fn engine_live(&self) -> MutexGuard<'_, EngineLive> {
+        // Plain values, consistent after any panic that left the lock held.
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The engine's latest `info` figures, if it sent any.
+    pub fn engine_info(&self) -> Option<crate::solver::engine::protocol::SearchInfo> {
+        self.engine_live().info.clone()
+    }
+
+    /// The engine's layer as drawn so far, with the count of lines that made it (to tell a
+    /// new layer from the one already copied).
+    pub fn engine_layer(&self) -> (crate::solver::engine::DrawLayer, u64) {
+        let live = self.engine_live();
+        (live.layer.clone(), live.changes)
+    }
+
+    /// How many `info` and `draw` lines the engine sent so far.
+    pub fn engine_changes(&self) -> u64 {
+        self.engine_live().changes
     }
 }
 
@@ -414,6 +451,41 @@ impl Probe for LiveProbe {
     }
 }
 
+/// The probe of an engine's live run: the live probe, which also keeps the engine's latest
+/// `info` and applies its `draw` lines for the interface. A separate type, so that the
+/// built-in solvers' node events stay unbuilt under the plain live probe.
+struct EngineLiveProbe<'a> {
+    inner: &'a mut LiveProbe,
+}
+
+impl Probe for EngineLiveProbe<'_> {
+    fn depth_finished(&mut self, stats: &DepthStats) {
+        self.inner.depth_finished(stats);
+    }
+
+    fn progress(&mut self, nodes: u64, memory_bytes: usize) {
+        self.inner.progress(nodes, memory_bytes);
+    }
+
+    fn event(&mut self, event: impl FnOnce() -> crate::solver::Event) {
+        use crate::solver::engine::{EngineDraw, EngineSearch};
+        let crate::solver::Event::Solver(payload) = event() else {
+            return;
+        };
+        let mut live = self.inner.live.engine_live();
+        if let Some(search) = payload.downcast_ref::<EngineSearch>() {
+            live.info = Some(search.info.clone());
+        } else if let Some(draw) = payload.downcast_ref::<EngineDraw>() {
+            live.layer.apply(&draw.item);
+        } else {
+            return;
+        }
+        live.changes += 1;
+        drop(live);
+        self.inner.link.wake(PROGRESS_REPAINT_DELAY);
+    }
+}
+
 fn run_on_thread(job: SolveJob, live: Arc<LiveCounters>, link: TaskLink<Message>) {
     let limits = Limits {
         time: job.time_limit,
@@ -423,6 +495,14 @@ fn run_on_thread(job: SolveJob, live: Arc<LiveCounters>, link: TaskLink<Message>
     let mut probe = LiveProbe::starting_now(Arc::clone(&live), link);
     let result =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job.profile.clone() {
+            // An engine's nodes are not profiled: its run keeps its figures and drawing.
+            _ if let SolverChoice::Engine(spec) = &job.solver => solver::engine::run_once(
+                spec,
+                &job.puzzle,
+                &job.options,
+                &limits,
+                &mut EngineLiveProbe { inner: &mut probe },
+            ),
             None => solver::run_keeping_memory(
                 &job.solver,
                 &job.puzzle,

@@ -6,6 +6,7 @@ mod compare;
 mod debugger;
 mod distance_map;
 mod editing;
+mod engine_layers;
 mod engines;
 mod experiments;
 mod frame_time;

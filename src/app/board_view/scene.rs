@@ -9,7 +9,9 @@ use crate::app::board_view::{
 };
 use crate::app::document::draft::problem_cells;
 use crate::app::document::mode::Mode;
-use crate::app::overlays::assembly::{DebuggedRun, OverlaySources, stateless_details};
+use crate::app::overlays::assembly::{
+    DebuggedRun, EngineLayerSource, OverlaySources, stateless_details,
+};
 use crate::app::overlays::layers::overlay_drawing;
 use crate::app::shell::commands::Command;
 use crate::app::{RicochetApp, debugger, theme};
@@ -151,7 +153,14 @@ impl RicochetApp {
             .session(self.doc.revision())
             .filter(|_| !playing && !in_game)
             .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
+        let engine = settings
+            .engine_drawing
+            .then(|| self.engine_drawing())
+            .flatten();
         let sources = OverlaySources {
+            engine: engine
+                .as_ref()
+                .map(|(_, layer)| EngineLayerSource { layer }),
             settings: &settings,
             board,
             min_moves: scene.min_moves.as_deref(),

@@ -33,6 +33,61 @@ impl crate::app::RicochetApp {
     }
 }
 
+impl crate::app::RicochetApp {
+    /// What an engine drew, with the engine's name: the debugged run's layer as it was at the
+    /// event shown, or else the layer the run on this board drew as it goes (a copy, taken
+    /// only while the layer is on). `None` when no engine drew anything.
+    pub(in crate::app) fn engine_drawing(
+        &self,
+    ) -> Option<(
+        String,
+        std::borrow::Cow<'_, crate::solver::engine::DrawLayer>,
+    )> {
+        use crate::solver::SolverChoice;
+        let revision = self.doc.revision();
+        let session = self.derived.session(revision)?;
+        let SolverChoice::Engine(spec) = session.run.solver() else {
+            return None;
+        };
+        let name = spec.name.clone();
+        let layer = match self.derived.debugger_for_overlays(revision) {
+            Some(debugger) => std::borrow::Cow::Borrowed(&debugger.shown_picture().engine_layer),
+            None => std::borrow::Cow::Owned(session.run.live().engine_layer().0),
+        };
+        (!layer.is_empty()).then_some((name, layer))
+    }
+
+    /// The engine's name and how many cells its drawing has, as the board shows it now
+    /// (`None` when the layer is off or no engine drew): for tests and the window's checks.
+    pub fn engine_drawing_shown(&self) -> Option<(String, usize)> {
+        if !self.state.overlays.engine_drawing {
+            return None;
+        }
+        self.engine_drawing()
+            .map(|(name, layer)| (name, layer.cells.len()))
+    }
+
+    /// The Overlays tab's lines on the engine's drawing: whose it is and its legend, in the
+    /// engine's words.
+    pub(in crate::app) fn engine_drawing_ui(&self, ui: &mut egui::Ui) {
+        if !self.state.overlays.engine_drawing {
+            return;
+        }
+        let Some((name, layer)) = self.engine_drawing() else {
+            return;
+        };
+        let palette = crate::app::theme::palette(ui.visuals().dark_mode);
+        let legend = layer.legend.as_deref().unwrap_or("no legend sent");
+        let line = format!(
+            "{name}'s drawing: {legend} ({} cells, {} arrows, {} labels)",
+            layer.cells.len(),
+            layer.arrows.len(),
+            layer.labels.len()
+        );
+        ui.add(egui::Label::new(egui::RichText::new(line).color(palette.muted)).wrap());
+    }
+}
+
 /// What the overlays read in one frame.
 pub(in crate::app) struct OverlaySources<'a> {
     /// Which layers are on.
@@ -55,6 +110,14 @@ pub(in crate::app) struct OverlaySources<'a> {
     pub(in crate::app) distances: Option<(&'a DistanceMap, RobotColor)>,
     /// The board analyser's heat map, empty while it is off or analysed another board.
     pub(in crate::app) analyzer_heat: OverlayDrawing,
+    /// What an engine drew: of the debugged run at the event shown, or of the last run.
+    pub(in crate::app) engine: Option<EngineLayerSource<'a>>,
+}
+
+/// An engine's drawing as the overlays read it.
+pub(in crate::app) struct EngineLayerSource<'a> {
+    /// The layer.
+    pub(in crate::app) layer: &'a crate::solver::engine::DrawLayer,
 }
 
 /// A debugged run as the overlays see it: data read from the debugger, so that the overlays

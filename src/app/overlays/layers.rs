@@ -21,6 +21,7 @@ use egui::Color32;
 // One module per layer, each holding one layer of `LAYERS`; private, so that an unlisted
 // layer is dead code.
 mod analysis_heat;
+mod engine_drawing;
 mod exact_distances;
 mod graph_edges;
 mod min_moves;
@@ -32,6 +33,7 @@ pub(super) use graph_edges::change_lines;
 pub(in crate::app) use solution_path::path_trails;
 
 use analysis_heat::AnalysisHeat;
+use engine_drawing::EngineDrawing;
 use exact_distances::ExactDistances;
 use graph_edges::GraphEdges;
 use min_moves::MinMoves;
@@ -69,6 +71,7 @@ pub(super) const LAYERS: &[&dyn OverlayLayer] = &[
     &Stateless,
     &SolutionPath,
     &ExactDistances,
+    &EngineDrawing,
     &AnalysisHeat,
 ];
 

@@ -52,6 +52,8 @@ pub struct OverlaySettings {
     pub(super) exact_depth: u32,
     /// The memory the exact distance map's search may use, in MiB.
     exact_memory_mib: u32,
+    /// What an engine drew with its `draw` lines.
+    pub(super) engine_drawing: bool,
 }
 
 impl Default for OverlaySettings {
@@ -70,6 +72,8 @@ impl Default for OverlaySettings {
             exact_robot: None,
             exact_depth: crate::solver::analysis::distances::DEFAULT_MAX_DEPTH,
             exact_memory_mib: distance_map::DEFAULT_MEMORY_MIB,
+            // On, so that an engine that draws is seen to draw.
+            engine_drawing: true,
         }
     }
 }
@@ -134,6 +138,8 @@ pub(super) enum HeatKind {
     MinMoves,
     /// Often visited by the search: hot.
     Search,
+    /// A colour an engine gave the cell.
+    Drawn(egui::Color32),
 }
 
 /// A cell tinted by a value scaled to 0..=1.
@@ -188,6 +194,8 @@ enum ArrowKind {
     Changed,
     /// Where a changed edge pointed before (to its old child).
     Removed,
+    /// An arrow an engine drew, in its colour.
+    Drawn(egui::Color32),
 }
 
 /// An arrow from a cell to a cell, drawn along `dir` and shifted to that direction's lane so

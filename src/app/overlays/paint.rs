@@ -23,7 +23,11 @@ pub(in crate::app) fn overlay_shapes(
         shapes.push(Shape::rect_filled(
             rect,
             cell * 0.08,
-            theme::heat(fill.kind == HeatKind::Search, fill.level),
+            match fill.kind {
+                // Translucent, so the board's symbols and walls show through.
+                HeatKind::Drawn(color) => color.gamma_multiply(0.55),
+                kind => theme::heat(kind == HeatKind::Search, fill.level),
+            },
         ));
     }
     let colors = theme::overlay(palette);
@@ -88,6 +92,7 @@ fn arrow_shapes(
         ArrowKind::Edge => (palette.graph_edge, (cell * 0.025).max(0.8)),
         ArrowKind::Changed => (palette.graph_changed, (cell * 0.06).max(1.5)),
         ArrowKind::Removed => (palette.graph_removed, (cell * 0.04).max(1.0)),
+        ArrowKind::Drawn(color) => (color, (cell * 0.04).max(1.0)),
     };
     // Each direction has its own lane across the line of travel.
     let lane = match arrow.dir {

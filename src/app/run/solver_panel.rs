@@ -495,6 +495,7 @@ fn session_ui(
     } else {
         result_ui(ui, session, palette);
     }
+    super::engine_live::engine_figures_ui(ui, run);
     if let Some(entries) = run.profile()
         && let Some(IcicleCommand::Show(moves)) = icicle_ui(ui, entries, shown)
     {

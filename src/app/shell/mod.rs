@@ -496,6 +496,7 @@ impl RicochetApp {
                     .show(ui, |ui| {
                         overlays::panel::overlay_toggles_ui(ui, &mut self.state.overlays);
                         self.empty_overlays_ui(ui);
+                        self.engine_drawing_ui(ui);
                         self.distance_map_ui(ui);
                         let tracker = self
                             .state

@@ -79,6 +79,13 @@ impl SolverEvent for EngineDraw {
     fn describe(&self, _board: &Board) -> String {
         format!("engine draws: {}", self.item)
     }
+
+    fn draw(&self, picture: &mut crate::solver::picture::SearchPicture) -> bool {
+        // Applied one line at a time, so stepping costs one line's work; the layer is cloned
+        // with the picture into the debugger's snapshots, so a step back finds it as it was.
+        picture.engine_layer.apply(&self.item);
+        false
+    }
 }
 
 /// An engine's layer on the board: every `draw` line of a search applied in order, as the

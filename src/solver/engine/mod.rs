@@ -24,6 +24,7 @@ mod check;
 mod error;
 mod events;
 mod identities;
+pub mod lower_bound;
 pub mod process;
 pub mod protocol;
 pub mod serve;
@@ -633,7 +634,7 @@ fn next_line(
 /// The time limit bounds the whole run, the handshake included; a cancel is heard during the
 /// handshake too. After a cancel the engine is handed back in the [`Retired`] tables, so the
 /// caller answers first; dropping them ends it in the background (its grace, then a kill).
-pub(super) fn run_once<P: Probe>(
+pub(crate) fn run_once<P: Probe>(
     spec: &EngineSpec,
     puzzle: &Puzzle,
     options: &SolverOptions,

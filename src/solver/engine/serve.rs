@@ -492,6 +492,10 @@ fn solve<W: Write>(
         last_info: Instant::now(),
         depth: 0,
     };
+    // Once per search, before its rows: the lower bound the solver prunes with, as a layer.
+    for item in super::lower_bound::lower_bound_drawing(solver, puzzle) {
+        output.line(&item.to_string());
+    }
     let report = match solver::run(solver, puzzle, &options, &limits, &mut probe) {
         Ok(report) => report,
         Err(error) => return format!("result id={id} gaveup {error}"),
@@ -646,6 +650,7 @@ mod tests {
         assert!(out.len() < 10_000, "the long line is not echoed whole");
     }
 
+    #[test]
     #[test]
     fn a_depth_limit_below_the_optimum_is_none_within_it() {
         let puzzle = crate::testing::small();
