@@ -651,7 +651,6 @@ mod tests {
     }
 
     #[test]
-    #[test]
     fn a_depth_limit_below_the_optimum_is_none_within_it() {
         let puzzle = crate::testing::small();
         let requests = format!(
