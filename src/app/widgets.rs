@@ -27,19 +27,24 @@ pub(super) fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) -> egui::Res
     response
 }
 
-/// Shows `add_contents` in a strip of at least `height` points across the whole width, so
-/// that what follows stays in place whether the strip shows one line, several or nothing.
+/// Shows `add_contents` in a strip of `height` points across the whole width, so that what
+/// follows stays in place whether the strip shows one line, several or nothing: the strip
+/// takes exactly its height, whatever its contents measure (to a fraction of a point), and
+/// what would run past it is clipped.
 pub(super) fn reserved<R>(
     ui: &mut egui::Ui,
     height: f32,
     add_contents: impl FnOnce(&mut egui::Ui) -> R,
 ) -> R {
     let size = egui::vec2(ui.available_width(), height);
-    ui.allocate_ui_with_layout(size, egui::Layout::top_down(egui::Align::Min), |ui| {
-        ui.set_min_size(size);
-        add_contents(ui)
-    })
-    .inner
+    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let mut strip = ui.new_child(
+        egui::UiBuilder::new()
+            .max_rect(rect)
+            .layout(egui::Layout::top_down(egui::Align::Min)),
+    );
+    strip.set_clip_rect(rect.intersect(ui.clip_rect()));
+    add_contents(&mut strip)
 }
 
 /// The height of `lines` lines of body text, for [`reserved`].

@@ -15,6 +15,7 @@ pub mod registry;
 pub mod analysis;
 pub mod choice;
 pub mod dfs_state;
+pub mod drawing;
 pub mod engine;
 pub mod graph_tracker;
 pub mod heuristics;

@@ -28,7 +28,7 @@ pub struct SearchPicture {
     /// Stateless: the stores at the end of the run.
     pub stores: Option<StatelessStores>,
     /// What an engine drew with its `draw` lines so far (empty for the built-in solvers).
-    pub engine_layer: super::engine::DrawLayer,
+    pub engine_layer: super::drawing::DrawLayer,
     /// The robot whose cells the heat map counts (`None`: every robot's).
     active: Option<usize>,
     /// Whether the previous event was an edge change, so a new update starts a new list.

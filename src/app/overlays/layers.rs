@@ -101,9 +101,11 @@ mod tests {
 
     #[test]
     fn a_layer_that_is_off_has_no_legend_line() {
+        // The layers on by default, turned off.
         let settings = OverlaySettings {
             min_moves: false,
             solution_path: false,
+            engine_drawing: false,
             ..OverlaySettings::default()
         };
         assert!(super::super::legend(&settings, &theme::LIGHT).is_empty());

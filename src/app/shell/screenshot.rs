@@ -18,109 +18,11 @@ use crate::model::{Direction, RobotColor, samples};
 use crate::solver::{SolverId, SolverPick};
 use crate::worker::RunEnd;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The views a screenshot can show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    /// The editor on the deck's puzzle.
-    Editor,
-    /// A long IDDFS run in progress with its live table and nodes plot.
-    Solving,
-    /// A solution played back part way, every move's path drawn.
-    Playback,
-    /// The plots after a series of solves by several solvers.
-    Plots,
-    /// Play mode after a few moves, with trails.
-    Play,
-    /// The Experiments window after a real run of a few hundred standard configurations.
-    Experiments,
-    /// The same run's tables (the thesis' Tables 1 and 2).
-    ExperimentsTables,
-    /// A long experiment part way, its plots growing and its progress bar showing the ETA.
-    ExperimentsRunning,
-    /// A debugged IDDFS run paused at a depth breakpoint: the node's robots, its path from the
-    /// root, the panel's node details and event log.
-    DebugPaused,
-    /// The search heat map of a debugged run stopped on its solution.
-    OverlayHeat,
-    /// The slide graph of every cell after a robot was moved, changed edges highlighted.
-    OverlayGraph,
-    /// The minimum-move values with their heat map.
-    OverlayMinMoves,
-    /// The stateless solver's final and intermediate states per cell.
-    OverlayStateless,
-    /// The last solution's path.
-    OverlaySolution,
-    /// A debugged Graph v1 run stepped to its first slide-graph update: the changed edges.
-    DebugGraph,
-    /// A debugged stateless run stepped part way: the intermediate states as they are then.
-    DebugStateless,
-    /// A debugged Graph v2 run stopped at a depth breakpoint, then scrubbed back along the
-    /// timeline: the node, slide graph and search heat map as they were at that event.
-    DebugStepBack,
-    /// The exact distance map of one robot, cells where it needs helpers outlined.
-    OverlayDistances,
-    /// The Analyse board window after a run, its heat map on the board.
-    Analyze,
-    /// The Compare runs window: BFS and Graph v1 (breadth-first both, nine nodes alike)
-    /// recorded on one game, compared and both taken to their first difference.
-    Compare,
-}
-
-impl View {
-    /// Every view with its name.
-    const ALL: [(View, &'static str); 20] = [
-        (View::Editor, "editor"),
-        (View::Solving, "solving"),
-        (View::Playback, "playback"),
-        (View::Plots, "plots"),
-        (View::Play, "play"),
-        (View::Experiments, "experiments"),
-        (View::ExperimentsTables, "experiments-tables"),
-        (View::ExperimentsRunning, "experiments-running"),
-        (View::DebugPaused, "debug-paused"),
-        (View::OverlayHeat, "overlay-heat"),
-        (View::OverlayGraph, "overlay-graph"),
-        (View::OverlayMinMoves, "overlay-min-moves"),
-        (View::OverlayStateless, "overlay-stateless"),
-        (View::OverlaySolution, "overlay-solution"),
-        (View::DebugGraph, "debug-graph"),
-        (View::DebugStateless, "debug-stateless"),
-        (View::DebugStepBack, "debug-step-back"),
-        (View::OverlayDistances, "overlay-distances"),
-        (View::Analyze, "analyze"),
-        (View::Compare, "compare"),
-    ];
-
-    /// The view's name on the command line.
-    fn name(self) -> &'static str {
-        View::ALL
-            .iter()
-            .find(|(v, _)| *v == self)
-            .map_or("editor", |(_, name)| name)
-    }
-}
-
-impl FromStr for View {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<View, String> {
-        View::ALL
-            .iter()
-            .find(|(_, name)| name.eq_ignore_ascii_case(text))
-            .map(|(view, _)| *view)
-            .ok_or_else(|| {
-                let names: Vec<&str> = View::ALL.iter().map(|(_, n)| *n).collect();
-                format!(
-                    "there is no view '{text}'; the views are {}",
-                    names.join(", ")
-                )
-            })
-    }
-}
+mod view;
+pub use view::View;
 
 /// The window size screenshots are taken at: the smallest the app is laid out for (a
 /// projector's), where crowding shows first.

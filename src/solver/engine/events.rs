@@ -88,60 +88,7 @@ impl SolverEvent for EngineDraw {
     }
 }
 
-/// An engine's layer on the board: every `draw` line of a search applied in order, as the
-/// overlay that shows it reads it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DrawLayer {
-    /// Per drawn cell, its number and colour, in the order first drawn.
-    pub cells: Vec<(crate::model::Pos, Option<i64>, Option<super::protocol::Rgb>)>,
-    /// The arrows, in the order drawn.
-    pub arrows: Vec<(
-        crate::model::Pos,
-        crate::model::Pos,
-        Option<super::protocol::Rgb>,
-    )>,
-    /// The labels, one per cell.
-    pub labels: Vec<(crate::model::Pos, String)>,
-    /// What the layer means, as the engine says.
-    pub legend: Option<String>,
-}
-
-/// The most arrows a layer keeps: an engine that draws an arrow per node cannot grow it
-/// without bound.
-pub const MAX_ARROWS: usize = 4096;
-
-impl DrawLayer {
-    /// Applies one `draw` line: a cell drawn again keeps what the new line does not set.
-    pub fn apply(&mut self, item: &DrawItem) {
-        match item {
-            DrawItem::Clear => *self = DrawLayer::default(),
-            DrawItem::Cell { pos, value, color } => {
-                match self.cells.iter_mut().find(|(p, _, _)| p == pos) {
-                    Some(cell) => {
-                        cell.1 = value.or(cell.1);
-                        cell.2 = color.or(cell.2);
-                    }
-                    None => self.cells.push((*pos, *value, *color)),
-                }
-            }
-            DrawItem::Arrow { from, to, color } => {
-                if self.arrows.len() < MAX_ARROWS {
-                    self.arrows.push((*from, *to, *color));
-                }
-            }
-            DrawItem::Label { pos, text } => match self.labels.iter_mut().find(|(p, _)| p == pos) {
-                Some(label) => label.1 = text.clone(),
-                None => self.labels.push((*pos, text.clone())),
-            },
-            DrawItem::Legend(text) => self.legend = Some(text.clone()),
-        }
-    }
-
-    /// Whether nothing is drawn.
-    pub fn is_empty(&self) -> bool {
-        *self == DrawLayer::default()
-    }
-}
+pub use crate::solver::drawing::DrawLayer;
 
 #[cfg(test)]
 mod tests {

@@ -64,8 +64,33 @@ mod tests {
 
     #[test]
     fn a_solver_with_a_lower_bound_draws_it_once_per_search_and_others_draw_nothing() {
-        let requests = "rep 2\npuzzle id=p1 size=2x2 walls=- closed=- robots=R@0,0 goal=R@1,1 targets=R:circle@1,1 rules=-\ngo\nquit\n";
-        let out = super::super::serve::serve_text(SolverId::Iddfs, requests);
+        use crate::model::{
+            Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, Shape, Target, TargetColor,
+        };
+        // An open 2x2 board: the red robot in one corner, its target in the other.
+        let goal = Pos::new(1, 1);
+        let mut board = Board::new(2, 2).unwrap();
+        board
+            .set_target(Target {
+                pos: goal,
+                color: TargetColor::Red,
+                shape: Shape::Circle,
+            })
+            .unwrap();
+        let robots = vec![Robot {
+            color: RobotColor::Red,
+            pos: Pos::new(0, 0),
+        }];
+        let goal = Goal {
+            pos: goal,
+            color: TargetColor::Red,
+        };
+        let puzzle = Puzzle::new(board, robots, goal, Rules::default()).unwrap();
+        let requests = format!(
+            "rep 2\n{}\ngo\nquit\n",
+            protocol::format_puzzle("p1", &puzzle)
+        );
+        let out = super::super::serve::serve_text(SolverId::Iddfs, &requests);
         let draws: Vec<&str> = out.lines().filter(|l| l.starts_with("draw ")).collect();
         assert_eq!(draws.first(), Some(&"draw clear"), "{out}");
         assert!(draws[1].starts_with("draw legend=iddfs:"), "{out}");
@@ -87,7 +112,7 @@ mod tests {
         let first_draw = out.find("draw ").unwrap_or(usize::MAX);
         let result = out.find("result ").unwrap_or(0);
         assert!(first_draw < result, "drawn before the result: {out}");
-        let plain = super::super::serve::serve_text(SolverId::Bfs, requests);
+        let plain = super::super::serve::serve_text(SolverId::Bfs, &requests);
         assert!(!plain.contains("draw "), "{plain}");
     }
 }

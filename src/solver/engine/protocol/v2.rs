@@ -327,42 +327,7 @@ pub(super) fn parse_search_info(line: &str, tokens: &[&str]) -> Result<SearchInf
     })
 }
 
-/// A colour as `rrggbb` hexadecimal digits.
-pub type Rgb = [u8; 3];
-
-/// One `draw` line: a change to the layer an engine paints on the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DrawItem {
-    /// `draw clear`: the layer is emptied.
-    Clear,
-    /// `draw cell=x,y [value=N] [color=rrggbb]`: a number and/or a colour on a cell.
-    Cell {
-        /// The cell.
-        pos: Pos,
-        /// The number shown on it.
-        value: Option<i64>,
-        /// The colour it is tinted with.
-        color: Option<Rgb>,
-    },
-    /// `draw arrow=x,y:x,y [color=rrggbb]`: an arrow from a cell to a cell.
-    Arrow {
-        /// Where it starts.
-        from: Pos,
-        /// Where it points.
-        to: Pos,
-        /// Its colour.
-        color: Option<Rgb>,
-    },
-    /// `draw label=x,y text=WORDS`: a short text on a cell (`_` reads as a space).
-    Label {
-        /// The cell.
-        pos: Pos,
-        /// The text.
-        text: String,
-    },
-    /// `draw legend=WORDS`: what the layer's numbers and colours mean (`_` reads as a space).
-    Legend(String),
-}
+pub use crate::solver::drawing::{DrawItem, Rgb};
 
 /// The longest label or legend kept, in characters.
 const DRAW_TEXT_CHARS: usize = 80;
