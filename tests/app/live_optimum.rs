@@ -25,7 +25,7 @@ fn fast_optimum(puzzle: &Puzzle) -> Option<usize> {
 
 fn settled(app: &ricochet_lab::app::RicochetApp) -> bool {
     let lines = app.live_optimum_lines();
-    !app.live_optimum_solving() && !lines[0].contains('…')
+    !app.live_optimum_solving() && !lines.iter().any(|line| line.contains('…'))
 }
 
 #[test]
