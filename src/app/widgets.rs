@@ -30,7 +30,7 @@ pub(super) fn color_swatch(ui: &mut egui::Ui, color: egui::Color32) -> egui::Res
 /// Shows `add_contents` in a strip of `height` points across the whole width, so that what
 /// follows stays in place whether the strip shows one line, several or nothing: the strip
 /// takes exactly its height, whatever its contents measure (to a fraction of a point), and
-/// what would run past it is clipped.
+/// what would run below it is clipped.
 pub(super) fn reserved<R>(
     ui: &mut egui::Ui,
     height: f32,
@@ -43,7 +43,9 @@ pub(super) fn reserved<R>(
             .max_rect(rect)
             .layout(egui::Layout::top_down(egui::Align::Min)),
     );
-    strip.set_clip_rect(rect.intersect(ui.clip_rect()));
+    // Clipped below only: sideways the strip draws as far as the panel does.
+    let below = egui::Rect::from_x_y_ranges(ui.clip_rect().x_range(), rect.y_range());
+    strip.set_clip_rect(below.intersect(ui.clip_rect()));
     add_contents(&mut strip)
 }
 
