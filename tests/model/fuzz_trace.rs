@@ -86,7 +86,7 @@ fn split(bytes: &[u8]) -> Parts {
 fn seal(parts: &Parts) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(b"RLTRACE\0");
-    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&ricochet_lab::solver::trace::VERSION.to_le_bytes());
     out.extend_from_slice(&(parts.header_json.len() as u32).to_le_bytes());
     out.extend_from_slice(&parts.header_json);
     let block_at = out.len();

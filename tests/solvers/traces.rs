@@ -576,6 +576,32 @@ fn a_cancelled_recording_is_a_readable_trace_marked_incomplete() {
     assert!(count > 1000, "{count} events in 0.3 s");
 }
 
+// A trace of the first format version (which version 2 only added a byte code to) still
+// opens, and reads as the same events.
+#[test]
+fn a_trace_of_the_first_format_version_still_reads() {
+    let dir = Scratch::new();
+    let path = dir.path("iddfs.trace");
+    record_live(SolverId::Iddfs, &small(), &SolverOptions::default(), &path);
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert_eq!(trace::VERSION, 2);
+    bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+    let first = dir.path("first.trace");
+    std::fs::write(&first, &bytes).unwrap();
+    let all = |path: &Path| {
+        let reader = TraceReader::open(path).unwrap();
+        let mut replay = reader.replay(0).unwrap();
+        let mut events = Vec::new();
+        while let Some(event) = replay.next_event().unwrap() {
+            events.push(format!("{event:?}"));
+        }
+        events
+    };
+    let events = all(&path);
+    assert!(events.len() > 100, "{} events", events.len());
+    assert_eq!(all(&first), events);
+}
+
 #[test]
 fn a_trace_from_a_newer_program_and_a_foreign_file_are_refused_naming_the_file() {
     let dir = Scratch::new();

@@ -50,6 +50,9 @@ const SOLUTION: u8 = 0xE7;
 const SOLVER: u8 = 0xE8;
 /// The next node's depth is not its path's length: the depth follows.
 const NODE_DEPTH: u8 = 0xE9;
+/// A successor of the last node, one level below it, was visited before: what breadth-first
+/// and best-first searches send for each successor they drop (format version 2).
+const PRUNE_VISITED_BELOW: u8 = 0xEA;
 
 /// The kinds of event a trace counts, in the order `trace info` lists them.
 #[derive(
@@ -278,6 +281,11 @@ impl Encoder {
         match *reason {
             PruneReason::DepthLimit if at_node => out.push(PRUNE_DEPTH_LIMIT),
             PruneReason::Visited if at_node => out.push(PRUNE_VISITED),
+            PruneReason::Visited
+                if self.cursor.node_depth.and_then(|d| d.checked_add(1)) == Some(depth) =>
+            {
+                out.push(PRUNE_VISITED_BELOW);
+            }
             PruneReason::TableHit { stored } if at_node && stored < 32 => {
                 out.push(TABLE_HIT_SHORT | stored as u8);
             }
@@ -499,6 +507,15 @@ impl Decoder {
                 }
                 PRUNE_DEPTH_LIMIT => Some(self.pruned_here(PruneReason::DepthLimit)?),
                 PRUNE_VISITED => Some(self.pruned_here(PruneReason::Visited)?),
+                PRUNE_VISITED_BELOW => {
+                    let depth = self.last_node_depth()?.checked_add(1).ok_or_else(|| {
+                        CodeError("a visited successor below the deepest depth".into())
+                    })?;
+                    Some(Decoded::Pruned {
+                        depth,
+                        reason: PruneReason::Visited,
+                    })
+                }
                 PRUNE_FULL => {
                     let depth = self.small("a prune's depth")?;
                     let reason = match self.byte()? {

@@ -82,6 +82,41 @@ fn a_depth_first_walk_takes_one_byte_a_node_and_one_a_prune() {
 }
 
 #[test]
+fn a_breadth_first_level_takes_a_byte_for_each_visited_successor() {
+    let visited = |depth| Event::Pruned {
+        depth,
+        reason: PruneReason::Visited,
+    };
+    // A level as breadth-first searches send it: each node dequeued, then the successors it
+    // drops because they were visited before, one level below it.
+    let events = vec![
+        node("RN"),
+        visited(2),
+        visited(2),
+        node("RE"),
+        visited(2),
+        node("RE"),
+        visited(1),
+        visited(3),
+    ];
+    let (bytes, decoded) = round_trip(&events);
+    // Each event is a byte, but the last prune: two levels below its node, it is written in
+    // full (the prune byte, its depth, its reason).
+    assert_eq!(bytes.len(), 7 + 3);
+    let depths: Vec<u32> = decoded
+        .iter()
+        .filter_map(|event| match event {
+            Decoded::Pruned { depth, .. } => Some(*depth),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(depths, [2, 2, 2, 1, 3]);
+    // A visited successor needs a node above it.
+    let mut decoder = Decoder::new(vec![PRUNE_VISITED_BELOW], Cursor::default());
+    assert!(decoder.next_event().is_err());
+}
+
+#[test]
 fn paths_that_jump_and_rows_round_trip() {
     let events = vec![
         node("RN GE BS"),
