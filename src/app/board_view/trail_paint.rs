@@ -24,7 +24,11 @@ pub fn trail_shapes(
     let faintest = if dark { 0.35 } else { 0.6 };
     let mut shapes = Vec::new();
     let mut discs: Vec<(Pos2, Color32, usize)> = Vec::new();
-    let radius = cell * 0.2;
+    // A move's number sits on a disc wide enough for two digits at the board's smallest
+    // number size, so a long solution's numbers read on small cells too.
+    let font_size = (cell * 0.26).max(theme::SMALLEST_BOARD_NUMBER);
+    let disc = (cell * 0.17).max(font_size * 0.62);
+    let radius = disc + (cell * 0.03).max(1.5);
     for (index, trail) in trails.iter().enumerate() {
         let color = theme::robot_text(trail.color, dark)
             .gamma_multiply(faintest + (1.0 - faintest) * trail.emphasis);
@@ -59,10 +63,10 @@ pub fn trail_shapes(
             discs.push((mid, color, number));
         }
     }
-    let font = FontId::proportional((cell * 0.26).max(theme::SMALLEST_TEXT));
+    let font = FontId::proportional(font_size);
     for (mid, color, number) in discs {
         shapes.push(Shape::circle_filled(mid, radius, halo));
-        shapes.push(Shape::circle_filled(mid, cell * 0.17, color));
+        shapes.push(Shape::circle_filled(mid, disc, color));
         shapes.push(Shape::text(
             fonts,
             mid,

@@ -12,7 +12,7 @@
 //!   further centre texts join the corners.
 //!
 //! A text is as large as its place allows (measured by the ink of its glyphs, not the font's
-//! line height), never smaller than `theme::SMALLEST_TEXT`; one that does not fit at that
+//! line height), never smaller than `theme::SMALLEST_BOARD_NUMBER`; one that does not fit at that
 //! size becomes a dot in its colour, or is left out, and every text of a cell is in the
 //! board's hover details.
 
@@ -343,7 +343,7 @@ fn ink_rect(galley: &Galley) -> Rect {
 }
 
 /// A text in the first of its `places` where it fits and keeps clear of `others`, at the
-/// largest size that does, down to [`theme::SMALLEST_TEXT`]; a dot in the first place that
+/// largest size that does, down to [`theme::SMALLEST_BOARD_NUMBER`]; a dot in the first place that
 /// has room for one when it does not fit even then and the text allows one.
 fn fit(
     fonts: &mut FontsView<'_>,
@@ -364,7 +364,7 @@ fn fit(
             continue;
         }
         // Sizes from the largest the place allows down to the smallest, a step at a time.
-        let mut size = (cell * place.largest).max(theme::SMALLEST_TEXT);
+        let mut size = (cell * place.largest).max(theme::SMALLEST_BOARD_NUMBER);
         loop {
             let font = if place.proportional {
                 FontId::proportional(size)
@@ -384,10 +384,10 @@ fn fit(
                     });
                 }
             }
-            if size <= theme::SMALLEST_TEXT {
+            if size <= theme::SMALLEST_BOARD_NUMBER {
                 break;
             }
-            size = (size * 0.9).floor().max(theme::SMALLEST_TEXT);
+            size = (size * 0.9).floor().max(theme::SMALLEST_BOARD_NUMBER);
         }
     }
     if !text.dot_when_cramped {
@@ -498,7 +498,7 @@ mod tests {
                     );
                 }
                 if let Some(size) = mark.font_size() {
-                    prop_assert!(size >= theme::SMALLEST_TEXT, "a text at {size} px");
+                    prop_assert!(size >= theme::SMALLEST_BOARD_NUMBER, "a text at {size} px");
                 }
                 // No text covers a target's symbol (drawn small in a cell with texts).
                 if let Some(i) = index
@@ -565,6 +565,22 @@ mod tests {
             panic!("the count of the others is written out");
         };
         assert_eq!(galley.text(), "+3");
+    }
+
+    // Problem: at 1024x700 a 16x16 board's cells are about 24 px and its numbers were drawn
+    // at 11 px, digits 8 px tall. The smallest size a number takes gives digits of 10 px.
+    #[test]
+    fn the_smallest_board_number_has_digits_ten_pixels_tall() {
+        let ctx = egui::Context::default();
+        let _ = ctx.run_ui(Default::default(), |_| {});
+        let size = theme::SMALLEST_BOARD_NUMBER;
+        for font in [FontId::monospace(size), FontId::proportional(size)] {
+            let galley = ctx.fonts_mut(|fonts| {
+                fonts.layout_no_wrap("0123456789".into(), font.clone(), Color32::WHITE)
+            });
+            let tall = ink_rect(&galley).height();
+            assert!(tall >= 10.0, "{font:?}: digits {tall} px tall");
+        }
     }
 
     // Problem: corner digits were about 8 px tall on a board of 48 px cells. The one number of
