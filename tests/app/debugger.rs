@@ -348,7 +348,11 @@ fn the_log_timeline_and_node_number_events_alike_and_the_plot_rewinds() {
         });
     }
     // Event 7 is the seventh: the node's grid, the log's newest line and the timeline agree.
-    assert!(harness.query_by_label("7 of 7").is_some());
+    assert!(
+        harness
+            .query_by_label_contains("7 of 7; node depth")
+            .is_some()
+    );
     let debugger = harness.state().debugger().unwrap();
     let board = debugger.puzzle().board().clone();
     let newest = debugger.log()[0].clone();

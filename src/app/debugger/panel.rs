@@ -223,31 +223,34 @@ pub(in crate::app) fn debugger_ui(
     };
     ui.label(egui::RichText::new(status).strong());
     timeline_ui(ui, debugger, commands);
+    // Three rows for the node, so that the log below keeps five lines or more at 1024x700.
     egui::Grid::new("debug-node").num_columns(2).show(ui, |ui| {
         // Events are numbered from 1 everywhere: here, on the timeline and in the log. The
         // view after an event counts the events so far, which is that event's number.
         ui.label("Event");
-        ui.label(format!(
-            "{} of {}",
-            format_count(view.events),
-            format_count(frame.view.events)
-        ));
-        ui.end_row();
-        ui.label("Depth / bound");
-        ui.label(match view.iteration {
+        let depth = match view.iteration {
             Some(bound) => format!("node depth {}, iteration {bound}", view.depth),
             None => format!("node depth {}", view.depth),
-        });
+        };
+        ui.add(
+            egui::Label::new(format!(
+                "{} of {}; {depth}",
+                format_count(view.events),
+                format_count(frame.view.events)
+            ))
+            .wrap(),
+        );
         ui.end_row();
-        ui.label("Nodes / pruned");
-        ui.label(format!(
-            "{} / {}",
-            format_count(view.nodes),
-            format_count(view.pruned)
-        ));
-        ui.end_row();
-        ui.label("Last prune");
-        ui.add(egui::Label::new(view.last_prune.map_or("-".to_string(), prune_text)).wrap());
+        ui.label("Nodes");
+        ui.add(
+            egui::Label::new(format!(
+                "{}, pruned {}; last prune: {}",
+                format_count(view.nodes),
+                format_count(view.pruned),
+                view.last_prune.map_or("-".to_string(), prune_text)
+            ))
+            .wrap(),
+        );
         ui.end_row();
         ui.label("Path");
         // A deep node's path and a solver's own status are longer than the dock is wide:
@@ -268,13 +271,12 @@ pub(in crate::app) fn debugger_ui(
         }
     });
     ui.label(egui::RichText::new("Event log (newest first)").strong());
-    // The log fills the rest of the tab, at the body text's size: fifteen lines or more where
-    // the window has the room, and never past the dock's bottom edge (five lines at least),
-    // so that in a small window it scrolls inside the dock rather than running under the
-    // status line.
+    // The log fills the rest of the tab, at the body text's size, and never runs past the
+    // dock's bottom edge: in a small window it scrolls inside the dock rather than running
+    // under the status line.
     let body = ui.text_style_height(&egui::TextStyle::Body);
     let line_height = body + ui.spacing().item_spacing.y;
-    let height = ui.available_height().max(5.0 * line_height);
+    let height = ui.available_height().max(2.0 * line_height);
     let mut log = egui::ScrollArea::vertical()
         .id_salt("debug-log")
         .min_scrolled_height(height.min(15.0 * line_height))
