@@ -17,6 +17,7 @@ mod layout;
 mod layout_tour;
 mod live_optimum;
 mod looks;
+mod matches;
 mod new_user;
 mod opening;
 mod search_tree;
