@@ -590,3 +590,20 @@ fn a_run_that_ends_while_scrubbed_back_hands_the_board_to_its_playback() {
         "the board shows the playback's first position, not the scrubbed node"
     );
 }
+
+// Problem: scrubbed back to an event near the top of the log, the log asked every frame to
+// centre a line it could not centre, and the app repainted without end (a core busy while
+// the user only looked). Stepped back and left alone, the window settles.
+#[test]
+fn a_run_scrubbed_back_settles_instead_of_repainting_forever() {
+    let mut harness = app_harness();
+    let (puzzle, _) = random_game(2, 4).unwrap();
+    start_debugging(&mut harness, &game_id::write(&puzzle).unwrap());
+    crate::common::step_to_event(&mut harness, 8);
+    for back in 1..=3 {
+        harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F11);
+        // `run` fails when the frames do not settle.
+        harness.run();
+        assert_eq!(shown(&harness).events, 8 - back);
+    }
+}

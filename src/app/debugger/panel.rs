@@ -291,6 +291,11 @@ pub(in crate::app) fn debugger_ui(
     if !debugger.is_scrubbed_back() && seen.is_some_and(|seen| seen != newest) {
         log = log.vertical_scroll_offset(0.0);
     }
+    let scrolled_id = ui.make_persistent_id("debug-log-scrolled-to");
+    if !debugger.is_scrubbed_back() {
+        ui.data_mut(|data| data.remove::<u64>(scrolled_id));
+    }
+    let scrolled_to: Option<u64> = ui.data(|data| data.get_temp(scrolled_id));
     log.show(ui, |ui| {
         let shown = debugger.shown_index();
         let board = debugger.puzzle().board();
@@ -313,9 +318,12 @@ pub(in crate::app) fn debugger_ui(
             let line = ui.add(egui::Label::new(rich).extend());
             // Read out as one line, whatever the width it was wrapped at.
             line.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &text));
-            if is_shown && debugger.is_scrubbed_back() {
-                // Scrubbed back, the event shown sits among its neighbours: keep it in view.
+            if is_shown && debugger.is_scrubbed_back() && scrolled_to != Some(recorded.index) {
+                // Scrubbed back, the event shown sits among its neighbours: bring it into view
+                // once when it changes. Asked every frame, a line that cannot be centred (near
+                // the log's ends) would keep the scroll area animating, and the app repainting.
                 line.scroll_to_me(Some(egui::Align::Center));
+                ui.data_mut(|data| data.insert_temp(scrolled_id, recorded.index));
             }
         }
     });
