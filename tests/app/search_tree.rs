@@ -41,6 +41,8 @@ fn an_opened_trace_is_stepped_and_seen_as_a_tree_that_the_board_follows() {
         .debugger()
         .expect("the trace opens in the debugger");
     assert!(debugger.is_from_file());
+    // The debugger's tab shows, with its step buttons.
+    assert!(harness.query_by_label("Step back").is_some());
     assert_eq!(debugger.puzzle(), &puzzle);
     assert_eq!(debugger.frame().recorded, events);
     assert!(debugger.frame().view.solution.is_some());

@@ -470,8 +470,8 @@ impl RicochetApp {
         }
     }
 
-    /// Opens a trace file in the debugger, with its puzzle on the board.
-    /// Opens a trace in the debugger; says whether it opened.
+    /// Opens a trace file in the debugger, with its puzzle on the board, and shows the
+    /// debugger's tab; says whether it opened.
     fn open_trace(&mut self, path: &Path) -> bool {
         match crate::solver::trace::TraceReader::open(path) {
             Ok(reader) => {
@@ -491,6 +491,8 @@ impl RicochetApp {
                 let debugger = debugger::Debugger::from_trace(reader);
                 self.derived.set_debugger(self.doc.revision(), debugger);
                 self.windows.open = false;
+                // The trace is what the user asked to see: its first event, not the Run tab.
+                self.dock = shell::DockTab::Debugger;
                 true
             }
             Err(error) => {
