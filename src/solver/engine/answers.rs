@@ -1,9 +1,11 @@
 //! An engine's answers as the solver layer's own words: its rows as per-depth statistics, a
 //! node's robots as robot cells, and its prune reasons.
 
-use super::{NAME_CHARS, intern, protocol};
+use super::protocol::{ResultLine, Verdict};
+use super::{EngineGaveUp, EngineProblem, NAME_CHARS, intern, process, protocol};
 use crate::model::Puzzle;
-use crate::solver::probe::{DepthStats, PruneReason, RobotCells};
+use crate::solver::Outcome;
+use crate::solver::probe::{DepthStats, Event, Probe, PruneReason, RobotCells};
 
 /// A row as the solver layer's per-depth statistics: its nodes, the counters named `inner`
 /// and `hits` in those columns, its time as the extra counter `time`, and every other counter
@@ -78,4 +80,78 @@ pub(super) fn prune_reason(reason: &str, numbers: &[(String, i64)]) -> PruneReas
             PruneReason::Other(intern(&short))
         }
     }
+}
+
+/// Whether a `result` answers the puzzle sent as `expected`. The driver names its puzzles
+/// p1, p2, … (`runs` of them so far): a result for an earlier one is a second result for it
+/// (a stopped search's was read before this `go`), any other id is for another puzzle.
+pub(super) fn check_result_id(
+    result: &ResultLine,
+    expected: &str,
+    runs: u64,
+    line: &str,
+) -> Result<(), EngineProblem> {
+    let earlier = result
+        .id
+        .strip_prefix('p')
+        .and_then(|n| n.parse::<u64>().ok())
+        .is_some_and(|n| n < runs);
+    if earlier {
+        return Err(EngineProblem::SecondResult {
+            id: result.id.clone(),
+            line: process::quoted(line),
+        });
+    }
+    if result.id != expected {
+        return Err(EngineProblem::WrongPuzzle {
+            expected: expected.to_string(),
+            got: result.id.clone(),
+            line: process::quoted(line),
+        });
+    }
+    Ok(())
+}
+
+/// What a verdict claims for `puzzle`, its solution replayed on the board first: a solution
+/// that does not replay is an invalid answer; `none N` needs a depth limit of at least N;
+/// a give-up after the time limit's `stop` is that limit, any other a search that found
+/// nothing (its reason sent to the probe).
+pub(super) fn outcome_of<P: Probe>(
+    verdict: Verdict,
+    puzzle: &Puzzle,
+    depth_limit: Option<u32>,
+    stopped_by_time: bool,
+    line: &str,
+    probe: &mut P,
+) -> Result<Outcome, EngineProblem> {
+    Ok(match verdict {
+        Verdict::Solved(moves) => match puzzle.replay(&moves) {
+            Ok(_) => {
+                probe.event(|| Event::Solution {
+                    moves: moves.clone(),
+                });
+                Outcome::Solved { moves }
+            }
+            Err(error) => Outcome::Invalid {
+                claimed: moves,
+                error,
+            },
+        },
+        Verdict::Unsolvable => Outcome::Unsolvable { within: None },
+        Verdict::NoneWithin(n) if depth_limit.is_some_and(|limit| n <= limit) => {
+            Outcome::Unsolvable { within: Some(n) }
+        }
+        Verdict::NoneWithin(within) => {
+            return Err(EngineProblem::NoneWithoutLimit {
+                within,
+                limit: depth_limit,
+                line: process::quoted(line),
+            });
+        }
+        Verdict::GaveUp(_) if stopped_by_time => Outcome::TimeLimit,
+        Verdict::GaveUp(reason) => {
+            probe.event(|| Event::solver(EngineGaveUp { reason }));
+            Outcome::NotFound
+        }
+    })
 }

@@ -41,7 +41,7 @@ pub use error::{EngineError, EngineProblem};
 pub use events::{DrawLayer, EngineDraw, EngineGaveUp, EngineInfo, EngineSearch};
 pub use identities::{claims_optimal, known_identity};
 use process::{EngineProcess, GRACE, Incoming};
-use protocol::{Answer, Go, Identity, ProtocolError, Verdict};
+use protocol::{Answer, Go, Identity, ProtocolError};
 pub use spec::EngineSpec;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -341,17 +341,7 @@ impl Engine {
         let mut nodes: u64 = 0;
         let mut idle_lines: u64 = 0;
         let mut last_line: Option<String> = None;
-        let end = |outcome: Outcome, depths: Vec<DepthStats>, nodes: u64| Report {
-            solver: name,
-            outcome,
-            depths,
-            elapsed: start.elapsed(),
-            peak_memory: 0,
-            nodes,
-            threads: 1,
-            cpu_millis: None,
-            huge_page_bytes: None,
-        };
+        let end = |outcome, depths, nodes| engine_report(name, outcome, depths, start, nodes);
         loop {
             let cancelled = probe.should_stop()
                 || limits
@@ -376,22 +366,11 @@ impl Engine {
                 }
                 _ => {}
             }
-            let line = match self.process.receive(POLL)? {
-                None => continue,
-                Some(Incoming::Line(line)) => line,
-                Some(Incoming::NotUtf8(line)) => accept_not_utf8(&self.process, line)?,
-                Some(Incoming::TooLong(head)) => {
-                    return Err(self.process.error(EngineProblem::LineTooLong(head)));
-                }
-                Some(Incoming::Closed(read_error)) => {
-                    let status = read_error
-                        .map(|error| format!("its output could not be read: {error}"))
-                        .unwrap_or_else(|| self.process.exit_status_soon());
-                    return Err(self.process.error(EngineProblem::Exited {
-                        status,
-                        line: last_line.map(|l| process::quoted(&l)),
-                    }));
-                }
+            // A poll's wait at most, so that the cancel and the time limit are heard.
+            let Some(line) =
+                next_line(&mut self.process, now + POLL, &mut last_line, &mut || false)?
+            else {
+                continue;
             };
             let answer = match protocol::parse_answer(&line) {
                 Ok(answer) => answer,
@@ -450,59 +429,20 @@ impl Engine {
                     });
                 }
                 Some(Answer::Result(result)) => {
-                    // The driver names its puzzles p1, p2, …: a result for an earlier one is
-                    // a second result for it (a stopped search's was read before this `go`).
-                    let earlier = result
-                        .id
-                        .strip_prefix('p')
-                        .and_then(|n| n.parse::<u64>().ok())
-                        .is_some_and(|n| n < self.runs);
-                    if earlier {
-                        return Err(self.process.error(EngineProblem::SecondResult {
-                            id: result.id,
-                            line: process::quoted(&line),
-                        }));
-                    }
-                    if result.id != id {
-                        return Err(self.process.error(EngineProblem::WrongPuzzle {
-                            expected: id,
-                            got: result.id,
-                            line: process::quoted(&line),
-                        }));
-                    }
+                    answers::check_result_id(&result, &id, self.runs, &line)
+                        .map_err(|problem| self.process.error(problem))?;
                     if time_stop.is_some() {
                         self.process.stop_answered();
                     }
-                    let outcome = match result.verdict {
-                        Verdict::Solved(moves) => match puzzle.replay(&moves) {
-                            Ok(_) => {
-                                probe.event(|| Event::Solution {
-                                    moves: moves.clone(),
-                                });
-                                Outcome::Solved { moves }
-                            }
-                            Err(error) => Outcome::Invalid {
-                                claimed: moves,
-                                error,
-                            },
-                        },
-                        Verdict::Unsolvable => Outcome::Unsolvable { within: None },
-                        Verdict::NoneWithin(n) if go.depth.is_some_and(|limit| n <= limit) => {
-                            Outcome::Unsolvable { within: Some(n) }
-                        }
-                        Verdict::NoneWithin(within) => {
-                            return Err(self.process.error(EngineProblem::NoneWithoutLimit {
-                                within,
-                                limit: go.depth,
-                                line: process::quoted(&line),
-                            }));
-                        }
-                        Verdict::GaveUp(_) if time_stop.is_some() => Outcome::TimeLimit,
-                        Verdict::GaveUp(reason) => {
-                            probe.event(|| Event::solver(EngineGaveUp { reason }));
-                            Outcome::NotFound
-                        }
-                    };
+                    let outcome = answers::outcome_of(
+                        result.verdict,
+                        puzzle,
+                        go.depth,
+                        time_stop.is_some(),
+                        &line,
+                        probe,
+                    )
+                    .map_err(|problem| self.process.error(problem))?;
                     return Ok(end(outcome, depths, nodes));
                 }
                 _ => {}
@@ -515,7 +455,6 @@ impl Engine {
                         .error(EngineProblem::Flood(process::quoted(&line))));
                 }
             }
-            last_line = Some(line);
         }
     }
 
@@ -527,6 +466,28 @@ impl Engine {
     /// Ends the engine now, without a grace.
     pub fn kill(self) {
         self.process.kill();
+    }
+}
+
+/// An engine run's report: an engine is one process of one thread as far as the lab can
+/// tell, and its memory and CPU time are its own (not measured).
+fn engine_report(
+    solver: &'static str,
+    outcome: Outcome,
+    depths: Vec<DepthStats>,
+    started: Instant,
+    nodes: u64,
+) -> Report {
+    Report {
+        solver,
+        outcome,
+        depths,
+        elapsed: started.elapsed(),
+        peak_memory: 0,
+        nodes,
+        threads: 1,
+        cpu_millis: None,
+        huge_page_bytes: None,
     }
 }
 
@@ -650,17 +611,13 @@ pub(crate) fn run_once<P: Probe>(
         || probe.should_stop() || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let started_engine = Engine::start_unless(spec, handshake, &mut stop);
     let Some(mut engine) = started_engine.map_err(SolveError::Engine)? else {
-        let report = Report {
-            solver: intern(&spec.name),
-            outcome: Outcome::Cancelled,
-            depths: Vec::new(),
-            elapsed: started.elapsed(),
-            peak_memory: 0,
-            nodes: 0,
-            threads: 1,
-            cpu_millis: None,
-            huge_page_bytes: None,
-        };
+        let report = engine_report(
+            intern(&spec.name),
+            Outcome::Cancelled,
+            Vec::new(),
+            started,
+            0,
+        );
         return Ok((report, Retired::default()));
     };
     // What the handshake took is taken from the search's time.
