@@ -111,16 +111,16 @@ pub enum ExportError {
         to: u64,
     },
     /// The trace could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Trace(#[from] TraceError),
     /// Drawing or encoding failed, or the export was cancelled.
-    #[error("{0}")]
+    #[error(transparent)]
     Animation(#[from] AnimationError),
     /// The file could not be written.
-    #[error("{0}")]
+    #[error(transparent)]
     Save(#[from] FormatError),
     /// The frames could not be written.
-    #[error("{0}")]
+    #[error(transparent)]
     Frames(#[from] FramesError),
 }
 
