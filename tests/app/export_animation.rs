@@ -7,7 +7,7 @@ use crate::common::{
     finished, harness_on, replace_text, start_debugging, step_to_event, step_until,
 };
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::draft::Edit;
 use ricochet_lab::app::shell::commands::Command;
