@@ -354,14 +354,6 @@ pub(in crate::app) fn export_animation_window(
                     });
                     ui.end_row();
                 });
-            if window.format == Format::Frames {
-                ui.label(
-                    egui::RichText::new(
-                        "The frames go into a new folder (or an empty one): nothing is replaced.",
-                    )
-                    .color(palette.muted),
-                );
-            }
             if stale {
                 ui.colored_label(
                     palette.warning,
@@ -395,6 +387,15 @@ pub(in crate::app) fn export_animation_window(
                     format!("Frame {} of {}", running.done, running.total)
                 };
                 ui.add(egui::ProgressBar::new(fraction).text(text));
+            }
+            // Below Export, so that choosing a format moves nothing under the pointer.
+            if window.format == Format::Frames {
+                ui.label(
+                    egui::RichText::new(
+                        "The frames go into a new folder (or an empty one): nothing is replaced.",
+                    )
+                    .color(palette.muted),
+                );
             }
             if let Some((text, failed)) = &window.outcome {
                 let color = if *failed {
