@@ -143,3 +143,60 @@ fn trace_animate_refuses_bad_ranges_and_outputs_with_the_file_named() {
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::read(&gif).unwrap().starts_with(b"GIF89a"));
 }
+
+/// Runs `trace animate` in `dir` under a file-size limit of zero, with the file-size signal at
+/// the system's default, so a write fails as on a full disk.
+#[cfg(target_os = "linux")]
+fn animate_with_no_room(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new("sh");
+    command
+        .current_dir(dir)
+        .arg("-c")
+        .arg("ulimit -f 0; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .args(args);
+    // SAFETY: between fork and exec the closure calls only signal, which is
+    // async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    crate::common::text(command.output().unwrap())
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn trace_animate_with_no_room_names_the_output_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("small.rltrace");
+    record(&trace);
+    for (out, frames) in [("steps.gif", false), ("frames", true)] {
+        let mut args = vec![
+            "trace",
+            "animate",
+            "small.rltrace",
+            "--from",
+            "0",
+            "--to",
+            "20",
+            "--side-px",
+            "64",
+            "-o",
+            out,
+        ];
+        if frames {
+            args.push("--frames");
+        }
+        let (code, _, err) = animate_with_no_room(dir.path(), &args);
+        assert_eq!(code, 1, "{out}: {err}");
+        assert!(err.contains(out) && err.contains("File too large"), "{err}");
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["small.rltrace"], "{out}");
+    }
+}

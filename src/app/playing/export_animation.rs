@@ -66,13 +66,14 @@ impl Format {
             }
             _ => path,
         };
+        // Added rather than set, so that a name with a dot of its own keeps it.
+        let mut path = stem.into_os_string();
         match self {
-            Format::Gif => stem.with_extension("gif"),
-            Format::Apng => stem.with_extension("png"),
-            Format::Frames => stem,
+            Format::Gif => path.push(".gif"),
+            Format::Apng => path.push(".png"),
+            Format::Frames => {}
         }
-        .display()
-        .to_string()
+        PathBuf::from(path).display().to_string()
     }
 }
 
