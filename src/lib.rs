@@ -7,8 +7,8 @@
 //!
 //! ```text
 //! model  <-  solver  <-  study  <-  worker  <-  app
-//!   ^                                           (the binary's cli sits beside the app)
-//!   +----  print
+//!   ^                                 ^         (the binary's cli sits beside the app)
+//!   +----  print  --------------------+
 //! ```
 //!
 //! - [`model`]: boards, robots, targets, the move rules, random deals and every file format
@@ -26,7 +26,9 @@
 //!   why it comes after the study layer.
 //! - [`app`]: the egui user interface; it reads results only through the worker and the
 //!   revision-tagged store of derived results (`app::document::derived`).
-//! - [`print`](mod@print): a board drawn for paper (SVG and PNG) from the model alone.
+//! - [`print`](mod@print): a board drawn for paper (SVG and PNG), and animations of a solution
+//!   or of a search's nodes (GIF, animated PNG, PNG frames), from the model alone; the
+//!   worker's export thread (`worker::export`) reads traces and writes through it.
 //! - The command line (`src/cli`, in the binary, not this library) only turns arguments into
 //!   the configurations defined here and prints what comes back; clap stays there.
 //! - `testing` (tests only, and the `testing` feature): the boards and runs the tests share.

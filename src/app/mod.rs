@@ -195,6 +195,7 @@ pub struct RicochetApp {
     /// The editor's live optimum, and play mode's hot/cold solves.
     live_optimum: editing::live_optimum::LiveOptimumState,
     hot_cold: playing::hot_cold::HotColdState,
+    export_animation: playing::export_animation::ExportAnimationWindow,
     /// The Compare runs window.
     compare: compare::CompareView,
     /// The registered external engines.
@@ -281,6 +282,7 @@ impl RicochetApp {
             analyzer: Default::default(),
             live_optimum: Default::default(),
             hot_cold: Default::default(),
+            export_animation: Default::default(),
             compare: Default::default(),
             engines: run::engines::EngineList::from_settings_folder(),
             add_engine: Default::default(),

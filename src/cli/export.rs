@@ -2,11 +2,10 @@
 //! optimal solution as a GIF, an animated PNG or numbered PNG frames.
 
 use super::output::outln;
-use anyhow::Context as _;
 use ricochet_lab::model::formats;
 use ricochet_lab::model::moves::{Move, format_moves, parse_moves};
 use ricochet_lab::print::animation::{self, AnimationFormat, AnimationOptions};
-use ricochet_lab::print::{self, ImageFormat, PrintOptions, png};
+use ricochet_lab::print::{self, ImageFormat, PrintOptions, frame_files, png};
 use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverId, SolverOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -197,74 +196,14 @@ fn run_animation(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The name of frame `index` of `count`: numbered with as many digits as the last needs, at
-/// least two, so the files sort in playing order.
-fn frame_name(index: usize, count: usize) -> String {
-    let digits = count.saturating_sub(1).to_string().len().max(2);
-    format!("frame-{index:0digits$}.png")
-}
-
-/// Writes numbered frames into a new folder: they are written into a temporary folder beside
-/// it, which is then renamed into place, so a failure leaves no partial set. An existing
-/// folder is refused unless it is empty, or `force` is given: then its frames are replaced
-/// one by one (each rename is atomic) and older frames past the new count are removed.
+/// Writes numbered frames into a new folder (see [`frame_files::write_frames`]), with the way
+/// out when the folder holds files already.
 fn write_frames(dir: &Path, pngs: &[Vec<u8>], force: bool) -> anyhow::Result<()> {
-    let parent = match dir.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let existing = match std::fs::read_dir(dir) {
-        Ok(entries) => Some(entries.filter_map(Result::ok).count()),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => {
-            anyhow::bail!("{} is a file, not a folder for frames", dir.display())
+    match frame_files::write_frames(dir, pngs, super::common::overwrite(force)) {
+        Ok(_) => Ok(()),
+        Err(error @ frame_files::FramesError::NotEmpty(_)) => {
+            anyhow::bail!("{error}; give --force to replace its frames, or choose another folder")
         }
-        Err(error) => anyhow::bail!("cannot read the folder {}: {error}", dir.display()),
-    };
-    if existing.is_some_and(|count| count > 0) && !force {
-        anyhow::bail!(
-            "{} already exists and is not empty; give --force to replace its frames, or choose \
-             another folder",
-            dir.display()
-        );
+        Err(error) => Err(error.into()),
     }
-    let staging = tempfile::Builder::new()
-        .prefix(".frames.")
-        .tempdir_in(parent)
-        .with_context(|| format!("cannot write frames beside {}", dir.display()))?;
-    let names: Vec<String> = (0..pngs.len()).map(|i| frame_name(i, pngs.len())).collect();
-    for (name, bytes) in names.iter().zip(pngs) {
-        let path = staging.path().join(name);
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    match existing {
-        None | Some(0) => {
-            if existing.is_some() {
-                std::fs::remove_dir(dir).with_context(|| {
-                    format!("cannot replace the empty folder {}", dir.display())
-                })?;
-            }
-            let staged = staging.keep();
-            std::fs::rename(&staged, dir).map_err(|error| {
-                let _ = std::fs::remove_dir_all(&staged);
-                anyhow::anyhow!("cannot move the frames to {}: {error}", dir.display())
-            })?;
-        }
-        Some(_) => {
-            for name in &names {
-                std::fs::rename(staging.path().join(name), dir.join(name))
-                    .with_context(|| format!("cannot replace {}", dir.join(name).display()))?;
-            }
-            for entry in std::fs::read_dir(dir)?.filter_map(Result::ok) {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let is_frame = name.starts_with("frame-") && name.ends_with(".png");
-                if is_frame && !names.contains(&name) {
-                    std::fs::remove_file(entry.path()).with_context(|| {
-                        format!("cannot remove the older frame {}", entry.path().display())
-                    })?;
-                }
-            }
-        }
-    }
-    Ok(())
 }

@@ -31,6 +31,7 @@ mod show;
 mod solve;
 mod solvers;
 mod trace;
+mod trace_animate;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;

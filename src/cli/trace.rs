@@ -37,6 +37,9 @@ enum TraceCommand {
     /// Print the search tree's nodes below a node (the roots when none is given), each with
     /// what became of it and its subtree's node count.
     Tree(TreeArgs),
+    /// Draw the nodes examined between two events as an animated GIF or PNG, or as numbered
+    /// PNG frames, one frame per node with its path from the start as arrows.
+    Animate(super::trace_animate::AnimateArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -137,6 +140,7 @@ pub fn run(args: TraceArgs) -> anyhow::Result<ExitCode> {
         TraceCommand::Diff(args) => diff(&args),
         TraceCommand::Events(args) => events(&args),
         TraceCommand::Tree(args) => tree(&args),
+        TraceCommand::Animate(args) => super::trace_animate::animate(&args),
     }
 }
 

@@ -31,6 +31,11 @@ pub const MAX_DELAY_MS: u32 = 60_000;
 pub const DEFAULT_DELAY_MS: u32 = 700;
 /// How many frame times the last frame (the goal reached) is held before the loop restarts.
 pub const HOLD_LAST: u32 = 3;
+/// The most frames one animation may have. Each frame is drawn and encoded on its own, so
+/// memory is not the bound: at 800 pixels a frame takes about 10 ms to draw and encode, so
+/// 2,000 frames take half a minute, and an animation of 2,000 steps at the shortest delay
+/// already plays for 40 s.
+pub const MAX_FRAMES: usize = 2000;
 
 /// The animated formats, named by a file's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +95,20 @@ pub enum AnimationError {
     /// The GIF encoder failed.
     #[error("could not encode the GIF: {0}")]
     Gif(String),
+    /// There is nothing to animate.
+    #[error("there are no frames to animate")]
+    NoFrames,
+    /// More frames than an animation may have.
+    #[error(
+        "{0} frames are more than the {MAX_FRAMES} an animation may have; choose a shorter stretch"
+    )]
+    TooManyFrames(usize),
+    /// A path moves a robot the puzzle does not have.
+    #[error("the path moves the {0} robot, which the puzzle does not have")]
+    UnknownRobot(crate::model::RobotColor),
+    /// The caller asked to stop.
+    #[error("the export was cancelled")]
+    Cancelled,
 }
 
 impl AnimationOptions {
@@ -169,18 +188,22 @@ pub fn solution_frames(
 ) -> Result<Vec<Frame>, AnimationError> {
     options.check()?;
     let drawings = solution_drawings(puzzle, moves)?;
-    let mut frames = Vec::with_capacity(drawings.len());
-    for drawing in &drawings {
-        let per_mm = options.side_px as f32 / drawing.width_mm.max(drawing.height_mm);
-        let pixels = |mm: f32| ((mm * per_mm).round() as u32).max(1);
-        let pixmap = rasterize(drawing, pixels(drawing.width_mm), pixels(drawing.height_mm))?;
-        frames.push(Frame {
-            width: pixmap.width(),
-            height: pixmap.height(),
-            rgba: pixmap.take(),
-        });
-    }
-    Ok(frames)
+    drawings
+        .iter()
+        .map(|drawing| frame_of(drawing, options.side_px).map_err(AnimationError::from))
+        .collect()
+}
+
+/// A drawing rasterised with its longer side `side_px` pixels long.
+pub fn frame_of(drawing: &Drawing, side_px: u32) -> Result<Frame, PrintError> {
+    let per_mm = side_px as f32 / drawing.width_mm.max(drawing.height_mm);
+    let pixels = |mm: f32| ((mm * per_mm).round() as u32).max(1);
+    let pixmap = rasterize(drawing, pixels(drawing.width_mm), pixels(drawing.height_mm))?;
+    Ok(Frame {
+        width: pixmap.width(),
+        height: pixmap.height(),
+        rgba: pixmap.take(),
+    })
 }
 
 /// The delay of frame `index` of `count`, in milliseconds: the last one is held longer.
@@ -192,15 +215,109 @@ fn delay_of(index: usize, count: usize, delay_ms: u32) -> u32 {
     }
 }
 
+/// What an animation is written as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// One animated file.
+    Animation(AnimationFormat),
+    /// One PNG per frame.
+    Frames,
+}
+
+/// An animation's bytes: one file, or one PNG per frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Encoded {
+    /// The animated file.
+    File(Vec<u8>),
+    /// The frames, in order.
+    Frames(Vec<Vec<u8>>),
+}
+
+impl Encoded {
+    /// The number of bytes in all.
+    pub fn len(&self) -> usize {
+        match self {
+            Encoded::File(bytes) => bytes.len(),
+            Encoded::Frames(pngs) => pngs.iter().map(Vec::len).sum(),
+        }
+    }
+
+    /// Whether there are no bytes at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Draws and encodes `drawings` one frame at a time, so that only a frame or two of pixels
+/// are held whatever their number. `on_frame` is told each frame's number as it is encoded
+/// and returns `false` to stop, which ends in [`AnimationError::Cancelled`]. At most
+/// [`MAX_FRAMES`] drawings.
+pub fn animate(
+    drawings: &[Drawing],
+    output: Output,
+    options: AnimationOptions,
+    on_frame: &mut dyn FnMut(usize) -> bool,
+) -> Result<Encoded, AnimationError> {
+    options.check()?;
+    if drawings.is_empty() {
+        return Err(AnimationError::NoFrames);
+    }
+    if drawings.len() > MAX_FRAMES {
+        return Err(AnimationError::TooManyFrames(drawings.len()));
+    }
+    let mut source = |index: usize| {
+        if !on_frame(index) {
+            return Err(AnimationError::Cancelled);
+        }
+        Ok(Cow::Owned(frame_of(&drawings[index], options.side_px)?))
+    };
+    match output {
+        Output::Animation(AnimationFormat::Gif) => {
+            // The palette is learnt before the first frame is written, from both ends.
+            let last = drawings.len() - 1;
+            let ends = [
+                frame_of(&drawings[0], options.side_px)?,
+                frame_of(&drawings[last], options.side_px)?,
+            ];
+            encode_gif(drawings.len(), &ends, options.delay_ms, &mut source).map(Encoded::File)
+        }
+        Output::Animation(AnimationFormat::Apng) => {
+            encode_apng(drawings.len(), options.delay_ms, &mut source).map(Encoded::File)
+        }
+        Output::Frames => (0..drawings.len())
+            .map(|index| {
+                let frame = source(index)?;
+                encode_rgba(frame.width, frame.height, &frame.rgba, None)
+                    .map_err(AnimationError::from)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Encoded::Frames),
+    }
+}
+
+/// Where the encoders take frame `index` from.
+type FrameSource<'a> = dyn FnMut(usize) -> Result<Cow<'a, Frame>, AnimationError> + 'a;
+
 /// Encodes frames of one size as an animation that loops forever.
 pub fn encode(
     frames: &[Frame],
     format: AnimationFormat,
     delay_ms: u32,
 ) -> Result<Vec<u8>, AnimationError> {
+    let mut source = |index: usize| Ok(Cow::Borrowed(&frames[index]));
     match format {
-        AnimationFormat::Gif => encode_gif(frames, delay_ms),
-        AnimationFormat::Apng => encode_apng(frames, delay_ms),
+        AnimationFormat::Gif => {
+            let (Some(first), Some(last)) = (frames.first(), frames.last()) else {
+                return Err(AnimationError::NoFrames);
+            };
+            encode_gif(
+                frames.len(),
+                &[first.clone(), last.clone()],
+                delay_ms,
+                &mut source,
+            )
+        }
+        AnimationFormat::Apng => encode_apng(frames.len(), delay_ms, &mut source),
     }
 }
 
@@ -212,23 +329,31 @@ pub fn encode_pngs(frames: &[Frame]) -> Result<Vec<Vec<u8>>, AnimationError> {
         .collect()
 }
 
-fn encode_apng(frames: &[Frame], delay_ms: u32) -> Result<Vec<u8>, AnimationError> {
+fn encode_apng(
+    count: usize,
+    delay_ms: u32,
+    source: &mut FrameSource<'_>,
+) -> Result<Vec<u8>, AnimationError> {
     let failed = |error: png::EncodingError| PrintError::Encode(error.to_string());
-    let Some(first) = frames.first() else {
-        return Err(PrintError::Encode("there are no frames".into()).into());
-    };
+    if count == 0 {
+        return Err(AnimationError::NoFrames);
+    }
+    let first = source(0)?;
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, first.width, first.height);
     // The frames are opaque: three bytes a pixel are enough.
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::High);
-    encoder
-        .set_animated(frames.len() as u32, 0)
-        .map_err(failed)?;
+    encoder.set_animated(count as u32, 0).map_err(failed)?;
     let mut writer = encoder.write_header().map_err(failed)?;
-    for (index, frame) in frames.iter().enumerate() {
-        let delay = delay_of(index, frames.len(), delay_ms).min(u32::from(u16::MAX));
+    let mut next = Some(first);
+    for index in 0..count {
+        let frame = match next.take() {
+            Some(frame) => frame,
+            None => source(index)?,
+        };
+        let delay = delay_of(index, count, delay_ms).min(u32::from(u16::MAX));
         writer.set_frame_delay(delay as u16, 1000).map_err(failed)?;
         let rgb: Vec<u8> = frame
             .rgba
@@ -249,7 +374,7 @@ struct Palette {
 }
 
 impl Palette {
-    fn learn(frames: &[&Frame]) -> Palette {
+    fn learn(frames: &[Frame]) -> Palette {
         let sample: Vec<u8> = frames.iter().flat_map(|f| f.rgba.iter().copied()).collect();
         Palette {
             quantizer: color_quant::NeuQuant::new(10, 256, &sample),
@@ -268,16 +393,20 @@ impl Palette {
     }
 }
 
-fn encode_gif(frames: &[Frame], delay_ms: u32) -> Result<Vec<u8>, AnimationError> {
+/// Encodes `count` frames as a GIF whose palette is learnt from `ends`, the first and last
+/// frames, which show every colour the animation uses.
+fn encode_gif(
+    count: usize,
+    ends: &[Frame; 2],
+    delay_ms: u32,
+    source: &mut FrameSource<'_>,
+) -> Result<Vec<u8>, AnimationError> {
     let failed = |error: gif::EncodingError| AnimationError::Gif(error.to_string());
-    let (Some(first), Some(last)) = (frames.first(), frames.last()) else {
-        return Err(AnimationError::Gif("there are no frames".into()));
-    };
-    let (width, height) = (first.width, first.height);
+    let (width, height) = (ends[0].width, ends[0].height);
     let too_large = || AnimationError::Gif(format!("{width}x{height} is larger than GIF's 65535"));
     let gif_width = u16::try_from(width).map_err(|_| too_large())?;
     let gif_height = u16::try_from(height).map_err(|_| too_large())?;
-    let mut palette = Palette::learn(&[first, last]);
+    let mut palette = Palette::learn(ends);
     let mut bytes = Vec::new();
     {
         let mut encoder = gif::Encoder::new(
@@ -289,7 +418,8 @@ fn encode_gif(frames: &[Frame], delay_ms: u32) -> Result<Vec<u8>, AnimationError
         .map_err(failed)?;
         encoder.set_repeat(gif::Repeat::Infinite).map_err(failed)?;
         let mut previous: Option<Vec<u8>> = None;
-        for (index, frame) in frames.iter().enumerate() {
+        for index in 0..count {
+            let frame = source(index)?;
             let indices: Vec<u8> = frame
                 .rgba
                 .chunks_exact(4)
@@ -307,7 +437,7 @@ fn encode_gif(frames: &[Frame], delay_ms: u32) -> Result<Vec<u8>, AnimationError
                 let row = (y * width) as usize;
                 buffer.extend_from_slice(&indices[row + left as usize..row + right as usize]);
             }
-            let delay = delay_of(index, frames.len(), delay_ms) / 10;
+            let delay = delay_of(index, count, delay_ms) / 10;
             let gif_frame = gif::Frame {
                 delay: delay.clamp(2, u32::from(u16::MAX)) as u16,
                 dispose: gif::DisposalMethod::Keep,

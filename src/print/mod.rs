@@ -6,7 +6,9 @@
 //! and the PNG of one puzzle always show the same thing. It depends on the model alone.
 
 pub mod animation;
+pub mod frame_files;
 pub mod png;
+pub mod search_animation;
 pub mod svg;
 
 use crate::model::{Board, Direction, Pos, Puzzle, RobotColor, Shape, TargetColor};

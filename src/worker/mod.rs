@@ -30,6 +30,7 @@ pub mod analyze;
 pub mod clock;
 pub mod debug;
 pub mod distances;
+pub mod export;
 pub mod generate;
 pub mod graph;
 pub mod hint;

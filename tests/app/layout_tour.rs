@@ -22,7 +22,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::draft::Edit;
 use ricochet_lab::app::document::state::AppState;
-use ricochet_lab::app::shell::commands::{Command, Pending, SaveKind};
+use ricochet_lab::app::shell::commands::{AnimationSubject, Command, Pending, SaveKind};
 use ricochet_lab::app::shell::{WINDOW_TITLES, dock_tab_titles};
 use ricochet_lab::solver::SolverId;
 use std::collections::{BTreeMap, BTreeSet};
@@ -609,6 +609,10 @@ fn debug_stops(tour: &mut Tour) {
     tour.every_tab("a debugged run 25 moves deep", "Debugger");
     tour.check_scrolling("a debugged run 25 moves deep");
     tour.visit_window("Save the search trace", Command::SaveAs(SaveKind::Trace));
+    tour.visit_window(
+        "Export animation",
+        Command::ExportAnimation(AnimationSubject::SearchUpTo(events.saturating_sub(1))),
+    );
     tour.click("Cancel");
     step_until(&mut tour.harness, Duration::from_secs(20), finished);
     tour.check("the debugged run cancelled");

@@ -9,6 +9,7 @@ mod editing;
 mod engine_layers;
 mod engines;
 mod experiments;
+mod export_animation;
 mod frame_time;
 mod graph_layer;
 mod hints;

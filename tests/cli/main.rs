@@ -11,6 +11,7 @@ mod matches;
 mod nothing_lost;
 mod sharing;
 mod trace;
+mod trace_animate;
 
 /// How the command-line tests run the program: from the source folder, so `boards/...` paths
 /// read as a user in a checkout types them.

@@ -445,6 +445,13 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
                 crate::app::shell::commands::SaveKind::Trace,
             ));
         }
+        let steps = ui.button("Export steps…").on_hover_text(
+            "Write the nodes of a stretch of events, up to the one shown, as an animation",
+        );
+        if steps.clicked() {
+            let at = crate::app::shell::commands::AnimationSubject::SearchUpTo(number - 1);
+            commands.push(Command::ExportAnimation(at));
+        }
         egui::containers::menu::MenuButton::new("Go to…")
             .config(
                 egui::containers::menu::MenuConfig::new()

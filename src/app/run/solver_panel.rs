@@ -668,7 +668,16 @@ fn playback_ui(
             .logarithmic(true)
             .text("Moves per second"),
     );
-    if ui.button("Hide solution").clicked() {
-        commands.push(Command::Playback(PlaybackControl::Close));
-    }
+    ui.horizontal(|ui| {
+        if ui.button("Hide solution").clicked() {
+            commands.push(Command::Playback(PlaybackControl::Close));
+        }
+        let export = ui.button("Export animation…").on_hover_text(
+            "Write the playback as a GIF, an animated PNG or PNG frames (Ctrl+Shift+E)",
+        );
+        if export.clicked() {
+            let subject = crate::app::shell::commands::AnimationSubject::Solution;
+            commands.push(Command::ExportAnimation(subject));
+        }
+    });
 }

@@ -6,7 +6,9 @@ use crate::app::document::mode::Mode;
 use crate::app::files;
 use crate::app::playing::playback::PlaybackControl;
 use crate::app::run::solver_panel::{self, SolveSession};
-use crate::app::shell::commands::{Command, DiskChoice, Pending, Resolution, SaveKind, UndoStep};
+use crate::app::shell::commands::{
+    AnimationSubject, Command, DiskChoice, Pending, Resolution, SaveKind, UndoStep,
+};
 use crate::app::{RicochetApp, capital, debugger, shell};
 use crate::model::formats::{self, game_id};
 use crate::model::tiles::random_game_on;
@@ -228,7 +230,44 @@ impl RicochetApp {
             Command::ToggleAnalyzer => self.analyzer.open = !self.analyzer.open,
             Command::ToggleCompare => self.compare.open = !self.compare.open,
             Command::ToggleMatches => self.matches.open = !self.matches.open,
+            Command::ExportAnimation(subject) => self.show_export_animation(subject),
         }
+    }
+
+    /// Opens the Export animation window on the solution played back or on the debugged
+    /// run's trace, as they stand on the board now; says why not when there is none.
+    fn show_export_animation(&mut self, subject: AnimationSubject) {
+        use crate::app::playing::export_animation::Subject;
+        let revision = self.doc.revision();
+        let (subject, at) = match subject {
+            AnimationSubject::Solution => match self.derived.playback(revision) {
+                Some(playback) => (
+                    Subject::Solution {
+                        puzzle: playback.puzzle().clone(),
+                        moves: playback.moves().to_vec(),
+                    },
+                    0,
+                ),
+                None => {
+                    self.error("No solution is shown: solve the board, then export its playback.");
+                    return;
+                }
+            },
+            AnimationSubject::SearchUpTo(at) => match self.derived.debugger(revision) {
+                Some(debugger) => (
+                    Subject::Search {
+                        trace: debugger.trace_path(),
+                        events: debugger.frame().view.events,
+                    },
+                    at,
+                ),
+                None => {
+                    self.error("There is no debugged run whose steps to export.");
+                    return;
+                }
+            },
+        };
+        self.export_animation.show(revision, subject, at);
     }
 
     pub(in crate::app) fn apply_edit(&mut self, edit: &Edit, step: UndoStep) {

@@ -139,6 +139,17 @@ pub enum Command {
     ToggleCompare,
     /// Show or hide the Matches window.
     ToggleMatches,
+    /// Show the Export animation window.
+    ExportAnimation(AnimationSubject),
+}
+
+/// What the Export animation window is opened on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnimationSubject {
+    /// The solution played back.
+    Solution,
+    /// The debugged search's nodes, in a stretch of events ending at this one.
+    SearchUpTo(u64),
 }
 
 impl Command {

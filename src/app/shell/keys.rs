@@ -5,7 +5,7 @@
 use crate::app::debugger::DebugCommand;
 use crate::app::document::mode::Mode;
 use crate::app::playing::playback::PlaybackControl;
-use crate::app::shell::commands::{Command, Pending, SaveKind};
+use crate::app::shell::commands::{AnimationSubject, Command, Pending, SaveKind};
 use crate::model::{Direction, RobotColor};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -71,6 +71,8 @@ pub(in crate::app) enum Action {
     DebugContinueOrPause,
     /// A solution playback control.
     Playback(PlaybackControl),
+    /// Export the solution played back as an animation.
+    ExportAnimation,
     /// The Help window.
     Help,
     /// Close the app (asking first when there are unsaved changes).
@@ -290,6 +292,12 @@ fn bindings() -> Vec<KeyBinding> {
             "Solution: final position",
         ),
         row(
+            key(CTRL_SHIFT, Key::E),
+            Playback,
+            A::ExportAnimation,
+            "Solution: export it as an animation",
+        ),
+        row(
             key(NONE, Key::F1),
             Always,
             A::Help,
@@ -401,6 +409,7 @@ fn command(action: Action, context: KeyContext) -> Option<Command> {
             false => DebugCommand::Pause,
         }),
         Action::Playback(control) => Command::Playback(control),
+        Action::ExportAnimation => Command::ExportAnimation(AnimationSubject::Solution),
         Action::Help => Command::ToggleHelp,
         Action::Quit => Command::Guarded(Pending::Quit),
     })

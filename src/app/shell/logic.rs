@@ -187,6 +187,7 @@ impl RicochetApp {
             || self.windows.import
             || self.windows.open
             || self.add_engine.open
+            || self.export_animation.open
             || self.windows.changed_on_disk.is_some()
     }
 
@@ -201,6 +202,8 @@ impl RicochetApp {
             self.queued.push(Command::ResolveChangedOnDisk(
                 crate::app::shell::commands::DiskChoice::Cancel,
             ));
+        } else if self.export_animation.open {
+            self.export_animation.open = false;
         } else if self.add_engine.open {
             self.add_engine.open = false;
         } else if self.compare.open {

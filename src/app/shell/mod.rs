@@ -27,7 +27,7 @@ use crate::app::editing::editor;
 use crate::app::playing::play;
 use crate::app::run::plots;
 use crate::app::run::solver_panel::{self, PanelView};
-use crate::app::shell::commands::SaveKind;
+use crate::app::shell::commands::{AnimationSubject, SaveKind};
 use crate::app::shell::commands::{Command, Pending};
 use crate::app::{RicochetApp, capital, debugger, overlays, theme};
 use crate::worker::RunEnd;
@@ -190,6 +190,7 @@ impl RicochetApp {
     pub(in crate::app) fn menu_bar_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         use keys::{Action, hint};
         egui::MenuBar::new().ui(ui, |ui| {
+            let shown = self.derived.playback(self.doc.revision()).is_some();
             ui.menu_button("File", |ui| {
                 let mut item = |ui: &mut egui::Ui, label: &str, keys: String, command: Command| {
                     menu_item(ui, commands, true, label, keys, command);
@@ -228,6 +229,14 @@ impl RicochetApp {
                     String::new(),
                     Command::SaveAs(SaveKind::Image),
                 );
+                ui.add_enabled_ui(shown, |ui| {
+                    item(
+                        ui,
+                        "Export solution animation...",
+                        hint(Action::ExportAnimation),
+                        Command::ExportAnimation(AnimationSubject::Solution),
+                    );
+                });
                 item(ui, "Copy game id", String::new(), Command::CopyGameId);
                 ui.separator();
                 item(

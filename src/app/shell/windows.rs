@@ -1,5 +1,6 @@
 //! The windows over the board, drawn after the panels in this order: the in-app file windows,
-//! New board, Help, Experiments, Analyse board, Compare runs, Add engine, and last the unsaved-changes question, which is modal. A new
+//! New board, Help, Experiments, Analyse board, Compare runs, Add engine, Matches, Export
+//! animation, and last the unsaved-changes question, which is modal. A new
 //! window is one more line here and a file of its own.
 
 use crate::app::files;
@@ -10,7 +11,7 @@ use crate::app::{RicochetApp, analyzer, compare, experiments};
 /// Every window the app shows over the board, by its title, and the two questions (by their
 /// heading). A new window is one more line here too: the layout tour (`tests/app/layout_tour.rs`)
 /// visits every window listed, and fails on a window it meets that is not listed.
-pub const WINDOW_TITLES: [&str; 15] = [
+pub const WINDOW_TITLES: [&str; 16] = [
     "Open a board",
     "Save board as",
     "Export as Cox text",
@@ -24,6 +25,7 @@ pub const WINDOW_TITLES: [&str; 15] = [
     "Compare runs",
     "Matches",
     "Add engine",
+    "Export animation",
     "Unsaved changes",
     "Changed on disk",
 ];
@@ -84,6 +86,15 @@ impl RicochetApp {
             commands,
         );
         crate::app::matches::matches_window(ctx, &mut self.matches, &self.engines);
+        let (current, waker) = (self.doc.revision(), self.waker());
+        crate::app::playing::export_animation::export_animation_window(
+            ctx,
+            &mut self.export_animation,
+            current,
+            native_dialogs,
+            waker,
+            commands,
+        );
         if let Some(pending) = &self.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
         }
