@@ -26,7 +26,8 @@
 //!   why it comes after the study layer.
 //! - [`app`]: the egui user interface; it reads results only through the worker and the
 //!   revision-tagged store of derived results (`app::document::derived`).
-//! - [`print`](mod@print): a board drawn for paper (SVG and PNG) from the model alone.
+//! - [`print`](mod@print): a board drawn for paper (SVG and PNG) from the model alone, and any
+//!   plot as a chart drawn from plain numbers.
 //! - The command line (`src/cli`, in the binary, not this library) only turns arguments into
 //!   the configurations defined here and prints what comes back; clap stays there.
 //! - `testing` (tests only, and the `testing` feature): the boards and runs the tests share.
