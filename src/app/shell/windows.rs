@@ -83,7 +83,7 @@ impl RicochetApp {
             native_dialogs,
             commands,
         );
-        crate::app::matches::matches_window(ctx, &mut self.matches, &self.engines);
+        crate::app::matches::matches_window(ctx, &mut self.matches, &self.engines, native_dialogs);
         if let Some(pending) = &self.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
         }
