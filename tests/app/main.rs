@@ -19,6 +19,7 @@ mod live_optimum;
 mod looks;
 mod new_user;
 mod opening;
+mod plot_export;
 mod search_tree;
 mod sharing;
 mod solutions_list;
