@@ -26,9 +26,10 @@
 //!   why it comes after the study layer.
 //! - [`app`]: the egui user interface; it reads results only through the worker and the
 //!   revision-tagged store of derived results (`app::document::derived`).
-//! - [`print`](mod@print): a board drawn for paper (SVG and PNG), and animations of a solution
-//!   or of a search's nodes (GIF, animated PNG, PNG frames), from the model alone; the
-//!   worker's export thread (`worker::export`) reads traces and writes through it.
+//! - [`print`](mod@print): a board drawn for paper (SVG and PNG), animations of a solution or
+//!   of a search's nodes (GIF, animated PNG, PNG frames), and any plot as a chart drawn from
+//!   plain numbers, from the model alone; the worker's export thread (`worker::export`) reads
+//!   traces and writes through it.
 //! - The command line (`src/cli`, in the binary, not this library) only turns arguments into
 //!   the configurations defined here and prints what comes back; clap stays there.
 //! - `testing` (tests only, and the `testing` feature): the boards and runs the tests share.

@@ -5,7 +5,9 @@
 use super::common::named;
 use anyhow::{Context, bail};
 use ricochet_lab::model::formats;
+use ricochet_lab::print::{ImageFormat, chart_drawing};
 use ricochet_lab::solver::{SolverId, SolverOptions};
+use ricochet_lab::study::experiment::charts::{self, PlotKind};
 use ricochet_lab::study::experiment::record::{self, Record};
 use ricochet_lab::study::experiment::runner::{self, ExperimentConfig};
 use ricochet_lab::study::experiment::{BoardSource, Shard, merge, stats};
@@ -73,15 +75,83 @@ pub struct ExperimentArgs {
     /// Print the tables of an existing results file and run nothing.
     #[arg(long, value_name = "CSV")]
     report: Option<PathBuf>,
+    /// Also draw one of the Experiments window's plots of the results (with --report, --merge
+    /// or a run) as a picture: SVG or PNG by the file's extension.
+    #[arg(long, value_name = "OUT.svg|OUT.png")]
+    plot: Option<PathBuf>,
+    /// Which plot --plot draws: mean time against required moves, hit rate against required
+    /// moves, total hit rate per solver, or configurations per required move count.
+    #[arg(long, default_value = "time", value_parser = ["time", "hit-rate", "total-hit-rate", "distribution"])]
+    plot_kind: String,
+    /// Average only the optimal runs in --plot's time plot (Table 2's means).
+    #[arg(long)]
+    plot_optimal_only: bool,
+}
+
+/// A plot to draw of the results, and where.
+#[derive(Clone, Debug)]
+struct PlotRequest {
+    path: PathBuf,
+    kind: PlotKind,
+    optimal_only: bool,
+}
+
+impl PlotRequest {
+    /// The plot the arguments ask for, checked before anything runs.
+    fn from_args(args: &ExperimentArgs) -> anyhow::Result<Option<PlotRequest>> {
+        let Some(path) = &args.plot else {
+            return Ok(None);
+        };
+        if ImageFormat::from_path(path).is_none() {
+            bail!(
+                "{}: --plot writes .svg or .png; name the file so",
+                path.display()
+            );
+        }
+        let kind = PlotKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == args.plot_kind)
+            .context("an unknown --plot-kind")?;
+        Ok(Some(PlotRequest {
+            path: path.clone(),
+            kind,
+            optimal_only: args.plot_optimal_only,
+        }))
+    }
+
+    /// Draws the plot of some rows and writes it.
+    fn write(&self, records: &[Record]) -> anyhow::Result<()> {
+        let summary = stats::summarize(records);
+        let series = charts::solver_series(&summary);
+        let distribution = charts::distribution_points(&summary);
+        let chart = charts::chart(
+            self.kind,
+            charts::PlotInput {
+                current: &series,
+                compared: None,
+                distribution: &distribution,
+                compared_distribution: None,
+                optimal_only: self.optimal_only,
+            },
+        );
+        chart_drawing::save(&chart, &self.path)?;
+        eprintln!(
+            "wrote the {} plot to {}",
+            self.kind.name(),
+            self.path.display()
+        );
+        Ok(())
+    }
 }
 
 /// Prints a report of an existing file, or runs the experiment into `--out`.
 pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
+    let plot = PlotRequest::from_args(&args)?;
     if let Some(path) = &args.report {
-        return report(path);
+        return report(path, plot.as_ref());
     }
     if let Some((out, inputs)) = args.merge.split_first() {
-        return merge(out, inputs);
+        return merge(out, inputs, plot.as_ref());
     }
     let board = match &args.board {
         None => BoardSource::Standard,
@@ -116,6 +186,7 @@ pub fn run(args: ExperimentArgs) -> anyhow::Result<ExitCode> {
             resume: args.resume,
         },
         &super::common::cancel_on_signal()?,
+        plot.as_ref(),
     )
 }
 
@@ -129,27 +200,31 @@ struct ResultsFile {
     resume: bool,
 }
 
-/// Prints the tables of some rows to standard output; a failed write is an error (the command
-/// line ends quietly when it is a closed pipe).
-fn print_tables(records: &[Record]) -> anyhow::Result<()> {
+/// Prints the tables of some rows to standard output, and draws the plot asked for; a failed
+/// write is an error (the command line ends quietly when it is a closed pipe).
+fn print_tables(records: &[Record], plot: Option<&PlotRequest>) -> anyhow::Result<()> {
     use std::io::Write;
     let tables = stats::format_tables(&stats::summarize(records));
     std::io::stdout()
         .lock()
         .write_all(tables.as_bytes())
-        .context("cannot write the output")
+        .context("cannot write the output")?;
+    match plot {
+        Some(plot) => plot.write(records),
+        None => Ok(()),
+    }
 }
 
 /// Prints the tables of an existing results file.
-fn report(path: &Path) -> anyhow::Result<ExitCode> {
+fn report(path: &Path, plot: Option<&PlotRequest>) -> anyhow::Result<ExitCode> {
     let records = record::read_records(path)?;
-    print_tables(&records)?;
+    print_tables(&records, plot)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Merges the results files of an experiment's shards into `out`, which must not exist yet,
 /// and prints the tables of the whole.
-fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+fn merge(out: &Path, inputs: &[PathBuf], plot: Option<&PlotRequest>) -> anyhow::Result<ExitCode> {
     if out.exists() {
         bail!(
             "{} already exists: choose a new file for the merged results",
@@ -168,7 +243,7 @@ fn merge(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<ExitCode> {
         &record::results_to_csv(Some(&description), &records),
         formats::Overwrite::Refuse,
     )?;
-    print_tables(&records)?;
+    print_tables(&records, plot)?;
     eprintln!(
         "{} rows of {} files in {}",
         records.len(),
@@ -185,6 +260,7 @@ fn run_experiment(
     config: &ExperimentConfig,
     out: &ResultsFile,
     cancel: &Arc<AtomicBool>,
+    plot: Option<&PlotRequest>,
 ) -> anyhow::Result<ExitCode> {
     config.validate()?;
 
@@ -224,7 +300,7 @@ fn run_experiment(
     }
     result.map_err(anyhow::Error::msg)?;
     records.sort_by(|a, b| (a.config, &a.solver).cmp(&(b.config, &b.solver)));
-    print_tables(&records)?;
+    print_tables(&records, plot)?;
     if cancel.load(Ordering::Relaxed) {
         eprintln!(
             "interrupted: {} finished rows are kept in {}; run the same command with --resume to continue",

@@ -4,12 +4,18 @@
 //! The drawing is built once, by [`drawing`], as a flat list of [`Item`]s (filled rectangles,
 //! lines, polygons and circles, in paint order); each format only translates items, so the SVG
 //! and the PNG of one puzzle always show the same thing. It depends on the model alone.
+//!
+//! Charts ([`chart`]) are drawn on the same items, with text and polylines beside them: a plot
+//! of the app or of a study as SVG or PNG from plain numbers.
 
 pub mod animation;
+pub mod chart;
+pub mod chart_drawing;
 pub mod frame_files;
 pub mod png;
 pub mod search_animation;
 pub mod svg;
+pub mod text;
 
 use crate::model::{Board, Direction, Pos, Puzzle, RobotColor, Shape, TargetColor};
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, TAU};
@@ -159,6 +165,14 @@ pub enum Role {
     Robot,
     /// The path of the move that led to an animation frame's position.
     Trail,
+    /// A chart's background, frame and axes.
+    Axis,
+    /// A chart's title, axis names and tick labels.
+    Label,
+    /// A chart's legend.
+    Legend,
+    /// A chart's data: its lines, points, bars and boxes.
+    Series,
 }
 
 impl Role {
@@ -173,6 +187,10 @@ impl Role {
             Role::Wall => "wall",
             Role::Robot => "robot",
             Role::Trail => "trail",
+            Role::Axis => "axis",
+            Role::Label => "label",
+            Role::Legend => "legend",
+            Role::Series => "series",
         }
     }
 }
@@ -227,6 +245,46 @@ pub enum Item {
         /// Its outline, if any.
         outline: Option<Outline>,
     },
+    /// An open line through points, with round joins and ends, solid or dashed.
+    Polyline {
+        /// What it stands for.
+        role: Role,
+        /// Its points in order.
+        points: Vec<Point>,
+        /// Its width and colour.
+        stroke: Outline,
+        /// Whether it is drawn in dashes.
+        dashed: bool,
+    },
+    /// One line of text in the chart font ([`text`]).
+    Text {
+        /// What it stands for.
+        role: Role,
+        /// The point its anchor sits on, on its baseline.
+        at: Point,
+        /// The text.
+        text: String,
+        /// The font size in millimetres (the em square).
+        size: f32,
+        /// Its colour.
+        color: Rgb,
+        /// Which part of the text sits at `at`.
+        anchor: Anchor,
+        /// Whether it reads upwards (turned a quarter turn anticlockwise), as a vertical
+        /// axis's name does.
+        upwards: bool,
+    },
+}
+
+/// Which part of a line of text sits on its point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// Its start.
+    Start,
+    /// Its middle.
+    Middle,
+    /// Its end.
+    End,
 }
 
 impl Item {
@@ -236,19 +294,21 @@ impl Item {
             Item::Rect { role, .. }
             | Item::Line { role, .. }
             | Item::Polygon { role, .. }
-            | Item::Circle { role, .. } => *role,
+            | Item::Circle { role, .. }
+            | Item::Polyline { role, .. }
+            | Item::Text { role, .. } => *role,
         }
     }
 }
 
-/// A board drawn on paper: its size in millimetres and its items in paint order.
+/// A board (or a chart) drawn on paper: its size in millimetres and its items in paint order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Drawing {
     /// The width in millimetres.
     pub width_mm: f32,
     /// The height in millimetres.
     pub height_mm: f32,
-    /// The length of one cell's side in millimetres.
+    /// The length of one cell's side in millimetres (zero for a chart, which has no cells).
     pub cell_mm: f32,
     /// The margin around the cells, in millimetres: the outer half of the border walls.
     pub margin_mm: f32,

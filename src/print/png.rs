@@ -1,7 +1,9 @@
 //! A [`Drawing`] rasterised to PNG at a print resolution, with `tiny-skia`.
 
 use super::{Drawing, Item, Outline, Point, PrintError, Rgb};
-use tiny_skia::{FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+use tiny_skia::{
+    FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform,
+};
 
 /// The lowest resolution offered, in dots per inch.
 pub const MIN_DPI: u32 = 50;
@@ -94,6 +96,49 @@ fn paint_item(pixmap: &mut Pixmap, item: &Item, transform: Transform) {
                     pixmap.fill_path(&path, &paint(*fill), FillRule::Winding, transform, None);
                 }
                 stroke_outline(pixmap, &path, *outline, transform);
+            }
+        }
+        Item::Polyline {
+            points,
+            stroke,
+            dashed,
+            ..
+        } => {
+            let Some((first, rest)) = points.split_first() else {
+                return;
+            };
+            let mut path = PathBuilder::new();
+            path.move_to(first.x, first.y);
+            for point in rest {
+                path.line_to(point.x, point.y);
+            }
+            if let Some(path) = path.finish() {
+                let [dash, gap] = super::svg::dash_mm(stroke.width);
+                let line = Stroke {
+                    width: stroke.width,
+                    line_cap: LineCap::Round,
+                    line_join: LineJoin::Round,
+                    dash: if *dashed {
+                        StrokeDash::new(vec![dash, gap], 0.0)
+                    } else {
+                        None
+                    },
+                    ..Stroke::default()
+                };
+                pixmap.stroke_path(&path, &paint(stroke.color), &line, transform, None);
+            }
+        }
+        Item::Text {
+            at,
+            text,
+            size,
+            color,
+            anchor,
+            upwards,
+            ..
+        } => {
+            if let Some(path) = super::text::outline(text, *at, *size, *anchor, *upwards) {
+                pixmap.fill_path(&path, &paint(*color), FillRule::Winding, transform, None);
             }
         }
     }

@@ -1,9 +1,9 @@
 //! A [`Drawing`] as an SVG document whose width and height are in millimetres, so it prints at
 //! the size it was drawn for and scales without loss.
 
-use super::{Drawing, Item, Outline, Point};
+use super::{Anchor, Drawing, Item, Outline, Point};
 use svg::Document;
-use svg::node::element::{Circle, Line, Polygon, Rectangle};
+use svg::node::element::{Circle, Line, Polygon, Polyline, Rectangle, Text};
 
 /// The drawing as SVG text. Every item carries its [`Role`](super::Role) as its class, so
 /// walls, targets and robots can be found (and restyled) by name.
@@ -67,9 +67,64 @@ pub fn to_svg(drawing: &Drawing) -> String {
                     .set("fill", fill.map_or_else(|| "none".to_string(), |f| f.hex())),
                 *outline,
             )),
+            Item::Polyline {
+                points,
+                stroke,
+                dashed,
+                ..
+            } => {
+                let mut line = Polyline::new()
+                    .set("class", class)
+                    .set("points", point_list(points))
+                    .set("fill", "none")
+                    .set("stroke", stroke.color.hex())
+                    .set("stroke-width", round(stroke.width))
+                    .set("stroke-linejoin", "round")
+                    .set("stroke-linecap", "round");
+                if *dashed {
+                    let dash = dash_mm(stroke.width);
+                    line = line.set("stroke-dasharray", (round(dash[0]), round(dash[1])));
+                }
+                document.add(line)
+            }
+            Item::Text {
+                at,
+                text,
+                size,
+                color,
+                anchor,
+                upwards,
+                ..
+            } => {
+                let mut element = Text::new(text.clone())
+                    .set("class", class)
+                    .set("x", round(at.x))
+                    .set("y", round(at.y))
+                    .set("font-family", super::text::FONT_FAMILY)
+                    .set("font-size", round(*size))
+                    .set("fill", color.hex());
+                element = match anchor {
+                    Anchor::Start => element,
+                    Anchor::Middle => element.set("text-anchor", "middle"),
+                    Anchor::End => element.set("text-anchor", "end"),
+                };
+                if *upwards {
+                    element = element.set(
+                        "transform",
+                        format!("rotate(-90 {} {})", round(at.x), round(at.y)),
+                    );
+                }
+                document.add(element)
+            }
         };
     }
     document.to_string()
+}
+
+/// The dash and the gap of a dashed line of `width`, in millimetres: long enough to read as
+/// dashes at any width, the same in the SVG and the PNG.
+pub(super) fn dash_mm(width: f32) -> [f32; 2] {
+    [width * 4.0 + 0.8, width * 3.0 + 0.6]
 }
 
 fn with_outline<T: svg::Node>(mut element: T, outline: Option<Outline>) -> T {

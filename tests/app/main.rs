@@ -21,6 +21,7 @@ mod looks;
 mod matches;
 mod new_user;
 mod opening;
+mod plot_export;
 mod search_tree;
 mod sharing;
 mod solutions_list;

@@ -408,3 +408,44 @@ fn a_merge_takes_every_shard_of_one_study_and_nothing_else() {
         "{error}"
     );
 }
+
+#[test]
+fn a_report_draws_its_plots_as_svg_or_png_by_the_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let study = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots/study-2000.csv");
+    let study = study.to_str().unwrap();
+    succeeded(
+        dir.path(),
+        &["experiment", "--report", study, "--plot", "time.svg"],
+    );
+    let svg = std::fs::read_to_string(dir.path().join("time.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..60.min(svg.len())]);
+    // The SVG writer puts a text element's content on a line of its own.
+    for expected in ["\nrequired moves\n", "\n1 ms\n", "\nIDDFS (Fogleman)\n"] {
+        assert!(svg.contains(expected), "{expected} in the SVG");
+    }
+    succeeded(
+        dir.path(),
+        &[
+            "experiment",
+            "--report",
+            study,
+            "--plot",
+            "hits.png",
+            "--plot-kind",
+            "total-hit-rate",
+        ],
+    );
+    let png = std::fs::read(dir.path().join("hits.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    // A name without a picture's extension is refused before anything is read.
+    let (code, _, error) = crate::common::run_in(
+        dir.path(),
+        &["experiment", "--report", study, "--plot", "time.pdf"],
+    );
+    assert_eq!(code, 1, "{error}");
+    assert!(
+        error.contains("time.pdf") && error.contains(".svg"),
+        "{error}"
+    );
+}

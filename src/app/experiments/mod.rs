@@ -443,7 +443,7 @@ pub(super) fn experiments_window(
                             egui::ScrollArea::vertical()
                                 .id_salt("experiment-plots")
                                 .auto_shrink(false)
-                                .show(ui, |ui| plots_ui(ui, view));
+                                .show(ui, |ui| plots_ui(ui, view, native_dialogs));
                         }
                         Tab::Tables => {
                             view.set_plots_rect(None);

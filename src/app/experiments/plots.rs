@@ -3,7 +3,9 @@
 //! hides solvers; clicked points select their configurations.
 
 use super::*;
+use crate::app::run::plot_export::{title_row_ui, write_chart};
 use crate::app::run::plots::{every_whole_mark, moves_marks, seconds_label, whole_marks};
+use crate::study::experiment::charts::{self, PlotInput, PlotKind};
 
 /// A time given as log10 seconds, written for a person.
 pub(super) fn log_seconds_text(exponent: f64) -> String {
@@ -95,7 +97,7 @@ pub(super) fn shared_legend_ui(
     });
 }
 
-pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
+pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView, native_dialogs: bool) {
     // The exported picture starts above the legend, which names the plots' colours.
     let top = ui.cursor().min;
     let all = series::solver_series(&view.summary);
@@ -118,15 +120,20 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         view.set_plots_rect(None);
         let height = ((ui.available_height() - 40.0) / 2.0).max(80.0);
         for row in [
-            [
-                "Mean time against required moves",
-                "Hit rate against required moves",
-            ],
-            ["Total hit rate", "Configurations by required moves"],
+            [PlotKind::Time, PlotKind::HitRate],
+            [PlotKind::TotalHitRate, PlotKind::Distribution],
         ] {
             ui.columns(2, |columns| {
-                for (column, title) in columns.iter_mut().zip(row) {
-                    column.label(title);
+                for (column, kind) in columns.iter_mut().zip(row) {
+                    // The same row as with data, its button off, so nothing moves when the
+                    // first rows come.
+                    let _ = title_row_ui(
+                        column,
+                        kind.title(view.optimal_only),
+                        kind.name(),
+                        false,
+                        native_dialogs,
+                    );
                     column.allocate_ui(egui::vec2(column.available_width(), height), |ui| {
                         crate::app::run::plots::no_data_ui(
                             ui,
@@ -143,15 +150,36 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
     let (plot_height, lower_height) =
         plot_heights(ui.available_height(), current.len(), row_height);
     let mut clicked: Option<Selection> = None;
+    let distribution = series::distribution_points(&view.summary);
+    let compared_distribution = view
+        .comparison
+        .as_ref()
+        .map(|c| (c.name.clone(), series::distribution_points(&c.summary)));
+    let input = PlotInput {
+        current: &current,
+        compared: compared
+            .as_ref()
+            .map(|(name, series)| (name.as_str(), series.as_slice())),
+        distribution: &distribution,
+        compared_distribution: compared_distribution
+            .as_ref()
+            .map(|(_, points)| points.as_slice()),
+        optimal_only: view.optimal_only,
+    };
+    let mut export: Option<(PlotKind, PathBuf)> = None;
+    let mut title = |ui: &mut egui::Ui, kind: PlotKind| {
+        if let Some(path) = title_row_ui(
+            ui,
+            kind.title(view.optimal_only),
+            kind.name(),
+            true,
+            native_dialogs,
+        ) {
+            export = Some((kind, path));
+        }
+    };
     ui.columns(2, |columns| {
-        plot_title(
-            &mut columns[0],
-            if view.optimal_only {
-                "Mean time of optimal runs against required moves (log), quartile boxes"
-            } else {
-                "Mean time against required moves (log), quartile boxes"
-            },
-        );
+        title(&mut columns[0], PlotKind::Time);
         if let Some(s) = time_plot(
             &mut columns[0],
             &current,
@@ -161,28 +189,21 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         ) {
             clicked = Some(s);
         }
-        plot_title(
-            &mut columns[1],
-            "Hit rate (optimal answers) against required moves",
-        );
+        title(&mut columns[1], PlotKind::HitRate);
         if let Some(s) = hit_rate_plot(&mut columns[1], &current, compared.as_ref(), plot_height) {
             clicked = Some(s);
         }
     });
     ui.columns(2, |columns| {
-        plot_title(&mut columns[0], "Total hit rate per solver");
+        title(&mut columns[0], PlotKind::TotalHitRate);
         if let Some(s) = total_hit_plot(&mut columns[0], &current, compared.as_ref(), lower_height)
         {
             clicked = Some(s);
         }
-        plot_title(&mut columns[1], "Configurations per required move count");
-        let compared_distribution = view
-            .comparison
-            .as_ref()
-            .map(|c| (c.name.clone(), series::distribution_points(&c.summary)));
+        title(&mut columns[1], PlotKind::Distribution);
         if let Some(s) = distribution_plot(
             &mut columns[1],
-            &series::distribution_points(&view.summary),
+            &distribution,
             compared_distribution.as_ref(),
             lower_height,
         ) {
@@ -201,16 +222,16 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView) {
         )
         .intersect(ui.clip_rect()),
     ));
+    if let Some((kind, path)) = export {
+        let chart = charts::chart(kind, input);
+        match write_chart(&chart, &path) {
+            Ok(note) => view.note(note),
+            Err(error) => view.error(error),
+        }
+    }
     if clicked.is_some() {
         view.selection = clicked;
     }
-}
-
-/// A plot's title on one line, so the plots side by side start level: cut to its column,
-/// with the whole title on hover and for screen readers.
-fn plot_title(ui: &mut egui::Ui, title: &str) {
-    let response = ui.add(egui::Label::new(title).truncate());
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, title));
 }
 
 /// The heights of the upper plots (time, hit rate) and the lower ones (total hit rate,

@@ -2,33 +2,12 @@
 //! per solver, the distribution's bars, which series a click is nearest to, the runs behind a
 //! selection and the time left. Pure functions, tested without a window.
 
-use crate::solver::{self, SOLVERS};
+use crate::solver;
+pub(super) use crate::study::experiment::charts::{
+    SolverSeries, distribution_points, solver_series,
+};
 use crate::study::experiment::record::Record;
-use crate::study::experiment::stats::Summary;
 use std::time::Duration;
-
-/// One solver's series, as plotted.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct SolverSeries {
-    /// The solver's name as the results file gives it: a built-in solver's command-line name,
-    /// an engine's registered name, or the command line of an engine run without one. It is
-    /// the file's text, not a choice, and may name a solver this program does not have.
-    pub(super) solver: String,
-    /// Its display name.
-    pub(super) title: String,
-    /// Its position in the registry (which fixes its colour); unknown solvers come after.
-    pub(super) color_index: usize,
-    /// (required moves, log10 seconds of the mean over every run) (Table 1).
-    pub(super) mean_all: Vec<[f64; 2]>,
-    /// (required moves, log10 seconds of the mean over the optimal runs) (Table 2).
-    pub(super) mean_optimal: Vec<[f64; 2]>,
-    /// (required moves, log10 seconds of min, lower quartile, median, upper quartile, max).
-    pub(super) spread: Vec<(f64, [f64; 5])>,
-    /// (required moves, hit rate in percent).
-    pub(super) hit_rate: Vec<[f64; 2]>,
-    /// The total hit rate in percent.
-    pub(super) total_hit_rate: f64,
-}
 
 /// What a click on a plot or a table cell chose.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,60 +32,6 @@ impl Selection {
             None => format!("{who}, every move count"),
         }
     }
-}
-
-/// log10 of milliseconds given in seconds, with a microsecond floor (a log axis cannot show
-/// zero).
-fn log_seconds(ms: f64) -> f64 {
-    crate::app::run::plots::log10_clamped(ms / 1000.0)
-}
-
-/// The series of every solver in the summary, in registry order (unknown solvers last), so
-/// that legends and bars keep their places whichever solver ran first.
-pub(super) fn solver_series(summary: &Summary) -> Vec<SolverSeries> {
-    let mut all: Vec<SolverSeries> = summary
-        .solvers
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let kind = solver::kind(&s.solver);
-            let color_index = SOLVERS
-                .iter()
-                .position(|k| k.name == s.solver)
-                .unwrap_or(SOLVERS.len() + i);
-            let mut series = SolverSeries {
-                solver: s.solver.clone(),
-                title: kind.map_or(s.solver.clone(), |k| k.title.to_string()),
-                color_index,
-                mean_all: Vec::new(),
-                mean_optimal: Vec::new(),
-                spread: Vec::new(),
-                hit_rate: Vec::new(),
-                total_hit_rate: 100.0 * s.hit_rate(),
-            };
-            for (moves, bucket) in &s.by_moves {
-                let x = f64::from(*moves);
-                series.mean_all.push([x, log_seconds(bucket.mean_all_ms)]);
-                if let Some(ms) = bucket.mean_optimal_ms {
-                    series.mean_optimal.push([x, log_seconds(ms)]);
-                }
-                series.spread.push((x, bucket.spread_ms.map(log_seconds)));
-                series.hit_rate.push([x, 100.0 * bucket.hit_rate()]);
-            }
-            series
-        })
-        .collect();
-    all.sort_by_key(|s| s.color_index);
-    all
-}
-
-/// The distribution of required moves as (moves, configurations) bars.
-pub(super) fn distribution_points(summary: &Summary) -> Vec<[f64; 2]> {
-    summary
-        .distribution
-        .iter()
-        .map(|(m, n)| [f64::from(*m), *n as f64])
-        .collect()
 }
 
 /// The selection a click at (x, y) on a per-move-count plot makes: the move count nearest x,
@@ -162,6 +87,7 @@ pub(super) fn eta(elapsed: Duration, finished: u64, remaining: u64) -> Option<Du
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::SOLVERS;
     use crate::study::experiment::record::Status;
     use crate::study::experiment::stats::summarize;
 

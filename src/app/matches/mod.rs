@@ -4,6 +4,8 @@
 //! the report when it ends, and Cancel heard at once (runs cut short are not counted).
 
 use crate::app::run::engines::EngineList;
+use crate::app::run::plot_export;
+use crate::print::chart::{Axis, Chart, Data, Series, Ticks, series_rgb};
 use crate::solver::SolverPick;
 use crate::study::matches::run::{MatchConfig, run_match};
 use crate::study::matches::stats::Sprt;
@@ -231,6 +233,7 @@ pub(in crate::app) fn matches_window(
     ctx: &egui::Context,
     window: &mut MatchesWindow,
     engines: &EngineList,
+    native_dialogs: bool,
 ) {
     window.drain();
     if !window.open {
@@ -311,6 +314,21 @@ pub(in crate::app) fn matches_window(
                 ui.colored_label(color, text);
             }
             if !window.history.is_empty() {
+                let pair = window
+                    .report
+                    .as_ref()
+                    .and_then(|r| r.pairs.first())
+                    .map(|p| format!("{} over {}", p.other, p.base));
+                let title = ratio_title(pair.as_deref());
+                if let Some(path) =
+                    plot_export::title_row_ui(ui, &title, "match-ratio", true, native_dialogs)
+                {
+                    let chart = ratio_chart(&title, &window.history);
+                    window.note = Some(match plot_export::write_chart(&chart, &path) {
+                        Ok(note) => (false, note),
+                        Err(error) => (true, error),
+                    });
+                }
                 ratio_plot_ui(ui, &window.history);
             }
             if let Some(report) = &window.report {
@@ -324,6 +342,40 @@ pub(in crate::app) fn matches_window(
         });
     if !open {
         window.open = false;
+    }
+}
+
+/// The ratio plot's title, naming the pair when it is known.
+fn ratio_title(pair: Option<&str>) -> String {
+    match pair {
+        Some(pair) => format!("Time ratio of {pair} and its 95% interval"),
+        None => "Time ratio and its 95% interval".to_string(),
+    }
+}
+
+/// The ratio plot as a chart to export: the ratio, its interval's ends and the line of equal
+/// times.
+fn ratio_chart(title: &str, history: &[RatioPoint]) -> Chart {
+    let points = |value: fn(&RatioPoint) -> f64| -> Vec<[f64; 2]> {
+        history
+            .iter()
+            .map(|p| [p.puzzles as f64, value(p)])
+            .collect()
+    };
+    let line = |points| Data::Line {
+        points,
+        dashed: false,
+    };
+    Chart {
+        title: title.to_string(),
+        x: Axis::new("puzzles finished by both", Ticks::Numbers),
+        y: Axis::new("time ratio", Ticks::Numbers),
+        series: vec![
+            Series::new("ratio", series_rgb(0), line(points(|p| p.ratio))),
+            Series::new("95% low", series_rgb(1), line(points(|p| p.low))),
+            Series::new("95% high", series_rgb(2), line(points(|p| p.high))),
+            Series::new("equal", series_rgb(3), Data::HLine(1.0)),
+        ],
     }
 }
 

@@ -2,9 +2,11 @@
 //! solver, log time axis), and nodes per depth of the current run (log scale), growing as the
 //! run's rows arrive.
 
+use crate::app::run::plot_export::{self, rgb};
 use crate::app::shell::commands::Command;
 use crate::app::theme;
 use crate::app::widgets;
+use crate::print::chart::{Axis, Chart, Data, Series, Ticks};
 use crate::solver::{Columns, SolverKind};
 use crate::worker::DepthRow;
 use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points};
@@ -14,14 +16,27 @@ use egui_plot::{GridInput, GridMark, Line, MarkerShape, Plot, PlotPoint, Points}
 pub(in crate::app) struct SolvePoint {
     /// The puzzle it solved: its file's name, the name it was made with, or its game id.
     pub(in crate::app) puzzle: String,
-    /// The solver's command-line name.
-    pub(in crate::app) solver: &'static str,
-    /// Its display name.
-    pub(in crate::app) title: &'static str,
+    /// The solver's name: a built-in solver's command-line name, an engine's registered name.
+    pub(in crate::app) solver: String,
+    /// Its display name: a built-in solver's title, an engine's registered name.
+    pub(in crate::app) title: String,
     /// The solution's length.
     pub(in crate::app) moves: usize,
     /// Wall-clock seconds.
     pub(in crate::app) seconds: f64,
+}
+
+/// One solver's solves in the time plot: its colour's index, its display name and its points
+/// as (moves, log10 seconds).
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::app) struct SolveSeries {
+    /// The index of its colour: its place among the built-in solvers, or after them for an
+    /// engine.
+    pub(in crate::app) color_index: usize,
+    /// Its display name.
+    pub(in crate::app) title: String,
+    /// Its points.
+    pub(in crate::app) points: Vec<[f64; 2]>,
 }
 
 /// Every solve since the app started, for the time plot.
@@ -46,20 +61,36 @@ impl PlotHistory {
         &self.points
     }
 
-    /// The series to draw: one per solver that has points, in registry order, each with its
-    /// points as (moves, log10 seconds).
-    fn series(&self, solvers: &[SolverKind]) -> Vec<(usize, &'static str, Vec<[f64; 2]>)> {
-        solvers
-            .iter()
-            .enumerate()
-            .filter_map(|(index, kind)| {
-                let points: Vec<[f64; 2]> = self
+    /// The series to draw: one per solver that has points, the built-in ones in registry
+    /// order, then each engine in the order of its first solve; an engine's colours come after
+    /// every built-in solver's, so no engine takes a built-in solver's colour.
+    fn series(&self, solvers: &[SolverKind]) -> Vec<SolveSeries> {
+        let mut names: Vec<(usize, &str, &str)> = Vec::new();
+        for point in &self.points {
+            if names.iter().any(|(_, name, _)| *name == point.solver) {
+                continue;
+            }
+            let index = match solvers.iter().position(|k| k.name == point.solver) {
+                Some(index) => index,
+                None => {
+                    let engines = names.iter().filter(|(i, ..)| *i >= solvers.len()).count();
+                    solvers.len() + engines
+                }
+            };
+            names.push((index, &point.solver, &point.title));
+        }
+        names.sort_by_key(|(index, ..)| *index);
+        names
+            .into_iter()
+            .map(|(color_index, name, title)| SolveSeries {
+                color_index,
+                title: title.to_string(),
+                points: self
                     .points
                     .iter()
-                    .filter(|p| p.solver == kind.name)
+                    .filter(|p| p.solver == name)
                     .map(|p| [p.moves as f64, log10_clamped(p.seconds)])
-                    .collect();
-                (!points.is_empty()).then_some((index, kind.title, points))
+                    .collect(),
             })
             .collect()
     }
@@ -143,18 +174,8 @@ fn marks_every(input: GridInput, step: f64) -> Vec<GridMark> {
     marks
 }
 
-/// Names a power of ten of seconds: "1 ms", "10 s".
-pub(in crate::app) fn seconds_label(exponent: f64) -> String {
-    let e = exponent.round() as i32;
-    let seconds = 10f64.powi(e);
-    if e < -3 {
-        format!("{} ms", seconds * 1000.0)
-    } else if e < 0 {
-        format!("{:.0} ms", seconds * 1000.0)
-    } else {
-        format!("{seconds:.0} s")
-    }
-}
+/// Names a power of ten of seconds: "1 ms", "10 s" (as an exported chart does).
+pub(in crate::app) use crate::print::chart::seconds_label;
 
 /// A time given as log10 seconds, as the tables write it.
 fn seconds_text(exponent: f64) -> String {
@@ -162,21 +183,8 @@ fn seconds_text(exponent: f64) -> String {
     crate::study::format::format_time(std::time::Duration::from_secs_f64(seconds))
 }
 
-/// Names a power of ten of a count: "1", "10k", "1M".
-fn count_label(exponent: f64) -> String {
-    let e = exponent.round() as i32;
-    if e < 0 {
-        return String::new();
-    }
-    let (unit, scale) = match e {
-        0..=2 => ("", 0),
-        3..=5 => ("k", 3),
-        6..=8 => ("M", 6),
-        9..=11 => ("G", 9),
-        _ => ("T", 12),
-    };
-    format!("{}{unit}", 10u64.pow((e - scale).clamp(0, 2) as u32))
-}
+/// Names a power of ten of a count: "1", "10k", "1M" (as an exported chart does).
+use crate::print::chart::count_label;
 
 /// The plots panel: the two plots side by side and a button to clear the history.
 pub(in crate::app) fn plots_ui(
@@ -184,6 +192,7 @@ pub(in crate::app) fn plots_ui(
     history: &PlotHistory,
     solvers: &[SolverKind],
     current: Option<PlottedRun<'_>>,
+    native_dialogs: bool,
     commands: &mut Vec<Command>,
 ) {
     ui.horizontal(|ui| {
@@ -203,20 +212,115 @@ pub(in crate::app) fn plots_ui(
             commands.push(Command::ClearPlots);
         }
     });
+    let mut exports = Vec::new();
     ui.columns(2, |columns| {
+        let time = time_chart(history, solvers);
+        if let Some(path) = plot_export::title_row_ui(
+            &mut columns[0],
+            TIME_TITLE,
+            "time-per-solve",
+            !history.points().is_empty(),
+            native_dialogs,
+        ) {
+            exports.push((time, path));
+        }
         time_plot_ui(&mut columns[0], history, solvers);
+        let nodes = nodes_chart(current);
+        if let Some(path) = plot_export::title_row_ui(
+            &mut columns[1],
+            &nodes.title,
+            "nodes-per-depth",
+            current.is_some_and(|run| !run.rows.is_empty()),
+            native_dialogs,
+        ) {
+            exports.push((nodes, path));
+        }
         nodes_plot_ui(&mut columns[1], current);
     });
+    for (chart, path) in exports {
+        commands.push(match plot_export::write_chart(&chart, &path) {
+            Ok(note) => Command::Message(note),
+            Err(error) => Command::Error(error),
+        });
+    }
+}
+
+/// The time plot's title.
+const TIME_TITLE: &str = "Time against solution length, every solve (log time)";
+
+/// The time plot as a chart to export: the same points, axes and colours.
+fn time_chart(history: &PlotHistory, solvers: &[SolverKind]) -> Chart {
+    let series = history.series(solvers);
+    let (_, y_range) = data_range(series.iter().flat_map(|s| s.points.iter().copied()));
+    Chart {
+        title: TIME_TITLE.to_string(),
+        x: Axis::new("moves", Ticks::Whole),
+        y: Axis::new("time", Ticks::LogSeconds).including([y_range.0 - 0.5, y_range.1 + 0.5]),
+        series: series
+            .into_iter()
+            .map(|s| {
+                Series::new(
+                    s.title,
+                    rgb(theme::series(s.color_index)),
+                    Data::Points(s.points),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// The nodes plot's title: which counters of which run, or what it would show.
+fn nodes_title(current: Option<PlottedRun<'_>>) -> String {
+    match current.filter(|run| !run.rows.is_empty()) {
+        Some(PlottedRun { title, columns, .. }) => format!(
+            "{} per {} of the current run, {} (log scale)",
+            columns.nodes,
+            columns.depth.to_lowercase(),
+            title
+        ),
+        None => "Nodes per depth of the current run (log scale)".to_string(),
+    }
+}
+
+/// The nodes plot as a chart to export: each counter per depth, on a log count axis.
+fn nodes_chart(current: Option<PlottedRun<'_>>) -> Chart {
+    let title = nodes_title(current);
+    let Some(PlottedRun { columns, rows, .. }) = current else {
+        return Chart {
+            title,
+            x: Axis::new("depth", Ticks::Whole),
+            y: Axis::new("count", Ticks::LogCount),
+            series: Vec::new(),
+        };
+    };
+    let names = [columns.nodes, columns.inner, columns.hits];
+    Chart {
+        title,
+        x: Axis::new(columns.depth, Ticks::Whole),
+        y: Axis::new("count", Ticks::LogCount).including([0.0]),
+        series: names
+            .into_iter()
+            .zip(depth_series(rows))
+            .enumerate()
+            .filter(|(_, (_, points))| !points.is_empty())
+            .map(|(i, (name, points))| {
+                Series::new(
+                    name,
+                    rgb(theme::COUNTER_SERIES[i]),
+                    Data::LinePoints(points),
+                )
+            })
+            .collect(),
+    }
 }
 
 fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]) {
-    ui.label("Time against solution length, every solve (log time)");
     let series = history.series(solvers);
     legend_row_ui(
         ui,
         series
             .iter()
-            .map(|(index, title, _)| (theme::series(*index), *title)),
+            .map(|s| (theme::series(s.color_index), s.title.as_str())),
     );
     if series.is_empty() {
         no_data_ui(ui, "Solve a puzzle to plot its time here.");
@@ -256,12 +360,12 @@ fn time_plot_ui(ui: &mut egui::Ui, history: &PlotHistory, solvers: &[SolverKind]
         .include_y(y_range.1 + 0.5)
         .allow_scroll(false)
         .show(ui, |plot| {
-            for (index, title, points) in series {
+            for s in series {
                 plot.add(
-                    Points::new(title, points)
+                    Points::new(s.title, s.points)
                         .radius(4.0)
                         .shape(MarkerShape::Circle)
-                        .color(theme::series(index)),
+                        .color(theme::series(s.color_index)),
                 );
             }
             nearest_label(plot, &labelled)
@@ -283,13 +387,7 @@ pub(in crate::app) struct PlottedRun<'a> {
 }
 
 fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<PlottedRun<'_>>) {
-    let Some(PlottedRun {
-        title,
-        columns,
-        rows,
-    }) = current.filter(|run| !run.rows.is_empty())
-    else {
-        ui.label("Nodes per depth of the current run (log scale)");
+    let Some(PlottedRun { columns, rows, .. }) = current.filter(|run| !run.rows.is_empty()) else {
         legend_row_ui(ui, std::iter::empty());
         let why = match current {
             // A run is on, but no depth of it has finished (DLS searches one depth, so its
@@ -306,12 +404,6 @@ fn nodes_plot_ui(ui: &mut egui::Ui, current: Option<PlottedRun<'_>>) {
         no_data_ui(ui, &why);
         return;
     };
-    ui.label(format!(
-        "{} per {} of the current run, {} (log scale)",
-        columns.nodes,
-        columns.depth.to_lowercase(),
-        title
-    ));
     let names = [columns.nodes, columns.inner, columns.hits];
     let series = depth_series(rows);
     legend_row_ui(
@@ -449,31 +541,45 @@ mod tests {
         assert_eq!(count_label(9.0), "1G");
     }
 
+    fn solve(solver: &str, title: &str, moves: usize, seconds: f64) -> SolvePoint {
+        SolvePoint {
+            puzzle: "a".into(),
+            solver: solver.into(),
+            title: title.into(),
+            moves,
+            seconds,
+        }
+    }
+
     #[test]
     fn history_groups_points_by_solver_in_registry_order() {
         let mut history = PlotHistory::default();
         let last = SOLVERS.last().unwrap();
         let first = SOLVERS.first().unwrap();
-        history.push(SolvePoint {
-            puzzle: "a".into(),
-            solver: last.name,
-            title: last.title,
-            moves: 8,
-            seconds: 0.01,
-        });
-        history.push(SolvePoint {
-            puzzle: "b".into(),
-            solver: first.name,
-            title: first.title,
-            moves: 5,
-            seconds: 0.0,
-        });
+        history.push(solve(last.name, last.title, 8, 0.01));
+        history.push(solve(first.name, first.title, 5, 0.0));
         let series = history.series(SOLVERS);
-        assert_eq!(series.first().unwrap().1, first.title);
-        assert_eq!(series.first().unwrap().2, vec![[5.0, -6.0]]);
-        assert_eq!(series.last().unwrap().2, vec![[8.0, -2.0]]);
+        assert_eq!(series.first().unwrap().title, first.title);
+        assert_eq!(series.first().unwrap().points, vec![[5.0, -6.0]]);
+        assert_eq!(series.last().unwrap().points, vec![[8.0, -2.0]]);
         history.clear();
         assert!(history.series(SOLVERS).is_empty());
+    }
+
+    #[test]
+    fn an_engine_solve_is_a_series_of_its_own_after_the_built_in_ones() {
+        let mut history = PlotHistory::default();
+        let first = SOLVERS.first().unwrap();
+        history.push(solve("bfs-py", "bfs-py", 6, 1.0));
+        history.push(solve(first.name, first.title, 5, 0.01));
+        history.push(solve("other", "other", 7, 0.1));
+        history.push(solve("bfs-py", "bfs-py", 9, 10.0));
+        let series = history.series(SOLVERS);
+        let titles: Vec<&str> = series.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, vec![first.title, "bfs-py", "other"]);
+        assert_eq!(series[1].points, vec![[6.0, 0.0], [9.0, 1.0]]);
+        assert_eq!(series[1].color_index, SOLVERS.len());
+        assert_eq!(series[2].color_index, SOLVERS.len() + 1);
     }
 
     #[test]

@@ -78,16 +78,14 @@ impl RicochetApp {
             if let Some(RunEnd::Finished(report)) = session.run.end()
                 && let Outcome::Solved { moves } = &report.outcome
             {
-                // The time plot compares the built-in solvers; an engine's time includes
-                // starting its process, and a debugged run's its pauses and its recording, so
-                // neither is drawn among them.
-                if let Some(id) = session.run.solver().built_in()
-                    && !session.debugged
-                {
+                // Every solver's solves are drawn, an engine's as a series of its own under
+                // its name (its time includes starting its process); a debugged run's time
+                // includes its pauses and its recording, so it is not drawn among them.
+                if !session.debugged {
                     self.plots.push(SolvePoint {
                         puzzle: session.puzzle_name.clone(),
-                        solver: id.kind().name,
-                        title: id.kind().title,
+                        solver: session.run.solver().name().to_string(),
+                        title: session.run.title().to_string(),
                         moves: moves.len(),
                         seconds: report.elapsed.as_secs_f64(),
                     });

@@ -553,7 +553,15 @@ impl RicochetApp {
     pub(in crate::app) fn plots_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         // Only the rows of a run on the board as it is now, as far as the debugger shows it.
         let current = self.plotted_run();
-        plots::plots_ui(ui, &self.plots, crate::solver::SOLVERS, current, commands);
+        let native_dialogs = self.use_native_dialogs();
+        plots::plots_ui(
+            ui,
+            &self.plots,
+            crate::solver::SOLVERS,
+            current,
+            native_dialogs,
+            commands,
+        );
     }
 }
 

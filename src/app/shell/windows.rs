@@ -85,7 +85,7 @@ impl RicochetApp {
             native_dialogs,
             commands,
         );
-        crate::app::matches::matches_window(ctx, &mut self.matches, &self.engines);
+        crate::app::matches::matches_window(ctx, &mut self.matches, &self.engines, native_dialogs);
         let (current, waker) = (self.doc.revision(), self.waker());
         crate::app::playing::export_animation::export_animation_window(
             ctx,

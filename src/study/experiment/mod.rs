@@ -4,6 +4,7 @@
 //! [`runner::run`] runs configurations on a rayon pool of `threads` threads (one by default,
 //! so timings are not disturbed), joined before it returns.
 
+pub mod charts;
 pub mod description;
 pub mod merge;
 pub mod record;
