@@ -163,36 +163,12 @@ pub(super) const VORTEX: [Color32; 4] = [
     Color32::from_rgb(235, 180, 0),
 ];
 
-/// The colour of the n-th series in a plot (one per solver): twelve chosen to stay apart on
-/// both looks, then as many more as asked for, each a hue a golden angle on from the last, so
-/// any number of solvers gets colours that differ, the same ones every time.
+/// The colour of the n-th series in a plot (one per solver): the charts' own table
+/// ([`crate::print::chart::series_rgb`]), so that a plot and its exported chart agree for any
+/// number of solvers.
 pub(super) fn series(index: usize) -> Color32 {
-    const SERIES: [Color32; 12] = [
-        Color32::from_rgb(31, 119, 180),
-        Color32::from_rgb(255, 127, 14),
-        Color32::from_rgb(44, 160, 44),
-        Color32::from_rgb(214, 39, 40),
-        Color32::from_rgb(148, 103, 189),
-        Color32::from_rgb(140, 86, 75),
-        Color32::from_rgb(227, 119, 194),
-        Color32::from_rgb(23, 190, 207),
-        Color32::from_rgb(188, 189, 34),
-        Color32::from_rgb(127, 127, 127),
-        Color32::from_rgb(0, 100, 80),
-        Color32::from_rgb(250, 190, 0),
-    ];
-    if let Some(&color) = SERIES.get(index) {
-        return color;
-    }
-    // The golden angle, as a fraction of a turn: successive hues never repeat and stay spread.
-    const GOLDEN_TURN: f64 = 0.381_966_011_250_105_1;
-    let step = (index - SERIES.len()) as f64;
-    let hue = (0.05 + step * GOLDEN_TURN).fract() as f32;
-    // Saturation and value alternate a little, so that hues that come close differ in shade;
-    // both stay in a range that reads on the dark and the light background.
-    let saturation = [0.75, 0.55, 0.9][index % 3];
-    let value = [0.85, 0.7][index % 2];
-    Color32::from(egui::ecolor::Hsva::new(hue, saturation, value, 1.0))
+    let crate::print::Rgb(r, g, b) = crate::print::chart::series_rgb(index);
+    Color32::from_rgb(r, g, b)
 }
 
 /// The colours of the three per-depth counters in the nodes plot.
