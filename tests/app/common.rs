@@ -207,3 +207,20 @@ pub fn step_until(
     }
     harness.step();
 }
+
+/// A path inside the crate's folder.
+pub fn manifest(path: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The app on boards/small-6x6.ron, its engines kept in `folder`.
+pub fn app_on_small_board(folder: &std::path::Path) -> Harness<'static, RicochetApp> {
+    let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
+    let puzzle = ricochet_lab::model::formats::native::parse(&text).unwrap();
+    let mut harness = harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    harness
+        .state_mut()
+        .use_engines_file(folder.join("engines.ron"));
+    harness.run();
+    harness
+}

@@ -3,19 +3,15 @@
 //! tab, and a drawing engine's layer stepped forward and back with the debugger, as it was at
 //! each event. The engines file is a temporary one, so a user's own list is never read.
 
-use crate::common::{finished, harness_on, step_until};
+use crate::common::{finished, harness_on, manifest, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::engine::store::EngineStore;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
-
-fn manifest(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
 
 /// The app on boards/small-6x6.ron with `spec` registered and chosen.
 fn app_with_engine(folder: &Path, spec: EngineSpec) -> Harness<'static, RicochetApp> {

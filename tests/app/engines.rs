@@ -4,7 +4,10 @@
 //! temporary one, so a user's own list is never read or changed. An experiment in the
 //! Experiments window compares a registered engine with the built-in solvers.
 
-use crate::common::{finished, harness_from, harness_on, paused_at, replace_text, step_until};
+use crate::common::{
+    app_on_small_board, finished, harness_from, harness_on, manifest, paused_at, replace_text,
+    step_until,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
@@ -15,24 +18,8 @@ use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::engine::store::EngineStore;
 use ricochet_lab::solver::{Outcome, SolverPick};
 use ricochet_lab::study::experiment::Status;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
-
-fn manifest(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// The app on boards/small-6x6.ron, its engines kept in `folder`.
-fn app_on_small_board(folder: &Path) -> Harness<'static, RicochetApp> {
-    let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
-    let puzzle = formats::native::parse(&text).unwrap();
-    let mut harness = harness_on(&puzzle, [1360.0, 900.0], |_| {});
-    harness
-        .state_mut()
-        .use_engines_file(folder.join("engines.ron"));
-    harness.run();
-    harness
-}
 
 /// Registers an engine in the store the app reads, as `ricochet-lab engine add` does.
 /// A solver chosen by its name, as a settings file keeps it.

@@ -14,7 +14,7 @@
 //! [`dock_tab_titles`]): the tour fails on a listed one it did not visit, and on a window it
 //! met that is not listed.
 
-use crate::common::{choose_solver, finished, import, paused_at, step_until};
+use crate::common::{choose_solver, finished, import, manifest, paused_at, step_until};
 use egui::accesskit::Role;
 use egui::{Pos2, Rect, Vec2};
 use egui_kittest::Harness;
@@ -437,10 +437,6 @@ impl Tour {
             self.failures.join("\n")
         );
     }
-}
-
-fn manifest(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
 fn deck_puzzle() -> ricochet_lab::model::Puzzle {

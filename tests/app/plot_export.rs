@@ -2,31 +2,14 @@
 //! export button's path field (the app's own file window, as without system dialogs), a
 //! failed write said with the file's name, and an engine's solves plotted under its name.
 
-use crate::common::{finished, harness_on, replace_text, step_until};
+use crate::common::{app_on_small_board, finished, manifest, replace_text, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
-use ricochet_lab::model::formats;
 use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::engine::store::EngineStore;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
-
-fn manifest(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// The app on boards/small-6x6.ron, its engines kept in `folder`.
-fn app_on_small_board(folder: &Path) -> Harness<'static, RicochetApp> {
-    let text = std::fs::read_to_string(manifest("boards/small-6x6.ron")).unwrap();
-    let puzzle = formats::native::parse(&text).unwrap();
-    let mut harness = harness_on(&puzzle, [1360.0, 900.0], |_| {});
-    harness
-        .state_mut()
-        .use_engines_file(folder.join("engines.ron"));
-    harness.run();
-    harness
-}
 
 /// Writes the time plot (the first plot's export button) to `path`.
 fn export_time_plot(harness: &mut Harness<'_, RicochetApp>, path: &Path) {
