@@ -150,13 +150,18 @@ pub fn boards_dir() -> Option<PathBuf> {
 /// The folder the app proposes for the user's own boards and results: `Ricochet Lab` in the
 /// user's documents folder, or the app's data folder when the system names no documents
 /// folder. Never the shipped `boards/`, which belongs to the program (and may be read-only or
-/// replaced by the next version). `None` when the system has no home folder at all.
+/// replaced by the next version). It is created when missing, so that a path the app proposes
+/// in it (an export, a study's output) can be written as proposed. `None` when the system has
+/// no home folder at all.
 pub fn user_folder() -> Option<PathBuf> {
     let documents = directories::UserDirs::new()
         .and_then(|dirs| dirs.document_dir().map(|dir| dir.join(APP_NAME)));
-    documents.or_else(|| {
+    let folder = documents.or_else(|| {
         directories::ProjectDirs::from("", "", APP_NAME).map(|dirs| dirs.data_dir().to_path_buf())
-    })
+    })?;
+    // Best effort: a folder that cannot be made is named by the write that needs it.
+    let _ = std::fs::create_dir_all(&folder);
+    Some(folder)
 }
 
 /// Where Save as proposes to write: beside the board's own file, unless that file is one of
