@@ -481,7 +481,7 @@ fn changed_rect(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::moves::parse_moves;
 
@@ -495,7 +495,9 @@ mod tests {
         assert_eq!(changed_rect(&before, &before, 5, 4), None);
     }
 
-    fn corner_puzzle() -> Puzzle {
+    /// A 3x3 board with one robot in a corner and its target in the other, shared with the
+    /// search animation's tests.
+    pub(crate) fn corner_puzzle() -> Puzzle {
         crate::model::formats::native::parse(
             "(format: 1, width: 3, height: 3, \
              targets: [(x: 2, y: 2, color: Red, shape: Circle)], \

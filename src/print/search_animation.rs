@@ -154,15 +154,7 @@ mod tests {
     use super::*;
     use crate::model::moves::parse_moves;
     use crate::print::animation::AnimationFormat;
-
-    fn corner_puzzle() -> Puzzle {
-        crate::model::formats::native::parse(
-            "(format: 1, width: 3, height: 3, \
-             targets: [(x: 2, y: 2, color: Red, shape: Circle)], \
-             robots: [(color: Red, x: 0, y: 0)], goal: (x: 2, y: 2, color: Red))",
-        )
-        .unwrap()
-    }
+    use crate::print::animation::tests::corner_puzzle;
 
     fn step(puzzle: &Puzzle, event: u64, moves: &str) -> SearchStep {
         let path = if moves.is_empty() {
