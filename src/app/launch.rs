@@ -3,7 +3,7 @@
 
 use super::{APP_NAME, RicochetApp, WINDOW_SIZE};
 use crate::app::files::{settings_file, settings_store};
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{Command, Pending};
 
 /// Why the app ended with an error.
 #[derive(Debug, thiserror::Error)]

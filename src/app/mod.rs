@@ -37,6 +37,8 @@
 #![warn(unreachable_pub)]
 
 mod analyzer;
+pub mod command;
+pub mod keys;
 pub mod board_view;
 mod compare;
 pub mod debugger;
@@ -70,7 +72,7 @@ use playing::play::PlayState;
 use playing::playback::Playback;
 use run::plots::PlotHistory;
 use run::solver_panel::SolveSession;
-use shell::commands::{Command, Pending};
+use command::{Command, Pending};
 use shell::screenshot::ScreenshotDirector;
 use std::path::Path;
 use std::sync::Arc;
@@ -445,7 +447,7 @@ impl RicochetApp {
     /// command line.
     fn open_puzzle_file(&mut self, path: std::path::PathBuf) {
         self.queued
-            .push(Command::Guarded(shell::commands::Pending::Open(path)));
+            .push(Command::Guarded(command::Pending::Open(path)));
     }
 
     /// The active target the board draws now, when it draws one (for tests and tools that

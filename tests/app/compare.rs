@@ -6,7 +6,7 @@ use crate::common::harness_on;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
-use ricochet_lab::app::shell::commands::Command;
+use ricochet_lab::app::command::Command;
 use std::time::{Duration, Instant};
 
 /// Steps frames until a label containing `text` shows (the window's threads run on their

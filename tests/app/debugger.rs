@@ -378,8 +378,8 @@ fn the_log_timeline_and_node_number_events_alike_and_the_plot_rewinds() {
     // the later ones: the whole run is recorded.
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::Debug(
-            ricochet_lab::app::debugger::DebugCommand::Scrub(0),
+        .apply_command(ricochet_lab::app::command::Command::Debug(
+            ricochet_lab::app::command::DebugCommand::Scrub(0),
         ));
     harness.run_steps(2);
     assert!(harness.state().plotted_rows() < rows, "the plot rewinds");
@@ -548,8 +548,8 @@ fn opening_the_breakpoints_moves_nothing_and_they_stay_open_while_set() {
 /// search node while the solution's playback said the board showed its own position.
 #[test]
 fn a_run_that_ends_while_scrubbed_back_hands_the_board_to_its_playback() {
-    use ricochet_lab::app::debugger::DebugCommand;
-    use ricochet_lab::app::shell::commands::Command;
+    use ricochet_lab::app::command::DebugCommand;
+    use ricochet_lab::app::command::Command;
     let mut harness = app_harness();
     let (puzzle, _) = random_game(2, 4).unwrap();
     start_debugging(&mut harness, &game_id::write(&puzzle).unwrap());

@@ -246,7 +246,7 @@ fn the_help_window_lists_the_keys() {
     let mut harness = app_harness();
     harness.key_press(egui::Key::F1);
     harness.run();
-    for (keys, _) in ricochet_lab::app::shell::keys::help_rows() {
+    for (keys, _) in ricochet_lab::app::keys::help_rows() {
         assert!(harness.query_by_label(&keys).is_some(), "{keys} is listed");
     }
 }

@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::draft::Edit;
-use ricochet_lab::app::shell::commands::Command;
+use ricochet_lab::app::command::Command;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use std::path::Path;

@@ -22,7 +22,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::draft::Edit;
 use ricochet_lab::app::document::state::AppState;
-use ricochet_lab::app::shell::commands::{AnimationSubject, Command, Pending, SaveKind};
+use ricochet_lab::app::command::{AnimationSubject, Command, Pending, SaveKind};
 use ricochet_lab::app::shell::{WINDOW_TITLES, dock_tab_titles};
 use ricochet_lab::solver::SolverId;
 use std::collections::{BTreeMap, BTreeSet};

@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::draft::Edit;
-use ricochet_lab::app::shell::commands::Command;
+use ricochet_lab::app::command::Command;
 use ricochet_lab::model::formats::cox;
 use ricochet_lab::model::samples;
 use ricochet_lab::model::tiles::random_game;
@@ -385,7 +385,7 @@ fn open_offers_the_folder_of_the_last_puzzle_opened_not_of_the_last_export() {
     let export = dir.path().join("exported.png");
     harness.state_mut().apply_command(Command::SaveTo(
         export.clone(),
-        ricochet_lab::app::shell::commands::SaveKind::Image,
+        ricochet_lab::app::command::SaveKind::Image,
     ));
     harness.run_ok();
     assert!(export.exists());

@@ -68,7 +68,7 @@ fn edited_copy() -> (
     harness.run();
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::edit(
+        .apply_command(ricochet_lab::app::command::Command::edit(
             ricochet_lab::app::document::draft::Edit::ClearWalls,
         ));
     harness.run();
@@ -92,7 +92,7 @@ fn save_asks_before_replacing_a_file_changed_on_disk() {
     let other = written_elsewhere(&path);
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+        .apply_command(ricochet_lab::app::command::Command::Save);
     harness.run();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
     assert!(harness.state().is_dirty());
@@ -104,7 +104,7 @@ fn save_asks_before_replacing_a_file_changed_on_disk() {
     // Saved here, the file is this window's again: the next save does not ask.
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+        .apply_command(ricochet_lab::app::command::Command::Save);
     harness.run();
     assert!(harness.query_by_label("Overwrite").is_none());
 }
@@ -123,7 +123,7 @@ fn the_file_changed_on_disk_can_be_reloaded_and_is_noticed_on_focus() {
     assert!(line.contains("changed on disk"), "{line}");
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+        .apply_command(ricochet_lab::app::command::Command::Save);
     harness.run();
     harness.get_by_label("Reload from disk").click();
     harness.run();
@@ -173,7 +173,7 @@ fn a_file_changed_while_the_app_was_closed_is_noticed_at_the_next_start() {
     assert!(again.state().is_dirty(), "the unsaved edit is restored");
     again
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::Save);
+        .apply_command(ricochet_lab::app::command::Command::Save);
     again.run();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), other);
     assert!(again.query_by_label("Overwrite").is_some());

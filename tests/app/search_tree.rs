@@ -4,7 +4,7 @@
 
 use crate::common::app_harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::shell::commands::{Command, Pending};
+use ricochet_lab::app::command::{Command, Pending};
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::trace::{self, TraceReader};
 use ricochet_lab::solver::{Event, Limits, NoProbe, SolverChoice, SolverId, SolverOptions};
@@ -87,8 +87,8 @@ fn an_opened_trace_is_stepped_and_seen_as_a_tree_that_the_board_follows() {
     // Opening the last root and selecting its first child shows that node on the board.
     let child = reader.tree_children(&last).unwrap()[0].clone();
     harness.state_mut().apply_command(Command::Debug(
-        ricochet_lab::app::debugger::DebugCommand::Tree(
-            ricochet_lab::app::debugger::tree_state::TreeCommand::Toggle(last.event),
+        ricochet_lab::app::command::DebugCommand::Tree(
+            ricochet_lab::app::command::TreeCommand::Toggle(last.event),
         ),
     ));
     harness.run();
@@ -113,10 +113,10 @@ fn an_opened_trace_is_stepped_and_seen_as_a_tree_that_the_board_follows() {
 
     // The recording is searched for events of a kind: the first table hit from the start.
     harness.state_mut().apply_command(Command::Debug(
-        ricochet_lab::app::debugger::DebugCommand::GoTo(0),
+        ricochet_lab::app::command::DebugCommand::GoTo(0),
     ));
     harness.state_mut().apply_command(Command::Debug(
-        ricochet_lab::app::debugger::DebugCommand::FindKind(trace::EventKind::TableHit, true),
+        ricochet_lab::app::command::DebugCommand::FindKind(trace::EventKind::TableHit, true),
     ));
     let index = harness.state().debugger().unwrap().shown_view().events - 1;
     let event = reader.event(index).unwrap().event;

@@ -117,7 +117,7 @@ fn stopping_a_listing_keeps_and_counts_what_it_found() {
     harness.get_by_label("List all optimal solutions");
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::ListSolutions);
+        .apply_command(ricochet_lab::app::command::Command::ListSolutions);
     step_until(&mut harness, Duration::from_secs(10), |app| {
         app.listing_solutions() || !app.listed_solutions().is_empty()
     });
@@ -137,7 +137,7 @@ fn stopping_a_listing_keeps_and_counts_what_it_found() {
     harness.get_by_label("Stop listing");
     harness
         .state_mut()
-        .apply_command(ricochet_lab::app::shell::commands::Command::StopListing);
+        .apply_command(ricochet_lab::app::command::Command::StopListing);
     step_until(&mut harness, Duration::from_secs(30), |app| {
         !app.listing_solutions()
     });

@@ -10,7 +10,7 @@ mod position_maker;
 use crate::app::document::draft::Draft;
 use crate::app::overlays::{CellFill, CellText, HeatKind, OverlayDrawing};
 use crate::app::run::plots::{moves_marks, whole_marks};
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{Command, Pending};
 use crate::app::theme;
 use crate::app::{RicochetApp, capital};
 use crate::model::formats::game_id;

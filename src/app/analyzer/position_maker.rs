@@ -4,7 +4,7 @@
 
 use crate::app::capital;
 use crate::app::document::draft::Draft;
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{Command, Pending};
 use crate::app::theme;
 use crate::model::Puzzle;
 use crate::study::generate::{GenerateConfig, MAX_MOVES};

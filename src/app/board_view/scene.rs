@@ -13,7 +13,7 @@ use crate::app::overlays::assembly::{
     DebuggedRun, EngineLayerSource, OverlaySources, stateless_details,
 };
 use crate::app::overlays::layers::overlay_drawing;
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::{RicochetApp, debugger, theme};
 use crate::model::Cell;
 use crate::solver::Outcome;

@@ -6,7 +6,7 @@
 use super::{CompareStatus, CompareView, NodeShown, RowPair, Which};
 use crate::app::board_view::board_thumbnail;
 use crate::app::run::engines::EngineList;
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{Command, Pending};
 use crate::app::theme;
 use crate::app::widgets::{calm_spinner, format_count, window_position};
 use crate::model::{Puzzle, format_moves};

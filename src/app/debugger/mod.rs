@@ -10,6 +10,7 @@ pub mod tree;
 pub mod tree_state;
 
 use crate::app::board_view::{RobotSprite, Trail};
+use crate::app::command::DebugCommand;
 use crate::app::overlays;
 use crate::model::{Board, Puzzle};
 use crate::solver::RobotCells;
@@ -103,44 +104,6 @@ impl DebugSettings {
             new_bound: self.break_on_bound,
         }
     }
-}
-
-/// A debugger action, applied once per frame.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DebugCommand {
-    /// One event forward (in the recording first, when scrubbed back).
-    Step,
-    /// To the next node at the current depth or shallower.
-    StepOver,
-    /// To the end of the current depth.
-    StepDepth,
-    /// Run until a breakpoint.
-    Continue,
-    /// Stop at the next event.
-    Pause,
-    /// Run until a solution.
-    ToSolution,
-    /// Animated play at the settings' speed.
-    Play,
-    /// One recorded event back.
-    StepBack,
-    /// Show this recorded event (timeline slider).
-    Scrub(u64),
-    /// Back to the latest event.
-    Latest,
-    /// Send the settings' breakpoints to the run (with the stop-at-state choice).
-    Breakpoints(Breakpoints),
-    /// Show the event with this number (from 0) of the recording.
-    GoTo(u64),
-    /// Show the next (`true`) or previous recorded event of a kind after or before the one
-    /// shown.
-    FindKind(EventKind, bool),
-    /// Show the start of this depth or bound.
-    IterationStart(u32),
-    /// Show the first node of the recording whose robots stand where the shown node's do.
-    FirstVisit,
-    /// A change to the search tree tab.
-    Tree(tree_state::TreeCommand),
 }
 
 /// Where a debugger's events come from: a run going on (or ended) with its handle, or a

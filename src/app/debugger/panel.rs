@@ -1,7 +1,8 @@
 //! The Debugger tab: the debug controls, breakpoints, the shown node and the event log.
 
-use super::{DebugCommand, DebugSettings, Debugger};
-use crate::app::shell::commands::Command;
+use super::{DebugSettings, Debugger};
+use crate::app::command::DebugCommand;
+use crate::app::command::Command;
 use crate::app::theme;
 use crate::app::widgets::format_count;
 use crate::model::Board;
@@ -442,14 +443,14 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
             .clicked()
         {
             commands.push(Command::SaveAs(
-                crate::app::shell::commands::SaveKind::Trace,
+                crate::app::command::SaveKind::Trace,
             ));
         }
         let steps = ui.button("Export steps…").on_hover_text(
             "Write the nodes of a stretch of events, up to the one shown, as an animation",
         );
         if steps.clicked() {
-            let at = crate::app::shell::commands::AnimationSubject::SearchUpTo(number - 1);
+            let at = crate::app::command::AnimationSubject::SearchUpTo(number - 1);
             commands.push(Command::ExportAnimation(at));
         }
         egui::containers::menu::MenuButton::new("Go to…")

@@ -2,20 +2,9 @@
 //! which are open, which is selected. The tab itself is drawn by `tree`.
 
 use super::Debugger;
+use crate::app::command::TreeCommand;
 use crate::solver::trace::TreeNode;
 use std::collections::{BTreeSet, HashMap};
-
-/// A change to the tree tab, applied with the debugger's commands.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TreeCommand {
-    /// Read the tree's roots (again, for a run that went on).
-    Load,
-    /// Open or close the node whose node event has this number, reading its children the
-    /// first time.
-    Toggle(u64),
-    /// Select the node with this event number and show it on the board and the timeline.
-    Select(u64),
-}
 
 /// What the tree tab shows: the nodes read so far, which are open, which is selected.
 #[derive(Default)]

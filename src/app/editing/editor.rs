@@ -4,7 +4,7 @@
 pub(in crate::app) use super::settings::{EditorSettings, Tool};
 use crate::app::board_view::{BoardGeometry, BoardScene, Hit, RobotSprite};
 use crate::app::document::draft::{Draft, Edit, describe_target};
-use crate::app::shell::commands::{Command, UndoStep};
+use crate::app::command::{Command, UndoStep};
 use crate::app::theme;
 use crate::app::widgets;
 use crate::app::widgets::{capitalised, color_swatch, labeled_drag};

@@ -3,7 +3,7 @@
 
 use crate::app::DECK_PUZZLE;
 use crate::app::document::draft::{self, Draft, Edit};
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{Command, Pending};
 use crate::app::{RicochetApp, widgets};
 use crate::model::random::random_puzzle;
 use crate::model::samples;

@@ -21,7 +21,7 @@ mod tables;
 use crate::app::document::draft::Draft;
 use crate::app::document::state::ExperimentSettings;
 use crate::app::run::engines::EngineList;
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{Command, Pending};
 use crate::app::theme;
 use crate::model::Puzzle;
 use crate::model::formats::{self, game_id};

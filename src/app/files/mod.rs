@@ -10,7 +10,7 @@ pub mod settings_file;
 pub mod settings_store;
 
 use crate::app::document::state::FileStamp;
-use crate::app::shell::commands::{Command, DiskChoice, Pending, Resolution, SaveKind};
+use crate::app::command::{Command, DiskChoice, Pending, Resolution, SaveKind};
 use crate::app::theme;
 use crate::app::{APP_NAME, widgets};
 use crate::model::Puzzle;

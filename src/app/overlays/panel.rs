@@ -2,7 +2,7 @@
 //! slide graph's check and the edges the last edit changed.
 
 use super::{OverlaySettings, StatelessKinds};
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::theme;
 use crate::model::{Board, RobotColor};
 use crate::solver::graph_tracker::GraphTracker;

@@ -6,7 +6,7 @@
 //! from: once the board changes the window says so and exports nothing.
 
 use crate::app::document::Revision;
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::{theme, widgets};
 use crate::model::formats::Overwrite;
 use crate::model::{Move, Puzzle};

@@ -8,7 +8,7 @@
 //! needs it. Cancel (or Escape) stops a search the panel is waiting for; a move, a new game
 //! or an edit makes the hint stale, and the next request starts again at level 1.
 
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::{RicochetApp, widgets};
 use crate::model::Puzzle;
 use crate::solver::analysis::hints::{Hint, HintLevel};

@@ -2,7 +2,7 @@
 //! the model's slide rule and the puzzle's rule options; the target is celebrated modestly.
 
 use crate::app::board_view::{RobotSprite, Trail, cell_center};
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::theme;
 use crate::app::widgets::capitalised;
 use crate::app::widgets::color_swatch;

@@ -3,6 +3,7 @@
 //! so playback never blocks and survives any frame rate.
 
 use crate::app::board_view::{RobotSprite, Trail, cell_center};
+use crate::app::command::PlaybackControl;
 use crate::model::{Cell, Move, MoveTables, Puzzle};
 use egui::Pos2;
 
@@ -17,23 +18,6 @@ pub struct Playback {
     playing: bool,
     /// When the current step began, for the slide animation and for auto-advance.
     step_started: f64,
-}
-
-/// What the playback controls ask for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlaybackControl {
-    /// Back to the start.
-    First,
-    /// One move back.
-    Back,
-    /// One move forward.
-    Forward,
-    /// To the end.
-    Last,
-    /// Play or pause.
-    PlayPause,
-    /// Stop showing the solution.
-    Close,
 }
 
 impl Playback {

@@ -7,7 +7,7 @@
 //! when it starts, again whenever the file changes on disk, and writes it when an engine is
 //! added or removed here.
 
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::theme;
 use crate::solver::engine::store::{EngineName, EngineStore, check_name, check_program};
 use crate::solver::engine::{EngineError, EngineSpec, EngineVerdict, test_engine};

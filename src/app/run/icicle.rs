@@ -3,7 +3,8 @@
 //! the second move. Hovering a block names its moves and count; a click plays the moves back
 //! on the board.
 
-use crate::app::playing::playback::{Playback, PlaybackControl};
+use crate::app::command::PlaybackControl;
+use crate::app::playing::playback::Playback;
 use crate::app::widgets::format_count;
 use crate::app::{RicochetApp, theme};
 use crate::model::{Move, format_moves};

@@ -3,7 +3,7 @@
 //! run's rows arrive.
 
 use crate::app::run::plot_export::{self, rgb};
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::theme;
 use crate::app::widgets;
 use crate::print::chart::{Axis, Chart, Data, Series, Ticks};

@@ -8,7 +8,7 @@
 //! reached. The list lives in the store of derived results, so it belongs to the run and the
 //! board it was made for and goes with them.
 
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::theme;
 use crate::app::widgets::format_count;
 use crate::app::{RicochetApp, widgets};

@@ -3,12 +3,13 @@
 
 use crate::app::debugger::DebugSettings;
 use crate::app::document::state::SolverSettings;
-use crate::app::playing::playback::{Playback, PlaybackControl};
+use crate::app::command::PlaybackControl;
+use crate::app::playing::playback::Playback;
 use crate::app::run::depth_table::depth_table_ui;
 use crate::app::run::engines::EngineList;
 use crate::app::run::icicle::{IcicleCommand, icicle_ui};
-use crate::app::shell::commands::Command;
-use crate::app::shell::keys::{self, Action};
+use crate::app::command::Command;
+use crate::app::keys::{self, Action};
 use crate::app::theme;
 use crate::app::widgets;
 use crate::app::widgets::format_count;
@@ -676,7 +677,7 @@ fn playback_ui(
             "Write the playback as a GIF, an animated PNG or PNG frames (Ctrl+Shift+E)",
         );
         if export.clicked() {
-            let subject = crate::app::shell::commands::AnimationSubject::Solution;
+            let subject = crate::app::command::AnimationSubject::Solution;
             commands.push(Command::ExportAnimation(subject));
         }
     });

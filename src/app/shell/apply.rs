@@ -4,9 +4,9 @@ use crate::app::document::display_name;
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;
 use crate::app::files;
-use crate::app::playing::playback::PlaybackControl;
+use crate::app::command::PlaybackControl;
 use crate::app::run::solver_panel::{self, SolveSession};
-use crate::app::shell::commands::{
+use crate::app::command::{
     AnimationSubject, Command, DiskChoice, Pending, Resolution, SaveKind, UndoStep,
 };
 use crate::app::{RicochetApp, capital, debugger, shell};
@@ -205,7 +205,7 @@ impl RicochetApp {
                     // A playback control shows the playback on the board, not a debugger
                     // scrubbed back to a search node.
                     if let Some(debugger) = self.derived.debugger_mut(self.doc.revision()) {
-                        debugger.apply(crate::app::debugger::DebugCommand::Latest);
+                        debugger.apply(crate::app::command::DebugCommand::Latest);
                     }
                 }
             }
@@ -292,7 +292,7 @@ impl RicochetApp {
             Pending::OpenTrace { path, at } => {
                 if self.open_trace(&path) {
                     self.dock = shell::DockTab::Debugger;
-                    self.apply(Command::Debug(debugger::DebugCommand::GoTo(at)));
+                    self.apply(Command::Debug(crate::app::command::DebugCommand::GoTo(at)));
                 }
             }
             Pending::Open(path) => {

@@ -13,7 +13,7 @@ pub(super) fn help_ui(ctx: &egui::Context, open: &mut bool) {
                 .striped(true)
                 .num_columns(2)
                 .show(ui, |ui| {
-                    for (keys, action) in crate::app::shell::keys::help_rows() {
+                    for (keys, action) in crate::app::keys::help_rows() {
                         ui.monospace(keys);
                         ui.label(action);
                         ui.end_row();

@@ -3,8 +3,8 @@
 
 use crate::app::playing::playback::Playback;
 use crate::app::run::plots::SolvePoint;
-use crate::app::shell::commands::{Command, Pending};
-use crate::app::shell::keys;
+use crate::app::command::{Command, Pending};
+use crate::app::keys;
 use crate::app::{RicochetApp, StatusMessage, capital, debugger};
 use crate::solver::Outcome;
 use crate::worker::RunEnd;
@@ -101,7 +101,7 @@ impl RicochetApp {
             // The solution's playback takes the board: a debugger left on an earlier event
             // would keep it on a search node while the playback says it shows the last move.
             if let Some(debugger) = self.derived.debugger_mut(current) {
-                debugger.apply(crate::app::debugger::DebugCommand::Latest);
+                debugger.apply(crate::app::command::DebugCommand::Latest);
             }
         }
         let Some(session) = self.derived.session(current) else {
@@ -194,11 +194,11 @@ impl RicochetApp {
     pub(in crate::app) fn close_top_window(&mut self) {
         if self.pending.is_some() {
             self.queued.push(Command::ResolvePending(
-                crate::app::shell::commands::Resolution::Cancel,
+                crate::app::command::Resolution::Cancel,
             ));
         } else if self.windows.changed_on_disk.is_some() {
             self.queued.push(Command::ResolveChangedOnDisk(
-                crate::app::shell::commands::DiskChoice::Cancel,
+                crate::app::command::DiskChoice::Cancel,
             ));
         } else if self.export_animation.open {
             self.export_animation.open = false;

@@ -12,9 +12,7 @@
 //! debugger (controls, node, event log) and the overlay layers.
 
 mod apply;
-pub mod commands;
 mod help;
-pub mod keys;
 mod logic;
 pub mod screenshot;
 mod windows;
@@ -23,12 +21,13 @@ pub use windows::WINDOW_TITLES;
 
 use crate::app::document::mode::Mode;
 use crate::app::document::state;
+use crate::app::keys;
 use crate::app::editing::editor;
 use crate::app::playing::play;
 use crate::app::run::plots;
 use crate::app::run::solver_panel::{self, PanelView};
-use crate::app::shell::commands::{AnimationSubject, SaveKind};
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{AnimationSubject, SaveKind};
+use crate::app::command::{Command, Pending};
 use crate::app::{RicochetApp, capital, debugger, overlays, theme};
 use crate::worker::RunEnd;
 

@@ -10,7 +10,7 @@ use crate::app::document::draft::Draft;
 use crate::app::document::mode::Mode;
 use crate::app::document::state::{AppState, ThemeChoice};
 use crate::app::editing::editor::Tool;
-use crate::app::shell::commands::{Command, Pending};
+use crate::app::command::{Command, Pending};
 use crate::app::{APP_NAME, native_options};
 use crate::model::formats::game_id;
 use crate::model::tiles::random_game;
@@ -470,7 +470,7 @@ impl ScreenshotDirector {
                 }
                 let latest = debugger.frame().view.events.saturating_sub(1);
                 let back = latest.saturating_sub(60);
-                app.apply(Command::Debug(crate::app::debugger::DebugCommand::Scrub(
+                app.apply(Command::Debug(crate::app::command::DebugCommand::Scrub(
                     back,
                 )));
                 false
@@ -489,7 +489,7 @@ impl ScreenshotDirector {
                 };
                 if !done {
                     // One event per frame, as the Step button does.
-                    app.apply(Command::Debug(crate::app::debugger::DebugCommand::Step));
+                    app.apply(Command::Debug(crate::app::command::DebugCommand::Step));
                 }
                 done
             }
@@ -557,7 +557,7 @@ impl ScreenshotDirector {
                 if let Some(playback) = app.derived.playback_mut(app.doc.revision()) {
                     if playback.step() < 5 {
                         playback.control(
-                            crate::app::playing::playback::PlaybackControl::Forward,
+                            crate::app::command::PlaybackControl::Forward,
                             now - 10.0,
                         );
                         return false;

@@ -4,7 +4,7 @@
 //! window is one more line here and a file of its own.
 
 use crate::app::files;
-use crate::app::shell::commands::Command;
+use crate::app::command::Command;
 use crate::app::shell::help;
 use crate::app::{RicochetApp, analyzer, compare, experiments};
 

@@ -2,10 +2,10 @@
 //! feeds input handling (each frame), the Help window and the hints on menus and buttons, so
 //! a key can never do one thing and be described as another.
 
-use crate::app::debugger::DebugCommand;
+use crate::app::command::DebugCommand;
 use crate::app::document::mode::Mode;
-use crate::app::playing::playback::PlaybackControl;
-use crate::app::shell::commands::{AnimationSubject, Command, Pending, SaveKind};
+use crate::app::command::PlaybackControl;
+use crate::app::command::{AnimationSubject, Command, Pending, SaveKind};
 use crate::model::{Direction, RobotColor};
 use egui::{Key, KeyboardShortcut, Modifiers};
 

@@ -1,13 +1,15 @@
-//! Whole-app actions: each is collected as a [`Command`] while the panels are drawn and
-//! applied once at the end of the frame, so nothing changes halfway through a layout. This
-//! file is only the vocabulary the panels speak; applying it is `super::apply`.
+//! The vocabulary the app's rooms speak: each whole-app action is collected as a [`Command`]
+//! while the panels are drawn and applied once at the end of the frame (by `shell::apply`),
+//! so nothing changes halfway through a layout. The debugger's, the search tree's and the
+//! playback's own commands are here too, so that a room can ask for anything by naming this
+//! file alone, never another room.
 
-use crate::app::debugger::DebugCommand;
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;
-use crate::app::playing::playback::PlaybackControl;
 use crate::model::{Direction, RobotColor};
+use crate::solver::trace::EventKind;
 use crate::solver::engine::store::EngineName;
+use crate::worker::debug::Breakpoints;
 use std::path::PathBuf;
 
 /// Whether a draft change starts a new undo step or joins the previous one (a drag stroke).
@@ -220,4 +222,71 @@ pub enum Resolution {
     Discard,
     /// Do not go on.
     Cancel,
+}
+
+/// A debugger action, applied once per frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DebugCommand {
+    /// One event forward (in the recording first, when scrubbed back).
+    Step,
+    /// To the next node at the current depth or shallower.
+    StepOver,
+    /// To the end of the current depth.
+    StepDepth,
+    /// Run until a breakpoint.
+    Continue,
+    /// Stop at the next event.
+    Pause,
+    /// Run until a solution.
+    ToSolution,
+    /// Animated play at the settings' speed.
+    Play,
+    /// One recorded event back.
+    StepBack,
+    /// Show this recorded event (timeline slider).
+    Scrub(u64),
+    /// Back to the latest event.
+    Latest,
+    /// Send the settings' breakpoints to the run (with the stop-at-state choice).
+    Breakpoints(Breakpoints),
+    /// Show the event with this number (from 0) of the recording.
+    GoTo(u64),
+    /// Show the next (`true`) or previous recorded event of a kind after or before the one
+    /// shown.
+    FindKind(EventKind, bool),
+    /// Show the start of this depth or bound.
+    IterationStart(u32),
+    /// Show the first node of the recording whose robots stand where the shown node's do.
+    FirstVisit,
+    /// A change to the search tree tab.
+    Tree(TreeCommand),
+}
+
+/// A change to the tree tab, applied with the debugger's commands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TreeCommand {
+    /// Read the tree's roots (again, for a run that went on).
+    Load,
+    /// Open or close the node whose node event has this number, reading its children the
+    /// first time.
+    Toggle(u64),
+    /// Select the node with this event number and show it on the board and the timeline.
+    Select(u64),
+}
+
+/// What the playback controls ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaybackControl {
+    /// Back to the start.
+    First,
+    /// One move back.
+    Back,
+    /// One move forward.
+    Forward,
+    /// To the end.
+    Last,
+    /// Play or pause.
+    PlayPause,
+    /// Stop showing the solution.
+    Close,
 }
