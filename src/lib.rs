@@ -25,7 +25,7 @@
 //!   It runs studies as well as solvers (the analyser window runs [`study::analyze`]), which is
 //!   why it comes after the study layer.
 //! - [`app`]: the egui user interface; it reads results only through the worker and the
-//!   revision-tagged store of derived results (`app::document::derived`).
+//!   revision-tagged store of derived results (`app::derived`).
 //! - [`print`](mod@print): a board drawn for paper (SVG and PNG), animations of a solution or
 //!   of a search's nodes (GIF, animated PNG, PNG frames), and any plot as a chart drawn from
 //!   plain numbers, from the model alone; the worker's export thread (`worker::export`) reads
@@ -58,7 +58,7 @@
 //!   const check the place, and the dead-code lint a tab left out of `ALL`), and the view's own
 //!   file in its room under `src/app/`.
 //! - **A result derived from the board**: a slot in `DerivedResults` in
-//!   `src/app/document/derived.rs`, so that an edit drops it with the others.
+//!   `src/app/derived.rs`, so that an edit drops it with the others.
 //! - **A command**: a variant of `Command` in `src/cli/mod.rs` and its file in `src/cli/`,
 //!   calling into the library; long commands use the shared Ctrl-C handler and output path.
 
@@ -329,6 +329,58 @@ mod tests {
         }
         search.components.sort();
         search.components
+    }
+
+    /// The import graph between the app's rooms: each folder and each top-level file of
+    /// `src/app` is one room (its `mod.rs`, the app itself, is the house around them), and an
+    /// import between two files of one room is no edge.
+    fn room_graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+        let room = |module: &[String]| -> Option<Vec<String>> {
+            (module.len() >= 2 && module[0] == "app").then(|| module[..2].to_vec())
+        };
+        let mut rooms: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+        for (from, targets) in import_graph() {
+            let Some(from_room) = room(&from) else {
+                continue;
+            };
+            let entry = rooms.entry(from_room.clone()).or_default();
+            for to_room in targets.iter().filter_map(|to| room(to)) {
+                if to_room != from_room {
+                    entry.insert(to_room);
+                }
+            }
+        }
+        rooms
+    }
+
+    // Rooms of the app that import each other cannot be read alone, however the files inside
+    // them are arranged: a room names only the rooms below it (the vocabulary in
+    // `app::command`, the board's paint in `app::board_paint`, ...), and what names every
+    // room (the persisted settings, the derived results, the shell) sits on top.
+    #[test]
+    fn no_import_cycle_between_the_apps_rooms() {
+        let graph = room_graph();
+        assert!(
+            graph.len() >= 15,
+            "the app's rooms were not found: {:?}",
+            graph.keys()
+        );
+        let found: Vec<String> = cycles(&graph)
+            .iter()
+            .map(|component| {
+                let edges: Vec<String> = component
+                    .iter()
+                    .flat_map(|from| {
+                        graph[from]
+                            .iter()
+                            .filter(|to| component.contains(to))
+                            .map(move |to| format!("{} -> {}", from[1], to[1]))
+                    })
+                    .collect();
+                edges.join("; ")
+            })
+            .collect();
+        assert!(found.is_empty(), "import cycles between rooms: {found:#?}");
     }
 
     // Files that import each other, directly or round a longer loop, are one concern in

@@ -7,8 +7,8 @@
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;
 use crate::model::{Direction, RobotColor};
-use crate::solver::trace::EventKind;
 use crate::solver::engine::store::EngineName;
+use crate::solver::trace::EventKind;
 use crate::worker::debug::Breakpoints;
 use std::path::PathBuf;
 

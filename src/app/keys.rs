@@ -3,9 +3,9 @@
 //! a key can never do one thing and be described as another.
 
 use crate::app::command::DebugCommand;
-use crate::app::document::mode::Mode;
 use crate::app::command::PlaybackControl;
 use crate::app::command::{AnimationSubject, Command, Pending, SaveKind};
+use crate::app::document::mode::Mode;
 use crate::model::{Direction, RobotColor};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -106,15 +106,27 @@ const NONE: Modifiers = Modifiers::NONE;
 /// Every key, in the order the Help window lists them (an action before its reverse: Undo
 /// before Redo, a step forward before a step back). [`handle`] tries them in another order.
 fn bindings() -> Vec<KeyBinding> {
-    use Action as A;
-    use Scope::{Always, Debugger, Play, Playback};
-    let row = |shortcut, scope, action, help| KeyBinding {
+    let mut rows = general_rows();
+    rows.extend(play_rows());
+    rows.extend(debugger_and_playback_rows());
+    rows
+}
+
+/// One row of the table.
+fn row(shortcut: KeyboardShortcut, scope: Scope, action: Action, help: &'static str) -> KeyBinding {
+    KeyBinding {
         shortcut,
         scope,
         action,
         help,
-    };
-    let mut rows = vec![
+    }
+}
+
+/// The keys that are live everywhere: edits, files, windows, modes, Solve and Escape.
+fn general_rows() -> Vec<KeyBinding> {
+    use Action as A;
+    use Scope::Always;
+    vec![
         row(key(CTRL, Key::Z), Always, A::Undo, "Undo the last edit"),
         row(key(CTRL_SHIFT, Key::Z), Always, A::Redo, "Redo"),
         row(key(CTRL, Key::Y), Always, A::Redo, "Redo"),
@@ -172,7 +184,14 @@ fn bindings() -> Vec<KeyBinding> {
             A::Cancel,
             "Close the window on top, or cancel the hint and the solve under way",
         ),
-    ];
+    ]
+}
+
+/// Play mode's keys: robots, slides, undo, a new game and hints.
+fn play_rows() -> Vec<KeyBinding> {
+    use Action as A;
+    use Scope::Play;
+    let mut rows = Vec::new();
     for (color, k) in [
         (RobotColor::Red, Key::R),
         (RobotColor::Green, Key::G),
@@ -219,6 +238,15 @@ fn bindings() -> Vec<KeyBinding> {
             A::Hint,
             "Play mode: a hint for the current position; again for more",
         ),
+    ]);
+    rows
+}
+
+/// The debugger's keys, the solution playback's, and Help.
+fn debugger_and_playback_rows() -> Vec<KeyBinding> {
+    use Action as A;
+    use Scope::{Always, Debugger, Playback};
+    vec![
         row(
             key(NONE, Key::F11),
             Debugger,
@@ -303,8 +331,7 @@ fn bindings() -> Vec<KeyBinding> {
             A::Help,
             "Show or hide this help",
         ),
-    ]);
-    rows
+    ]
 }
 
 /// A shortcut as the user reads it ("Ctrl+Shift+S", "F11").

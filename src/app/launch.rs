@@ -2,8 +2,8 @@
 //! window opens, and the puzzle the program was started on.
 
 use super::{APP_NAME, RicochetApp, WINDOW_SIZE};
-use crate::app::files::{settings_file, settings_store};
 use crate::app::command::{Command, Pending};
+use crate::app::settings::{file as settings_file, store as settings_store};
 
 /// Why the app ended with an error.
 #[derive(Debug, thiserror::Error)]

@@ -1,31 +1,43 @@
 //! The desktop app: a board editor, play mode, a solver panel with live per-depth counts, a
 //! debugger, and live plots.
 //!
-//! One folder per part of the window, as egui's own demo app and rerun's viewer are laid out:
+//! One folder per part of the window, as egui's own demo app and rerun's viewer are laid out,
+//! in floors: a room names only rooms on the floors below it, never one beside or above it
+//! (the `no_import_cycle_between_the_apps_rooms` test in `lib.rs` checks it).
+//!
+//! The ground floor, which names no room but `document`:
+//! - [`command`]: the vocabulary every room speaks: whole-app [`Command`]s (collected while
+//!   the panels are drawn, applied once at the end of the frame), the debugger's, the search
+//!   tree's and the playback's commands; [`keys`]: the table of keys that send them;
+//! - [`document`]: the board, its file, history and validity (every change moves its revision
+//!   on), and the settings that name no room;
+//! - [`board_paint`]: what the board is drawn with: its geometry, the robots as drawn, the
+//!   slides; [`widgets`] and [`theme`]: small widgets and every colour.
+//!
+//! The rooms:
+//! - [`overlays`]: the layers drawn over the board, their dock tab and the exact distance map;
+//! - [`debugger`]: the algorithm debugger and its dock tab;
+//! - [`board_view`]: the board in the middle of the window: its widget and the scene it shows
+//!   (derived each frame from the document, the overlays and the runs);
 //! - `editing`: the editor's tools and the New board window;
+//! - [`files`]: the Open, Save and Import windows, the system's file dialogs and the question
+//!   before unsaved changes are dropped;
 //! - `playing`: play mode, its hints, and a solution played back;
 //! - [`run`]: the solver panel and what the Run tab and the plots show of a solve (the
 //!   per-depth table, the icicle chart, the list of optimal solutions, the live plots);
-//! - [`debugger`]: the algorithm debugger and its dock tab;
-//! - [`overlays`]: the layers drawn over the board, their dock tab and the exact distance map;
 //! - `analyzer`: the Analyse board window and positions made to order;
 //! - `compare`: the Compare runs window: two searches recorded or opened, stepped together
 //!   and compared to their first difference;
-//! - [`experiments`]: the Experiments window;
-//! - [`files`]: the Open, Save and Import windows, the system's file dialogs, the question
-//!   before unsaved changes are dropped, and the settings file;
-//! - [`shell`]: the panels, menus, status line and windows around the board, the whole-app
-//!   actions (every [`Command`] is collected while panels are drawn and applied once at the
-//!   end of the frame), the table of keys, the logic that is not drawing (drain the workers,
-//!   keys, timers), Help and the screenshot command.
+//! - [`experiments`]: the Experiments window; `matches`: the Matches window.
 //!
-//! Below them, shared by the rooms:
-//! - [`board_view`]: the board in the middle of the window: its widget, the scene it shows
-//!   (derived each frame from the document and the runs), its geometry and coordinates;
-//! - [`document`]: the board, its file, history and validity (every change moves its revision
-//!   on); the store of every result derived from the board, each tagged with the revision it
-//!   was computed on; and the persisted [`AppState`];
-//! - [`widgets`] and [`theme`]: small widgets and every colour.
+//! The top floor, which names the rooms:
+//! - `derived`: the store of every result derived from the board, each tagged with the
+//!   revision it was computed on;
+//! - [`settings`]: the persisted [`AppState`], which holds every room's settings, and the
+//!   settings file;
+//! - [`shell`]: the panels, menus, status line and windows around the board, applying the
+//!   commands, the logic that is not drawing (drain the workers, keys, timers), Help and the
+//!   screenshot command; `launch`: opening the window.
 //!
 //! This file holds the app type, [`RicochetApp`], and what it answers to tests and tools.
 //!
@@ -37,44 +49,48 @@
 #![warn(unreachable_pub)]
 
 mod analyzer;
-pub mod command;
-pub mod keys;
+pub mod board_paint;
 pub mod board_view;
+pub mod command;
 mod compare;
 pub mod debugger;
+mod derived;
 pub mod document;
 mod editing;
 pub mod experiments;
 pub mod files;
+pub mod keys;
 mod launch;
 mod matches;
 pub mod overlays;
 mod playing;
+mod queries;
 pub mod run;
+pub mod settings;
 pub mod shell;
 pub mod theme;
 pub mod widgets;
 
-use crate::model::{RobotColor, samples};
-use crate::worker::{RunEnd, Waker};
+use crate::model::samples;
+use crate::worker::Waker;
+use command::{Command, Pending};
+use derived::DerivedResults;
 use document::Document;
 use document::Revision;
-use document::derived::DerivedResults;
-use document::draft::{self, Draft, parse_draft, write_draft};
+use document::draft::{self, Draft, parse_draft};
 use document::mode::Mode;
-use document::state::{self, AppState};
+use document::state;
 use editing::editor::EditorInteraction;
 use editing::new_board::NewBoardWindow;
 use files::FileWindows;
 pub use launch::{Opening, RunError, native_options, run_native};
 pub use playing::hot_cold::HotCold;
 use playing::play::PlayState;
-use playing::playback::Playback;
+pub use queries::RunSummary;
 use run::plots::PlotHistory;
 use run::solver_panel::SolveSession;
-use command::{Command, Pending};
+use settings::AppState;
 use shell::screenshot::ScreenshotDirector;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -138,25 +154,6 @@ struct StatusMessage {
     about: Option<Revision>,
 }
 
-/// A summary of the solver panel's run, for tests and tools that drive the app.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunSummary {
-    /// The solver that ran: a built-in one or an engine.
-    pub solver: crate::solver::SolverChoice,
-    /// Whether it is still running.
-    pub running: bool,
-    /// The finished depth rows so far.
-    pub rows: Vec<crate::solver::DepthStats>,
-    /// How it ended, once it has (`None` while running, or when it did not start).
-    pub outcome: Option<crate::solver::Outcome>,
-    /// How long the solver took to stop after a cancel, when it was cancelled.
-    pub cancel_latency: Option<Duration>,
-    /// When each row finished, on the run's clock.
-    pub row_times: Vec<Duration>,
-    /// The run's total on that clock, once it has ended.
-    pub total: Option<Duration>,
-}
-
 /// The app.
 pub struct RicochetApp {
     /// What is kept between runs.
@@ -207,7 +204,7 @@ pub struct RicochetApp {
     /// The Matches window.
     matches: matches::MatchesWindow,
     /// Saves the settings to the app's settings file (`None`: nothing is saved).
-    settings: Option<files::settings_store::SettingsSaver>,
+    settings: Option<settings::store::SettingsSaver>,
     /// Where the side panels were laid out in the last frame.
     laid_out: shell::PanelRects,
     ctx: egui::Context,
@@ -308,139 +305,6 @@ impl RicochetApp {
         &self.state
     }
 
-    /// Reads the registered engines from another file (tests and tools keep a user's own
-    /// list out of their runs this way).
-    pub fn use_engines_file(&mut self, file: std::path::PathBuf) {
-        self.engines = run::engines::EngineList::from_file(Some(file));
-    }
-
-    /// The registered external engines.
-    pub fn engines(&self) -> &run::engines::EngineList {
-        &self.engines
-    }
-
-    /// The Add engine window.
-    pub fn add_engine_window(&self) -> &run::engines::AddEngineWindow {
-        &self.add_engine
-    }
-
-    /// The Experiments window's state.
-    pub fn experiments(&self) -> &experiments::ExperimentsView {
-        &self.experiments
-    }
-
-    /// The board being edited.
-    pub fn draft(&self) -> &Draft {
-        self.doc.draft()
-    }
-
-    /// Editing or playing.
-    pub fn mode(&self) -> Mode {
-        self.state.mode
-    }
-
-    /// Whether the board has changes not saved to its file.
-    pub fn is_dirty(&self) -> bool {
-        self.doc.is_dirty()
-    }
-
-    /// The file the board came from or was saved to.
-    pub fn file(&self) -> Option<&Path> {
-        self.doc.file()
-    }
-
-    /// What the status line calls the board.
-    pub fn board_name(&self) -> String {
-        self.doc.name()
-    }
-
-    /// The game in play mode.
-    pub fn play(&self) -> Option<&PlayState> {
-        self.play.as_ref()
-    }
-
-    /// The solution being played back.
-    pub fn playback(&self) -> Option<&Playback> {
-        self.derived.playback(self.doc.revision())
-    }
-
-    /// The number of solves in the plot history.
-    pub fn plotted_solves(&self) -> usize {
-        self.plots.points().len()
-    }
-
-    /// The puzzle each plotted solve was made on, by name or game id, in solve order.
-    pub fn plotted_puzzles(&self) -> Vec<String> {
-        self.plots
-            .points()
-            .iter()
-            .map(|p| p.puzzle.clone())
-            .collect()
-    }
-
-    /// The status line's message, if any.
-    pub fn status_message(&self) -> Option<&str> {
-        self.message.as_ref().map(|m| m.text.as_str())
-    }
-
-    /// The solver panel's current or last run, while it belongs to the board shown.
-    pub fn run_summary(&self) -> Option<RunSummary> {
-        let session = self.current_session()?;
-        let run = &session.run;
-        let outcome = match run.end() {
-            Some(RunEnd::Finished(report)) => Some(report.outcome.clone()),
-            _ => None,
-        };
-        Some(RunSummary {
-            solver: run.solver().clone(),
-            running: !run.is_finished(),
-            rows: run.rows().iter().map(|r| r.stats.clone()).collect(),
-            outcome,
-            cancel_latency: run.cancel_latency(),
-            row_times: run.rows().iter().map(|r| r.at).collect(),
-            total: run.is_finished().then(|| run.elapsed()),
-        })
-    }
-
-    /// The debugged run, when the last solve on the board shown was started in debug mode.
-    pub fn debugger(&self) -> Option<&debugger::Debugger> {
-        self.derived.debugger(self.doc.revision())
-    }
-
-    /// The editor's slide graph, kept up to date by a worker while the graph overlay is on;
-    /// `None` until it has followed the board as it is now.
-    pub fn graph_tracker(&self) -> Option<&crate::solver::graph_tracker::GraphTracker> {
-        self.derived.graph(self.doc.revision())
-    }
-
-    /// Whether a worker is bringing the editor's slide graph up to the board as it is now.
-    pub fn graph_tracker_computing(&self) -> bool {
-        self.derived.is_graph_computing()
-    }
-
-    /// The robots the board shows now, as (colour, cell) in colour order.
-    pub fn shown_robots(&self) -> Vec<(RobotColor, crate::model::Pos)> {
-        let scene = self.scene(self.now());
-        let mut robots: Vec<(RobotColor, crate::model::Pos)> = scene
-            .robots
-            .iter()
-            .map(|r| {
-                // Sprites stand at cell centres in board coordinates when they are not moving.
-                let pos =
-                    crate::model::Pos::new(r.center.x.floor() as u16, r.center.y.floor() as u16);
-                (r.color, pos)
-            })
-            .collect();
-        robots.sort_by_key(|(color, _)| *color);
-        robots
-    }
-
-    /// The window's title: the puzzle's name (its file's name when it has one), a mark when
-    /// it has unsaved changes, and the app's name.
-    pub fn window_title(&self) -> String {
-        window_title(&self.doc.name(), self.is_dirty())
-    }
-
     /// Opens a puzzle file (a `.ron` file, Cox text or a text file holding a game id) as
     /// File > Open does, asking first when the board has unsaved changes; a file that cannot
     /// be read is named in the status line. For a file dropped on the window or named on the
@@ -448,30 +312,6 @@ impl RicochetApp {
     fn open_puzzle_file(&mut self, path: std::path::PathBuf) {
         self.queued
             .push(Command::Guarded(command::Pending::Open(path)));
-    }
-
-    /// The active target the board draws now, when it draws one (for tests and tools that
-    /// drive the app).
-    pub fn shown_goal(&self) -> Option<crate::model::Goal> {
-        self.scene(self.now()).goal
-    }
-
-    /// The overlay layers the board draws now (for tests and tools that drive the app).
-    pub fn shown_overlay(&mut self) -> overlays::OverlayDrawing {
-        let mut scene = self.scene(self.now());
-        self.overlay_scene(&mut scene, None);
-        scene.overlay
-    }
-
-    /// The persisted state as it would be saved now.
-    pub fn persisted_state(&self) -> AppState {
-        let mut state = self.state.clone();
-        state.board = Some(write_draft(self.doc.draft()));
-        state.saved_board = Some(write_draft(self.doc.clean()));
-        state.file = self.doc.file().map(Path::to_path_buf);
-        state.file_stamp = self.kept_disk_stamp();
-        state.board_name = self.doc.given_name().map(str::to_string);
-        state
     }
 
     /// Hands the app to the screenshot command.

@@ -548,8 +548,8 @@ fn opening_the_breakpoints_moves_nothing_and_they_stay_open_while_set() {
 /// search node while the solution's playback said the board showed its own position.
 #[test]
 fn a_run_that_ends_while_scrubbed_back_hands_the_board_to_its_playback() {
-    use ricochet_lab::app::command::DebugCommand;
     use ricochet_lab::app::command::Command;
+    use ricochet_lab::app::command::DebugCommand;
     let mut harness = app_harness();
     let (puzzle, _) = random_game(2, 4).unwrap();
     start_debugging(&mut harness, &game_id::write(&puzzle).unwrap());

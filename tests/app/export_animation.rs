@@ -9,8 +9,8 @@ use crate::common::{
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
-use ricochet_lab::app::document::draft::Edit;
 use ricochet_lab::app::command::Command;
+use ricochet_lab::app::document::draft::Edit;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use std::path::Path;

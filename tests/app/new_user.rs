@@ -6,8 +6,8 @@ use crate::common::{app_harness, click_menu_item, harness_on, start_long_solve, 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
-use ricochet_lab::app::document::draft::Edit;
 use ricochet_lab::app::command::Command;
+use ricochet_lab::app::document::draft::Edit;
 use ricochet_lab::model::formats::cox;
 use ricochet_lab::model::samples;
 use ricochet_lab::model::tiles::random_game;

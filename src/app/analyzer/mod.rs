@@ -7,10 +7,10 @@
 
 mod position_maker;
 
+use crate::app::command::{Command, Pending};
 use crate::app::document::draft::Draft;
 use crate::app::overlays::{CellFill, CellText, HeatKind, OverlayDrawing};
 use crate::app::run::plots::{moves_marks, whole_marks};
-use crate::app::command::{Command, Pending};
 use crate::app::theme;
 use crate::app::{RicochetApp, capital};
 use crate::model::formats::game_id;
@@ -450,7 +450,7 @@ mod tests {
         // Problem: the means showed only as dots, even on 40 px cells. On 40 px cells every
         // mean is written out, on its target's cell.
         let board = puzzle.board();
-        let geometry = crate::app::board_view::geometry::BoardGeometry::fit(
+        let geometry = crate::app::board_paint::geometry::BoardGeometry::fit(
             egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(640.0, 640.0)),
             board.width(),
             board.height(),

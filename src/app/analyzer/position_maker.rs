@@ -3,8 +3,8 @@
 //! opens it as the board.
 
 use crate::app::capital;
-use crate::app::document::draft::Draft;
 use crate::app::command::{Command, Pending};
+use crate::app::document::draft::Draft;
 use crate::app::theme;
 use crate::model::Puzzle;
 use crate::study::generate::{GenerateConfig, MAX_MOVES};

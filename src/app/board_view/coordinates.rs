@@ -1,7 +1,7 @@
 //! Column and row numbers around the board: outside its top and left edges, at the body
 //! text's size, so that robots never cover them and the last one is never cut off.
 
-use crate::app::board_view::geometry::BoardGeometry;
+use crate::app::board_paint::BoardGeometry;
 use crate::model::{Board, Pos};
 use egui::epaint::text::FontsView;
 use egui::{Align2, FontId, Rect, Shape, vec2};

@@ -1,54 +1,25 @@
 //! The board in the middle of the window: the widget that draws it (here: pure layers that
-//! turn a scene into shapes), the `scene` it draws and the board panel around it, the
-//! transform between board and screen ([`geometry`]), the column and row numbers
-//! (`coordinates`) and the slides it draws (`trail`).
+//! turn a scene into shapes), the `scene` it draws and the board panel around it, and the
+//! column and row numbers (`coordinates`). The transform between board and screen, the
+//! robots as drawn and the slides are in [`crate::app::board_paint`], which the overlays and
+//! the debugger share with this widget.
 //!
 //! Board coordinates measure in cells: cell `(x, y)` covers `[x, x + 1] x [y, y + 1]`, with
 //! `y` growing southwards as on screen. Everything drawn goes through
 //! `BoardGeometry::screen_from_board` and everything clicked comes back through its inverse
-//! and [`hit_test`], both in [`geometry`].
+//! and `hit_test`, both in `board_paint::geometry`.
 
+use crate::app::board_paint::{BoardGeometry, Hit, RobotSprite, Trail, trail_shapes};
 use crate::app::theme::{self, Palette};
 use crate::model::{Board, Goal, Pos, RobotColor, Shape as TargetShape, TargetColor};
 use egui::epaint::text::FontsView;
 use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke, StrokeKind, pos2, vec2};
 
 mod coordinates;
-pub mod geometry;
 mod scene;
 mod thumbnail;
-pub(super) mod trail;
-mod trail_paint;
 
-pub use geometry::{BoardGeometry, EDGE_TOLERANCE, Hit, hit_test};
 pub(in crate::app) use thumbnail::board_thumbnail;
-pub(super) use trail::Trail;
-pub use trail_paint::{disc_place, trail_shapes};
-
-/// A robot as drawn: its colour and its centre in board coordinates (between cells while it
-/// slides).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RobotSprite {
-    /// Its colour.
-    pub(super) color: RobotColor,
-    /// Its centre in board coordinates.
-    pub(super) center: Pos2,
-}
-
-impl RobotSprite {
-    /// A robot standing still on a cell.
-    pub(super) fn at(color: RobotColor, pos: Pos) -> RobotSprite {
-        RobotSprite {
-            color,
-            center: cell_center(pos),
-        }
-    }
-}
-
-/// The centre of a cell in board coordinates.
-pub(super) fn cell_center(pos: Pos) -> Pos2 {
-    pos2(f32::from(pos.x) + 0.5, f32::from(pos.y) + 0.5)
-}
 
 /// Everything the board shows in one frame.
 #[derive(Clone, Debug, Default)]
@@ -161,7 +132,7 @@ fn target_shapes(
     for target in board.targets() {
         let active = goal.is_some_and(|g| g.pos == target.pos);
         let (center, radius) = if crowded(target.pos) {
-            geometry::small_symbol(geometry, target.pos)
+            crate::app::board_paint::geometry::small_symbol(geometry, target.pos)
         } else if active {
             (geometry.cell_center(target.pos), cell * 0.34)
         } else {
@@ -425,6 +396,7 @@ fn board_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::board_paint::hit_test;
     use crate::model::Direction;
     use egui::Rect;
 

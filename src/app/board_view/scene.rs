@@ -7,13 +7,13 @@ use crate::app::board_view::coordinates;
 use crate::app::board_view::{
     BoardGeometry, BoardScene, Hit, RobotSprite, board_ui, problem_shapes,
 };
+use crate::app::command::Command;
 use crate::app::document::draft::problem_cells;
 use crate::app::document::mode::Mode;
 use crate::app::overlays::assembly::{
     DebuggedRun, EngineLayerSource, OverlaySources, stateless_details,
 };
 use crate::app::overlays::layers::overlay_drawing;
-use crate::app::command::Command;
 use crate::app::{RicochetApp, debugger, theme};
 use crate::model::Cell;
 use crate::solver::Outcome;

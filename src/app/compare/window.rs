@@ -5,8 +5,8 @@
 
 use super::{CompareStatus, CompareView, NodeShown, RowPair, Which};
 use crate::app::board_view::board_thumbnail;
-use crate::app::run::engines::EngineList;
 use crate::app::command::{Command, Pending};
+use crate::app::run::engines::EngineList;
 use crate::app::theme;
 use crate::app::widgets::{calm_spinner, format_count, window_position};
 use crate::model::{Puzzle, format_moves};

@@ -9,7 +9,7 @@ pub mod panel;
 pub mod tree;
 pub mod tree_state;
 
-use crate::app::board_view::{RobotSprite, Trail};
+use crate::app::board_paint::{RobotSprite, Trail};
 use crate::app::command::DebugCommand;
 use crate::app::overlays;
 use crate::model::{Board, Puzzle};

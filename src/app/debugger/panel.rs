@@ -1,8 +1,8 @@
 //! The Debugger tab: the debug controls, breakpoints, the shown node and the event log.
 
 use super::{DebugSettings, Debugger};
-use crate::app::command::DebugCommand;
 use crate::app::command::Command;
+use crate::app::command::DebugCommand;
 use crate::app::theme;
 use crate::app::widgets::format_count;
 use crate::model::Board;
@@ -28,6 +28,36 @@ pub(in crate::app) fn debugger_ui(
         );
         return;
     }
+    step_buttons_ui(ui, debugger, running, commands);
+    // The breakpoints open in a popup over the panel, so opening them moves nothing below. In
+    // a narrow dock the button goes under the slider rather than past the dock's edge.
+    ui.horizontal_wrapped(|ui| {
+        ui.add(
+            egui::Slider::new(&mut settings.speed, 1.0..=100_000.0)
+                .logarithmic(true)
+                .text("Events per second"),
+        );
+        breakpoints_menu_ui(ui, debugger, settings, commands);
+    });
+    let Some(debugger) = debugger else {
+        ui.label(
+            egui::RichText::new("Press Solve to start a debugged run.")
+                .color(palette.muted)
+                .small(),
+        );
+        return;
+    };
+    node_facts_ui(ui, debugger, running, cancelled, commands);
+    event_log_ui(ui, debugger);
+}
+
+/// The step, continue, pause and play buttons, each enabled when it can act.
+fn step_buttons_ui(
+    ui: &mut egui::Ui,
+    debugger: Option<&Debugger>,
+    running: bool,
+    commands: &mut Vec<Command>,
+) {
     let send = |commands: &mut Vec<Command>, command: DebugCommand| {
         commands.push(Command::Debug(command));
     };
@@ -90,123 +120,129 @@ pub(in crate::app) fn debugger_ui(
             send(commands, DebugCommand::Play);
         }
     });
-    // The breakpoints open in a popup over the panel, so opening them moves nothing below. In
-    // a narrow dock the button goes under the slider rather than past the dock's edge.
-    ui.horizontal_wrapped(|ui| {
-        ui.add(
-            egui::Slider::new(&mut settings.speed, 1.0..=100_000.0)
-                .logarithmic(true)
-                .text("Events per second"),
-        );
-        let set = [
-            settings.break_on_depth,
-            settings.break_on_cell,
-            settings.break_on_solution,
-            settings.break_on_prune,
-            settings.break_on_bound,
-            debugger.is_some_and(|d| d.break_state.is_some()),
-        ]
-        .into_iter()
-        .filter(|&on| on)
-        .count();
-        egui::containers::menu::MenuButton::new(format!("Breakpoints ({set})…"))
-            .config(
-                egui::containers::menu::MenuConfig::new()
-                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
-            )
-            .ui(ui, |ui| {
-                let before = settings.clone();
-                ui.horizontal(|ui| {
-                    let label = ui.checkbox(&mut settings.break_on_depth, "At depth");
-                    ui.add(egui::DragValue::new(&mut settings.break_depth).range(0..=255))
-                        .labelled_by(label.id);
-                });
-                ui.horizontal(|ui| {
-                    ui.checkbox(&mut settings.break_on_cell, "Active robot on cell");
-                    ui.add(
-                        egui::DragValue::new(&mut settings.break_x)
-                            .range(0..=63)
-                            .prefix("x "),
-                    );
-                    ui.add(
-                        egui::DragValue::new(&mut settings.break_y)
-                            .range(0..=63)
-                            .prefix("y "),
-                    );
-                });
-                ui.checkbox(&mut settings.break_on_solution, "When a solution is found");
-                ui.horizontal(|ui| {
-                    let label = ui.checkbox(&mut settings.break_on_prune, "On a prune:");
-                    egui::ComboBox::from_id_salt("break-prune-kind")
-                        .selected_text(settings.break_prune.name())
-                        .show_ui(ui, |ui| {
-                            for kind in EventKind::ALL.into_iter().filter(|k| k.is_prune()) {
-                                ui.selectable_value(&mut settings.break_prune, kind, kind.name());
-                            }
-                        })
-                        .response
-                        .labelled_by(label.id);
-                });
-                ui.checkbox(
-                    &mut settings.break_on_bound,
-                    "When a new depth or bound starts",
+}
+
+/// The Breakpoints menu button, with the number set, and its popup; a change is sent to the
+/// run at once.
+fn breakpoints_menu_ui(
+    ui: &mut egui::Ui,
+    debugger: Option<&Debugger>,
+    settings: &mut DebugSettings,
+    commands: &mut Vec<Command>,
+) {
+    let send = |commands: &mut Vec<Command>, command: DebugCommand| {
+        commands.push(Command::Debug(command));
+    };
+    let set = [
+        settings.break_on_depth,
+        settings.break_on_cell,
+        settings.break_on_solution,
+        settings.break_on_prune,
+        settings.break_on_bound,
+        debugger.is_some_and(|d| d.break_state.is_some()),
+    ]
+    .into_iter()
+    .filter(|&on| on)
+    .count();
+    egui::containers::menu::MenuButton::new(format!("Breakpoints ({set})…"))
+        .config(
+            egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+        )
+        .ui(ui, |ui| {
+            let before = settings.clone();
+            ui.horizontal(|ui| {
+                let label = ui.checkbox(&mut settings.break_on_depth, "At depth");
+                ui.add(egui::DragValue::new(&mut settings.break_depth).range(0..=255))
+                    .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut settings.break_on_cell, "Active robot on cell");
+                ui.add(
+                    egui::DragValue::new(&mut settings.break_x)
+                        .range(0..=63)
+                        .prefix("x "),
                 );
-                ui.horizontal(|ui| {
-                    let label = ui.checkbox(
-                        &mut settings.break_in_depths,
-                        "Cell and state only at depths",
-                    );
-                    ui.add(
-                        egui::DragValue::new(&mut settings.break_depth_low)
-                            .range(0..=255)
-                            .prefix("from "),
-                    )
+                ui.add(
+                    egui::DragValue::new(&mut settings.break_y)
+                        .range(0..=63)
+                        .prefix("y "),
+                );
+            });
+            ui.checkbox(&mut settings.break_on_solution, "When a solution is found");
+            ui.horizontal(|ui| {
+                let label = ui.checkbox(&mut settings.break_on_prune, "On a prune:");
+                egui::ComboBox::from_id_salt("break-prune-kind")
+                    .selected_text(settings.break_prune.name())
+                    .show_ui(ui, |ui| {
+                        for kind in EventKind::ALL.into_iter().filter(|k| k.is_prune()) {
+                            ui.selectable_value(&mut settings.break_prune, kind, kind.name());
+                        }
+                    })
+                    .response
                     .labelled_by(label.id);
-                    ui.add(
-                        egui::DragValue::new(&mut settings.break_depth_high)
-                            .range(0..=255)
-                            .prefix("to "),
+            });
+            ui.checkbox(
+                &mut settings.break_on_bound,
+                "When a new depth or bound starts",
+            );
+            ui.horizontal(|ui| {
+                let label = ui.checkbox(
+                    &mut settings.break_in_depths,
+                    "Cell and state only at depths",
+                );
+                ui.add(
+                    egui::DragValue::new(&mut settings.break_depth_low)
+                        .range(0..=255)
+                        .prefix("from "),
+                )
+                .labelled_by(label.id);
+                ui.add(
+                    egui::DragValue::new(&mut settings.break_depth_high)
+                        .range(0..=255)
+                        .prefix("to "),
+                )
+                .labelled_by(label.id);
+            });
+            let mut state = debugger.and_then(|d| d.break_state);
+            ui.horizontal(|ui| {
+                if ui
+                    .add_enabled(
+                        debugger.is_some_and(|d| d.shown_view().cells.is_some()),
+                        egui::Button::new("Stop at the state shown"),
                     )
-                    .labelled_by(label.id);
-                });
-                let mut state = debugger.and_then(|d| d.break_state);
-                ui.horizontal(|ui| {
-                    if ui
-                        .add_enabled(
-                            debugger.is_some_and(|d| d.shown_view().cells.is_some()),
-                            egui::Button::new("Stop at the state shown"),
-                        )
-                        .clicked()
-                    {
-                        state = debugger.and_then(|d| d.shown_view().cells);
-                    }
-                    if ui
-                        .add_enabled(state.is_some(), egui::Button::new("Forget the state"))
-                        .clicked()
-                    {
-                        state = None;
-                    }
-                });
-                if let Some(debugger) = debugger
-                    && (before != *settings || state != debugger.break_state)
+                    .clicked()
                 {
-                    send(
-                        commands,
-                        DebugCommand::Breakpoints(
-                            settings.breakpoints(debugger.puzzle().board(), state),
-                        ),
-                    );
+                    state = debugger.and_then(|d| d.shown_view().cells);
+                }
+                if ui
+                    .add_enabled(state.is_some(), egui::Button::new("Forget the state"))
+                    .clicked()
+                {
+                    state = None;
                 }
             });
-    });
-    let Some(debugger) = debugger else {
-        ui.label(
-            egui::RichText::new("Press Solve to start a debugged run.")
-                .color(palette.muted)
-                .small(),
-        );
-        return;
-    };
+            if let Some(debugger) = debugger
+                && (before != *settings || state != debugger.break_state)
+            {
+                send(
+                    commands,
+                    DebugCommand::Breakpoints(
+                        settings.breakpoints(debugger.puzzle().board(), state),
+                    ),
+                );
+            }
+        });
+}
+
+/// How the run stands, the timeline and the facts of the node shown.
+fn node_facts_ui(
+    ui: &mut egui::Ui,
+    debugger: &Debugger,
+    running: bool,
+    cancelled: bool,
+    commands: &mut Vec<Command>,
+) {
     let frame = debugger.frame();
     let view = debugger.shown_view();
     // A run that has ended says how, as the status line does.
@@ -271,6 +307,11 @@ pub(in crate::app) fn debugger_ui(
             ui.end_row();
         }
     });
+}
+
+/// The event log, newest first, filling the rest of the tab.
+fn event_log_ui(ui: &mut egui::Ui, debugger: &Debugger) {
+    let palette = theme::palette(ui.visuals().dark_mode);
     ui.label(egui::RichText::new("Event log (newest first)").strong());
     // The log fills the rest of the tab, at the body text's size, and never runs past the
     // dock's bottom edge: in a small window it scrolls inside the dock rather than running
@@ -442,9 +483,7 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
             )
             .clicked()
         {
-            commands.push(Command::SaveAs(
-                crate::app::command::SaveKind::Trace,
-            ));
+            commands.push(Command::SaveAs(crate::app::command::SaveKind::Trace));
         }
         let steps = ui.button("Export steps…").on_hover_text(
             "Write the nodes of a stretch of events, up to the one shown, as an animation",

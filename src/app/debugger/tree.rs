@@ -4,11 +4,11 @@
 //! other: selecting a node shows it on the board and the timeline, and the keyboard moves
 //! through the tree (Up, Down, Right to open, Left to close or go to the parent).
 
-use super::tree_state::TreeView;
-use crate::app::command::TreeCommand;
 use super::Debugger;
-use crate::app::command::DebugCommand;
+use super::tree_state::TreeView;
 use crate::app::command::Command;
+use crate::app::command::DebugCommand;
+use crate::app::command::TreeCommand;
 use crate::app::theme;
 use crate::app::widgets::format_count;
 use crate::model::format_moves;

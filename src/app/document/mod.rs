@@ -7,7 +7,6 @@
 //! ([`draft`]), the store of every result derived from it (`derived`), whether it is edited
 //! or played ([`mode`]) and what the app keeps between runs ([`state`]).
 
-pub(super) mod derived;
 pub mod draft;
 pub mod mode;
 pub mod state;
@@ -23,6 +22,19 @@ pub(super) struct Revision {
     document: u64,
     /// Counts changes within that document (edits, undo, redo).
     edit: u64,
+}
+
+impl Revision {
+    /// Whether both revisions are of the same document, edited or not.
+    pub(super) fn same_document(self, other: Revision) -> bool {
+        self.document == other.document
+    }
+
+    /// The revision with these counts, for tests that tag results by hand.
+    #[cfg(test)]
+    pub(super) const fn at(document: u64, edit: u64) -> Revision {
+        Revision { document, edit }
+    }
 }
 
 /// The board being edited and everything that belongs to it.

@@ -2,9 +2,10 @@
 //! on the board do while designing.
 
 pub(in crate::app) use super::settings::{EditorSettings, Tool};
-use crate::app::board_view::{BoardGeometry, BoardScene, Hit, RobotSprite};
-use crate::app::document::draft::{Draft, Edit, describe_target};
+use crate::app::board_paint::{BoardGeometry, Hit, RobotSprite};
+use crate::app::board_view::BoardScene;
 use crate::app::command::{Command, UndoStep};
+use crate::app::document::draft::{Draft, Edit, describe_target};
 use crate::app::theme;
 use crate::app::widgets;
 use crate::app::widgets::{capitalised, color_swatch, labeled_drag};

@@ -234,7 +234,7 @@ impl RicochetApp {
             self.live_optimum.clear();
             return;
         }
-        if self.state.mode == crate::app::document::state::Mode::Edit {
+        if self.state.mode == crate::app::document::mode::Mode::Edit {
             let current = self.doc.revision();
             let waker = self.waker();
             let puzzle = self.doc.validity().as_ref().ok();

@@ -2,8 +2,8 @@
 //! the real tiles, a random custom board, or the deck's puzzle.
 
 use crate::app::DECK_PUZZLE;
-use crate::app::document::draft::{self, Draft, Edit};
 use crate::app::command::{Command, Pending};
+use crate::app::document::draft::{self, Draft, Edit};
 use crate::app::{RicochetApp, widgets};
 use crate::model::random::random_puzzle;
 use crate::model::samples;

@@ -3,14 +3,11 @@
 //! no zenity), so that opening and saving never dead-ends. Also the import window and the
 //! unsaved-changes question.
 //!
-//! The room holds what the app reads and writes on disk: the boards (here), the settings
-//! file's checks ([`settings_file`]) and its reading and saving ([`settings_store`]).
+//! The settings file is read and written by the room above the others,
+//! `crate::app::settings`.
 
-pub mod settings_file;
-pub mod settings_store;
-
-use crate::app::document::state::FileStamp;
 use crate::app::command::{Command, DiskChoice, Pending, Resolution, SaveKind};
+use crate::app::document::state::FileStamp;
 use crate::app::theme;
 use crate::app::{APP_NAME, widgets};
 use crate::model::Puzzle;

@@ -17,8 +17,8 @@
 //! board's hover details.
 
 use super::CellText;
-use crate::app::board_view::geometry::BoardGeometry;
-use crate::app::board_view::geometry::small_symbol;
+use crate::app::board_paint::geometry::BoardGeometry;
+use crate::app::board_paint::geometry::small_symbol;
 use crate::app::theme;
 use crate::model::{Board, Direction, Pos};
 use egui::epaint::text::FontsView;

@@ -19,7 +19,7 @@ pub(super) mod stateless_stores;
 
 pub(super) use paint::{overlay_shapes, overlay_text_shapes};
 
-use crate::app::board_view::trail::Trail;
+use crate::app::board_paint::trail::Trail;
 use crate::app::theme::Palette;
 use crate::model::{Direction, Pos, RobotColor};
 use serde::{Deserialize, Serialize};

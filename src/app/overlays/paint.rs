@@ -4,7 +4,7 @@
 
 use super::cell_texts::{TextMark, place_texts};
 use super::{Arrow, ArrowKind, CellText, HeatKind, OverlayDrawing};
-use crate::app::board_view::geometry::BoardGeometry;
+use crate::app::board_paint::geometry::BoardGeometry;
 use crate::app::theme::{self, Palette};
 use crate::model::{Board, Direction};
 use egui::epaint::text::FontsView;

@@ -5,8 +5,8 @@
 //! written when it fails or is stopped. What is exported belongs to the board it was taken
 //! from: once the board changes the window says so and exports nothing.
 
-use crate::app::document::Revision;
 use crate::app::command::Command;
+use crate::app::document::Revision;
 use crate::app::{theme, widgets};
 use crate::model::formats::Overwrite;
 use crate::model::{Move, Puzzle};

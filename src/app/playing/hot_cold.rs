@@ -231,7 +231,7 @@ impl RicochetApp {
     /// Keeps hot/cold up to the game in play while the setting is on.
     pub(in crate::app) fn sync_hot_cold(&mut self) {
         let on =
-            self.state.view.hot_cold && self.state.mode == crate::app::document::state::Mode::Play;
+            self.state.view.hot_cold && self.state.mode == crate::app::document::mode::Mode::Play;
         match &self.play {
             Some(play) if on => {
                 let waker = self.waker();

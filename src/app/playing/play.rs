@@ -1,7 +1,7 @@
 //! Play mode: select a robot, slide it with the arrow keys, undo, deal a new game. Moves follow
 //! the model's slide rule and the puzzle's rule options; the target is celebrated modestly.
 
-use crate::app::board_view::{RobotSprite, Trail, cell_center};
+use crate::app::board_paint::{RobotSprite, Trail, cell_center};
 use crate::app::command::Command;
 use crate::app::theme;
 use crate::app::widgets::capitalised;

@@ -2,7 +2,7 @@
 //! with every move's path drawn. The state advances one step at a time from the frame clock,
 //! so playback never blocks and survives any frame rate.
 
-use crate::app::board_view::{RobotSprite, Trail, cell_center};
+use crate::app::board_paint::{RobotSprite, Trail, cell_center};
 use crate::app::command::PlaybackControl;
 use crate::model::{Cell, Move, MoveTables, Puzzle};
 use egui::Pos2;

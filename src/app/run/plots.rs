@@ -2,8 +2,8 @@
 //! solver, log time axis), and nodes per depth of the current run (log scale), growing as the
 //! run's rows arrive.
 
-use crate::app::run::plot_export::{self, rgb};
 use crate::app::command::Command;
+use crate::app::run::plot_export::{self, rgb};
 use crate::app::theme;
 use crate::app::widgets;
 use crate::print::chart::{Axis, Chart, Data, Series, Ticks};

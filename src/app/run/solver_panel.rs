@@ -1,15 +1,15 @@
 //! The solver panel: choose any registered solver and its options, run it on a worker thread,
 //! watch its per-depth table grow, read the result and play the solution back.
 
+use crate::app::command::Command;
+use crate::app::command::PlaybackControl;
 use crate::app::debugger::DebugSettings;
 use crate::app::document::state::SolverSettings;
-use crate::app::command::PlaybackControl;
+use crate::app::keys::{self, Action};
 use crate::app::playing::playback::Playback;
 use crate::app::run::depth_table::depth_table_ui;
 use crate::app::run::engines::EngineList;
 use crate::app::run::icicle::{IcicleCommand, icicle_ui};
-use crate::app::command::Command;
-use crate::app::keys::{self, Action};
 use crate::app::theme;
 use crate::app::widgets;
 use crate::app::widgets::format_count;
@@ -185,71 +185,7 @@ pub(in crate::app) fn solver_controls_ui(
     let palette = theme::palette(ui.visuals().dark_mode);
     ui.heading("Solvers");
     let described = view.choice.as_ref().ok().map(describe);
-    // The list is tall enough for every solver, so none is hidden below a scroll edge, and
-    // the pointed-at solver's description shows under the list rather than in a tooltip over
-    // the entries next to it.
-    let description_height = widgets::text_lines(ui, 4.0);
-    let entries = SolverId::ALL.len() + view.engines.engines().len();
-    let list_height = widgets::widget_rows(ui, entries as f32)
-        + ui.spacing().item_spacing.y * 4.0
-        + description_height;
-    let selected_text = match &described {
-        Some(described) => described.title.clone(),
-        None => not_registered(&settings.solver),
-    };
-    ui.horizontal_wrapped(|ui| {
-        egui::ComboBox::from_label("Solver")
-            .selected_text(selected_text)
-            .width(ui.available_width() * 0.6)
-            .height(list_height)
-            .show_ui(ui, |ui| {
-                let mut pointed = None;
-                for id in SolverId::ALL {
-                    let entry = ui.selectable_value(
-                        &mut settings.solver,
-                        SolverPick::BuiltIn(id),
-                        id.kind().title,
-                    );
-                    if entry.hovered() {
-                        pointed = Some(SolverChoice::BuiltIn(id));
-                    }
-                }
-                if !view.engines.engines().is_empty() {
-                    ui.separator();
-                }
-                for (name, spec) in view.engines.registered() {
-                    let entry = ui
-                        .selectable_value(
-                            &mut settings.solver,
-                            SolverPick::Engine(name),
-                            engine_title(spec),
-                        )
-                        .on_hover_text(format!("External engine: {}", spec.command_line()));
-                    if entry.hovered() {
-                        pointed = Some(SolverChoice::engine(spec.clone()));
-                    }
-                }
-                if let Some(problem) = view.engines.problem() {
-                    ui.colored_label(palette.error, problem);
-                }
-                ui.separator();
-                let text = pointed
-                    .as_ref()
-                    .map(|p| describe(p).description)
-                    .or_else(|| described.as_ref().map(|d| d.description.clone()))
-                    .unwrap_or_default();
-                widgets::reserved(ui, description_height, |ui| {
-                    ui.add(egui::Label::new(egui::RichText::new(text).color(palette.muted)).wrap());
-                });
-            });
-        if ui
-            .small_button("Add engine…")
-            .on_hover_text("Register a program that speaks the engine protocol as a solver")
-            .clicked()
-        {
-            commands.push(Command::ShowAddEngine);
-        }
-    });
+    solver_picker_ui(ui, view, settings, described.as_ref(), commands);
     // A name that stands for no solver is said plainly in the description's place, and
     // Solve stays disabled: another solver is never run in its place.
     let unknown = view.choice.as_ref().err();
@@ -304,47 +240,7 @@ pub(in crate::app) fn solver_controls_ui(
         );
     });
     ui.separator();
-    ui.horizontal(|ui| {
-        let takes_limit = described.deepest_limit.is_some();
-        let check = ui
-            .add_enabled(
-                takes_limit,
-                egui::Checkbox::new(&mut settings.use_depth_limit, "Depth limit"),
-            )
-            .on_disabled_hover_text(format!("{} takes no depth limit", described.title));
-        ui.add_enabled(
-            takes_limit && settings.use_depth_limit,
-            egui::DragValue::new(&mut settings.depth_limit)
-                .range(1..=described.deepest_limit.unwrap_or(u32::MAX))
-                .suffix(" moves"),
-        )
-        .labelled_by(check.id)
-        .on_hover_text("The deepest search tried");
-    });
-    ui.horizontal(|ui| {
-        let check = ui.checkbox(&mut settings.use_time_limit, "Time limit");
-        ui.add_enabled(
-            settings.use_time_limit,
-            egui::DragValue::new(&mut settings.time_limit_secs)
-                .range(0.1..=86_400.0)
-                .speed(1.0)
-                .suffix(" s"),
-        )
-        .labelled_by(check.id)
-        .on_hover_text("Seconds before the run stops");
-    });
-    ui.horizontal(|ui| {
-        let check = ui.checkbox(&mut settings.use_memory_limit, "Memory limit");
-        ui.add_enabled(
-            settings.use_memory_limit,
-            egui::DragValue::new(&mut settings.memory_limit_mib)
-                .range(16..=1_048_576)
-                .speed(16.0)
-                .suffix(" MiB"),
-        )
-        .labelled_by(check.id)
-        .on_hover_text("Memory the solver's tables may take");
-    });
+    limits_ui(ui, &described, settings);
     let blocker = match view.puzzle {
         _ if unknown.is_some() => unknown.map(|problem| format!("Cannot solve: {problem}")),
         Err(problem) => Some(format!("Cannot solve: {problem}")),
@@ -389,6 +285,128 @@ pub(in crate::app) fn solver_controls_ui(
         if let Some(blocker) = &blocker {
             clipped_label(ui, egui::RichText::new(blocker).color(palette.error), 2);
         }
+    });
+}
+
+/// The solver list, with each entry's description under it while pointed at, and the Add
+/// engine button.
+fn solver_picker_ui(
+    ui: &mut egui::Ui,
+    view: &PanelView<'_>,
+    settings: &mut SolverSettings,
+    described: Option<&Described<'_>>,
+    commands: &mut Vec<Command>,
+) {
+    let palette = theme::palette(ui.visuals().dark_mode);
+    // The list is tall enough for every solver, so none is hidden below a scroll edge, and
+    // the pointed-at solver's description shows under the list rather than in a tooltip over
+    // the entries next to it.
+    let description_height = widgets::text_lines(ui, 4.0);
+    let entries = SolverId::ALL.len() + view.engines.engines().len();
+    let list_height = widgets::widget_rows(ui, entries as f32)
+        + ui.spacing().item_spacing.y * 4.0
+        + description_height;
+    let selected_text = match described {
+        Some(described) => described.title.clone(),
+        None => not_registered(&settings.solver),
+    };
+    ui.horizontal_wrapped(|ui| {
+        egui::ComboBox::from_label("Solver")
+            .selected_text(selected_text)
+            .width(ui.available_width() * 0.6)
+            .height(list_height)
+            .show_ui(ui, |ui| {
+                let mut pointed = None;
+                for id in SolverId::ALL {
+                    let entry = ui.selectable_value(
+                        &mut settings.solver,
+                        SolverPick::BuiltIn(id),
+                        id.kind().title,
+                    );
+                    if entry.hovered() {
+                        pointed = Some(SolverChoice::BuiltIn(id));
+                    }
+                }
+                if !view.engines.engines().is_empty() {
+                    ui.separator();
+                }
+                for (name, spec) in view.engines.registered() {
+                    let entry = ui
+                        .selectable_value(
+                            &mut settings.solver,
+                            SolverPick::Engine(name),
+                            engine_title(spec),
+                        )
+                        .on_hover_text(format!("External engine: {}", spec.command_line()));
+                    if entry.hovered() {
+                        pointed = Some(SolverChoice::engine(spec.clone()));
+                    }
+                }
+                if let Some(problem) = view.engines.problem() {
+                    ui.colored_label(palette.error, problem);
+                }
+                ui.separator();
+                let text = pointed
+                    .as_ref()
+                    .map(|p| describe(p).description)
+                    .or_else(|| described.map(|d| d.description.clone()))
+                    .unwrap_or_default();
+                widgets::reserved(ui, description_height, |ui| {
+                    ui.add(egui::Label::new(egui::RichText::new(text).color(palette.muted)).wrap());
+                });
+            });
+        if ui
+            .small_button("Add engine…")
+            .on_hover_text("Register a program that speaks the engine protocol as a solver")
+            .clicked()
+        {
+            commands.push(Command::ShowAddEngine);
+        }
+    });
+}
+
+/// The depth, time and memory limits; the depth limit only for a solver that takes one.
+fn limits_ui(ui: &mut egui::Ui, described: &Described<'_>, settings: &mut SolverSettings) {
+    ui.horizontal(|ui| {
+        let takes_limit = described.deepest_limit.is_some();
+        let check = ui
+            .add_enabled(
+                takes_limit,
+                egui::Checkbox::new(&mut settings.use_depth_limit, "Depth limit"),
+            )
+            .on_disabled_hover_text(format!("{} takes no depth limit", described.title));
+        ui.add_enabled(
+            takes_limit && settings.use_depth_limit,
+            egui::DragValue::new(&mut settings.depth_limit)
+                .range(1..=described.deepest_limit.unwrap_or(u32::MAX))
+                .suffix(" moves"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("The deepest search tried");
+    });
+    ui.horizontal(|ui| {
+        let check = ui.checkbox(&mut settings.use_time_limit, "Time limit");
+        ui.add_enabled(
+            settings.use_time_limit,
+            egui::DragValue::new(&mut settings.time_limit_secs)
+                .range(0.1..=86_400.0)
+                .speed(1.0)
+                .suffix(" s"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("Seconds before the run stops");
+    });
+    ui.horizontal(|ui| {
+        let check = ui.checkbox(&mut settings.use_memory_limit, "Memory limit");
+        ui.add_enabled(
+            settings.use_memory_limit,
+            egui::DragValue::new(&mut settings.memory_limit_mib)
+                .range(16..=1_048_576)
+                .speed(16.0)
+                .suffix(" MiB"),
+        )
+        .labelled_by(check.id)
+        .on_hover_text("Memory the solver's tables may take");
     });
 }
 

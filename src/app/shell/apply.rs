@@ -1,17 +1,18 @@
 //! Applying the whole-app actions the panels collected ([`super::commands`]), once per frame.
 
+use crate::app::command::PlaybackControl;
+use crate::app::command::{
+    AnimationSubject, Command, Pending, Resolution, UndoStep,
+};
 use crate::app::document::display_name;
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;
 use crate::app::files;
-use crate::app::command::PlaybackControl;
 use crate::app::run::solver_panel::{self, SolveSession};
-use crate::app::command::{
-    AnimationSubject, Command, DiskChoice, Pending, Resolution, SaveKind, UndoStep,
-};
 use crate::app::{RicochetApp, capital, debugger, shell};
 use crate::model::formats::{self, game_id};
 use crate::model::tiles::random_game_on;
+use crate::solver::engine::store::EngineName;
 use crate::solver::{SolverChoice, SolverPick};
 use std::path::Path;
 
@@ -60,31 +61,8 @@ impl RicochetApp {
             Command::ResolveChangedOnDisk(choice) => self.resolve_changed_on_disk(choice),
             Command::ShowNewWindow => self.new_window.show(),
             Command::ShowAddEngine => self.add_engine.show(),
-            Command::EngineAdded(name) => {
-                self.note(format!(
-                    "Engine '{name}' registered in {}; it is the chosen solver now",
-                    self.engines
-                        .file()
-                        .map_or_else(|| "the settings".into(), |f| f.display().to_string())
-                ));
-                self.state.solver.solver = SolverPick::Engine(name);
-            }
-            // A choice of the removed engine stays what it was, said as an engine that is not
-            // registered, with Solve disabled: another solver is never run in its place.
-            Command::RemoveEngine(name) => match self.engines.remove(&name) {
-                Ok(_) => {
-                    let chosen = self.state.solver.solver == SolverPick::Engine(name.clone());
-                    self.note(format!(
-                        "Engine '{name}' removed from the solvers{}",
-                        if chosen {
-                            "; choose another solver to solve"
-                        } else {
-                            ""
-                        }
-                    ));
-                }
-                Err(error) => self.error(format!("Engine '{name}' could not be removed: {error}")),
-            },
+            Command::EngineAdded(name) => self.engine_added(name),
+            Command::RemoveEngine(name) => self.remove_engine(&name),
             Command::ShowOpenWindow => self.windows.open = true,
             Command::ShowImportWindow => {
                 self.windows.import = true;
@@ -92,25 +70,7 @@ impl RicochetApp {
             }
             Command::ShowHelp => self.help_open = true,
             Command::ToggleHelp => self.help_open = !self.help_open,
-            // Open starts in the folder of the last puzzle opened (the shipped boards before
-            // any), whatever was saved or exported since.
-            Command::OpenDialog => {
-                let start = self
-                    .windows
-                    .opened_folder
-                    .clone()
-                    .or_else(|| self.boards.clone());
-                if self.use_native_dialogs() {
-                    if let Some(path) = files::pick_open_file(start.as_deref()) {
-                        self.apply(Command::Guarded(Pending::Open(path)));
-                    }
-                } else {
-                    self.windows.path = start
-                        .map(|dir| format!("{}{}", dir.display(), std::path::MAIN_SEPARATOR))
-                        .unwrap_or_default();
-                    self.windows.open = true;
-                }
-            }
+            Command::OpenDialog => self.open_dialog(),
             Command::Save => {
                 let _ = self.save();
             }
@@ -122,30 +82,8 @@ impl RicochetApp {
                     self.windows.save = None;
                 }
             }
-            Command::CopyBoard => match self.doc.validity() {
-                Ok(puzzle) => match formats::board_line::write(puzzle) {
-                    Ok(line) => {
-                        let length = line.len();
-                        self.ctx.copy_text(line);
-                        self.note(format!(
-                            "Copied the board as one line of {length} characters; paste it \
-                             here or in a mail"
-                        ));
-                    }
-                    Err(error) => self.error(format!("Could not copy the board: {error}")),
-                },
-                Err(error) => self.error(format!("Could not copy the board: {error}")),
-            },
-            Command::CopyGameId => match self.doc.validity() {
-                Ok(puzzle) => match game_id::write(puzzle) {
-                    Ok(id) => {
-                        self.ctx.copy_text(id.clone());
-                        self.note(format!("Copied the game id {id}"));
-                    }
-                    Err(error) => self.error(format!("This board has no game id: {error}")),
-                },
-                Err(error) => self.error(format!("This board has no game id: {error}")),
-            },
+            Command::CopyBoard => self.copy_board(),
+            Command::CopyGameId => self.copy_game_id(),
             Command::SelectRobot(color) => {
                 if let Some(play) = &mut self.play
                     && let Err(error) = play.select(color)
@@ -194,21 +132,7 @@ impl RicochetApp {
                 self.cancel_hint();
                 self.cancel_solve();
             }
-            Command::Playback(control) => {
-                if control == PlaybackControl::Close {
-                    self.derived.close_playback();
-                } else {
-                    let now = self.now();
-                    if let Some(playback) = self.derived.playback_mut(self.doc.revision()) {
-                        playback.control(control, now);
-                    }
-                    // A playback control shows the playback on the board, not a debugger
-                    // scrubbed back to a search node.
-                    if let Some(debugger) = self.derived.debugger_mut(self.doc.revision()) {
-                        debugger.apply(crate::app::command::DebugCommand::Latest);
-                    }
-                }
-            }
+            Command::Playback(control) => self.apply_playback(control),
             Command::ClearPlots => self.plots.clear(),
             Command::Message(text) => self.note(text),
             Command::Error(text) => self.error(text),
@@ -382,200 +306,104 @@ impl RicochetApp {
         }
     }
 
-    pub(in crate::app) fn use_native_dialogs(&self) -> bool {
-        self.state.native_dialogs
-            && self.presentation.native_dialogs
-            && files::native_dialogs_available()
-    }
-
-    /// Acts on the answer to the question Save asked about a file changed on disk.
-    fn resolve_changed_on_disk(&mut self, choice: DiskChoice) {
-        let Some(path) = self.windows.changed_on_disk.take() else {
-            return;
-        };
-        match choice {
-            DiskChoice::Reload => self.perform(Pending::Open(path)),
-            DiskChoice::Overwrite => {
-                let _ = self.save_to(&path, SaveKind::Native);
-            }
-            DiskChoice::SaveAs => {
-                let _ = self.save_as(SaveKind::Native);
-            }
-            DiskChoice::Cancel => self.note(format!(
-                "Not saved: {} was changed on disk.",
-                display_name(&path)
-            )),
-        }
-    }
-
-    pub(in crate::app) fn save(&mut self) -> SaveResult {
-        match self.doc.file().map(Path::to_path_buf) {
-            Some(path) if formats::Format::of_path(&path) == Some(formats::Format::Native) => {
-                // Another window or program wrote the file since it was opened or saved here:
-                // saving over it would drop that without a word, so the user chooses.
-                if self.file_changed_on_disk() {
-                    self.windows.changed_on_disk = Some(path);
-                    return SaveResult::Asked;
-                }
-                if self.save_to(&path, SaveKind::Native) {
-                    SaveResult::Saved
-                } else {
-                    SaveResult::Failed
-                }
-            }
-            _ => self.save_as(SaveKind::Native),
-        }
-    }
-
-    pub(in crate::app) fn save_as(&mut self, kind: SaveKind) -> SaveResult {
-        let proposal = files::save_as_proposal(self.doc.file(), self.boards.as_deref(), kind);
+    /// Opens a file through the system's dialog, or the in-app Open window without one.
+    /// Open starts in the folder of the last puzzle opened (the shipped boards before any),
+    /// whatever was saved or exported since.
+    fn open_dialog(&mut self) {
+        let start = self
+            .windows
+            .opened_folder
+            .clone()
+            .or_else(|| self.boards.clone());
         if self.use_native_dialogs() {
-            let name = proposal
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            match files::pick_save_file(kind, proposal.parent(), &name) {
-                Some(path) => {
-                    if self.save_to(&path, kind) {
-                        SaveResult::Saved
-                    } else {
-                        SaveResult::Failed
-                    }
-                }
-                None => SaveResult::Asked,
+            if let Some(path) = files::pick_open_file(start.as_deref()) {
+                self.apply(Command::Guarded(Pending::Open(path)));
             }
         } else {
-            self.windows.path = proposal.display().to_string();
-            self.windows.save = Some(kind);
-            SaveResult::Asked
+            self.windows.path = start
+                .map(|dir| format!("{}{}", dir.display(), std::path::MAIN_SEPARATOR))
+                .unwrap_or_default();
+            self.windows.open = true;
         }
     }
 
-    /// Saves (or exports) atomically; returns whether it worked.
-    pub(in crate::app) fn save_to(&mut self, path: &Path, kind: SaveKind) -> bool {
-        if kind == SaveKind::Trace {
-            return self.save_trace(path);
-        }
-        let puzzle = match self.doc.validity() {
-            Ok(puzzle) => puzzle.clone(),
-            Err(error) => {
-                let error = error.to_string();
-                self.error(format!("Cannot save this board yet: {error}"));
-                return false;
-            }
-        };
-        if kind == SaveKind::Image {
-            return self.export_image(&puzzle, path);
-        }
-        match formats::save_puzzle(&puzzle, path) {
-            Ok(()) => {
-                if kind == SaveKind::Native {
-                    self.doc.saved_to(path);
-                    self.remember_disk_state();
-                    self.note(format!("Saved {}", display_name(path)));
-                } else {
-                    self.note(format!("Exported {}", display_name(path)));
+    /// Copies the whole puzzle to the clipboard as one line of text (its board line).
+    fn copy_board(&mut self) {
+        match self.doc.validity() {
+            Ok(puzzle) => match formats::board_line::write(puzzle) {
+                Ok(line) => {
+                    let length = line.len();
+                    self.ctx.copy_text(line);
+                    self.note(format!(
+                        "Copied the board as one line of {length} characters; paste it \
+                         here or in a mail"
+                    ));
                 }
-                true
+                Err(error) => self.error(format!("Could not copy the board: {error}")),
+            },
+            Err(error) => self.error(format!("Could not copy the board: {error}")),
+        }
+    }
+
+    /// Copies the board's game id to the clipboard.
+    fn copy_game_id(&mut self) {
+        match self.doc.validity() {
+            Ok(puzzle) => match game_id::write(puzzle) {
+                Ok(id) => {
+                    self.ctx.copy_text(id.clone());
+                    self.note(format!("Copied the game id {id}"));
+                }
+                Err(error) => self.error(format!("This board has no game id: {error}")),
+            },
+            Err(error) => self.error(format!("This board has no game id: {error}")),
+        }
+    }
+
+    /// Steps or plays the solution shown, or closes it.
+    fn apply_playback(&mut self, control: PlaybackControl) {
+        if control == PlaybackControl::Close {
+            self.derived.close_playback();
+        } else {
+            let now = self.now();
+            if let Some(playback) = self.derived.playback_mut(self.doc.revision()) {
+                playback.control(control, now);
             }
-            Err(error) => {
-                self.error(format!("Could not save: {error}"));
-                false
+            // A playback control shows the playback on the board, not a debugger
+            // scrubbed back to a search node.
+            if let Some(debugger) = self.derived.debugger_mut(self.doc.revision()) {
+                debugger.apply(crate::app::command::DebugCommand::Latest);
             }
         }
     }
 
-    /// Copies the debugged run's trace to `path` (through a temporary file renamed over it,
-    /// so a copy cut off never replaces a file); returns whether it worked.
-    fn save_trace(&mut self, path: &Path) -> bool {
-        let Some(debugger) = self.derived.debugger(self.doc.revision()) else {
-            self.error("There is no debugged run whose trace to save.".to_string());
-            return false;
-        };
-        let source = debugger.trace_path();
-        match crate::solver::trace::copy_trace(&source, path) {
-            Ok(bytes) => {
+    /// Makes the engine just registered the chosen solver.
+    fn engine_added(&mut self, name: EngineName) {
+        self.note(format!(
+            "Engine '{name}' registered in {}; it is the chosen solver now",
+            self.engines
+                .file()
+                .map_or_else(|| "the settings".into(), |f| f.display().to_string())
+        ));
+        self.state.solver.solver = SolverPick::Engine(name);
+    }
+
+    /// Unregisters an engine. A choice of the removed engine stays what it was, said as an
+    /// engine that is not registered, with Solve disabled: another solver is never run in
+    /// its place.
+    fn remove_engine(&mut self, name: &EngineName) {
+        match self.engines.remove(name) {
+            Ok(_) => {
+                let chosen = self.state.solver.solver == SolverPick::Engine(name.clone());
                 self.note(format!(
-                    "Saved the search trace {} ({} bytes)",
-                    display_name(path),
-                    crate::app::widgets::format_count(bytes)
+                    "Engine '{name}' removed from the solvers{}",
+                    if chosen {
+                        "; choose another solver to solve"
+                    } else {
+                        ""
+                    }
                 ));
-                true
             }
-            Err(error) => {
-                self.error(format!("Could not save the trace: {error}"));
-                false
-            }
-        }
-    }
-
-    /// Opens a trace file in the debugger, with its puzzle on the board, and shows the
-    /// debugger's tab; says whether it opened.
-    fn open_trace(&mut self, path: &Path) -> bool {
-        match crate::solver::trace::TraceReader::open(path) {
-            Ok(reader) => {
-                let name = display_name(path);
-                let events = reader.events();
-                let solver = reader.header().solver.clone();
-                let puzzle = reader.puzzle().clone();
-                self.set_document(
-                    Draft::from_puzzle(&puzzle),
-                    None,
-                    Some(name.clone()),
-                    &format!(
-                        "Opened the trace {name}: {} events of {solver}",
-                        crate::app::widgets::format_count(events)
-                    ),
-                );
-                let debugger = debugger::Debugger::from_trace(reader);
-                self.derived.set_debugger(self.doc.revision(), debugger);
-                self.windows.open = false;
-                // The trace is what the user asked to see: its first event, not the Run tab.
-                self.dock = shell::DockTab::Debugger;
-                true
-            }
-            Err(error) => {
-                self.error(format!("Could not open the trace: {error}"));
-                false
-            }
-        }
-    }
-
-    /// Draws the board for print and writes it atomically, as SVG or, for a `.png` name,
-    /// PNG at 300 dpi; returns whether it worked.
-    fn export_image(&mut self, puzzle: &crate::model::Puzzle, path: &Path) -> bool {
-        use crate::print::{self, ImageFormat, PrintOptions};
-        let Some(format) = ImageFormat::from_path(path) else {
-            self.error(format!(
-                "Could not export {}: the name must end in .svg or .png",
-                display_name(path)
-            ));
-            return false;
-        };
-        let written = print::image(
-            puzzle,
-            PrintOptions::default(),
-            format,
-            print::png::DEFAULT_DPI,
-        )
-        .map_err(|error| error.to_string())
-        .and_then(|bytes| {
-            formats::save_bytes_atomic_with(path, &bytes, formats::Overwrite::Allow)
-                .map_err(|error| error.to_string())
-        });
-        match written {
-            Ok(()) => {
-                self.note(format!(
-                    "Exported {} ({:.0} mm across)",
-                    display_name(path),
-                    print::DEFAULT_SIZE_MM
-                ));
-                true
-            }
-            Err(error) => {
-                self.error(format!("Could not export: {error}"));
-                false
-            }
+            Err(error) => self.error(format!("Engine '{name}' could not be removed: {error}")),
         }
     }
 

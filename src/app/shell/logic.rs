@@ -1,10 +1,10 @@
 //! The app's logic, apart from drawing: drain the worker's news, turn keys into commands,
 //! keep animations going, and ask before a close would drop unsaved changes.
 
-use crate::app::playing::playback::Playback;
-use crate::app::run::plots::SolvePoint;
 use crate::app::command::{Command, Pending};
 use crate::app::keys;
+use crate::app::playing::playback::Playback;
+use crate::app::run::plots::SolvePoint;
 use crate::app::{RicochetApp, StatusMessage, capital, debugger};
 use crate::solver::Outcome;
 use crate::worker::RunEnd;

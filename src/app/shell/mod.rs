@@ -14,20 +14,21 @@
 mod apply;
 mod help;
 mod logic;
+mod saving;
 pub mod screenshot;
 mod windows;
 
 pub use windows::WINDOW_TITLES;
 
+use crate::app::command::{AnimationSubject, SaveKind};
+use crate::app::command::{Command, Pending};
 use crate::app::document::mode::Mode;
 use crate::app::document::state;
-use crate::app::keys;
 use crate::app::editing::editor;
+use crate::app::keys;
 use crate::app::playing::play;
 use crate::app::run::plots;
 use crate::app::run::solver_panel::{self, PanelView};
-use crate::app::command::{AnimationSubject, SaveKind};
-use crate::app::command::{Command, Pending};
 use crate::app::{RicochetApp, capital, debugger, overlays, theme};
 use crate::worker::RunEnd;
 

@@ -6,11 +6,12 @@
 //! `xvfb-run -a -s "-screen 0 1600x1000x24" ricochet-lab screenshot editor editor.png`.
 
 use crate::app::RicochetApp;
+use crate::app::command::{Command, Pending};
 use crate::app::document::draft::Draft;
 use crate::app::document::mode::Mode;
-use crate::app::document::state::{AppState, ThemeChoice};
+use crate::app::document::state::ThemeChoice;
 use crate::app::editing::editor::Tool;
-use crate::app::command::{Command, Pending};
+use crate::app::settings::AppState;
 use crate::app::{APP_NAME, native_options};
 use crate::model::formats::game_id;
 use crate::model::tiles::random_game;
@@ -239,6 +240,63 @@ impl ScreenshotDirector {
                 self.jobs.reverse();
                 self.next_job(app);
             }
+            View::Analyze => {
+                app.state.view.plots = false;
+                app.analyzer.open = true;
+                app.analyzer.deals = 10;
+                if let Ok(puzzle) = app.doc.validity().as_ref() {
+                    let puzzle = puzzle.clone();
+                    let waker = app.waker();
+                    app.analyzer.start(&puzzle, waker);
+                }
+            }
+            View::Compare => {
+                replace(app, random_game(2, 4).map(|(p, _)| p));
+                app.state.view.plots = false;
+                app.compare.open = true;
+                use crate::app::compare::Which;
+                app.compare.run_mut(Which::First).pick = Some(SolverPick::BuiltIn(SolverId::Bfs));
+                app.compare.run_mut(Which::Second).pick =
+                    Some(SolverPick::BuiltIn(SolverId::GraphV1));
+                if let Ok(puzzle) = app.doc.validity().as_ref() {
+                    let puzzle = puzzle.clone();
+                    for which in Which::BOTH {
+                        let waker = app.waker();
+                        app.compare.record(which, &puzzle, &app.engines, waker);
+                    }
+                }
+            }
+            View::Play => {
+                app.apply(Command::SetMode(Mode::Play));
+                for (robot, dir) in [
+                    (RobotColor::Blue, Direction::South),
+                    (RobotColor::Blue, Direction::West),
+                    (RobotColor::Green, Direction::North),
+                    (RobotColor::Green, Direction::East),
+                ] {
+                    app.apply(Command::SelectRobot(robot));
+                    app.apply(Command::MoveRobot(dir));
+                }
+            }
+            View::DebugPaused
+            | View::OverlayHeat
+            | View::DebugGraph
+            | View::DebugStateless
+            | View::DebugStepBack => self.setup_debugger(app),
+            View::OverlayGraph
+            | View::OverlayDistances
+            | View::OverlayMinMoves
+            | View::OverlayStateless
+            | View::OverlaySolution => self.setup_overlays(app),
+            View::Experiments | View::ExperimentsTables | View::ExperimentsRunning => {
+                self.setup_experiments(app)
+            }
+        }
+    }
+
+    /// The debugger's views: a debugged run, paused where the view shows it.
+    fn setup_debugger(&mut self, app: &mut RicochetApp) {
+        match self.view {
             View::DebugPaused | View::OverlayHeat => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
                 app.state.view.plots = false;
@@ -284,6 +342,13 @@ impl ScreenshotDirector {
                 app.state.overlays.search_heat = true;
                 app.apply(Command::Solve);
             }
+            _ => {}
+        }
+    }
+
+    /// The overlays' views: the Overlays tab with the view's layer on.
+    fn setup_overlays(&mut self, app: &mut RicochetApp) {
+        match self.view {
             View::OverlayGraph => {
                 app.dock = crate::app::shell::DockTab::Overlays;
                 app.state.view.plots = false;
@@ -294,32 +359,6 @@ impl ScreenshotDirector {
                 app.dock = crate::app::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.exact_distances = true;
-            }
-            View::Analyze => {
-                app.state.view.plots = false;
-                app.analyzer.open = true;
-                app.analyzer.deals = 10;
-                if let Ok(puzzle) = app.doc.validity().as_ref() {
-                    let puzzle = puzzle.clone();
-                    let waker = app.waker();
-                    app.analyzer.start(&puzzle, waker);
-                }
-            }
-            View::Compare => {
-                replace(app, random_game(2, 4).map(|(p, _)| p));
-                app.state.view.plots = false;
-                app.compare.open = true;
-                use crate::app::compare::Which;
-                app.compare.run_mut(Which::First).pick = Some(SolverPick::BuiltIn(SolverId::Bfs));
-                app.compare.run_mut(Which::Second).pick =
-                    Some(SolverPick::BuiltIn(SolverId::GraphV1));
-                if let Ok(puzzle) = app.doc.validity().as_ref() {
-                    let puzzle = puzzle.clone();
-                    for which in Which::BOTH {
-                        let waker = app.waker();
-                        app.compare.record(which, &puzzle, &app.engines, waker);
-                    }
-                }
             }
             View::OverlayMinMoves => {
                 app.dock = crate::app::shell::DockTab::Overlays;
@@ -346,53 +385,44 @@ impl ScreenshotDirector {
                 app.state.solver.solver = SolverPick::BuiltIn(SolverId::Bfs);
                 app.apply(Command::Solve);
             }
-            View::Play => {
-                app.apply(Command::SetMode(Mode::Play));
-                for (robot, dir) in [
-                    (RobotColor::Blue, Direction::South),
-                    (RobotColor::Blue, Direction::West),
-                    (RobotColor::Green, Direction::North),
-                    (RobotColor::Green, Direction::East),
-                ] {
-                    app.apply(Command::SelectRobot(robot));
-                    app.apply(Command::MoveRobot(dir));
-                }
-            }
-            View::Experiments | View::ExperimentsTables | View::ExperimentsRunning => {
-                app.state.view.plots = false;
-                if self.view == View::ExperimentsTables {
-                    app.experiments
-                        .show_tab(crate::app::experiments::Tab::Tables);
-                }
-                if let Some(results) = &self.results {
-                    app.state.experiments.out_path = results.display().to_string();
-                    app.experiments.open = true;
-                    app.experiments
-                        .open_results(results, &mut app.state.experiments);
-                    return;
-                }
-                let settings = &mut app.state.experiments;
-                settings.configs = if self.view == View::ExperimentsRunning {
-                    16_000
-                } else {
-                    experiment_configs()
-                };
-                settings.seed = 1;
-                settings.time_limit_secs = 10.0;
-                settings.threads = 2;
-                settings.out_path = self.experiment_csv.display().to_string();
-                app.experiments.open = true;
-                let board = app.doc.validity().as_ref().ok().cloned();
-                let waker = app.waker();
-                app.experiments.start(
-                    &app.state.experiments,
-                    board.as_ref(),
-                    &app.engines,
-                    waker,
-                    false,
-                );
-            }
+            _ => {}
         }
+    }
+
+    /// The Experiments window's views: results read back, or a study under way.
+    fn setup_experiments(&mut self, app: &mut RicochetApp) {
+        app.state.view.plots = false;
+        if self.view == View::ExperimentsTables {
+            app.experiments
+                .show_tab(crate::app::experiments::Tab::Tables);
+        }
+        if let Some(results) = &self.results {
+            app.state.experiments.out_path = results.display().to_string();
+            app.experiments.open = true;
+            app.experiments
+                .open_results(results, &mut app.state.experiments);
+            return;
+        }
+        let settings = &mut app.state.experiments;
+        settings.configs = if self.view == View::ExperimentsRunning {
+            16_000
+        } else {
+            experiment_configs()
+        };
+        settings.seed = 1;
+        settings.time_limit_secs = 10.0;
+        settings.threads = 2;
+        settings.out_path = self.experiment_csv.display().to_string();
+        app.experiments.open = true;
+        let board = app.doc.validity().as_ref().ok().cloned();
+        let waker = app.waker();
+        app.experiments.start(
+            &app.state.experiments,
+            board.as_ref(),
+            &app.engines,
+            waker,
+            false,
+        );
     }
 
     fn next_job(&mut self, app: &mut RicochetApp) {
@@ -503,6 +533,16 @@ impl ScreenshotDirector {
                 let now = app.now();
                 !app.play.as_ref().is_some_and(|p| p.is_animating(now))
             }
+            View::Experiments | View::ExperimentsTables | View::ExperimentsRunning => {
+                self.experiments_ready(app)
+            }
+            View::Solving | View::Playback | View::Plots => self.solves_ready(app, finished),
+        }
+    }
+    /// Whether the Experiments window's view is ready: the study has rows (a study that
+    /// stopped early or made none ends the command with the reason).
+    fn experiments_ready(&mut self, app: &mut RicochetApp) -> bool {
+        match self.view {
             View::ExperimentsRunning => {
                 if !app.experiments.is_running() {
                     self.finish(Err(format!(
@@ -530,6 +570,14 @@ impl ScreenshotDirector {
                 app.experiments.select_for_screenshot();
                 true
             }
+            _ => true,
+        }
+    }
+
+    /// Whether the views made of solves are ready: the solves queued are done (the next is
+    /// started when one is), the long run has its rows, the playback has stepped.
+    fn solves_ready(&mut self, app: &mut RicochetApp, finished: bool) -> bool {
+        match self.view {
             View::Solving => {
                 if self.long_run {
                     return app
@@ -556,10 +604,7 @@ impl ScreenshotDirector {
                 let now = app.now();
                 if let Some(playback) = app.derived.playback_mut(app.doc.revision()) {
                     if playback.step() < 5 {
-                        playback.control(
-                            crate::app::command::PlaybackControl::Forward,
-                            now - 10.0,
-                        );
+                        playback.control(crate::app::command::PlaybackControl::Forward, now - 10.0);
                         return false;
                     }
                     return true;
@@ -591,6 +636,7 @@ impl ScreenshotDirector {
                     false
                 }
             }
+            _ => true,
         }
     }
 }

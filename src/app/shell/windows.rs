@@ -3,8 +3,8 @@
 //! animation, and last the unsaved-changes question, which is modal. A new
 //! window is one more line here and a file of its own.
 
-use crate::app::files;
 use crate::app::command::Command;
+use crate::app::files;
 use crate::app::shell::help;
 use crate::app::{RicochetApp, analyzer, compare, experiments};
 

@@ -1,6 +1,6 @@
 //! The solution path layer: the last solution's moves as numbered trails.
 
-use crate::app::board_view::trail::Trail;
+use crate::app::board_paint::trail::Trail;
 use crate::app::overlays::assembly::OverlaySources;
 use crate::app::overlays::layers::OverlayLayer;
 use crate::app::overlays::{OverlayDrawing, OverlaySettings};

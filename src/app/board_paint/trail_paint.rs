@@ -1,8 +1,8 @@
 //! Slides drawn on the board: the moves of a game, a solution or a debugged node, each a line
 //! with an arrow head and, when numbered, a disc that keeps clear of the others.
 
-use super::BoardGeometry;
-use crate::app::board_view::trail::Trail;
+use super::geometry::BoardGeometry;
+use crate::app::board_paint::trail::Trail;
 use crate::app::theme::{self, Palette};
 use egui::epaint::text::FontsView;
 use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke};

@@ -7,8 +7,8 @@
 //! The file keeps eframe's layout (a map of RON texts under the keys `ricochet-lab`, `egui`
 //! and `window`), so the settings an earlier version wrote still load.
 
-use super::settings_file::{self, EGUI_KEY, SettingsReport, WINDOW_KEY};
-use crate::app::document::state::{AppState, STORAGE_KEY};
+use super::file::{self as settings_file, EGUI_KEY, SettingsReport, WINDOW_KEY};
+use super::{AppState, STORAGE_KEY};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -176,7 +176,7 @@ impl DerivedResults {
             .graph
             .revision()
             .or(self.graph_update.revision())
-            .is_some_and(|revision| revision.document != current.document)
+            .is_some_and(|revision| !revision.same_document(current))
         {
             self.graph.take();
             self.graph_update.take();
@@ -505,18 +505,9 @@ impl RicochetApp {
 mod tests {
     use super::*;
 
-    const FIRST: Revision = Revision {
-        document: 0,
-        edit: 0,
-    };
-    const EDITED: Revision = Revision {
-        document: 0,
-        edit: 1,
-    };
-    const OTHER_BOARD: Revision = Revision {
-        document: 1,
-        edit: 0,
-    };
+    const FIRST: Revision = Revision::at(0, 0);
+    const EDITED: Revision = Revision::at(0, 1);
+    const OTHER_BOARD: Revision = Revision::at(1, 0);
 
     #[test]
     fn a_slot_hands_its_value_only_to_the_revision_it_was_computed_on() {
@@ -609,10 +600,7 @@ mod tests {
         assert!(store.graph(OTHER_BOARD).is_none());
         assert_eq!(store.graph.revision(), None);
         store.follow_graph(OTHER_BOARD, board, &robots, std::sync::Arc::new(|_| {}));
-        let third = Revision {
-            document: 2,
-            edit: 0,
-        };
+        let third = Revision::at(2, 0);
         store.on_revision_change(third, "a third board was opened");
         assert!(!store.is_graph_computing());
         assert_eq!(store.graph_update.revision(), None);

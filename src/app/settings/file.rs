@@ -13,7 +13,7 @@
 //!   when they can still be read from it;
 //! - each of these is said in one sentence for the status line.
 
-use crate::app::document::state::{AppState, STORAGE_KEY};
+use super::{AppState, STORAGE_KEY};
 use crate::app::{APP_NAME, RicochetApp, StatusMessage};
 use std::collections::HashMap;
 use std::ops::RangeInclusive;

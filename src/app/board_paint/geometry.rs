@@ -33,12 +33,12 @@ impl BoardGeometry {
     }
 
     /// Whether `pos` is a cell of the board.
-    pub(super) fn contains(&self, pos: Pos) -> bool {
+    pub(in crate::app) fn contains(&self, pos: Pos) -> bool {
         pos.x < self.width && pos.y < self.height
     }
 
     /// The screen rectangle of the whole board.
-    pub(super) fn screen_rect(&self) -> Rect {
+    pub(in crate::app) fn screen_rect(&self) -> Rect {
         *self.screen_from_board.to()
     }
 
@@ -66,7 +66,7 @@ impl BoardGeometry {
     }
 
     /// The screen point of a position in board coordinates.
-    pub(super) fn to_screen(self, board_point: Pos2) -> Pos2 {
+    pub(in crate::app) fn to_screen(self, board_point: Pos2) -> Pos2 {
         self.screen_from_board.transform_pos(board_point)
     }
 
@@ -86,7 +86,7 @@ impl BoardGeometry {
     }
 
     /// The screen segment of a cell side.
-    pub(super) fn edge_segment(&self, pos: Pos, side: Direction) -> [Pos2; 2] {
+    pub(in crate::app) fn edge_segment(&self, pos: Pos, side: Direction) -> [Pos2; 2] {
         let r = self.cell_rect(pos);
         match side {
             Direction::North => [r.left_top(), r.right_top()],
