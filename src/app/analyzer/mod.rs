@@ -319,6 +319,40 @@ fn analyzer_ui(
     for line in summary_lines(analysis) {
         ui.label(line);
     }
+    lengths_histogram_ui(ui, analysis);
+    ui.label(egui::RichText::new("Hardest positions (click to open)").strong());
+    let hardest: Vec<(usize, u32)> = analysis
+        .hardest(HARDEST_SHOWN)
+        .into_iter()
+        .filter_map(|r| {
+            let index = analysis.results.iter().position(|x| std::ptr::eq(x, r))?;
+            Some((index, r.moves?))
+        })
+        .collect();
+    egui::ScrollArea::vertical()
+        .id_salt("analysis-hardest")
+        .max_height(180.0)
+        .show(ui, |ui| {
+            for (index, moves) in hardest {
+                let name = position_name(analysis, index);
+                let text = format!("{moves} moves: {name}");
+                if ui
+                    .button(&text)
+                    .on_hover_text("Open this position as the board")
+                    .clicked()
+                {
+                    let draft = Draft::from_puzzle(&analysis.results[index].puzzle);
+                    commands.push(Command::Guarded(Pending::Replace(
+                        Box::new(draft),
+                        format!("{moves}-move position {name}"),
+                    )));
+                }
+            }
+        });
+}
+
+/// The histogram of the optimal lengths found, with whole counts and move counts on its axes.
+fn lengths_histogram_ui(ui: &mut egui::Ui, analysis: &Analysis) {
     let distribution = analysis.distribution();
     if distribution.is_empty() {
         ui.label("No data yet: no position was solved.");
@@ -351,35 +385,6 @@ fn analyzer_ui(
                 plot.bar_chart(BarChart::new("Optimal lengths", bars).color(theme::series(0)));
             });
     }
-    ui.label(egui::RichText::new("Hardest positions (click to open)").strong());
-    let hardest: Vec<(usize, u32)> = analysis
-        .hardest(HARDEST_SHOWN)
-        .into_iter()
-        .filter_map(|r| {
-            let index = analysis.results.iter().position(|x| std::ptr::eq(x, r))?;
-            Some((index, r.moves?))
-        })
-        .collect();
-    egui::ScrollArea::vertical()
-        .id_salt("analysis-hardest")
-        .max_height(180.0)
-        .show(ui, |ui| {
-            for (index, moves) in hardest {
-                let name = position_name(analysis, index);
-                let text = format!("{moves} moves: {name}");
-                if ui
-                    .button(&text)
-                    .on_hover_text("Open this position as the board")
-                    .clicked()
-                {
-                    let draft = Draft::from_puzzle(&analysis.results[index].puzzle);
-                    commands.push(Command::Guarded(Pending::Replace(
-                        Box::new(draft),
-                        format!("{moves}-move position {name}"),
-                    )));
-                }
-            }
-        });
 }
 
 impl RicochetApp {

@@ -276,85 +276,7 @@ pub(in crate::app) fn export_animation_window(
                 }
             };
             let idle = window.running.is_none();
-            egui::Grid::new("export-animation-fields")
-                .num_columns(2)
-                .spacing([8.0, 6.0])
-                .show(ui, |ui| {
-                    if let Some(events) = events {
-                        // Numbered from 1, as on the debugger's timeline.
-                        let numbers = 1..=events.max(1);
-                        let label = ui.label("From event");
-                        let from = egui::DragValue::new(&mut window.from).range(numbers.clone());
-                        ui.add_enabled(idle, from).labelled_by(label.id);
-                        ui.end_row();
-                        let label = ui.label("To event");
-                        let to = egui::DragValue::new(&mut window.to).range(numbers);
-                        ui.add_enabled(idle, to).labelled_by(label.id);
-                        ui.end_row();
-                    }
-                    ui.label("Format");
-                    ui.horizontal(|ui| {
-                        let before = window.format;
-                        for (format, label) in [
-                            (Format::Gif, "GIF"),
-                            (Format::Apng, "Animated PNG"),
-                            (Format::Frames, "PNG frames"),
-                        ] {
-                            ui.add_enabled_ui(idle, |ui| {
-                                ui.radio_value(&mut window.format, format, label)
-                            });
-                        }
-                        if window.format != before {
-                            window.path = window.format.fit(&window.path);
-                        }
-                    });
-                    ui.end_row();
-                    let label = ui.label("Size (px)");
-                    let sides = animation::MIN_SIDE_PX..=animation::MAX_SIDE_PX;
-                    ui.add_enabled(idle, egui::DragValue::new(&mut window.side_px).range(sides))
-                        .labelled_by(label.id)
-                        .on_hover_text("The picture's longer side");
-                    ui.end_row();
-                    let label = ui.label("Frame delay (ms)");
-                    let delays = animation::MIN_DELAY_MS..=animation::MAX_DELAY_MS;
-                    ui.add_enabled(
-                        idle,
-                        egui::DragValue::new(&mut window.delay_ms).range(delays),
-                    )
-                    .labelled_by(label.id)
-                    .on_hover_text("How long each frame shows; the last one three times as long");
-                    ui.end_row();
-                    let label = ui.label(if window.format == Format::Frames {
-                        "Folder"
-                    } else {
-                        "File"
-                    });
-                    ui.horizontal(|ui| {
-                        ui.add_enabled(
-                            idle,
-                            egui::TextEdit::singleline(&mut window.path).desired_width(230.0),
-                        )
-                        .labelled_by(label.id);
-                        if ui
-                            .add_enabled(idle && native_dialogs, egui::Button::new("Choose…"))
-                            .on_hover_text("Pick where to write with the system's dialog")
-                            .clicked()
-                        {
-                            let current = PathBuf::from(window.path.trim());
-                            let mut dialog = rfd::FileDialog::new().set_title(TITLE);
-                            if let Some(dir) = current.parent() {
-                                dialog = dialog.set_directory(dir);
-                            }
-                            if let Some(name) = current.file_name() {
-                                dialog = dialog.set_file_name(name.to_string_lossy());
-                            }
-                            if let Some(path) = dialog.save_file() {
-                                window.path = window.format.fit(&path.display().to_string());
-                            }
-                        }
-                    });
-                    ui.end_row();
-                });
+            fields_ui(ui, window, events, idle, native_dialogs);
             if stale {
                 ui.colored_label(
                     palette.warning,
@@ -410,6 +332,94 @@ pub(in crate::app) fn export_animation_window(
     if !open {
         window.open = false;
     }
+}
+
+/// The fields of an export: the events (for a search), the format, size, frame delay and
+/// where to write; none can change while an export runs.
+fn fields_ui(
+    ui: &mut egui::Ui,
+    window: &mut ExportAnimationWindow,
+    events: Option<u64>,
+    idle: bool,
+    native_dialogs: bool,
+) {
+    egui::Grid::new("export-animation-fields")
+        .num_columns(2)
+        .spacing([8.0, 6.0])
+        .show(ui, |ui| {
+            if let Some(events) = events {
+                // Numbered from 1, as on the debugger's timeline.
+                let numbers = 1..=events.max(1);
+                let label = ui.label("From event");
+                let from = egui::DragValue::new(&mut window.from).range(numbers.clone());
+                ui.add_enabled(idle, from).labelled_by(label.id);
+                ui.end_row();
+                let label = ui.label("To event");
+                let to = egui::DragValue::new(&mut window.to).range(numbers);
+                ui.add_enabled(idle, to).labelled_by(label.id);
+                ui.end_row();
+            }
+            ui.label("Format");
+            ui.horizontal(|ui| {
+                let before = window.format;
+                for (format, label) in [
+                    (Format::Gif, "GIF"),
+                    (Format::Apng, "Animated PNG"),
+                    (Format::Frames, "PNG frames"),
+                ] {
+                    ui.add_enabled_ui(idle, |ui| ui.radio_value(&mut window.format, format, label));
+                }
+                if window.format != before {
+                    window.path = window.format.fit(&window.path);
+                }
+            });
+            ui.end_row();
+            let label = ui.label("Size (px)");
+            let sides = animation::MIN_SIDE_PX..=animation::MAX_SIDE_PX;
+            ui.add_enabled(idle, egui::DragValue::new(&mut window.side_px).range(sides))
+                .labelled_by(label.id)
+                .on_hover_text("The picture's longer side");
+            ui.end_row();
+            let label = ui.label("Frame delay (ms)");
+            let delays = animation::MIN_DELAY_MS..=animation::MAX_DELAY_MS;
+            ui.add_enabled(
+                idle,
+                egui::DragValue::new(&mut window.delay_ms).range(delays),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("How long each frame shows; the last one three times as long");
+            ui.end_row();
+            let label = ui.label(if window.format == Format::Frames {
+                "Folder"
+            } else {
+                "File"
+            });
+            ui.horizontal(|ui| {
+                ui.add_enabled(
+                    idle,
+                    egui::TextEdit::singleline(&mut window.path).desired_width(230.0),
+                )
+                .labelled_by(label.id);
+                if ui
+                    .add_enabled(idle && native_dialogs, egui::Button::new("Choose…"))
+                    .on_hover_text("Pick where to write with the system's dialog")
+                    .clicked()
+                {
+                    let current = PathBuf::from(window.path.trim());
+                    let mut dialog = rfd::FileDialog::new().set_title(TITLE);
+                    if let Some(dir) = current.parent() {
+                        dialog = dialog.set_directory(dir);
+                    }
+                    if let Some(name) = current.file_name() {
+                        dialog = dialog.set_file_name(name.to_string_lossy());
+                    }
+                    if let Some(path) = dialog.save_file() {
+                        window.path = window.format.fit(&path.display().to_string());
+                    }
+                }
+            });
+            ui.end_row();
+        });
 }
 
 #[cfg(test)]

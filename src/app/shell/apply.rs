@@ -1,9 +1,7 @@
 //! Applying the whole-app actions the panels collected ([`super::commands`]), once per frame.
 
 use crate::app::command::PlaybackControl;
-use crate::app::command::{
-    AnimationSubject, Command, Pending, Resolution, UndoStep,
-};
+use crate::app::command::{AnimationSubject, Command, Pending, Resolution, UndoStep};
 use crate::app::document::display_name;
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;

@@ -191,61 +191,7 @@ impl RicochetApp {
         use keys::{Action, hint};
         egui::MenuBar::new().ui(ui, |ui| {
             let shown = self.derived.playback(self.doc.revision()).is_some();
-            ui.menu_button("File", |ui| {
-                let mut item = |ui: &mut egui::Ui, label: &str, keys: String, command: Command| {
-                    menu_item(ui, commands, true, label, keys, command);
-                };
-                item(ui, "New...", hint(Action::New), Command::ShowNewWindow);
-                item(ui, "Open...", hint(Action::Open), Command::OpenDialog);
-                item(
-                    ui,
-                    "Open from boards/...",
-                    String::new(),
-                    Command::ShowOpenWindow,
-                );
-                item(ui, "Save", hint(Action::Save), Command::Save);
-                item(
-                    ui,
-                    "Save as...",
-                    hint(Action::SaveAs),
-                    Command::SaveAs(SaveKind::Native),
-                );
-                ui.separator();
-                item(
-                    ui,
-                    "Import game id or Cox text...",
-                    String::new(),
-                    Command::ShowImportWindow,
-                );
-                item(
-                    ui,
-                    "Export as Cox text...",
-                    String::new(),
-                    Command::SaveAs(SaveKind::Cox),
-                );
-                item(
-                    ui,
-                    "Export board image...",
-                    String::new(),
-                    Command::SaveAs(SaveKind::Image),
-                );
-                ui.add_enabled_ui(shown, |ui| {
-                    item(
-                        ui,
-                        "Export solution animation...",
-                        hint(Action::ExportAnimation),
-                        Command::ExportAnimation(AnimationSubject::Solution),
-                    );
-                });
-                item(ui, "Copy game id", String::new(), Command::CopyGameId);
-                ui.separator();
-                item(
-                    ui,
-                    "Quit",
-                    hint(Action::Quit),
-                    Command::Guarded(Pending::Quit),
-                );
-            });
+            ui.menu_button("File", |ui| file_menu_ui(ui, shown, commands));
             ui.menu_button("Edit", |ui| {
                 let history = self.doc.history();
                 let (undo, redo) = (history.can_undo(), history.can_redo());
@@ -565,9 +511,67 @@ impl RicochetApp {
     }
 }
 
-/// A menu entry with its keys on the right; announced by its name alone, so that tests and
-/// screen readers find "Save" rather than "Save Ctrl+S".
-/// A menu entry that queues `command` and closes the menu when clicked.
+/// The File menu's items; the solution's animation only while one is shown.
+fn file_menu_ui(ui: &mut egui::Ui, shown: bool, commands: &mut Vec<Command>) {
+    use keys::{Action, hint};
+    let mut item = |ui: &mut egui::Ui, label: &str, keys: String, command: Command| {
+        menu_item(ui, commands, true, label, keys, command);
+    };
+    item(ui, "New...", hint(Action::New), Command::ShowNewWindow);
+    item(ui, "Open...", hint(Action::Open), Command::OpenDialog);
+    item(
+        ui,
+        "Open from boards/...",
+        String::new(),
+        Command::ShowOpenWindow,
+    );
+    item(ui, "Save", hint(Action::Save), Command::Save);
+    item(
+        ui,
+        "Save as...",
+        hint(Action::SaveAs),
+        Command::SaveAs(SaveKind::Native),
+    );
+    ui.separator();
+    item(
+        ui,
+        "Import game id or Cox text...",
+        String::new(),
+        Command::ShowImportWindow,
+    );
+    item(
+        ui,
+        "Export as Cox text...",
+        String::new(),
+        Command::SaveAs(SaveKind::Cox),
+    );
+    item(
+        ui,
+        "Export board image...",
+        String::new(),
+        Command::SaveAs(SaveKind::Image),
+    );
+    ui.add_enabled_ui(shown, |ui| {
+        item(
+            ui,
+            "Export solution animation...",
+            hint(Action::ExportAnimation),
+            Command::ExportAnimation(AnimationSubject::Solution),
+        );
+    });
+    item(ui, "Copy game id", String::new(), Command::CopyGameId);
+    ui.separator();
+    item(
+        ui,
+        "Quit",
+        hint(Action::Quit),
+        Command::Guarded(Pending::Quit),
+    );
+}
+
+/// A menu entry that queues `command` and closes the menu when clicked, with its keys on the
+/// right; announced by its name alone, so that tests and screen readers find "Save" rather
+/// than "Save Ctrl+S".
 fn menu_item(
     ui: &mut egui::Ui,
     commands: &mut Vec<Command>,

@@ -5,8 +5,8 @@ use super::apply::SaveResult;
 use crate::app::command::{DiskChoice, Pending, SaveKind};
 use crate::app::document::display_name;
 use crate::app::document::draft::Draft;
-use crate::app::{debugger, shell};
 use crate::app::{RicochetApp, files};
+use crate::app::{debugger, shell};
 use crate::model::formats;
 use std::path::Path;
 

@@ -291,24 +291,7 @@ impl SolveJob {
         let live = Arc::new(LiveCounters::default());
         let picture =
             SearchPicture::new(self.puzzle.board().cell_count(), self.puzzle.active_robot());
-        // The whole run is recorded to a trace file of its own, which the interface reads to
-        // travel back through it; it goes when the run does.
-        let trace_file = tempfile::Builder::new()
-            .prefix("ricochet-lab-debug-")
-            .suffix(".rltrace")
-            .tempfile()
-            .map_err(|e| StartError::Trace(e.to_string()))?
-            .into_temp_path();
-        let header = TraceHeader {
-            program: format!("ricochet-lab {}", env!("CARGO_PKG_VERSION")),
-            puzzle: crate::model::formats::native::write(&self.puzzle),
-            solver: solver.name().to_string(),
-            solver_title: solver.kind().title.to_string(),
-            external: solver.is_engine(),
-        };
-        let recorder =
-            TraceRecorder::create(&trace_file, &header, self.puzzle.board().clone(), NoProbe)
-                .map_err(|e| StartError::Trace(e.to_string()))?;
+        let (trace_file, recorder) = self.debug_trace()?;
         // The gate shares the task's cancel flag; the flag exists only once the task does, so
         // the gate is handed to the thread through a channel of one.
         let (gate_sender, gate_receiver) = std::sync::mpsc::sync_channel::<Arc<Gate>>(1);
@@ -443,5 +426,27 @@ impl SolveJob {
                 trace_file: Arc::new(trace_file),
             },
         ))
+    }
+
+    /// The trace file a debugged run is recorded to, whole, and its recorder: the interface
+    /// reads the file to travel back through the run, and it goes when the run does.
+    fn debug_trace(&self) -> Result<(tempfile::TempPath, TraceRecorder<NoProbe>), StartError> {
+        let trace_file = tempfile::Builder::new()
+            .prefix("ricochet-lab-debug-")
+            .suffix(".rltrace")
+            .tempfile()
+            .map_err(|e| StartError::Trace(e.to_string()))?
+            .into_temp_path();
+        let header = TraceHeader {
+            program: format!("ricochet-lab {}", env!("CARGO_PKG_VERSION")),
+            puzzle: crate::model::formats::native::write(&self.puzzle),
+            solver: self.solver.name().to_string(),
+            solver_title: self.solver.kind().title.to_string(),
+            external: self.solver.is_engine(),
+        };
+        let recorder =
+            TraceRecorder::create(&trace_file, &header, self.puzzle.board().clone(), NoProbe)
+                .map_err(|e| StartError::Trace(e.to_string()))?;
+        Ok((trace_file, recorder))
     }
 }
