@@ -180,6 +180,38 @@ pub(super) fn capitalised(word: &str) -> String {
     }
 }
 
+/// A label of at most `rows` lines, ended with "…" when the text needs more, and shown in
+/// full on hover.
+pub(in crate::app) fn clipped_label(
+    ui: &mut egui::Ui,
+    text: egui::RichText,
+    rows: usize,
+) -> egui::Response {
+    let full = text.text().to_string();
+    let mut job = egui::text::LayoutJob::default();
+    text.append_to(
+        &mut job,
+        ui.style(),
+        egui::FontSelection::Default,
+        egui::Align::Min,
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_rows: rows,
+        max_width: ui.available_width(),
+        break_anywhere: false,
+        overflow_character: Some('…'),
+    };
+    // Wrap mode keeps the rows and width set above; a label's default in a row (as beside
+    // "Optimal") is to extend, and a line wider than the dock shifts the whole dock's content
+    // out of its left edge.
+    let response = ui.add(egui::Label::new(job).wrap());
+    if response.hovered() {
+        response.on_hover_text(full)
+    } else {
+        response
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

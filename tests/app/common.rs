@@ -9,7 +9,7 @@ use egui::{Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::document::draft::{Draft, write_draft};
-use ricochet_lab::app::{RicochetApp, document::state::AppState};
+use ricochet_lab::app::{RicochetApp, settings::AppState};
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::solver;
 use std::time::{Duration, Instant};

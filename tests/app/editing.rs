@@ -5,7 +5,7 @@ use crate::common::{app_harness, click_at, click_menu_item, replace_text};
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::{RicochetApp, document::state::Mode};
+use ricochet_lab::app::{RicochetApp, document::mode::Mode};
 use ricochet_lab::model::{Direction, Pos, RobotColor, samples};
 
 /// Replaces the board with an empty one through the New window.

@@ -11,8 +11,8 @@ use crate::common::{
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
-use ricochet_lab::app::document::state::{AppState, ExperimentSettings};
 use ricochet_lab::app::widgets::format_count;
+use ricochet_lab::app::{experiments::ExperimentSettings, settings::AppState};
 use ricochet_lab::model::formats;
 use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::engine::store::EngineStore;

@@ -6,9 +6,9 @@
 use crate::common::{harness_from, replace_text, step_until};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::document::state::ExperimentSettings;
+use ricochet_lab::app::experiments::ExperimentSettings;
 use ricochet_lab::app::experiments::series::Selection;
-use ricochet_lab::app::{RicochetApp, document::state::AppState};
+use ricochet_lab::app::{RicochetApp, settings::AppState};
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::solver::SolverId;
 use ricochet_lab::study::experiment::record::read_records;

@@ -5,7 +5,7 @@
 
 use crate::common::step_until;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::document::state::Mode;
+use ricochet_lab::app::document::mode::Mode;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::parse_moves;
 use std::time::Duration;

@@ -5,7 +5,7 @@
 use crate::common::{click_menu_item, step_until};
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::HotCold;
-use ricochet_lab::app::document::state::Mode;
+use ricochet_lab::app::document::mode::Mode;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::{Direction, Move, MoveTables, Puzzle, RobotColor};
 use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverOptions};

@@ -22,7 +22,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::command::{AnimationSubject, Command, Pending, SaveKind};
 use ricochet_lab::app::document::draft::Edit;
-use ricochet_lab::app::document::state::AppState;
+use ricochet_lab::app::settings::AppState;
 use ricochet_lab::app::shell::{WINDOW_TITLES, dock_tab_titles};
 use ricochet_lab::solver::SolverId;
 use std::collections::{BTreeMap, BTreeSet};
@@ -522,7 +522,7 @@ fn editor_stops(tour: &mut Tour) {
 /// Play mode: a long move list, then Undo move clicked where it was.
 fn play_stops(tour: &mut Tour) {
     tour.command(Command::SetMode(
-        ricochet_lab::app::document::state::Mode::Play,
+        ricochet_lab::app::document::mode::Mode::Play,
     ));
     tour.check("play mode");
     let start = tour.harness.state().draft().clone();
@@ -559,7 +559,7 @@ fn play_stops(tour: &mut Tour) {
     );
     tour.check("play mode, every move undone");
     tour.command(Command::SetMode(
-        ricochet_lab::app::document::state::Mode::Edit,
+        ricochet_lab::app::document::mode::Mode::Edit,
     ));
 }
 

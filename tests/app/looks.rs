@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::document::draft::{Draft, write_draft};
 use ricochet_lab::app::settings::file::repair_settings_file;
-use ricochet_lab::app::{RicochetApp, document::state::AppState, files};
+use ricochet_lab::app::{RicochetApp, files, settings::AppState};
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::samples;
 use ricochet_lab::model::tiles::random_game;

@@ -7,7 +7,7 @@ use crate::common::{harness_from, replace_text};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
-use ricochet_lab::app::document::state::AppState;
+use ricochet_lab::app::settings::AppState;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

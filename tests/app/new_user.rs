@@ -406,7 +406,7 @@ fn open_offers_the_folder_of_the_last_puzzle_opened_not_of_the_last_export() {
 fn a_wall_stroke_on_a_64x64_board_adds_no_stray_stubs() {
     use ricochet_lab::app::document::draft::{Draft, write_draft};
     use ricochet_lab::model::{Direction, Pos};
-    let state = ricochet_lab::app::document::state::AppState {
+    let state = ricochet_lab::app::settings::AppState {
         board: Some(write_draft(&Draft::empty(64, 64).unwrap())),
         native_dialogs: false,
         ..Default::default()

@@ -13,7 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::mode::Mode;
-use ricochet_lab::app::document::state::AppState;
+use ricochet_lab::app::settings::AppState;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
 use ricochet_lab::solver::{Outcome, SolverId};
@@ -435,7 +435,7 @@ fn a_paused_stateless_run_on_a_full_board_draws_its_states_apart() {
     // Every state shows, as its number where it fits, else as a dot in its place (numbers on
     // hover), a crowded cell counting the states it has no place for, and no two marks meet.
     let rect = harness.get_by_label("Board").rect();
-    let geometry = ricochet_lab::app::board_view::geometry::BoardGeometry::fit(rect, 16, 16);
+    let geometry = ricochet_lab::app::board_paint::BoardGeometry::fit(rect, 16, 16);
     let marks: Vec<(Option<usize>, egui::Rect)> = harness.ctx.fonts_mut(|fonts| {
         ricochet_lab::app::overlays::cell_texts::place_texts(
             fonts,

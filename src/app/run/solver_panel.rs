@@ -202,7 +202,7 @@ pub(in crate::app) fn solver_controls_ui(
     // chosen: the description keeps to two lines (in full on hover), the source to one.
     let height = widgets::text_lines(ui, 2.0);
     widgets::reserved(ui, height, |ui| {
-        clipped_label(
+        widgets::clipped_label(
             ui,
             egui::RichText::new(&described.description).color(if unknown.is_some() {
                 palette.error
@@ -231,7 +231,7 @@ pub(in crate::app) fn solver_controls_ui(
         {
             commands.push(Command::RemoveEngine(name.clone()));
         }
-        clipped_label(
+        widgets::clipped_label(
             ui,
             egui::RichText::new(&described.source)
                 .color(palette.muted)
@@ -283,7 +283,7 @@ pub(in crate::app) fn solver_controls_ui(
     let height = widgets::text_lines(ui, 2.0);
     widgets::reserved(ui, height, |ui| {
         if let Some(blocker) = &blocker {
-            clipped_label(ui, egui::RichText::new(blocker).color(palette.error), 2);
+            widgets::clipped_label(ui, egui::RichText::new(blocker).color(palette.error), 2);
         }
     });
 }
@@ -410,34 +410,6 @@ fn limits_ui(ui: &mut egui::Ui, described: &Described<'_>, settings: &mut Solver
     });
 }
 
-/// A label of at most `rows` lines, ended with "…" when the text needs more, and shown in
-/// full on hover.
-fn clipped_label(ui: &mut egui::Ui, text: egui::RichText, rows: usize) -> egui::Response {
-    let full = text.text().to_string();
-    let mut job = egui::text::LayoutJob::default();
-    text.append_to(
-        &mut job,
-        ui.style(),
-        egui::FontSelection::Default,
-        egui::Align::Min,
-    );
-    job.wrap = egui::text::TextWrapping {
-        max_rows: rows,
-        max_width: ui.available_width(),
-        break_anywhere: false,
-        overflow_character: Some('…'),
-    };
-    // Wrap mode keeps the rows and width set above; a label's default in a row (as beside
-    // "Optimal") is to extend, and a line wider than the dock shifts the whole dock's content
-    // out of its left edge.
-    let response = ui.add(egui::Label::new(job).wrap());
-    if response.hovered() {
-        response.on_hover_text(full)
-    } else {
-        response
-    }
-}
-
 /// The Run tab: the run's result, its per-depth rows and the solution's playback. A run made
 /// on an earlier version of the board is not shown as this board's.
 pub(in crate::app) fn run_ui(
@@ -494,7 +466,7 @@ fn session_ui(
             }
             // One line whatever the time and count grow to, in full on hover: a longer line
             // would widen the dock.
-            clipped_label(
+            widgets::clipped_label(
                 ui,
                 egui::RichText::new(format!(
                     "{what} {}: {}, {} nodes",
