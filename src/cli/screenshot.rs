@@ -28,7 +28,10 @@ pub struct ScreenshotArgs {
 /// crash never leaves a truncated PNG under the name asked for.
 pub fn run(args: ScreenshotArgs) -> anyhow::Result<ExitCode> {
     // A view is one of a list of names, as a solver is: another word is a usage error.
-    let view: View = args.view.parse().map_err(super::output::usage)?;
+    let view: View = args
+        .view
+        .parse()
+        .map_err(|error: screenshot::UnknownView| super::output::usage(error.to_string()))?;
     let is_png = args
         .file
         .extension()
@@ -69,7 +72,9 @@ pub fn run(args: ScreenshotArgs) -> anyhow::Result<ExitCode> {
             // The scratch folder is this command's own business: the user asked for the folder
             // the picture goes to.
             let scratch = scratch.path().display().to_string();
-            anyhow::Error::msg(error.replace(&scratch, &folder.display().to_string()))
+            anyhow::Error::msg(
+                format!("{error:#}").replace(&scratch, &folder.display().to_string()),
+            )
         },
     )?;
     let mut made: Vec<_> = std::fs::read_dir(scratch.path())

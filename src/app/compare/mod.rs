@@ -286,7 +286,7 @@ impl CompareView {
         let solver = match engines.resolve(&pick) {
             Ok(solver) => solver,
             Err(error) => {
-                run.state = RunState::Failed(error);
+                run.state = RunState::Failed(error.to_string());
                 return;
             }
         };

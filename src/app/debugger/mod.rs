@@ -14,7 +14,7 @@ use crate::app::command::DebugCommand;
 use crate::app::overlays;
 use crate::model::{Board, Puzzle};
 use crate::solver::RobotCells;
-use crate::solver::trace::{EventKind, TraceReader};
+use crate::solver::trace::{EventKind, TraceError, TraceReader};
 use crate::worker::debug::{
     Breakpoints, DebugFrame, DebugHandle, DebugView, History, PictureStep, Recorded, RunMode,
     SearchPicture,
@@ -377,7 +377,7 @@ impl Debugger {
             let mut history = lock(&history);
             match history.reader() {
                 Ok(reader) => search(reader, from),
-                Err(error) => Err(error.to_string()),
+                Err(error) => Err(error),
             }
         };
         self.find_note = match found {
@@ -386,7 +386,7 @@ impl Debugger {
                 None
             }
             Ok(None) => Some(format!("No {what} in the recording.")),
-            Err(error) => Some(error),
+            Err(error) => Some(error.to_string()),
         };
     }
 
@@ -425,15 +425,11 @@ impl Debugger {
                 }
             }
             DebugCommand::FindKind(kind, forward) => self.find(kind.name(), |reader, from| {
-                reader
-                    .find_kind(from, kind, forward, FIND_BUDGET)
-                    .map_err(|e| e.to_string())
+                reader.find_kind(from, kind, forward, FIND_BUDGET)
             }),
             DebugCommand::IterationStart(depth) => {
                 self.find(&format!("start of depth {depth}"), |reader, _| {
-                    reader
-                        .find_iteration_start(depth, FIND_BUDGET)
-                        .map_err(|e| e.to_string())
+                    reader.find_iteration_start(depth, FIND_BUDGET)
                 });
             }
             DebugCommand::FirstVisit => {
@@ -441,9 +437,7 @@ impl Debugger {
                     return;
                 };
                 self.find("earlier visit of this position", |reader, _| {
-                    reader
-                        .find_cells(&cells, FIND_BUDGET)
-                        .map_err(|e| e.to_string())
+                    reader.find_cells(&cells, FIND_BUDGET)
                 });
             }
             DebugCommand::Tree(command) => self.apply_tree(command),
@@ -496,7 +490,7 @@ impl Debugger {
 
 /// What a search of the recording found: the event's number, none, or why it could not
 /// look.
-type FindResult = Result<Option<u64>, String>;
+type FindResult = Result<Option<u64>, TraceError>;
 
 /// The history behind its lock; a panic elsewhere while it was held leaves it readable.
 fn lock(history: &Mutex<History>) -> std::sync::MutexGuard<'_, History> {

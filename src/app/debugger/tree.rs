@@ -70,7 +70,10 @@ pub(in crate::app) fn tree_ui(
             return;
         }
         Some(Err(error)) => {
-            ui.add(egui::Label::new(egui::RichText::new(error).color(palette.error)).wrap());
+            ui.add(
+                egui::Label::new(egui::RichText::new(error.to_string()).color(palette.error))
+                    .wrap(),
+            );
             return;
         }
         Some(Ok(_)) => {}

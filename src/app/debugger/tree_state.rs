@@ -3,14 +3,14 @@
 
 use super::Debugger;
 use crate::app::command::TreeCommand;
-use crate::solver::trace::TreeNode;
+use crate::solver::trace::{TraceError, TreeNode};
 use std::collections::{BTreeSet, HashMap};
 
 /// What the tree tab shows: the nodes read so far, which are open, which is selected.
 #[derive(Default)]
 pub struct TreeView {
     /// The roots, or why they could not be read; `None` until read.
-    pub(super) roots: Option<Result<Vec<TreeNode>, String>>,
+    pub(super) roots: Option<Result<Vec<TreeNode>, TraceError>>,
     /// How many events the trace held when the roots were read.
     pub(super) read_at: u64,
     /// The children read so far, by their parent's event number.
@@ -74,9 +74,9 @@ impl Debugger {
                 self.tree.roots = Some(match history.reader() {
                     Ok(reader) => {
                         self.tree.read_at = reader.events();
-                        reader.tree_roots().map_err(|e| e.to_string())
+                        reader.tree_roots()
                     }
-                    Err(error) => Err(error.to_string()),
+                    Err(error) => Err(error),
                 });
             }
             TreeCommand::Toggle(event) => {

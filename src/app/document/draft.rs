@@ -6,7 +6,7 @@
 //! plays and saves only what passes. Drafts are stored in the native RON layout, so a valid
 //! draft's text is exactly the native format's text.
 
-use crate::model::formats::native;
+use crate::model::formats::{FormatError, native};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::tiles::{random_goal, random_robots};
 use crate::model::{
@@ -367,14 +367,14 @@ pub fn write_draft(draft: &Draft) -> String {
 
 /// Reads a draft written by [`write_draft`] (or any native puzzle file). The board must be
 /// well formed; robots and the target may be in any state the editor allows.
-pub(in crate::app) fn parse_draft(text: &str) -> Result<Draft, String> {
+pub(in crate::app) fn parse_draft(text: &str) -> Result<Draft, FormatError> {
     parse_draft_noting(text).map(|(draft, _)| draft)
 }
 
 /// Reads a draft as [`parse_draft`] does, with one sentence for each robot it had to leave
 /// out, so that a caller can say what changed rather than change the board without a word.
-pub(in crate::app) fn parse_draft_noting(text: &str) -> Result<(Draft, Vec<String>), String> {
-    let parts = native::parse_parts(text).map_err(|e| e.to_string())?;
+pub(in crate::app) fn parse_draft_noting(text: &str) -> Result<(Draft, Vec<String>), FormatError> {
+    let parts = native::parse_parts(text)?;
     let mut robots: Vec<Robot> = Vec::new();
     let mut notes = Vec::new();
     for robot in parts.robots {

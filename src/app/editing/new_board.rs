@@ -3,7 +3,7 @@
 
 use crate::app::DECK_PUZZLE;
 use crate::app::command::{Command, Pending};
-use crate::app::document::draft::{self, Draft, Edit};
+use crate::app::document::draft::{self, Draft, Edit, EditError};
 use crate::app::{RicochetApp, widgets};
 use crate::model::random::random_puzzle;
 use crate::model::samples;
@@ -47,16 +47,15 @@ impl NewBoardWindow {
 }
 
 /// An empty board of the window's size with its robot count dealt from its seed.
-fn empty_board(window: &NewBoardWindow) -> Result<Draft, String> {
-    let mut draft = Draft::empty(window.width, window.height).map_err(|e| e.to_string())?;
+fn empty_board(window: &NewBoardWindow) -> Result<Draft, EditError> {
+    let mut draft = Draft::empty(window.width, window.height).map_err(EditError::Model)?;
     draft::apply(
         &mut draft,
         &Edit::RandomRobots {
             count: window.robots,
             seed: window.seed,
         },
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(draft)
 }
 
@@ -98,7 +97,9 @@ impl RicochetApp {
                             Box::new(draft),
                             format!("Empty {}x{} board", window.width, window.height),
                         ))),
-                        Err(error) => commands.push(Command::Error(error)),
+                        Err(error) => {
+                            commands.push(Command::Error(crate::app::capital(&error.to_string())))
+                        }
                     }
                     window.seed += 1;
                 }

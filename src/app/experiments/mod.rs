@@ -37,7 +37,7 @@ use egui_plot::{
 use inputs::{controls_ui, inputs_ui};
 use plots::plots_ui;
 use run::ActiveRun;
-pub use run::settings_config;
+pub use run::{SettingsError, settings_config};
 use selection::selection_ui;
 use series::{Selection, SolverSeries};
 pub use settings::ExperimentSettings;
@@ -100,7 +100,7 @@ pub struct ExperimentsView {
     /// callback: the picture is of the frame that pass painted, so it is cut by that frame's
     /// rectangle, not by one from before a resize.
     plots_rect: Arc<Mutex<Option<egui::Rect>>>,
-    png_result: Arc<Mutex<Option<Result<PathBuf, String>>>>,
+    png_result: Arc<Mutex<Option<anyhow::Result<PathBuf>>>>,
 }
 
 impl Default for ExperimentsView {
@@ -321,7 +321,9 @@ impl ExperimentsView {
                     let part = image.region(&rect.intersect(screen), Some(pixels_per_point));
                     crate::app::files::write_png(&part, &path).map(|()| path)
                 }
-                None => Err("the plots were closed before their picture was taken".to_string()),
+                None => Err(anyhow::anyhow!(
+                    "the plots were closed before their picture was taken"
+                )),
             };
             if let Ok(mut slot) = slot.lock() {
                 *slot = Some(result);
@@ -341,12 +343,13 @@ impl ExperimentsView {
     }
 
     /// The puzzle of one row, to open on the board.
-    fn puzzle_of(&self, record: &Record) -> Result<Puzzle, String> {
+    fn puzzle_of(&self, record: &Record) -> anyhow::Result<Puzzle> {
         if !record.puzzle.is_empty() {
             return game_id::parse(&record.puzzle).map_err(|e| {
-                format!(
+                anyhow::anyhow!(
                     "configuration {}'s game id '{}' cannot be read: {e}",
-                    record.config, record.puzzle
+                    record.config,
+                    record.puzzle
                 )
             });
         }
@@ -355,9 +358,9 @@ impl ExperimentsView {
                 if runner::config_seed(config.seed, record.config) == record.config_seed =>
             {
                 runner::config_puzzle(config, record.config)
-                    .map_err(|e| format!("configuration {}: {e}", record.config))
+                    .map_err(|e| anyhow::anyhow!("configuration {}: {e}", record.config))
             }
-            _ => Err(format!(
+            _ => Err(anyhow::anyhow!(
                 "configuration {} was dealt on a fixed board this window does not know; \
                  run the experiment from here to open its configurations",
                 record.config
@@ -468,13 +471,17 @@ pub(super) fn experiments_window(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::run::engines::EngineListError;
     use crate::model::random::random_puzzle;
 
     /// Resolves built-in solvers only, as with no engine registered.
-    fn built_in(pick: &SolverPick) -> Result<SolverChoice, String> {
+    fn built_in(pick: &SolverPick) -> Result<SolverChoice, EngineListError> {
         match pick {
             SolverPick::BuiltIn(id) => Ok(SolverChoice::BuiltIn(*id)),
-            SolverPick::Engine(name) => Err(format!("no engine registered as '{name}'")),
+            SolverPick::Engine(name) => Err(EngineListError::NotRegistered {
+                name: name.to_string(),
+                place: String::new(),
+            }),
         }
     }
 

@@ -226,7 +226,7 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView, native_dia
         let chart = charts::chart(kind, input);
         match write_chart(&chart, &path) {
             Ok(note) => view.note(note),
-            Err(error) => view.error(error),
+            Err(error) => view.error(error.to_string()),
         }
     }
     if clicked.is_some() {

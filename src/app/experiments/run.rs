@@ -2,6 +2,9 @@
 //! take its rows as they come, and keep the statistics up to date.
 
 use super::*;
+use crate::app::run::engines::EngineListError;
+use crate::study::experiment::runner::ConfigError;
+use anyhow::anyhow;
 
 /// Why a running experiment is being stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,7 +20,7 @@ pub(super) enum RunMessage {
     /// A finished run.
     Row(Record),
     /// The end, or why it stopped.
-    Finished(Result<(), String>),
+    Finished(anyhow::Result<()>),
 }
 
 /// An experiment under way on its task.
@@ -46,7 +49,7 @@ impl ExperimentsView {
                 }
             });
             if drained == Drained::Lost {
-                finished = Some(Err("its thread ended without finishing".into()));
+                finished = Some(Err(anyhow!("its thread ended without finishing")));
             }
         }
         if let Some(result) = finished
@@ -112,7 +115,7 @@ impl ExperimentsView {
                     "Started the experiment."
                 });
             }
-            Err(message) => self.error(message),
+            Err(message) => self.error(message.to_string()),
         }
     }
 
@@ -123,26 +126,26 @@ impl ExperimentsView {
         engines: &EngineList,
         waker: Waker,
         resume: bool,
-    ) -> Result<(), String> {
+    ) -> anyhow::Result<()> {
         let config = settings_config(settings, current_board, &|pick| engines.resolve(pick))?;
         let output = PathBuf::from(settings.out_path.trim());
         if output.as_os_str().is_empty() {
-            return Err("Choose an output CSV file first.".into());
+            anyhow::bail!("Choose an output CSV file first.");
         }
         // The default output lies in the user's folder, which may not exist yet.
         if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
-                .map_err(|e| format!("The folder {} could not be made: {e}", parent.display()))?;
+                .map_err(|e| anyhow!("The folder {} could not be made: {e}", parent.display()))?;
         }
         let runner::OpenedResults { writer, records } =
             match runner::open_results(&output, resume, &config) {
                 Ok(opened) => opened,
                 Err(error @ runner::OpenError::Exists { .. }) => {
-                    return Err(format!(
+                    anyhow::bail!(
                         "{error}: choose another output file, or press Resume to continue it."
-                    ));
+                    );
                 }
-                Err(error) => return Err(error.to_string()),
+                Err(error) => return Err(error.into()),
             };
         let done = record::done_runs(&records);
         let done_at_start = done.keys().filter(|(c, _)| *c < config.configs).count() as u64;
@@ -155,7 +158,7 @@ impl ExperimentsView {
                 EXPERIMENT_CHANNEL,
                 move |link| run_task(config, done, writer, link),
             )
-            .map_err(|e| format!("The experiment thread could not be started: {e}"))?
+            .map_err(|e| anyhow!("The experiment thread could not be started: {e}"))?
         };
         self.total_runs = config.configs * config.run_order().len() as u64;
         self.records = records;
@@ -220,7 +223,7 @@ pub(super) fn run_task(
         if write_error.is_none()
             && let Err(error) = writer.append(&record)
         {
-            write_error = Some(error.to_string());
+            write_error = Some(anyhow::Error::from(error));
             cancel.store(true, Ordering::Relaxed);
         }
         // The window may be gone when the app closes mid-run; the row is in the file anyway.
@@ -228,9 +231,35 @@ pub(super) fn run_task(
     });
     let result = match write_error {
         Some(error) => Err(error),
-        None => result.map_err(|error| error.to_string()),
+        None => result.map_err(anyhow::Error::from),
     };
     link.send(RunMessage::Finished(result), Duration::ZERO);
+}
+
+/// Why the Experiments window's inputs describe no experiment.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// Configurations on the current board, which is not a valid puzzle.
+    #[error("The current board is not a valid puzzle, so configurations cannot be dealt on it.")]
+    NoBoard,
+    /// No solver is chosen.
+    #[error("Choose at least one solver to compare.")]
+    NoSolver,
+    /// No configuration is asked for.
+    #[error("Choose at least one configuration.")]
+    NoConfiguration,
+    /// The time limit is zero, negative or not a number.
+    #[error("The time limit must be a positive number of seconds.")]
+    TimeLimit,
+    /// A chosen solver is neither built in nor a registered engine.
+    #[error(transparent)]
+    Solver(#[from] EngineListError),
+    /// The baseline is not a built-in solver.
+    #[error("The baseline '{0}' is not a built-in optimal solver.")]
+    Baseline(SolverPick),
+    /// The experiment's own checks refused it.
+    #[error("The experiment cannot start: {0}.")]
+    Invalid(ConfigError),
 }
 
 /// The experiment the settings describe, checked the way the command line checks it; each
@@ -238,37 +267,33 @@ pub(super) fn run_task(
 pub fn settings_config(
     settings: &ExperimentSettings,
     current_board: Option<&Puzzle>,
-    resolve: &dyn Fn(&SolverPick) -> Result<SolverChoice, String>,
-) -> Result<ExperimentConfig, String> {
+    resolve: &dyn Fn(&SolverPick) -> Result<SolverChoice, EngineListError>,
+) -> Result<ExperimentConfig, SettingsError> {
     let board = if settings.fixed_board {
-        let puzzle = current_board.ok_or(
-            "The current board is not a valid puzzle, so configurations cannot be dealt on it.",
-        )?;
+        let puzzle = current_board.ok_or(SettingsError::NoBoard)?;
         BoardSource::Fixed(Box::new(puzzle.clone()))
     } else {
         BoardSource::Standard
     };
     if settings.solvers.is_empty() {
-        return Err("Choose at least one solver to compare.".into());
+        return Err(SettingsError::NoSolver);
     }
     if settings.configs == 0 {
-        return Err("Choose at least one configuration.".into());
+        return Err(SettingsError::NoConfiguration);
     }
     let time_limit = Duration::try_from_secs_f64(settings.time_limit_secs)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or("The time limit must be a positive number of seconds.")?;
+        .ok_or(SettingsError::TimeLimit)?;
     let solvers = settings
         .solvers
         .iter()
         .map(resolve)
         .collect::<Result<Vec<_>, _>>()?;
-    let baseline = settings.baseline.built_in().ok_or_else(|| {
-        format!(
-            "The baseline '{}' is not a built-in optimal solver.",
-            settings.baseline
-        )
-    })?;
+    let baseline = settings
+        .baseline
+        .built_in()
+        .ok_or_else(|| SettingsError::Baseline(settings.baseline.clone()))?;
     let config = ExperimentConfig {
         board,
         configs: settings.configs,
@@ -282,8 +307,6 @@ pub fn settings_config(
         threads: settings.threads.max(1),
         shard: crate::study::experiment::Shard::WHOLE,
     };
-    config
-        .validate()
-        .map_err(|e| format!("The experiment cannot start: {e}."))?;
+    config.validate().map_err(SettingsError::Invalid)?;
     Ok(config)
 }

@@ -66,7 +66,7 @@ pub(super) fn selection_ui(
                 Box::new(Draft::from_puzzle(&puzzle)),
                 format!("experiment configuration {}", record.config),
             ))),
-            Err(error) => view.error(capital(&error)),
+            Err(error) => view.error(capital(&error.to_string())),
         }
     }
 }

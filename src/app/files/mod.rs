@@ -543,7 +543,7 @@ pub(super) fn changed_on_disk_ui(ctx: &egui::Context, path: &Path, commands: &mu
 }
 
 /// Writes a screenshot as an opaque RGBA PNG, saved atomically.
-pub(super) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
+pub(super) fn write_png(image: &egui::ColorImage, path: &Path) -> anyhow::Result<()> {
     let [width, height] = image.size;
     let mut rgba = Vec::with_capacity(width * height * 4);
     for pixel in &image.pixels {
@@ -551,19 +551,19 @@ pub(super) fn write_png(image: &egui::ColorImage, path: &Path) -> Result<(), Str
         rgba.extend_from_slice(&[r, g, b, 255]);
     }
     let (Ok(width), Ok(height)) = (u32::try_from(width), u32::try_from(height)) else {
-        return Err("the screenshot is too large for a PNG".to_string());
+        anyhow::bail!("the screenshot is too large for a PNG");
     };
     let bytes = crate::print::png::encode_rgba(width, height, &rgba, None)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     }
     crate::model::formats::save_bytes_atomic_with(
         path,
         &bytes,
         crate::model::formats::Overwrite::Allow,
-    )
-    .map_err(|e| e.to_string())
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

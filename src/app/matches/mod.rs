@@ -93,7 +93,7 @@ impl MatchesWindow {
         {
             let choice = SolverPick::from_name(name)
                 .map_err(|e| e.to_string())
-                .and_then(|pick| engines.resolve(&pick));
+                .and_then(|pick| engines.resolve(&pick).map_err(|e| e.to_string()));
             match choice {
                 Ok(choice) if !solvers.contains(&choice) => solvers.push(choice),
                 Ok(_) => {}
@@ -326,7 +326,7 @@ pub(in crate::app) fn matches_window(
                     let chart = ratio_chart(&title, &window.history);
                     window.note = Some(match plot_export::write_chart(&chart, &path) {
                         Ok(note) => (false, note),
-                        Err(error) => (true, error),
+                        Err(error) => (true, error.to_string()),
                     });
                 }
                 ratio_plot_ui(ui, &window.history);

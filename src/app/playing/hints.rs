@@ -11,6 +11,7 @@
 use crate::app::command::Command;
 use crate::app::{RicochetApp, widgets};
 use crate::model::Puzzle;
+use crate::solver::analysis::all_solutions::EnumerateError;
 use crate::solver::analysis::hints::{Hint, HintLevel};
 use crate::solver::{Outcome, Report};
 use crate::worker::hint::{HintAnswer, HintResult, spawn_hint_at};
@@ -35,7 +36,7 @@ pub(in crate::app) struct HintState {
     known: Option<Report>,
     /// The search for the first solution, which answers every level, under way.
     search: Option<Task<HintResult>>,
-    result: Option<Result<Hint, String>>,
+    result: Option<Result<Hint, HintFailure>>,
     /// The optimal move count, once known: kept when a later search for more stops, so the
     /// panel still shows it.
     count: Option<usize>,
@@ -43,6 +44,20 @@ pub(in crate::app) struct HintState {
     cancelled: bool,
     /// How many searches were started for the position.
     searches: usize,
+}
+
+/// Why a hint has no answer.
+#[derive(Debug, thiserror::Error)]
+enum HintFailure {
+    /// Its thread could not start.
+    #[error("The hint could not start: {0}")]
+    Start(std::io::Error),
+    /// The search for the first solution failed.
+    #[error(transparent)]
+    Search(EnumerateError),
+    /// Its thread ended without sending one.
+    #[error("The hint's thread stopped without an answer.")]
+    Lost,
 }
 
 impl HintState {
@@ -56,7 +71,7 @@ impl HintState {
         position: &Puzzle,
         board_solve: Option<Report>,
         waker: Waker,
-    ) -> Result<(), String> {
+    ) -> Result<(), HintFailure> {
         if self.position.as_ref() == Some(position) {
             self.level = Some(self.level.map_or(HintLevel::MoveCount, HintLevel::next));
         } else {
@@ -75,7 +90,7 @@ impl HintState {
     /// that is asked for and the run has it; then, unless it is under way or known already,
     /// the search for the first solution, which answers every level (from the first, through
     /// the move count its solve sends ahead).
-    fn ensure_answer(&mut self, waker: Waker) -> Result<(), String> {
+    fn ensure_answer(&mut self, waker: Waker) -> Result<(), HintFailure> {
         let Some(level) = self.level else {
             return Ok(());
         };
@@ -98,7 +113,7 @@ impl HintState {
             Some(HINT_TIME_LIMIT),
             waker,
         )
-        .map_err(|e| format!("The hint could not start: {e}"))?;
+        .map_err(HintFailure::Start)?;
         self.search = Some(task);
         self.searches += 1;
         Ok(())
@@ -179,21 +194,21 @@ impl HintState {
                         self.take_result(Ok(hint));
                     }
                 }
-                Err(error) => self.take_result(Err(error.to_string())),
+                Err(error) => self.take_result(Err(HintFailure::Search(error))),
             }
         }
         match drained {
             Drained::Waiting => return,
             Drained::Finished => {}
             Drained::Lost => {
-                self.take_result(Err("The hint's thread stopped without an answer.".into()));
+                self.take_result(Err(HintFailure::Lost));
             }
         }
         self.search = None;
     }
 
     /// Keeps an answer, and the move count it tells.
-    fn take_result(&mut self, result: Result<Hint, String>) {
+    fn take_result(&mut self, result: Result<Hint, HintFailure>) {
         match &result {
             Ok(Hint::MoveCount { moves }) => self.count = Some(*moves),
             Ok(Hint::Solved { solution }) => self.count = Some(solution.len()),
@@ -232,7 +247,7 @@ impl HintState {
         }
         let mut lines = match (&self.result, self.level) {
             (Some(Ok(hint)), Some(level)) => hint.lines(level),
-            (Some(Err(error)), _) => vec![error.clone()],
+            (Some(Err(error)), _) => vec![error.to_string()],
             _ => Vec::new(),
         };
         // A search for more that a limit stopped does not take back the move count known.
@@ -325,7 +340,7 @@ impl RicochetApp {
             .hints_mut(current)
             .request(&position, board_solve, waker)
         {
-            self.error(error);
+            self.error(error.to_string());
         }
     }
 

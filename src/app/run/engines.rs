@@ -9,12 +9,42 @@
 
 use crate::app::command::Command;
 use crate::app::theme;
-use crate::solver::engine::store::{EngineName, EngineStore, check_name, check_program};
+use crate::solver::engine::store::{
+    EngineName, EngineStore, StoreError, check_name, check_program,
+};
 use crate::solver::engine::{EngineError, EngineSpec, EngineVerdict, test_engine};
 use crate::solver::{SolverChoice, SolverPick};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
 use std::time::{Duration, Instant, SystemTime};
+
+/// Why an engine could not be chosen, registered or removed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineListError {
+    /// A choice names an engine that is not (or no longer) registered.
+    #[error(
+        "The chosen solver '{name}' is neither built in nor a registered engine{place}: choose \
+         a solver or add the engine again"
+    )]
+    NotRegistered {
+        /// The name chosen.
+        name: String,
+        /// " in FILE", naming the engines' file, or nothing without one.
+        place: String,
+    },
+    /// There is nowhere to keep the engines.
+    #[error("this system has no settings folder to keep engines in")]
+    NoSettingsFolder,
+    /// The engines' file, a name or a program was refused.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The Add engine window's command field is empty.
+    #[error("The command is empty: name the program that runs the engine")]
+    NoCommand,
+    /// The Add engine window's arguments do not split into words.
+    #[error("The arguments cannot be read: {0}")]
+    Arguments(String),
+}
 
 /// How often the app looks whether `engines.ron` changed on disk.
 const RELOAD_INTERVAL: Duration = Duration::from_secs(1);
@@ -140,7 +170,10 @@ impl EngineList {
     /// The solver a choice stands for: a built-in solver, or the registered engine of its
     /// name; an engine that is not registered (removed since it was chosen) is said plainly
     /// rather than replaced by another solver.
-    pub(in crate::app) fn resolve(&self, pick: &SolverPick) -> Result<SolverChoice, String> {
+    pub(in crate::app) fn resolve(
+        &self,
+        pick: &SolverPick,
+    ) -> Result<SolverChoice, EngineListError> {
         let name = match pick {
             SolverPick::BuiltIn(id) => return Ok(SolverChoice::BuiltIn(*id)),
             SolverPick::Engine(name) => name.as_str(),
@@ -153,33 +186,34 @@ impl EngineList {
             .as_ref()
             .map(|file| format!(" in {}", file.display()))
             .unwrap_or_default();
-        Err(format!(
-            "The chosen solver '{name}' is neither built in nor a registered engine{place}: choose a solver or add the engine again"
-        ))
+        Err(EngineListError::NotRegistered {
+            name: name.to_string(),
+            place,
+        })
     }
 
     /// Adds an engine to the file and the list.
-    fn add(&mut self, spec: EngineSpec) -> Result<(), String> {
-        check_program(&spec.command, spec.dir.as_deref()).map_err(|e| e.to_string())?;
+    fn add(&mut self, spec: EngineSpec) -> Result<(), EngineListError> {
+        check_program(&spec.command, spec.dir.as_deref())?;
         let file = self.store_file()?;
-        EngineStore::change(&file, |store| store.add(spec, false)).map_err(|e| e.to_string())?;
+        EngineStore::change(&file, |store| store.add(spec, false))?;
         self.reload();
         Ok(())
     }
 
     /// Removes an engine from the file and the list.
-    pub(in crate::app) fn remove(&mut self, name: &EngineName) -> Result<EngineSpec, String> {
+    pub(in crate::app) fn remove(
+        &mut self,
+        name: &EngineName,
+    ) -> Result<EngineSpec, EngineListError> {
         let file = self.store_file()?;
-        let removed = EngineStore::change(&file, |store| store.remove(name.as_str()))
-            .map_err(|e| e.to_string())?;
+        let removed = EngineStore::change(&file, |store| store.remove(name.as_str()))?;
         self.reload();
         Ok(removed)
     }
 
-    fn store_file(&self) -> Result<PathBuf, String> {
-        self.file
-            .clone()
-            .ok_or_else(|| "this system has no settings folder to keep engines in".to_string())
+    fn store_file(&self) -> Result<PathBuf, EngineListError> {
+        self.file.clone().ok_or(EngineListError::NoSettingsFolder)
     }
 }
 
@@ -224,16 +258,18 @@ impl AddEngineWindow {
     }
 
     /// The engine the fields describe, or what is wrong with them.
-    fn spec(&self) -> Result<EngineSpec, String> {
+    fn spec(&self) -> Result<EngineSpec, EngineListError> {
         let name = self.name.trim();
-        check_name(name).map_err(|e| e.to_string())?;
+        check_name(name)?;
         let program = self.command.trim();
         if program.is_empty() {
-            return Err("The command is empty: name the program that runs the engine".into());
+            return Err(EngineListError::NoCommand);
         }
         let mut command = vec![program.to_string()];
         if !self.arguments.trim().is_empty() {
-            command.extend(EngineSpec::ad_hoc(&self.arguments)?.command);
+            let arguments = EngineSpec::ad_hoc(&self.arguments)
+                .map_err(|error| EngineListError::Arguments(error.to_string()))?;
+            command.extend(arguments.command);
         }
         let folder = self.folder.trim();
         Ok(EngineSpec {
@@ -263,7 +299,7 @@ impl AddEngineWindow {
         let spec = match self.spec() {
             Ok(spec) => spec,
             Err(error) => {
-                self.test = Some(TestState::Failed(error));
+                self.test = Some(TestState::Failed(error.to_string()));
                 return;
             }
         };
@@ -385,14 +421,14 @@ pub(in crate::app) fn add_engine_window(
                     .clicked()
                 {
                     match window.spec().and_then(|spec| {
-                        let name = EngineName::new(&spec.name).map_err(|e| e.to_string())?;
+                        let name = EngineName::new(&spec.name)?;
                         engines.add(spec).map(|()| name)
                     }) {
                         Ok(name) => {
                             commands.push(Command::EngineAdded(name));
                             close = true;
                         }
-                        Err(error) => window.error = Some(error),
+                        Err(error) => window.error = Some(error.to_string()),
                     }
                 }
                 if ui.button("Cancel").clicked() {

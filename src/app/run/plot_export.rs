@@ -108,8 +108,8 @@ fn default_path(file_stem: &str) -> String {
 }
 
 /// Writes the chart atomically; the message to show, or why it failed, naming the file.
-pub(in crate::app) fn write_chart(chart: &Chart, path: &Path) -> Result<String, String> {
+pub(in crate::app) fn write_chart(chart: &Chart, path: &Path) -> anyhow::Result<String> {
     chart_drawing::save(chart, path)
         .map(|()| format!("Wrote the plot to {}.", path.display()))
-        .map_err(|error| format!("The plot could not be written: {error}"))
+        .map_err(|error| anyhow::anyhow!("The plot could not be written: {error}"))
 }

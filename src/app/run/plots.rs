@@ -240,7 +240,7 @@ pub(in crate::app) fn plots_ui(
     for (chart, path) in exports {
         commands.push(match plot_export::write_chart(&chart, &path) {
             Ok(note) => Command::Message(note),
-            Err(error) => Command::Error(error),
+            Err(error) => Command::Error(error.to_string()),
         });
     }
 }

@@ -159,7 +159,7 @@ pub(in crate::app) struct PanelView<'a> {
     /// The registered engines, listed after the built-in solvers.
     pub(in crate::app) engines: &'a EngineList,
     /// The chosen solver, or why the choice stands for none.
-    pub(in crate::app) choice: Result<SolverChoice, String>,
+    pub(in crate::app) choice: Result<SolverChoice, crate::app::run::engines::EngineListError>,
     /// What would be solved now, or why nothing can be.
     pub(in crate::app) puzzle: Result<&'a Puzzle, &'a str>,
     /// The current or last run on the board as it is now.
@@ -191,7 +191,7 @@ pub(in crate::app) fn solver_controls_ui(
     let unknown = view.choice.as_ref().err();
     let described = described.unwrap_or_else(|| Described {
         title: not_registered(&settings.solver),
-        description: unknown.cloned().unwrap_or_default(),
+        description: unknown.map(ToString::to_string).unwrap_or_default(),
         optimality: Optimality::NotGuaranteed,
         source: String::new(),
         deepest_limit: None,

@@ -248,41 +248,74 @@ impl SettingsSaver {
 
     /// Writes the settings when they changed since the last save; says what went wrong when
     /// the file could not be written (the file on disk is then the one before, whole).
-    pub fn save(&mut self, state: &AppState, memory: &egui::Memory) -> Result<(), String> {
+    pub fn save(
+        &mut self,
+        state: &AppState,
+        memory: &egui::Memory,
+    ) -> Result<(), SettingsSaveError> {
         self.last_save = Instant::now();
         let result = self.write(state, memory);
         let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
-        *failure = result.clone().err();
+        *failure = result.as_ref().err().map(ToString::to_string);
         result
     }
 
-    fn write(&mut self, state: &AppState, memory: &egui::Memory) -> Result<(), String> {
+    fn write(&mut self, state: &AppState, memory: &egui::Memory) -> Result<(), SettingsSaveError> {
         let text = settings_text(state, Some(memory), self.window.as_ref()).map_err(|error| {
-            format!(
-                "the settings could not be written out ({error}); {} was left as it was",
-                self.path.display()
-            )
+            SettingsSaveError::Encode {
+                reason: error.to_string(),
+                path: self.path.clone(),
+            }
         })?;
         if self.last_text.as_ref() == Some(&text) {
             return Ok(());
         }
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|error| {
-                format!(
-                    "the settings folder {} could not be made: {error}",
-                    dir.display()
-                )
+            std::fs::create_dir_all(dir).map_err(|error| SettingsSaveError::Folder {
+                folder: dir.to_path_buf(),
+                reason: error.to_string(),
             })?;
         }
         crate::model::formats::save_private_atomic(&self.path, &text).map_err(|error| {
-            format!(
-                "the settings could not be saved ({error}); {} was left as it was",
-                self.path.display()
-            )
+            SettingsSaveError::Save {
+                reason: error.to_string(),
+                path: self.path.clone(),
+            }
         })?;
         self.last_text = Some(text);
         Ok(())
     }
+}
+
+/// Why the settings could not be saved; the file on disk is then the one before, whole.
+/// The reasons are kept as text so that the failure can be shared with whoever started the
+/// app.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SettingsSaveError {
+    /// The settings could not be written out as text.
+    #[error("the settings could not be written out ({reason}); {} was left as it was", path.display())]
+    Encode {
+        /// Why.
+        reason: String,
+        /// The settings file.
+        path: PathBuf,
+    },
+    /// The settings folder could not be made.
+    #[error("the settings folder {} could not be made: {reason}", folder.display())]
+    Folder {
+        /// The folder.
+        folder: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The file could not be saved.
+    #[error("the settings could not be saved ({reason}); {} was left as it was", path.display())]
+    Save {
+        /// Why.
+        reason: String,
+        /// The settings file.
+        path: PathBuf,
+    },
 }
 
 /// The path eframe is given for its own storage: the null device, which reads as empty, so
@@ -340,7 +373,7 @@ impl crate::app::RicochetApp {
             return;
         };
         if let Err(error) = saver.save(&state, &memory) {
-            self.error(crate::app::capital(&error));
+            self.error(crate::app::capital(&error.to_string()));
         }
     }
 

@@ -18,12 +18,13 @@ use crate::model::tiles::random_game;
 use crate::model::{Direction, RobotColor, samples};
 use crate::solver::{SolverId, SolverPick};
 use crate::worker::RunEnd;
+use anyhow::anyhow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 mod view;
-pub use view::View;
+pub use view::{UnknownView, View};
 
 /// The window size screenshots are taken at: the smallest the app is laid out for (a
 /// projector's), where crowding shows first.
@@ -43,11 +44,11 @@ const EXPORT_FRAME: u32 = SETTLE_FRAMES / 2;
 
 /// Opens the app on a view, takes the screenshot and closes; returns what went wrong, if
 /// anything.
-pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String> {
+pub fn run(view: View, path: &Path, results: Option<&Path>) -> anyhow::Result<()> {
     if let Some(results) = results
         && !matches!(view, View::Experiments | View::ExperimentsTables)
     {
-        return Err(format!(
+        return Err(anyhow!(
             "--results {} applies to the experiments and experiments-tables views only",
             results.display()
         ));
@@ -57,8 +58,8 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
     let scratch = tempfile::Builder::new()
         .prefix("ricochet-lab-screenshot-")
         .tempdir()
-        .map_err(|e| format!("no temporary folder for the experiment's results: {e}"))?;
-    let outcome: Arc<Mutex<Option<Result<(), String>>>> = Arc::new(Mutex::new(None));
+        .map_err(|e| anyhow!("no temporary folder for the experiment's results: {e}"))?;
+    let outcome: Arc<Mutex<Option<anyhow::Result<()>>>> = Arc::new(Mutex::new(None));
     let director = ScreenshotDirector {
         view,
         path: path.to_path_buf(),
@@ -93,14 +94,14 @@ pub fn run(view: View, path: &Path, results: Option<&Path>) -> Result<(), String
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| format!("the window could not be opened: {e}"));
+    .map_err(|e| anyhow!("the window could not be opened: {e}"));
     drop(scratch);
     opened?;
     let result = outcome
         .lock()
-        .map_err(|_| "the screenshot writer stopped unexpectedly".to_string())?
+        .map_err(|_| anyhow!("the screenshot writer stopped unexpectedly"))?
         .take();
-    result.unwrap_or_else(|| Err("the window closed before the screenshot was taken".into()))
+    result.unwrap_or_else(|| Err(anyhow!("the window closed before the screenshot was taken")))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +124,7 @@ pub(in crate::app) struct ScreenshotDirector {
     experiment_csv: PathBuf,
     phase: Phase,
     started: Instant,
-    outcome: Arc<Mutex<Option<Result<(), String>>>>,
+    outcome: Arc<Mutex<Option<anyhow::Result<()>>>>,
     /// Solves still to run for the plots view: (solver, standard game seed).
     jobs: Vec<(SolverId, u64)>,
     /// Whether the solving view's long run has started (after its quick solves).
@@ -145,7 +146,7 @@ impl ScreenshotDirector {
                 if self.ready(app) {
                     self.phase = Phase::Settling(0);
                 } else if self.started.elapsed() > self.timeout() {
-                    self.finish(Err(format!(
+                    self.finish(Err(anyhow!(
                         "the {} view was not ready after {} s",
                         self.view.name(),
                         self.timeout().as_secs()
@@ -201,7 +202,7 @@ impl ScreenshotDirector {
         }
     }
 
-    fn finish(&self, result: Result<(), String>) {
+    fn finish(&self, result: anyhow::Result<()>) {
         if let Ok(mut slot) = self.outcome.lock() {
             *slot = Some(result);
         }
@@ -545,7 +546,7 @@ impl ScreenshotDirector {
         match self.view {
             View::ExperimentsRunning => {
                 if !app.experiments.is_running() {
-                    self.finish(Err(format!(
+                    self.finish(Err(anyhow!(
                         "the experiment stopped early: {}",
                         app.experiments.message().unwrap_or("no message")
                     )));
@@ -562,7 +563,7 @@ impl ScreenshotDirector {
                     eprintln!("note: {message}");
                 }
                 if app.experiments.records().is_empty() {
-                    self.finish(Err("the experiment produced no rows".into()));
+                    self.finish(Err(anyhow!("the experiment produced no rows")));
                     self.phase = Phase::Closing;
                     return false;
                 }
@@ -610,7 +611,7 @@ impl ScreenshotDirector {
                     return true;
                 }
                 // No solution to show: say so rather than take a misleading picture.
-                self.finish(Err("the playback view's solve found no solution".into()));
+                self.finish(Err(anyhow!("the playback view's solve found no solution")));
                 self.phase = Phase::Closing;
                 false
             }

@@ -84,20 +84,24 @@ impl View {
     }
 }
 
-impl FromStr for View {
-    type Err = String;
+/// A view name no view has.
+#[derive(Debug, thiserror::Error)]
+#[error("there is no view '{name}'; the views are {}", View::ALL.map(|(_, name)| name).join(", "))]
+pub struct UnknownView {
+    /// The name asked for.
+    name: String,
+}
 
-    fn from_str(text: &str) -> Result<View, String> {
+impl FromStr for View {
+    type Err = UnknownView;
+
+    fn from_str(text: &str) -> Result<View, UnknownView> {
         View::ALL
             .iter()
             .find(|(_, name)| name.eq_ignore_ascii_case(text))
             .map(|(view, _)| *view)
-            .ok_or_else(|| {
-                let names: Vec<&str> = View::ALL.iter().map(|(_, n)| *n).collect();
-                format!(
-                    "there is no view '{text}'; the views are {}",
-                    names.join(", ")
-                )
+            .ok_or_else(|| UnknownView {
+                name: text.to_string(),
             })
     }
 }
