@@ -259,7 +259,7 @@ pub enum SettingsError {
     Baseline(SolverPick),
     /// The experiment's own checks refused it.
     #[error("The experiment cannot start: {0}.")]
-    Invalid(ConfigError),
+    Invalid(Box<ConfigError>),
 }
 
 /// The experiment the settings describe, checked the way the command line checks it; each
@@ -307,6 +307,8 @@ pub fn settings_config(
         threads: settings.threads.max(1),
         shard: crate::study::experiment::Shard::WHOLE,
     };
-    config.validate().map_err(SettingsError::Invalid)?;
+    config
+        .validate()
+        .map_err(|error| SettingsError::Invalid(Box::new(error)))?;
     Ok(config)
 }

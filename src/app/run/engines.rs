@@ -612,7 +612,7 @@ mod tests {
         let name = EngineName::new("bfs-py").unwrap();
         let engine = SolverPick::Engine(name.clone());
         let error = list.resolve(&engine).unwrap_err();
-        assert!(error.contains("'bfs-py'"), "{error}");
+        assert!(error.to_string().contains("'bfs-py'"), "{error}");
         list.add(EngineSpec {
             name: "bfs-py".into(),
             command: vec!["python3".into(), "bfs.py".into()],
@@ -660,6 +660,9 @@ mod tests {
             name: "mine".into(),
             ..AddEngineWindow::default()
         };
-        assert!(empty.spec().unwrap_err().contains("command is empty"));
+        assert!(matches!(
+            empty.spec().unwrap_err(),
+            EngineListError::NoCommand
+        ));
     }
 }

@@ -440,6 +440,8 @@ mod tests {
         let error = saver
             .save(&AppState::default(), &egui::Memory::default())
             .unwrap_err();
+        assert!(matches!(error, SettingsSaveError::Folder { .. }), "{error}");
+        let error = error.to_string();
         assert!(error.contains("not-a-folder"), "{error}");
         assert_eq!(failure.lock().unwrap().as_deref(), Some(error.as_str()));
     }
