@@ -180,7 +180,7 @@ pub enum ExportMessage {
         total: usize,
     },
     /// The end: what was written, or why nothing was (the message names the file).
-    Finished(Result<Exported, String>),
+    Finished(Result<Exported, ExportError>),
 }
 
 impl ExportJob {
@@ -255,10 +255,7 @@ impl ExportJob {
                 }
             };
             let result = self.run(&stop, &mut progress);
-            link.send(
-                ExportMessage::Finished(result.map_err(|error| error.to_string())),
-                Duration::ZERO,
-            );
+            link.send(ExportMessage::Finished(result), Duration::ZERO);
         })
     }
 }

@@ -15,7 +15,7 @@ pub mod suite;
 use crate::solver::{Optimality, Outcome, SolverChoice};
 use serde::{Deserialize, Serialize};
 use stats::{Decision, PairStats, Sprt};
-pub use suite::{Optimum, SuiteEntry, SuiteError, load_suite, parse_suite};
+pub use suite::{Optimum, SuiteEntry, SuiteError, SuiteProblem, load_suite, parse_suite};
 
 /// How one answer compares with the suite's optimum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
