@@ -233,7 +233,11 @@ impl AddEngineWindow {
         }
         let mut command = vec![program.to_string()];
         if !self.arguments.trim().is_empty() {
-            command.extend(EngineSpec::ad_hoc(&self.arguments)?.command);
+            command.extend(
+                EngineSpec::ad_hoc(&self.arguments)
+                    .map_err(|error| error.to_string())?
+                    .command,
+            );
         }
         let folder = self.folder.trim();
         Ok(EngineSpec {
