@@ -154,7 +154,7 @@ fn animate_with_no_room(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .current_dir(dir)
         .arg("-c")
         .arg("ulimit -f 0; exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .arg(crate::common::PROGRAM)
         .args(args);
     // SAFETY: between fork and exec the closure calls only signal, which is
     // async-signal-safe, and touches no memory of the parent.
