@@ -71,7 +71,13 @@ fn trace_animate_writes_one_frame_per_node_between_the_two_events() {
     );
     let bytes = std::fs::read(&gif).unwrap();
     assert!(bytes.starts_with(b"GIF89a"));
-    assert_eq!(u16::from_le_bytes([bytes[6], bytes[7]]), 200);
+    // The longer side is the one asked for: the height, with the caption under the board.
+    let (width, height) = (
+        u16::from_le_bytes([bytes[6], bytes[7]]),
+        u16::from_le_bytes([bytes[8], bytes[9]]),
+    );
+    assert_eq!(height, 200);
+    assert!(width < height, "{width}x{height}");
     let frames = dir.path().join("frames");
     let (code, out, err) = run(&[
         "trace",
