@@ -9,6 +9,7 @@ mod files_and_exits;
 mod hint_cancel;
 mod matches;
 mod nothing_lost;
+mod plots;
 mod sharing;
 mod trace;
 mod trace_animate;

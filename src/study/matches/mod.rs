@@ -6,8 +6,10 @@
 //!
 //! - [`suite`]: the suite format, one puzzle a line;
 //! - [`stats`]: the ratio, its interval and the sequential test;
-//! - [`run`](mod@run): the worker threads and the results file.
+//! - [`run`](mod@run): the worker threads and the results file;
+//! - [`chart`]: the ratio and its interval as the match went, for `match --plot`.
 
+pub mod chart;
 pub mod run;
 pub mod stats;
 pub mod suite;
