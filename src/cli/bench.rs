@@ -68,12 +68,19 @@ pub struct BenchArgs {
         value_delimiter = ','
     )]
     compare_solvers: Vec<String>,
+    /// Also draw each solver's time per puzzle into FILE (.svg or .png), once the bench ends.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
 }
 
 /// Runs the bench and prints its tables or JSON; fails when optimal solvers disagree, and
 /// exits 3 after a Ctrl-C with the tables of the puzzles that finished.
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let json = args.json;
+    if let Some(path) = &args.plot {
+        super::common::check_plot_path(path)?;
+    }
+    let plot = args.plot.clone();
     let results = bench::run(&BenchConfig {
         solvers: super::engine::solver_choices(&args.solvers, &args.engine)?,
         suite: args.suite,
@@ -112,6 +119,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         outln!("{}", results.json())?;
     } else {
         out!("{}", results.tables())?;
+    }
+    if let Some(path) = &plot {
+        super::common::write_plot(&bench::time_chart(&results), "time", path)?;
     }
     if !results.disagreements.is_empty() {
         return Ok(ExitCode::FAILURE);

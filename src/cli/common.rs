@@ -422,6 +422,29 @@ fn ranked_name(name: &str, prefix: &str) -> Option<usize> {
     rank.parse().ok()
 }
 
+/// Checks a `--plot FILE` before anything runs: the picture's format comes from its name, so a
+/// name that is neither `.svg` nor `.png` is refused at once rather than after the work.
+pub(super) fn check_plot_path(path: &std::path::Path) -> anyhow::Result<()> {
+    if ricochet_lab::print::ImageFormat::from_path(path).is_none() {
+        anyhow::bail!(
+            "{}: --plot writes .svg or .png; name the file so",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Writes a `--plot` chart and says so on standard error (standard output keeps the report).
+pub(super) fn write_plot(
+    chart: &ricochet_lab::print::chart::Chart,
+    what: &str,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    ricochet_lab::print::chart_drawing::save(chart, path)?;
+    eprintln!("wrote the {what} plot to {}", path.display());
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,6 @@
 use super::common::named;
 use anyhow::{Context, bail};
 use ricochet_lab::model::formats;
-use ricochet_lab::print::{ImageFormat, chart_drawing};
 use ricochet_lab::solver::{SolverId, SolverOptions};
 use ricochet_lab::study::experiment::charts::{self, PlotKind};
 use ricochet_lab::study::experiment::record::{self, Record};
@@ -102,12 +101,7 @@ impl PlotRequest {
         let Some(path) = &args.plot else {
             return Ok(None);
         };
-        if ImageFormat::from_path(path).is_none() {
-            bail!(
-                "{}: --plot writes .svg or .png; name the file so",
-                path.display()
-            );
-        }
+        super::common::check_plot_path(path)?;
         let kind = PlotKind::ALL
             .into_iter()
             .find(|kind| kind.name() == args.plot_kind)
@@ -134,13 +128,7 @@ impl PlotRequest {
                 optimal_only: self.optimal_only,
             },
         );
-        chart_drawing::save(&chart, &self.path)?;
-        eprintln!(
-            "wrote the {} plot to {}",
-            self.kind.name(),
-            self.path.display()
-        );
-        Ok(())
+        super::common::write_plot(&chart, self.kind.name(), &self.path)
     }
 }
 

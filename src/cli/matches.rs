@@ -2,6 +2,7 @@
 //! a results file that resumes, and a report with the paired time ratio and its interval.
 
 use super::output::{out, outln};
+use ricochet_lab::study::matches::chart::RatioHistory;
 use ricochet_lab::study::matches::run::{MatchConfig, Progress, run_match};
 use ricochet_lab::study::matches::stats::Sprt;
 use ricochet_lab::study::matches::{self, MatchReport, SuiteEntry};
@@ -63,10 +64,17 @@ pub struct MatchArgs {
     /// An option for every engine of the match, NAME=VALUE; repeat for several.
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = super::engine::option_pair)]
     options: Vec<(String, String)>,
+    /// Also draw each pair's time ratio and its 95% interval after each puzzle into FILE
+    /// (.svg or .png), once the match ends.
+    #[arg(long, value_name = "FILE", conflicts_with = "signature")]
+    plot: Option<PathBuf>,
 }
 
 /// Runs `match`.
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.plot {
+        super::common::check_plot_path(path)?;
+    }
     let suite: Vec<SuiteEntry> = if args.signature {
         matches::parse_suite(SIGNATURE_SUITE, "signature.suite")?
     } else {
@@ -122,10 +130,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         .map(|s| s.name().to_string())
         .collect();
     let ids: Vec<String> = suite.iter().map(|e| e.id.clone()).collect();
+    let mut history = RatioHistory::default();
     let mut show = |progress: &Progress| {
         bar.set_position(progress.done as u64);
         if names.len() >= 2 {
             let report = matches::report(&ids, &names, progress.records, None);
+            history.record(&report);
             if let Some(pair) = report.pairs.first()
                 && let (Some(ratio), Some((low, high))) = (pair.ratio, pair.interval)
             {
@@ -179,6 +189,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             outln!("{}", super::common::json_line(&object)?)?;
         }
         ReportFormat::Csv => out!("{}", matches::records_csv(&result.records))?,
+    }
+    if let Some(path) = &args.plot {
+        // The final report counts the runs read back from a resumed file too.
+        history.record(&report);
+        super::common::write_plot(&history.chart(), "ratio", path)?;
     }
     match result.stopped {
         Some("cancelled") => eprintln!(

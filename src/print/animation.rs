@@ -5,9 +5,10 @@
 //! path drawn under its robot as a trail in the robot's colour, rasterised at a chosen size
 //! in pixels. The last frame is held longer, so a looping animation shows the goal reached.
 //!
-//! The GIF takes one palette of 256 colours learnt (NeuQuant) from the first and last frames,
+//! The GIF takes one palette of 255 colours learnt (NeuQuant) from the first and last frames,
 //! which show every colour the animation uses, and stores of each later frame only the
-//! rectangle that changed: the board itself is stored once.
+//! rectangle that changed, its unchanged pixels in the 256th, transparent: the board itself
+//! is stored once.
 
 use super::png::{encode_rgba, rasterize};
 use super::{Drawing, Item, Outline, Point, PrintError, PrintOptions, Role, robot_rgb};
@@ -366,8 +367,14 @@ fn encode_apng(
     Ok(bytes)
 }
 
-/// A palette of at most 256 colours and the index of each colour met, memoised: a board has
-/// few colours besides the blends at the edges of its shapes.
+/// The palette index no colour takes: a pixel of a later frame that did not change is written
+/// as it, transparent, so that the frame's rectangle is mostly one long run, which the GIF's
+/// compression stores in a few bytes (a search frame changes its path and its caption, far
+/// apart, so its rectangle spans most of the board).
+const UNCHANGED: u8 = 255;
+
+/// A palette of at most 255 colours (the 256th is [`UNCHANGED`]) and the index of each colour
+/// met, memoised: a board has few colours besides the blends at the edges of its shapes.
 struct Palette {
     quantizer: color_quant::NeuQuant,
     known: FxHashMap<[u8; 3], u8>,
@@ -377,7 +384,7 @@ impl Palette {
     fn learn(frames: &[Frame]) -> Palette {
         let sample: Vec<u8> = frames.iter().flat_map(|f| f.rgba.iter().copied()).collect();
         Palette {
-            quantizer: color_quant::NeuQuant::new(10, 256, &sample),
+            quantizer: color_quant::NeuQuant::new(10, usize::from(UNCHANGED), &sample),
             known: FxHashMap::default(),
         }
     }
@@ -385,7 +392,7 @@ impl Palette {
     fn index(&mut self, pixel: &[u8]) -> u8 {
         let key = [pixel[0], pixel[1], pixel[2]];
         let quantizer = &self.quantizer;
-        // The quantizer has 256 colours, so an index fits a byte.
+        // The quantizer has 255 colours, so an index fits a byte and is never UNCHANGED.
         *self
             .known
             .entry(key)
@@ -434,8 +441,16 @@ fn encode_gif(
             };
             let mut buffer = Vec::with_capacity(((right - left) * (bottom - top)) as usize);
             for y in top..bottom {
-                let row = (y * width) as usize;
-                buffer.extend_from_slice(&indices[row + left as usize..row + right as usize]);
+                let row = (y * width) as usize + left as usize..(y * width + right) as usize;
+                match &previous {
+                    None => buffer.extend_from_slice(&indices[row]),
+                    Some(before) => buffer.extend(
+                        before[row.clone()]
+                            .iter()
+                            .zip(&indices[row])
+                            .map(|(&was, &now)| if was == now { UNCHANGED } else { now }),
+                    ),
+                }
             }
             let delay = delay_of(index, count, delay_ms) / 10;
             let gif_frame = gif::Frame {
@@ -446,6 +461,7 @@ fn encode_gif(
                 width: (right - left) as u16,
                 height: (bottom - top) as u16,
                 buffer: Cow::Owned(buffer),
+                transparent: previous.is_some().then_some(UNCHANGED),
                 ..gif::Frame::default()
             };
             encoder.write_frame(&gif_frame).map_err(failed)?;
@@ -506,15 +522,22 @@ pub(crate) mod tests {
         .unwrap()
     }
 
+    /// The options of the small tests: 90 pixels, a tenth of a second a frame.
+    const SMALL: AnimationOptions = AnimationOptions {
+        side_px: 90,
+        delay_ms: 100,
+    };
+
+    /// The corner puzzle's two-move solution, as frames of [`SMALL`] size.
+    fn two_move_frames() -> Vec<Frame> {
+        let moves = parse_moves("RE, RS").unwrap();
+        solution_frames(&corner_puzzle(), &moves, SMALL).unwrap()
+    }
+
     #[test]
     fn a_solution_gives_one_frame_per_position_and_each_format_encodes_them() {
-        let puzzle = corner_puzzle();
-        let moves = parse_moves("RE, RS").unwrap();
-        let options = AnimationOptions {
-            side_px: 90,
-            delay_ms: 100,
-        };
-        let frames = solution_frames(&puzzle, &moves, options).unwrap();
+        let options = SMALL;
+        let frames = two_move_frames();
         assert_eq!(frames.len(), 3);
         assert!(frames.iter().all(|f| f.width == 90 && f.height == 90));
         // Each move changes the picture.
@@ -529,6 +552,42 @@ pub(crate) mod tests {
         let control = reader.info().animation_control.unwrap();
         assert_eq!(control.num_frames, 3);
         assert_eq!(encode_pngs(&frames).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_gif_played_back_shows_each_frame_though_unchanged_pixels_are_left_transparent() {
+        let frames = two_move_frames();
+        let gif = encode(&frames, AnimationFormat::Gif, SMALL.delay_ms).unwrap();
+        let mut decoding = gif::DecodeOptions::new();
+        decoding.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = decoding.read_info(std::io::Cursor::new(gif)).unwrap();
+        let palette = decoder.global_palette().unwrap().to_vec();
+        // Played as a viewer plays it: each frame's opaque pixels over what was on screen.
+        let mut screen = vec![0u8; 90 * 90 * 3];
+        let mut shown = 0;
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            let rows = usize::from(frame.top)..usize::from(frame.top + frame.height);
+            for (y, row) in rows.zip(frame.buffer.chunks(usize::from(frame.width))) {
+                for (dx, &index) in row.iter().enumerate() {
+                    if Some(index) == frame.transparent {
+                        continue;
+                    }
+                    let at = (y * 90 + usize::from(frame.left) + dx) * 3;
+                    let colour = usize::from(index) * 3;
+                    screen[at..at + 3].copy_from_slice(&palette[colour..colour + 3]);
+                }
+            }
+            // Within the palette's rounding of every pixel of the frame drawn.
+            let drawn = &frames[shown].rgba;
+            let off = (0..90 * 90)
+                .filter(|&p| (0..3).any(|c| screen[p * 3 + c].abs_diff(drawn[p * 4 + c]) > 48))
+                .count();
+            // A few blends at shapes' edges may fall far from every palette colour; a pixel
+            // left showing an earlier frame would make a robot's whole disc wrong.
+            assert!(off <= 10, "frame {shown}: {off} pixels off");
+            shown += 1;
+        }
+        assert_eq!(shown, 3);
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! A stretch of a search shown as pictures: one frame per node the search examined, each the
 //! print drawing of the node's position with its whole path from the start drawn as arrows in
-//! the robots' colours, the last move bold and the earlier ones faded. Encoded by
-//! [`super::animation::animate`] like a solution's playback, within the same limits.
+//! the robots' colours, the last move bold and the earlier ones faded, over a caption that says
+//! which event it is and what became of the node. Encoded by [`super::animation::animate`] like
+//! a solution's playback, within the same limits.
 
 use super::animation::{AnimationError, AnimationOptions, Encoded, MAX_FRAMES, Output, animate};
-use super::{BOARD, Drawing, Item, Outline, Point, PrintOptions, Rgb, Role, robot_rgb};
+use super::{
+    Anchor, BOARD, Drawing, Item, Outline, Point, PrintOptions, Rgb, Role, WALL, robot_rgb, text,
+};
 use crate::model::{Cell, Move, MoveTables, Puzzle};
+use crate::solver::PruneReason;
 
 /// One node of a search, as a frame shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,13 +22,98 @@ pub struct SearchStep {
     pub cells: Vec<Cell>,
     /// The moves from the start to it.
     pub path: Vec<Move>,
+    /// What the search recorded of it after examining it.
+    pub outcome: StepOutcome,
+}
+
+/// What a search recorded of a node between examining it and the next node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepOutcome {
+    /// Nothing: the search went on from it (or the stretch ends first).
+    Examined,
+    /// It was cut off, for this reason.
+    Pruned(PruneReason),
+    /// Its path is a solution.
+    Solution,
+}
+
+/// The caption under a node's frame: the event's number, what became of the node, its depth
+/// and its path's length, so that a frame shown alone says what it is.
+pub fn caption(step: &SearchStep) -> String {
+    let what = match step.outcome {
+        StepOutcome::Examined => "node".to_string(),
+        StepOutcome::Pruned(reason) => format!("pruned: {}", pruned_because(reason)),
+        StepOutcome::Solution => "solution".to_string(),
+    };
+    let moves = match step.path.len() {
+        1 => "1 move".to_string(),
+        n => format!("{n} moves"),
+    };
+    format!(
+        "event {} · {what} · depth {} · path {moves}",
+        step.event, step.depth
+    )
+}
+
+/// A prune's reason in a few words, for a caption.
+fn pruned_because(reason: PruneReason) -> String {
+    use PruneReason as Why;
+    match reason {
+        Why::DepthLimit => "at the depth limit".into(),
+        Why::LowerBound { bound, remaining } => format!("needs {bound}, {remaining} left"),
+        Why::TableHit { stored } => format!("seen with {stored} left"),
+        Why::Visited => "seen before".into(),
+        Why::Other(why) => why.into(),
+    }
+}
+
+/// The caption's font size as a share of the frame's width: at 800 pixels, capitals about 18
+/// pixels high, readable in a chat's preview.
+const CAPTION_SIZE: f32 = 0.032;
+
+/// Puts `caption` in a strip under the drawing: one line in the walls' colour on the board's,
+/// made smaller when it would not fit the width.
+fn add_caption(drawing: &mut Drawing, caption: &str) {
+    let width = drawing.width_mm;
+    let mut size = width * CAPTION_SIZE;
+    let pad = size * 0.6;
+    let strip = size * 1.7;
+    let needed = text::width(caption, size);
+    if needed > width - 2.0 * pad {
+        size *= (width - 2.0 * pad) / needed;
+    }
+    let top = drawing.height_mm;
+    drawing.height_mm += strip;
+    drawing.items.push(Item::Rect {
+        role: Role::Label,
+        min: Point { x: 0.0, y: top },
+        max: Point {
+            x: width,
+            y: top + strip,
+        },
+        fill: BOARD,
+    });
+    drawing.items.push(Item::Text {
+        role: Role::Label,
+        // The baseline sits so that capitals stand in the middle of the strip.
+        at: Point {
+            x: pad,
+            y: top + strip / 2.0 + size * 0.35,
+        },
+        text: caption.to_string(),
+        size,
+        color: WALL,
+        anchor: Anchor::Start,
+        upwards: false,
+    });
 }
 
 /// How much of the robot's colour an earlier move of the path keeps (the rest is the board's),
 /// so the move that led to the node stands out.
 const FADED: f32 = 0.45;
 
-/// The drawing of one node: its position, and its path as arrows from cell to cell.
+/// The drawing of one node: its position, its path as arrows from cell to cell, and its
+/// [`caption`] in a strip underneath.
 pub fn search_drawing(puzzle: &Puzzle, step: &SearchStep) -> Result<Drawing, AnimationError> {
     let board = puzzle.board();
     let tables = MoveTables::new(board);
@@ -73,6 +162,7 @@ pub fn search_drawing(puzzle: &Puzzle, step: &SearchStep) -> Result<Drawing, Ani
         .position(|item| item.role() == Role::Robot)
         .unwrap_or(drawing.items.len());
     drawing.items.splice(under_robots..under_robots, arrows);
+    add_caption(&mut drawing, &caption(step));
     Ok(drawing)
 }
 
@@ -172,7 +262,53 @@ mod tests {
             depth: path.len() as u32,
             cells,
             path,
+            outcome: StepOutcome::Examined,
         }
+    }
+
+    #[test]
+    fn captions_name_the_event_what_became_of_the_node_its_depth_and_path() {
+        let puzzle = corner_puzzle();
+        let mut deep = step(&puzzle, 5, "RE, RS");
+        assert_eq!(caption(&deep), "event 5 · node · depth 2 · path 2 moves");
+        deep.outcome = StepOutcome::Pruned(PruneReason::LowerBound {
+            bound: 3,
+            remaining: 1,
+        });
+        assert_eq!(
+            caption(&deep),
+            "event 5 · pruned: needs 3, 1 left · depth 2 · path 2 moves"
+        );
+        let mut one = step(&puzzle, 7, "RE");
+        one.outcome = StepOutcome::Solution;
+        assert_eq!(caption(&one), "event 7 · solution · depth 1 · path 1 move");
+    }
+
+    #[test]
+    fn a_frame_shows_its_caption_in_ink_under_the_board() {
+        let puzzle = corner_puzzle();
+        let drawing = search_drawing(&puzzle, &step(&puzzle, 12345, "RE")).unwrap();
+        assert!(
+            drawing.height_mm > drawing.width_mm,
+            "a strip is added under the board"
+        );
+        let frame = crate::print::animation::frame_of(&drawing, 400).unwrap();
+        let board_rows = (frame.height as f32 * drawing.width_mm / drawing.height_mm) as usize;
+        let width = frame.width as usize;
+        // Ink: opaque pixels nearer the walls' colour than the board's, in the strip's rows.
+        let dark = |row: usize| {
+            (0..width)
+                .filter(|&x| {
+                    let at = (row * width + x) * 4;
+                    let px = &frame.rgba[at..at + 4];
+                    px[3] == 255 && px[..3].iter().map(|&c| u32::from(c)).sum::<u32>() < 3 * 128
+                })
+                .count()
+        };
+        let ink: usize = (board_rows + 1..frame.height as usize).map(dark).sum();
+        assert!(ink > 50, "only {ink} dark pixels in the caption");
+        // And none below the text's line: the strip is the board's colour round it.
+        assert_eq!(dark(frame.height as usize - 2), 0);
     }
 
     #[test]

@@ -70,10 +70,7 @@ const COLUMNS: Columns = Columns {
 };
 
 /// Both rule options are implemented by every variant.
-const RULES: RuleSupport = RuleSupport {
-    ricochet: true,
-    no_rebound: true,
-};
+const RULES: RuleSupport = RuleSupport::BOTH;
 
 /// The registry entry of A* with the minimum-move table.
 pub const KIND: SolverKind = SolverKind {

@@ -30,10 +30,7 @@ pub const KIND: SolverKind = SolverKind {
     description: "Breadth-first search over game states with a FIFO queue and a visited set",
     source: "thesis draft, section Naive algorithm",
     optimality: Optimality::Guaranteed,
-    rules: RuleSupport {
-        ricochet: true,
-        no_rebound: true,
-    },
+    rules: RuleSupport::BOTH,
     columns: Columns {
         depth: "Level",
         nodes: "Nodes",

@@ -203,10 +203,7 @@ const fn engine_entry(
         description,
         source: "an external engine (docs/engine-protocol.md)",
         optimality: Optimality::NotGuaranteed,
-        rules: RuleSupport {
-            ricochet: true,
-            no_rebound: true,
-        },
+        rules: RuleSupport::BOTH,
         columns: ENGINE_COLUMNS,
         deepest_limit: Some(ENGINE_DEEPEST_LIMIT),
     }

@@ -36,7 +36,7 @@
 use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
 use super::probe::{DepthStats, Event, PruneReason};
 use super::{
-    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
+    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
 };
 use crate::model::{Cell, Direction, Move, Puzzle};
 
@@ -58,22 +58,17 @@ pub const KIND: SolverKind = SolverKind {
                   never undoes the previous move, then removes removable moves",
     source: "course report, section Recursive Depth-Limited Search",
     optimality: Optimality::NotGuaranteed,
-    rules: RuleSupport {
-        ricochet: true,
-        no_rebound: true,
-    },
+    rules: RuleSupport::BOTH,
     columns: Columns {
-        depth: "Depth",
-        nodes: "Nodes",
-        inner: "inner",
         hits: "reversals",
+        ..DECK_COLUMNS
     },
     deepest_limit: Some(MAX_DEPTH_LIMIT),
 };
 
 algorithm!(
     /// Depth-limited search in the registry.
-    DepthLimitedSearch, KIND, |puzzle, options, search| solve(puzzle, options, search)
+    DepthLimitedSearch, KIND
 );
 
 /// Solves a puzzle with depth-limited search; the limit is `options.depth_limit`, or

@@ -121,7 +121,7 @@ use self::driver::Driver;
 use self::setup::Setup;
 use self::table::Table;
 use super::{
-    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions,
+    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions,
 };
 use crate::model::Puzzle;
 
@@ -137,22 +137,17 @@ pub const KIND: SolverKind = SolverKind {
                   every core",
     source: "Fogleman's IDDFS, sped up: stop tables, packed keys, prefetched table lookups",
     optimality: Optimality::Guaranteed,
-    rules: RuleSupport {
-        ricochet: true,
-        no_rebound: true,
-    },
+    rules: RuleSupport::BOTH,
     columns: Columns {
-        depth: "Depth",
-        nodes: "Nodes",
         inner: "expanded",
-        hits: "hits",
+        ..DECK_COLUMNS
     },
     deepest_limit: Some(MAX_DEPTH),
 };
 
 algorithm!(
     /// The tuned optimal solver in the registry.
-    Fast, KIND, |puzzle, options, search| solve(puzzle, options, search)
+    Fast, KIND
 );
 
 /// Searches with fewer nodes than this in the previous iteration run on one thread: starting

@@ -67,10 +67,7 @@ pub const KIND: SolverKind = SolverKind {
                   retrograde heuristic and a transposition table kept across iterations",
     source: "Chexers report (retrograde Dijkstra heuristic, IDA*), carried over to this game",
     optimality: Optimality::Guaranteed,
-    rules: RuleSupport {
-        ricochet: true,
-        no_rebound: true,
-    },
+    rules: RuleSupport::BOTH,
     columns: Columns {
         depth: "Bound",
         nodes: "Nodes",

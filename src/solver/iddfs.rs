@@ -46,7 +46,7 @@ use super::probe::{DepthStats, Event, PruneReason};
 use super::profile::{PrefixTally, move_code};
 use super::stops::StopTables as Geometry;
 use super::{
-    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
+    DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
 };
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
@@ -63,22 +63,14 @@ pub const KIND: SolverKind = SolverKind {
                   exactly as Fogleman's deck describes it",
     source: "Fogleman's slide deck; thesis draft, section IDDFS",
     optimality: Optimality::Guaranteed,
-    rules: RuleSupport {
-        ricochet: true,
-        no_rebound: true,
-    },
-    columns: Columns {
-        depth: "Depth",
-        nodes: "Nodes",
-        inner: "inner",
-        hits: "hits",
-    },
+    rules: RuleSupport::BOTH,
+    columns: DECK_COLUMNS,
     deepest_limit: Some(MAX_DEPTH),
 };
 
 algorithm!(
     /// The deck's iterative deepening in the registry.
-    IterativeDeepening, KIND, |puzzle, options, search| solve(puzzle, options, search)
+    IterativeDeepening, KIND
 );
 
 /// Solves a puzzle with Fogleman's IDDFS.

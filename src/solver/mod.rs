@@ -82,6 +82,13 @@ pub struct RuleSupport {
 }
 
 impl RuleSupport {
+    /// Both rule options: what a solver that searches with the rules rather than around
+    /// them supports.
+    pub const BOTH: RuleSupport = RuleSupport {
+        ricochet: true,
+        no_rebound: true,
+    };
+
     /// The first rule `rules` asks for that is not supported (`"ricochet"` or
     /// `"no-rebound"`), or `None` when the solver can take the puzzle. Every run is checked
     /// here, and the solver panel asks the same question before it offers a run.

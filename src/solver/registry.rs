@@ -29,7 +29,8 @@ pub(crate) trait Algorithm {
 
 /// Defines a solver's registry type: a crate-private unit type implementing [`Algorithm`] with
 /// the given entry, whose search is the given body over `puzzle`, `options` and `search` (name
-/// `options` `_` where the solver takes none). Every solver's file ends in one such line, so the
+/// `options` `_` where the solver takes none); with no body, the search is the file's own
+/// `solve(puzzle, options, search)`. Every solver's file ends in one such line, so the
 /// registry's side of a solver is written once.
 macro_rules! algorithm {
     (
@@ -52,6 +53,17 @@ macro_rules! algorithm {
                 $body
             }
         }
+    };
+    // Most solvers' files have a `solve(puzzle, options, search)` of the trait's own shape;
+    // the entry then needs no body.
+    (
+        $(#[$attribute:meta])*
+        $algorithm:ident, $kind:expr
+    ) => {
+        algorithm!(
+            $(#[$attribute])*
+            $algorithm, $kind, |puzzle, options, search| solve(puzzle, options, search)
+        );
     };
 }
 

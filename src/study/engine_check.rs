@@ -11,7 +11,7 @@
 use crate::model::formats::{Format, parse};
 use crate::model::random::random_puzzle;
 use crate::model::{Board, Goal, Pos, Puzzle, Robot, RobotColor, Rules, TargetColor};
-use crate::solver::engine::{Engine, EngineGaveUp, EngineSpec, protocol, test_puzzle};
+use crate::solver::engine::{Engine, EngineError, EngineGaveUp, EngineSpec, protocol, test_puzzle};
 use crate::solver::{self, Event, Limits, NoProbe, Outcome, SolveError, SolverId, SolverOptions};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -425,21 +425,31 @@ fn describe(outcome: &Outcome) -> String {
     }
 }
 
+/// Why no line an engine check waited for came.
+#[derive(Debug, thiserror::Error)]
+enum WaitError {
+    /// The time ran out first.
+    #[error("no answer within {} ms", .0.as_millis())]
+    Silent(Duration),
+    /// The engine could not be read: it exited, or broke the protocol.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
 /// Reads lines until one satisfies `wanted`, for at most `within`; returns the line, or why
 /// there was none.
 fn wait_for(
     engine: &mut Engine,
     within: Duration,
     wanted: impl Fn(&str) -> bool,
-) -> Result<String, String> {
+) -> Result<String, WaitError> {
     let deadline = Instant::now() + within;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        match engine.read_line(left) {
-            Ok(Some(line)) if wanted(&line) => return Ok(line),
-            Ok(Some(_)) => {}
-            Ok(None) => return Err(format!("no answer within {} ms", within.as_millis())),
-            Err(error) => return Err(error.to_string()),
+        match engine.read_line(left)? {
+            Some(line) if wanted(&line) => return Ok(line),
+            Some(_) => {}
+            None => return Err(WaitError::Silent(within)),
         }
     }
 }
@@ -457,7 +467,7 @@ fn unknown_command(engine: &mut Engine) -> (Status, String) {
     }
     match wait_for(engine, ANSWER_TIME, |l| is_word(l, "readyok")) {
         Ok(_) => (Status::Pass, "readyok after an unknown command".into()),
-        Err(why) => (Status::Fail, why),
+        Err(why) => (Status::Fail, why.to_string()),
     }
 }
 
@@ -479,7 +489,7 @@ fn stop_while_idle(engine: &mut Engine) -> (Status, String) {
             Status::Fail,
             format!("it answered a stop while idle with '{line}'"),
         ),
-        Err(why) => (Status::Fail, why),
+        Err(why) => (Status::Fail, why.to_string()),
     }
 }
 
@@ -498,7 +508,7 @@ fn id_echoed(engine: &mut Engine) -> (Status, String) {
             }
             _ => (Status::Fail, format!("sent id={id}, got '{line}'")),
         },
-        Err(why) => (Status::Fail, why),
+        Err(why) => (Status::Fail, why.to_string()),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::print::animation::{
     self, AnimationError, AnimationOptions, Encoded, MAX_FRAMES, Output,
 };
 use crate::print::frame_files::{self, FramesError};
-use crate::print::search_animation::{self, SearchStep};
+use crate::print::search_animation::{self, SearchStep, StepOutcome};
 use crate::solver::Event;
 use crate::solver::trace::{TraceError, TraceReader};
 use crate::worker::{PUBLISH_INTERVAL, Task, Waker, spawn_task};
@@ -142,25 +142,44 @@ pub fn search_steps(
         return Err(ExportError::PastTheEnd { path, events, to });
     }
     let mut replay = reader.replay(from)?;
-    let mut steps = Vec::new();
+    let mut steps: Vec<SearchStep> = Vec::new();
     while let Some(traced) = replay.next_event()? {
-        if traced.index > to {
-            break;
-        }
         if stop() {
             return Err(AnimationError::Cancelled.into());
         }
-        if let Event::Node { depth, cells, path } = traced.event {
-            if steps.len() == MAX_FRAMES {
-                let path = reader.path().to_path_buf();
-                return Err(ExportError::TooManyNodes { path, from, to });
+        // A node's prune or solution follows it, so the events just past the range still
+        // tell the last node's outcome; the next node (or iteration) ends the reading.
+        let past = traced.index > to;
+        match traced.event {
+            Event::Node { .. } | Event::IterationStarted { .. } | Event::IterationFinished(_)
+                if past =>
+            {
+                break;
             }
-            steps.push(SearchStep {
-                event: traced.index,
-                depth,
-                cells: cells.as_slice().to_vec(),
-                path,
-            });
+            Event::Node { depth, cells, path } => {
+                if steps.len() == MAX_FRAMES {
+                    let path = reader.path().to_path_buf();
+                    return Err(ExportError::TooManyNodes { path, from, to });
+                }
+                steps.push(SearchStep {
+                    event: traced.index,
+                    depth,
+                    cells: cells.as_slice().to_vec(),
+                    path,
+                    outcome: StepOutcome::Examined,
+                });
+            }
+            Event::Pruned { reason, .. } => {
+                if let Some(last) = steps.last_mut() {
+                    last.outcome = StepOutcome::Pruned(reason);
+                }
+            }
+            Event::Solution { .. } => {
+                if let Some(last) = steps.last_mut() {
+                    last.outcome = StepOutcome::Solution;
+                }
+            }
+            Event::IterationStarted { .. } | Event::IterationFinished(_) | Event::Solver(_) => {}
         }
     }
     if steps.is_empty() {
@@ -180,7 +199,7 @@ pub enum ExportMessage {
         total: usize,
     },
     /// The end: what was written, or why nothing was (the message names the file).
-    Finished(Result<Exported, String>),
+    Finished(Result<Exported, ExportError>),
 }
 
 impl ExportJob {
@@ -255,10 +274,7 @@ impl ExportJob {
                 }
             };
             let result = self.run(&stop, &mut progress);
-            link.send(
-                ExportMessage::Finished(result.map_err(|error| error.to_string())),
-                Duration::ZERO,
-            );
+            link.send(ExportMessage::Finished(result), Duration::ZERO);
         })
     }
 }

@@ -38,7 +38,7 @@ fn run_after(setup: &str, dir: &Path, args: &[&str]) -> (i32, String, String) {
         .current_dir(dir)
         .arg("-c")
         .arg(format!("{setup}; exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .arg(crate::common::PROGRAM)
         .args(args);
     // SAFETY: between fork and exec the closure calls only signal, which is
     // async-signal-safe, and touches no memory of the parent.
@@ -483,7 +483,7 @@ fn install_desktop_writes_the_entry_type_and_icons_again_and_again_and_removes_t
     assert!(entry.contains("\nIcon=ricochet-lab\n"), "{entry}");
     let exec = entry.lines().find_map(|l| l.strip_prefix("Exec=")).unwrap();
     assert!(exec.ends_with(" %f"), "{exec}");
-    let program = std::fs::canonicalize(env!("CARGO_BIN_EXE_ricochet-lab")).unwrap();
+    let program = std::fs::canonicalize(crate::common::PROGRAM).unwrap();
     assert!(exec.contains(program.to_str().unwrap()), "{exec}");
     let mime = std::fs::read_to_string(data.join("mime/packages/ricochet-lab.xml")).unwrap();
     assert!(mime.contains(r#"<glob pattern="*.ron"/>"#), "{mime}");

@@ -9,40 +9,10 @@ mod files_and_exits;
 mod hint_cancel;
 mod matches;
 mod nothing_lost;
+mod plots;
 mod sharing;
 mod trace;
 mod trace_animate;
 
-/// How the command-line tests run the program: from the source folder, so `boards/...` paths
-/// read as a user in a checkout types them.
-mod common {
-    use std::path::Path;
-    use std::process::{Command, Output};
-
-    /// The program under test, to run from the source folder.
-    pub fn lab() -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"));
-        command.current_dir(env!("CARGO_MANIFEST_DIR"));
-        command
-    }
-
-    /// What a finished run said: its exit code (-1 when a signal ended it), standard output
-    /// and standard error.
-    pub fn text(out: Output) -> (i32, String, String) {
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-
-    /// Runs the program with `args` from the source folder.
-    pub fn run(args: &[&str]) -> (i32, String, String) {
-        text(lab().args(args).output().unwrap())
-    }
-
-    /// Runs the program with `args` from `dir`.
-    pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-        text(lab().current_dir(dir).args(args).output().unwrap())
-    }
-}
+#[path = "../common/program.rs"]
+mod common;

@@ -1,21 +1,8 @@
 //! `match`: solvers over a suite, checked against its optima, with a results file that resumes
 //! without running anything twice, the report's ratio, bad suites and the signature.
 
+use crate::common::run as lab;
 use std::path::Path;
-use std::process::Command;
-
-fn lab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// The first `n` puzzles of a shipped suite, in a file of their own.
 fn small_suite(folder: &Path, from: &str, n: usize) -> String {

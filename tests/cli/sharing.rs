@@ -1,20 +1,7 @@
 //! Boards that travel and solutions to share: `convert --format dd-dump/line`, puzzles given
 //! as a dump or a line, and `export --animate` / `--frames`.
 
-use std::process::Command;
-
-fn lab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use crate::common::run as lab;
 
 #[test]
 fn convert_prints_a_dump_and_a_line_that_read_back_as_the_board() {

@@ -71,7 +71,13 @@ fn trace_animate_writes_one_frame_per_node_between_the_two_events() {
     );
     let bytes = std::fs::read(&gif).unwrap();
     assert!(bytes.starts_with(b"GIF89a"));
-    assert_eq!(u16::from_le_bytes([bytes[6], bytes[7]]), 200);
+    // The longer side is the one asked for: the height, with the caption under the board.
+    let (width, height) = (
+        u16::from_le_bytes([bytes[6], bytes[7]]),
+        u16::from_le_bytes([bytes[8], bytes[9]]),
+    );
+    assert_eq!(height, 200);
+    assert!(width < height, "{width}x{height}");
     let frames = dir.path().join("frames");
     let (code, out, err) = run(&[
         "trace",
@@ -154,7 +160,7 @@ fn animate_with_no_room(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .current_dir(dir)
         .arg("-c")
         .arg("ulimit -f 0; exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_ricochet-lab"))
+        .arg(crate::common::PROGRAM)
         .args(args);
     // SAFETY: between fork and exec the closure calls only signal, which is
     // async-signal-safe, and touches no memory of the parent.

@@ -1,5 +1,8 @@
 //! Every solver against the reference puzzles, against each other and against its limits.
 
+#[path = "../common/program.rs"]
+mod common;
+
 mod all_solutions;
 mod every_solver;
 mod fast_solver;

@@ -11,6 +11,8 @@ use ricochet_lab::solver::{
 use ricochet_lab::testing::board as load;
 use std::time::Duration;
 
+use crate::common::run as lab;
+
 fn limits() -> Limits {
     Limits {
         time: Some(Duration::from_secs(60)),
@@ -153,19 +155,6 @@ fn fast_on_several_threads_adds_up_every_threads_counts() {
         nodes_at_length(&probe.profile, 2),
     );
     assert!(0 < second && second < first, "{first} then {second}");
-}
-
-fn lab(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet-lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 #[test]

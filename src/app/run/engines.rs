@@ -12,7 +12,9 @@ use crate::app::theme;
 use crate::solver::engine::store::{
     EngineName, EngineStore, StoreError, check_name, check_program,
 };
-use crate::solver::engine::{EngineError, EngineSpec, EngineVerdict, test_engine};
+use crate::solver::engine::{
+    CommandLineError, EngineError, EngineSpec, EngineVerdict, test_engine,
+};
 use crate::solver::{SolverChoice, SolverPick};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, sync_channel};
@@ -43,7 +45,7 @@ pub enum EngineListError {
     NoCommand,
     /// The Add engine window's arguments do not split into words.
     #[error("The arguments cannot be read: {0}")]
-    Arguments(String),
+    Arguments(#[from] CommandLineError),
 }
 
 /// How often the app looks whether `engines.ron` changed on disk.
@@ -267,9 +269,7 @@ impl AddEngineWindow {
         }
         let mut command = vec![program.to_string()];
         if !self.arguments.trim().is_empty() {
-            let arguments = EngineSpec::ad_hoc(&self.arguments)
-                .map_err(|error| EngineListError::Arguments(error.to_string()))?;
-            command.extend(arguments.command);
+            command.extend(EngineSpec::ad_hoc(&self.arguments)?.command);
         }
         let folder = self.folder.trim();
         Ok(EngineSpec {

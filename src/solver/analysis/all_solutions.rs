@@ -47,8 +47,9 @@
 
 mod lister;
 
+use super::walk::Walk;
 use crate::model::puzzle::MAX_ROBOTS;
-use crate::model::{Cell, Direction, Move, Puzzle, ReplayError, RobotColor};
+use crate::model::{Move, Puzzle, ReplayError, RobotColor};
 use crate::solver::key::{KeyLayout, StateKey, with_key_width};
 use crate::solver::{
     Limits, Optimality, Outcome, Probe, Report, Search, SolveError, SolverOptions, SolverRef, Stop,
@@ -329,10 +330,7 @@ impl Shared {
 /// A node of a set's search at [`SPLIT_DEPTH`] moves, searched whole by whichever thread
 /// takes it.
 struct Unit {
-    cells: [Cell; MAX_ROBOTS],
-    last_dir: [Option<Direction>; MAX_ROBOTS],
-    path: Vec<Move>,
-    moves_by_robot: [u32; MAX_ROBOTS],
+    walk: Walk,
 }
 
 /// How a thread counts its nodes and learns that it must stop.

@@ -78,8 +78,8 @@ mod leftovers;
 mod seeker;
 mod spare;
 
-use crate::model::puzzle::MAX_ROBOTS;
-use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
+use super::walk::Walk;
+use crate::model::{Move, MoveTables, Puzzle};
 use crate::solver::fast::gather::{GatherJob, solution_graph};
 use crate::solver::fast::regions::CellSets;
 use crate::solver::fast::table::Table;
@@ -690,9 +690,6 @@ impl<'a, 's, 'p, K: StateKey + Send, P: Probe> Finder<'a, 's, 'p, K, P> {
 
 /// A node at [`SPLIT_DEPTH`] moves, searched whole by whichever thread takes it.
 struct Unit {
-    cells: [Cell; MAX_ROBOTS],
-    last_dir: [Option<Direction>; MAX_ROBOTS],
-    path: Vec<Move>,
-    moves_by_robot: [u32; MAX_ROBOTS],
+    walk: Walk,
     changes: u32,
 }

@@ -5,6 +5,7 @@ pub mod all_solutions;
 pub mod distances;
 pub mod first_solution;
 pub mod hints;
+mod walk;
 
 use crate::model::{Cell, Puzzle};
 use crate::solver::min_moves::UNREACHABLE;

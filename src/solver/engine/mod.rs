@@ -42,7 +42,7 @@ pub use events::{DrawLayer, EngineDraw, EngineGaveUp, EngineInfo, EngineSearch};
 pub use identities::{claims_optimal, known_identity};
 use process::{EngineProcess, GRACE, Incoming};
 use protocol::{Answer, Go, Identity, ProtocolError};
-pub use spec::EngineSpec;
+pub use spec::{CommandLineError, EngineSpec};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -524,7 +524,7 @@ fn set_options(
         };
         let value = declared
             .check_value(value)
-            .map_err(EngineProblem::BadOption)?;
+            .map_err(|refused| EngineProblem::BadOption(refused.to_string()))?;
         let line = protocol::Request::SetOption {
             name: name.clone(),
             value,

@@ -16,7 +16,7 @@ mod v2;
 pub use identity::Identity;
 pub use puzzle_line::{format_puzzle, format_robots, format_rules};
 use puzzle_line::{parse_puzzle, parse_robots};
-pub use v2::{DrawItem, MAX_OPTIONS, OptionDecl, OptionKind, Rgb, SearchInfo};
+pub use v2::{DrawItem, MAX_OPTIONS, OptionDecl, OptionKind, OptionValueError, Rgb, SearchInfo};
 
 /// The highest protocol version this build speaks.
 pub const VERSION: u32 = 2;

@@ -141,7 +141,10 @@ where
                         }
                         Some(Ok(_)) => {}
                         Some(Err(reason)) => {
-                            output.line(&format!("info string ignored: {}", one_line(&reason)));
+                            output.line(&format!(
+                                "info string ignored: {}",
+                                one_line(&reason.to_string())
+                            ));
                         }
                         None => output.line(&format!(
                             "info string ignored: there is no option {}",

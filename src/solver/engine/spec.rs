@@ -19,14 +19,25 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
+/// Why a command line gives no engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandLineError {
+    /// It holds no word.
+    #[error("the engine command is empty")]
+    Empty,
+    /// A quote is never closed, or the line ends in a backslash that escapes nothing.
+    #[error("a quote in '{0}' is never closed, or the line ends in a lone backslash")]
+    Unbalanced(String),
+}
+
 impl EngineSpec {
-    /// An engine for a command line given as one text (`"python3 bfs.py --fast"`), split at
-    /// white space, with quotes (`'…'`, `"…"`) keeping spaces inside one argument; named after
-    /// the text itself.
-    pub fn ad_hoc(command_line: &str) -> Result<EngineSpec, String> {
+    /// An engine for a command line given as one text (`"python3 bfs.py --fast"`), split as a
+    /// POSIX shell splits words: at white space, with quotes (`'…'`, `"…"`) and backslashes
+    /// keeping spaces inside one argument; named after the text itself.
+    pub fn ad_hoc(command_line: &str) -> Result<EngineSpec, CommandLineError> {
         let command = split_command_line(command_line)?;
         if command.is_empty() {
-            return Err("the engine command is empty".into());
+            return Err(CommandLineError::Empty);
         }
         Ok(EngineSpec {
             name: command_line.trim().to_string(),
@@ -56,55 +67,19 @@ impl EngineSpec {
             .join(" ")
     }
 
-    /// The command as one line, arguments with spaces quoted.
+    /// The command as one line, quoted as a POSIX shell reads it, so that [`EngineSpec::ad_hoc`]
+    /// gives the same words back.
     pub fn command_line(&self) -> String {
-        self.command
-            .iter()
-            .map(|part| {
-                if part.is_empty() || part.contains(char::is_whitespace) {
-                    format!("'{part}'")
-                } else {
-                    part.clone()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        // Quoting refuses only a nul byte, which no program argument can hold (the operating
+        // system ends an argument at it), so no engine that can start is shown the plain way.
+        shlex::try_join(self.command.iter().map(String::as_str))
+            .unwrap_or_else(|_| self.command.join(" "))
     }
 }
 
-/// Splits a command line at white space outside quotes.
-fn split_command_line(text: &str) -> Result<Vec<String>, String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut in_part = false;
-    let mut quote: Option<char> = None;
-    for c in text.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => current.push(c),
-            None if c == '\'' || c == '"' => {
-                quote = Some(c);
-                in_part = true;
-            }
-            None if c.is_whitespace() => {
-                if in_part {
-                    parts.push(std::mem::take(&mut current));
-                    in_part = false;
-                }
-            }
-            None => {
-                current.push(c);
-                in_part = true;
-            }
-        }
-    }
-    if let Some(q) = quote {
-        return Err(format!("the quote {q} in '{text}' is never closed"));
-    }
-    if in_part {
-        parts.push(current);
-    }
-    Ok(parts)
+/// Splits a command line into words as a POSIX shell does.
+fn split_command_line(text: &str) -> Result<Vec<String>, CommandLineError> {
+    shlex::split(text).ok_or_else(|| CommandLineError::Unbalanced(text.trim().to_string()))
 }
 
 #[cfg(test)]
@@ -117,12 +92,37 @@ mod tests {
             split_command_line("python3  'my engine.py' -x \"a b\"").unwrap(),
             vec!["python3", "my engine.py", "-x", "a b"]
         );
-        assert!(split_command_line("python3 'open").is_err());
+        assert_eq!(
+            split_command_line("python3 'open").unwrap_err().to_string(),
+            "a quote in 'python3 'open' is never closed, or the line ends in a lone backslash"
+        );
+        assert_eq!(
+            EngineSpec::ad_hoc("  ").unwrap_err(),
+            CommandLineError::Empty
+        );
         assert_eq!(
             EngineSpec::ad_hoc("python3 'my engine.py'")
                 .unwrap()
                 .command_line(),
             "python3 'my engine.py'"
         );
+    }
+
+    proptest::proptest! {
+        /// Any words a command can hold (printable, not empty) come back from their command
+        /// line as they were: spaces, quotes of both kinds and backslashes included.
+        #[test]
+        fn command_lines_give_their_words_back(
+            words in proptest::collection::vec("\\PC{1,12}", 1..6)
+        ) {
+            let spec = EngineSpec {
+                name: "p".into(),
+                command: words.clone(),
+                dir: None,
+                options: Vec::new(),
+            };
+            let again = EngineSpec::ad_hoc(&spec.command_line()).unwrap();
+            proptest::prop_assert_eq!(again.command, words);
+        }
     }
 }

@@ -13,6 +13,7 @@
 //! printed loudly and fails the command. Each run has a time limit, so a slow solver cannot
 //! hang the bench. Progress goes to standard error, one plain line per step.
 
+mod chart;
 mod json;
 mod measure;
 mod other_build;
@@ -20,6 +21,7 @@ mod stats;
 mod suite;
 mod tables;
 
+pub use chart::time_chart;
 pub use measure::{MAX_REPEAT, measure};
 pub use other_build::OtherBuild;
 pub use stats::{compared_puzzles, disagreements, summarize};
@@ -373,7 +375,7 @@ impl BenchResults {
 mod tests {
     use super::*;
 
-    fn measurement(
+    pub(super) fn measurement(
         puzzle: &str,
         solver: &'static str,
         moves: Option<usize>,

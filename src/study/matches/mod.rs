@@ -6,8 +6,10 @@
 //!
 //! - [`suite`]: the suite format, one puzzle a line;
 //! - [`stats`]: the ratio, its interval and the sequential test;
-//! - [`run`](mod@run): the worker threads and the results file.
+//! - [`run`](mod@run): the worker threads and the results file;
+//! - [`chart`]: the ratio and its interval as the match went, for `match --plot`.
 
+pub mod chart;
 pub mod run;
 pub mod stats;
 pub mod suite;
@@ -15,7 +17,7 @@ pub mod suite;
 use crate::solver::{Optimality, Outcome, SolverChoice};
 use serde::{Deserialize, Serialize};
 use stats::{Decision, PairStats, Sprt};
-pub use suite::{Optimum, SuiteEntry, SuiteError, load_suite, parse_suite};
+pub use suite::{Optimum, SuiteEntry, SuiteError, SuiteProblem, load_suite, parse_suite};
 
 /// How one answer compares with the suite's optimum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -10,7 +10,7 @@
 use super::stats::{Decision, Sprt};
 use super::{MatchRecord, SuiteEntry, judge, optimality};
 use crate::solver::engine::Engine;
-use crate::solver::{self, Limits, NoProbe, Outcome, SolverChoice, SolverOptions};
+use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverChoice, SolverOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io::Write;
@@ -203,22 +203,22 @@ impl Runner {
         entry: &SuiteEntry,
         options: &SolverOptions,
         limits: &Limits,
-    ) -> Result<solver::Report, String> {
+    ) -> Result<solver::Report, SolveError> {
         let SolverChoice::Engine(spec) = &self.choice else {
-            return solver::run(&self.choice, &entry.puzzle, options, limits, &mut NoProbe)
-                .map_err(|e| e.to_string());
+            return solver::run(&self.choice, &entry.puzzle, options, limits, &mut NoProbe);
         };
-        if self.engine.is_none() {
-            self.engine = Some(Engine::start(spec).map_err(|e| e.to_string())?);
-        }
-        let engine = self.engine.as_mut().ok_or("the engine did not start")?;
+        let engine = match self.engine.take() {
+            Some(engine) => engine,
+            None => Engine::start(spec).map_err(SolveError::Engine)?,
+        };
+        let engine = self.engine.insert(engine);
         let result = engine.solve(&entry.puzzle, options, limits, &mut NoProbe);
         if result.is_err()
             && let Some(engine) = self.engine.take()
         {
             engine.kill();
         }
-        result.map_err(|e| e.to_string())
+        result
     }
 }
 
@@ -391,7 +391,7 @@ fn record_of(
     entry: &SuiteEntry,
     name: &str,
     choice: &SolverChoice,
-    report: Result<solver::Report, String>,
+    report: Result<solver::Report, SolveError>,
 ) -> MatchRecord {
     let report = match report {
         Ok(report) => report,
@@ -404,7 +404,7 @@ fn record_of(
                 millis: 0.0,
                 nodes: 0,
                 verdict: super::Verdict::Wrong,
-                detail: Some(error),
+                detail: Some(error.to_string()),
             };
         }
     };

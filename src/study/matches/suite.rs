@@ -45,14 +45,57 @@ pub struct SuiteEntry {
 
 /// A suite line that does not parse: where and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{origin}:{line}: {reason}")]
+#[error("{origin}:{line}: {problem}")]
 pub struct SuiteError {
     /// The file (or `-`).
     pub origin: String,
-    /// The line, from 1.
+    /// The line, from 1; 0 for what is wrong with the whole suite.
     pub line: usize,
     /// What is wrong.
-    pub reason: String,
+    pub problem: SuiteProblem,
+}
+
+/// What is wrong with a suite or one of its lines.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteProblem {
+    /// The file could not be read; the operating system's reason.
+    #[error("the suite could not be read: {0}")]
+    Unreadable(String),
+    /// No line holds a puzzle.
+    #[error("the suite holds no puzzle")]
+    Empty,
+    /// More than [`MAX_SUITE_PUZZLES`] lines hold puzzles.
+    #[error("a suite holds at most {MAX_SUITE_PUZZLES} puzzles")]
+    TooManyPuzzles,
+    /// Two lines give the same id.
+    #[error("the id '{id}' was given on line {first} already")]
+    DuplicateId {
+        /// The id.
+        id: String,
+        /// The line that gave it first.
+        first: usize,
+    },
+    /// The `id` field is empty or more than one word.
+    #[error("the id is one word, not '{0}'")]
+    BadId(String),
+    /// The `optimum` field is neither a move count nor `none`.
+    #[error("optimum '{0}' is not a move count or 'none'")]
+    BadOptimum(String),
+    /// A field other than `id`, `optimum` or `note`.
+    #[error("the field '{0}' is not id, optimum or note (fields are separated by ' ; ')")]
+    UnknownField(String),
+    /// The puzzle is a protocol `puzzle` line that does not parse; the protocol's reason.
+    #[error("the puzzle line: {0}")]
+    PuzzleLine(String),
+    /// The puzzle is a game id that does not parse; the format's reason.
+    #[error("the game id: {0}")]
+    GameId(String),
+    /// The puzzle field is neither a game id nor a protocol `puzzle` line.
+    #[error(
+        "'{}' is neither a game id (such as 7650+42+E2302B12+C9) nor a puzzle line",
+        protocol::quote(.0)
+    )]
+    NotAPuzzle(String),
 }
 
 /// The most puzzles a suite may hold: a match keeps a line of figures per puzzle and solver.
@@ -64,7 +107,7 @@ pub fn load_suite(path: &Path) -> Result<Vec<SuiteEntry>, SuiteError> {
     let text = std::fs::read_to_string(path).map_err(|error| SuiteError {
         origin: origin.clone(),
         line: 0,
-        reason: format!("the suite could not be read: {error}"),
+        problem: SuiteProblem::Unreadable(error.to_string()),
     })?;
     parse_suite(&text, &origin)
 }
@@ -75,10 +118,10 @@ pub fn parse_suite(text: &str, origin: &str) -> Result<Vec<SuiteEntry>, SuiteErr
     let mut ids = std::collections::HashMap::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
-        let error = |reason: String| SuiteError {
+        let error = |problem: SuiteProblem| SuiteError {
             origin: origin.to_string(),
             line,
-            reason,
+            problem,
         };
         let trimmed = raw.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -86,15 +129,13 @@ pub fn parse_suite(text: &str, origin: &str) -> Result<Vec<SuiteEntry>, SuiteErr
         }
         let entry = parse_line(trimmed, line).map_err(error)?;
         if let Some(first) = ids.insert(entry.id.clone(), line) {
-            return Err(error(format!(
-                "the id '{}' was given on line {first} already",
-                entry.id
-            )));
+            return Err(error(SuiteProblem::DuplicateId {
+                id: entry.id,
+                first,
+            }));
         }
         if entries.len() == MAX_SUITE_PUZZLES {
-            return Err(error(format!(
-                "a suite holds at most {MAX_SUITE_PUZZLES} puzzles"
-            )));
+            return Err(error(SuiteProblem::TooManyPuzzles));
         }
         entries.push(entry);
     }
@@ -102,14 +143,14 @@ pub fn parse_suite(text: &str, origin: &str) -> Result<Vec<SuiteEntry>, SuiteErr
         return Err(SuiteError {
             origin: origin.to_string(),
             line: 0,
-            reason: "the suite holds no puzzle".into(),
+            problem: SuiteProblem::Empty,
         });
     }
     Ok(entries)
 }
 
 /// Reads one line that is not a comment.
-fn parse_line(text: &str, line: usize) -> Result<SuiteEntry, String> {
+fn parse_line(text: &str, line: usize) -> Result<SuiteEntry, SuiteProblem> {
     // A `;` alone between spaces separates fields; the puzzle line's own `;` (between robots)
     // never stands alone.
     let mut fields: Vec<String> = vec![String::new()];
@@ -136,25 +177,24 @@ fn parse_line(text: &str, line: usize) -> Result<SuiteEntry, String> {
         match key {
             "id" => {
                 if value.is_empty() || value.contains(char::is_whitespace) {
-                    return Err(format!("the id is one word, not '{value}'"));
+                    return Err(SuiteProblem::BadId(value.to_string()));
                 }
                 id = Some(value.to_string());
             }
             "optimum" => {
-                optimum =
-                    match value {
-                        "none" => Optimum::Unsolvable,
-                        _ => Optimum::Moves(value.parse().map_err(|_| {
-                            format!("optimum '{value}' is not a move count or 'none'")
-                        })?),
-                    }
+                optimum = match value {
+                    "none" => Optimum::Unsolvable,
+                    _ => Optimum::Moves(
+                        value
+                            .parse()
+                            .map_err(|_| SuiteProblem::BadOptimum(value.to_string()))?,
+                    ),
+                }
             }
             "note" => notes.push(value.to_string()),
             "" => {}
             other => {
-                return Err(format!(
-                    "the field '{other}' is not id, optimum or note (fields are separated by ' ; ')"
-                ));
+                return Err(SuiteProblem::UnknownField(other.to_string()));
             }
         }
     }
@@ -168,7 +208,7 @@ fn parse_line(text: &str, line: usize) -> Result<SuiteEntry, String> {
 }
 
 /// A puzzle as a game id or a protocol `puzzle` line.
-fn parse_puzzle(source: &str) -> Result<Puzzle, String> {
+fn parse_puzzle(source: &str) -> Result<Puzzle, SuiteProblem> {
     if source.starts_with("puzzle") {
         // The protocol asks for an id; a suite line names its puzzle in its own field.
         let with_id = if source.split_whitespace().any(|t| t.starts_with("id=")) {
@@ -178,17 +218,16 @@ fn parse_puzzle(source: &str) -> Result<Puzzle, String> {
         };
         return match protocol::parse_request(&with_id) {
             Ok(Some(Request::Puzzle(request))) => Ok(request.puzzle),
-            Ok(_) => Err("the puzzle line could not be read".into()),
-            Err(error) => Err(format!("the puzzle line: {}", error.reason)),
+            // A line starting with `puzzle` is read as a puzzle request or refused, so this is
+            // only reached if the protocol reads it as something else.
+            Ok(_) => Err(SuiteProblem::PuzzleLine("it is no puzzle request".into())),
+            Err(error) => Err(SuiteProblem::PuzzleLine(error.reason)),
         };
     }
     if game_id::looks_like(source) {
-        return game_id::parse(source).map_err(|error| format!("the game id: {error}"));
+        return game_id::parse(source).map_err(|error| SuiteProblem::GameId(error.to_string()));
     }
-    Err(format!(
-        "'{}' is neither a game id (such as 7650+42+E2302B12+C9) nor a puzzle line",
-        protocol::quote(source)
-    ))
+    Err(SuiteProblem::NotAPuzzle(source.to_string()))
 }
 
 /// A suite line for a puzzle: its game id when it has one (a standard board without rules),

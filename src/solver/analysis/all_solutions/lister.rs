@@ -3,9 +3,9 @@
 //! states so that no part is searched twice.
 
 use super::{MAX_TABLE_DEPTH, Pace, Ranked, Shared, Unit, moves_robots};
-use crate::model::puzzle::MAX_ROBOTS;
-use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use crate::model::{Move, MoveTables, Puzzle, RobotColor};
 use crate::solver::Stop;
+use crate::solver::analysis::walk::Walk;
 use crate::solver::key::{KeyLayout, StateKey};
 use crate::solver::min_moves::min_moves;
 use rustc_hash::FxHashMap;
@@ -27,11 +27,8 @@ pub(super) struct Lister<'a, K: StateKey, T: Pace> {
     pub(super) dead: FxHashMap<K, u64>,
     /// The bytes of `dead` counted in the shared memory.
     pub(super) reported_bytes: usize,
-    pub(super) cells: [Cell; MAX_ROBOTS],
-    pub(super) last_dir: [Option<Direction>; MAX_ROBOTS],
-    pub(super) path: Vec<Move>,
-    /// How many moves of the path each robot made.
-    pub(super) moves_by_robot: [u32; MAX_ROBOTS],
+    /// Where the search stands.
+    pub(super) walk: Walk,
     /// The robots that may move in this search (a bit per robot index).
     pub(super) allowed: u32,
     /// While cutting units: the path length at which a node becomes a unit.
@@ -52,9 +49,6 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
         shared: &'a Shared,
         pace: T,
     ) -> Self {
-        let mut cells = [0; MAX_ROBOTS];
-        let start = puzzle.robot_cells();
-        cells[..start.len()].copy_from_slice(&start);
         Lister {
             puzzle,
             layout,
@@ -65,10 +59,7 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
             min_len: puzzle.rules().min_solution_len(),
             dead: FxHashMap::default(),
             reported_bytes: 0,
-            cells,
-            last_dir: [None; MAX_ROBOTS],
-            path: Vec::new(),
-            moves_by_robot: [0; MAX_ROBOTS],
+            walk: Walk::at_start(puzzle),
             allowed: 0,
             split: None,
             units: Vec::new(),
@@ -82,11 +73,7 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
     pub(super) fn start_set(&mut self, set: u32) {
         self.allowed = set;
         self.dead.clear();
-        let start = self.puzzle.robot_cells();
-        self.cells[..start.len()].copy_from_slice(&start);
-        self.last_dir = [None; MAX_ROBOTS];
-        self.path.clear();
-        self.moves_by_robot = [0; MAX_ROBOTS];
+        self.walk.restart(self.puzzle);
     }
 
     /// Takes work units from the shared counter and searches each with `left` moves, until
@@ -98,10 +85,7 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
                 return None;
             }
             let unit = &units[index];
-            self.cells = unit.cells;
-            self.last_dir = unit.last_dir;
-            self.path.clone_from(&unit.path);
-            self.moves_by_robot = unit.moves_by_robot;
+            self.walk.resume(&unit.walk);
             if let Err(stop) = self.visit(left) {
                 return Some(stop);
             }
@@ -113,7 +97,7 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
         crate::solver::analysis::robot_bound(
             self.puzzle,
             self.allowed,
-            &self.cells,
+            &self.walk.cells,
             &self.bound,
             robot,
         )
@@ -123,12 +107,12 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
     /// every robot of the set (one that moves fewer was kept by a smaller set's search).
     pub(super) fn keep_path(&mut self) {
         let moved = (0..self.colors.len())
-            .filter(|&r| self.moves_by_robot[r] > 0)
+            .filter(|&r| self.walk.moves_by_robot[r] > 0)
             .fold(0u32, |set, r| set | 1 << r);
         if moved != self.allowed {
             return;
         }
-        let moves = self.path.clone();
+        let moves = self.walk.path.clone();
         let replayed = self.puzzle.replay(&moves);
         let mut found = self.shared.found();
         if let Err(error) = replayed {
@@ -160,19 +144,16 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
     /// searched whole and none did). While cutting units, a node at the split depth becomes a
     /// unit and counts as holding a solution (nothing above it may be marked dead).
     pub(super) fn visit(&mut self, left: u32) -> Result<bool, Stop> {
-        if left > 0 && self.split == Some(self.path.len()) {
+        if left > 0 && self.split == Some(self.walk.path.len()) {
             self.units.push(Unit {
-                cells: self.cells,
-                last_dir: self.last_dir,
-                path: self.path.clone(),
-                moves_by_robot: self.moves_by_robot,
+                walk: self.walk.clone(),
             });
             return Ok(true);
         }
         self.pace.tick()?;
         let n = self.colors.len();
         if left == 0 {
-            if self.puzzle.is_goal(&self.cells[..n]) {
+            if self.puzzle.is_goal(&self.walk.cells[..n]) {
                 self.keep_path();
                 return Ok(true);
             }
@@ -185,8 +166,10 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
         if bound > left {
             return Ok(false);
         }
-        let key: Option<K> = (left <= MAX_TABLE_DEPTH)
-            .then(|| self.layout.key(&self.cells[..n], &self.last_dir[..n]));
+        let key: Option<K> = (left <= MAX_TABLE_DEPTH).then(|| {
+            self.layout
+                .key(&self.walk.cells[..n], &self.walk.last_dir[..n])
+        });
         if let Some(key) = key
             && self
                 .dead
@@ -201,8 +184,8 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
         // that one would be too short to count (under the ricochet rule, on a 2x3 board, RS,
         // RN, RW is the first solution: RN from the start goes nowhere, and RW alone is one
         // move).
-        let back = (self.path.len() + left as usize >= self.min_len + 2)
-            .then(|| self.path.last())
+        let back = (self.walk.path.len() + left as usize >= self.min_len + 2)
+            .then(|| self.walk.path.last())
             .flatten()
             .map(|last| Move::new(last.robot, last.dir.opposite()));
         let mut any = false;
@@ -214,28 +197,14 @@ impl<'a, K: StateKey, T: Pace> Lister<'a, K, T> {
             if bound == left && self.robot_bound(robot) != left {
                 continue;
             }
-            for dir in Direction::ALL {
-                if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
-                    continue;
-                }
-                if back == Some(Move::new(self.colors[robot], dir)) {
-                    continue;
-                }
-                let from = self.cells[robot];
-                let to = self.tables.slide(&self.cells[..n], robot, dir);
-                if to == from {
-                    continue;
-                }
-                let previous_dir = self.last_dir[robot];
-                self.cells[robot] = to;
-                self.last_dir[robot] = Some(dir);
-                self.path.push(Move::new(self.colors[robot], dir));
-                self.moves_by_robot[robot] += 1;
+            let color = self.colors[robot];
+            let moves = self
+                .walk
+                .moves(&self.tables, n, robot, color, self.no_rebound, back);
+            for (dir, to) in moves {
+                let made = self.walk.make(robot, color, dir, to);
                 let result = self.visit(left - 1);
-                self.moves_by_robot[robot] -= 1;
-                self.path.pop();
-                self.cells[robot] = from;
-                self.last_dir[robot] = previous_dir;
+                self.walk.take_back(robot, made);
                 any |= result?;
                 if self.shared.done.load(Ordering::Relaxed) {
                     // Nothing is marked dead on the way out: the search was not finished.

@@ -4,7 +4,8 @@
 use super::spare::SpareRule;
 use super::{MAX_TABLE_DEPTH, POLL_INTERVAL, Question, Shared, Unit};
 use crate::model::puzzle::MAX_ROBOTS;
-use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
+use crate::model::{Cell, Move, MoveTables, Puzzle, RobotColor};
+use crate::solver::analysis::walk::Walk;
 use crate::solver::fast::regions::CellSets;
 use crate::solver::key::{KeyLayout, StateKey};
 use rustc_hash::FxHashMap;
@@ -110,10 +111,8 @@ pub(super) struct Seeker<'a, K: StateKey> {
     pub(super) stored: FxHashMap<u32, DeadStates<K>>,
     /// The bytes of `dead` last counted in the shared memory.
     pub(super) reported_bytes: usize,
-    pub(super) cells: [Cell; MAX_ROBOTS],
-    pub(super) last_dir: [Option<Direction>; MAX_ROBOTS],
-    pub(super) path: Vec<Move>,
-    pub(super) moves_by_robot: [u32; MAX_ROBOTS],
+    /// Where the search stands.
+    pub(super) walk: Walk,
     pub(super) changes: u32,
     pub(super) question: Question,
     /// The most robot changes now: the question's, or less in a question of the fewest
@@ -146,10 +145,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             dead: DeadStates::default(),
             stored: FxHashMap::default(),
             reported_bytes: 0,
-            cells: [0; MAX_ROBOTS],
-            last_dir: [None; MAX_ROBOTS],
-            path: Vec::new(),
-            moves_by_robot: [0; MAX_ROBOTS],
+            walk: Walk::at_start(puzzle),
             changes: 0,
             question: Question {
                 set: 0,
@@ -173,12 +169,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         }
         self.question = question;
         self.budget_now = question.budget.unwrap_or(NEVER);
-        let start = self.puzzle.robot_cells();
-        self.cells = [0; MAX_ROBOTS];
-        self.cells[..start.len()].copy_from_slice(&start);
-        self.last_dir = [None; MAX_ROBOTS];
-        self.path.clear();
-        self.moves_by_robot = [0; MAX_ROBOTS];
+        self.walk.restart(self.puzzle);
         self.changes = 0;
     }
 
@@ -205,10 +196,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             }
             let unit = &units[index];
             self.unit = index;
-            self.cells = unit.cells;
-            self.last_dir = unit.last_dir;
-            self.path.clone_from(&unit.path);
-            self.moves_by_robot = unit.moves_by_robot;
+            self.walk.resume(&unit.walk);
             self.changes = unit.changes;
             if let Visit::Found = self.visit(left, shared) {
                 shared.first_found.fetch_min(index, Ordering::Relaxed);
@@ -216,7 +204,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                     .found
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .push((index, self.path.clone()));
+                    .push((index, self.walk.path.clone()));
             }
         }
         shared.nodes.fetch_add(self.counted, Ordering::Relaxed);
@@ -226,12 +214,9 @@ impl<'a, K: StateKey> Seeker<'a, K> {
 
     /// Cuts the search into units at the split depth, in the order moves are tried.
     pub(super) fn cut(&mut self, left: u32, units: &mut Vec<Unit>) {
-        if self.split == Some(self.path.len()) {
+        if self.split == Some(self.walk.path.len()) {
             units.push(Unit {
-                cells: self.cells,
-                last_dir: self.last_dir,
-                path: self.path.clone(),
-                moves_by_robot: self.moves_by_robot,
+                walk: self.walk.clone(),
                 changes: self.changes,
             });
             return;
@@ -275,24 +260,25 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         if self.question.budget.is_some() {
             // Every robot of the set that has not moved must still be switched to, and so
             // must the target's robot when it stands off the target and did not move last.
-            let last = self.path.last().map(|mv| mv.robot);
+            let last = self.walk.path.last().map(|mv| mv.robot);
             let active = self.puzzle.active_robot();
             let mut entered = (0..n)
                 .filter(|&r| {
                     self.question.set & (1 << r) != 0
-                        && self.moves_by_robot[r] == 0
+                        && self.walk.moves_by_robot[r] == 0
                         && Some(r) != active
                 })
                 .count() as u32;
             if let Some(a) = active
                 && self.question.set & (1 << a) != 0
-                && (self.moves_by_robot[a] == 0
-                    || (last != Some(self.colors[a]) && self.cells[a] != self.puzzle.goal_cell()))
+                && (self.walk.moves_by_robot[a] == 0
+                    || (last != Some(self.colors[a])
+                        && self.walk.cells[a] != self.puzzle.goal_cell()))
             {
                 entered += 1;
             }
             // Switching to a robot is a change, but for the very first move.
-            if self.path.is_empty() {
+            if self.walk.path.is_empty() {
                 entered.saturating_sub(1)
             } else {
                 entered
@@ -317,11 +303,11 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         // A move straight back by the robot that moved last stops where the same move from
         // the cell it came from stops, so a solution through it would give one a move shorter
         // than the optimum: none does, unless that one would be too short to count.
-        let back = (self.path.len() + left as usize > self.min_len)
-            .then(|| self.path.last())
+        let back = (self.walk.path.len() + left as usize > self.min_len)
+            .then(|| self.walk.path.last())
             .flatten()
             .map(|last| Move::new(last.robot, last.dir.opposite()));
-        let last_robot = self.path.last().map(|mv| mv.robot);
+        let last_robot = self.walk.path.last().map(|mv| mv.robot);
         // A question of the fewest changes tries the robot that moved last first, so that
         // solutions with few changes, which lower its budget, come early.
         let first = if self.question.fewest {
@@ -337,9 +323,9 @@ impl<'a, K: StateKey> Seeker<'a, K> {
             .filter(|&a| self.question.set & (1 << a) != 0);
         let rule = SpareRule::at(
             self.sets,
-            &self.cells[..n],
+            &self.walk.cells[..n],
             active,
-            self.path.len() as u32,
+            self.walk.path.len() as u32,
             left,
             bound,
             self.min_len as u32,
@@ -351,7 +337,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 _ => i,
             };
             if self.question.set & (1 << robot) == 0
-                || rule.skips_robot(robot, self.cells[robot], active)
+                || rule.skips_robot(robot, self.walk.cells[robot], active)
             {
                 continue;
             }
@@ -366,23 +352,16 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                 }
                 continue;
             }
-            for dir in Direction::ALL {
-                if self.no_rebound && self.last_dir[robot] == Some(dir.opposite()) {
+            let color = self.colors[robot];
+            let from = self.walk.cells[robot];
+            for (dir, to) in self
+                .walk
+                .moves(&self.tables, n, robot, color, self.no_rebound, back)
+            {
+                if rule.skips_move(&self.walk.cells[..n], robot, active, from, to) {
                     continue;
                 }
-                if back == Some(Move::new(self.colors[robot], dir)) {
-                    continue;
-                }
-                let from = self.cells[robot];
-                let to = self.tables.slide(&self.cells[..n], robot, dir);
-                if to == from || rule.skips_move(&self.cells[..n], robot, active, from, to) {
-                    continue;
-                }
-                let previous_dir = self.last_dir[robot];
-                self.cells[robot] = to;
-                self.last_dir[robot] = Some(dir);
-                self.path.push(Move::new(self.colors[robot], dir));
-                self.moves_by_robot[robot] += 1;
+                let made = self.walk.make(robot, color, dir, to);
                 self.changes += change;
                 let stop = child(self, Some(left - 1), change);
                 if stop {
@@ -390,10 +369,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
                     return true;
                 }
                 self.changes -= change;
-                self.moves_by_robot[robot] -= 1;
-                self.path.pop();
-                self.cells[robot] = from;
-                self.last_dir[robot] = previous_dir;
+                self.walk.take_back(robot, made);
             }
         }
         false
@@ -405,7 +381,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         crate::solver::analysis::robot_bound(
             self.puzzle,
             self.question.set,
-            &self.cells,
+            &self.walk.cells,
             &self.bound,
             robot,
         )
@@ -442,7 +418,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         }
         let n = self.colors.len();
         if left == 0 {
-            return if !self.puzzle.is_goal(&self.cells[..n]) {
+            return if !self.puzzle.is_goal(&self.walk.cells[..n]) {
                 Visit::Dead(NEVER)
             } else if self.question.fewest {
                 self.offer_fewest(shared);
@@ -459,12 +435,14 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         if self.changes + needed > self.budget() {
             return Visit::Dead(needed);
         }
-        let key: Option<K> = (left <= MAX_TABLE_DEPTH)
-            .then(|| self.layout.key(&self.cells[..n], &self.last_dir[..n]));
+        let key: Option<K> = (left <= MAX_TABLE_DEPTH).then(|| {
+            self.layout
+                .key(&self.walk.cells[..n], &self.walk.last_dir[..n])
+        });
         let last_cell = self.last_cell();
         let remaining = self.budget().saturating_sub(self.changes);
         if let Some(key) = key {
-            let depth = self.path.len() as u32;
+            let depth = self.walk.path.len() as u32;
             let min_len = self.min_len as u32;
             let seen = self.dead.states.entry(key).or_default();
             if seen.dead & (1 << left) != 0 {
@@ -547,7 +525,7 @@ impl<'a, K: StateKey> Seeker<'a, K> {
         let changes = self.changes;
         let mut fewest = shared.fewest.lock().unwrap_or_else(|e| e.into_inner());
         if fewest.as_ref().is_none_or(|(known, _)| changes < *known) {
-            *fewest = Some((changes, self.path.clone()));
+            *fewest = Some((changes, self.walk.path.clone()));
         }
         let below = changes.saturating_sub(1);
         shared.budget.fetch_min(below, Ordering::Relaxed);
@@ -556,10 +534,11 @@ impl<'a, K: StateKey> Seeker<'a, K> {
 
     /// The cell of the robot that moved last (`u16::MAX` before any move).
     pub(super) fn last_cell(&self) -> u16 {
-        self.path
+        self.walk
+            .path
             .last()
             .and_then(|mv| self.puzzle.robot_index(mv.robot))
-            .map_or(u16::MAX, |r| self.cells[r])
+            .map_or(u16::MAX, |r| self.walk.cells[r])
     }
 
     /// Counts this thread's tables in the shared memory.

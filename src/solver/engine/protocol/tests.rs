@@ -235,7 +235,10 @@ fn option_values_are_checked_against_their_declarations() {
     };
     assert_eq!(spin.check_value("8").unwrap(), "8");
     let refused = spin.check_value("9").unwrap_err();
-    assert_eq!(refused, "9 is no value of the option n (spin, 1 to 8)");
+    assert_eq!(
+        refused.to_string(),
+        "9 is no value of the option n (spin, 1 to 8)"
+    );
     let check = OptionDecl {
         name: "t".into(),
         kind: OptionKind::Check { default: true },

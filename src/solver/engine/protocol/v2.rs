@@ -85,42 +85,97 @@ impl OptionDecl {
 
     /// Checks `value` against the declaration and returns it as the engine is sent it; the
     /// error says what the option takes.
-    pub fn check_value(&self, value: &str) -> Result<String, String> {
-        let refuse = || {
-            format!(
-                "{} is no value of the option {} ({}, {})",
-                quote(value),
-                self.name,
-                self.type_word(),
-                self.range_text()
-            )
-        };
+    pub fn check_value(&self, value: &str) -> Result<String, OptionValueError> {
+        let option = self.name.clone();
+        let given = value.to_string();
         match &self.kind {
             OptionKind::Spin { min, max, .. } => match value.parse::<i64>() {
                 Ok(n) if (*min..=*max).contains(&n) => Ok(n.to_string()),
-                _ => Err(refuse()),
+                _ => Err(OptionValueError::NotANumberInRange {
+                    option,
+                    value: given,
+                    min: *min,
+                    max: *max,
+                }),
             },
             OptionKind::Check { .. } => match value {
                 "true" | "yes" | "1" | "on" => Ok("true".into()),
                 "false" | "no" | "0" | "off" => Ok("false".into()),
-                _ => Err(refuse()),
+                _ => Err(OptionValueError::NotTrueOrFalse {
+                    option,
+                    value: given,
+                }),
             },
             OptionKind::Combo { choices, .. } => {
                 if choices.iter().any(|c| c == value) {
-                    Ok(value.to_string())
+                    Ok(given)
                 } else {
-                    Err(refuse())
+                    Err(OptionValueError::NotAChoice {
+                        option,
+                        value: given,
+                        choices: choices.clone(),
+                    })
                 }
             }
             OptionKind::Text { .. } => {
                 if value.is_empty() || value.contains(char::is_whitespace) {
-                    Err(refuse())
+                    Err(OptionValueError::NotAWord {
+                        option,
+                        value: given,
+                    })
                 } else {
-                    Ok(value.to_string())
+                    Ok(given)
                 }
             }
         }
     }
+}
+
+/// A value an option refuses; the message names the option, its type and what it takes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionValueError {
+    /// A `spin` option was given something other than a whole number from `min` to `max`.
+    #[error("{} is no value of the option {option} (spin, {min} to {max})", quote(.value))]
+    NotANumberInRange {
+        /// The option's name.
+        option: String,
+        /// The value given.
+        value: String,
+        /// The least value it takes.
+        min: i64,
+        /// The greatest value it takes.
+        max: i64,
+    },
+    /// A `check` option was given something other than true or false (or their synonyms).
+    #[error("{} is no value of the option {option} (check, true or false)", quote(.value))]
+    NotTrueOrFalse {
+        /// The option's name.
+        option: String,
+        /// The value given.
+        value: String,
+    },
+    /// A `combo` option was given a word that is not one of its choices.
+    #[error(
+        "{} is no value of the option {option} (combo, one of {})",
+        quote(.value),
+        .choices.join(", ")
+    )]
+    NotAChoice {
+        /// The option's name.
+        option: String,
+        /// The value given.
+        value: String,
+        /// The words it takes.
+        choices: Vec<String>,
+    },
+    /// A `string` option was given nothing, or words with white space between them.
+    #[error("{} is no value of the option {option} (string, a word without spaces)", quote(.value))]
+    NotAWord {
+        /// The option's name.
+        option: String,
+        /// The value given.
+        value: String,
+    },
 }
 
 impl fmt::Display for OptionDecl {
