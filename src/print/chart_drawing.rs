@@ -516,45 +516,7 @@ fn series_items(items: &mut Vec<Item>, series: &Series, frame: &Frame) {
                 }
             }
         }
-        Data::Boxes { boxes, width } => {
-            let stroke = Outline {
-                width: 0.25,
-                color: series.color,
-            };
-            for (x, q) in boxes {
-                if !(x.is_finite() && q.iter().all(|v| v.is_finite())) {
-                    continue;
-                }
-                let half = width / 2.0;
-                let corners = [
-                    frame.at(x - half, q[1]),
-                    frame.at(x + half, q[1]),
-                    frame.at(x + half, q[3]),
-                    frame.at(x - half, q[3]),
-                ];
-                items.push(Item::Polygon {
-                    role: Role::Series,
-                    points: corners.to_vec(),
-                    fill: paler(series.color, 0.75),
-                    outline: Some(stroke),
-                });
-                let segment = |from: Point, to: Point| Item::Polyline {
-                    role: Role::Series,
-                    points: vec![from, to],
-                    stroke,
-                    dashed: false,
-                };
-                items.push(segment(frame.at(x - half, q[2]), frame.at(x + half, q[2])));
-                items.push(segment(frame.at(*x, q[3]), frame.at(*x, q[4])));
-                items.push(segment(frame.at(*x, q[1]), frame.at(*x, q[0])));
-                for end in [q[0], q[4]] {
-                    items.push(segment(
-                        frame.at(x - half / 2.0, end),
-                        frame.at(x + half / 2.0, end),
-                    ));
-                }
-            }
-        }
+        Data::Boxes { boxes, width } => box_items(items, series.color, boxes, *width, frame),
         Data::HLine(y) => {
             if y.is_finite() {
                 items.push(line(
@@ -563,6 +525,54 @@ fn series_items(items: &mut Vec<Item>, series: &Series, frame: &Frame) {
                     true,
                 ));
             }
+        }
+    }
+}
+
+/// Box plots: a box from the first to the third quartile with the median across it, and
+/// whiskers to the least and greatest values (each box's five numbers, in order).
+fn box_items(
+    items: &mut Vec<Item>,
+    color: Rgb,
+    boxes: &[(f64, [f64; 5])],
+    width: f64,
+    frame: &Frame,
+) {
+    let stroke = Outline {
+        width: 0.25,
+        color,
+    };
+    for (x, q) in boxes {
+        if !(x.is_finite() && q.iter().all(|v| v.is_finite())) {
+            continue;
+        }
+        let half = width / 2.0;
+        let corners = [
+            frame.at(x - half, q[1]),
+            frame.at(x + half, q[1]),
+            frame.at(x + half, q[3]),
+            frame.at(x - half, q[3]),
+        ];
+        items.push(Item::Polygon {
+            role: Role::Series,
+            points: corners.to_vec(),
+            fill: paler(color, 0.75),
+            outline: Some(stroke),
+        });
+        let segment = |from: Point, to: Point| Item::Polyline {
+            role: Role::Series,
+            points: vec![from, to],
+            stroke,
+            dashed: false,
+        };
+        items.push(segment(frame.at(x - half, q[2]), frame.at(x + half, q[2])));
+        items.push(segment(frame.at(*x, q[3]), frame.at(*x, q[4])));
+        items.push(segment(frame.at(*x, q[1]), frame.at(*x, q[0])));
+        for end in [q[0], q[4]] {
+            items.push(segment(
+                frame.at(x - half / 2.0, end),
+                frame.at(x + half / 2.0, end),
+            ));
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::app::run::engines::EngineList;
 use crate::app::run::plot_export;
 use crate::print::chart::{Axis, Chart, Data, Series, Ticks, series_rgb};
 use crate::solver::SolverPick;
-use crate::study::matches::run::{MatchConfig, run_match};
+use crate::study::matches::run::{MatchConfig, MatchError, run_match};
 use crate::study::matches::stats::Sprt;
 use crate::study::matches::{self, MatchReport};
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ enum Update {
     /// A puzzle finished: the report so far.
     Progress(MatchReport),
     /// The match ended: its report and why it stopped early, or why it could not run.
-    Finished(Result<(MatchReport, Option<&'static str>), String>),
+    Finished(Result<(MatchReport, Option<&'static str>), MatchError>),
 }
 
 /// A match under way.
@@ -141,17 +141,15 @@ impl MatchesWindow {
                     let _ = progress_sender.try_send(Update::Progress(report));
                     progress_waker.request_repaint();
                 };
-                let ended = run_match(&suite, &config, &flag, &mut progress)
-                    .map(|result| {
-                        let report = matches::report(
-                            &ids,
-                            &names,
-                            &result.records,
-                            config.stop_when_decided.as_ref(),
-                        );
-                        (report, result.stopped)
-                    })
-                    .map_err(|error| error.to_string());
+                let ended = run_match(&suite, &config, &flag, &mut progress).map(|result| {
+                    let report = matches::report(
+                        &ids,
+                        &names,
+                        &result.records,
+                        config.stop_when_decided.as_ref(),
+                    );
+                    (report, result.stopped)
+                });
                 // The window may have been closed: then nobody waits for the end.
                 let _ = sender.send(Update::Finished(ended));
                 waker.request_repaint();
@@ -193,7 +191,7 @@ impl MatchesWindow {
                             self.note = Some((false, note.to_string()));
                             self.take(report);
                         }
-                        Err(error) => self.note = Some((true, error)),
+                        Err(error) => self.note = Some((true, error.to_string())),
                     }
                     self.running = None;
                     return;

@@ -256,28 +256,7 @@ pub fn run_match(
         }
         None => (None, Vec::new()),
     };
-    let done: HashSet<(String, String)> = records
-        .iter()
-        .map(|r| (r.puzzle.clone(), r.solver.clone()))
-        .collect();
-    // The pairs each puzzle still needs, in the suite's order.
-    let todo: Vec<(usize, Vec<usize>)> = suite
-        .iter()
-        .enumerate()
-        .filter_map(|(index, entry)| {
-            let missing: Vec<usize> = (0..names.len())
-                .filter(|&s| !done.contains(&(entry.id.clone(), names[s].clone())))
-                .collect();
-            (!missing.is_empty()).then_some((index, missing))
-        })
-        .collect();
-    // A sequential test assumes the puzzles come in no particular order: a suite sorted by
-    // length would be decided on its short puzzles alone. Its puzzles are run in an order
-    // shuffled by their ids, the same on every run and resume.
-    let mut todo = todo;
-    if config.stop_when_decided.is_some() {
-        todo.sort_by_key(|(index, _)| fnv(suite[*index].id.as_bytes()));
-    }
+    let todo = pairs_to_run(suite, &names, &records, config.stop_when_decided.is_some());
     let ids: Vec<String> = suite.iter().map(|e| e.id.clone()).collect();
     let complete = |records: &[MatchRecord]| super::report(&ids, &names, records, None).complete;
     let next = AtomicUsize::new(0);
@@ -384,6 +363,36 @@ pub fn run_match(
         runs,
         stopped,
     })
+}
+
+/// The pairs each puzzle still needs (solvers by index), in the order they are to run: the
+/// suite's, or, for a sequential test, an order shuffled by the puzzles' ids. A sequential
+/// test assumes the puzzles come in no particular order: a suite sorted by length would be
+/// decided on its short puzzles alone. The shuffle is the same on every run and resume.
+fn pairs_to_run(
+    suite: &[SuiteEntry],
+    names: &[String],
+    records: &[MatchRecord],
+    shuffled: bool,
+) -> Vec<(usize, Vec<usize>)> {
+    let done: HashSet<(&str, &str)> = records
+        .iter()
+        .map(|r| (r.puzzle.as_str(), r.solver.as_str()))
+        .collect();
+    let mut todo: Vec<(usize, Vec<usize>)> = suite
+        .iter()
+        .enumerate()
+        .filter_map(|(index, entry)| {
+            let missing: Vec<usize> = (0..names.len())
+                .filter(|&s| !done.contains(&(entry.id.as_str(), names[s].as_str())))
+                .collect();
+            (!missing.is_empty()).then_some((index, missing))
+        })
+        .collect();
+    if shuffled {
+        todo.sort_by_key(|(index, _)| fnv(suite[*index].id.as_bytes()));
+    }
+    todo
 }
 
 /// A run's record: its outcome, time, nodes and verdict.
