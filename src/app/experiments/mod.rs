@@ -507,7 +507,7 @@ mod tests {
         let heuristic =
             settings_config(&settings(&["bfs"], "stateless"), None, &built_in).unwrap_err();
         assert!(
-            matches!(heuristic, SettingsError::Baseline(_)),
+            matches!(heuristic, SettingsError::Invalid(_)),
             "{heuristic}"
         );
         let mut fixed = settings(&["bfs"], "iddfs");
