@@ -37,7 +37,9 @@
 //! Within a layer the same rule holds between files: no files import each other, directly or
 //! round a loop of any length (the `no_import_cycle_between_module_files` test names the files
 //! of any loop), so a part that two files share lives in a third below both. A file may read
-//! its own ancestors' shared parts.
+//! its own ancestors' shared parts. In the app the rule holds between its rooms too (each
+//! folder and top-level file of `src/app`): `no_import_cycle_between_the_apps_rooms` checks
+//! that a room names only rooms on the floors below it (see the [`app`] module's floors).
 //!
 //! # Where to add things
 //!
@@ -59,6 +61,8 @@
 //!   file in its room under `src/app/`.
 //! - **A result derived from the board**: a slot in `DerivedResults` in
 //!   `src/app/derived.rs`, so that an edit drops it with the others.
+//! - **An action in the app**: a variant of `Command` in `src/app/command.rs`, sent by the
+//!   room's panel and applied once per frame in `src/app/shell/apply.rs`.
 //! - **A command**: a variant of `Command` in `src/cli/mod.rs` and its file in `src/cli/`,
 //!   calling into the library; long commands use the shared Ctrl-C handler and output path.
 
