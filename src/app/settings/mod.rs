@@ -1,7 +1,7 @@
 //! What the app keeps between runs: the working board (as native RON text), the file it came
 //! from, and every room's settings. Everything else (threads, results, history) is rebuilt.
 //!
-//! The settings file is checked before the window opens ([`file`]), read and saved by
+//! The settings file is checked before the window opens ([`mod@file`]), read and saved by
 //! [`store`], and `AppState::clamped` puts our own numbers back in the ranges the panels
 //! allow. This room sits above the rooms whose settings it holds.
 

@@ -1,10 +1,10 @@
 //! The shell: the panels, menus and status line around the board, and the windows over it.
 //!
-//! The room also holds what runs the frame apart from any one panel: the whole-app actions
-//! ([`commands`], the vocabulary every room speaks, and `apply`, which carries them out),
-//! the table of keys ([`keys`]), the logic that is not drawing (`logic`), the Help window
-//! (`help`), the order of the windows over the board (`windows`) and the screenshot
-//! command ([`screenshot`]).
+//! The room also holds what runs the frame apart from any one panel: `apply`, which carries
+//! out the whole-app actions (their vocabulary is [`crate::app::command`], and the keys that
+//! send them [`crate::app::keys`]), saving and opening (`saving`), the logic that is not
+//! drawing (`logic`), the Help window (`help`), the order of the windows over the board
+//! (`windows`) and the screenshot command ([`screenshot`]).
 //!
 //! Panels have fixed widths, so nothing a panel shows can move the board or another panel
 //! under the pointer. The right-hand dock has the solver's controls on top, always in the same
