@@ -538,10 +538,7 @@ fn box_items(
     width: f64,
     frame: &Frame,
 ) {
-    let stroke = Outline {
-        width: 0.25,
-        color,
-    };
+    let stroke = Outline { width: 0.25, color };
     for (x, q) in boxes {
         if !(x.is_finite() && q.iter().all(|v| v.is_finite())) {
             continue;

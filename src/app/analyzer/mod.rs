@@ -168,7 +168,7 @@ fn difficulty_layer(analysis: &Analysis) -> OverlayDrawing {
             line: 4,
             text: format!("{mean:.1}"),
             color: None,
-            what: "Mean optimal length",
+            what: "Mean optimal length".into(),
             dot_when_cramped: true,
         });
     }

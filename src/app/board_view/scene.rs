@@ -160,7 +160,7 @@ impl RicochetApp {
         let sources = OverlaySources {
             engine: engine
                 .as_ref()
-                .map(|(_, layer)| EngineLayerSource { layer }),
+                .map(|(name, layer)| EngineLayerSource { name, layer }),
             settings: &settings,
             board,
             min_moves: scene.min_moves.as_deref(),

@@ -116,6 +116,8 @@ pub(in crate::app) struct OverlaySources<'a> {
 
 /// An engine's drawing as the overlays read it.
 pub(in crate::app) struct EngineLayerSource<'a> {
+    /// The engine's registered name, which names its numbers and labels.
+    pub(in crate::app) name: &'a str,
     /// The layer.
     pub(in crate::app) layer: &'a crate::solver::engine::DrawLayer,
 }

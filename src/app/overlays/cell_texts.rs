@@ -275,7 +275,7 @@ pub fn place_texts(
                 line: 3,
                 text: format!("+{}", homeless.len()),
                 color: None,
-                what: "More texts",
+                what: "More texts".into(),
                 dot_when_cramped: true,
             };
             if let Some(mark) = fit(fonts, &places[3..], cell, &more, Color32::GRAY, &symbol) {
@@ -446,7 +446,7 @@ mod tests {
             line,
             text: text.to_string(),
             color: None,
-            what: "Test",
+            what: "Test".into(),
             dot_when_cramped: true,
         }
     }

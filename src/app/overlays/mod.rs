@@ -166,8 +166,8 @@ pub struct CellText {
     pub text: String,
     /// Drawn in a robot's colour, or in the board's text colour.
     pub(super) color: Option<RobotColor>,
-    /// What the text is, for the cell's hover details ("Minimum moves").
-    pub(super) what: &'static str,
+    /// What the text is, for the cell's hover details ("Minimum moves", "bfs-py's value").
+    pub(super) what: std::borrow::Cow<'static, str>,
     /// Whether a text too large for its place shows as a dot there (where each text is worth
     /// noticing), or is left out (where every cell has one, and the dots would be noise).
     pub(super) dot_when_cramped: bool,

@@ -11,12 +11,6 @@ use crate::model::{Board, Direction, Pos};
 use crate::solver::engine::{DrawLayer, protocol::Rgb};
 use egui::Color32;
 
-/// What the engine's numbers are, in a cell's hover details.
-pub(in crate::app) const ENGINE_VALUE: &str = "Engine's value";
-
-/// What the engine's labels are, in a cell's hover details.
-const ENGINE_LABEL: &str = "Engine's label";
-
 /// The colour of a cell, arrow or sample the engine gave no colour.
 const UNCOLOURED: Color32 = Color32::from_rgb(120, 120, 200);
 
@@ -48,7 +42,7 @@ impl OverlayLayer for EngineDrawing {
 
     fn draw(&self, sources: &OverlaySources<'_>) -> OverlayDrawing {
         match &sources.engine {
-            Some(engine) => engine_layer(sources.board, engine.layer),
+            Some(engine) => engine_layer(sources.board, engine.name, engine.layer),
             None => OverlayDrawing::default(),
         }
     }
@@ -58,8 +52,13 @@ fn color(rgb: Option<Rgb>) -> Color32 {
     rgb.map_or(UNCOLOURED, |[r, g, b]| Color32::from_rgb(r, g, b))
 }
 
-/// The engine's layer in board terms: cells off the board are left out.
-pub(in crate::app) fn engine_layer(board: &Board, layer: &DrawLayer) -> OverlayDrawing {
+/// The engine's layer in board terms, its numbers and labels named after the engine in a
+/// cell's hover details ("bfs-py's value"): cells off the board are left out.
+pub(in crate::app) fn engine_layer(
+    board: &Board,
+    engine: &str,
+    layer: &DrawLayer,
+) -> OverlayDrawing {
     let on_board = |pos: Pos| pos.x < board.width() && pos.y < board.height();
     let mut drawing = OverlayDrawing::default();
     for &(pos, value, rgb) in layer.cells.iter().filter(|(p, _, _)| on_board(*p)) {
@@ -76,7 +75,7 @@ pub(in crate::app) fn engine_layer(board: &Board, layer: &DrawLayer) -> OverlayD
                 line: 1,
                 text: value.to_string(),
                 color: None,
-                what: ENGINE_VALUE,
+                what: format!("{engine}'s value").into(),
                 dot_when_cramped: true,
             });
         }
@@ -97,7 +96,7 @@ pub(in crate::app) fn engine_layer(board: &Board, layer: &DrawLayer) -> OverlayD
             line: 2,
             text: text.clone(),
             color: None,
-            what: ENGINE_LABEL,
+            what: format!("{engine}'s label").into(),
             dot_when_cramped: true,
         });
     }
@@ -148,7 +147,7 @@ mod tests {
         ] {
             layer.apply(&item);
         }
-        let drawing = engine_layer(&board, &layer);
+        let drawing = engine_layer(&board, "bfs-py", &layer);
         assert_eq!(drawing.fills.len(), 1);
         assert_eq!(
             drawing.fills[0].kind,
@@ -156,8 +155,11 @@ mod tests {
         );
         let texts: Vec<&str> = drawing.texts.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(texts, ["7", "cut"]);
+        // The hover names the engine that drew them.
+        let whats: Vec<&str> = drawing.texts.iter().map(|t| t.what.as_ref()).collect();
+        assert_eq!(whats, ["bfs-py's value", "bfs-py's label"]);
         assert_eq!(drawing.arrows.len(), 1);
         assert_eq!(drawing.arrows[0].dir, Direction::South);
-        assert!(engine_layer(&board, &DrawLayer::default()).is_empty());
+        assert!(engine_layer(&board, "bfs-py", &DrawLayer::default()).is_empty());
     }
 }

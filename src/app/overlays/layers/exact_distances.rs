@@ -44,7 +44,7 @@ fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor) -> 
                 line: 4,
                 text: moves.to_string(),
                 color: None,
-                what: "Exact distance",
+                what: "Exact distance".into(),
                 dot_when_cramped: true,
             });
         }
@@ -56,7 +56,7 @@ fn exact_distance_layer(board: &Board, map: &DistanceMap, color: RobotColor) -> 
                     line: 1,
                     text: bound.to_string(),
                     color: None,
-                    what: "Lower bound",
+                    what: "Lower bound".into(),
                     dot_when_cramped: true,
                 });
             }

@@ -76,7 +76,7 @@ fn min_moves_layer(board: &Board, table: &[u16]) -> OverlayDrawing {
                 moves.to_string()
             },
             color: None,
-            what: "Minimum moves",
+            what: "Minimum moves".into(),
             dot_when_cramped: false,
         });
     }

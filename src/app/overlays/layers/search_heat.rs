@@ -62,7 +62,7 @@ fn search_heat_layer(board: &Board, heat: &[u32]) -> OverlayDrawing {
             line: 3,
             text: short_count(count),
             color: None,
-            what: "Search visits",
+            what: "Search visits".into(),
             dot_when_cramped: true,
         });
     }

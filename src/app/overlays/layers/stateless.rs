@@ -99,7 +99,7 @@ fn stateless_layer(
             },
             text: state.moves.to_string(),
             color: Some(state.color),
-            what: STATELESS_FINAL,
+            what: STATELESS_FINAL.into(),
             dot_when_cramped: true,
         });
     }
@@ -125,7 +125,7 @@ fn stateless_layer(
             line: if single { 2 } else { 4 },
             text,
             color,
-            what: STATELESS_INTERMEDIATE,
+            what: STATELESS_INTERMEDIATE.into(),
             dot_when_cramped: true,
         });
     }
