@@ -335,6 +335,27 @@ mod tests {
         search.components
     }
 
+    /// Each loop of a graph as "{a, b} through a -> b; b -> a", its modules' paths joined by
+    /// `::`, for a test's failure message.
+    fn described_cycles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
+        cycles(graph)
+            .iter()
+            .map(|component| {
+                let names: Vec<String> = component.iter().map(|module| module.join("::")).collect();
+                let edges: Vec<String> = component
+                    .iter()
+                    .flat_map(|from| {
+                        graph[from]
+                            .iter()
+                            .filter(|to| component.contains(to))
+                            .map(move |to| format!("{} -> {}", from.join("::"), to.join("::")))
+                    })
+                    .collect();
+                format!("{{{}}} through {}", names.join(", "), edges.join("; "))
+            })
+            .collect()
+    }
+
     /// The import graph between the app's rooms: each folder and each top-level file of
     /// `src/app` is one room (its `mod.rs`, the app itself, is the house around them), and an
     /// import between two files of one room is no edge.
@@ -369,21 +390,7 @@ mod tests {
             "the app's rooms were not found: {:?}",
             graph.keys()
         );
-        let found: Vec<String> = cycles(&graph)
-            .iter()
-            .map(|component| {
-                let edges: Vec<String> = component
-                    .iter()
-                    .flat_map(|from| {
-                        graph[from]
-                            .iter()
-                            .filter(|to| component.contains(to))
-                            .map(move |to| format!("{} -> {}", from[1], to[1]))
-                    })
-                    .collect();
-                edges.join("; ")
-            })
-            .collect();
+        let found = described_cycles(&graph);
         assert!(found.is_empty(), "import cycles between rooms: {found:#?}");
     }
 
@@ -393,22 +400,7 @@ mod tests {
     #[test]
     fn no_import_cycle_between_module_files() {
         let graph = import_graph();
-        let found: Vec<String> = cycles(&graph)
-            .iter()
-            .map(|component| {
-                let names: Vec<String> = component.iter().map(|module| module.join("::")).collect();
-                let edges: Vec<String> = component
-                    .iter()
-                    .flat_map(|from| {
-                        graph[from]
-                            .iter()
-                            .filter(|to| component.contains(to))
-                            .map(move |to| format!("{} -> {}", from.join("::"), to.join("::")))
-                    })
-                    .collect();
-                format!("{{{}}} through {}", names.join(", "), edges.join("; "))
-            })
-            .collect();
+        let found = described_cycles(&graph);
         assert!(found.is_empty(), "import cycles: {found:#?}");
     }
 
