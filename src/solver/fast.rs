@@ -121,7 +121,8 @@ use self::driver::Driver;
 use self::setup::Setup;
 use self::table::Table;
 use super::{
-    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions,
+    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind,
+    SolverOptions,
 };
 use crate::model::Puzzle;
 

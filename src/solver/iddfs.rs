@@ -46,7 +46,8 @@ use super::probe::{DepthStats, Event, PruneReason};
 use super::profile::{PrefixTally, move_code};
 use super::stops::StopTables as Geometry;
 use super::{
-    DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions, Stop,
+    DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions,
+    Stop,
 };
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
