@@ -394,6 +394,140 @@ mod tests {
         assert!(found.is_empty(), "import cycles between rooms: {found:#?}");
     }
 
+    // A room takes its own state and the parts of the app it is handed, and sends commands;
+    // only the top floor (the app itself, its queries and derived results, its settings,
+    // the shell and the launch) reaches into the whole app. A room that wrote
+    // `impl RicochetApp` would reach every other room's state unseen by the import test,
+    // since the app is every room's ancestor.
+    #[test]
+    fn no_room_reaches_into_the_whole_app() {
+        let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+        let top_floor = [
+            "mod.rs",
+            "queries.rs",
+            "derived.rs",
+            "launch.rs",
+            "settings",
+            "shell",
+        ];
+        let mut rooms = 0;
+        let mut reaching = Vec::new();
+        for entry in std::fs::read_dir(&app).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            if top_floor.contains(&name.as_str()) {
+                continue;
+            }
+            rooms += 1;
+            let mut files = BTreeSet::new();
+            if path.is_dir() {
+                source_files(&path, &mut files);
+            } else {
+                files.insert(path);
+            }
+            for file in files {
+                let text = std::fs::read_to_string(&file).unwrap();
+                for (number, line) in text.lines().enumerate() {
+                    let code = line.split("//").next().unwrap_or("");
+                    if code.contains("RicochetApp") {
+                        reaching.push(format!(
+                            "{}:{}: {}",
+                            file.display(),
+                            number + 1,
+                            line.trim()
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(
+            rooms >= 15,
+            "the app's rooms were not found in {}",
+            app.display()
+        );
+        assert!(
+            reaching.is_empty(),
+            "rooms naming the whole app: {reaching:#?}"
+        );
+    }
+
+    /// Every function in `text` with the line it starts on and how many lines it spans, from
+    /// its signature to the closing brace at its own indent.
+    fn function_lengths(text: &str) -> Vec<(String, usize, usize)> {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut found = Vec::new();
+        for (start, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let indent = line.len() - trimmed.len();
+            let signature = trimmed
+                .strip_prefix("pub ")
+                .or_else(|| trimmed.strip_prefix("pub(crate) "))
+                .or_else(|| trimmed.strip_prefix("pub(super) "))
+                .or_else(|| trimmed.strip_prefix("pub(in crate::app) "))
+                .unwrap_or(trimmed);
+            let signature = signature.strip_prefix("const ").unwrap_or(signature);
+            let Some(rest) = signature.strip_prefix("fn ") else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // A declaration without a body (a trait's required method) ends in `;` first.
+            let Some(open) = (start..lines.len()).find(|&i| {
+                let l = lines[i].trim_end();
+                l.ends_with('{') || l.ends_with(';')
+            }) else {
+                continue;
+            };
+            if lines[open].trim_end().ends_with(';') {
+                continue;
+            }
+            let closing = " ".repeat(indent) + "}";
+            let end = (open + 1..lines.len())
+                .find(|&i| lines[i].starts_with(&closing) && lines[i].len() == closing.len())
+                .unwrap_or(open);
+            found.push((name, start + 1, end - start + 1));
+        }
+        found
+    }
+
+    // A function a reader can hold in mind: none, tests included, is over 150 lines.
+    #[test]
+    fn no_function_is_over_150_lines() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = BTreeSet::new();
+        source_files(&root.join("src"), &mut files);
+        source_files(&root.join("tests"), &mut files);
+        let mut counted = 0;
+        let mut long = Vec::new();
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            for (name, line, length) in function_lengths(&text) {
+                counted += 1;
+                if length > 150 {
+                    long.push(format!(
+                        "{}:{line}: {name} ({length} lines)",
+                        file.display()
+                    ));
+                }
+            }
+        }
+        assert!(counted > 1_000, "only {counted} functions were found");
+        assert!(long.is_empty(), "functions over 150 lines: {long:#?}");
+    }
+
+    // The length counter itself: a body ends at the brace at its own indent, a declaration
+    // without a body is not counted.
+    #[test]
+    fn function_lengths_run_from_signature_to_closing_brace() {
+        let text = "fn one() {\n    let x = 1;\n}\n\ntrait T {\n    fn bare(&self);\n    fn two(&self) {\n        {\n        }\n    }\n}\n";
+        assert_eq!(
+            function_lengths(text),
+            vec![("one".to_string(), 1, 3), ("two".to_string(), 7, 4)]
+        );
+    }
+
     // Files that import each other, directly or round a longer loop, are one concern in
     // several places: a change to any can break the others, and none can be read alone.
     // Shared parts belong in a file below all of them.

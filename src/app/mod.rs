@@ -17,8 +17,8 @@
 //! The rooms:
 //! - [`overlays`]: the layers drawn over the board, their dock tab and the exact distance map;
 //! - [`debugger`]: the algorithm debugger and its dock tab;
-//! - [`board_view`]: the board in the middle of the window: its widget and the scene it shows
-//!   (derived each frame from the document, the overlays and the runs);
+//! - [`board_view`]: the board in the middle of the window: its widget and the scene it
+//!   draws;
 //! - `editing`: the editor's tools and the New board window;
 //! - [`files`]: the Open, Save and Import windows, the system's file dialogs and the question
 //!   before unsaved changes are dropped;
@@ -35,9 +35,16 @@
 //!   revision it was computed on;
 //! - [`settings`]: the persisted [`AppState`], which holds every room's settings, and the
 //!   settings file;
-//! - [`shell`]: the panels, menus, status line and windows around the board, applying the
-//!   commands, the logic that is not drawing (drain the workers, keys, timers), Help and the
+//! - [`shell`]: the panels, menus, status line and windows around the board, the board's
+//!   scene put together each frame, applying the commands, the work the rooms ask for
+//!   (hints, the list of optimal solutions), keeping the background work up to the board
+//!   shown, the logic that is not drawing (drain the workers, keys, timers), Help and the
 //!   screenshot command; `launch`: opening the window.
+//!
+//! A room takes its own state, and what the shell hands it, and sends commands; only the top
+//! floor reaches into the whole app (the `no_room_reaches_into_the_whole_app` test checks
+//! that no room names [`RicochetApp`]). The app's own fields are each a room's state (the
+//! editor's, the game, the windows') or the shell's (`shell::ShellState`).
 //!
 //! This file holds the app type, [`RicochetApp`], and what it answers to tests and tools.
 //!
@@ -73,13 +80,12 @@ pub mod widgets;
 
 use crate::model::samples;
 use crate::worker::Waker;
-use command::{Command, Pending};
+use command::Command;
 use derived::DerivedResults;
 use document::Document;
 use document::Revision;
 use document::draft::{self, Draft, parse_draft};
 use document::mode::Mode;
-use document::state;
 use editing::editor::EditorInteraction;
 use editing::new_board::NewBoardWindow;
 use files::FileWindows;
@@ -169,20 +175,10 @@ pub struct RicochetApp {
     plots: PlotHistory,
     windows: FileWindows,
     new_window: NewBoardWindow,
-    help_open: bool,
-    pending: Option<Pending>,
-    close_confirmed: bool,
+    /// The shell's own state: the dock's tab, Help, the question pending, the title sent.
+    shell: shell::ShellState,
     message: Option<StatusMessage>,
     boards: Option<std::path::PathBuf>,
-    applied_theme: Option<state::ThemeChoice>,
-    /// The plots panel's height when it first shows.
-    plots_height: f32,
-    /// Which part of the right-hand dock shows below the solver's controls.
-    dock: shell::DockTab,
-    /// Commands gathered in `logic` (keys, timers) for this frame.
-    queued: Vec<Command>,
-    /// The window title last sent, so that it is sent again only when it changes.
-    shown_title: String,
     /// To a person or to the screenshot command.
     presentation: Presentation,
     /// Drives the app to a view when it was started to take a screenshot.
@@ -205,8 +201,6 @@ pub struct RicochetApp {
     matches: matches::MatchesWindow,
     /// Saves the settings to the app's settings file (`None`: nothing is saved).
     settings: Option<settings::store::SettingsSaver>,
-    /// Where the side panels were laid out in the last frame.
-    laid_out: shell::PanelRects,
     ctx: egui::Context,
 }
 
@@ -265,16 +259,9 @@ impl RicochetApp {
             plots: PlotHistory::default(),
             windows: FileWindows::default(),
             new_window: NewBoardWindow::default(),
-            help_open: false,
-            pending: None,
-            close_confirmed: false,
+            shell: shell::ShellState::default(),
             message,
             boards: files::boards_dir(),
-            applied_theme: None,
-            plots_height: 250.0,
-            dock: shell::DockTab::Run,
-            queued: Vec::new(),
-            shown_title: APP_NAME.to_string(),
             presentation: Presentation::INTERACTIVE,
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),
@@ -287,7 +274,6 @@ impl RicochetApp {
             add_engine: Default::default(),
             matches: Default::default(),
             settings: None,
-            laid_out: shell::PanelRects::default(),
             ctx,
         };
         app.windows.opened_folder = app.state.open_folder.clone();
@@ -310,8 +296,8 @@ impl RicochetApp {
     /// be read is named in the status line. For a file dropped on the window or named on the
     /// command line.
     fn open_puzzle_file(&mut self, path: std::path::PathBuf) {
-        self.queued
-            .push(Command::Guarded(command::Pending::Open(path)));
+        self.shell
+            .queue(Command::Guarded(command::Pending::Open(path)));
     }
 
     /// Hands the app to the screenshot command.
@@ -507,7 +493,7 @@ impl eframe::App for RicochetApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.apply_theme(&ctx);
-        let mut commands = std::mem::take(&mut self.queued);
+        let mut commands = self.shell.take_queued();
         self.shell_ui(ui, &mut commands);
         for command in commands {
             self.apply(command);

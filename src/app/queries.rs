@@ -3,12 +3,21 @@
 //! changes the app, except that reading the overlays builds them as a frame would.
 
 use super::{RicochetApp, debugger, experiments, overlays, run, window_title};
+use crate::app::analyzer::AnalyzerView;
 use crate::app::document::draft::{Draft, write_draft};
 use crate::app::document::mode::Mode;
+use crate::app::overlays::stateless_stores::StatelessStoresState;
+use crate::app::playing::hints::HintState;
+use crate::app::playing::hot_cold::HotCold;
 use crate::app::playing::play::PlayState;
 use crate::app::playing::playback::Playback;
+use crate::app::run::solutions_list::SolutionsList;
 use crate::app::settings::AppState;
-use crate::model::RobotColor;
+use crate::model::Move;
+use crate::model::{Puzzle, RobotColor};
+use crate::solver::analysis::distances::DistanceMap;
+use crate::solver::profile::ProfileEntry;
+use crate::solver::stateless::StatelessStores;
 use crate::worker::RunEnd;
 use std::path::Path;
 use std::time::Duration;
@@ -188,5 +197,125 @@ impl RicochetApp {
         state.file_stamp = self.kept_disk_stamp();
         state.board_name = self.doc.given_name().map(str::to_string);
         state
+    }
+
+    /// How many slides the board draws as paths now (trails, solution and played-back moves).
+    pub fn shown_path_slides(&self) -> usize {
+        let scene = self.scene(self.now());
+        scene.trails.len()
+    }
+
+    /// How many red outlines the board shows now: the board's own and one per wrong cell
+    /// when the design is invalid, none when it is valid.
+    pub fn invalid_outlines(&self) -> usize {
+        let scene = self.scene(self.now());
+        let (width, height) = self.doc.size();
+        crate::app::board_view::outline_count(&scene, width, height)
+    }
+
+    /// The engine's name and how many cells its drawing has, as the board shows it now
+    /// (`None` when the layer is off or no engine drew): for tests and the window's checks.
+    pub fn engine_drawing_shown(&self) -> Option<(String, usize)> {
+        if !self.state.overlays.engine_drawing {
+            return None;
+        }
+        self.engine_drawing()
+            .map(|(name, layer)| (name, layer.cells.len()))
+    }
+
+    /// The exact distance map shown, with the position it was computed from (for tests and
+    /// tools that drive the app).
+    pub fn exact_distance_map(&self) -> Option<(&Puzzle, &DistanceMap)> {
+        self.derived
+            .distances(self.doc.revision())?
+            .map()
+            .map(|(key, map)| (&key.position, map))
+    }
+
+    /// The stateless stores of the board as it is now, once computed (for the layer, the
+    /// hovered cell's details, and tests and tools that drive the app).
+    pub fn stateless_stores(&self) -> Option<&StatelessStores> {
+        self.derived.stateless(self.doc.revision())?.stores()
+    }
+
+    /// Whether the stateless stores of the board as it is now are being computed.
+    pub fn stateless_stores_computing(&self) -> bool {
+        self.derived
+            .stateless(self.doc.revision())
+            .is_some_and(StatelessStoresState::is_computing)
+    }
+
+    /// The live optimum's lines for the board as it is now (empty lines when there are none:
+    /// the setting is off, the board is not valid, or nothing was computed for this revision).
+    pub fn live_optimum_lines(&self) -> [String; 2] {
+        if self.state.view.live_optimum && self.live_optimum.is_for(self.doc.revision()) {
+            self.live_optimum.lines()
+        } else {
+            [String::new(), String::new()]
+        }
+    }
+
+    /// Whether the live solve of the board as it is now is under way.
+    pub fn live_optimum_solving(&self) -> bool {
+        self.live_optimum.is_for(self.doc.revision()) && self.live_optimum.is_solving()
+    }
+
+    /// How the position in play stands (`None` with no game or with the setting off).
+    pub fn hot_cold(&self) -> Option<HotCold> {
+        let play = self.play.as_ref()?;
+        self.state.view.hot_cold.then(|| self.hot_cold.status(play))
+    }
+
+    /// The hint lines shown in the play panel (for tests and tools that drive the app).
+    pub fn hint_lines(&self) -> Vec<String> {
+        self.derived
+            .hints(self.doc.revision())
+            .map(HintState::lines)
+            .unwrap_or_default()
+    }
+
+    /// Whether the hint level asked for is being computed (a search for the levels after it
+    /// may go on unseen).
+    pub fn hint_computing(&self) -> bool {
+        self.derived
+            .hints(self.doc.revision())
+            .is_some_and(HintState::is_computing)
+    }
+
+    /// Whether the last hint search was cancelled (and shows so).
+    pub fn hint_cancelled(&self) -> bool {
+        self.derived
+            .hints(self.doc.revision())
+            .is_some_and(HintState::is_cancelled)
+    }
+
+    /// How many searches the hint of the position in play has started (the first starts with
+    /// the first request, even when the move count came from the board's finished solve).
+    pub fn hint_searches(&self) -> usize {
+        self.derived
+            .hints(self.doc.revision())
+            .map_or(0, HintState::searches)
+    }
+
+    /// The nodes per move prefix of the run on the board shown, when it counted them (for
+    /// tests and tools that drive the app).
+    pub fn run_profile(&self) -> Option<&[ProfileEntry]> {
+        self.current_session()?.run.profile()
+    }
+
+    /// The solutions listed for the current run (for tests and tools that drive the app).
+    pub fn listed_solutions(&self) -> &[Vec<Move>] {
+        self.current_listing().map_or(&[], SolutionsList::solutions)
+    }
+
+    /// Whether the listing is running.
+    pub fn listing_solutions(&self) -> bool {
+        self.current_listing()
+            .is_some_and(SolutionsList::is_listing)
+    }
+
+    /// The Analyse board window's state.
+    pub fn analyzer(&self) -> &AnalyzerView {
+        &self.analyzer
     }
 }

@@ -7,12 +7,12 @@
 
 mod position_maker;
 
+use crate::app::capital;
 use crate::app::command::{Command, Pending};
 use crate::app::document::draft::Draft;
 use crate::app::overlays::{CellFill, CellText, HeatKind, OverlayDrawing};
 use crate::app::run::plots::{moves_marks, whole_marks};
 use crate::app::theme;
-use crate::app::{RicochetApp, capital};
 use crate::model::formats::game_id;
 use crate::model::{Board, Puzzle};
 use crate::study::analyze::{Analysis, AnalyzeConfig};
@@ -384,13 +384,6 @@ fn lengths_histogram_ui(ui: &mut egui::Ui, analysis: &Analysis) {
             .show(ui, |plot| {
                 plot.bar_chart(BarChart::new("Optimal lengths", bars).color(theme::series(0)));
             });
-    }
-}
-
-impl RicochetApp {
-    /// The Analyse board window's state.
-    pub fn analyzer(&self) -> &AnalyzerView {
-        &self.analyzer
     }
 }
 

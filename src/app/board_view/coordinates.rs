@@ -14,7 +14,7 @@ fn coordinate_margin(text_size: f32) -> f32 {
 
 /// Where the board may go in `available`: a small border, and room for the coordinates
 /// outside its top and left edges when they are shown.
-pub(super) fn board_area(ui: &egui::Ui, available: Rect, coordinates: bool) -> Rect {
+pub(in crate::app) fn board_area(ui: &egui::Ui, available: Rect, coordinates: bool) -> Rect {
     let mut area = available.shrink(6.0);
     if coordinates {
         let margin = coordinate_margin(body_size(ui));

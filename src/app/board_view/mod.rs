@@ -1,6 +1,8 @@
 //! The board in the middle of the window: the widget that draws it (here: pure layers that
-//! turn a scene into shapes), the `scene` it draws and the board panel around it, and the
-//! column and row numbers (`coordinates`). The transform between board and screen, the
+//! turn a scene into shapes), the [`BoardScene`] it draws, what the panel reads off a scene
+//! (`scene`: the hovered cell's texts, the red outlines), and the column and row numbers
+//! (`coordinates`). The shell puts the scene together each frame (`shell/board.rs`), since
+//! it comes from the document, the runs and the editor or the game. The transform between board and screen, the
 //! robots as drawn and the slides are in [`crate::app::board_paint`], which the overlays and
 //! the debugger share with this widget.
 //!
@@ -15,38 +17,39 @@ use crate::model::{Board, Goal, Pos, RobotColor, Shape as TargetShape, TargetCol
 use egui::epaint::text::FontsView;
 use egui::{Align2, Color32, FontId, Pos2, Shape, Stroke, StrokeKind, pos2, vec2};
 
-mod coordinates;
+pub(in crate::app) mod coordinates;
 mod scene;
 mod thumbnail;
 
+pub(in crate::app) use scene::{cell_texts, outline_count};
 pub(in crate::app) use thumbnail::board_thumbnail;
 
 /// Everything the board shows in one frame.
 #[derive(Clone, Debug, Default)]
-pub(super) struct BoardScene {
+pub(in crate::app) struct BoardScene {
     /// The robots.
-    pub(super) robots: Vec<RobotSprite>,
+    pub(in crate::app) robots: Vec<RobotSprite>,
     /// The active target.
-    pub(super) goal: Option<Goal>,
+    pub(in crate::app) goal: Option<Goal>,
     /// The robot singled out (play mode, or the one being dragged).
-    pub(super) selected: Option<RobotColor>,
+    pub(in crate::app) selected: Option<RobotColor>,
     /// Slides to draw.
-    trails: Vec<Trail>,
+    pub(in crate::app) trails: Vec<Trail>,
     /// Whether the board as designed is invalid (it cannot be solved until fixed), which
     /// outlines the whole board in red.
-    invalid: bool,
+    pub(in crate::app) invalid: bool,
     /// Cells to outline as wrong.
-    problems: Vec<Pos>,
+    pub(in crate::app) problems: Vec<Pos>,
     /// What the pointer would change.
-    hover: Option<Hit>,
+    pub(in crate::app) hover: Option<Hit>,
     /// The minimum-move table, which its overlay layer tints and numbers.
-    min_moves: Option<Vec<u16>>,
+    pub(in crate::app) min_moves: Option<Vec<u16>>,
     /// Whether to print coordinates along the edges.
-    coordinates: bool,
+    pub(in crate::app) coordinates: bool,
     /// From 0 to 1 while the target-reached ring shows.
-    celebration: Option<f32>,
+    pub(in crate::app) celebration: Option<f32>,
     /// The overlay layers that are on (see [`crate::app::overlays`]).
-    pub(super) overlay: crate::app::overlays::OverlayDrawing,
+    pub(in crate::app) overlay: crate::app::overlays::OverlayDrawing,
 }
 
 /// The board's cells: background, checker, grid lines and closed cells.
@@ -242,7 +245,7 @@ fn robot_shapes(
 /// Red outlines around an invalid board and around the cells that make it invalid. The
 /// board's own outline is there for every problem, also those no single cell shows (no
 /// robots, no target), so an invalid board always reads as one.
-fn problem_shapes(
+pub(in crate::app) fn problem_shapes(
     geometry: &BoardGeometry,
     invalid: bool,
     cells: &[Pos],
@@ -360,7 +363,7 @@ fn scene_shapes(
 /// (for clicks and drags) with the geometry used, so the caller can hit-test the pointer.
 ///
 /// The widget is announced to assistive technology (and UI tests) as "Board".
-fn board_ui(
+pub(in crate::app) fn board_ui(
     ui: &mut egui::Ui,
     board: &Board,
     scene: &BoardScene,

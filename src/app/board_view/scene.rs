@@ -1,267 +1,34 @@
-//! What the board shows, assembled each frame from the document and the runs: the robots
-//! where the debugged node, the solution played back, the game or the design has them, the
-//! minimum-move map, and the overlay layers. Nothing here is kept between frames, so nothing
-//! can show a board that is no longer open.
+//! What the board panel derives from a scene: the hovered cell's overlay texts and the red
+//! outlines of an invalid design. The scene itself is put together each frame by the shell
+//! (`shell/board.rs`), which sees the document, the runs and every room.
 
-use crate::app::board_view::coordinates;
-use crate::app::board_view::{
-    BoardGeometry, BoardScene, Hit, RobotSprite, board_ui, problem_shapes,
-};
-use crate::app::command::Command;
-use crate::app::document::draft::problem_cells;
-use crate::app::document::mode::Mode;
-use crate::app::overlays::assembly::{
-    DebuggedRun, EngineLayerSource, OverlaySources, stateless_details,
-};
-use crate::app::overlays::layers::overlay_drawing;
-use crate::app::{RicochetApp, debugger, theme};
+use crate::app::board_paint::BoardGeometry;
+use crate::app::board_view::{BoardScene, problem_shapes};
+use crate::app::theme;
 use crate::model::Cell;
-use crate::solver::Outcome;
-use crate::solver::min_moves::min_moves;
-use crate::worker::RunEnd;
 
-impl RicochetApp {
-    /// How many slides the board draws as paths now (trails, solution and played-back moves).
-    pub fn shown_path_slides(&self) -> usize {
-        let scene = self.scene(self.now());
-        scene.trails.len()
-    }
-
-    /// How many red outlines the board shows now: the board's own and one per wrong cell
-    /// when the design is invalid, none when it is valid.
-    pub fn invalid_outlines(&self) -> usize {
-        let scene = self.scene(self.now());
-        let (width, height) = self.doc.size();
-        // The count does not depend on where the board is drawn, so any rectangle does.
-        let area = egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(f32::from(width), f32::from(height)),
-        );
-        let geometry = BoardGeometry::fit(area, width, height);
-        problem_shapes(
-            &geometry,
-            scene.invalid,
-            &scene.problems,
-            theme::palette(true),
-        )
-        .len()
-    }
-
-    /// The debugged run whose node the board shows instead of the board's own robots: one
-    /// while its search runs, or a finished one looked back at; a cancelled search leaves the
-    /// board as it is.
-    pub(in crate::app) fn debugger_on_board(&self) -> Option<&crate::app::debugger::Debugger> {
-        let running = self.is_running();
-        let cancelled = self.current_session().is_some_and(|s| {
-            matches!(
-                s.run.end(),
-                Some(RunEnd::Finished(crate::solver::Report {
-                    outcome: Outcome::Cancelled,
-                    ..
-                }))
-            )
-        });
-        self.debugger()
-            .filter(|d| running || (d.is_scrubbed_back() && !cancelled))
-    }
-
-    /// The scene of the board as it is now.
-    pub(in crate::app) fn scene(&self, now: f64) -> BoardScene {
-        let mut scene = BoardScene {
-            coordinates: self.state.view.coordinates,
-            ..BoardScene::default()
-        };
-        let speed = self.state.solver.playback_speed;
-        let debug_picture = self
-            .debugger_on_board()
-            .and_then(|d| d.board_picture().map(|p| (p, d.puzzle().goal())));
-        let draft = self.doc.draft();
-        if let Some(((robots, trails), goal)) = debug_picture {
-            scene.robots = robots;
-            scene.trails = trails;
-            scene.goal = Some(goal);
-        } else if let Some(playback) = self.playback() {
-            scene.robots = playback.sprites(now, speed);
-            // The moves played back are the solution's path: its overlay switch hides them.
-            if self.state.overlays.solution_path {
-                scene.trails = playback.trails();
-            }
-            scene.goal = Some(playback.puzzle().goal());
-        } else if let (Mode::Play, Some(play)) = (self.state.mode, &self.play) {
-            scene.robots = play.sprites(now);
-            if self.state.view.trails {
-                scene.trails = play.trails();
-            }
-            scene.goal = Some(play.start().goal());
-            scene.selected = Some(play.selected());
-            scene.celebration = play.celebration(now);
-        } else {
-            scene.robots = draft
-                .robots
-                .iter()
-                .map(|r| RobotSprite::at(r.color, r.pos))
-                .collect();
-            // A design shows its active target only where a target is printed: after the
-            // targets are cleared there is none, and nothing is drawn in its place.
-            scene.goal = draft.active_goal();
-            if let Err(error) = self.doc.validity() {
-                scene.invalid = true;
-                scene.problems = problem_cells(error);
-            }
-        }
-        if self.state.overlays.min_moves
-            && let Some(goal) = scene.goal
-            && draft.board.contains(goal.pos)
-        {
-            scene.min_moves = Some(min_moves(&draft.board, draft.board.cell(goal.pos)));
-        }
-        scene
-    }
-
-    /// Adds the overlay layers that are on to the scene.
-    pub(in crate::app) fn overlay_scene(&mut self, scene: &mut BoardScene, focus: Option<Cell>) {
-        let settings = self.state.overlays.clone();
-        let draft = self.doc.draft();
-        let board = &draft.board;
-        // A debugged run feeds the overlays only while it belongs to the board shown and was
-        // not cancelled (the store decides both).
-        let debugger = self.derived.debugger_for_overlays(self.doc.revision());
-        let debugged_stateless = debugger.is_some_and(debugger::Debugger::is_stateless_run);
-        let playing = self.playback().is_some();
-        // Only a map of the position shown is drawn (sync drops any other).
-        let robot = self.distance_robot();
-        let distances = match (
-            self.derived
-                .distances(self.doc.revision())
-                .and_then(|d| d.map()),
-            robot,
-        ) {
-            (Some((_, map)), Some(color)) if settings.exact_distances => Some((map, color)),
-            _ => None,
-        };
-        // The stores come from a worker (see `sync_stateless`): none while they are computed.
-        let stateless = self
-            .stateless_stores()
-            .filter(|_| settings.stateless && !debugged_stateless);
-        // Only a solution of the board as it is now is drawn on it.
-        // While a solution is played back, its moves so far are its path (see `scene`). A game
-        // in play mode is the player's to find: the solver's path would give it away, so it
-        // shows only when played back.
-        let in_game = self.state.mode == Mode::Play;
-        let solution = self
-            .derived
-            .session(self.doc.revision())
-            .filter(|_| !playing && !in_game)
-            .and_then(|s| s.solution().map(|moves| (&s.puzzle, moves)));
-        let engine = settings
-            .engine_drawing
-            .then(|| self.engine_drawing())
-            .flatten();
-        let sources = OverlaySources {
-            engine: engine
-                .as_ref()
-                .map(|(name, layer)| EngineLayerSource { name, layer }),
-            settings: &settings,
-            board,
-            min_moves: scene.min_moves.as_deref(),
-            debugger: debugger.map(|debugger| DebuggedRun {
-                picture: debugger.shown_picture(),
-                stateless: debugger.is_stateless_run(),
-            }),
-            tracker: settings
-                .graph_edges
-                .then(|| self.derived.graph(self.doc.revision()))
-                .flatten(),
-            focus,
-            stateless,
-            solution,
-            distances,
-            analyzer_heat: self.analyzer.heat_layer(board),
-        };
-        scene.overlay = overlay_drawing(&sources);
-    }
-
-    /// The central panel: the board, and what clicks on it do.
-    pub(in crate::app) fn board_panel_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        commands: &mut Vec<Command>,
-    ) {
-        let now = self.now();
-        let board = self.doc.draft().board.clone();
-        let available = ui.available_rect_before_wrap();
-        let geometry = BoardGeometry::fit(
-            coordinates::board_area(ui, available, self.state.view.coordinates),
-            board.width(),
-            board.height(),
-        );
-        let pointer = ui.input(|i| i.pointer.hover_pos());
-        let hit = pointer
-            .filter(|_| self.presentation.pointer_feedback)
-            .and_then(|p| geometry.hit(p));
-        let mut scene = self.scene(now);
-        if self.state.mode == Mode::Edit && self.presentation.pointer_feedback {
-            scene.hover = self.editor.hover(hit, &self.state.editor);
-            self.editor.adjust_scene(&mut scene);
-        }
-        let focus = hit.map(|h| board.cell(h.cell()));
-        self.overlay_scene(&mut scene, focus);
-        let (response, geometry) = board_ui(ui, &board, &scene);
-        // Every layer's numbers of the hovered cell, in full (on small cells the board leaves
-        // out those that do not fit), and the stateless layer's states in words. Those come
-        // from the stateless run's stores only while its numbers on the board do: during a
-        // debugged stateless run the board, and so the list, shows the run's live states.
-        let debugged_stateless = self
-            .derived
-            .debugger_for_overlays(self.doc.revision())
-            .is_some_and(debugger::Debugger::is_stateless_run);
-        let details = focus.and_then(|cell| {
-            let stored = self
-                .stateless_stores()
-                .filter(|_| self.state.overlays.stateless && !debugged_stateless)
-                .and_then(|stores| stateless_details(&board, stores, cell));
-            let numbers = cell_texts(&board, &scene, cell, stored.is_some());
-            match (numbers, stored) {
-                (Some(numbers), Some(stored)) => Some(format!("{numbers}\n{stored}")),
-                (numbers, stored) => numbers.or(stored),
-            }
-        });
-        let response = match details {
-            Some(text) => response.on_hover_text_at_pointer(text),
-            None => response,
-        };
-        match self.state.mode {
-            Mode::Edit => {
-                self.editor.board_input(
-                    &response,
-                    &geometry,
-                    self.doc.draft(),
-                    &self.state.editor,
-                    commands,
-                );
-            }
-            Mode::Play => {
-                if response.clicked()
-                    && let Some(pos) = response
-                        .interact_pointer_pos()
-                        .and_then(|p| geometry.hit(p))
-                        .map(Hit::cell)
-                    && let Some(play) = &self.play
-                {
-                    let cells = play.position();
-                    if let Some(robot) = cells.robots().iter().find(|r| r.pos == pos) {
-                        commands.push(Command::SelectRobot(robot.color));
-                    }
-                }
-            }
-        }
-    }
+/// How many red outlines `scene` draws on a board of `width` x `height` cells: the board's
+/// own and one per wrong cell when the design is invalid, none when it is valid.
+pub(in crate::app) fn outline_count(scene: &BoardScene, width: u16, height: u16) -> usize {
+    // The count does not depend on where the board is drawn, so any rectangle does.
+    let area = egui::Rect::from_min_size(
+        egui::Pos2::ZERO,
+        egui::vec2(f32::from(width), f32::from(height)),
+    );
+    let geometry = BoardGeometry::fit(area, width, height);
+    problem_shapes(
+        &geometry,
+        scene.invalid,
+        &scene.problems,
+        theme::palette(true),
+    )
+    .len()
 }
 
 /// The overlay texts of one cell, one line each, for the hovered cell's tooltip; `None` when
 /// the cell has none. The stateless layer's own are left out when its states are listed in
 /// words beside them (`stateless_in_words`).
-fn cell_texts(
+pub(in crate::app) fn cell_texts(
     board: &crate::model::Board,
     scene: &BoardScene,
     cell: Cell,

@@ -8,7 +8,7 @@
 //! moves the tools below it.
 
 use crate::app::document::Revision;
-use crate::app::{RicochetApp, theme, widgets};
+use crate::app::{theme, widgets};
 use crate::model::Puzzle;
 use crate::solver::Stop;
 use crate::worker::live_optimum::{
@@ -77,10 +77,20 @@ pub(in crate::app) struct LiveOptimumState {
 }
 
 impl LiveOptimumState {
+    /// Whether what is shown was computed for the board at revision `current`.
+    pub(in crate::app) fn is_for(&self, current: Revision) -> bool {
+        self.revision == Some(current)
+    }
+
     /// Brings the state up to `current`: a solve of `puzzle` (the board at `current`, `None`
     /// when it is not a valid puzzle) starts when the state was for another revision; the
     /// solve for the revision before is dropped, which cancels it.
-    fn follow(&mut self, current: Revision, puzzle: Option<&Puzzle>, waker: crate::worker::Waker) {
+    pub(in crate::app) fn follow(
+        &mut self,
+        current: Revision,
+        puzzle: Option<&Puzzle>,
+        waker: crate::worker::Waker,
+    ) {
         if self.revision == Some(current) {
             return;
         }
@@ -101,7 +111,7 @@ impl LiveOptimumState {
     }
 
     /// Takes what the worker sent.
-    fn drain(&mut self) {
+    pub(in crate::app) fn drain(&mut self) {
         let mut messages = Vec::new();
         let drained = drain_slot(&mut self.task, |message| {
             let last = message.is_last();
@@ -122,17 +132,17 @@ impl LiveOptimumState {
     }
 
     /// Drops the solve and what it found (the setting was turned off).
-    fn clear(&mut self) {
+    pub(in crate::app) fn clear(&mut self) {
         *self = LiveOptimumState::default();
     }
 
     /// Whether the solve is under way (not counting the count after it).
-    fn is_solving(&self) -> bool {
+    pub(in crate::app) fn is_solving(&self) -> bool {
         self.task.is_some() && self.outcome.is_none()
     }
 
     /// The two lines shown: what is known, then the difficulty or what is still counted.
-    fn lines(&self) -> [String; 2] {
+    pub(in crate::app) fn lines(&self) -> [String; 2] {
         if let Some(failure) = &self.failure {
             return [failure.clone(), String::new()];
         }
@@ -223,39 +233,6 @@ fn seconds(elapsed: Duration) -> String {
         format!("{} ms", elapsed.as_millis())
     } else {
         format!("{:.1} s", elapsed.as_secs_f64())
-    }
-}
-
-impl RicochetApp {
-    /// Keeps the live optimum up to the board: starts a solve for a new revision while the
-    /// setting is on and the editor is shown, and takes what the worker sent.
-    pub(in crate::app) fn sync_live_optimum(&mut self) {
-        if !self.state.view.live_optimum {
-            self.live_optimum.clear();
-            return;
-        }
-        if self.state.mode == crate::app::document::mode::Mode::Edit {
-            let current = self.doc.revision();
-            let waker = self.waker();
-            let puzzle = self.doc.validity().as_ref().ok();
-            self.live_optimum.follow(current, puzzle, waker);
-        }
-        self.live_optimum.drain();
-    }
-
-    /// The live optimum's lines for the board as it is now (empty lines when there are none:
-    /// the setting is off, the board is not valid, or nothing was computed for this revision).
-    pub fn live_optimum_lines(&self) -> [String; 2] {
-        if self.state.view.live_optimum && self.live_optimum.revision == Some(self.doc.revision()) {
-            self.live_optimum.lines()
-        } else {
-            [String::new(), String::new()]
-        }
-    }
-
-    /// Whether the live solve of the board as it is now is under way.
-    pub fn live_optimum_solving(&self) -> bool {
-        self.live_optimum.revision == Some(self.doc.revision()) && self.live_optimum.is_solving()
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::app::DECK_PUZZLE;
 use crate::app::command::{Command, Pending};
 use crate::app::document::draft::{self, Draft, Edit, EditError};
-use crate::app::{RicochetApp, widgets};
+use crate::app::widgets;
 use crate::model::random::random_puzzle;
 use crate::model::samples;
 use crate::model::tiles::random_game;
@@ -37,39 +37,14 @@ impl Default for NewBoardWindow {
 }
 
 impl NewBoardWindow {
-    /// Opens the window, its first field focused.
-    pub(in crate::app) fn show(&mut self) {
+    /// The New board window, when it is open: a board made here is sent as a command that
+    /// replaces the board (asking first about unsaved changes), and closes the window.
+    pub(in crate::app) fn ui(&mut self, ctx: &egui::Context, commands: &mut Vec<Command>) {
         if !self.open {
-            self.focus_first = true;
-        }
-        self.open = true;
-    }
-}
-
-/// An empty board of the window's size with its robot count dealt from its seed.
-fn empty_board(window: &NewBoardWindow) -> Result<Draft, EditError> {
-    let mut draft = Draft::empty(window.width, window.height).map_err(EditError::Model)?;
-    draft::apply(
-        &mut draft,
-        &Edit::RandomRobots {
-            count: window.robots,
-            seed: window.seed,
-        },
-    )?;
-    Ok(draft)
-}
-
-impl RicochetApp {
-    pub(in crate::app) fn new_window_ui(
-        &mut self,
-        ctx: &egui::Context,
-        commands: &mut Vec<Command>,
-    ) {
-        if !self.new_window.open {
             return;
         }
         let mut open = true;
-        let window = &mut self.new_window;
+        let window = &mut *self;
         widgets::window_position(egui::Window::new("New board"), ctx)
             .open(&mut open)
             .default_width(380.0)
@@ -148,6 +123,27 @@ impl RicochetApp {
                     window.open = false;
                 }
             });
-        self.new_window.open &= open;
+        self.open &= open;
     }
+
+    /// Opens the window, its first field focused.
+    pub(in crate::app) fn show(&mut self) {
+        if !self.open {
+            self.focus_first = true;
+        }
+        self.open = true;
+    }
+}
+
+/// An empty board of the window's size with its robot count dealt from its seed.
+fn empty_board(window: &NewBoardWindow) -> Result<Draft, EditError> {
+    let mut draft = Draft::empty(window.width, window.height).map_err(EditError::Model)?;
+    draft::apply(
+        &mut draft,
+        &Edit::RandomRobots {
+            count: window.robots,
+            seed: window.seed,
+        },
+    )?;
+    Ok(draft)
 }

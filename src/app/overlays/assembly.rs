@@ -11,81 +11,22 @@ use crate::solver::picture::SearchPicture;
 use crate::solver::stateless::{IntermediateState, StatelessStores};
 use std::fmt::Write as _;
 
-impl crate::app::RicochetApp {
-    /// Takes the slide graph's update from its worker, and starts the next one when the graph
-    /// layer is on and the graph is not yet brought up to the board as it is now.
-    pub(in crate::app) fn sync_graph(&mut self) {
-        let current = self.doc.revision();
-        self.derived.drain_graph();
-        if !self.state.overlays.graph_edges {
-            return;
-        }
-        let waker = self.waker();
-        let draft = self.doc.draft();
-        let board = &draft.board;
-        let robots: Vec<Cell> = draft
-            .robots
-            .iter()
-            .filter(|r| board.contains(r.pos))
-            .map(|r| board.cell(r.pos))
-            .collect();
-        self.derived.follow_graph(current, board, &robots, waker);
-    }
-}
-
-impl crate::app::RicochetApp {
-    /// What an engine drew, with the engine's name: the debugged run's layer as it was at the
-    /// event shown, or else the layer the run on this board drew as it goes (a copy, taken
-    /// only while the layer is on). `None` when no engine drew anything.
-    pub(in crate::app) fn engine_drawing(
-        &self,
-    ) -> Option<(
-        String,
-        std::borrow::Cow<'_, crate::solver::engine::DrawLayer>,
-    )> {
-        use crate::solver::SolverChoice;
-        let revision = self.doc.revision();
-        let session = self.derived.session(revision)?;
-        let SolverChoice::Engine(spec) = session.run.solver() else {
-            return None;
-        };
-        let name = spec.name.clone();
-        let layer = match self.derived.debugger_for_overlays(revision) {
-            Some(debugger) => std::borrow::Cow::Borrowed(&debugger.shown_picture().engine_layer),
-            None => std::borrow::Cow::Owned(session.run.live().engine_layer().0),
-        };
-        (!layer.is_empty()).then_some((name, layer))
-    }
-
-    /// The engine's name and how many cells its drawing has, as the board shows it now
-    /// (`None` when the layer is off or no engine drew): for tests and the window's checks.
-    pub fn engine_drawing_shown(&self) -> Option<(String, usize)> {
-        if !self.state.overlays.engine_drawing {
-            return None;
-        }
-        self.engine_drawing()
-            .map(|(name, layer)| (name, layer.cells.len()))
-    }
-
-    /// The Overlays tab's lines on the engine's drawing: whose it is and its legend, in the
-    /// engine's words.
-    pub(in crate::app) fn engine_drawing_ui(&self, ui: &mut egui::Ui) {
-        if !self.state.overlays.engine_drawing {
-            return;
-        }
-        let Some((name, layer)) = self.engine_drawing() else {
-            return;
-        };
-        let palette = crate::app::theme::palette(ui.visuals().dark_mode);
-        let legend = layer.legend.as_deref().unwrap_or("no legend sent");
-        let line = format!(
-            "{name}'s drawing: {legend} ({} cells, {} arrows, {} labels)",
-            layer.cells.len(),
-            layer.arrows.len(),
-            layer.labels.len()
-        );
-        ui.add(egui::Label::new(egui::RichText::new(line).color(palette.muted)).wrap());
-    }
+/// The Overlays tab's line on an engine's drawing: whose it is and its legend, in the
+/// engine's words.
+pub(in crate::app) fn engine_drawing_ui(
+    ui: &mut egui::Ui,
+    name: &str,
+    layer: &crate::solver::engine::DrawLayer,
+) {
+    let palette = crate::app::theme::palette(ui.visuals().dark_mode);
+    let legend = layer.legend.as_deref().unwrap_or("no legend sent");
+    let line = format!(
+        "{name}'s drawing: {legend} ({} cells, {} arrows, {} labels)",
+        layer.cells.len(),
+        layer.arrows.len(),
+        layer.labels.len()
+    );
+    ui.add(egui::Label::new(egui::RichText::new(line).color(palette.muted)).wrap());
 }
 
 /// What the overlays read in one frame.

@@ -6,7 +6,7 @@
 
 use crate::app::document::Revision;
 use crate::app::overlays::OverlaySettings;
-use crate::app::{RicochetApp, theme, widgets};
+use crate::app::{theme, widgets};
 use crate::model::{Puzzle, RobotColor};
 use crate::solver::Stop;
 use crate::solver::analysis::distances::DistanceMap;
@@ -21,13 +21,13 @@ pub(super) const DEFAULT_MEMORY_MIB: u32 = 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(in crate::app) struct DistanceKey {
     /// The document revision the position belongs to.
-    revision: Revision,
+    pub(in crate::app) revision: Revision,
     /// The position searched from.
-    position: Puzzle,
+    pub(in crate::app) position: Puzzle,
     /// The depth limit.
-    depth: u32,
+    pub(in crate::app) depth: u32,
     /// The memory limit in MiB.
-    memory_mib: u32,
+    pub(in crate::app) memory_mib: u32,
 }
 
 /// The exact distance map of the position shown, computed or being computed.
@@ -44,7 +44,7 @@ impl DistanceMapState {
     /// Follows the position shown: a map (or a search) for another key is dropped; with the
     /// overlay on and no map or search for `wanted`, a search starts. A search the user
     /// cancelled is not started again until asked ([`DistanceMapState::restart`]).
-    fn sync(&mut self, wanted: Option<DistanceKey>, on: bool, waker: Waker) {
+    pub(in crate::app) fn sync(&mut self, wanted: Option<DistanceKey>, on: bool, waker: Waker) {
         if !on
             || self
                 .key
@@ -90,7 +90,7 @@ impl DistanceMapState {
     }
 
     /// Takes the worker's news.
-    fn drain(&mut self) {
+    pub(in crate::app) fn drain(&mut self) {
         let drained = drain_slot(&mut self.task, |news| match news {
             DistanceNews::Progress(progress) => {
                 self.progress = progress;
@@ -117,7 +117,12 @@ impl DistanceMapState {
     }
 
     /// The overlay's controls and status in the Overlays tab.
-    fn ui(&mut self, ui: &mut egui::Ui, settings: &mut OverlaySettings, robots: &[RobotColor]) {
+    pub(in crate::app) fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        settings: &mut OverlaySettings,
+        robots: &[RobotColor],
+    ) {
         ui.label(egui::RichText::new("Exact distances").strong());
         let name = |color: RobotColor| crate::app::widgets::capitalised(color.name());
         let shown = settings
@@ -201,68 +206,4 @@ impl DistanceMapState {
 
 fn theme_error(ui: &egui::Ui) -> egui::Color32 {
     theme::palette(ui.visuals().dark_mode).error
-}
-
-impl RicochetApp {
-    /// The position the exact distance map is for: the game in play, else the board edited.
-    fn distance_position(&self) -> Option<Puzzle> {
-        if self.state.mode == crate::app::document::mode::Mode::Play
-            && let Some(play) = &self.play
-        {
-            return Some(play.position());
-        }
-        self.doc.validity().as_ref().ok().cloned()
-    }
-
-    /// Drains the distance map's worker and follows the position shown.
-    pub(in crate::app) fn sync_distances(&mut self) {
-        let current = self.doc.revision();
-        self.derived.distances_mut(current).drain();
-        let settings = &self.state.overlays;
-        let wanted = self.distance_position().map(|position| DistanceKey {
-            revision: self.doc.revision(),
-            position,
-            depth: settings.exact_depth,
-            memory_mib: settings.exact_memory_mib,
-        });
-        let on = settings.exact_distances;
-        let waker = self.waker();
-        self.derived.distances_mut(current).sync(wanted, on, waker);
-    }
-
-    /// The robot whose distances the overlay shows.
-    pub(in crate::app) fn distance_robot(&self) -> Option<RobotColor> {
-        let (key, _) = self.derived.distances(self.doc.revision())?.map()?;
-        let robots: Vec<RobotColor> = key.position.robots().iter().map(|r| r.color).collect();
-        self.state
-            .overlays
-            .exact_robot
-            .filter(|c| robots.contains(c))
-            .or_else(|| robots.first().copied())
-    }
-
-    /// The Overlays tab's part for the exact distance map.
-    pub(in crate::app) fn distance_map_ui(&mut self, ui: &mut egui::Ui) {
-        if !self.state.overlays.exact_distances {
-            return;
-        }
-        let robots: Vec<RobotColor> = self
-            .distance_position()
-            .map(|p| p.robots().iter().map(|r| r.color).collect())
-            .unwrap_or_default();
-        ui.separator();
-        let current = self.doc.revision();
-        self.derived
-            .distances_mut(current)
-            .ui(ui, &mut self.state.overlays, &robots);
-    }
-
-    /// The exact distance map shown, with the position it was computed from (for tests and
-    /// tools that drive the app).
-    pub fn exact_distance_map(&self) -> Option<(&Puzzle, &DistanceMap)> {
-        self.derived
-            .distances(self.doc.revision())?
-            .map()
-            .map(|(key, map)| (&key.position, map))
-    }
 }

@@ -47,11 +47,11 @@ pub struct OverlaySettings {
     /// The exact distance map of one robot from the current position.
     pub(super) exact_distances: bool,
     /// The robot whose exact distances are shown (the position's first robot when `None`).
-    exact_robot: Option<RobotColor>,
+    pub(super) exact_robot: Option<RobotColor>,
     /// How many moves deep the exact distance map searches.
     pub(super) exact_depth: u32,
     /// The memory the exact distance map's search may use, in MiB.
-    exact_memory_mib: u32,
+    pub(super) exact_memory_mib: u32,
     /// What an engine drew with its `draw` lines.
     pub(super) engine_drawing: bool,
 }

@@ -3,7 +3,6 @@
 //! of derived results under the revision they were computed on, so an edit drops them (and
 //! cancels a run under way); while the layer is on they are computed again for the new board.
 
-use crate::app::RicochetApp;
 use crate::model::Puzzle;
 use crate::solver::Stop;
 use crate::solver::stateless::StatelessStores;
@@ -24,7 +23,7 @@ pub(in crate::app) struct StatelessStoresState {
 impl StatelessStoresState {
     /// Follows the switch: off drops the stores (cancelling a run under way); on, with a valid
     /// `puzzle` and no run started yet, starts one.
-    fn sync(&mut self, puzzle: Option<&Puzzle>, on: bool, waker: Waker) {
+    pub(in crate::app) fn sync(&mut self, puzzle: Option<&Puzzle>, on: bool, waker: Waker) {
         if !on {
             self.forget();
             return;
@@ -58,7 +57,7 @@ impl StatelessStoresState {
     }
 
     /// Takes the worker's answer.
-    fn drain(&mut self) {
+    pub(in crate::app) fn drain(&mut self) {
         let drained = drain_slot(&mut self.task, |answer| {
             match answer {
                 Ok(stores) => self.stores = Some(*stores),
@@ -83,37 +82,12 @@ impl StatelessStoresState {
     }
 
     /// The stores, once the run has ended.
-    fn stores(&self) -> Option<&StatelessStores> {
+    pub(in crate::app) fn stores(&self) -> Option<&StatelessStores> {
         self.stores.as_ref()
     }
 
     /// Why there are no stores, when the run failed or stopped.
     pub(in crate::app) fn error(&self) -> Option<&str> {
         self.error.as_deref()
-    }
-}
-
-impl RicochetApp {
-    /// Drains the stores' worker and follows the stateless layer's switch.
-    pub(in crate::app) fn sync_stateless(&mut self) {
-        let current = self.doc.revision();
-        let on = self.state.overlays.stateless;
-        let waker = self.waker();
-        let state = self.derived.stateless_mut(current);
-        state.drain();
-        state.sync(self.doc.validity().as_ref().ok(), on, waker);
-    }
-
-    /// The stateless stores of the board as it is now, once computed (for the layer, the
-    /// hovered cell's details, and tests and tools that drive the app).
-    pub fn stateless_stores(&self) -> Option<&StatelessStores> {
-        self.derived.stateless(self.doc.revision())?.stores()
-    }
-
-    /// Whether the stateless stores of the board as it is now are being computed.
-    pub fn stateless_stores_computing(&self) -> bool {
-        self.derived
-            .stateless(self.doc.revision())
-            .is_some_and(StatelessStoresState::is_computing)
     }
 }

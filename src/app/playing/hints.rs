@@ -9,13 +9,13 @@
 //! or an edit makes the hint stale, and the next request starts again at level 1.
 
 use crate::app::command::Command;
-use crate::app::{RicochetApp, widgets};
+use crate::app::widgets;
 use crate::model::Puzzle;
 use crate::solver::analysis::all_solutions::EnumerateError;
 use crate::solver::analysis::hints::{Hint, HintLevel};
 use crate::solver::{Outcome, Report};
+use crate::worker::Drained;
 use crate::worker::hint::{HintAnswer, HintResult, spawn_hint_at};
-use crate::worker::{Drained, RunEnd};
 use crate::worker::{Task, Waker};
 use std::time::Duration;
 
@@ -23,7 +23,7 @@ use std::time::Duration;
 const HINT_TIME_LIMIT: Duration = Duration::from_secs(60);
 
 /// What the hint panel says once a hint was cancelled.
-const HINT_CANCELLED: &str = "Hint cancelled.";
+pub(in crate::app) const HINT_CANCELLED: &str = "Hint cancelled.";
 
 /// The hint of one position, and how much of it is shown.
 #[derive(Default)]
@@ -48,7 +48,7 @@ pub(in crate::app) struct HintState {
 
 /// Why a hint has no answer.
 #[derive(Debug, thiserror::Error)]
-enum HintFailure {
+pub(in crate::app) enum HintFailure {
     /// Its thread could not start.
     #[error("The hint could not start: {0}")]
     Start(std::io::Error),
@@ -66,7 +66,7 @@ impl HintState {
     /// same position, when the board has one: the move count is read from it at once when its
     /// solver is optimal, and the search of the other levels skips its solve. Starts the
     /// search for the first solution unless it is under way or known.
-    fn request(
+    pub(in crate::app) fn request(
         &mut self,
         position: &Puzzle,
         board_solve: Option<Report>,
@@ -131,7 +131,7 @@ impl HintState {
     /// Stops the search the panel is waiting for, if any, and says so: the level asked for
     /// goes back to the last one the hint known covers. Returns whether there was a search to
     /// stop. A search for levels not asked for yet goes on.
-    fn cancel(&mut self) -> bool {
+    pub(in crate::app) fn cancel(&mut self) -> bool {
         if !self.is_computing() {
             return false;
         }
@@ -218,28 +218,28 @@ impl HintState {
     }
 
     /// Whether the level asked for is being computed (not only the levels after it).
-    fn is_computing(&self) -> bool {
+    pub(in crate::app) fn is_computing(&self) -> bool {
         self.search.is_some() && self.level.is_some_and(|level| !self.covers(level))
     }
 
     /// Whether the last search was cancelled and nothing was asked for since.
-    fn is_cancelled(&self) -> bool {
+    pub(in crate::app) fn is_cancelled(&self) -> bool {
         self.cancelled
     }
 
     /// How many searches were started for the position.
-    fn searches(&self) -> usize {
+    pub(in crate::app) fn searches(&self) -> usize {
         self.searches
     }
 
     /// The position the hint belongs to.
-    fn position(&self) -> Option<&Puzzle> {
+    pub(in crate::app) fn position(&self) -> Option<&Puzzle> {
         self.position.as_ref()
     }
 
     /// The lines shown: `Moves: N` first, then what the level adds; while a search for more
     /// is under way, what is known already; empty before any answer.
-    fn lines(&self) -> Vec<String> {
+    pub(in crate::app) fn lines(&self) -> Vec<String> {
         // The first level shows the move count alone: a search for the later levels that
         // stopped or failed says so once one of them is asked for.
         if let (Some(HintLevel::MoveCount), Some(count)) = (self.level, self.count) {
@@ -261,7 +261,7 @@ impl HintState {
 
     /// The hint's part of the play panel: a Hint button, while a search runs a spinner and
     /// its Cancel button, and the lines shown.
-    fn ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
+    pub(in crate::app) fn ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
         ui.separator();
         let label = match self.level {
             Some(level) if self.result.is_some() && level < HintLevel::Solution => "More hint",
@@ -308,93 +308,6 @@ fn optimum_of(report: &Report) -> Option<Hint> {
         Outcome::Solved { moves } => Some(Hint::MoveCount { moves: moves.len() }),
         Outcome::Unsolvable { within: None } => Some(Hint::Unsolvable { within: None }),
         _ => None,
-    }
-}
-
-impl RicochetApp {
-    /// Asks for the next hint level of the position in play, starting from the board's
-    /// finished solve when it solved this very position.
-    pub(in crate::app) fn request_hint(&mut self) {
-        let Some(position) = self
-            .play
-            .as_ref()
-            .map(crate::app::playing::play::PlayState::position)
-        else {
-            self.error("There is no game to hint at: switch to Play on a valid board.");
-            return;
-        };
-        let waker = self.waker();
-        let current = self.doc.revision();
-        // The run kept for this revision was made under these rules; the position must be the
-        // one it solved (a solve in play mode starts from the position then).
-        let board_solve = self
-            .derived
-            .session(current)
-            .filter(|session| session.puzzle == position)
-            .and_then(|session| match session.run.end() {
-                Some(RunEnd::Finished(report)) => Some(report.clone()),
-                _ => None,
-            });
-        if let Err(error) = self
-            .derived
-            .hints_mut(current)
-            .request(&position, board_solve, waker)
-        {
-            self.error(error.to_string());
-        }
-    }
-
-    /// Stops computing the hint, when it is being computed; returns whether it was.
-    pub(in crate::app) fn cancel_hint(&mut self) -> bool {
-        let cancelled = self.derived.hints_mut(self.doc.revision()).cancel();
-        if cancelled {
-            self.note(format!("{HINT_CANCELLED} Press H to ask again."));
-        }
-        cancelled
-    }
-
-    /// The hint's part of the play panel; a hint for another position than the one in play is
-    /// dropped first.
-    pub(in crate::app) fn hint_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        let Some(play) = &self.play else {
-            return;
-        };
-        let hints = self.derived.hints_mut(self.doc.revision());
-        if hints.position().is_some_and(|p| *p != play.position()) {
-            hints.forget();
-        }
-        hints.ui(ui, commands);
-    }
-
-    /// The hint lines shown in the play panel (for tests and tools that drive the app).
-    pub fn hint_lines(&self) -> Vec<String> {
-        self.derived
-            .hints(self.doc.revision())
-            .map(HintState::lines)
-            .unwrap_or_default()
-    }
-
-    /// Whether the hint level asked for is being computed (a search for the levels after it
-    /// may go on unseen).
-    pub fn hint_computing(&self) -> bool {
-        self.derived
-            .hints(self.doc.revision())
-            .is_some_and(HintState::is_computing)
-    }
-
-    /// Whether the last hint search was cancelled (and shows so).
-    pub fn hint_cancelled(&self) -> bool {
-        self.derived
-            .hints(self.doc.revision())
-            .is_some_and(HintState::is_cancelled)
-    }
-
-    /// How many searches the hint of the position in play has started (the first starts with
-    /// the first request, even when the move count came from the board's finished solve).
-    pub fn hint_searches(&self) -> usize {
-        self.derived
-            .hints(self.doc.revision())
-            .map_or(0, HintState::searches)
     }
 }
 

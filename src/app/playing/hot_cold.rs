@@ -9,7 +9,7 @@
 //! player has already left is dropped, which cancels it.
 
 use crate::app::playing::play::PlayState;
-use crate::app::{RicochetApp, theme, widgets};
+use crate::app::{theme, widgets};
 use crate::model::{Cell, Puzzle};
 use crate::solver::Stop;
 use crate::worker::Task;
@@ -79,10 +79,15 @@ impl HotCold {
 }
 
 impl HotColdState {
+    /// Drops the solve under way, which nobody will see; what was found stays for the game.
+    pub(in crate::app) fn drop_solve(&mut self) {
+        self.task = None;
+    }
+
     /// Brings the state up to `play`: a new game forgets the old one's positions; the solve
     /// needed next (the start, then the position in play) starts unless it is under way; a
     /// solve for a position no longer needed is dropped.
-    fn follow(&mut self, play: &PlayState, waker: crate::worker::Waker) {
+    pub(in crate::app) fn follow(&mut self, play: &PlayState, waker: crate::worker::Waker) {
         if self.start.as_ref() != Some(play.start()) {
             *self = HotColdState {
                 start: Some(play.start().clone()),
@@ -150,7 +155,7 @@ impl HotColdState {
     }
 
     /// How the position in play stands.
-    fn status(&self, play: &PlayState) -> HotCold {
+    pub(in crate::app) fn status(&self, play: &PlayState) -> HotCold {
         let made = play.moves().len();
         if made == 0 {
             return HotCold::NoMove;
@@ -182,7 +187,7 @@ impl HotColdState {
     }
 
     /// The hot/cold line of the play panel, one line kept whether it shows anything or not.
-    fn ui(&self, ui: &mut egui::Ui, play: &PlayState) {
+    pub(in crate::app) fn ui(&self, ui: &mut egui::Ui, play: &PlayState) {
         let palette = theme::palette(ui.visuals().dark_mode);
         let status = self.status(play);
         let color = match &status {
@@ -224,37 +229,6 @@ fn unknown(outcome: &LiveOutcome) -> Option<String> {
         } => Some("cancelled".into()),
         LiveOutcome::Failed(why) => Some(why.clone()),
         LiveOutcome::Optimum { .. } | LiveOutcome::Unsolvable => None,
-    }
-}
-
-impl RicochetApp {
-    /// Keeps hot/cold up to the game in play while the setting is on.
-    pub(in crate::app) fn sync_hot_cold(&mut self) {
-        let on =
-            self.state.view.hot_cold && self.state.mode == crate::app::document::mode::Mode::Play;
-        match &self.play {
-            Some(play) if on => {
-                let waker = self.waker();
-                self.hot_cold.follow(play, waker);
-            }
-            // A solve nobody will see is dropped; what was found stays for the game.
-            _ => self.hot_cold.task = None,
-        }
-    }
-
-    /// The hot/cold line of the play panel, when the setting is on.
-    pub(in crate::app) fn hot_cold_ui(&self, ui: &mut egui::Ui) {
-        if let Some(play) = &self.play
-            && self.state.view.hot_cold
-        {
-            self.hot_cold.ui(ui, play);
-        }
-    }
-
-    /// How the position in play stands (`None` with no game or with the setting off).
-    pub fn hot_cold(&self) -> Option<HotCold> {
-        let play = self.play.as_ref()?;
-        self.state.view.hot_cold.then(|| self.hot_cold.status(play))
     }
 }
 

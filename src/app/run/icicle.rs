@@ -3,10 +3,8 @@
 //! the second move. Hovering a block names its moves and count; a click plays the moves back
 //! on the board.
 
-use crate::app::command::PlaybackControl;
-use crate::app::playing::playback::Playback;
+use crate::app::theme;
 use crate::app::widgets::format_count;
-use crate::app::{RicochetApp, theme};
 use crate::model::{Move, format_moves};
 use crate::solver::profile::ProfileEntry;
 use egui::{Rect, Sense, pos2, vec2};
@@ -158,27 +156,6 @@ pub(super) fn icicle_ui(
         }
     }
     command
-}
-
-impl RicochetApp {
-    /// The nodes per move prefix of the run on the board shown, when it counted them (for
-    /// tests and tools that drive the app).
-    pub fn run_profile(&self) -> Option<&[ProfileEntry]> {
-        self.current_session()?.run.profile()
-    }
-
-    /// Plays `moves` back from the run's puzzle, standing at their end: the position the
-    /// prefix of the chart leads to.
-    pub(in crate::app) fn show_prefix(&mut self, moves: Vec<Move>) {
-        let current = self.doc.revision();
-        let Some(session) = self.current_session() else {
-            return;
-        };
-        let now = self.now();
-        let mut playback = Playback::new(session.puzzle.clone(), moves, now);
-        playback.control(PlaybackControl::Last, now);
-        self.derived.set_playback(current, playback);
-    }
 }
 
 #[cfg(test)]

@@ -9,9 +9,10 @@
 //! board it was made for and goes with them.
 
 use crate::app::command::Command;
+use crate::app::run::solver_panel::SolveSession;
 use crate::app::theme;
+use crate::app::widgets;
 use crate::app::widgets::format_count;
-use crate::app::{RicochetApp, widgets};
 use crate::model::{Move, format_moves};
 use crate::solver::Optimality;
 use crate::solver::analysis::all_solutions::{DEFAULT_MAX_SOLUTIONS, Listing, sort_solutions};
@@ -41,6 +42,41 @@ pub(in crate::app) struct SolutionsList {
 }
 
 impl SolutionsList {
+    /// Starts listing every optimal solution of `session`'s puzzle at the length its run
+    /// found; `None` when the run found no solution.
+    pub(in crate::app) fn start(
+        session: &SolveSession,
+        waker: crate::worker::Waker,
+    ) -> Option<std::io::Result<SolutionsList>> {
+        let optimum = session.solution()?.to_vec();
+        let task = spawn_listing(
+            session.puzzle.clone(),
+            optimum.len() as u32,
+            DEFAULT_MAX_SOLUTIONS,
+            Some(LISTING_TIME_LIMIT),
+            waker,
+        );
+        Some(task.map(|task| SolutionsList {
+            serial: session.serial,
+            optimum,
+            task: Some(task),
+            listing: None,
+            chosen: None,
+        }))
+    }
+
+    /// The serial of the run the list belongs to.
+    pub(in crate::app) fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// Marks the `index`th listed solution as the one played back, and returns its moves.
+    pub(in crate::app) fn choose(&mut self, index: usize) -> Option<Vec<Move>> {
+        let moves = self.solutions().get(index).cloned()?;
+        self.chosen = Some(index);
+        Some(moves)
+    }
+
     /// Takes the worker's answer when it has come, with the run's own solution counted in.
     pub(in crate::app) fn drain(&mut self) {
         let Some(running) = &self.task else {
@@ -62,14 +98,14 @@ impl SolutionsList {
     }
 
     /// The solutions listed so far (empty while listing or before).
-    fn solutions(&self) -> &[Vec<Move>] {
+    pub(in crate::app) fn solutions(&self) -> &[Vec<Move>] {
         self.listing
             .as_ref()
             .map_or(&[], |l| l.solutions.as_slice())
     }
 
     /// Whether the listing is running.
-    fn is_listing(&self) -> bool {
+    pub(in crate::app) fn is_listing(&self) -> bool {
         self.task.is_some()
     }
 
@@ -101,173 +137,87 @@ fn with_run_solution(listing: &mut Listing, optimum: &[Move], cap: usize) {
     sort_solutions(&mut listing.solutions);
 }
 
-impl RicochetApp {
-    /// Starts listing every optimal solution of the current run's puzzle, at the length the
-    /// run found.
-    pub(in crate::app) fn list_solutions(&mut self) {
-        let Some(session) = self.current_session() else {
-            return;
-        };
-        let Some(moves) = session.solution() else {
-            return;
-        };
-        let (serial, puzzle, optimum) = (session.serial, session.puzzle.clone(), moves.to_vec());
-        match spawn_listing(
-            puzzle,
-            optimum.len() as u32,
-            DEFAULT_MAX_SOLUTIONS,
-            Some(LISTING_TIME_LIMIT),
-            self.waker(),
-        ) {
-            Ok(task) => {
-                let list = SolutionsList {
-                    serial,
-                    optimum,
-                    task: Some(task),
-                    listing: None,
-                    chosen: None,
-                };
-                self.derived.set_solutions(self.doc.revision(), list);
-            }
-            Err(error) => self.error(format!("The listing could not start: {error}")),
+/// The list's part of the Run tab: shown once an optimal solver solved the board shown.
+pub(in crate::app) fn solutions_ui(
+    ui: &mut egui::Ui,
+    session: &SolveSession,
+    list: Option<&SolutionsList>,
+    commands: &mut Vec<Command>,
+) {
+    if session.solution().is_none() || session.run.optimality() != Optimality::Guaranteed {
+        return;
+    }
+    let palette = theme::palette(ui.visuals().dark_mode);
+    ui.separator();
+    let Some(list) = list else {
+        if ui
+            .button("List all optimal solutions")
+            .on_hover_text(
+                "Every solution of the length found, fewest robots first; click one to \
+                 play it",
+            )
+            .clicked()
+        {
+            commands.push(Command::ListSolutions);
         }
-    }
-
-    /// Stops the running listing; it hands back what it found.
-    pub(in crate::app) fn stop_listing(&mut self) {
-        if let Some(list) = self.derived.solutions_mut(self.doc.revision()) {
-            list.cancel();
+        return;
+    };
+    if let Some(running) = &list.task {
+        ui.horizontal(|ui| {
+            widgets::calm_spinner(ui, None);
+            ui.label(format!(
+                "Listing the {}-move solutions: {} nodes, {}",
+                list.optimum.len(),
+                format_count(running.progress.nodes()),
+                format_time(running.started.elapsed())
+            ));
+        });
+        let stop = ui
+            .button("Stop listing")
+            .on_hover_text("Stop and keep the solutions found so far");
+        // The listing shows below the button that started it, often at the bottom of a
+        // long Run tab: its first frames bring Stop into view.
+        if running.started.elapsed() < STOP_INTO_VIEW {
+            stop.scroll_to_me(None);
         }
-    }
-
-    /// Plays the `index`th listed solution back on the run's puzzle.
-    pub(in crate::app) fn play_listed_solution(&mut self, index: usize) {
-        let current = self.doc.revision();
-        let Some(session) = self.current_session() else {
-            return;
-        };
-        let serial = session.serial;
-        let puzzle = session.puzzle.clone();
-        let Some(list) = self
-            .derived
-            .solutions_mut(current)
-            .filter(|list| list.serial == serial)
-        else {
-            return;
-        };
-        let Some(moves) = list.solutions().get(index).cloned() else {
-            return;
-        };
-        list.chosen = Some(index);
-        let now = self.now();
-        self.derived.set_playback(
-            current,
-            crate::app::playing::playback::Playback::new(puzzle, moves, now),
-        );
-    }
-
-    /// The listing of the run on the board shown, when one was made for that run.
-    fn current_listing(&self) -> Option<&SolutionsList> {
-        let serial = self.current_session()?.serial;
-        self.derived
-            .solutions(self.doc.revision())
-            .filter(|list| list.serial == serial)
-    }
-
-    /// The solutions listed for the current run (for tests and tools that drive the app).
-    pub fn listed_solutions(&self) -> &[Vec<Move>] {
-        self.current_listing().map_or(&[], SolutionsList::solutions)
-    }
-
-    /// Whether the listing is running.
-    pub fn listing_solutions(&self) -> bool {
-        self.current_listing()
-            .is_some_and(SolutionsList::is_listing)
-    }
-
-    /// The list's part of the Run tab: shown once an optimal solver solved the board shown.
-    pub(in crate::app) fn solutions_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<Command>) {
-        let Some(session) = self.current_session() else {
-            return;
-        };
-        if session.solution().is_none() || session.run.optimality() != Optimality::Guaranteed {
-            return;
+        if stop.clicked() {
+            commands.push(Command::StopListing);
         }
-        let palette = theme::palette(ui.visuals().dark_mode);
-        ui.separator();
-        let Some(list) = self.current_listing() else {
-            if ui
-                .button("List all optimal solutions")
-                .on_hover_text(
-                    "Every solution of the length found, fewest robots first; click one to \
-                     play it",
-                )
-                .clicked()
-            {
-                commands.push(Command::ListSolutions);
-            }
-            return;
-        };
-        if let Some(running) = &list.task {
-            ui.horizontal(|ui| {
-                widgets::calm_spinner(ui, None);
-                ui.label(format!(
-                    "Listing the {}-move solutions: {} nodes, {}",
-                    list.optimum.len(),
-                    format_count(running.progress.nodes()),
-                    format_time(running.started.elapsed())
-                ));
-            });
-            let stop = ui
-                .button("Stop listing")
-                .on_hover_text("Stop and keep the solutions found so far");
-            // The listing shows below the button that started it, often at the bottom of a
-            // long Run tab: its first frames bring Stop into view.
-            if running.started.elapsed() < STOP_INTO_VIEW {
-                stop.scroll_to_me(None);
-            }
-            if stop.clicked() {
-                commands.push(Command::StopListing);
-            }
-            return;
+        return;
+    }
+    let Some(listing) = &list.listing else {
+        return;
+    };
+    let count = listing.solutions.len();
+    let plural = if count == 1 { "" } else { "s" };
+    let summary = match (listing.complete, listing.stopped) {
+        (true, _) => format!("{count} optimal solution{plural}"),
+        (false, Some(crate::solver::Stop::Cancelled)) => {
+            format!("{count} optimal solution{plural} found before the stop (there may be more)")
         }
-        let Some(listing) = &list.listing else {
-            return;
-        };
-        let count = listing.solutions.len();
-        let plural = if count == 1 { "" } else { "s" };
-        let summary = match (listing.complete, listing.stopped) {
-            (true, _) => format!("{count} optimal solution{plural}"),
-            (false, Some(crate::solver::Stop::Cancelled)) => {
-                format!(
-                    "{count} optimal solution{plural} found before the stop (there may be more)"
-                )
-            }
-            (false, Some(_)) => {
-                format!(
-                    "{count} optimal solution{plural} found before the time limit (there may be more)"
-                )
-            }
-            (false, None) => format!("The first {count} optimal solutions (there are more)"),
-        };
-        ui.label(egui::RichText::new(summary).strong());
-        ui.label(
-            egui::RichText::new("Fewest robots first; click one to play it back.")
-                .color(palette.muted),
-        );
-        egui::ScrollArea::vertical()
-            .id_salt(("optimal-solutions", list.serial))
-            .max_height(220.0)
-            .show(ui, |ui| {
-                for (i, moves) in listing.solutions.iter().enumerate() {
-                    let text = format!("{}. {}", i + 1, format_moves(moves));
-                    let label = egui::RichText::new(text).monospace();
-                    if ui.selectable_label(list.chosen == Some(i), label).clicked() {
-                        commands.push(Command::PlayListedSolution(i));
-                    }
+        (false, Some(_)) => {
+            format!(
+                "{count} optimal solution{plural} found before the time limit (there may be more)"
+            )
+        }
+        (false, None) => format!("The first {count} optimal solutions (there are more)"),
+    };
+    ui.label(egui::RichText::new(summary).strong());
+    ui.label(
+        egui::RichText::new("Fewest robots first; click one to play it back.").color(palette.muted),
+    );
+    egui::ScrollArea::vertical()
+        .id_salt(("optimal-solutions", list.serial))
+        .max_height(220.0)
+        .show(ui, |ui| {
+            for (i, moves) in listing.solutions.iter().enumerate() {
+                let text = format!("{}. {}", i + 1, format_moves(moves));
+                let label = egui::RichText::new(text).monospace();
+                if ui.selectable_label(list.chosen == Some(i), label).clicked() {
+                    commands.push(Command::PlayListedSolution(i));
                 }
-            });
-    }
+            }
+        });
 }
 
 #[cfg(test)]

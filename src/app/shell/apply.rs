@@ -50,7 +50,7 @@ impl RicochetApp {
             }
             Command::Guarded(pending) => {
                 if self.is_dirty() {
-                    self.pending = Some(pending);
+                    self.shell.pending = Some(pending);
                 } else {
                     self.perform(pending);
                 }
@@ -66,8 +66,8 @@ impl RicochetApp {
                 self.windows.import = true;
                 self.windows.import_focus = true;
             }
-            Command::ShowHelp => self.help_open = true,
-            Command::ToggleHelp => self.help_open = !self.help_open,
+            Command::ShowHelp => self.shell.help_open = true,
+            Command::ToggleHelp => self.shell.help_open = !self.shell.help_open,
             Command::OpenDialog => self.open_dialog(),
             Command::Save => {
                 let _ = self.save();
@@ -213,7 +213,7 @@ impl RicochetApp {
             }
             Pending::OpenTrace { path, at } => {
                 if self.open_trace(&path) {
-                    self.dock = shell::DockTab::Debugger;
+                    self.shell.dock = shell::DockTab::Debugger;
                     self.apply(Command::Debug(crate::app::command::DebugCommand::GoTo(at)));
                 }
             }
@@ -283,14 +283,14 @@ impl RicochetApp {
                 }
             }
             Pending::Quit => {
-                self.close_confirmed = true;
+                self.shell.close_confirmed = true;
                 self.ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
     }
 
     pub(in crate::app) fn resolve_pending(&mut self, resolution: Resolution) {
-        let Some(pending) = self.pending.take() else {
+        let Some(pending) = self.shell.pending.take() else {
             return;
         };
         match resolution {
@@ -497,7 +497,7 @@ impl RicochetApp {
                 // it away with the run (the Run tab says what became of it).
                 if let Some(debugger) = debugged {
                     self.derived.set_debugger(current, debugger);
-                    self.dock = shell::DockTab::Debugger;
+                    self.shell.dock = shell::DockTab::Debugger;
                     self.note_on_board(
                         format!(
                             "Solving with {title} in debug mode (untick Debug mode for a plain run)"

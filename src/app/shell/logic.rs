@@ -125,7 +125,7 @@ impl RicochetApp {
         }
         // A text field has the keys; while the unsaved-changes question waits, its buttons
         // are the only way on, so a shortcut cannot start work behind it.
-        if keys::typing_in_text_field(ctx) || self.pending.is_some() {
+        if keys::typing_in_text_field(ctx) || self.shell.pending.is_some() {
             return;
         }
         let context = keys::KeyContext {
@@ -135,7 +135,7 @@ impl RicochetApp {
             popup_open: egui::Popup::is_any_open(ctx),
         };
         let commands = ctx.input_mut(|input| keys::handle(input, context));
-        self.queued.extend(commands);
+        self.shell.queued.extend(commands);
         // Ctrl+V with no text field to take it pastes a board, in any format read here.
         let pasted = ctx.input(|input| {
             input.events.iter().rev().find_map(|event| match event {
@@ -144,7 +144,9 @@ impl RicochetApp {
             })
         });
         if let Some(text) = pasted {
-            self.queued.push(Command::Guarded(Pending::Import(text)));
+            self.shell
+                .queued
+                .push(Command::Guarded(Pending::Import(text)));
         }
     }
 
@@ -166,20 +168,20 @@ impl RicochetApp {
     /// Sends the window's title when it changed: the puzzle's name and the unsaved mark.
     pub(in crate::app) fn sync_title(&mut self, ctx: &egui::Context) {
         let title = self.window_title();
-        if title != self.shown_title {
+        if title != self.shell.shown_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.shown_title = title;
+            self.shell.shown_title = title;
         }
     }
 
     /// Whether any window is shown over the board.
     pub fn any_window_open(&self) -> bool {
-        self.pending.is_some()
+        self.shell.pending.is_some()
             || self.analyzer.open
             || self.compare.open
             || self.matches.open
             || self.experiments.open
-            || self.help_open
+            || self.shell.help_open
             || self.new_window.open
             || self.windows.save.is_some()
             || self.windows.import
@@ -192,12 +194,12 @@ impl RicochetApp {
     /// Closes the window on top, in the reverse of the order they are drawn in: the
     /// unsaved-changes question (answered Cancel) first, the file windows last.
     pub(in crate::app) fn close_top_window(&mut self) {
-        if self.pending.is_some() {
-            self.queued.push(Command::ResolvePending(
+        if self.shell.pending.is_some() {
+            self.shell.queued.push(Command::ResolvePending(
                 crate::app::command::Resolution::Cancel,
             ));
         } else if self.windows.changed_on_disk.is_some() {
-            self.queued.push(Command::ResolveChangedOnDisk(
+            self.shell.queued.push(Command::ResolveChangedOnDisk(
                 crate::app::command::DiskChoice::Cancel,
             ));
         } else if self.export_animation.open {
@@ -212,8 +214,8 @@ impl RicochetApp {
             self.analyzer.open = false;
         } else if self.experiments.open {
             self.experiments.open = false;
-        } else if self.help_open {
-            self.help_open = false;
+        } else if self.shell.help_open {
+            self.shell.help_open = false;
         } else if self.new_window.open {
             self.new_window.open = false;
         } else if self.windows.save.is_some() {
@@ -227,9 +229,13 @@ impl RicochetApp {
 
     pub(in crate::app) fn handle_close_request(&mut self, ctx: &egui::Context) {
         let asked = ctx.input(|i| i.viewport().close_requested());
-        if asked && self.is_dirty() && !self.close_confirmed && self.presentation.ask_before_close {
+        if asked
+            && self.is_dirty()
+            && !self.shell.close_confirmed
+            && self.presentation.ask_before_close
+        {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.pending = Some(Pending::Quit);
+            self.shell.pending = Some(Pending::Quit);
         }
     }
 

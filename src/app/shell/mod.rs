@@ -12,10 +12,13 @@
 //! debugger (controls, node, event log) and the overlay layers.
 
 mod apply;
+mod board;
+mod follow;
 mod help;
 mod logic;
 mod saving;
 pub mod screenshot;
+mod tasks;
 mod windows;
 
 pub use windows::WINDOW_TITLES;
@@ -69,6 +72,59 @@ impl Default for PanelRects {
         PanelRects {
             tools: egui::Rect::NOTHING,
             dock: egui::Rect::NOTHING,
+        }
+    }
+}
+
+/// The shell's own state, kept between frames: what the panels around the board, the
+/// menus and the questions need that no room keeps.
+pub(in crate::app) struct ShellState {
+    /// Whether the Help window is open.
+    help_open: bool,
+    /// The action waiting for an answer about unsaved changes.
+    pending: Option<Pending>,
+    /// Whether closing the window was confirmed (unsaved changes may go).
+    close_confirmed: bool,
+    /// The theme last applied to the context, so that it is applied again only on a change.
+    applied_theme: Option<crate::app::document::state::ThemeChoice>,
+    /// The plots panel's height when it first shows.
+    plots_height: f32,
+    /// Which part of the right-hand dock shows below the solver's controls.
+    dock: DockTab,
+    /// Commands gathered in `logic` (keys, timers) for this frame.
+    queued: Vec<Command>,
+    /// The window title last sent, so that it is sent again only when it changes.
+    shown_title: String,
+    /// Where the side panels were laid out in the last frame.
+    laid_out: PanelRects,
+}
+
+impl ShellState {
+    /// Queues a command for the end of this frame (a file dropped on the window, one named on
+    /// the command line).
+    pub(in crate::app) fn queue(&mut self, command: Command) {
+        self.queued.push(command);
+    }
+
+    /// The commands queued so far this frame, taken.
+    pub(in crate::app) fn take_queued(&mut self) -> Vec<Command> {
+        std::mem::take(&mut self.queued)
+    }
+}
+
+impl Default for ShellState {
+    /// The Run tab shown, nothing asked or queued, the app's name as the title.
+    fn default() -> ShellState {
+        ShellState {
+            help_open: false,
+            pending: None,
+            close_confirmed: false,
+            applied_theme: None,
+            plots_height: 250.0,
+            dock: DockTab::Run,
+            queued: Vec::new(),
+            shown_title: crate::app::APP_NAME.to_string(),
+            laid_out: PanelRects::default(),
         }
     }
 }
@@ -144,7 +200,7 @@ pub fn dock_tab_titles() -> Vec<&'static str> {
 impl RicochetApp {
     /// Where the side panels were laid out in the last frame.
     pub fn panel_rects(&self) -> PanelRects {
-        self.laid_out
+        self.shell.laid_out
     }
 
     /// The whole window: panels first (outermost first), then the board, then windows.
@@ -164,12 +220,12 @@ impl RicochetApp {
             .resizable(false)
             .exact_size(right_panel_width(window.x))
             .show(ui, |ui| self.dock_ui(ui, commands));
-        self.laid_out.tools = tools.response.rect;
-        self.laid_out.dock = dock.response.rect;
+        self.shell.laid_out.tools = tools.response.rect;
+        self.shell.laid_out.dock = dock.response.rect;
         if self.state.view.plots {
             egui::Panel::bottom("plots")
                 .resizable(true)
-                .default_size(plots_panel_height(window.y, self.plots_height))
+                .default_size(plots_panel_height(window.y, self.shell.plots_height))
                 .min_size(PLOTS_MIN_HEIGHT)
                 .max_size((window.y * 0.45).max(PLOTS_MIN_HEIGHT))
                 .show(ui, |ui| self.plots_ui(ui, commands));
@@ -180,10 +236,10 @@ impl RicochetApp {
     }
 
     pub(in crate::app) fn apply_theme(&mut self, ctx: &egui::Context) {
-        if self.applied_theme != Some(self.state.view.theme) {
+        if self.shell.applied_theme != Some(self.state.view.theme) {
             ctx.set_theme(self.state.view.theme.preference());
             theme::style_app(ctx);
-            self.applied_theme = Some(self.state.view.theme);
+            self.shell.applied_theme = Some(self.state.view.theme);
         }
     }
 
@@ -354,7 +410,13 @@ impl RicochetApp {
                     );
                 }
                 Mode::Play => {
-                    let hot_cold = |ui: &mut egui::Ui| self.hot_cold_ui(ui);
+                    let hot_cold = |ui: &mut egui::Ui| {
+                        if let Some(play) = &self.play
+                            && self.state.view.hot_cold
+                        {
+                            self.hot_cold.ui(ui, play);
+                        }
+                    };
                     let play = self.play.as_ref();
                     play::play_panel_ui(ui, play, problem.as_deref(), &hot_cold, commands);
                     self.hint_ui(ui, commands);
@@ -404,11 +466,11 @@ impl RicochetApp {
         ui.separator();
         ui.horizontal(|ui| {
             for tab in DockTab::ALL {
-                ui.selectable_value(&mut self.dock, tab, tab.title());
+                ui.selectable_value(&mut self.shell.dock, tab, tab.title());
             }
         });
         ui.separator();
-        match self.dock {
+        match self.shell.dock {
             DockTab::Run => {
                 // After a long solve the rows, plots and profile outgrow the dock: the tab
                 // scrolls below the fixed Solve and Cancel. The run's settings are edited on
@@ -451,7 +513,11 @@ impl RicochetApp {
                     .show(ui, |ui| {
                         overlays::panel::overlay_toggles_ui(ui, &mut self.state.overlays);
                         self.empty_overlays_ui(ui);
-                        self.engine_drawing_ui(ui);
+                        if self.state.overlays.engine_drawing
+                            && let Some((name, layer)) = self.engine_drawing()
+                        {
+                            overlays::assembly::engine_drawing_ui(ui, &name, &layer);
+                        }
                         self.distance_map_ui(ui);
                         let tracker = self
                             .state

@@ -5,12 +5,80 @@ use super::apply::SaveResult;
 use crate::app::command::{DiskChoice, Pending, SaveKind};
 use crate::app::document::display_name;
 use crate::app::document::draft::Draft;
+use crate::app::document::state::FileStamp;
 use crate::app::{RicochetApp, files};
 use crate::app::{debugger, shell};
 use crate::model::formats;
 use std::path::Path;
 
 impl RicochetApp {
+    /// Notes the board's file as it is on disk now, after it was opened or saved here.
+    pub(in crate::app) fn remember_disk_state(&mut self) {
+        self.windows.disk_stamp = self
+            .doc
+            .file()
+            .and_then(|path| FileStamp::of(path).map(|stamp| (path.to_path_buf(), stamp)));
+    }
+
+    /// At start: takes the stamp the settings kept for the board's file as the one it was
+    /// opened or saved with, so a change made while the app was closed counts as a change
+    /// (Save asks) and is said at once. Without a kept stamp the file is taken as it is now.
+    pub(in crate::app) fn restore_disk_state(&mut self, kept: Option<FileStamp>) {
+        let Some((path, kept)) = self.doc.file().zip(kept) else {
+            self.remember_disk_state();
+            return;
+        };
+        self.windows.disk_stamp = Some((path.to_path_buf(), kept));
+        if self.file_changed_on_disk() {
+            self.error(format!(
+                "{} was changed on disk while the app was closed; Save will ask before \
+                 replacing it, and File > Open reloads it.",
+                self.doc.name()
+            ));
+        }
+    }
+
+    /// The stamp of the board's file as it was last opened or saved here, for the settings.
+    pub(in crate::app) fn kept_disk_stamp(&self) -> Option<FileStamp> {
+        let path = self.doc.file()?;
+        self.windows
+            .disk_stamp
+            .as_ref()
+            .filter(|(noted, _)| noted == path)
+            .map(|(_, stamp)| *stamp)
+    }
+
+    /// Whether the board's file was written by someone else since it was opened or saved
+    /// here (for a board restored from the settings, as the settings kept it): a file that
+    /// has gone is not (saving makes it again).
+    pub(in crate::app) fn file_changed_on_disk(&self) -> bool {
+        let Some(path) = self.doc.file() else {
+            return false;
+        };
+        match (&self.windows.disk_stamp, FileStamp::of(path)) {
+            (Some((noted, before)), Some(now)) if noted == path => *before != now,
+            _ => false,
+        }
+    }
+
+    /// When the window regains the focus, says so if the board's file changed on disk
+    /// meanwhile (Save will ask before replacing it).
+    pub(in crate::app) fn notice_changes_on_disk(&mut self, ctx: &egui::Context) {
+        let focused = ctx.input(|input| {
+            input
+                .events
+                .iter()
+                .any(|event| matches!(event, egui::Event::WindowFocused(true)))
+        });
+        if focused && self.windows.changed_on_disk.is_none() && self.file_changed_on_disk() {
+            self.error(format!(
+                "{} was changed on disk since it was opened or saved here; Save will ask \
+                 before replacing it, and File > Open reloads it.",
+                self.doc.name()
+            ));
+        }
+    }
+
     pub(in crate::app) fn use_native_dialogs(&self) -> bool {
         self.state.native_dialogs
             && self.presentation.native_dialogs
@@ -160,7 +228,7 @@ impl RicochetApp {
                 self.derived.set_debugger(self.doc.revision(), debugger);
                 self.windows.open = false;
                 // The trace is what the user asked to see: its first event, not the Run tab.
-                self.dock = shell::DockTab::Debugger;
+                self.shell.dock = shell::DockTab::Debugger;
                 true
             }
             Err(error) => {

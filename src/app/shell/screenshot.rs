@@ -232,7 +232,7 @@ impl ScreenshotDirector {
                 app.apply(Command::Solve);
             }
             View::Plots => {
-                app.plots_height = 420.0;
+                app.shell.plots_height = 420.0;
                 for seed in 1..=12 {
                     for id in SolverId::ALL {
                         self.jobs.push((id, seed));
@@ -314,7 +314,7 @@ impl ScreenshotDirector {
                 app.apply(Command::Solve);
                 if self.view == View::OverlayHeat {
                     // The heat map's legend is in the Overlays tab.
-                    app.dock = crate::app::shell::DockTab::Overlays;
+                    app.shell.dock = crate::app::shell::DockTab::Overlays;
                 }
             }
             View::DebugGraph | View::DebugStateless => {
@@ -351,23 +351,23 @@ impl ScreenshotDirector {
     fn setup_overlays(&mut self, app: &mut RicochetApp) {
         match self.view {
             View::OverlayGraph => {
-                app.dock = crate::app::shell::DockTab::Overlays;
+                app.shell.dock = crate::app::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.graph_edges = true;
                 app.state.overlays.graph_all_cells = true;
             }
             View::OverlayDistances => {
-                app.dock = crate::app::shell::DockTab::Overlays;
+                app.shell.dock = crate::app::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.exact_distances = true;
             }
             View::OverlayMinMoves => {
-                app.dock = crate::app::shell::DockTab::Overlays;
+                app.shell.dock = crate::app::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.min_moves = true;
             }
             View::OverlayStateless => {
-                app.dock = crate::app::shell::DockTab::Overlays;
+                app.shell.dock = crate::app::shell::DockTab::Overlays;
                 app.state.view.plots = false;
                 app.state.overlays.stateless = true;
                 // One robot's final states: the target's robot, one number per cell.

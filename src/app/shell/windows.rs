@@ -34,8 +34,8 @@ impl RicochetApp {
     /// Every window that is open.
     pub(in crate::app) fn windows_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<Command>) {
         files::file_windows_ui(ctx, &mut self.windows, self.boards.as_deref(), commands);
-        self.new_window_ui(ctx, commands);
-        help::help_ui(ctx, &mut self.help_open);
+        self.new_window.ui(ctx, commands);
+        help::help_ui(ctx, &mut self.shell.help_open);
         let native_dialogs = self.use_native_dialogs();
         let waker = self.waker();
         experiments::experiments_window(
@@ -95,7 +95,7 @@ impl RicochetApp {
             waker,
             commands,
         );
-        if let Some(pending) = &self.pending {
+        if let Some(pending) = &self.shell.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
         }
         if let Some(path) = &self.windows.changed_on_disk {
