@@ -156,3 +156,81 @@ fn the_live_probes_cost_is_measured() {
          {live:?}, {overhead:+.1}%"
     );
 }
+
+/// The CPU time of each frame while the editor is used with the live optimum on and off, on
+/// the deck's 22-move puzzle (its solve spans many frames): a drag across the board with the
+/// button held, then edits undone and redone a frame apart, each of which starts a new live
+/// solve and drops the one before. Printed, not asserted.
+#[test]
+#[ignore = "a measurement: run with --run-ignored only --no-capture"]
+fn frame_times_while_editing_with_the_live_optimum_are_measured() {
+    for live in [true, false] {
+        let mut harness = harness_on(&samples::fogleman_22(), [1360.0, 900.0], |s| {
+            s.native_dialogs = false;
+        });
+        if !live {
+            crate::common::click_menu_item(&mut harness, "View", "Live optimum in the editor");
+            harness.key_press(egui::Key::Escape);
+        }
+        harness.step();
+        let setting = if live { "on" } else { "off" };
+        // A drag: the button held over the board, the pointer moving a frame at a time.
+        let start = egui::pos2(560.0, 300.0);
+        harness.event(egui::Event::PointerMoved(start));
+        harness.event(egui::Event::PointerButton {
+            pos: start,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: egui::Modifiers::NONE,
+        });
+        let mut drag: Vec<Duration> = (0..FRAMES)
+            .map(|frame| {
+                let x = 560.0 + (frame % 60) as f32 * 4.0;
+                harness.event(egui::Event::PointerMoved(egui::pos2(x, 300.0)));
+                let begun = Instant::now();
+                harness.step();
+                begun.elapsed()
+            })
+            .collect();
+        let solving = harness.state().live_optimum_solving();
+        harness.event(egui::Event::PointerButton {
+            pos: start,
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.step();
+        // Edits: one, then undone and redone, each frame a new board to solve.
+        harness.get_by_label("Clear walls").click();
+        harness.step();
+        let mut edits: Vec<Duration> = (0..FRAMES)
+            .map(|frame| {
+                let redo = frame % 2 == 1;
+                let modifiers = if redo {
+                    egui::Modifiers::COMMAND | egui::Modifiers::SHIFT
+                } else {
+                    egui::Modifiers::COMMAND
+                };
+                harness.key_press_modifiers(modifiers, egui::Key::Z);
+                let begun = Instant::now();
+                harness.step();
+                begun.elapsed()
+            })
+            .collect();
+        for (what, times) in [("dragging", &mut drag), ("an edit every frame", &mut edits)] {
+            times.sort();
+            println!(
+                "frame time, {what}, live optimum {setting}: median {:?}, 99th percentile {:?}, \
+                 worst {:?}",
+                times[FRAMES / 2],
+                times[FRAMES * 99 / 100],
+                times[FRAMES - 1]
+            );
+        }
+        if live {
+            println!(
+                "the live solve was still running after the drag's {FRAMES} frames: {solving}"
+            );
+        }
+    }
+}
