@@ -49,7 +49,10 @@
 //!   `src/solver/mod.rs`. The command line, the app's solver list, the bench and the
 //!   cross-checks against BFS pick it up from [`SolverId::ALL`](solver::SolverId::ALL). A type
 //!   never registered fails the dead-code lint; a file never declared fails the
-//!   `every_source_file_is_a_declared_module` test.
+//!   `every_source_file_is_a_declared_module` test. A solver that shows its own data on the
+//!   board defines its events (`solver::SolverEvent`) and its part of the search picture (any
+//!   `Clone + PartialEq + Debug` type, taken with `SearchPicture::part_mut`) in its own
+//!   file; the core picture names no solver (the `the_picture_names_no_solver` test).
 //! - **An overlay**: a file under `src/app/overlays/layers/` with a type implementing
 //!   `OverlayLayer`, its `mod` line and one line in `LAYERS` in
 //!   `src/app/overlays/layers.rs`. A layer never listed fails the dead-code lint (the layers'

@@ -442,7 +442,13 @@ impl RicochetApp {
                 );
             }
         }
-        if settings.graph_edges && debugged.is_none_or(|d| d.shown_picture().graph.is_none()) {
+        if settings.graph_edges
+            && debugged.is_none_or(|d| {
+                d.shown_picture()
+                    .part::<crate::solver::graph_solver::GraphPicture>()
+                    .is_none()
+            })
+        {
             if let Some(failure) = self.derived.graph_failure(current) {
                 notes.push(format!(
                     "Slide-graph edges: {failure}. Edit the board to try again."

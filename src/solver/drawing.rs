@@ -1,6 +1,6 @@
 //! What an engine paints on the board with its `draw` lines, as types that hold no more than
-//! the model: the search picture keeps the layer, and the engine protocol reads and writes
-//! the lines (`solver::engine::protocol`).
+//! the model: the layer is the engine's part of the search picture, and the engine protocol
+//! reads and writes the lines (`solver::engine::protocol`).
 
 use crate::model::Pos;
 

@@ -97,21 +97,21 @@ impl SolverEvent for GraphEvent {
         }
     }
 
-    fn draw(&self, picture: &mut SearchPicture) -> bool {
+    fn draw(&self, picture: &mut SearchPicture) {
+        let event = picture.events();
         match self {
             GraphEvent::Built(graph) => {
-                let edges = (0..graph.cell_count())
+                let part = picture.part_mut::<GraphPicture>();
+                part.edges = (0..graph.cell_count())
                     .map(|cell| graph.edges(cell as Cell))
                     .collect();
-                picture.graph = Some(edges);
-                picture.recent_changes.clear();
-                false
+                part.recent_changes.clear();
+                part.last_change_event = None;
             }
             GraphEvent::EdgeChanged(change) => {
-                picture.record_edge_change(*change);
-                true
+                picture.part_mut::<GraphPicture>().record(*change, event);
             }
-            GraphEvent::GoalRobotSearched { .. } => false,
+            GraphEvent::GoalRobotSearched { .. } => {}
         }
     }
 
@@ -132,6 +132,41 @@ impl SolverEvent for GraphEvent {
                 best.map_or("-".into(), |b| b.to_string())
             ),
         ))
+    }
+}
+
+/// How many edge changes are kept as "changed by the last update".
+const MAX_RECENT_CHANGES: usize = 256;
+
+/// The graph solvers' part of the [search picture](SearchPicture): the slide graph as the
+/// events so far left it, for the slide-graph overlay. Present once a graph solver built its
+/// graph.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GraphPicture {
+    /// The slide graph's edges, per cell (N E S W).
+    pub edges: Vec<[Option<Cell>; 4]>,
+    /// The edge changes of the latest update: a run of changes in consecutive events, as the
+    /// placing or removal of one robot makes them (the first 256 of a longer run).
+    pub recent_changes: Vec<EdgeChange>,
+    /// The number of the event that made the last change, so a change right after it belongs
+    /// to the same update.
+    last_change_event: Option<u64>,
+}
+
+impl GraphPicture {
+    /// Records a change of one edge made by event number `event`: a change right after
+    /// another belongs to the same update, any other starts a new list of recent changes.
+    fn record(&mut self, change: EdgeChange, event: u64) {
+        if self.last_change_event.is_none_or(|last| last + 1 != event) {
+            self.recent_changes.clear();
+        }
+        self.last_change_event = Some(event);
+        if let Some(slot) = self.edges.get_mut(usize::from(change.vertex)) {
+            slot[change.dir.index()] = change.new;
+        }
+        if self.recent_changes.len() < MAX_RECENT_CHANGES {
+            self.recent_changes.push(change);
+        }
     }
 }
 

@@ -123,12 +123,11 @@ pub trait SolverEvent: Any + Send + Sync + fmt::Debug {
     /// One line for the event log; cells are named by column and row on `board`.
     fn describe(&self, board: &Board) -> String;
 
-    /// Adds the event to the picture the overlays draw; returns whether it changed an edge
-    /// of the slide graph, so that a run of changes reads as one update. Most events draw
-    /// nothing.
-    fn draw(&self, _picture: &mut SearchPicture) -> bool {
-        false
-    }
+    /// Adds the event to the picture the overlays draw. A solver that shows more than the
+    /// heat map draws into its own part, a type its module defines
+    /// ([`SearchPicture::part_mut`]), and its overlay reads it back
+    /// ([`SearchPicture::part`]). Most events draw nothing.
+    fn draw(&self, _picture: &mut SearchPicture) {}
 
     /// A status the debugger shows until the next one, as a label and a text, if the event
     /// gives one.
@@ -172,8 +171,8 @@ impl SolverPayload {
     }
 
     /// Adds the event to a picture; see [`SolverEvent::draw`].
-    pub fn draw(&self, picture: &mut SearchPicture) -> bool {
-        self.event.draw(picture)
+    pub fn draw(&self, picture: &mut SearchPicture) {
+        self.event.draw(picture);
     }
 
     /// The status the event gives; see [`SolverEvent::status`].
@@ -206,15 +205,12 @@ impl Event {
     /// Adds the event to a picture: a node to the heat map, a solver's own event as it draws
     /// itself; other events leave the picture as it is.
     pub fn draw(&self, picture: &mut SearchPicture) {
-        let is_change = match self {
-            Event::Node { cells, .. } => {
-                picture.count_node(cells.as_slice());
-                false
-            }
+        match self {
+            Event::Node { cells, .. } => picture.count_node(cells.as_slice()),
             Event::Solver(payload) => payload.draw(picture),
-            _ => false,
-        };
-        picture.end_event(is_change);
+            _ => {}
+        }
+        picture.end_event();
     }
 }
 

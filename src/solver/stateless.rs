@@ -97,7 +97,7 @@ const COLORS: usize = RobotColor::ALL.len();
 /// An empty slot.
 const NONE: u32 = u32::MAX;
 
-pub use events::StatelessEvent;
+pub use events::{StatelessEvent, StatelessPicture};
 pub use states::{
     ClearMove, FieldStore, FinalKind, FinalState, IntermediateState, StateId, StatelessStores,
 };

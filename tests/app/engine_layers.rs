@@ -8,8 +8,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::model::formats;
-use ricochet_lab::solver::engine::EngineSpec;
 use ricochet_lab::solver::engine::store::EngineStore;
+use ricochet_lab::solver::engine::{DrawLayer, EngineSpec};
 use std::path::Path;
 use std::time::Duration;
 
@@ -152,7 +152,8 @@ fn an_engines_figures_show_in_the_run_tab() {
 /// The number of cells the debugger's shown picture has in the engine's layer.
 fn drawn_cells(app: &RicochetApp) -> usize {
     app.debugger()
-        .map_or(0, |d| d.shown_picture().engine_layer.cells.len())
+        .and_then(|d| d.shown_picture().part::<DrawLayer>())
+        .map_or(0, |layer| layer.cells.len())
 }
 
 fn shown_events(app: &RicochetApp) -> u64 {
@@ -188,7 +189,8 @@ fn the_debugger_steps_the_engines_layer_forward_and_back() {
         shown_events(app) == 5 && drawn_cells(app) == 1
     });
     let debugger = harness.state().debugger().unwrap();
-    let legend = debugger.shown_picture().engine_layer.legend.clone();
+    let layer = debugger.shown_picture().part::<DrawLayer>().unwrap();
+    let legend = layer.legend.clone();
     assert_eq!(legend.as_deref(), Some("step numbers"));
     // The malformed line is one line in the engine's log, not a failed run: let it finish.
     harness.get_by_label("Continue").click();

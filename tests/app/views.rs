@@ -16,6 +16,7 @@ use ricochet_lab::app::document::mode::Mode;
 use ricochet_lab::app::settings::AppState;
 use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::tiles::random_game;
+use ricochet_lab::solver::stateless::StatelessPicture;
 use ricochet_lab::solver::{Outcome, SolverId};
 use std::time::Duration;
 
@@ -422,15 +423,13 @@ fn a_paused_stateless_run_on_a_full_board_draws_its_states_apart() {
     });
     crate::common::step_to_event(&mut harness, 160);
     let picture = harness.state().debugger().unwrap().shown_picture().clone();
-    assert!(
-        !picture.finals.is_empty(),
-        "the run has final states by now"
-    );
+    let finals = &picture.part::<StatelessPicture>().unwrap().finals;
+    assert!(!finals.is_empty(), "the run has final states by now");
     let drawing = harness.state_mut().shown_overlay();
     assert!(
         !drawing.texts.is_empty(),
         "the stateless layer draws the {} final states",
-        picture.finals.len()
+        finals.len()
     );
     // Every state shows, as its number where it fits, else as a dot in its place (numbers on
     // hover), a crowded cell counting the states it has no place for, and no two marks meet.

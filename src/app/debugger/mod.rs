@@ -346,7 +346,11 @@ impl Debugger {
 
     /// Whether the run stores stateless states, so the stateless layer draws its own.
     pub(super) fn is_stateless_run(&self) -> bool {
-        !self.frame.picture.finals.is_empty()
+        let part = self
+            .frame
+            .picture
+            .part::<crate::solver::stateless::StatelessPicture>();
+        part.is_some_and(|part| !part.finals.is_empty())
     }
 
     /// Whether the solver waits for the user.

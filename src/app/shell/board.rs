@@ -38,7 +38,10 @@ impl RicochetApp {
         };
         let name = spec.name.clone();
         let layer = match self.derived.debugger_for_overlays(revision) {
-            Some(debugger) => std::borrow::Cow::Borrowed(&debugger.shown_picture().engine_layer),
+            Some(debugger) => debugger
+                .shown_picture()
+                .part::<crate::solver::engine::DrawLayer>()
+                .map_or_else(Default::default, std::borrow::Cow::Borrowed),
             None => std::borrow::Cow::Owned(session.run.live().engine_layer().0),
         };
         (!layer.is_empty()).then_some((name, layer))

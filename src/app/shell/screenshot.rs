@@ -515,7 +515,13 @@ impl ScreenshotDirector {
                     return false;
                 }
                 let done = match self.view {
-                    View::DebugGraph => frame.picture.recent_changes.len() >= 8,
+                    View::DebugGraph => {
+                        frame
+                            .picture
+                            .part::<crate::solver::graph_solver::GraphPicture>()
+                            .map_or(0, |g| g.recent_changes.len())
+                            >= 8
+                    }
                     _ => frame.view.events >= 160,
                 };
                 if !done {

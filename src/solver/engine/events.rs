@@ -80,11 +80,11 @@ impl SolverEvent for EngineDraw {
         format!("engine draws: {}", self.item)
     }
 
-    fn draw(&self, picture: &mut crate::solver::picture::SearchPicture) -> bool {
-        // Applied one line at a time, so stepping costs one line's work; the layer is cloned
-        // with the picture into the debugger's snapshots, so a step back finds it as it was.
-        picture.engine_layer.apply(&self.item);
-        false
+    fn draw(&self, picture: &mut crate::solver::picture::SearchPicture) {
+        // The layer is the engine's part of the picture. Applied one line at a time, so
+        // stepping costs one line's work; the layer is cloned with the picture into the
+        // debugger's snapshots, so a step back finds it as it was.
+        picture.part_mut::<DrawLayer>().apply(&self.item);
     }
 }
 

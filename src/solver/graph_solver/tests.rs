@@ -128,3 +128,48 @@ fn edge_events_keep_the_built_graph_equal_to_a_fresh_build_at_every_state() {
     let empty: Vec<_> = (0..cells).map(|c| built.edges(c)).collect();
     assert_eq!(edges, empty);
 }
+
+#[test]
+fn a_run_of_edge_changes_in_consecutive_events_is_one_update_of_the_picture() {
+    let puzzle = random_puzzle(6, 6, 3, 4, 7).unwrap();
+    let mut probe = RecordingProbe::default();
+    let options = (SolverOptions::default(), Limits::default());
+    run(V2_NAME, &puzzle, &options.0, &options.1, &mut probe).unwrap();
+    let mut picture = SearchPicture::new(puzzle.board().cell_count(), puzzle.active_robot());
+    // The changes of the latest update as the events say, and whether the event before
+    // changed an edge.
+    let (mut latest, mut in_update) = (Vec::new(), false);
+    let (mut updates, mut longest) = (0, 0);
+    for event in &probe.events {
+        let graph_event = match event {
+            Event::Solver(payload) => payload.downcast_ref::<GraphEvent>(),
+            _ => None,
+        };
+        match graph_event {
+            Some(GraphEvent::EdgeChanged(change)) => {
+                if !in_update {
+                    latest.clear();
+                    updates += 1;
+                }
+                latest.push(*change);
+                longest = longest.max(latest.len());
+                in_update = true;
+            }
+            Some(GraphEvent::Built(_)) => {
+                latest.clear();
+                in_update = false;
+            }
+            _ => in_update = false,
+        }
+        event.draw(&mut picture);
+        let graph = picture
+            .part::<GraphPicture>()
+            .expect("the graph is built first");
+        let kept = latest.len().min(MAX_RECENT_CHANGES);
+        assert_eq!(graph.recent_changes, latest[..kept]);
+    }
+    assert!(
+        updates > 1 && longest > 1,
+        "{updates} updates, {longest} at most"
+    );
+}

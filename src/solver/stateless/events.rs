@@ -35,6 +35,18 @@ pub enum StatelessEvent {
     Stores(Box<StatelessStores>),
 }
 
+/// The stateless solver's part of the [search picture](SearchPicture): its states as the
+/// events so far left them, for the stateless overlay.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StatelessPicture {
+    /// The final states stored so far.
+    pub finals: Vec<FinalState>,
+    /// The intermediate states alive now.
+    pub intermediates: Vec<IntermediateState>,
+    /// The stores at the end of the run.
+    pub stores: Option<StatelessStores>,
+}
+
 impl SolverEvent for StatelessEvent {
     fn describe(&self, board: &crate::model::Board) -> String {
         let at = |cell: Cell| board.pos(cell).to_string();
@@ -62,20 +74,20 @@ impl SolverEvent for StatelessEvent {
         }
     }
 
-    fn draw(&self, picture: &mut SearchPicture) -> bool {
+    fn draw(&self, picture: &mut SearchPicture) {
+        let part = picture.part_mut::<StatelessPicture>();
         match self {
-            StatelessEvent::Final(final_state) => picture.finals.push(final_state.clone()),
+            StatelessEvent::Final(final_state) => part.finals.push(final_state.clone()),
             StatelessEvent::Intermediate(intermediate) => {
-                picture.intermediates.push(intermediate.clone())
+                part.intermediates.push(intermediate.clone())
             }
             StatelessEvent::Converted {
                 cell, color, dir, ..
-            } => picture
+            } => part
                 .intermediates
                 .retain(|i| !(i.cell == *cell && i.color == *color && i.dir == *dir)),
             StatelessEvent::Moved { .. } => {}
-            StatelessEvent::Stores(stores) => picture.stores = Some((**stores).clone()),
+            StatelessEvent::Stores(stores) => part.stores = Some((**stores).clone()),
         }
-        false
     }
 }

@@ -88,7 +88,7 @@ impl Probe for DebugProbe {
         view.cells = Some(crate::solver::RobotCells::new(cells));
         view.last_prune = None;
         self.picture.count_node(cells);
-        self.picture.end_event(false);
+        self.picture.end_event();
         let mode = self.step_mode();
         let stop = node_stop(mode, &self.breakpoints, depth, cells, self.active);
         self.recorder.node(depth, cells, path);

@@ -6,6 +6,7 @@ use crate::app::overlays::layers::OverlayLayer;
 use crate::app::overlays::{Arrow, ArrowKind, OverlayDrawing, OverlaySettings};
 use crate::app::theme::{self, Palette};
 use crate::model::{Board, Cell, Direction};
+use crate::solver::graph_solver::GraphPicture;
 use crate::solver::slide_graph::EdgeChange;
 use egui::Color32;
 
@@ -52,13 +53,12 @@ impl OverlayLayer for GraphEdges {
             // No cell hovered: only the changed edges.
             Some(sources.focus.unwrap_or(Cell::MAX))
         };
-        let picture = sources.debugger.map(|d| d.picture);
-        match (
-            picture.and_then(|p| p.graph.as_ref().map(|g| (g, p))),
-            sources.tracker,
-        ) {
-            (Some((edges, picture)), _) => {
-                graph_layer(sources.board, edges, focus, &picture.recent_changes)
+        let graph = sources
+            .debugger
+            .and_then(|d| d.picture.part::<GraphPicture>());
+        match (graph, sources.tracker) {
+            (Some(graph), _) => {
+                graph_layer(sources.board, &graph.edges, focus, &graph.recent_changes)
             }
             (None, Some(tracker)) => {
                 graph_layer(sources.board, tracker.edges(), focus, tracker.changes())

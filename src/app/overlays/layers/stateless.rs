@@ -9,7 +9,7 @@ use crate::app::overlays::{
 };
 use crate::app::theme::Palette;
 use crate::model::{Board, Cell};
-use crate::solver::stateless::{FinalState, IntermediateState, StatelessStores};
+use crate::solver::stateless::{FinalState, IntermediateState, StatelessPicture, StatelessStores};
 use egui::Color32;
 
 /// The stateless solver's states per cell.
@@ -53,13 +53,14 @@ impl OverlayLayer for Stateless {
         // grow while it runs, the complete stores once it has ended.
         let debugged = sources.debugger.filter(|d| d.stateless);
         match (debugged, sources.stateless) {
-            (Some(debugger), _) => {
-                let picture = debugger.picture;
-                match &picture.stores {
-                    Some(stores) => stores_layer(stores),
-                    None => stateless_layer(board, &picture.finals, &picture.intermediates, filter),
-                }
-            }
+            (Some(debugger), _) => match debugger.picture.part::<StatelessPicture>() {
+                Some(StatelessPicture {
+                    stores: Some(stores),
+                    ..
+                }) => stores_layer(stores),
+                Some(part) => stateless_layer(board, &part.finals, &part.intermediates, filter),
+                None => stateless_layer(board, &[], &[], filter),
+            },
             (None, Some(stores)) => stores_layer(stores),
             (None, None) => OverlayDrawing::default(),
         }
