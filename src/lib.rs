@@ -95,6 +95,16 @@ mod tests {
         }
     }
 
+    /// Every Rust file of the sources, the tests and the examples.
+    fn project_sources() -> BTreeSet<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = BTreeSet::new();
+        for folder in ["src", "tests", "examples"] {
+            source_files(&root.join(folder), &mut files);
+        }
+        files
+    }
+
     /// The files a source file declares as modules (`mod name;` or a registry line
     /// `mod name { ... }`), resolved the way the compiler resolves them.
     fn declared_modules(file: &Path) -> Vec<PathBuf> {
@@ -495,13 +505,11 @@ mod tests {
         found
     }
 
-    // A function a reader can hold in mind: none, tests included, is over 150 lines.
+    // A function a reader can hold in mind: none, tests and examples included, is over 150
+    // lines.
     #[test]
     fn no_function_is_over_150_lines() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = BTreeSet::new();
-        source_files(&root.join("src"), &mut files);
-        source_files(&root.join("tests"), &mut files);
+        let files = project_sources();
         let mut counted = 0;
         let mut long = Vec::new();
         for file in &files {
@@ -544,11 +552,7 @@ mod tests {
     // A file a reader can hold in mind: none of the sources or tests is over 700 lines.
     #[test]
     fn no_source_file_is_over_700_lines() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = BTreeSet::new();
-        source_files(&root.join("src"), &mut files);
-        source_files(&root.join("tests"), &mut files);
-        source_files(&root.join("examples"), &mut files);
+        let files = project_sources();
         let long: Vec<String> = files
             .iter()
             .filter_map(|file| {

@@ -55,17 +55,30 @@ pub fn harness_on(
     harness_from(state, size)
 }
 
+/// Moves the pointer to a point and presses the primary button there; no frame runs.
+pub fn press_at(harness: &mut Harness<'_, RicochetApp>, pos: Pos2) {
+    harness.event(egui::Event::PointerMoved(pos));
+    button_at(harness, pos, true);
+}
+
+/// Releases the primary button at a point; no frame runs.
+pub fn release_at(harness: &mut Harness<'_, RicochetApp>, pos: Pos2) {
+    button_at(harness, pos, false);
+}
+
+fn button_at(harness: &mut Harness<'_, RicochetApp>, pos: Pos2, pressed: bool) {
+    harness.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    });
+}
+
 /// Presses and releases the primary button at a point, one frame per event.
 pub fn click_at(harness: &mut Harness<'_, RicochetApp>, pos: Pos2) {
-    harness.event(egui::Event::PointerMoved(pos));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
+    press_at(harness, pos);
+    release_at(harness, pos);
     harness.run();
 }
 

@@ -272,22 +272,11 @@ fn the_working_board_and_settings_survive_a_restart() {
 /// Presses at one point, moves through others a frame at a time, releases at the last.
 fn drag_through(harness: &mut Harness<'_, RicochetApp>, points: &[Pos2]) {
     let (first, last) = (points[0], points[points.len() - 1]);
-    harness.event(egui::Event::PointerMoved(first));
-    harness.event(egui::Event::PointerButton {
-        pos: first,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
+    crate::common::press_at(harness, first);
     for &point in &points[1..] {
         harness.event(egui::Event::PointerMoved(point));
     }
-    harness.event(egui::Event::PointerButton {
-        pos: last,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
+    crate::common::release_at(harness, last);
     harness.run();
 }
 

@@ -176,13 +176,7 @@ fn frame_times_while_editing_with_the_live_optimum_are_measured() {
         let setting = if live { "on" } else { "off" };
         // A drag: the button held over the board, the pointer moving a frame at a time.
         let start = egui::pos2(560.0, 300.0);
-        harness.event(egui::Event::PointerMoved(start));
-        harness.event(egui::Event::PointerButton {
-            pos: start,
-            button: egui::PointerButton::Primary,
-            pressed: true,
-            modifiers: egui::Modifiers::NONE,
-        });
+        crate::common::press_at(&mut harness, start);
         let mut drag: Vec<Duration> = (0..FRAMES)
             .map(|frame| {
                 let x = 560.0 + (frame % 60) as f32 * 4.0;
@@ -193,12 +187,7 @@ fn frame_times_while_editing_with_the_live_optimum_are_measured() {
             })
             .collect();
         let solving = harness.state().live_optimum_solving();
-        harness.event(egui::Event::PointerButton {
-            pos: start,
-            button: egui::PointerButton::Primary,
-            pressed: false,
-            modifiers: egui::Modifiers::NONE,
-        });
+        crate::common::release_at(&mut harness, start);
         harness.step();
         // Edits: one, then undone and redone, each frame a new board to solve.
         harness.get_by_label("Clear walls").click();

@@ -418,13 +418,7 @@ fn a_wall_stroke_on_a_64x64_board_adds_no_stray_stubs() {
     // wobble across the line a hand makes: one pointer move a frame.
     let at = |x: f32, wobble: f32| rect.min + egui::vec2(x * cell, (31.0 + wobble) * cell);
     let start = at(20.5, 0.0);
-    harness.event(egui::Event::PointerMoved(start));
-    harness.event(egui::Event::PointerButton {
-        pos: start,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
+    crate::common::press_at(&mut harness, start);
     harness.step();
     let mut last = start;
     for i in 1..=40 {
@@ -433,12 +427,7 @@ fn a_wall_stroke_on_a_64x64_board_adds_no_stray_stubs() {
         harness.event(egui::Event::PointerMoved(last));
         harness.step();
     }
-    harness.event(egui::Event::PointerButton {
-        pos: last,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
+    crate::common::release_at(&mut harness, last);
     harness.run_ok();
     let board = &harness.state().draft().board;
     let walls = board.interior_walls();

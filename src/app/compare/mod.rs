@@ -57,6 +57,17 @@ impl Which {
     }
 }
 
+/// Why the two runs cannot be compared now.
+#[derive(Debug, thiserror::Error)]
+enum NotComparable {
+    /// One of the runs has no trace open.
+    #[error("{} has no trace yet", .0.title())]
+    NoTrace(Which),
+    /// The traces are of two puzzles.
+    #[error("The two runs are of different puzzles: record both on one board")]
+    DifferentPuzzles,
+}
+
 /// A run's trace, open.
 pub(in crate::app) struct Loaded {
     reader: TraceReader,
@@ -346,14 +357,14 @@ impl CompareView {
     }
 
     /// The two runs' traces, when both are open and of one puzzle; otherwise why not.
-    fn both(&self) -> Result<[&Loaded; 2], String> {
+    fn both(&self) -> Result<[&Loaded; 2], NotComparable> {
         let ready = |which: Which| match &self.runs[which.index()].state {
             RunState::Ready(loaded) => Ok(loaded.as_ref()),
-            _ => Err(format!("{} has no trace yet", which.title())),
+            _ => Err(NotComparable::NoTrace(which)),
         };
         let (first, second) = (ready(Which::First)?, ready(Which::Second)?);
         if first.reader.puzzle() != second.reader.puzzle() {
-            return Err("The two runs are of different puzzles: record both on one board".into());
+            return Err(NotComparable::DifferentPuzzles);
         }
         Ok([first, second])
     }
@@ -363,7 +374,7 @@ impl CompareView {
         if matches!(self.compared, Some(Compared::Running(..))) {
             return Some("A comparison is under way".into());
         }
-        self.both().err()
+        self.both().err().map(|why| why.to_string())
     }
 
     /// Starts comparing the two runs' traces by the window's rule.
@@ -374,7 +385,7 @@ impl CompareView {
                 second.reader.path().to_path_buf(),
             ],
             Err(why) => {
-                self.compared = Some(Compared::Failed(why));
+                self.compared = Some(Compared::Failed(why.to_string()));
                 return;
             }
         };

@@ -445,7 +445,12 @@ impl Engine {
                     .map_err(|problem| self.process.error(problem))?;
                     return Ok(end(outcome, depths, nodes));
                 }
-                _ => {}
+                // Lines that say nothing during a search: an empty line, nodes and cuts not
+                // asked for (`go` without `events`), an `info` with no key, and handshake lines
+                // out of their place. Every answer is named, so a new one must be placed here.
+                None
+                | Some(Answer::Node(_) | Answer::Prune(_) | Answer::Search(_))
+                | Some(Answer::Id(_) | Answer::RepOk(_) | Answer::ReadyOk | Answer::Option(_)) => {}
             }
             if !counts {
                 idle_lines += 1;
