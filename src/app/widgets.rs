@@ -77,6 +77,21 @@ pub(super) fn window_position<'a>(
         .max_height(window_max_height(ctx))
 }
 
+/// A short form's window (a few fields and a button) where [`window_position`] puts
+/// windows, always as tall as its contents: a window that scrolls opens at egui's default
+/// height, which left empty room under a short form. Its contents grow it (a progress bar,
+/// a message) and shrink it back.
+pub(super) fn form_window_position<'a>(
+    window: egui::Window<'a>,
+    ctx: &egui::Context,
+) -> egui::Window<'a> {
+    let area = ctx.content_rect();
+    window
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(egui::pos2(area.center().x, area.top() + WINDOW_TOP))
+        .auto_sized()
+}
+
 /// The tallest a window placed by [`window_position`] may be: the room under its top.
 pub(super) fn window_max_height(ctx: &egui::Context) -> f32 {
     (ctx.content_rect().height() - WINDOW_TOP - WINDOW_FRAME).max(120.0)

@@ -67,6 +67,19 @@ fn the_solution_shown_exports_as_a_gif_and_a_changed_board_is_said() {
             .query_by_label_contains(&format!("The {moves}-move solution"))
             .is_some()
     );
+    // The window is as tall as its form: no empty room under Export (a window that scrolls
+    // opened at egui's default height, about twice the form's).
+    let window = harness
+        .query_all_by_role(egui::accesskit::Role::Window)
+        .find(|node| node.accesskit_node().label().as_deref() == Some("Export animation"))
+        .expect("the window")
+        .rect();
+    let button = harness.get_by_label("Export").rect();
+    assert!(
+        window.bottom() - button.bottom() < 30.0,
+        "{:.0} px under Export",
+        window.bottom() - button.bottom()
+    );
     let gif = dir.path().join("solution.gif");
     replace_text(&mut harness, Some("File"), &gif.display().to_string());
     let said = export(&mut harness);

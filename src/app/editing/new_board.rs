@@ -45,7 +45,7 @@ impl NewBoardWindow {
         }
         let mut open = true;
         let window = &mut *self;
-        widgets::window_position(egui::Window::new("New board"), ctx)
+        widgets::form_window_position(egui::Window::new("New board"), ctx)
             .open(&mut open)
             .default_width(380.0)
             .show(ctx, |ui| {

@@ -130,6 +130,7 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView, native_dia
                     let _ = title_row_ui(
                         column,
                         kind.title(view.optimal_only),
+                        None,
                         kind.name(),
                         false,
                         native_dialogs,
@@ -171,6 +172,7 @@ pub(super) fn plots_ui(ui: &mut egui::Ui, view: &mut ExperimentsView, native_dia
         if let Some(path) = title_row_ui(
             ui,
             kind.title(view.optimal_only),
+            None,
             kind.name(),
             true,
             native_dialogs,

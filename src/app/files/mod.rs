@@ -268,7 +268,7 @@ pub(super) fn file_windows_ui(
     }
     if let Some(kind) = windows.save {
         let mut open = true;
-        widgets::window_position(egui::Window::new(kind.title()), ctx)
+        widgets::form_window_position(egui::Window::new(kind.title()), ctx)
             .open(&mut open)
             .default_width(360.0)
             .show(ctx, |ui| {
@@ -304,7 +304,7 @@ pub(super) fn file_windows_ui(
     }
     if windows.import {
         let mut open = true;
-        widgets::window_position(egui::Window::new("Import a game id or Cox text"), ctx)
+        widgets::form_window_position(egui::Window::new("Import a game id or Cox text"), ctx)
             .open(&mut open)
             .default_width(420.0)
             .show(ctx, |ui| {

@@ -319,7 +319,7 @@ pub(in crate::app) fn matches_window(
                     .map(|p| format!("{} over {}", p.other, p.base));
                 let title = ratio_title(pair.as_deref());
                 if let Some(path) =
-                    plot_export::title_row_ui(ui, &title, "match-ratio", true, native_dialogs)
+                    plot_export::title_row_ui(ui, &title, None, "match-ratio", true, native_dialogs)
                 {
                     let chart = ratio_chart(&title, &window.history);
                     window.note = Some(match plot_export::write_chart(&chart, &path) {

@@ -249,7 +249,7 @@ pub(in crate::app) fn export_animation_window(
     }
     let palette = theme::palette(ctx.global_style().visuals.dark_mode);
     let mut open = true;
-    widgets::window_position(egui::Window::new(TITLE), ctx)
+    widgets::form_window_position(egui::Window::new(TITLE), ctx)
         .open(&mut open)
         .collapsible(false)
         .default_width(420.0)

@@ -11,18 +11,23 @@ use std::path::{Path, PathBuf};
 /// The button's text, which tests and screen readers find it by.
 pub(in crate::app) const EXPORT_LABEL: &str = "Export plot...";
 
+/// What the button shows.
+const BUTTON_TEXT: &str = "Export…";
+
 /// A colour of the app's palette as a chart colour (plot colours are opaque).
 pub(in crate::app) fn rgb(color: egui::Color32) -> Rgb {
     Rgb(color.r(), color.g(), color.b())
 }
 
 /// A plot's title with its export button at the right end of the same row, which is one
-/// button high whether or not the plot has data, so the plot below never moves. The title is
-/// cut to the room left, whole on hover and for screen readers. Returns where to write the
-/// plot when the user chose a file this frame.
+/// button high whether or not the plot has data, so the plot below never moves. The row
+/// shows `short` when given (the title as a narrow column has room for), else the title,
+/// cut to the room left; the whole title shows on hover and is what screen readers read.
+/// Returns where to write the plot when the user chose a file this frame.
 pub(in crate::app) fn title_row_ui(
     ui: &mut egui::Ui,
     title: &str,
+    short: Option<&str>,
     file_stem: &str,
     enabled: bool,
     native_dialogs: bool,
@@ -36,7 +41,10 @@ pub(in crate::app) fn title_row_ui(
             ui.set_min_size(egui::vec2(width, height));
             let chosen = export_button_ui(ui, file_stem, enabled, native_dialogs);
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                let response = ui.add(egui::Label::new(title).truncate());
+                let shown = short.unwrap_or(title);
+                let response = ui
+                    .add(egui::Label::new(shown).truncate())
+                    .on_hover_text(title);
                 response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, title));
             });
             chosen
@@ -52,9 +60,14 @@ pub(in crate::app) fn export_button_ui(
     enabled: bool,
     native_dialogs: bool,
 ) -> Option<PathBuf> {
+    // A short text, as the row beside it is a plot's title; screen readers and tests find
+    // the button by its whole name.
     let response = ui
-        .add_enabled(enabled, egui::Button::new(EXPORT_LABEL).small())
-        .on_hover_text("Write this plot as an SVG or PNG picture (by the file's extension).");
+        .add_enabled(enabled, egui::Button::new(BUTTON_TEXT).small())
+        .on_hover_text(
+            "Export the plot: write it as an SVG or PNG picture (by the file's extension).",
+        );
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, EXPORT_LABEL));
     if native_dialogs {
         if !response.clicked() {
             return None;

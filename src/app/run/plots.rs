@@ -218,6 +218,7 @@ pub(in crate::app) fn plots_ui(
         if let Some(path) = plot_export::title_row_ui(
             &mut columns[0],
             TIME_TITLE,
+            Some("Time per solve (log)"),
             "time-per-solve",
             !history.points().is_empty(),
             native_dialogs,
@@ -229,6 +230,7 @@ pub(in crate::app) fn plots_ui(
         if let Some(path) = plot_export::title_row_ui(
             &mut columns[1],
             &nodes.title,
+            Some(&nodes_short_title(current)),
             "nodes-per-depth",
             current.is_some_and(|run| !run.rows.is_empty()),
             native_dialogs,
@@ -279,6 +281,18 @@ fn nodes_title(current: Option<PlottedRun<'_>>) -> String {
             title
         ),
         None => "Nodes per depth of the current run (log scale)".to_string(),
+    }
+}
+
+/// The nodes plot's title as its narrow column shows it; the whole one is on hover.
+fn nodes_short_title(current: Option<PlottedRun<'_>>) -> String {
+    match current.filter(|run| !run.rows.is_empty()) {
+        Some(PlottedRun { columns, .. }) => format!(
+            "{} per {} (log)",
+            columns.nodes,
+            columns.depth.to_lowercase()
+        ),
+        None => "Nodes per depth (log)".to_string(),
     }
 }
 
