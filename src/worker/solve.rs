@@ -407,6 +407,24 @@ pub(crate) struct LiveProbe {
 }
 
 impl LiveProbe {
+    /// Keeps what an engine's own event says for the Run tab and the overlays (its latest
+    /// `info` figures, a `draw` line applied to its layer) and asks for a repaint; other
+    /// events are left alone. Plain and debugged engine runs both report through here.
+    pub(crate) fn note_engine_event(&mut self, payload: &crate::solver::SolverPayload) {
+        use crate::solver::engine::{EngineDraw, EngineSearch};
+        let mut live = self.live.engine_live();
+        if let Some(search) = payload.downcast_ref::<EngineSearch>() {
+            live.info = Some(search.info.clone());
+        } else if let Some(draw) = payload.downcast_ref::<EngineDraw>() {
+            live.layer.apply(&draw.item);
+        } else {
+            return;
+        }
+        live.changes += 1;
+        drop(live);
+        self.link.wake(PROGRESS_REPAINT_DELAY);
+    }
+
     /// The probe of a run whose clock starts now.
     pub(crate) fn starting_now(live: Arc<LiveCounters>, link: TaskLink<Message>) -> LiveProbe {
         let now = Instant::now();
@@ -468,21 +486,9 @@ impl Probe for EngineLiveProbe<'_> {
     }
 
     fn event(&mut self, event: impl FnOnce() -> crate::solver::Event) {
-        use crate::solver::engine::{EngineDraw, EngineSearch};
-        let crate::solver::Event::Solver(payload) = event() else {
-            return;
-        };
-        let mut live = self.inner.live.engine_live();
-        if let Some(search) = payload.downcast_ref::<EngineSearch>() {
-            live.info = Some(search.info.clone());
-        } else if let Some(draw) = payload.downcast_ref::<EngineDraw>() {
-            live.layer.apply(&draw.item);
-        } else {
-            return;
+        if let crate::solver::Event::Solver(payload) = event() {
+            self.inner.note_engine_event(&payload);
         }
-        live.changes += 1;
-        drop(live);
-        self.inner.link.wake(PROGRESS_REPAINT_DELAY);
     }
 }
 

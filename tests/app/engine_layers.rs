@@ -1,7 +1,7 @@
 //! An engine's own layer and figures in the app: a served built-in solver's lower bound
 //! painted on the board and named in the Overlays tab, an engine's `info` figures in the Run
-//! tab, and a drawing engine's layer stepped forward and back with the debugger, as it was at
-//! each event. The engines file is a temporary one, so a user's own list is never read.
+//! tab (of a debugged run too), and a drawing engine's layer stepped forward and back with
+//! the debugger, as it was at each event. The engines file is a temporary one, so a user's own list is never read.
 
 use crate::common::{finished, harness_on, manifest, step_until};
 use egui_kittest::Harness;
@@ -181,6 +181,17 @@ fn the_debugger_steps_the_engines_layer_forward_and_back() {
     }
     // After node, cell, node, cell, node, cell: three cells.
     assert_eq!(drawn_cells(harness.state()), 3);
+    // The figures the engine sent show in the Run tab as in a plain run.
+    harness.get_by_label("Run").click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains("Engine: depth 3 · 5 nodes · 25k nodes/s · table 12.0%")
+            .is_some(),
+        "the Run tab shows the debugged engine's figures"
+    );
+    harness.get_by_label("Debugger").click();
+    harness.run();
     for _ in 0..3 {
         harness.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F11);
         harness.run_steps(4);

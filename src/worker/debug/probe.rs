@@ -67,6 +67,8 @@ impl Probe for DebugProbe {
         }
         event.draw(&mut self.picture);
         if let Event::Solver(payload) = &event {
+            // An engine's figures and drawing show in the Run tab as in a plain run.
+            self.live.note_engine_event(payload);
             let index = self.view.events - 1;
             self.gate.extras().payloads.insert(index, payload.clone());
         }
