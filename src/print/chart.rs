@@ -104,6 +104,9 @@ impl Series {
 pub enum Data {
     /// Round markers at (x, y).
     Points(Vec<[f64; 2]>),
+    /// Hollow round markers at (x, y): values that bound a measurement rather than make it
+    /// (a run stopped by its limit, at the time it was stopped).
+    Rings(Vec<[f64; 2]>),
     /// A line through (x, y), solid or dashed.
     Line {
         /// Its points in order.

@@ -124,25 +124,37 @@ pub fn drawing(chart: &Chart) -> Drawing {
     ));
     let legend_bottom = legend(&mut items, chart, title_baseline + 2.0, width);
     let top = legend_bottom + 3.0;
-    let bottom = height - MARGIN - LABEL_SIZE - TICK_SIZE - 3.0;
     let (x_range, y_range) = ranges(chart);
-    let y_marks = marks(&chart.y.ticks, y_range, bottom - top, false);
-    let widest = y_marks
-        .iter()
-        .map(|(_, label)| text::width(label, TICK_SIZE))
-        .fold(0.0f32, f32::max);
-    let left = MARGIN + LABEL_SIZE + 2.0 + widest + 1.5;
-    let right = width - MARGIN - 3.0;
-    let x_marks = marks(&chart.x.ticks, x_range, right - left, true);
-    let frame = Frame {
-        left,
-        top,
-        right,
-        bottom,
-        x: x_range,
-        y: y_range,
+    // The x labels go on one row, or on two rows taking turns when neighbours would run into
+    // each other (long puzzle names side by side), which takes a row from the plot.
+    let lay_out = |staggered: bool| {
+        let rows = if staggered { 2.0 } else { 1.0 };
+        let bottom = height - MARGIN - LABEL_SIZE - TICK_SIZE * rows - 3.0;
+        let y_marks = marks(&chart.y.ticks, y_range, bottom - top, false);
+        let widest = y_marks
+            .iter()
+            .map(|(_, label)| text::width(label, TICK_SIZE))
+            .fold(0.0f32, f32::max);
+        let left = MARGIN + LABEL_SIZE + 2.0 + widest + 1.5;
+        let right = width - MARGIN - 3.0;
+        let x_marks = marks(&chart.x.ticks, x_range, right - left, true);
+        let frame = Frame {
+            left,
+            top,
+            right,
+            bottom,
+            x: x_range,
+            y: y_range,
+        };
+        (frame, x_marks, y_marks)
     };
-    axes(&mut items, chart, &frame, &x_marks, &y_marks);
+    let (mut frame, mut x_marks, mut y_marks) = lay_out(false);
+    let staggered = labels_collide(&frame, &x_marks);
+    if staggered {
+        (frame, x_marks, y_marks) = lay_out(true);
+    }
+    let (left, right, top, bottom) = (frame.left, frame.right, frame.top, frame.bottom);
+    axes(&mut items, chart, &frame, &x_marks, &y_marks, staggered);
     let any_data = chart
         .series
         .iter()
@@ -222,6 +234,20 @@ fn legend(items: &mut Vec<Item>, chart: &Chart, top: f32, width: f32) -> f32 {
                 },
                 dashed: false,
             });
+        } else if matches!(series.data, Data::Rings(_)) {
+            items.push(Item::Circle {
+                role: Role::Legend,
+                center: Point {
+                    x: x + SWATCH / 2.0,
+                    y: middle,
+                },
+                radius: SWATCH / 2.0 - 0.2,
+                fill: None,
+                outline: Some(Outline {
+                    width: 0.35,
+                    color: series.color,
+                }),
+            });
         } else {
             items.push(Item::Rect {
                 role: Role::Legend,
@@ -260,9 +286,10 @@ fn legend(items: &mut Vec<Item>, chart: &Chart, top: f32, width: f32) -> f32 {
 /// Every (x, y) a series must show, bars and boxes by their ends.
 fn data_points(data: &Data) -> Vec<[f64; 2]> {
     let mut points: Vec<[f64; 2]> = match data {
-        Data::Points(points) | Data::LinePoints(points) | Data::Line { points, .. } => {
-            points.clone()
-        }
+        Data::Points(points)
+        | Data::Rings(points)
+        | Data::LinePoints(points)
+        | Data::Line { points, .. } => points.clone(),
         Data::Bars {
             bars,
             width,
@@ -322,13 +349,19 @@ fn axes(
     frame: &Frame,
     x_marks: &[(f64, String)],
     y_marks: &[(f64, String)],
+    staggered: bool,
 ) {
     let grid = Outline {
         width: 0.2,
         color: GRID,
     };
-    for (value, label) in x_marks {
+    for (index, (value, label)) in x_marks.iter().enumerate() {
         let x = frame.at(*value, frame.y.0).x;
+        let row = if staggered && index % 2 == 1 {
+            1.0
+        } else {
+            0.0
+        };
         items.push(Item::Line {
             role: Role::Grid,
             from: Point { x, y: frame.top },
@@ -339,7 +372,7 @@ fn axes(
             Role::Label,
             Point {
                 x,
-                y: frame.bottom + 1.2 + TICK_SIZE * 0.8,
+                y: frame.bottom + 1.2 + TICK_SIZE * (0.8 + row),
             },
             label,
             TICK_SIZE,
@@ -387,7 +420,10 @@ fn axes(
         Role::Label,
         Point {
             x: (frame.left + frame.right) / 2.0,
-            y: frame.bottom + TICK_SIZE + 2.6 + LABEL_SIZE * 0.8,
+            y: frame.bottom
+                + TICK_SIZE * if staggered { 2.0 } else { 1.0 }
+                + 2.6
+                + LABEL_SIZE * 0.8,
         },
         &chart.x.label,
         LABEL_SIZE,
@@ -406,6 +442,17 @@ fn axes(
         anchor: Anchor::Middle,
         upwards: true,
     });
+}
+
+/// Whether two neighbouring x labels, centred on their marks, would touch.
+fn labels_collide(frame: &Frame, x_marks: &[(f64, String)]) -> bool {
+    const GAP_MM: f32 = 1.5;
+    x_marks.windows(2).any(|pair| {
+        let (a, b) = (&pair[0], &pair[1]);
+        let distance = (frame.at(b.0, frame.y.0).x - frame.at(a.0, frame.y.0).x).abs();
+        let half_widths = (text::width(&a.1, TICK_SIZE) + text::width(&b.1, TICK_SIZE)) / 2.0;
+        distance < half_widths + GAP_MM
+    })
 }
 
 /// A colour a share of the way to white.
@@ -441,6 +488,18 @@ fn series_items(items: &mut Vec<Item>, series: &Series, frame: &Frame) {
     match &series.data {
         Data::Points(points) => {
             items.extend(finite(points).into_iter().map(|p| dot(p, 1.0)));
+        }
+        Data::Rings(points) => {
+            items.extend(finite(points).into_iter().map(|center| Item::Circle {
+                role: Role::Series,
+                center,
+                radius: 0.9,
+                fill: None,
+                outline: Some(Outline {
+                    width: 0.35,
+                    color: series.color,
+                }),
+            }));
         }
         Data::Line { points, dashed } => {
             items.push(line(
@@ -577,7 +636,8 @@ fn box_items(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::print::chart::{Axis, series_rgb};
+    use crate::print::chart::{Axis, Data, Series, series_rgb};
+    use std::collections::BTreeSet;
 
     fn sample() -> Chart {
         Chart {
@@ -652,6 +712,53 @@ mod tests {
         assert_eq!(&bytes[1..4], b"PNG");
         let error = save(&chart, &dir.path().join("plot.pdf")).unwrap_err();
         assert!(error.to_string().contains("plot.pdf"), "{error}");
+    }
+
+    /// The baselines the x axis's names are written on, for a chart of `names`.
+    fn name_rows(names: &[&str]) -> BTreeSet<i64> {
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let chart = Chart {
+            title: "Time per puzzle".into(),
+            x: Axis::new("puzzle", Ticks::Names(names.clone())),
+            y: Axis::new("time", Ticks::LogSeconds),
+            series: vec![Series::new(
+                "fast",
+                Rgb(31, 119, 180),
+                Data::Points((0..names.len()).map(|i| [i as f64, -2.0]).collect()),
+            )],
+        };
+        drawing(&chart)
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Text { text, at, .. } if names.contains(text) => {
+                    Some((at.y * 10.0).round() as i64)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    // Long names side by side would run into each other: they take turns on two rows; short
+    // ones keep to one.
+    #[test]
+    fn long_names_on_the_x_axis_take_two_rows() {
+        let long = [
+            "empty-16x16",
+            "five-robots",
+            "fogleman-22",
+            "hansel-24",
+            "hardest-25",
+            "real-21",
+            "small-6x6",
+            "standard-random",
+            "another-long-name",
+            "and-one-more-long",
+            "twelve-chars",
+            "thirteen-char",
+        ];
+        assert_eq!(name_rows(&long).len(), 2);
+        assert_eq!(name_rows(&["a", "b", "c"]).len(), 1);
     }
 
     #[test]

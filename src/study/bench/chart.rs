@@ -13,7 +13,9 @@ const SHORTEST_SECONDS: f64 = 1e-6;
 
 /// The chart of every measurement: puzzles across in the order they ran (the reference suite,
 /// then the random one), time up on a log scale, one series of points per solver (a solver
-/// run with other threads, pages or builds is a series of its own, named as in the tables).
+/// run with other threads, pages or builds is a series of its own, named as in the tables),
+/// and beside it, when some of its runs found no solution, a series of rings: those runs at
+/// the time they stopped.
 pub fn time_chart(results: &BenchResults) -> Chart {
     let measurements: Vec<&Measurement> = results.reference.iter().chain(&results.random).collect();
     let mut puzzles: Vec<&str> = Vec::new();
@@ -27,22 +29,36 @@ pub fn time_chart(results: &BenchResults) -> Chart {
             labels.push(label);
         }
     }
-    let series = labels
-        .iter()
-        .enumerate()
-        .map(|(index, label)| {
-            let points = measurements
+    // Each solver's finished runs as dots, and its runs stopped by a limit as rings of the
+    // same colour at the time they were stopped: a bound on the time, not a measurement.
+    let mut series = Vec::new();
+    for (index, label) in labels.iter().enumerate() {
+        let points = |stopped: bool| -> Vec<[f64; 2]> {
+            measurements
                 .iter()
-                .filter(|m| m.label() == *label)
+                .filter(|m| m.label() == *label && is_stopped(m) == stopped)
                 .filter_map(|m| {
                     let at = puzzles.iter().position(|p| *p == m.puzzle)?;
                     let seconds = m.time.as_secs_f64().max(SHORTEST_SECONDS);
                     Some([at as f64, seconds.log10()])
                 })
-                .collect();
-            Series::new(label.clone(), series_rgb(index), Data::Points(points))
-        })
-        .collect();
+                .collect()
+        };
+        let color = series_rgb(index);
+        series.push(Series::new(
+            label.clone(),
+            color,
+            Data::Points(points(false)),
+        ));
+        let stopped = points(true);
+        if !stopped.is_empty() {
+            series.push(Series::new(
+                format!("{label}, stopped"),
+                color,
+                Data::Rings(stopped),
+            ));
+        }
+    }
     let x = if puzzles.len() <= MOST_NAMED {
         Axis::new(
             "puzzle",
@@ -62,6 +78,14 @@ pub fn time_chart(results: &BenchResults) -> Chart {
         y: Axis::new("time", Ticks::LogSeconds),
         series,
     }
+}
+
+/// Whether a run was stopped by a limit (or a cancel) before it could answer.
+fn is_stopped(measurement: &Measurement) -> bool {
+    matches!(
+        measurement.outcome,
+        "time-limit" | "memory-limit" | "cancelled"
+    )
 }
 
 #[cfg(test)]
@@ -104,5 +128,31 @@ mod tests {
         // A time of zero stands at the shortest time shown.
         assert!(near(points(&chart.series[1]), [[0.0, -1.0], [1.0, -6.0]]));
         assert!(chart.title.contains("median of 3 runs"), "{}", chart.title);
+    }
+
+    #[test]
+    fn runs_stopped_by_a_limit_are_rings_of_their_solvers_colour() {
+        let results = BenchResults {
+            reference: vec![
+                measurement("a", "fast", Some(3), 10),
+                Measurement {
+                    outcome: "time-limit",
+                    ..measurement("a", "iddfs", None, 1000)
+                },
+                measurement("b", "iddfs", Some(5), 100),
+            ],
+            random: Vec::new(),
+            summaries: Vec::new(),
+            disagreements: Vec::new(),
+            solvers: 2,
+            repeat: 1,
+            interrupted: false,
+        };
+        let chart = time_chart(&results);
+        let names: Vec<&str> = chart.series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["fast", "iddfs", "iddfs, stopped"]);
+        assert_eq!(chart.series[1].data, Data::Points(vec![[1.0, -1.0]]));
+        assert_eq!(chart.series[2].data, Data::Rings(vec![[0.0, 0.0]]));
+        assert_eq!(chart.series[2].color, chart.series[1].color);
     }
 }
