@@ -126,3 +126,42 @@ fn each_move_says_whether_it_kept_to_an_optimal_path() {
     assert_eq!(harness.state().hot_cold(), None);
     assert!(harness.query_by_label(&expected.line()).is_none());
 }
+
+// The board's finished optimal solve is not solved again: after its first move the panel
+// answers at once, in the frames the move itself takes, where a solve of the deck's 22-move
+// puzzle would take a second or more.
+#[test]
+fn the_boards_optimal_solve_answers_along_its_line_without_a_solve() {
+    let puzzle = ricochet_lab::model::samples::fogleman_22();
+    let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
+    crate::common::choose_solver(&mut harness, "fast");
+    harness.get_by_label("Solve").click();
+    step_until(
+        &mut harness,
+        Duration::from_secs(60),
+        crate::common::finished,
+    );
+    let solution = harness
+        .state()
+        .playback()
+        .expect("the solution shown")
+        .moves()
+        .to_vec();
+    assert_eq!(solution.len(), 22);
+    harness.key_press(egui::Key::P);
+    harness.run();
+    assert_eq!(harness.state().mode(), Mode::Play);
+    for (made, &mv) in solution.iter().take(3).enumerate() {
+        play_move(&mut harness, mv);
+        assert_eq!(
+            harness.state().hot_cold(),
+            Some(HotCold::Known {
+                lost: 0,
+                to_go: 21 - made,
+                made: made + 1
+            }),
+            "after move {}",
+            made + 1
+        );
+    }
+}

@@ -10,7 +10,7 @@
 
 use crate::app::command::Command;
 use crate::app::widgets;
-use crate::model::Puzzle;
+use crate::model::{Move, Puzzle};
 use crate::solver::analysis::all_solutions::EnumerateError;
 use crate::solver::analysis::hints::{Hint, HintLevel};
 use crate::solver::{Outcome, Report};
@@ -230,6 +230,18 @@ impl HintState {
     /// How many searches were started for the position.
     pub(in crate::app) fn searches(&self) -> usize {
         self.searches
+    }
+
+    /// What the hint knows of its position's optimum: the position, its optimal move count
+    /// and, once the search found it, an optimal solution from it.
+    pub(in crate::app) fn optimum(&self) -> Option<(&Puzzle, usize, Option<&[Move]>)> {
+        let position = self.position.as_ref()?;
+        match &self.result {
+            Some(Ok(Hint::Solved { solution })) => {
+                Some((position, solution.len(), Some(solution.as_slice())))
+            }
+            _ => self.count.map(|count| (position, count, None)),
+        }
     }
 
     /// The position the hint belongs to.

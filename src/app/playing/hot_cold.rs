@@ -5,16 +5,19 @@
 //!
 //! Each position's optimum comes from a background `fast` solve (the live optimum's worker,
 //! without its count), one position at a time, kept for the game so that Undo answers at once.
+//! What is known already is not solved again: the board's finished optimal solve of the start
+//! and the hint's answer give their position's optimum and, along the optimal solution they
+//! found, every position's after it (under the standard rules).
 //! The start's optimum is solved first, then the position in play; a solve for a position the
 //! player has already left is dropped, which cancels it.
 
 use crate::app::playing::play::PlayState;
 use crate::app::{theme, widgets};
-use crate::model::{Cell, Puzzle};
+use crate::model::{Cell, Move, MoveTables, Puzzle};
 use crate::solver::Stop;
 use crate::worker::Task;
 use crate::worker::live_optimum::{LiveLimits, LiveMessage, LiveOutcome, spawn_live_optimum};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The name of the hot/cold solve's thread.
 const THREAD_NAME: &str = "hot-cold";
@@ -31,6 +34,9 @@ pub(in crate::app) struct HotColdState {
     known: HashMap<Vec<Cell>, LiveOutcome>,
     /// The position being solved, and its solve.
     task: Option<(Vec<Cell>, Task<LiveMessage>)>,
+    /// The positions and optimal lines already taken from elsewhere (see `learn`), so that
+    /// one is replayed once, not every frame.
+    taught: HashSet<(Vec<Cell>, Vec<Move>)>,
 }
 
 /// How the position in play stands, as the panel shows it.
@@ -84,16 +90,75 @@ impl HotColdState {
         self.task = None;
     }
 
+    /// Forgets the positions of another game than the one starting at `start`.
+    fn begin_game(&mut self, start: &Puzzle) {
+        if self.start.as_ref() != Some(start) {
+            *self = HotColdState {
+                start: Some(start.clone()),
+                ..HotColdState::default()
+            };
+        }
+    }
+
+    /// Takes an optimum found elsewhere for a position of the game that starts at `start`
+    /// (the board's finished solve of the start, the hint's answer), so that no solve is
+    /// spent on it: `position` needs `moves` moves at best, and, when `solution` is one
+    /// optimal solution from it, each position along it needs the moves left. Under the
+    /// ricochet or no-rebound rule a position's optimum depends on more than its cells, so
+    /// only `position` is taken. What is known already stays as it is.
+    pub(in crate::app) fn learn(
+        &mut self,
+        start: &Puzzle,
+        position: &Puzzle,
+        moves: usize,
+        solution: Option<&[Move]>,
+    ) {
+        self.begin_game(start);
+        if position.board() != start.board()
+            || position.goal() != start.goal()
+            || position.rules() != start.rules()
+        {
+            return;
+        }
+        let line = (
+            position.robot_cells(),
+            solution.unwrap_or_default().to_vec(),
+        );
+        if !self.taught.insert(line) {
+            return;
+        }
+        let mut learned = vec![(position.robot_cells(), moves)];
+        let rules = position.rules();
+        if let Some(solution) =
+            solution.filter(|s| s.len() == moves && !rules.ricochet && !rules.no_rebound)
+        {
+            let tables = MoveTables::new(position.board());
+            let mut cells = position.robot_cells();
+            for (step, mv) in solution.iter().enumerate() {
+                // A solution that does not replay teaches nothing past its last good move.
+                let Some(index) = position.robot_index(mv.robot) else {
+                    break;
+                };
+                let to = tables.slide(&cells, index, mv.dir);
+                if to == cells[index] {
+                    break;
+                }
+                cells[index] = to;
+                learned.push((cells.clone(), moves - step - 1));
+            }
+        }
+        for (cells, moves) in learned {
+            self.known
+                .entry(cells)
+                .or_insert(LiveOutcome::Optimum { moves });
+        }
+    }
+
     /// Brings the state up to `play`: a new game forgets the old one's positions; the solve
     /// needed next (the start, then the position in play) starts unless it is under way; a
     /// solve for a position no longer needed is dropped.
     pub(in crate::app) fn follow(&mut self, play: &PlayState, waker: crate::worker::Waker) {
-        if self.start.as_ref() != Some(play.start()) {
-            *self = HotColdState {
-                start: Some(play.start().clone()),
-                ..HotColdState::default()
-            };
-        }
+        self.begin_game(play.start());
         self.drain();
         if play.moves().is_empty() {
             // Nothing is said before the first move, so nothing needs solving yet.

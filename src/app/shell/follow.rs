@@ -6,7 +6,9 @@
 use crate::app::RicochetApp;
 use crate::app::document::mode::Mode;
 use crate::app::overlays::distance_map::DistanceKey;
+use crate::app::playing::hints::HintState;
 use crate::model::{Cell, Puzzle, RobotColor};
+use crate::solver::Optimality;
 
 impl RicochetApp {
     /// Takes the slide graph's update from its worker, and starts the next one when the graph
@@ -113,6 +115,22 @@ impl RicochetApp {
         let on = self.state.view.hot_cold && self.state.mode == Mode::Play;
         match &self.play {
             Some(play) if on => {
+                let current = self.doc.revision();
+                // What the board's optimal solve and the hint found is not solved again.
+                if let Some(session) = self.derived.session(current)
+                    && session.puzzle == *play.start()
+                    && session.run.optimality() == Optimality::Guaranteed
+                    && let Some(solution) = session.solution()
+                {
+                    let start = play.start();
+                    self.hot_cold
+                        .learn(start, start, solution.len(), Some(solution));
+                }
+                if let Some((position, moves, solution)) =
+                    self.derived.hints(current).and_then(HintState::optimum)
+                {
+                    self.hot_cold.learn(play.start(), position, moves, solution);
+                }
                 let waker = self.waker();
                 self.hot_cold.follow(play, waker);
             }
