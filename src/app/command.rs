@@ -73,6 +73,8 @@ pub enum Command {
     EngineAdded(EngineName),
     /// Unregister the engine of this name.
     RemoveEngine(EngineName),
+    /// Show the engine of this name in the engine window, to change its command or options.
+    EditEngine(EngineName),
     /// Open a file through the system's dialog (or the in-app window without one).
     OpenDialog,
     /// Show the in-app Open window with the boards list.

@@ -92,6 +92,32 @@ pub(super) fn form_window_position<'a>(
         .auto_sized()
 }
 
+/// Shows a window placed as [`window_position`] places it, as tall as its contents up to the
+/// room there is, where they scroll: for a window whose contents grow from a short form (a
+/// test's verdict below the fields). A window that scrolls by egui's own switch opens at
+/// egui's default height whatever its contents, leaving empty room under a short form.
+pub(super) fn show_placed<R>(
+    window: egui::Window<'_>,
+    ctx: &egui::Context,
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> Option<egui::InnerResponse<Option<R>>> {
+    let area = ctx.content_rect();
+    let max_height = window_max_height(ctx);
+    window
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(egui::pos2(area.center().x, area.top() + WINDOW_TOP))
+        .resizable([true, false])
+        // The room the contents may take; the window is only as tall as they are.
+        .default_height(max_height)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(max_height)
+                .auto_shrink([false, true])
+                .show(ui, add_contents)
+                .inner
+        })
+}
+
 /// The tallest a window placed by [`window_position`] may be: the room under its top.
 pub(super) fn window_max_height(ctx: &egui::Context) -> f32 {
     (ctx.content_rect().height() - WINDOW_TOP - WINDOW_FRAME).max(120.0)

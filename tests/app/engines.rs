@@ -1,5 +1,5 @@
-//! External engines in the app: added through the Add engine window (with its Test), listed
-//! with the external mark, solving a board with their rows in the per-depth table, a failing
+//! External engines in the app: added through the Add engine window (with its Test), edited
+//! in it with their options, listed with the external mark, solving a board with their rows in the per-depth table, a failing
 //! engine's log, and the debugger stepping an engine's node events. The engines file is a
 //! temporary one, so a user's own list is never read or changed. An experiment in the
 //! Experiments window compares a registered engine with the built-in solvers.
@@ -9,7 +9,7 @@ use crate::common::{
     step_until,
 };
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::widgets::format_count;
 use ricochet_lab::app::{experiments::ExperimentSettings, settings::AppState};
@@ -135,6 +135,56 @@ fn the_python_example_added_through_the_window_solves_the_small_board_with_its_r
         panic!("BFS did not solve the small board");
     };
     assert_eq!(moves.len(), shortest.len());
+}
+
+// A registered engine is changed in place: Edit engine… opens the window filled in, tests the
+// engine so its options show with the values stored, and Save replaces the engine, options
+// kept, under its new name, which becomes the chosen solver.
+#[test]
+fn edit_engine_shows_the_stored_options_and_save_replaces_the_engine() {
+    let folder = tempfile::tempdir().unwrap();
+    register(
+        folder.path(),
+        EngineSpec {
+            options: vec![("info-interval".into(), "100".into())],
+            ..python_example()
+        },
+    );
+    let mut harness = app_on_small_board(folder.path());
+    choose(&mut harness, "bfs-py (external)");
+    harness.get_by_label("Edit engine…").click();
+    step_until(&mut harness, Duration::from_secs(30), |app| {
+        app.add_engine_window().verdict().is_some()
+    });
+    harness.run();
+    assert!(
+        harness.query_by_label("Edit engine").is_some(),
+        "the window's title"
+    );
+    assert!(harness.query_by_label("Options").is_some());
+    assert!(harness.query_by_label("info-interval").is_some());
+    let values: Vec<f64> = harness
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .filter_map(|node| node.accesskit_node().numeric_value())
+        .collect();
+    assert!(
+        values.contains(&100.0),
+        "the stored value shows in the form: {values:?}"
+    );
+    replace_text(&mut harness, Some("Name"), "bfs-py-quiet");
+    harness.get_by_label("Save").click();
+    harness.run();
+    assert!(!harness.state().add_engine_window().open);
+    let store = EngineStore::load(&folder.path().join("engines.ron")).unwrap();
+    assert_eq!(store.names(), vec!["bfs-py-quiet"]);
+    assert_eq!(
+        store.engines()[0].options,
+        vec![("info-interval".to_string(), "100".to_string())]
+    );
+    assert_eq!(
+        harness.state().app_state().solver.solver,
+        pick("bfs-py-quiet")
+    );
 }
 
 #[test]

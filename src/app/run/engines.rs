@@ -194,11 +194,21 @@ impl EngineList {
         })
     }
 
-    /// Adds an engine to the file and the list.
-    fn add(&mut self, spec: EngineSpec) -> Result<(), EngineListError> {
+    /// Adds an engine to the file and the list; with `replacing`, the engine of that name
+    /// is replaced by it (in one write, so a failure leaves the file as it was).
+    fn add(
+        &mut self,
+        spec: EngineSpec,
+        replacing: Option<&EngineName>,
+    ) -> Result<(), EngineListError> {
         check_program(&spec.command, spec.dir.as_deref())?;
         let file = self.store_file()?;
-        EngineStore::change(&file, |store| store.add(spec, false))?;
+        EngineStore::change(&file, |store| {
+            if let Some(old) = replacing {
+                store.remove(old.as_str())?;
+            }
+            store.add(spec, false)
+        })?;
         self.reload();
         Ok(())
     }
@@ -248,6 +258,11 @@ pub struct AddEngineWindow {
     test: Option<TestState>,
     /// Why the last *Add* failed.
     error: Option<String>,
+    /// The registered engine the window edits (`None`: it adds a new one).
+    editing: Option<EngineName>,
+    /// Whether a test starts with the next frame (an engine opened for editing is tested at
+    /// once, so that its options show).
+    test_soon: bool,
 }
 
 impl AddEngineWindow {
@@ -255,6 +270,34 @@ impl AddEngineWindow {
     pub(in crate::app) fn show(&mut self) {
         *self = AddEngineWindow {
             open: true,
+            ..AddEngineWindow::default()
+        };
+    }
+
+    /// Opens the window on a registered engine: its fields and stored options filled in,
+    /// tested at once so that the options it declares show. Saving replaces it.
+    pub(in crate::app) fn edit(&mut self, spec: &EngineSpec) {
+        let (program, arguments) = spec.command.split_first().map_or_else(
+            || (String::new(), String::new()),
+            |(program, arguments)| {
+                let joined = shlex::try_join(arguments.iter().map(String::as_str))
+                    .unwrap_or_else(|_| arguments.join(" "));
+                (program.clone(), joined)
+            },
+        );
+        *self = AddEngineWindow {
+            open: true,
+            name: spec.name.clone(),
+            command: program,
+            arguments,
+            folder: spec
+                .dir
+                .as_ref()
+                .map(|dir| dir.display().to_string())
+                .unwrap_or_default(),
+            options: spec.options.clone(),
+            editing: EngineName::new(&spec.name).ok(),
+            test_soon: true,
             ..AddEngineWindow::default()
         };
     }
@@ -346,130 +389,142 @@ pub(in crate::app) fn add_engine_window(
     if !window.open {
         return;
     }
+    if std::mem::take(&mut window.test_soon) {
+        window.start_test(ctx);
+    }
     window.poll(ctx);
     let palette = theme::palette(ctx.global_style().visuals.dark_mode);
     let mut open = true;
     let mut close = false;
-    egui::Window::new("Add engine")
+    let (title, action, action_hover) = match &window.editing {
+        Some(_) => (
+            "Edit engine",
+            "Save",
+            "Store the engine as the fields and options say, in place of the registered one",
+        ),
+        None => (
+            "Add engine",
+            "Add",
+            "Register the engine; it is listed with the solvers",
+        ),
+    };
+    let window_frame = egui::Window::new(title)
         .open(&mut open)
         .collapsible(false)
-        .resizable(true)
-        .default_width(460.0)
-        .show(ctx, |ui| {
-            ui.label(
+        .default_width(460.0);
+    crate::app::widgets::show_placed(window_frame, ctx, |ui| {
+        ui.label(
                 egui::RichText::new(
                     "A program that speaks the engine protocol (docs/engine-protocol.md) on its standard input and output.",
                 )
                 .color(palette.muted),
             );
-            egui::Grid::new("add-engine-fields")
-                .num_columns(2)
-                .spacing([8.0, 6.0])
-                .show(ui, |ui| {
-                    let field = |ui: &mut egui::Ui, label: &str, text: &mut String, hint: &str| {
-                        let label = ui.label(label);
-                        ui.add(
-                            egui::TextEdit::singleline(text)
-                                .hint_text(hint)
-                                .desired_width(300.0),
-                        )
-                        .labelled_by(label.id);
-                        ui.end_row();
-                    };
-                    field(ui, "Name", &mut window.name, "bfs-py");
-                    field(ui, "Command", &mut window.command, "python3");
-                    field(
-                        ui,
-                        "Arguments",
-                        &mut window.arguments,
-                        "examples/engines/bfs.py",
-                    );
-                    let label = ui.label("Working folder");
-                    ui.horizontal(|ui| {
-                        ui.add(
-                            egui::TextEdit::singleline(&mut window.folder)
-                                .hint_text("the app's folder")
-                                .desired_width(220.0),
-                        )
-                        .labelled_by(label.id);
-                        if ui
-                            .add_enabled(native_dialogs, egui::Button::new("Choose…"))
-                            .on_hover_text("Pick the folder the engine runs in")
-                            .clicked()
-                            && let Some(folder) = rfd::FileDialog::new().pick_folder()
-                        {
-                            window.folder = folder.display().to_string();
-                        }
-                    });
-                    ui.end_row();
-                });
-            ui.separator();
-            ui.horizontal(|ui| {
-                let testing = window.is_testing();
-                if ui
-                    .add_enabled(!testing, egui::Button::new("Test"))
-                    .on_hover_text(
-                        "Start the engine, check its handshake and have it solve a one-move puzzle",
+        egui::Grid::new("add-engine-fields")
+            .num_columns(2)
+            .spacing([8.0, 6.0])
+            .show(ui, |ui| {
+                let field = |ui: &mut egui::Ui, label: &str, text: &mut String, hint: &str| {
+                    let label = ui.label(label);
+                    ui.add(
+                        egui::TextEdit::singleline(text)
+                            .hint_text(hint)
+                            .desired_width(300.0),
                     )
-                    .clicked()
-                {
-                    window.start_test(ctx);
-                }
-                if ui
-                    .button("Add")
-                    .on_hover_text("Register the engine; it is listed with the solvers")
-                    .clicked()
-                {
-                    match window.spec().and_then(|spec| {
-                        let name = EngineName::new(&spec.name)?;
-                        engines.add(spec).map(|()| name)
-                    }) {
-                        Ok(name) => {
-                            commands.push(Command::EngineAdded(name));
-                            close = true;
-                        }
-                        Err(error) => window.error = Some(error.to_string()),
+                    .labelled_by(label.id);
+                    ui.end_row();
+                };
+                field(ui, "Name", &mut window.name, "bfs-py");
+                field(ui, "Command", &mut window.command, "python3");
+                field(
+                    ui,
+                    "Arguments",
+                    &mut window.arguments,
+                    "examples/engines/bfs.py",
+                );
+                let label = ui.label("Working folder");
+                ui.horizontal(|ui| {
+                    ui.add(
+                        egui::TextEdit::singleline(&mut window.folder)
+                            .hint_text("the app's folder")
+                            .desired_width(220.0),
+                    )
+                    .labelled_by(label.id);
+                    if ui
+                        .add_enabled(native_dialogs, egui::Button::new("Choose…"))
+                        .on_hover_text("Pick the folder the engine runs in")
+                        .clicked()
+                        && let Some(folder) = rfd::FileDialog::new().pick_folder()
+                    {
+                        window.folder = folder.display().to_string();
                     }
-                }
-                if ui.button("Cancel").clicked() {
-                    close = true;
-                }
+                });
+                ui.end_row();
             });
-            if let Some(error) = &window.error {
+        ui.separator();
+        ui.horizontal(|ui| {
+            let testing = window.is_testing();
+            if ui
+                .add_enabled(!testing, egui::Button::new("Test"))
+                .on_hover_text(
+                    "Start the engine, check its handshake and have it solve a one-move puzzle",
+                )
+                .clicked()
+            {
+                window.start_test(ctx);
+            }
+            if ui.button(action).on_hover_text(action_hover).clicked() {
+                let replacing = window.editing.clone();
+                match window.spec().and_then(|spec| {
+                    let name = EngineName::new(&spec.name)?;
+                    engines.add(spec, replacing.as_ref()).map(|()| name)
+                }) {
+                    Ok(name) => {
+                        commands.push(Command::EngineAdded(name));
+                        close = true;
+                    }
+                    Err(error) => window.error = Some(error.to_string()),
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                close = true;
+            }
+        });
+        if let Some(error) = &window.error {
+            ui.colored_label(palette.error, error);
+        }
+        match &window.test {
+            None => {}
+            Some(TestState::Running(_, since)) => {
+                ui.horizontal(|ui| {
+                    crate::app::widgets::calm_spinner(ui, None);
+                    ui.label(format!(
+                        "Testing… {:.1} s (an engine has 10 s for its handshake)",
+                        since.elapsed().as_secs_f32()
+                    ));
+                });
+            }
+            Some(TestState::Failed(error)) => {
                 ui.colored_label(palette.error, error);
             }
-            match &window.test {
-                None => {}
-                Some(TestState::Running(_, since)) => {
-                    ui.horizontal(|ui| {
-                        crate::app::widgets::calm_spinner(ui, None);
-                        ui.label(format!(
-                            "Testing… {:.1} s (an engine has 10 s for its handshake)",
-                            since.elapsed().as_secs_f32()
-                        ));
-                    });
-                }
-                Some(TestState::Failed(error)) => {
-                    ui.colored_label(palette.error, error);
-                }
-                Some(TestState::Done(verdict)) => {
-                    let declared = verdict
-                        .identity
-                        .as_ref()
-                        .map(|identity| identity.options.clone())
-                        .unwrap_or_default();
-                    if !declared.is_empty() {
-                        ui.separator();
-                        ui.label(egui::RichText::new("Options").strong()).on_hover_text(
+            Some(TestState::Done(verdict)) => {
+                let declared = verdict
+                    .identity
+                    .as_ref()
+                    .map(|identity| identity.options.clone())
+                    .unwrap_or_default();
+                if !declared.is_empty() {
+                    ui.separator();
+                    ui.label(egui::RichText::new("Options").strong())
+                        .on_hover_text(
                             "The options the engine declares; the values set here are stored \
                              with it and sent each time it starts",
                         );
-                        super::engine_options::options_ui(ui, &declared, &mut window.options);
-                    }
-                    verdict_ui(ui, verdict, palette);
+                    super::engine_options::options_ui(ui, &declared, &mut window.options);
                 }
+                verdict_ui(ui, verdict, palette);
             }
-        });
+        }
+    });
     if ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
         close = true;
     }
@@ -613,16 +668,26 @@ mod tests {
         let engine = SolverPick::Engine(name.clone());
         let error = list.resolve(&engine).unwrap_err();
         assert!(error.to_string().contains("'bfs-py'"), "{error}");
-        list.add(EngineSpec {
+        let spec = EngineSpec {
             name: "bfs-py".into(),
             command: vec!["python3".into(), "bfs.py".into()],
             dir: None,
             options: Vec::new(),
-        })
-        .unwrap();
+        };
+        list.add(spec.clone(), None).unwrap();
         assert_eq!(list.resolve(&engine).unwrap().name(), "bfs-py");
         let names: Vec<EngineName> = list.registered().map(|(n, _)| n).collect();
         assert_eq!(names, std::slice::from_ref(&name));
+        // Edited: the same name, now with an option, in place of the old one.
+        let edited = EngineSpec {
+            options: vec![("info-interval".into(), "0".into())],
+            ..spec
+        };
+        list.add(edited.clone(), Some(&name)).unwrap();
+        assert_eq!(list.engines(), std::slice::from_ref(&edited));
+        // A second engine under a name taken is refused, and the file keeps the first.
+        assert!(list.add(edited.clone(), None).is_err());
+        assert_eq!(list.engines(), std::slice::from_ref(&edited));
         list.remove(&name).unwrap();
         assert!(list.resolve(&engine).is_err());
         assert!(EngineStore::load(&file).unwrap().engines().is_empty());

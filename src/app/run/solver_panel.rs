@@ -222,6 +222,17 @@ pub(in crate::app) fn solver_controls_ui(
         };
         if let (Some(spec), SolverPick::Engine(name)) = (described.external, &settings.solver)
             && ui
+                .small_button("Edit engine…")
+                .on_hover_text(format!(
+                    "Change {}'s command, folder or options (tested first)",
+                    spec.name
+                ))
+                .clicked()
+        {
+            commands.push(Command::EditEngine(name.clone()));
+        }
+        if let (Some(spec), SolverPick::Engine(name)) = (described.external, &settings.solver)
+            && ui
                 .small_button("Remove engine")
                 .on_hover_text(format!(
                     "Unregister {} (its program is left alone)",

@@ -61,6 +61,7 @@ impl RicochetApp {
             Command::ShowAddEngine => self.add_engine.show(),
             Command::EngineAdded(name) => self.engine_added(name),
             Command::RemoveEngine(name) => self.remove_engine(&name),
+            Command::EditEngine(name) => self.edit_engine(&name),
             Command::ShowOpenWindow => self.windows.open = true,
             Command::ShowImportWindow => {
                 self.windows.import = true;
@@ -402,6 +403,20 @@ impl RicochetApp {
                 ));
             }
             Err(error) => self.error(format!("Engine '{name}' could not be removed: {error}")),
+        }
+    }
+
+    /// Opens the engine window on a registered engine, tested at once so that its options
+    /// show with the values stored.
+    fn edit_engine(&mut self, name: &EngineName) {
+        match self
+            .engines
+            .engines()
+            .iter()
+            .find(|spec| spec.name == name.as_str())
+        {
+            Some(spec) => self.add_engine.edit(spec),
+            None => self.error(format!("There is no engine '{name}' to edit.")),
         }
     }
 
