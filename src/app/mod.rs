@@ -196,7 +196,7 @@ pub struct RicochetApp {
     /// The registered external engines.
     engines: run::engines::EngineList,
     /// The Add engine window.
-    add_engine: run::engines::AddEngineWindow,
+    add_engine: run::engine_window::AddEngineWindow,
     /// The Matches window.
     matches: matches::MatchesWindow,
     /// Saves the settings to the app's settings file (`None`: nothing is saved).

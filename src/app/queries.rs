@@ -54,7 +54,7 @@ impl RicochetApp {
     }
 
     /// The Add engine window.
-    pub fn add_engine_window(&self) -> &run::engines::AddEngineWindow {
+    pub fn add_engine_window(&self) -> &run::engine_window::AddEngineWindow {
         &self.add_engine
     }
 

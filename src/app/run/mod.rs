@@ -6,6 +6,7 @@
 mod depth_table;
 mod engine_live;
 mod engine_options;
+pub(super) mod engine_window;
 pub(super) mod engines;
 pub mod icicle;
 pub(super) mod plot_export;

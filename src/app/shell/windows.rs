@@ -78,7 +78,7 @@ impl RicochetApp {
             waker,
             commands,
         );
-        crate::app::run::engines::add_engine_window(
+        crate::app::run::engine_window::add_engine_window(
             ctx,
             &mut self.add_engine,
             &mut self.engines,
