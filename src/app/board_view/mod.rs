@@ -1,5 +1,5 @@
 //! The board in the middle of the window: the widget that draws it (here: pure layers that
-//! turn a scene into shapes), the [`BoardScene`] it draws, what the panel reads off a scene
+//! turn a scene into shapes), the `BoardScene` it draws, what the panel reads off a scene
 //! (`scene`: the hovered cell's texts, the red outlines), and the column and row numbers
 //! (`coordinates`). The shell puts the scene together each frame (`shell/board.rs`), since
 //! it comes from the document, the runs and the editor or the game. The transform between board and screen, the
