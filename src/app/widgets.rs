@@ -67,14 +67,20 @@ pub(super) fn window_position<'a>(
     window: egui::Window<'a>,
     ctx: &egui::Context,
 ) -> egui::Window<'a> {
-    let area = ctx.content_rect();
     // A window taller than the room under its top scrolls rather than running off the
     // bottom of the app's window (Help at 1024x700 did).
+    placed(window, ctx)
+        .vscroll(true)
+        .max_height(window_max_height(ctx))
+}
+
+/// Centred near the top, over the board, clear of the menu bar: where every app window
+/// first opens.
+fn placed<'a>(window: egui::Window<'a>, ctx: &egui::Context) -> egui::Window<'a> {
+    let area = ctx.content_rect();
     window
         .pivot(egui::Align2::CENTER_TOP)
         .default_pos(egui::pos2(area.center().x, area.top() + WINDOW_TOP))
-        .vscroll(true)
-        .max_height(window_max_height(ctx))
 }
 
 /// A short form's window (a few fields and a button) where [`window_position`] puts
@@ -85,11 +91,7 @@ pub(super) fn form_window_position<'a>(
     window: egui::Window<'a>,
     ctx: &egui::Context,
 ) -> egui::Window<'a> {
-    let area = ctx.content_rect();
-    window
-        .pivot(egui::Align2::CENTER_TOP)
-        .default_pos(egui::pos2(area.center().x, area.top() + WINDOW_TOP))
-        .auto_sized()
+    placed(window, ctx).auto_sized()
 }
 
 /// Shows a window placed as [`window_position`] places it, as tall as its contents up to the
@@ -101,11 +103,8 @@ pub(super) fn show_placed<R>(
     ctx: &egui::Context,
     add_contents: impl FnOnce(&mut egui::Ui) -> R,
 ) -> Option<egui::InnerResponse<Option<R>>> {
-    let area = ctx.content_rect();
     let max_height = window_max_height(ctx);
-    window
-        .pivot(egui::Align2::CENTER_TOP)
-        .default_pos(egui::pos2(area.center().x, area.top() + WINDOW_TOP))
+    placed(window, ctx)
         .resizable([true, false])
         // The room the contents may take; the window is only as tall as they are.
         .default_height(max_height)

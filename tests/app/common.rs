@@ -197,6 +197,15 @@ pub fn finished(app: &RicochetApp) -> bool {
     app.run_summary().is_some_and(|r| !r.running)
 }
 
+/// Chooses a solver by name, presses Solve and steps until the run has ended (a minute at
+/// most).
+pub fn solve_with(harness: &mut Harness<'_, RicochetApp>, name: &str) {
+    choose_solver(harness, name);
+    harness.get_by_label("Solve").click();
+    harness.step();
+    step_until(harness, Duration::from_secs(60), finished);
+}
+
 /// Whether the debugger is paused after exactly `events` events.
 pub fn paused_at(app: &RicochetApp, events: u64) -> bool {
     app.debugger()

@@ -167,13 +167,7 @@ fn escape_cancels_a_hint_after_closing_the_window_on_top() {
 fn level_one_reads_the_boards_finished_optimal_solve_without_a_search() {
     let puzzle = game_id::parse(GAME).unwrap();
     let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
-    crate::common::choose_solver(&mut harness, "fast");
-    harness.get_by_label("Solve").click();
-    step_until(
-        &mut harness,
-        Duration::from_secs(60),
-        crate::common::finished,
-    );
+    crate::common::solve_with(&mut harness, "fast");
     let solved = match harness.state().run_summary().unwrap().outcome {
         Some(ricochet_lab::solver::Outcome::Solved { moves }) => moves.len(),
         other => panic!("{other:?}"),
@@ -247,13 +241,7 @@ fn the_next_levels_are_searched_for_with_the_first_and_give_way_to_a_solve() {
 fn a_solve_by_a_solver_that_may_miss_the_optimum_is_not_read_as_one() {
     let puzzle = game_id::parse(GAME).unwrap();
     let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
-    crate::common::choose_solver(&mut harness, "dls");
-    harness.get_by_label("Solve").click();
-    step_until(
-        &mut harness,
-        Duration::from_secs(60),
-        crate::common::finished,
-    );
+    crate::common::solve_with(&mut harness, "dls");
     assert!(matches!(
         harness.state().run_summary().unwrap().outcome,
         Some(ricochet_lab::solver::Outcome::Solved { .. })

@@ -134,13 +134,7 @@ fn each_move_says_whether_it_kept_to_an_optimal_path() {
 fn the_boards_optimal_solve_answers_along_its_line_without_a_solve() {
     let puzzle = ricochet_lab::model::samples::fogleman_22();
     let mut harness = crate::common::harness_on(&puzzle, [1360.0, 900.0], |_| {});
-    crate::common::choose_solver(&mut harness, "fast");
-    harness.get_by_label("Solve").click();
-    step_until(
-        &mut harness,
-        Duration::from_secs(60),
-        crate::common::finished,
-    );
+    crate::common::solve_with(&mut harness, "fast");
     let solution = harness
         .state()
         .playback()

@@ -3,7 +3,7 @@
 //! the focus, controls that stay in place for every solver, tool and message, and a board that
 //! keeps the room in small windows.
 
-use crate::common::{choose_solver, finished, harness_from, harness_on, import, step_until};
+use crate::common::{choose_solver, harness_from, harness_on, import};
 use egui::Modifiers;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -14,7 +14,6 @@ use ricochet_lab::model::formats::game_id;
 use ricochet_lab::model::samples;
 use ricochet_lab::model::tiles::random_game;
 use std::collections::HashMap;
-use std::time::Duration;
 
 fn eight_move_game() -> String {
     let (puzzle, _) = random_game(2, 4).unwrap();
@@ -221,9 +220,7 @@ fn unticking_solution_path_hides_the_played_back_path() {
         s.native_dialogs = false;
     });
     import(&mut harness, &eight_move_game());
-    choose_solver(&mut harness, "bfs");
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(60), finished);
+    crate::common::solve_with(&mut harness, "bfs");
     harness.run();
     harness.key_press(egui::Key::End);
     harness.run();

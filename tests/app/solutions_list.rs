@@ -104,10 +104,7 @@ fn stopping_a_listing_keeps_and_counts_what_it_found() {
     // The deck's 22-move puzzle: Fast IDA* solves it in seconds, while listing every one of
     // its optimal solutions takes far longer, so the stop comes first.
     let mut harness = crate::common::app_harness();
-    crate::common::choose_solver(&mut harness, "fast");
-    harness.get_by_label("Solve").click();
-    harness.step();
-    step_until(&mut harness, Duration::from_secs(120), finished);
+    crate::common::solve_with(&mut harness, "fast");
     let Some(Outcome::Solved { moves: optimum }) = harness.state().run_summary().unwrap().outcome
     else {
         panic!("the deck's puzzle is solved");

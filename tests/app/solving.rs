@@ -256,7 +256,7 @@ fn profile_that_adds_up(
 
 #[test]
 fn the_run_tab_charts_the_prefixes_hovers_and_shows_one_on_the_board() {
-    use crate::common::{app_harness, choose_solver, finished, import, step_until};
+    use crate::common::{app_harness, import};
     use egui_kittest::kittest::Queryable;
     use ricochet_lab::app::run::icicle::block_label;
 
@@ -266,10 +266,7 @@ fn the_run_tab_charts_the_prefixes_hovers_and_shows_one_on_the_board() {
         &mut harness,
         &ricochet_lab::model::formats::game_id::write(&puzzle).unwrap(),
     );
-    choose_solver(&mut harness, "iddfs");
-    harness.get_by_label("Solve").click();
-    harness.step();
-    step_until(&mut harness, Duration::from_secs(60), finished);
+    crate::common::solve_with(&mut harness, "iddfs");
     harness.run_steps(4);
     let entries = profile_that_adds_up(&harness);
     // The largest first move and its largest second move are on screen by their labels.

@@ -58,9 +58,7 @@ fn resize_keeps_the_size_of_the_board_that_was_opened() {
 fn opening_another_board_drops_the_last_result() {
     let mut harness = app_harness();
     import(&mut harness, &eight_move_game());
-    choose_solver(&mut harness, "bfs");
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(60), finished);
+    crate::common::solve_with(&mut harness, "bfs");
     assert!(harness.query_by_label_contains("Solved in 8").is_some());
     open_shipped(&mut harness, "small-6x6.ron");
     harness.run();
@@ -264,9 +262,7 @@ fn a_plotted_solve_names_its_puzzle() {
     let mut harness = app_harness();
     let id = eight_move_game();
     import(&mut harness, &id);
-    choose_solver(&mut harness, "bfs");
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(60), finished);
+    crate::common::solve_with(&mut harness, "bfs");
     let labels = harness.state().plotted_puzzles();
     assert_eq!(labels, vec![id]);
 }
@@ -367,9 +363,7 @@ fn the_status_line_names_imported_and_built_in_puzzles() {
 fn each_board_shows_only_its_own_solution() {
     let mut harness = app_harness();
     import(&mut harness, &eight_move_game());
-    choose_solver(&mut harness, "bfs");
-    harness.get_by_label("Solve").click();
-    step_until(&mut harness, Duration::from_secs(60), finished);
+    crate::common::solve_with(&mut harness, "bfs");
     let first = harness.state().run_summary().unwrap();
     assert!(matches!(first.outcome, Some(Outcome::Solved { .. })));
     // The editor's last rows may lie below the panel's fold: bring the button into view.
