@@ -46,9 +46,9 @@ use super::heuristics::Estimator;
 pub use super::heuristics::Heuristic;
 use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::memory::hash_table_bytes;
-use super::probe::{DepthStats, Event, PruneReason};
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::tree::trace_path;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
+use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
 use rustc_hash::FxHashMap;
@@ -83,6 +83,7 @@ pub const KIND: SolverKind = SolverKind {
     rules: RULES,
     columns: COLUMNS,
     deepest_limit: None,
+    shape: SearchShape::BestFirst(Heuristic::MinMoves),
 };
 
 /// The registry entry of A* with the report's Manhattan distance.
@@ -96,6 +97,7 @@ pub const MANHATTAN_KIND: SolverKind = SolverKind {
     rules: RULES,
     columns: COLUMNS,
     deepest_limit: None,
+    shape: SearchShape::BestFirst(Heuristic::Manhattan),
 };
 
 /// The registry entry of A* with the report's row/column heuristic.
@@ -110,6 +112,7 @@ pub const ROW_COLUMN_KIND: SolverKind = SolverKind {
     rules: RULES,
     columns: COLUMNS,
     deepest_limit: None,
+    shape: SearchShape::BestFirst(Heuristic::RowColumn),
 };
 
 algorithm!(
@@ -381,6 +384,13 @@ impl<'s, 'p, P: Probe, K: StateKey> AStar<'s, 'p, P, K> {
                 }
                 let child_index = u32::try_from(self.nodes.len()).map_err(|_| Stop::MemoryLimit)?;
                 self.nodes.push(child);
+                let (colors, nodes) = (&self.colors, &self.nodes);
+                self.search.probe.event(|| Event::Generated {
+                    depth: g,
+                    cells: RobotCells::new(&child.cells[..n]),
+                    path: path_to(nodes, colors, child),
+                    h: Some(h),
+                });
                 let f = (g + h) as usize;
                 self.push_queue(g + h, child_index);
                 *lowest = (*lowest).min(f);

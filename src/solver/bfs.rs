@@ -13,10 +13,10 @@
 
 use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::memory::{nodes_bytes, reserve_nodes_within};
-use super::probe::{DepthStats, Event, PruneReason};
+use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::sharded_set::ShardedSet;
 use super::tree::trace_path;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
+use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
 
@@ -38,6 +38,7 @@ pub const KIND: SolverKind = SolverKind {
         hits: "visited",
     },
     deepest_limit: None,
+    shape: SearchShape::Queue,
 };
 
 algorithm!(
@@ -188,6 +189,14 @@ fn search_states<P: Probe, K: StateKey>(
                     continue;
                 }
                 nodes.push(child);
+                search.probe.event(|| Event::Generated {
+                    depth: child.depth,
+                    cells: RobotCells::new(&child.cells[..n]),
+                    path: trace_path(nodes, nodes.len() - 1, |node| {
+                        node.mv.map(|mv| (mv, node.parent))
+                    }),
+                    h: None,
+                });
             }
         }
         head += 1;

@@ -6,7 +6,7 @@
 
 use super::engine::store::{EngineName, StoreError};
 use super::engine::{EngineSpec, SharedSpec};
-use super::{Columns, Optimality, RuleSupport, SolveError, SolverId, SolverKind, SolverRef};
+use super::{Columns, Optimality, RuleSupport, SolveError, SolverId, SearchShape, SolverKind, SolverRef};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::sync::Arc;
@@ -206,6 +206,7 @@ const fn engine_entry(
         rules: RuleSupport::BOTH,
         columns: ENGINE_COLUMNS,
         deepest_limit: Some(ENGINE_DEEPEST_LIMIT),
+        shape: SearchShape::Own,
     }
 }
 

@@ -36,7 +36,7 @@
 use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
 use super::probe::{DepthStats, Event, PruneReason};
 use super::{
-    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind,
+    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind,
     SolverOptions, Stop,
 };
 use crate::model::{Cell, Direction, Move, Puzzle};
@@ -65,6 +65,7 @@ pub const KIND: SolverKind = SolverKind {
         ..DECK_COLUMNS
     },
     deepest_limit: Some(MAX_DEPTH_LIMIT),
+    shape: SearchShape::DepthFirst(None),
 };
 
 algorithm!(

@@ -120,8 +120,9 @@ mod worker;
 use self::driver::Driver;
 use self::setup::Setup;
 use self::table::Table;
+use super::heuristics::Heuristic;
 use super::{
-    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind,
+    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind,
     SolverOptions,
 };
 use crate::model::Puzzle;
@@ -144,6 +145,7 @@ pub const KIND: SolverKind = SolverKind {
         ..DECK_COLUMNS
     },
     deepest_limit: Some(MAX_DEPTH),
+    shape: SearchShape::DepthFirst(Some(Heuristic::MinMoves)),
 };
 
 algorithm!(

@@ -48,7 +48,7 @@ use super::picture::SearchPicture;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells, SolverEvent};
 use super::slide_graph::{EdgeChange, GraphAction, SlideGraph};
 use super::tree::trace_path;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
+use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
 use rustc_hash::FxHashSet;
@@ -196,6 +196,7 @@ pub const V1_KIND: SolverKind = SolverKind {
     },
     columns: COLUMNS,
     deepest_limit: None,
+    shape: SearchShape::Queue,
 };
 
 /// The registry entry of Graph v2.
@@ -212,6 +213,7 @@ pub const V2_KIND: SolverKind = SolverKind {
     },
     columns: COLUMNS,
     deepest_limit: None,
+    shape: SearchShape::Queue,
 };
 
 algorithm!(
@@ -526,6 +528,18 @@ impl GraphRun<'_> {
                         continue;
                     }
                     nodes.push(child);
+                    search.probe.event(|| {
+                        let mut cells = all_cells.clone();
+                        for (slot, &robot) in obstacles.iter().enumerate() {
+                            cells[robot] = child.cells[slot];
+                        }
+                        Event::Generated {
+                            depth: child.moves,
+                            cells: RobotCells::new(&cells),
+                            path: path_to(&nodes, nodes.len() - 1),
+                            h: None,
+                        }
+                    });
                 }
             }
             apply(

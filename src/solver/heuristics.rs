@@ -16,6 +16,17 @@ pub enum Heuristic {
     RowColumn,
 }
 
+impl Heuristic {
+    /// Its name in words, as the debugger and the overlays give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Heuristic::MinMoves => "minimum moves",
+            Heuristic::Manhattan => "Manhattan distance",
+            Heuristic::RowColumn => "row and column",
+        }
+    }
+}
+
 /// A heuristic made into per-cell tables for one puzzle, and the rule adjustments.
 pub struct Estimator {
     heuristic: Heuristic,
@@ -65,6 +76,13 @@ impl Estimator {
             active: puzzle.active_robot(),
             min_len: puzzle.rules().min_solution_len() as u32,
         }
+    }
+
+    /// The heuristic's value on each cell for the robot the target asks for, the others left
+    /// aside (they count only in the row and column heuristic); the minimum-move table's
+    /// `UNREACHABLE` where the target cannot be reached.
+    pub fn goal_robot_table(&self) -> &[u16] {
+        &self.own
     }
 
     /// The estimate for robots at `cells` reached with `g` moves, or `None` when the target

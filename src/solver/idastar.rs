@@ -51,7 +51,7 @@ use super::key::{state_key, with_key_width};
 use super::memory::hash_table_bytes;
 use super::min_moves::UNREACHABLE;
 use super::probe::{DepthStats, Event, PruneReason};
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
+use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
 use crate::model::{Cell, Direction, Puzzle};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
@@ -75,6 +75,7 @@ pub const KIND: SolverKind = SolverKind {
         hits: "hits",
     },
     deepest_limit: None,
+    shape: SearchShape::DepthFirst(Some(Heuristic::MinMoves)),
 };
 
 algorithm!(

@@ -45,8 +45,9 @@ use super::pages::advise_huge_pages;
 use super::probe::{DepthStats, Event, PruneReason};
 use super::profile::{PrefixTally, move_code};
 use super::stops::StopTables as Geometry;
+use super::heuristics::Heuristic;
 use super::{
-    DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, SolverOptions,
+    DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, SolverOptions,
     Stop,
 };
 use crate::model::puzzle::MAX_ROBOTS;
@@ -67,6 +68,7 @@ pub const KIND: SolverKind = SolverKind {
     rules: RuleSupport::BOTH,
     columns: DECK_COLUMNS,
     deepest_limit: Some(MAX_DEPTH),
+    shape: SearchShape::DepthFirst(Some(Heuristic::MinMoves)),
 };
 
 algorithm!(

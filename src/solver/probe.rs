@@ -79,6 +79,23 @@ pub enum PruneReason {
     Other(&'static str),
 }
 
+impl fmt::Display for PruneReason {
+    /// The reason in words, as the debugger, the event log and the exports give it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PruneReason::DepthLimit => write!(f, "depth limit"),
+            PruneReason::LowerBound { bound, remaining } => {
+                write!(f, "lower bound {bound} > {remaining} moves left")
+            }
+            PruneReason::TableHit { stored } => {
+                write!(f, "table hit (searched with {stored} moves left)")
+            }
+            PruneReason::Visited => write!(f, "already visited"),
+            PruneReason::Other(why) => write!(f, "{why}"),
+        }
+    }
+}
+
 /// Something that happened in a search, for the debugger and event log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -98,6 +115,19 @@ pub enum Event {
         /// wants events, so every solver can report it, breadth-first ones through their
         /// parent links.
         path: Vec<Move>,
+    },
+    /// A successor of the node examined last joins the open list of a breadth-first or
+    /// best-first search, to be examined later in the search's order: what the frontier is
+    /// made of. Depth-first searches, which examine a successor at once, send none.
+    Generated {
+        /// Its distance from the root (g): one more than its parent's.
+        depth: u32,
+        /// The robots' cells there, in colour order.
+        cells: RobotCells,
+        /// The moves from the root to it; the last one led to it from the node examined last.
+        path: Vec<Move>,
+        /// The solver's estimate of the moves still needed from it (h), if it has one.
+        h: Option<u32>,
     },
     /// The node just examined was cut off.
     Pruned {

@@ -57,7 +57,7 @@
 
 use super::probe::{DepthStats, Event};
 use super::steps::OpenSteps;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SolverKind, Stop};
+use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
 use states::read_moves;
 use std::cmp::Reverse;
@@ -85,6 +85,7 @@ pub const KIND: SolverKind = SolverKind {
         hits: "converted",
     },
     deepest_limit: None,
+    shape: SearchShape::Own,
 };
 
 algorithm!(

@@ -53,6 +53,12 @@ const NODE_DEPTH: u8 = 0xE9;
 /// A successor of the last node, one level below it, was visited before: what breadth-first
 /// and best-first searches send for each successor they drop (format version 2).
 const PRUNE_VISITED_BELOW: u8 = 0xEA;
+/// A successor of the last node joins the open list: its move code follows, then its estimate
+/// plus one (0: none) (format version 3).
+const GENERATED: u8 = 0xEB;
+/// A node joins the open list elsewhere than below the last node: its depth, its path's
+/// length and move codes, then its estimate plus one (format version 3).
+const GENERATED_FULL: u8 = 0xEC;
 
 /// The kinds of event a trace counts, in the order `trace info` lists them.
 #[derive(
@@ -64,6 +70,8 @@ pub enum EventKind {
     IterationStarted,
     /// A node is examined.
     Node,
+    /// A node joins the open list.
+    Generated,
     /// A node at the depth limit.
     DepthLimit,
     /// A node cut by its lower bound.
@@ -84,9 +92,10 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in the order they are listed.
-    pub const ALL: [EventKind; 10] = [
+    pub const ALL: [EventKind; 11] = [
         EventKind::IterationStarted,
         EventKind::Node,
+        EventKind::Generated,
         EventKind::DepthLimit,
         EventKind::LowerBound,
         EventKind::TableHit,
@@ -102,6 +111,7 @@ impl EventKind {
         match event {
             Event::IterationStarted { .. } => EventKind::IterationStarted,
             Event::Node { .. } => EventKind::Node,
+            Event::Generated { .. } => EventKind::Generated,
             Event::Pruned { reason, .. } => match reason {
                 PruneReason::DepthLimit => EventKind::DepthLimit,
                 PruneReason::LowerBound { .. } => EventKind::LowerBound,
@@ -120,6 +130,7 @@ impl EventKind {
         match self {
             EventKind::IterationStarted => "iteration-start",
             EventKind::Node => "node",
+            EventKind::Generated => "generated",
             EventKind::DepthLimit => "depth-limit",
             EventKind::LowerBound => "lower-bound",
             EventKind::TableHit => "table-hit",
@@ -247,6 +258,7 @@ impl Encoder {
     pub fn event(&mut self, out: &mut Vec<u8>, event: &Event, board: &Board) {
         match event {
             Event::Node { depth, path, .. } => self.node(out, *depth, path),
+            Event::Generated { depth, path, h, .. } => self.generated(out, *depth, path, *h),
             Event::Pruned { depth, reason } => self.prune(out, *depth, reason),
             Event::IterationStarted { depth } => {
                 out.push(ITERATION_STARTED);
@@ -274,6 +286,35 @@ impl Encoder {
                 write_text(out, &payload.describe(board));
             }
         }
+    }
+
+    /// Encodes a node joining the open list: in two or three bytes when it is a successor of
+    /// the last node, as the searches with an open list send them.
+    fn generated(&mut self, out: &mut Vec<u8>, depth: u32, path: &[Move], h: Option<u32>) {
+        let below_last = match path.split_last() {
+            Some((_, parent)) => {
+                self.cursor.node_depth.and_then(|d| d.checked_add(1)) == Some(depth)
+                    && parent.len() == self.cursor.path.len()
+                    && parent
+                        .iter()
+                        .zip(&self.cursor.path)
+                        .all(|(&mv, &code)| move_code(mv) == code)
+            }
+            None => false,
+        };
+        match path.last() {
+            Some(&last) if below_last => {
+                out.push(GENERATED);
+                out.push(move_code(last));
+            }
+            _ => {
+                out.push(GENERATED_FULL);
+                write_varint(out, u64::from(depth));
+                write_varint(out, path.len() as u64);
+                out.extend(path.iter().map(|&mv| move_code(mv)));
+            }
+        }
+        write_varint(out, h.map_or(0, |h| u64::from(h) + 1));
     }
 
     fn prune(&mut self, out: &mut Vec<u8>, depth: u32, reason: &PruneReason) {
@@ -333,6 +374,15 @@ pub enum Decoded {
         /// the deepest part the two paths share.
         pushed: usize,
     },
+    /// A node joins the open list.
+    Generated {
+        /// Its depth.
+        depth: u32,
+        /// Its path's move codes.
+        path: Vec<u8>,
+        /// The solver's estimate from it.
+        h: Option<u32>,
+    },
     /// A prune.
     Pruned {
         /// The pruned node's depth.
@@ -355,6 +405,7 @@ impl Decoded {
     pub fn kind(&self) -> EventKind {
         match self {
             Decoded::Node { .. } => EventKind::Node,
+            Decoded::Generated { .. } => EventKind::Generated,
             Decoded::Pruned { reason, .. } => match reason {
                 PruneReason::DepthLimit => EventKind::DepthLimit,
                 PruneReason::LowerBound { .. } => EventKind::LowerBound,
@@ -572,6 +623,36 @@ impl Decoder {
                     Some(Decoded::Solution(moves))
                 }
                 SOLVER => Some(Decoded::Solver(self.text()?)),
+                GENERATED => {
+                    let depth = self.last_node_depth()?.checked_add(1).ok_or_else(|| {
+                        CodeError("a successor below the deepest depth".into())
+                    })?;
+                    let byte = self.byte()?;
+                    let mut path = self.cursor.path.clone();
+                    path.push(self.code(byte)?);
+                    Some(Decoded::Generated {
+                        depth,
+                        path,
+                        h: self.estimate()?,
+                    })
+                }
+                GENERATED_FULL => {
+                    let depth = self.small("a node's depth")?;
+                    let len = self.varint()?;
+                    if len > 4096 {
+                        return Err(CodeError(format!("a path of {len} moves")));
+                    }
+                    let mut path = Vec::new();
+                    for _ in 0..len {
+                        let byte = self.byte()?;
+                        path.push(self.code(byte)?);
+                    }
+                    Some(Decoded::Generated {
+                        depth,
+                        path,
+                        h: self.estimate()?,
+                    })
+                }
                 NODE_DEPTH => {
                     depth_override = Some(self.small("a node's depth")?);
                     None
@@ -596,6 +677,16 @@ impl Decoder {
         let depth = depth_override.unwrap_or(self.cursor.path.len() as u32);
         self.cursor.node_depth = Some(depth);
         Decoded::Node { depth, pushed }
+    }
+
+    /// An estimate written plus one, 0 standing for none.
+    fn estimate(&mut self) -> Result<Option<u32>, CodeError> {
+        match self.varint()? {
+            0 => Ok(None),
+            value => u32::try_from(value - 1)
+                .map(Some)
+                .map_err(|_| CodeError(format!("an estimate of {} is out of range", value - 1))),
+        }
     }
 
     fn last_node_depth(&self) -> Result<u32, CodeError> {

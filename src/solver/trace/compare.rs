@@ -15,6 +15,9 @@ pub enum DivergenceRule {
     /// The same set of nodes (depth and robot cells) in each iteration, in any order: for
     /// solvers that order their moves differently.
     Sets,
+    /// The same positions first reached at each number of moves from the start: for any two
+    /// algorithms (see [`super::compare_states_until`]).
+    States,
 }
 
 /// Where two searches first differ.
@@ -41,6 +44,8 @@ pub struct TraceComparison {
     pub nodes_compared: u64,
     /// Where they first differ; `None` when they are the same search by the rule.
     pub divergence: Option<Divergence>,
+    /// The positions at each number of moves, for [`DivergenceRule::States`].
+    pub states: Option<Box<super::StateComparison>>,
 }
 
 /// The most distinct nodes one iteration may hold for [`DivergenceRule::Sets`]: each costs
@@ -71,24 +76,20 @@ pub fn compare_traces_until(
     rule: DivergenceRule,
     keep_going: &mut dyn FnMut(u64) -> bool,
 ) -> Result<Option<TraceComparison>, TraceError> {
-    if first.puzzle() != second.puzzle() {
-        return Err(TraceError::Incomparable {
-            path: second.path().to_path_buf(),
-            why: format!(
-                "it is a trace of another puzzle than {}: traces compare only on one puzzle",
-                first.path().display()
-            ),
-        });
-    }
+    refuse_other_puzzles(first, second)?;
     let first_rows = first.summary()?.rows;
     let second_rows = second.summary()?.rows;
-    let mut watch = Watch {
-        keep_going,
-        read: 0,
-    };
+    let mut watch = Watch::new(keep_going);
     let compared = match rule {
         DivergenceRule::Order => in_order(first, second, &mut watch)?,
         DivergenceRule::Sets => as_sets(first, second, &mut watch)?,
+        DivergenceRule::States => {
+            let Some(states) = super::compare_states_until(first, second, watch.keep_going)?
+            else {
+                return Ok(None);
+            };
+            return Ok(Some(by_states(first, second, first_rows, second_rows, states)?));
+        }
     };
     Ok(
         compared.map(|(nodes_compared, divergence)| TraceComparison {
@@ -96,19 +97,92 @@ pub fn compare_traces_until(
             second_rows,
             nodes_compared,
             divergence,
+            states: None,
         }),
     )
 }
 
+/// A comparison by states as a [`TraceComparison`]: the positions both reach are the nodes
+/// compared, and the first position one run examines and the other never does is where they
+/// differ.
+fn by_states(
+    first: &TraceReader,
+    second: &TraceReader,
+    first_rows: Vec<TraceRow>,
+    second_rows: Vec<TraceRow>,
+    states: super::StateComparison,
+) -> Result<TraceComparison, TraceError> {
+    let nodes_compared = states.depths.iter().map(|d| d.both).sum();
+    let divergence = if states.is_same() {
+        None
+    } else {
+        let node = |reader: &TraceReader, difference: &Option<super::StateDifference>| {
+            difference
+                .as_ref()
+                .map(|d| reader.event(d.here.event))
+                .transpose()
+        };
+        let differs = states
+            .depths
+            .iter()
+            .find(|d| d.complete_in_both && !d.is_equal());
+        let why = match differs {
+            Some(depth) => format!(
+                "at {} moves, {} positions only in the first and {} only in the second",
+                depth.moves, depth.only_first, depth.only_second
+            ),
+            None => "they reach different positions".to_string(),
+        };
+        Some(Divergence {
+            iteration: None,
+            first: node(first, &states.only_in_first)?,
+            second: node(second, &states.only_in_second)?,
+            why,
+        })
+    };
+    Ok(TraceComparison {
+        first_rows,
+        second_rows,
+        nodes_compared,
+        divergence,
+        states: Some(Box::new(states)),
+    })
+}
+
+/// Refuses two traces of different puzzles, naming both files.
+pub(super) fn refuse_other_puzzles(
+    first: &TraceReader,
+    second: &TraceReader,
+) -> Result<(), TraceError> {
+    if first.puzzle() == second.puzzle() {
+        return Ok(());
+    }
+    Err(TraceError::Incomparable {
+        path: second.path().to_path_buf(),
+        why: format!(
+            "it is a trace of another puzzle than {}: traces compare only on one puzzle",
+            first.path().display()
+        ),
+    })
+}
+
 /// Counts the nodes a comparison reads and asks its caller, now and then, whether to go on.
-struct Watch<'w> {
-    keep_going: &'w mut dyn FnMut(u64) -> bool,
+pub(super) struct Watch<'w> {
+    pub(super) keep_going: &'w mut dyn FnMut(u64) -> bool,
     read: u64,
 }
 
-impl Watch<'_> {
+impl<'w> Watch<'w> {
+    /// A watch over `keep_going`, with nothing read yet.
+    pub(super) fn new(keep_going: &'w mut dyn FnMut(u64) -> bool) -> Watch<'w> {
+        Watch {
+            keep_going,
+            read: 0,
+        }
+    }
+
     /// Counts one node read; `false` when the caller wants the comparison stopped.
-    fn node_read(&mut self) -> bool {
+    pub(super) fn node_read(&mut self) -> bool {
         self.read += 1;
         !self.read.is_multiple_of(WATCH_EVERY) || (self.keep_going)(self.read)
     }
@@ -151,12 +225,40 @@ fn next_watched(replay: &mut super::Replay<'_>, watch: &mut Watch<'_>) -> Result
     })
 }
 
+/// The nodes of a replay with the ordinal of the iteration each is in (0 for the first
+/// iteration the trace has, whatever its depth or bound is numbered), so that two solvers that
+/// number their first iteration 0, 1 or 3 still line up.
+struct Ordinals {
+    last: Option<Option<u32>>,
+    ordinal: u32,
+}
+
+impl Ordinals {
+    fn new() -> Ordinals {
+        Ordinals {
+            last: None,
+            ordinal: 0,
+        }
+    }
+
+    /// The ordinal of `event`'s iteration, counting a change of iteration from the one before.
+    fn of(&mut self, event: &TracedEvent) -> u32 {
+        match self.last {
+            Some(last) if last != event.iteration => self.ordinal += 1,
+            _ => {}
+        }
+        self.last = Some(event.iteration);
+        self.ordinal
+    }
+}
+
 fn in_order(
     first: &TraceReader,
     second: &TraceReader,
     watch: &mut Watch<'_>,
 ) -> Result<Found, TraceError> {
     let (mut a, mut b) = (first.replay(0)?, second.replay(0)?);
+    let (mut ordinals_a, mut ordinals_b) = (Ordinals::new(), Ordinals::new());
     let mut compared = 0u64;
     loop {
         let (x, y) = match (next_watched(&mut a, watch)?, next_watched(&mut b, watch)?) {
@@ -168,14 +270,20 @@ fn in_order(
             (Some(_), None) => "the second search ends here; the first goes on".to_string(),
             (None, Some(_)) => "the first search ends here; the second goes on".to_string(),
             (Some(x), Some(y)) => {
-                if node_key(x) == node_key(y) && x.iteration == y.iteration {
+                let (ordinal_x, ordinal_y) = (ordinals_a.of(x), ordinals_b.of(y));
+                // A trace without iterations (an engine that reports none) lines up with any.
+                let both_iterate = x.iteration.is_some() && y.iteration.is_some();
+                let same_iteration = !both_iterate || ordinal_x == ordinal_y;
+                if node_key(x) == node_key(y) && same_iteration {
                     compared += 1;
                     continue;
                 }
-                if x.iteration != y.iteration {
+                if !same_iteration {
                     format!(
-                        "node {compared} is in iteration {} in the first and {} in the second",
+                        "node {compared} is in the {} iteration of the first (numbered {}) and the {} of the second (numbered {})",
+                        nth(ordinal_x),
                         show(x.iteration),
+                        nth(ordinal_y),
                         show(y.iteration)
                     )
                 } else {
@@ -194,6 +302,19 @@ fn in_order(
             }),
         )));
     }
+}
+
+/// "1st", "2nd", ... for an ordinal counted from 0.
+fn nth(ordinal: u32) -> String {
+    let n = ordinal + 1;
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The node a read gave, if any.
@@ -224,10 +345,13 @@ enum Iteration {
     Stopped,
 }
 
+/// Reads the nodes of one iteration, or of the whole rest of the run when `by_iteration` is
+/// false.
 fn read_iteration(
     replay: &mut super::Replay<'_>,
     start: Option<TracedEvent>,
     path: &std::path::Path,
+    by_iteration: bool,
     watch: &mut Watch<'_>,
 ) -> Result<Iteration, TraceError> {
     let start = match start {
@@ -246,7 +370,7 @@ fn read_iteration(
     };
     let mut event = start;
     loop {
-        if event.iteration != nodes.iteration {
+        if by_iteration && event.iteration != nodes.iteration {
             nodes.next = Some(event);
             break;
         }
@@ -281,11 +405,17 @@ fn as_sets(
     watch: &mut Watch<'_>,
 ) -> Result<Found, TraceError> {
     let (mut a, mut b) = (first.replay(0)?, second.replay(0)?);
-    let (mut ahead_a, mut ahead_b) = (None, None);
+    let (mut ahead_a, mut ahead_b) = (next_node(&mut a)?, next_node(&mut b)?);
+    // A trace without iterations (an engine that reports none) is one set, and so is the
+    // other run then: iterations line up only when both have them.
+    let by_iteration = [&ahead_a, &ahead_b]
+        .iter()
+        .all(|node| node.as_ref().is_none_or(|n| n.iteration.is_some()));
     let mut compared = 0u64;
+    let mut iteration = 0u32;
     loop {
-        let x = read_iteration(&mut a, ahead_a.take(), first.path(), watch)?;
-        let y = read_iteration(&mut b, ahead_b.take(), second.path(), watch)?;
+        let x = read_iteration(&mut a, ahead_a.take(), first.path(), by_iteration, watch)?;
+        let y = read_iteration(&mut b, ahead_b.take(), second.path(), by_iteration, watch)?;
         let (x, y) = match (x, y) {
             (Iteration::Stopped, _) | (_, Iteration::Stopped) => return Ok(None),
             (Iteration::End, Iteration::End) => return Ok(Some((compared, None))),
@@ -313,21 +443,6 @@ fn as_sets(
             }
             (Iteration::Nodes(x), Iteration::Nodes(y)) => (x, y),
         };
-        if x.iteration != y.iteration {
-            return Ok(Some((
-                compared,
-                Some(Divergence {
-                    iteration: x.iteration,
-                    first: x.order.into_iter().next(),
-                    second: y.order.into_iter().next(),
-                    why: format!(
-                        "the next iteration is {} in the first and {} in the second",
-                        show(x.iteration),
-                        show(y.iteration)
-                    ),
-                }),
-            )));
-        }
         let only_first = x
             .order
             .iter()
@@ -348,11 +463,21 @@ fn as_sets(
                     iteration: x.iteration,
                     first: only_first.cloned(),
                     second: only_second.cloned(),
-                    why: format!("in iteration {}, {why}", show(x.iteration)),
+                    why: if by_iteration {
+                        format!(
+                            "in the {} iteration (numbered {} in the first, {} in the second), {why}",
+                            nth(iteration),
+                            show(x.iteration),
+                            show(y.iteration)
+                        )
+                    } else {
+                        why.to_string()
+                    },
                 }),
             )));
         }
         compared += x.keys.len() as u64;
+        iteration += 1;
         ahead_a = x.next;
         ahead_b = y.next;
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 /// The first eight bytes of every trace file.
 pub const MAGIC: &[u8; 8] = b"RLTRACE\0";
 /// The format version this program writes and the newest it reads.
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 /// The four bytes that open each block.
 pub(crate) const BLOCK_MAGIC: &[u8; 4] = b"RLB1";
 /// The four bytes that open the footer.

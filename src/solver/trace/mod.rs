@@ -14,17 +14,26 @@
 mod codec;
 mod compare;
 mod file;
+mod frontier;
 mod reader;
 mod recorder;
+mod states;
 mod tree;
 
 pub use codec::{CodeError, Decoded, EventKind};
 pub use compare::{
     Divergence, DivergenceRule, TraceComparison, compare_traces, compare_traces_until,
 };
+pub use frontier::{
+    Estimates, FRONTIER_STRIDE, Frontier, FrontierBuilder, FrontierEntry, STACK_LOOKAHEAD, Stack, StackLevel,
+    shape_of_trace, stack_at,
+};
 pub use file::{BLOCK_BYTES, BlockInfo, MAGIC, VERSION};
 pub use reader::{Replay, TraceReader, TracedEvent};
 pub use recorder::TraceRecorder;
+pub use states::{
+    MAX_STATE_POSITIONS, Reached, StateComparison, StateDepth, StateDifference, compare_states_until,
+};
 pub use tree::{TreeNode, TreeNodeFate};
 
 use super::DepthStats;

@@ -558,6 +558,27 @@ impl Replay<'_> {
                     path,
                 }
             }
+            Decoded::Generated { depth, path, h } => {
+                let moves = path
+                    .iter()
+                    .map(|&code| {
+                        code_move(code)
+                            .ok_or_else(|| self.reader.corrupt(format!("{code} is not a move code")))
+                    })
+                    .collect::<Result<Vec<Move>, TraceError>>()?;
+                let cells = self.reader.cells_after(&moves).ok_or_else(|| {
+                    self.reader.corrupt(format!(
+                        "event {} moves a robot the puzzle does not have",
+                        self.next_index - 1
+                    ))
+                })?;
+                Event::Generated {
+                    depth,
+                    cells: RobotCells::new(&cells),
+                    path: moves,
+                    h,
+                }
+            }
             Decoded::Pruned { depth, reason } => Event::Pruned { depth, reason },
             Decoded::IterationStarted(depth) => Event::IterationStarted { depth },
             Decoded::IterationFinished(stats) => Event::IterationFinished(stats),

@@ -189,3 +189,51 @@ fn bytes_that_are_no_events_are_refused_not_panicked_on() {
         assert!(result.is_err(), "{bytes:?} decoded as {result:?}");
     }
 }
+
+#[test]
+fn generated_successors_take_two_or_three_bytes_and_round_trip() {
+    let generated = |path: &str, h: Option<u32>| {
+        let path = parse_moves(path).unwrap();
+        Event::Generated {
+            depth: path.len() as u32,
+            cells: crate::solver::RobotCells::new(&[]),
+            path,
+            h,
+        }
+    };
+    let events = vec![
+        node("RN"),
+        generated("RN,GE", Some(3)),
+        generated("RN,RS", None),
+        // Not below the last node: written in full.
+        generated("GW", Some(1)),
+    ];
+    let (bytes, decoded) = round_trip(&events);
+    // A node (one byte), two successors of three bytes each (the byte, the move, h + 1), and
+    // one in full (the byte, depth, length, one move code, h + 1).
+    assert_eq!(bytes.len(), 1 + 3 + 3 + 5);
+    let code = |mv: &str| move_code(parse_moves(mv).unwrap()[0]);
+    assert_eq!(
+        decoded[1..],
+        [
+            Decoded::Generated {
+                depth: 2,
+                path: vec![code("RN"), code("GE")],
+                h: Some(3),
+            },
+            Decoded::Generated {
+                depth: 2,
+                path: vec![code("RN"), code("RS")],
+                h: None,
+            },
+            Decoded::Generated {
+                depth: 1,
+                path: vec![code("GW")],
+                h: Some(1),
+            },
+        ]
+    );
+    // A successor needs a node above it.
+    let mut decoder = Decoder::new(vec![GENERATED, 0, 0], Cursor::default());
+    assert!(decoder.next_event().is_err());
+}
