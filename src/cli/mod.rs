@@ -32,6 +32,9 @@ mod solve;
 mod solvers;
 mod trace;
 mod trace_animate;
+mod trace_diff;
+mod trace_frontier;
+mod trace_posthoc;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;

@@ -6,7 +6,7 @@ use super::output::outln;
 use super::report::{PrintRows, print_report};
 use ricochet_lab::model::{format_moves, formats};
 use ricochet_lab::solver::trace::{
-    self, DivergenceRule, EventKind, TraceComparison, TraceReader, TraceRow, TracedEvent,
+    self, EventKind, TraceReader, TraceRow, TracedEvent,
 };
 use ricochet_lab::solver::{Event, Limits, SolverOptions};
 use std::io::Write;
@@ -30,8 +30,12 @@ enum TraceCommand {
     /// Write a trace's events as JSON lines, or as a Posthoc search trace.
     Export(ExportArgs),
     /// Compare two traces of one puzzle: their rows side by side and the first event at which
-    /// the searches differ (exit 0 when they are the same, 1 when they differ).
-    Diff(DiffArgs),
+    /// the searches differ, or by states the positions each reaches at each number of moves
+    /// (exit 0 when they are the same, 1 when they differ, 2 when they cannot be compared).
+    Diff(super::trace_diff::DiffArgs),
+    /// Show what a search held after an event: the open list of a breadth-first or best-first
+    /// search in the order it is examined, with g, h and f, or a depth-first search's stack.
+    Frontier(super::trace_frontier::FrontierArgs),
     /// Print events from a given number on, each with the path and cells of its node.
     Events(EventsArgs),
     /// Print the search tree's nodes below a node (the roots when none is given), each with
@@ -115,18 +119,6 @@ struct ExportArgs {
     limit: Option<u64>,
 }
 
-#[derive(clap::Args, Debug)]
-struct DiffArgs {
-    /// The first trace.
-    first: PathBuf,
-    /// The second trace, of the same puzzle.
-    second: PathBuf,
-    /// `order`: the same nodes in the same order; `sets`: the same nodes in each iteration,
-    /// in any order (for solvers that order their moves differently).
-    #[arg(long, value_parser = ["order", "sets"], default_value = "order")]
-    rule: String,
-}
-
 /// The most events `trace export --format posthoc` writes: Posthoc's viewer holds the whole
 /// trace in a browser page, which past about a million events no longer responds.
 pub const POSTHOC_MAX_EVENTS: u64 = 1_000_000;
@@ -137,7 +129,8 @@ pub fn run(args: TraceArgs) -> anyhow::Result<ExitCode> {
         TraceCommand::Record(args) => record(&args),
         TraceCommand::Info(args) => info(&args.file),
         TraceCommand::Export(args) => export(&args),
-        TraceCommand::Diff(args) => diff(&args),
+        TraceCommand::Diff(args) => super::trace_diff::diff(&args),
+        TraceCommand::Frontier(args) => super::trace_frontier::frontier(&args),
         TraceCommand::Events(args) => events(&args),
         TraceCommand::Tree(args) => tree(&args),
         TraceCommand::Animate(args) => super::trace_animate::animate(&args),
@@ -339,21 +332,27 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     }
     let write = |out: &mut dyn Write| -> anyhow::Result<()> {
         let mut replay = reader.replay(0)?;
-        if args.format == "posthoc" {
-            posthoc_head(out)?;
+        let mut posthoc = (args.format == "posthoc")
+            .then(|| super::trace_posthoc::PosthocWriter::new(&reader));
+        if let Some(posthoc) = &mut posthoc {
+            posthoc.head(out)?;
         }
-        let width = reader.puzzle().board().width();
-        let robot = reader.puzzle().active_robot().unwrap_or(0);
-        let mut last_node = None;
+        let estimates = trace::Estimates::of_trace(&reader);
         while let Some(event) = replay.next_event()? {
             if event.index >= events {
                 break;
             }
-            if args.format == "posthoc" {
-                posthoc_event(out, &event, &mut last_node, width, robot)?;
-            } else {
-                writeln!(out, "{}", json_event(&event, reader.puzzle().board()))?;
+            match &mut posthoc {
+                Some(posthoc) => posthoc.event(out, &event)?,
+                None => writeln!(
+                    out,
+                    "{}",
+                    json_event(&event, reader.puzzle().board(), &estimates)
+                )?,
             }
+        }
+        if let Some(posthoc) = &mut posthoc {
+            posthoc.finish(out)?;
         }
         out.flush()?;
         Ok(())
@@ -371,18 +370,37 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One event as a JSON object; a solver's own event as its description on `board`.
-fn json_event(event: &TracedEvent, board: &ricochet_lab::model::Board) -> serde_json::Value {
+/// One event as a JSON object; a solver's own event as its description on `board`. A node
+/// carries g, and h and f where the solver estimates; a prune its reason in words.
+fn json_event(
+    event: &TracedEvent,
+    board: &ricochet_lab::model::Board,
+    estimates: &trace::Estimates,
+) -> serde_json::Value {
     use serde_json::json;
     let kind = EventKind::of(&event.event).name();
     match &event.event {
-        Event::Node { depth, cells, path } => json!({
+        Event::Node { depth, cells, path } => {
+            let h = estimates.h(cells.as_slice(), *depth);
+            json!({
+                "index": event.index, "kind": kind, "depth": depth,
+                "path": format_moves(path), "cells": cells.as_slice(),
+                "g": depth, "h": h, "f": h.map(|h| depth + h),
+            })
+        }
+        Event::Generated {
+            depth,
+            cells,
+            path,
+            h,
+        } => json!({
             "index": event.index, "kind": kind, "depth": depth,
             "path": format_moves(path), "cells": cells.as_slice(),
+            "g": depth, "h": h, "f": h.map(|h| depth + h),
         }),
         Event::Pruned { depth, reason } => json!({
             "index": event.index, "kind": kind, "depth": depth,
-            "reason": format!("{reason:?}"),
+            "reason": reason.to_string(),
         }),
         Event::IterationStarted { depth } => json!({
             "index": event.index, "kind": kind, "depth": depth,
@@ -403,180 +421,12 @@ fn json_event(event: &TracedEvent, board: &ricochet_lab::model::Board) -> serde_
     }
 }
 
-/// Posthoc's trace header (its format 1.4.0): how to draw a node, as a square at the cell of
-/// the robot the target asks for (the first robot when any may reach it).
-fn posthoc_head(out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "version: 1.4.0")?;
-    writeln!(out, "views:")?;
-    writeln!(out, "  main:")?;
-    writeln!(out, "    - $: rect")?;
-    writeln!(out, "      fill: ${{{{ color[$.type] }}}}")?;
-    writeln!(out, "      width: 1")?;
-    writeln!(out, "      height: 1")?;
-    writeln!(out, "      x: ${{{{ $.x }}}}")?;
-    writeln!(out, "      y: ${{{{ $.y }}}}")?;
-    writeln!(out, "events:")
-}
-
-/// One Posthoc event: a node is `expanding` (its id its path, its parent's id the path less
-/// its last move, placed at its robot's cell), a prune `closing` it, a solution `end`.
-fn posthoc_event(
-    out: &mut dyn Write,
-    event: &TracedEvent,
-    last_node: &mut Option<(String, u16, u16)>,
-    width: u16,
-    robot: usize,
-) -> std::io::Result<()> {
-    match &event.event {
-        Event::Node { path, cells, .. } => {
-            let id = posthoc_id(path);
-            let parent = path
-                .split_last()
-                .map(|(_, rest)| posthoc_id(rest))
-                .unwrap_or_default();
-            let cell = cells.as_slice().get(robot).copied().unwrap_or(0);
-            let (x, y) = (cell % width, cell / width);
-            writeln!(
-                out,
-                "  - {{ type: expanding, id: \"{id}\", pId: \"{parent}\", x: {x}, y: {y} }}"
-            )?;
-            *last_node = Some((id, x, y));
-            Ok(())
-        }
-        Event::Pruned { .. } => match last_node {
-            Some((id, x, y)) => {
-                writeln!(out, "  - {{ type: closing, id: \"{id}\", x: {x}, y: {y} }}")
-            }
-            None => Ok(()),
-        },
-        Event::Solution { moves } => {
-            writeln!(out, "  - {{ type: end, id: \"{}\" }}", posthoc_id(moves))
-        }
-        _ => Ok(()),
-    }
-}
-
-fn posthoc_id(path: &[ricochet_lab::model::Move]) -> String {
-    if path.is_empty() {
-        "root".to_string()
-    } else {
-        path.iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("-")
-    }
-}
-
-fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    let rule = if args.rule == "sets" {
-        DivergenceRule::Sets
-    } else {
-        DivergenceRule::Order
-    };
-    // Exit code 1 says the searches differ, so a comparison that cannot be made (a file that
-    // does not read, traces of two puzzles) ends with 2, as `diff` and `cmp` do, the message
-    // on standard error.
-    let compared = (|| -> Result<_, trace::TraceError> {
-        let mut first = TraceReader::open(&args.first)?;
-        let mut second = TraceReader::open(&args.second)?;
-        let comparison = trace::compare_traces(&mut first, &mut second, rule)?;
-        Ok((first, second, comparison))
-    })();
-    let (first, second, comparison) =
-        compared.map_err(|error| super::output::usage(error.to_string()))?;
-    print_comparison(&first, &second, &comparison)?;
-    Ok(if comparison.divergence.is_some() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn print_comparison(
-    first: &TraceReader,
-    second: &TraceReader,
-    comparison: &TraceComparison,
-) -> anyhow::Result<()> {
-    outln!(
-        "first:  {} ({})",
-        first.path().display(),
-        first.header().solver
-    )?;
-    outln!(
-        "second: {} ({})",
-        second.path().display(),
-        second.header().solver
-    )?;
-    outln!(
-        "{:>6} {:>14} {:>14} {:>14}",
-        "depth",
-        "first nodes",
-        "second nodes",
-        "difference"
-    )?;
-    let depths: std::collections::BTreeSet<u32> = comparison
-        .first_rows
-        .iter()
-        .chain(&comparison.second_rows)
-        .map(|r| r.depth)
-        .collect();
-    for depth in depths {
-        let nodes = |rows: &[TraceRow]| rows.iter().find(|r| r.depth == depth).map(|r| r.nodes);
-        let (a, b) = (
-            nodes(&comparison.first_rows),
-            nodes(&comparison.second_rows),
-        );
-        let show = |n: Option<u64>| n.map_or_else(|| "–".to_string(), |n| n.to_string());
-        let difference = match (a, b) {
-            (Some(a), Some(b)) => format!("{:+}", b as i128 - a as i128),
-            _ => "–".to_string(),
-        };
-        outln!(
-            "{depth:>6} {:>14} {:>14} {difference:>14}",
-            show(a),
-            show(b)
-        )?;
-    }
-    match &comparison.divergence {
-        None => outln!(
-            "same search: {} nodes compared, no difference",
-            comparison.nodes_compared
-        )?,
-        Some(divergence) => {
-            outln!(
-                "first difference after {} equal nodes: {}",
-                comparison.nodes_compared,
-                divergence.why
-            )?;
-            for (name, event) in [("first", &divergence.first), ("second", &divergence.second)] {
-                match event {
-                    Some(event) => {
-                        let Event::Node { depth, path, cells } = &event.event else {
-                            continue;
-                        };
-                        outln!(
-                            "  {name}: event {}, depth {depth}, path {}, cells {:?}",
-                            event.index,
-                            if path.is_empty() {
-                                "(the start)".to_string()
-                            } else {
-                                format_moves(path)
-                            },
-                            cells.as_slice()
-                        )?;
-                    }
-                    None => outln!("  {name}: no node")?,
-                }
-            }
-        }
-    }
-    Ok(())
-}
 
 fn events(args: &EventsArgs) -> anyhow::Result<ExitCode> {
     let reader = open(&args.file)?;
     let started = Instant::now();
     let mut replay = reader.replay(args.from)?;
+    let estimates = trace::Estimates::of_trace(&reader);
     let mut printed = 0;
     while printed < args.count {
         let Some(event) = replay.next_event()? else {
@@ -589,7 +439,10 @@ fn events(args: &EventsArgs) -> anyhow::Result<ExitCode> {
                 started.elapsed().as_secs_f64() * 1000.0
             )?;
         }
-        outln!("{}", json_event(&event, reader.puzzle().board()))?;
+        outln!(
+            "{}",
+            json_event(&event, reader.puzzle().board(), &estimates)
+        )?;
         printed += 1;
     }
     if printed == 0 {

@@ -13,6 +13,7 @@ mod plots;
 mod sharing;
 mod trace;
 mod trace_animate;
+mod trace_learning;
 
 #[path = "../common/program.rs"]
 mod common;

@@ -97,7 +97,7 @@ fn export_writes_every_event_as_json_lines_and_posthoc_within_its_limit() {
     let posthoc = std::fs::read_to_string(&yaml).unwrap();
     assert!(posthoc.starts_with("version: 1.4.0\n"), "{posthoc}");
     assert!(posthoc.contains("\nevents:\n"));
-    assert!(posthoc.contains("{ type: expanding, id: \"root\", pId: \"\""));
+    assert!(posthoc.contains("pId: null"), "the root has no parent");
     assert!(posthoc.contains("type: end"));
     let expanding = posthoc.matches("type: expanding").count();
     let nodes = lines.iter().filter(|l| l["kind"] == "node").count();
@@ -151,7 +151,7 @@ fn posthoc_export_refuses_past_a_million_events_and_says_how_to_export_fewer() {
         "1000",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.matches("type: ").count() <= 1000);
+    assert!(out.matches("type: expanding").count() <= 1000);
 }
 
 #[test]
