@@ -262,6 +262,8 @@ pub enum DebugCommand {
     FirstVisit,
     /// A change to the search tree tab.
     Tree(TreeCommand),
+    /// A guess at the next step (Predict mode): step to the next node and judge it.
+    Predict(crate::app::debugger::predict::Guess),
 }
 
 /// A change to the tree tab, applied with the debugger's commands.

@@ -7,6 +7,7 @@
 //! Recording and comparing run on the worker's named threads ([`crate::worker::debug::compare`]);
 //! stepping reads the traces here, a block at most per step.
 
+mod states;
 pub(super) mod window;
 
 use crate::app::run::engines::EngineList;
@@ -404,6 +405,21 @@ impl CompareView {
     }
 
     /// Where the comparison stands.
+    /// The comparison by states, once made, with the puzzle both runs searched.
+    pub(in crate::app) fn states(
+        &self,
+    ) -> Option<(&crate::solver::trace::StateComparison, &Puzzle)> {
+        let Some(Compared::Done(comparison, _)) = &self.compared else {
+            return None;
+        };
+        let states = comparison.states.as_deref()?;
+        let puzzle = self.runs.iter().find_map(|run| match &run.state {
+            RunState::Ready(loaded) => Some(loaded.reader.puzzle()),
+            _ => None,
+        })?;
+        Some((states, puzzle))
+    }
+
     pub(in crate::app) fn compare_status(&self) -> CompareStatus {
         match &self.compared {
             None => CompareStatus::None,

@@ -108,8 +108,9 @@ fn window_ui(
             view.shown(Which::Second).node,
         ];
         let same = match (&shown[0], &shown[1]) {
+            // Iterations are numbered each solver's own way (a level, a depth, a bound): a node
+            // is the same by its position and depth.
             (Some(a), Some(b)) if a.cells != b.cells || a.depth != b.depth => Sameness::Differs,
-            (Some(a), Some(b)) if a.iteration != b.iteration => Sameness::OtherIteration,
             (Some(_), Some(_)) => Sameness::Same,
             _ => Sameness::Unknown,
         };
@@ -131,6 +132,10 @@ fn window_ui(
         ui.label("");
     }
     ui.separator();
+    if let Some((states, puzzle)) = view.states() {
+        super::states::states_ui(ui, states, puzzle);
+        ui.separator();
+    }
     rows_ui(ui, &view.rows());
 }
 
@@ -138,7 +143,6 @@ fn window_ui(
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sameness {
     Same,
-    OtherIteration,
     Differs,
     Unknown,
 }
@@ -258,7 +262,8 @@ fn comparison_ui(
     waker: &Waker,
     palette: &theme::Palette,
 ) {
-    ui.horizontal(|ui| {
+    let mut status = None;
+    ui.horizontal_wrapped(|ui| {
         ui.radio_value(
             &mut view.rule,
             DivergenceRule::Order,
@@ -278,6 +283,15 @@ fn comparison_ui(
             "The searches differ in the first iteration where one examines a position \
                  (at a depth) the other never does, in any order: for solvers that order \
                  their moves differently.",
+        );
+        ui.radio_value(
+            &mut view.rule,
+            DivergenceRule::States,
+            "Same positions by moves",
+        )
+        .on_hover_text(
+            "Each search as the positions it first examines at each number of moves from \
+                 the start: which both reach, which only one reaches; for any two algorithms.",
         );
     });
     ui.horizontal(|ui| {
@@ -330,14 +344,24 @@ fn comparison_ui(
             }
             CompareStatus::Failed(why) => (why, Some(palette.error)),
         };
-        elided(ui, &text, color);
+        status = Some((text, color));
     });
+    // The verdict reads whole, on lines of its own under the buttons, so that the buttons
+    // above it never move as it grows.
+    if let Some((text, color)) = status {
+        let text = match color {
+            Some(color) => RichText::new(text).color(color),
+            None => RichText::new(text),
+        };
+        ui.add(egui::Label::new(text).wrap());
+    }
 }
 
 fn rule_words(rule: DivergenceRule) -> &'static str {
     match rule {
         DivergenceRule::Order => "in order",
         DivergenceRule::Sets => "as sets per iteration",
+        DivergenceRule::States => "by positions at each number of moves",
     }
 }
 
@@ -456,10 +480,6 @@ fn position_ui(
     elided(ui, &path, None);
     let verdict = match same {
         Sameness::Same => ("Same node as the other run", palette.muted),
-        Sameness::OtherIteration => (
-            "Same position and depth, in another iteration",
-            palette.error,
-        ),
         Sameness::Differs => ("Differs from the other run (ringed robots)", palette.error),
         Sameness::Unknown => ("", palette.muted),
     };

@@ -5,7 +5,9 @@
 //! The solver thread is held by the stepping probe of [`crate::worker::debug`]; this module
 //! only reads its picture each frame and sends it run modes.
 
+pub mod frontier;
 pub mod panel;
+pub mod predict;
 pub mod tree;
 pub mod tree_state;
 
@@ -14,7 +16,8 @@ use crate::app::command::DebugCommand;
 use crate::app::overlays;
 use crate::model::{Board, Puzzle};
 use crate::solver::RobotCells;
-use crate::solver::trace::{EventKind, TraceError, TraceReader};
+use crate::solver::heuristics::Heuristic;
+use crate::solver::trace::{Estimates, EventKind, TraceError, TraceReader, shape_of_trace};
 use crate::worker::debug::{
     Breakpoints, DebugFrame, DebugHandle, DebugView, History, PictureStep, Recorded, RunMode,
     SearchPicture,
@@ -56,6 +59,10 @@ pub struct DebugSettings {
     pub(super) break_prune: EventKind,
     /// Stop when a new depth or bound starts.
     pub break_on_bound: bool,
+    /// Show the frontier (open list or stack) at the event shown.
+    pub show_frontier: bool,
+    /// Ask the learner to predict each next step.
+    pub predict: bool,
     /// Hold the cell and state breakpoints to a range of depths.
     pub break_in_depths: bool,
     /// The range's shallowest depth.
@@ -79,6 +86,8 @@ impl Default for DebugSettings {
             break_on_prune: false,
             break_prune: EventKind::TableHit,
             break_on_bound: false,
+            show_frontier: true,
+            predict: false,
             break_in_depths: false,
             break_depth_low: 0,
             break_depth_high: 30,
@@ -141,6 +150,13 @@ pub struct Debugger {
     find_note: Option<String>,
     /// The search tree tab's state.
     pub(super) tree: tree_state::TreeView,
+    /// The frontier (open list or stack) at the shown event.
+    frontier: frontier::FrontierState,
+    /// The Predict mode's guesses and score.
+    predict: predict::PredictState,
+    /// The solver's heuristic and its estimates on this puzzle, once the trace named the
+    /// solver (`None` inside: a solver without one).
+    numbers: Option<(Option<Heuristic>, Estimates)>,
 }
 
 impl Debugger {
@@ -191,6 +207,9 @@ impl Debugger {
             shown_picture: None,
             find_note: None,
             tree: tree_state::TreeView::default(),
+            frontier: frontier::FrontierState::default(),
+            predict: predict::PredictState::default(),
+            numbers: None,
         }
     }
 
@@ -240,9 +259,19 @@ impl Debugger {
     /// Reads the run's picture; called once per frame. Says whether the overlays' picture
     /// is still being rebuilt (the caller then asks for another frame).
     pub(super) fn refresh(&mut self, speed: f32) -> bool {
+        if self.numbers.is_none() {
+            let history = self.history();
+            let mut history = lock(&history);
+            if let Ok(reader) = history.reader() {
+                let heuristic = shape_of_trace(reader).heuristic();
+                self.numbers = Some((heuristic, Estimates::new(&self.puzzle, heuristic)));
+            }
+        }
         self.frame = self.read_frame();
         self.speed = speed;
-        self.sync_picture()
+        let pending = self.sync_picture();
+        self.sync_prediction();
+        pending
     }
 
     /// Reads the log lines the panel lists: the latest events, or those around the
@@ -298,6 +327,51 @@ impl Debugger {
         };
         self.shown_picture = picture.map(|picture| (index, picture));
         pending
+    }
+
+    /// Brings the frontier up to the shown event when it is `wanted` (the Debugger tab shows
+    /// it), a stride of events per call; says whether it is still being rebuilt.
+    pub fn sync_frontier(&mut self, wanted: bool) -> bool {
+        if !wanted {
+            self.frontier.hovered.replace(None);
+            return false;
+        }
+        let Some(index) = self.shown_index() else {
+            return false;
+        };
+        let history = self.history();
+        let mut history = lock(&history);
+        let Ok(reader) = history.reader() else {
+            return false;
+        };
+        // A run going on has written every event up to the one shown when it paused; while
+        // it runs, the frontier follows the events written.
+        let Some(last) = reader.events().checked_sub(1) else {
+            return false;
+        };
+        self.frontier.sync(reader, index.min(last))
+    }
+
+    /// What the frontier section shows at the shown event, once worked out.
+    pub fn frontier_shown(&self) -> Option<&frontier::FrontierShown> {
+        self.frontier.shown()
+    }
+
+    /// The numbers behind a node with robots at `cells`, `g` moves from the start: its h by
+    /// the solver's heuristic and that heuristic, when the solver has one.
+    pub fn node_numbers(&self, cells: &[crate::model::Cell], g: u32) -> Option<(Heuristic, Option<u32>)> {
+        let (heuristic, estimates) = self.numbers.as_ref()?;
+        Some(((*heuristic)?, estimates.h(cells, g)))
+    }
+
+    /// The Predict mode's score in this run: right guesses, and guesses made.
+    pub fn predict_score(&self) -> (u32, u32) {
+        self.predict.score
+    }
+
+    /// What the Predict mode said of the last guess.
+    pub fn predict_verdict(&self) -> Option<&predict::Verdict> {
+        self.predict.last.as_ref()
     }
 
     /// The overlays' picture at the shown event: the heat map, slide graph and stateless
@@ -445,6 +519,7 @@ impl Debugger {
                 });
             }
             DebugCommand::Tree(command) => self.apply_tree(command),
+            DebugCommand::Predict(guess) => self.predict(guess),
             DebugCommand::Breakpoints(breakpoints) => {
                 self.break_state = breakpoints.state;
                 if let Some(handle) = &live {
@@ -471,24 +546,27 @@ impl Debugger {
         // Read the picture again so the panel and tests see the effect of the action at once.
         self.frame = self.read_frame();
         self.sync_picture();
+        self.sync_prediction();
     }
 
     /// The robots where the shown node has them, and its path from the root.
+    /// A frontier entry under the pointer takes the shown node's place.
     pub fn board_picture(&self) -> Option<(Vec<RobotSprite>, Vec<Trail>)> {
         let view = self.shown_view();
-        let cells = view.cells?;
+        let hovered = self.frontier.hovered.borrow().clone();
+        let (cells, path) = match hovered {
+            Some((cells, path)) => (cells, path),
+            None => (view.cells?.as_slice().to_vec(), view.path.clone()),
+        };
         let board = self.puzzle.board();
         let robots = self
             .puzzle
             .robots()
             .iter()
-            .zip(cells.as_slice())
+            .zip(&cells)
             .map(|(robot, &cell)| RobotSprite::at(robot.color, board.pos(cell)))
             .collect();
-        Some((
-            robots,
-            overlays::layers::path_trails(&self.puzzle, &view.path),
-        ))
+        Some((robots, overlays::layers::path_trails(&self.puzzle, &path)))
     }
 }
 

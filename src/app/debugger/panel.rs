@@ -48,6 +48,15 @@ pub(in crate::app) fn debugger_ui(
         return;
     };
     node_facts_ui(ui, debugger, running, cancelled, commands);
+    // The frontier's section keeps one height whatever it lists, so the log below stays put.
+    let header = egui::CollapsingHeader::new("Frontier")
+        .id_salt("debug-frontier-header")
+        .open(Some(settings.show_frontier))
+        .show(ui, |ui| super::frontier::frontier_ui(ui, debugger));
+    if header.header_response.clicked() {
+        settings.show_frontier = !settings.show_frontier;
+    }
+    super::predict::predict_ui(ui, debugger, settings, commands);
     event_log_ui(ui, debugger);
 }
 
@@ -265,9 +274,16 @@ fn node_facts_ui(
         // Events are numbered from 1 everywhere: here, on the timeline and in the log. The
         // view after an event counts the events so far, which is that event's number.
         ui.label("Event");
+        let numbers = view
+            .cells
+            .and_then(|cells| debugger.node_numbers(cells.as_slice(), view.depth))
+            .and_then(|(_, h)| h)
+            .map_or_else(String::new, |h| {
+                format!(" (g {} h {h} f {})", view.depth, view.depth + h)
+            });
         let depth = match view.iteration {
-            Some(bound) => format!("node depth {}, iteration {bound}", view.depth),
-            None => format!("node depth {}", view.depth),
+            Some(bound) => format!("node depth {}{numbers}, iteration {bound}", view.depth),
+            None => format!("node depth {}{numbers}", view.depth),
         };
         ui.add(
             egui::Label::new(format!(
@@ -568,17 +584,7 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
 
 /// A prune reason for the panel.
 pub(super) fn prune_text(reason: PruneReason) -> String {
-    match reason {
-        PruneReason::DepthLimit => "depth limit".to_string(),
-        PruneReason::LowerBound { bound, remaining } => {
-            format!("lower bound {bound} > {remaining} moves left")
-        }
-        PruneReason::TableHit { stored } => {
-            format!("table hit (searched with {stored} moves left)")
-        }
-        PruneReason::Visited => "already visited".to_string(),
-        PruneReason::Other(why) => why.to_string(),
-    }
+    reason.to_string()
 }
 
 /// One line of the event log; cells are named by column and row on `board`.
@@ -589,6 +595,13 @@ fn event_text(board: &Board, event: &Event) -> String {
             Some(mv) => format!("node d{depth} after {mv}"),
             None => format!("node d{depth} (root)"),
         },
+        Event::Generated { depth, path, h, .. } => {
+            let step = path.last().map_or_else(|| "?".to_string(), ToString::to_string);
+            match h {
+                Some(h) => format!("generated d{depth} by {step}: g {depth} h {h} f {}", depth + h),
+                None => format!("generated d{depth} by {step}"),
+            }
+        }
         Event::Pruned { depth, reason } => format!("pruned d{depth}: {}", prune_text(*reason)),
         Event::IterationFinished(stats) => {
             format!(

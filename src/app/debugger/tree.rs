@@ -222,7 +222,7 @@ fn inspector_ui(ui: &mut egui::Ui, debugger: &Debugger) {
             ("Event", "select a node (or press Down)".to_string()),
             ("Depth", "-".to_string()),
             ("Moves", "-".to_string()),
-            ("Lower bound", "-".to_string()),
+            ("Numbers", "-".to_string()),
             ("Became", "-".to_string()),
             ("Subtree", "-".to_string()),
         ],
@@ -249,13 +249,7 @@ fn inspector_ui(ui: &mut egui::Ui, debugger: &Debugger) {
                         format_moves(&node.path)
                     },
                 ),
-                (
-                    "Lower bound",
-                    match lower_bound {
-                        Some(u16::MAX) | None => "unreachable".to_string(),
-                        Some(bound) => format!("{bound} moves (walls only)"),
-                    },
-                ),
+                ("Numbers", numbers_text(debugger, cells, node.depth, lower_bound)),
                 ("Became", fate_text(node.fate)),
                 (
                     "Subtree",
@@ -275,6 +269,21 @@ fn inspector_ui(ui: &mut egui::Ui, debugger: &Debugger) {
                 ui.end_row();
             }
         });
+}
+
+/// g, h and f of a node by the solver's heuristic; for a solver without one, g and the
+/// walls-only lower bound.
+fn numbers_text(debugger: &Debugger, cells: &[crate::model::Cell], g: u32, lower_bound: Option<u16>) -> String {
+    match debugger.node_numbers(cells, g) {
+        Some((heuristic, Some(h))) => {
+            format!("g {g} · h {h} · f {} (h: {})", g + h, heuristic.name())
+        }
+        Some((heuristic, None)) => format!("g {g} · h: the target is out of reach ({})", heuristic.name()),
+        None => match lower_bound {
+            Some(u16::MAX) | None => format!("g {g} · the target is out of reach"),
+            Some(bound) => format!("g {g} · lower bound {bound} (walls only)"),
+        },
+    }
 }
 
 fn legend_ui(ui: &mut egui::Ui) {

@@ -53,6 +53,18 @@ pub(in crate::app) struct OverlaySources<'a> {
     pub(in crate::app) analyzer_heat: OverlayDrawing,
     /// What an engine drew: of the debugged run at the event shown, or of the last run.
     pub(in crate::app) engine: Option<EngineLayerSource<'a>>,
+    /// The chosen solver's heuristic on the board, when that layer is on and it has one.
+    pub(in crate::app) heuristic: Option<HeuristicSource>,
+}
+
+/// A solver's heuristic as the overlays read it.
+pub(in crate::app) struct HeuristicSource {
+    /// The solver's title, which names the layer's numbers.
+    pub(in crate::app) solver: &'static str,
+    /// Its heuristic.
+    pub(in crate::app) heuristic: crate::solver::heuristics::Heuristic,
+    /// The heuristic's value on each cell for the target's robot.
+    pub(in crate::app) table: Vec<u16>,
 }
 
 /// An engine's drawing as the overlays read it.

@@ -24,6 +24,7 @@ mod analysis_heat;
 mod engine_drawing;
 mod exact_distances;
 mod graph_edges;
+mod heuristic;
 mod min_moves;
 mod search_heat;
 mod solution_path;
@@ -36,6 +37,7 @@ use analysis_heat::AnalysisHeat;
 use engine_drawing::EngineDrawing;
 use exact_distances::ExactDistances;
 use graph_edges::GraphEdges;
+use heuristic::HeuristicMap;
 use min_moves::MinMoves;
 use search_heat::SearchHeat;
 use solution_path::SolutionPath;
@@ -66,6 +68,7 @@ pub(super) trait OverlayLayer: Sync {
 /// the order).
 pub(super) const LAYERS: &[&dyn OverlayLayer] = &[
     &MinMoves,
+    &HeuristicMap,
     &SearchHeat,
     &GraphEdges,
     &Stateless,

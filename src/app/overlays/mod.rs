@@ -30,6 +30,8 @@ use serde::{Deserialize, Serialize};
 pub struct OverlaySettings {
     /// The minimum-move map: its numbers in every cell and its heat tint.
     pub min_moves: bool,
+    /// The chosen solver's heuristic (h) per cell for the target's robot.
+    pub heuristic: bool,
     /// The stateless layer shows only this robot's states (all robots' when `None`).
     pub(super) stateless_robot: Option<RobotColor>,
     /// Which of the stateless solver's states it shows.
@@ -60,6 +62,7 @@ impl Default for OverlaySettings {
     fn default() -> Self {
         OverlaySettings {
             min_moves: false,
+            heuristic: false,
             stateless_robot: None,
             stateless_kinds: StatelessKinds::default(),
             graph_edges: false,

@@ -118,6 +118,21 @@ impl RicochetApp {
         scene
     }
 
+    /// The chosen solver's heuristic on the board shown, if the board is a puzzle and the
+    /// solver estimates.
+    fn heuristic_source(&self) -> Option<crate::app::overlays::assembly::HeuristicSource> {
+        let solver = self.engines.resolve(&self.state.solver.solver).ok()?;
+        let kind = solver.kind();
+        let heuristic = kind.shape.heuristic()?;
+        let puzzle = self.doc.validity().as_ref().ok()?;
+        let estimator = crate::solver::heuristics::Estimator::new(puzzle, heuristic);
+        Some(crate::app::overlays::assembly::HeuristicSource {
+            solver: kind.title,
+            heuristic,
+            table: estimator.goal_robot_table().to_vec(),
+        })
+    }
+
     /// Adds the overlay layers that are on to the scene.
     pub(in crate::app) fn overlay_scene(&mut self, scene: &mut BoardScene, focus: Option<Cell>) {
         let settings = self.state.overlays.clone();
@@ -157,7 +172,12 @@ impl RicochetApp {
             .engine_drawing
             .then(|| self.engine_drawing())
             .flatten();
+        let heuristic = settings
+            .heuristic
+            .then(|| self.heuristic_source())
+            .flatten();
         let sources = OverlaySources {
+            heuristic,
             engine: engine
                 .as_ref()
                 .map(|(name, layer)| EngineLayerSource { name, layer }),

@@ -5,7 +5,7 @@ use crate::app::command::{Command, Pending};
 use crate::app::keys;
 use crate::app::playing::playback::Playback;
 use crate::app::run::plots::SolvePoint;
-use crate::app::{RicochetApp, StatusMessage, capital, debugger};
+use crate::app::{RicochetApp, StatusMessage, capital, debugger, shell};
 use crate::solver::Outcome;
 use crate::worker::RunEnd;
 
@@ -13,11 +13,15 @@ impl RicochetApp {
     pub(in crate::app) fn drain_worker(&mut self) {
         let now = self.now();
         let current = self.doc.revision();
-        if let Some(debugger) = self.derived.debugger_mut(current)
-            && debugger.refresh(self.state.debug.speed)
-        {
-            // A trace file's heat map is rebuilt a stride of events per frame.
-            self.ctx.request_repaint();
+        let frontier_wanted = self.shell.dock == shell::DockTab::Debugger
+            && (self.state.debug.show_frontier || self.state.debug.predict);
+        if let Some(debugger) = self.derived.debugger_mut(current) {
+            // A trace file's heat map and a frontier are rebuilt a stride of events per frame.
+            let picture_pending = debugger.refresh(self.state.debug.speed);
+            let frontier_pending = debugger.sync_frontier(frontier_wanted);
+            if picture_pending || frontier_pending {
+                self.ctx.request_repaint();
+            }
         }
         self.derived.hints_mut(current).drain();
         if let Some(list) = self.derived.solutions_mut(current) {
