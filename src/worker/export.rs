@@ -179,7 +179,10 @@ pub fn search_steps(
                     last.outcome = StepOutcome::Solution;
                 }
             }
-            Event::IterationStarted { .. } | Event::IterationFinished(_) | Event::Solver(_) => {}
+            Event::IterationStarted { .. }
+            | Event::IterationFinished(_)
+            | Event::Solver(_)
+            | Event::Generated { .. } => {}
         }
     }
     if steps.is_empty() {

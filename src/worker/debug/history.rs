@@ -282,6 +282,9 @@ pub(super) fn apply_to_view(view: &mut DebugView, event: &Event) {
         }
         Event::IterationFinished(stats) => view.last_depth = Some(stats.clone()),
         Event::Solution { moves } => view.solution = Some(moves.clone()),
+        // A node put on the open list is shown in the log and the frontier; the node shown
+        // stays the one being expanded.
+        Event::Generated { .. } => {}
         Event::Solver(payload) => {
             if let Some(status) = payload.status() {
                 view.solver_status = Some(status);
