@@ -341,8 +341,7 @@ impl PopupButton {
         }
         // A list opened from the popup holds egui's slot until it closes; a click meanwhile
         // (on one of its entries, or beside it) is the list's, and closes only the list.
-        let list_open =
-            egui::Popup::is_any_open(&ctx) && !egui::Popup::is_id_open(&ctx, popup_id);
+        let list_open = egui::Popup::is_any_open(&ctx) && !egui::Popup::is_id_open(&ctx, popup_id);
         let shown = egui::Popup::menu(&button)
             .id(popup_id)
             .open_bool(&mut open)
