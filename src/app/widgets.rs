@@ -292,3 +292,79 @@ mod tests {
         assert_eq!(format_count(47_612_050), "47\u{2009}612\u{2009}050");
     }
 }
+
+/// A button that opens a popup of controls under it, which stays open while they are used:
+/// a click inside it, or in the list of a combo box inside it, leaves it open; a click
+/// elsewhere, the button again, Escape or [`egui::Ui::close`] closes it.
+///
+/// egui keeps one popup open at a time, so a menu (such as
+/// [`egui::containers::menu::MenuButton`]) closes as soon as a combo box inside it opens its
+/// list. This popup keeps whether it is open itself, and stands in egui's slot only while no
+/// list holds it, so that Escape still closes the popup before it means anything to the app.
+pub(super) struct PopupButton {
+    label: egui::WidgetText,
+    hint: Option<String>,
+}
+
+impl PopupButton {
+    /// A popup button with this label.
+    pub(super) fn new(label: impl Into<egui::WidgetText>) -> PopupButton {
+        PopupButton {
+            label: label.into(),
+            hint: None,
+        }
+    }
+
+    /// What the button's tooltip says the popup holds.
+    pub(super) fn hint(mut self, hint: impl Into<String>) -> PopupButton {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Shows the button, and the popup with `add_contents` when it is open; returns the
+    /// button's response.
+    pub(super) fn ui<R>(
+        self,
+        ui: &mut egui::Ui,
+        add_contents: impl FnOnce(&mut egui::Ui) -> R,
+    ) -> egui::Response {
+        let mut button = ui.button(self.label);
+        if let Some(hint) = self.hint {
+            button = button.on_hover_text(hint);
+        }
+        let popup_id = egui::Popup::default_response_id(&button);
+        let open_id = popup_id.with("open");
+        let ctx = ui.ctx().clone();
+        let mut open: bool = ctx.data(|data| data.get_temp(open_id)).unwrap_or(false);
+        if button.clicked() {
+            open = !open;
+        }
+        // A list opened from the popup holds egui's slot until it closes; a click meanwhile
+        // (on one of its entries, or beside it) is the list's, and closes only the list.
+        let list_open = egui::Popup::is_any_open(&ctx) && !egui::Popup::is_id_open(&ctx, popup_id);
+        let shown = egui::Popup::menu(&button)
+            .id(popup_id)
+            .open_bool(&mut open)
+            .close_behavior(egui::PopupCloseBehavior::IgnoreClicks)
+            .show(add_contents);
+        if let Some(shown) = shown
+            && open
+            && !button.clicked()
+            && !list_open
+            && shown.response.clicked_elsewhere()
+        {
+            open = false;
+        }
+        // egui forgets a popup not asked for again within a frame: this one is asked for at
+        // every frame it stays open, unless a list holds the slot.
+        if open {
+            if !egui::Popup::is_any_open(&ctx) || egui::Popup::is_id_open(&ctx, popup_id) {
+                egui::Popup::open_id(&ctx, popup_id);
+            }
+        } else {
+            egui::Popup::close_id(&ctx, popup_id);
+        }
+        ctx.data_mut(|data| data.insert_temp(open_id, open));
+        button
+    }
+}

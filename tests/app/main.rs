@@ -3,6 +3,7 @@
 mod analyzer;
 mod common;
 mod compare;
+mod debug_speed;
 mod debugger;
 mod distance_map;
 mod editing;
@@ -23,6 +24,7 @@ mod matches;
 mod new_user;
 mod opening;
 mod plot_export;
+mod popups;
 mod search_tree;
 mod sharing;
 mod solutions_list;

@@ -153,11 +153,8 @@ fn breakpoints_menu_ui(
     .into_iter()
     .filter(|&on| on)
     .count();
-    egui::containers::menu::MenuButton::new(format!("Breakpoints ({set})…"))
-        .config(
-            egui::containers::menu::MenuConfig::new()
-                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
-        )
+    crate::app::widgets::PopupButton::new(format!("Breakpoints ({set})…"))
+        .hint("Where the search stops by itself")
         .ui(ui, |ui| {
             let before = settings.clone();
             ui.horizontal(|ui| {
@@ -508,11 +505,8 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
             let at = crate::app::command::AnimationSubject::SearchUpTo(number - 1);
             commands.push(Command::ExportAnimation(at));
         }
-        egui::containers::menu::MenuButton::new("Go to…")
-            .config(
-                egui::containers::menu::MenuConfig::new()
-                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
-            )
+        crate::app::widgets::PopupButton::new("Go to…")
+            .hint("An event by its number, a depth's start, the next event of a kind")
             .ui(ui, |ui| {
                 ui.horizontal(|ui| {
                     let go = ui.add(

@@ -134,9 +134,18 @@ impl DebugHandle {
     /// The events numbered `from` up to `to` (not included), oldest first, each with its
     /// view; what the trace does not hold yet is left out.
     pub fn read(&self, from: u64, to: u64) -> Vec<Recorded> {
-        let extras = self.gate.extras();
-        let mut history = self.history.lock().unwrap_or_else(|e| e.into_inner());
-        history.read(from, to, &extras.payloads).unwrap_or_default()
+        let lock_history = || self.history.lock().unwrap_or_else(|e| e.into_inner());
+        let start = lock_history().block_start(from);
+        // The solver's own events of the stretch read, copied under a short lock: the solver
+        // thread takes it at every block it writes, and must not wait while the trace is read.
+        let payloads: std::collections::BTreeMap<_, _> = self
+            .gate
+            .extras()
+            .payloads
+            .range(start..to)
+            .map(|(index, payload)| (*index, payload.clone()))
+            .collect();
+        lock_history().read(from, to, &payloads).unwrap_or_default()
     }
 
     /// The overlays' picture right after the recorded event with this run-wide index: what

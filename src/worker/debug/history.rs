@@ -5,7 +5,7 @@
 use super::DebugView;
 use crate::solver::picture::SearchPicture;
 use crate::solver::trace::{Decoded, TraceError, TraceReader};
-use crate::solver::{Event, SolverPayload};
+use crate::solver::{Event, RobotCells, SolverPayload};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -104,6 +104,16 @@ impl History {
         self.reader().map_or(0, |r| r.events())
     }
 
+    /// The first event of the block that holds event `index`: where reading it starts.
+    pub(super) fn block_start(&mut self, index: u64) -> u64 {
+        let Ok(reader) = self.reader() else {
+            return 0;
+        };
+        reader
+            .block_of(index)
+            .map_or(0, |block| reader.blocks()[block].first_event)
+    }
+
     /// The prunes and the last finished row before block `block`, reading the blocks before
     /// it once.
     fn before_block(
@@ -169,6 +179,9 @@ impl History {
         view.cells = reader
             .cells_after(&view.path)
             .map(|cells| crate::solver::RobotCells::new(&cells));
+        let start = reader
+            .cells_after(&[])
+            .map(|cells| crate::solver::RobotCells::new(&cells));
         let mut found = Vec::new();
         while let Some(traced) = replay.next_event()? {
             if traced.index >= to {
@@ -178,7 +191,7 @@ impl History {
                 (Event::Solver(_), Some(payload)) => Event::Solver(payload.clone()),
                 _ => traced.event,
             };
-            apply_to_view(&mut view, &event);
+            apply_to_view(&mut view, &event, start);
             view.iteration = traced.iteration;
             if traced.index >= from {
                 found.push(Recorded {
@@ -264,11 +277,18 @@ impl History {
     }
 }
 
-/// Moves a view past one event: what the panel shows after it.
-pub(super) fn apply_to_view(view: &mut DebugView, event: &Event) {
+/// Moves a view past one event: what the panel shows after it. A new depth, bound or level
+/// starts from the root: the robots at `start`, where the puzzle has them, and no path.
+pub(super) fn apply_to_view(view: &mut DebugView, event: &Event, start: Option<RobotCells>) {
     view.events += 1;
     match event {
-        Event::IterationStarted { depth } => view.iteration = Some(*depth),
+        Event::IterationStarted { depth } => {
+            view.iteration = Some(*depth);
+            view.depth = 0;
+            view.cells = start;
+            view.path.clear();
+            view.last_prune = None;
+        }
         Event::Node { depth, cells, path } => {
             view.nodes += 1;
             view.depth = *depth;

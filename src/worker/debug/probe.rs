@@ -43,11 +43,21 @@ pub(super) struct DebugProbe {
     active: Option<usize>,
     /// The view after the latest event, but for its path, which the recorder holds.
     view: DebugView,
+    /// The robots at the start: the root a new depth or bound shows.
+    start: crate::solver::RobotCells,
+    /// Whether the latest event started a depth or bound, so the view shows the root and
+    /// not the recorder's last node.
+    at_root: bool,
     picture: SearchPicture,
     /// Blocks written when the last snapshot of the picture was taken.
     blocks_seen: u64,
     until_clock: u32,
     last_publish: Instant,
+    /// The latest node count and memory the solver reported, published with the view.
+    progress: (u64, usize),
+    /// Calls of [`Probe::should_stop`] left before the next look at the time limit: the
+    /// solver asks at every event, and the running time takes a lock and the clock.
+    until_time_check: u32,
 }
 
 impl Probe for DebugProbe {
@@ -61,7 +71,12 @@ impl Probe for DebugProbe {
         }
         let event = event();
         self.sync_changes();
-        super::history::apply_to_view(&mut self.view, &event);
+        super::history::apply_to_view(&mut self.view, &event, Some(self.start));
+        match &event {
+            Event::IterationStarted { .. } => self.at_root = true,
+            Event::Node { .. } => self.at_root = false,
+            _ => {}
+        }
         if let Event::Node { cells, .. } = &event {
             self.view.cells = Some(*cells);
         }
@@ -83,6 +98,7 @@ impl Probe for DebugProbe {
             return;
         }
         self.sync_changes();
+        self.at_root = false;
         let view = &mut self.view;
         view.events += 1;
         view.nodes += 1;
@@ -102,21 +118,22 @@ impl Probe for DebugProbe {
     }
 
     fn should_stop(&mut self) -> bool {
-        if self
-            .time_limit
-            .is_some_and(|limit| self.live.running_time() >= limit)
-        {
-            self.timed_out = true;
+        if let Some(limit) = self.time_limit {
+            self.until_time_check = self.until_time_check.saturating_sub(1);
+            if self.until_time_check == 0 {
+                self.until_time_check = CLOCK_EVENTS;
+                if self.live.running_time() >= limit {
+                    self.timed_out = true;
+                }
+            }
         }
         self.timed_out || self.recorder.failure().is_some()
     }
 
     fn progress(&mut self, nodes: u64, memory_bytes: usize) {
-        self.live.live.nodes.store(nodes, Ordering::Relaxed);
-        self.live
-            .live
-            .memory_bytes
-            .store(memory_bytes, Ordering::Relaxed);
+        // Called at every event of a debugged run: the counters the interface reads are
+        // written with the view, a few times a second, not at every node.
+        self.progress = (nodes, memory_bytes);
     }
 }
 
@@ -200,12 +217,20 @@ impl DebugProbe {
             self.snapshot();
         }
         let mut view = self.view.clone();
-        view.path = self.recorder.current_path();
+        if !self.at_root {
+            view.path = self.recorder.current_path();
+        }
         let mut state = self.gate.lock();
         state.frame.view = view;
         state.frame.picture.clone_from(&self.picture);
         state.frame.recorded = self.recorder.events();
         drop(state);
+        let (nodes, memory_bytes) = self.progress;
+        self.live.live.nodes.store(nodes, Ordering::Relaxed);
+        self.live
+            .live
+            .memory_bytes
+            .store(memory_bytes, Ordering::Relaxed);
         self.last_publish = Instant::now();
     }
 
@@ -314,6 +339,7 @@ impl SolveJob {
             },
         };
         let active = self.puzzle.active_robot();
+        let start = crate::solver::RobotCells::new(&self.puzzle.robot_cells());
         let task = {
             let live = Arc::clone(&live);
             crate::worker::spawn_task(
@@ -346,10 +372,14 @@ impl SolveJob {
                         breakpoints,
                         active,
                         view: DebugView::default(),
+                        start,
+                        at_root: false,
                         picture,
                         blocks_seen: 0,
                         until_clock: CLOCK_EVENTS,
                         last_publish: Instant::now(),
+                        progress: (0, 0),
+                        until_time_check: 1,
                     };
                     // A debugged run counts its node profile as a plain run does, so the
                     // Run tab's chart shows where it went.
