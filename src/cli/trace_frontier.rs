@@ -42,7 +42,7 @@ pub(super) fn frontier(args: &FrontierArgs) -> anyhow::Result<ExitCode> {
     let shape = shape_of_trace(&reader);
     match shape {
         SearchShape::Queue | SearchShape::BestFirst(_) => {
-            let Some(mut builder) = FrontierBuilder::new(shape, reader.puzzle().rules()) else {
+            let Some(mut builder) = FrontierBuilder::new(shape, reader.puzzle()) else {
                 unreachable!("a queue and a best-first search have an open list")
             };
             let frontier = builder.build(&reader, args.at, args.top)?;

@@ -52,9 +52,8 @@ impl FrontierState {
         let shape = shape_of_trace(reader);
         let shown = match shape {
             SearchShape::Queue | SearchShape::BestFirst(_) => {
-                let rules = reader.puzzle().rules();
                 if self.builder.is_none() {
-                    self.builder = FrontierBuilder::new(shape, rules);
+                    self.builder = FrontierBuilder::new(shape, reader.puzzle());
                 }
                 let Some(builder) = self.builder.as_mut() else {
                     return false;

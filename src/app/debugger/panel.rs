@@ -267,58 +267,70 @@ fn node_facts_ui(
     ui.label(egui::RichText::new(status).strong());
     timeline_ui(ui, debugger, commands);
     // Three rows for the node, so that the log below keeps five lines or more at 1024x700.
-    egui::Grid::new("debug-node").num_columns(2).show(ui, |ui| {
-        // Events are numbered from 1 everywhere: here, on the timeline and in the log. The
-        // view after an event counts the events so far, which is that event's number.
-        ui.label("Event");
-        let numbers = view
-            .cells
-            .and_then(|cells| debugger.node_numbers(cells.as_slice(), view.depth))
-            .and_then(|(_, h)| h)
-            .map_or_else(String::new, |h| {
-                format!(" (g {} h {h} f {})", view.depth, view.depth + h)
-            });
-        let depth = match view.iteration {
-            Some(bound) => format!("node depth {}{numbers}, iteration {bound}", view.depth),
-            None => format!("node depth {}{numbers}", view.depth),
-        };
-        ui.add(
-            egui::Label::new(format!(
-                "{} of {}; {depth}",
-                format_count(view.events),
-                format_count(frame.view.events)
-            ))
-            .wrap(),
-        );
-        ui.end_row();
-        ui.label("Nodes");
-        ui.add(
-            egui::Label::new(format!(
-                "{}, pruned {}; last prune: {}",
-                format_count(view.nodes),
-                format_count(view.pruned),
-                view.last_prune.map_or("-".to_string(), prune_text)
-            ))
-            .wrap(),
-        );
-        ui.end_row();
-        ui.label("Path");
-        // A deep node's path and a solver's own status are longer than the dock is wide:
-        // they wrap inside their column, so the dock never widens.
-        ui.add(
-            egui::Label::new(if view.path.is_empty() {
-                "(root)".to_string()
-            } else {
-                crate::model::format_moves(&view.path)
-            })
-            .wrap(),
-        );
-        ui.end_row();
-        if let Some((label, status)) = &view.solver_status {
-            ui.label(*label);
-            ui.add(egui::Label::new(status).wrap());
-            ui.end_row();
-        }
+    // Rows of a fixed label width rather than a grid: a grid asks for another frame whenever
+    // its columns' widths change, which figures that change every frame would do for good.
+    // Events are numbered from 1 everywhere: here, on the timeline and in the log. The view
+    // after an event counts the events so far, which is that event's number.
+    let numbers = view
+        .cells
+        .and_then(|cells| debugger.node_numbers(cells.as_slice(), view.depth))
+        .and_then(|(_, h)| h)
+        .map_or_else(String::new, |h| {
+            format!(" (g {} h {h} f {})", view.depth, view.depth + h)
+        });
+    let depth = match view.iteration {
+        Some(bound) => format!("node depth {}{numbers}, iteration {bound}", view.depth),
+        None => format!("node depth {}{numbers}", view.depth),
+    };
+    fact_row(
+        ui,
+        "Event",
+        format!(
+            "{} of {}; {depth}",
+            format_count(view.events),
+            format_count(frame.view.events)
+        ),
+    );
+    fact_row(
+        ui,
+        "Nodes",
+        format!(
+            "{}, pruned {}; last prune: {}",
+            format_count(view.nodes),
+            format_count(view.pruned),
+            view.last_prune.map_or("-".to_string(), prune_text)
+        ),
+    );
+    // A deep node's path and a solver's own status are longer than the dock is wide: they
+    // wrap inside their column, so the dock never widens.
+    fact_row(
+        ui,
+        "Path",
+        if view.path.is_empty() {
+            "(root)".to_string()
+        } else {
+            crate::model::format_moves(&view.path)
+        },
+    );
+    if let Some((label, status)) = &view.solver_status {
+        fact_row(ui, label, status.clone());
+    }
+}
+
+/// The width of the node facts' labels ("Event", "Nodes", "Path", a solver's own status).
+const FACT_LABEL_WIDTH: f32 = 72.0;
+
+/// One fact of the node shown: its label in a column of fixed width, its value wrapping
+/// beside it.
+fn fact_row(ui: &mut egui::Ui, label: &str, value: String) {
+    ui.horizontal_top(|ui| {
+        ui.scope(|ui| {
+            ui.set_width(FACT_LABEL_WIDTH);
+            ui.label(label);
+        });
+        ui.vertical(|ui| {
+            ui.add(egui::Label::new(value).wrap());
+        });
     });
 }
 

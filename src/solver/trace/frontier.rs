@@ -11,7 +11,8 @@
 use super::TraceError;
 use super::codec::Decoded;
 use super::reader::{TraceReader, TracedEvent};
-use crate::model::{Cell, Move, MoveTables, Puzzle, Rules};
+use crate::model::{Cell, Move, MoveTables, Puzzle, RobotColor, Rules};
+use crate::solver::key::{KeyLayout, state_key};
 use crate::solver::heuristics::{Estimator, Heuristic};
 use crate::solver::{Event, RobotCells, SearchShape};
 use rustc_hash::FxHashMap;
@@ -75,10 +76,11 @@ struct Open {
     h: Option<u32>,
 }
 
-/// A state as the open list tells it apart: its cells, and what else the rules make part of
-/// it (the last direction of each robot under no-rebound, the moves made while fewer than
-/// the ricochet rule's minimum).
-type StateKey = (RobotCells, u16, u32);
+/// A state as the open list tells it apart, as the searches' own tables key it: the robots'
+/// cells with the robots that only stand in the way interchangeable, and what else the rules
+/// make part of it (each robot's last direction under no-rebound, the moves made while fewer
+/// than the ricochet rule's minimum).
+type StateKey = u128;
 
 /// The open list being replayed.
 enum OpenList {
@@ -96,6 +98,9 @@ enum OpenList {
 pub struct FrontierBuilder {
     shape: SearchShape,
     rules: Rules,
+    layout: KeyLayout,
+    /// The robots' colours in the puzzle's order, to find each one's last move.
+    colors: Vec<RobotColor>,
     /// The events replayed: the list stands after event `replayed - 1`.
     replayed: u64,
     closed: u64,
@@ -106,9 +111,10 @@ pub struct FrontierBuilder {
 pub const FRONTIER_STRIDE: u64 = 1_000_000;
 
 impl FrontierBuilder {
-    /// A builder for a search of `shape` (one with an open list) under `rules`; `None` for a
+    /// A builder for a search of `shape` (one with an open list) on `puzzle`; `None` for a
     /// search without one.
-    pub fn new(shape: SearchShape, rules: Rules) -> Option<FrontierBuilder> {
+    pub fn new(shape: SearchShape, puzzle: &Puzzle) -> Option<FrontierBuilder> {
+        let rules = puzzle.rules();
         let open = match shape {
             SearchShape::Queue => OpenList::Queue(VecDeque::new()),
             SearchShape::BestFirst(_) => OpenList::Best {
@@ -120,6 +126,12 @@ impl FrontierBuilder {
         Some(FrontierBuilder {
             shape,
             rules,
+            layout: KeyLayout::new(
+                puzzle.board().cell_count(),
+                puzzle.active_robot(),
+                rules.no_rebound,
+            ),
+            colors: puzzle.robots().iter().map(|r| r.color).collect(),
             replayed: 0,
             closed: 0,
             open,
@@ -137,9 +149,15 @@ impl FrontierBuilder {
     ) -> Result<Option<Frontier>, TraceError> {
         if self.replayed > index + 1 {
             // Behind: start again from the first event.
-            if let Some(fresh) = FrontierBuilder::new(self.shape, self.rules) {
-                *self = fresh;
-            }
+            self.replayed = 0;
+            self.closed = 0;
+            self.open = match self.open {
+                OpenList::Queue(_) => OpenList::Queue(VecDeque::new()),
+                OpenList::Best { .. } => OpenList::Best {
+                    order: BTreeMap::new(),
+                    entries: FxHashMap::default(),
+                },
+            };
         }
         if self.replayed <= index {
             let mut replay = reader.replay(self.replayed)?;
@@ -178,22 +196,26 @@ impl FrontierBuilder {
         }
     }
 
-    /// The state key of a node.
+    /// The state key of a node, as the search's own table has it.
     fn key(&self, cells: &RobotCells, path: &[Move], g: u32) -> StateKey {
-        let mut last = 0u16;
+        let mut last_dirs = [None; 5];
         if self.rules.no_rebound {
-            // Each robot's last direction, three bits a robot (0: it has not moved).
-            let mut seen = 0u8;
-            for mv in path.iter().rev() {
-                let bit = 1u8 << mv.robot.index();
-                if seen & bit == 0 {
-                    seen |= bit;
-                    last |= (mv.dir.index() as u16 + 1) << (3 * mv.robot.index());
-                }
+            for (robot, info) in self.colors.iter().enumerate() {
+                last_dirs[robot] = path.iter().rev().find(|mv| mv.robot == *info).map(|mv| mv.dir);
             }
         }
-        let early = g.min(self.rules.min_solution_len() as u32);
-        (*cells, last, early)
+        let last = if self.rules.no_rebound {
+            &last_dirs[..self.colors.len().min(5)]
+        } else {
+            &[][..]
+        };
+        state_key::<u128>(
+            &self.layout,
+            cells.as_slice(),
+            last,
+            g,
+            self.rules.min_solution_len() as u32,
+        )
     }
 
     fn apply(&mut self, event: &TracedEvent) {

@@ -26,7 +26,7 @@ fn traced(solver: &str, puzzle: &Puzzle) -> (tempfile::TempPath, TraceReader) {
 fn every_node_is_the_frontiers_next(solver: &str, puzzle: &Puzzle) -> u64 {
     let (_path, reader) = traced(solver, puzzle);
     let shape = SolverId::from_name(solver).unwrap().kind().shape;
-    let mut builder = FrontierBuilder::new(shape, puzzle.rules()).unwrap();
+    let mut builder = FrontierBuilder::new(shape, puzzle).unwrap();
     let mut replay = reader.replay(0).unwrap();
     let (mut nodes, mut generated, mut checked) = (0u64, 0u64, 0u64);
     while let Some(event) = replay.next_event().unwrap() {
@@ -59,13 +59,14 @@ fn every_node_is_the_frontiers_next(solver: &str, puzzle: &Puzzle) -> u64 {
 
 #[test]
 fn the_rebuilt_frontier_names_every_node_the_search_examines_next() {
+    let mut checked = 0;
     for seed in 0..8 {
         let puzzle = random_puzzle(7, 7, 3, 5, seed).unwrap();
         for solver in ["bfs", "astar", "astar-manhattan", "astar-rowcol"] {
-            let checked = every_node_is_the_frontiers_next(solver, &puzzle);
-            assert!(checked > 0 || solver != "bfs", "{solver} on seed {seed}");
+            checked += every_node_is_the_frontiers_next(solver, &puzzle);
         }
     }
+    assert!(checked > 1000, "{checked} nodes checked");
 }
 
 #[test]
@@ -92,7 +93,7 @@ fn a_queue_shows_its_entries_in_order_with_their_numbers() {
     let puzzle = crate::testing::small();
     let (_path, reader) = traced("astar", &puzzle);
     let shape = SolverId::from_name("astar").unwrap().kind().shape;
-    let mut builder = FrontierBuilder::new(shape, puzzle.rules()).unwrap();
+    let mut builder = FrontierBuilder::new(shape, &puzzle).unwrap();
     // After the root's successors are generated, each has g 1 and an estimate, in f order.
     let first_node_after_root = (0..reader.events())
         .filter(|&i| matches!(reader.event(i).unwrap().event, Event::Node { .. }))
