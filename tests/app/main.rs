@@ -16,6 +16,7 @@ mod hints;
 mod hot_cold;
 mod layout;
 mod layout_tour;
+mod lessons;
 mod live_optimum;
 mod looks;
 mod matches;
