@@ -86,12 +86,12 @@ fn unsolvable(lesson: &Lesson) -> Option<String> {
         &mut NoProbe,
     );
     match report.map(|report| report.outcome) {
-        Ok(Outcome::Unsolvable { within: None }) => Some(
-            "the puzzle has no solution (IDA* reached every position it can)".into(),
-        ),
-        Ok(Outcome::Unsolvable { within: Some(depth) }) => Some(format!(
-            "the puzzle has no solution within {depth} moves"
-        )),
+        Ok(Outcome::Unsolvable { within: None }) => {
+            Some("the puzzle has no solution (IDA* reached every position it can)".into())
+        }
+        Ok(Outcome::Unsolvable {
+            within: Some(depth),
+        }) => Some(format!("the puzzle has no solution within {depth} moves")),
         Ok(
             Outcome::Solved { .. }
             | Outcome::NotFound

@@ -247,7 +247,13 @@ pub struct LessonProblem {
 
 impl fmt::Display for LessonProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.file.display(), self.field, self.message)
+        write!(
+            f,
+            "{}: {}: {}",
+            self.file.display(),
+            self.field,
+            self.message
+        )
     }
 }
 
@@ -361,14 +367,16 @@ impl Lesson {
 
 /// Parses a lesson file's text; a syntax error names its line and column.
 pub fn parse_file(text: &str, path: &Path) -> Result<LessonFile, LessonProblem> {
-    ron_options().from_str::<LessonFile>(text).map_err(|error| LessonProblem {
-        file: path.to_path_buf(),
-        field: format!(
-            "line {}, column {}",
-            error.span.start.line, error.span.start.col
-        ),
-        message: error.code.to_string(),
-    })
+    ron_options()
+        .from_str::<LessonFile>(text)
+        .map_err(|error| LessonProblem {
+            file: path.to_path_buf(),
+            field: format!(
+                "line {}, column {}",
+                error.span.start.line, error.span.start.col
+            ),
+            message: error.code.to_string(),
+        })
 }
 
 /// Writes a lesson file as RON, its text as a multi-line string (what [`parse_file`] reads
@@ -473,10 +481,7 @@ fn load_puzzle(puzzle: &LessonPuzzle, lesson: &Path) -> Result<Puzzle, String> {
             let path = if named.is_absolute() {
                 named.to_path_buf()
             } else {
-                lesson
-                    .parent()
-                    .unwrap_or(Path::new(""))
-                    .join(named)
+                lesson.parent().unwrap_or(Path::new("")).join(named)
             };
             let format = formats::Format::of_path(&path).unwrap_or(formats::Format::Native);
             formats::load_file(&path, format).map_err(|error| {

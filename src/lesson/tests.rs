@@ -22,7 +22,8 @@ fn full_file() -> LessonFile {
         ],
         overlays: vec!["search-heat".into(), "min-moves".into()],
         predict: true,
-        text: "# Questions\n\n1. How many nodes?\n   A \"quoted\" word, a # and r#\"raw\"#.\n".into(),
+        text: "# Questions\n\n1. How many nodes?\n   A \"quoted\" word, a # and r#\"raw\"#.\n"
+            .into(),
     }
 }
 
@@ -68,7 +69,10 @@ fn the_optional_fields_take_their_defaults() {
         let text = format!(
             "(lesson: 1, title: \"T\", puzzle: File(\"x.ron\"), depth_limit: {limit}, text: \"t\")"
         );
-        assert_eq!(parse_file(&text, &lesson_path()).unwrap().depth_limit, Some(8));
+        assert_eq!(
+            parse_file(&text, &lesson_path()).unwrap().depth_limit,
+            Some(8)
+        );
     }
 }
 
@@ -120,7 +124,10 @@ fn every_problem_is_named_with_its_field() {
     ];
     assert_eq!(said.len(), expected.len(), "{said:#?}");
     for (said, expected) in said.iter().zip(expected) {
-        assert!(said.starts_with(expected), "{said} does not start with {expected}");
+        assert!(
+            said.starts_with(expected),
+            "{said} does not start with {expected}"
+        );
     }
     assert!(problems.iter().all(|p| p.file == lesson_path()));
 }
@@ -140,7 +147,11 @@ fn a_puzzle_that_does_not_load_is_named_with_its_file() {
         ..full_file()
     };
     let problems = Lesson::resolve(file, &lesson_path()).unwrap_err();
-    assert!(problems[0].message.starts_with("the puzzle text does not load"));
+    assert!(
+        problems[0]
+            .message
+            .starts_with("the puzzle text does not load")
+    );
 }
 
 #[test]
@@ -157,12 +168,13 @@ fn a_syntax_error_names_its_line_and_column() {
 
 #[test]
 fn lessons_are_told_from_puzzles_by_their_first_field() {
-    assert!(is_lesson_text("// A lesson\n/* about BFS */ (\n  lesson: 1,"));
+    assert!(is_lesson_text(
+        "// A lesson\n/* about BFS */ (\n  lesson: 1,"
+    ));
     assert!(is_lesson_text("\u{feff}(lesson :1)"));
-    let puzzle = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/small-6x6.ron"),
-    )
-    .unwrap();
+    let puzzle =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/small-6x6.ron"))
+            .unwrap();
     assert!(!is_lesson_text(&puzzle));
     assert!(!is_lesson_text("lesson: 1"));
     assert!(!is_lesson_text("(lessons: 1)"));

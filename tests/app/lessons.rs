@@ -5,8 +5,8 @@
 use crate::common::harness_from;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::Opening;
+use ricochet_lab::app::RicochetApp;
 use ricochet_lab::app::document::draft::Draft;
 use ricochet_lab::app::settings::AppState;
 use ricochet_lab::lesson::text::{TextBlock, blocks};
@@ -192,7 +192,12 @@ fn a_teachers_lesson_opens_as_a_file_does_and_a_broken_one_names_its_problems() 
         .apply_command(Opening::File(broken.clone()).command());
     harness.run();
     let status = harness.state().status_message().unwrap_or_default();
-    for said in ["Could not open the lesson", "text:", "puzzle:", "unknown solver 'quick'"] {
+    for said in [
+        "Could not open the lesson",
+        "text:",
+        "puzzle:",
+        "unknown solver 'quick'",
+    ] {
         assert!(status.contains(said), "{said} is not in {status}");
     }
     // The lesson shown before stays.

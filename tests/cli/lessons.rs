@@ -119,13 +119,25 @@ fn every_problem_is_named_with_its_file_and_field() {
         format!("{}: text: the text is empty", shown(&names)),
         format!("{}: solvers: unknown solver 'quick'", shown(&names)),
         format!("{}: overlays: unknown overlay 'heat-map'", shown(&names)),
-        format!("{}: breakpoints: Cell(7, 2) is off the 6x6 board", shown(&names)),
+        format!(
+            "{}: breakpoints: Cell(7, 2) is off the 6x6 board",
+            shown(&names)
+        ),
         format!("{}: puzzle: the puzzle file", shown(&missing_puzzle)),
         format!("{}: puzzle: the puzzle has no solution", shown(&impossible)),
-        format!("{}: breakpoints: breakpoints are set but debug is false", shown(&no_debug)),
-        format!("{}: predict: predict is true but debug is false", shown(&no_debug)),
+        format!(
+            "{}: breakpoints: breakpoints are set but debug is false",
+            shown(&no_debug)
+        ),
+        format!(
+            "{}: predict: predict is true but debug is false",
+            shown(&no_debug)
+        ),
         format!("{}: line 3, column", shown(&syntax)),
-        format!("{}: solvers: graph-v1 does not take the puzzle's ricochet rule", shown(&rules)),
+        format!(
+            "{}: solvers: graph-v1 does not take the puzzle's ricochet rule",
+            shown(&rules)
+        ),
         format!("{}: file: cannot be read", shown(&absent)),
     ];
     for line in &expected {

@@ -25,7 +25,9 @@ impl LessonState {
     pub(in crate::app) fn from_boards(boards: Option<&std::path::Path>) -> LessonState {
         LessonState {
             shipped: boards
-                .map(|boards| crate::lesson::lessons_in(&boards.join(crate::lesson::SHIPPED_FOLDER)))
+                .map(|boards| {
+                    crate::lesson::lessons_in(&boards.join(crate::lesson::SHIPPED_FOLDER))
+                })
                 .unwrap_or_default(),
             open: None,
             predict: false,
@@ -45,9 +47,9 @@ pub(in crate::app) fn lessons_menu_ui(
             ui.label("No lessons were found beside the program (boards/lessons/).");
         }
         for entry in shipped {
-            let mut button = ui.button(&entry.title);
+            let mut button = ui.button(entry.title.as_str());
             if !entry.summary.is_empty() {
-                button = button.on_hover_text(&entry.summary);
+                button = button.on_hover_text(entry.summary.as_str());
             }
             if button.clicked() {
                 commands.push(Command::Guarded(Pending::Open(entry.path.clone())));
@@ -123,9 +125,9 @@ fn no_lesson_ui(ui: &mut egui::Ui, shipped: &[LessonEntry], commands: &mut Vec<C
         .auto_shrink([false, false])
         .show(ui, |ui| {
             for entry in shipped {
-                let mut button = ui.button(&entry.title);
+                let mut button = ui.button(entry.title.as_str());
                 if !entry.summary.is_empty() {
-                    button = button.on_hover_text(&entry.summary);
+                    button = button.on_hover_text(entry.summary.as_str());
                 }
                 if button.clicked() {
                     commands.push(Command::Guarded(Pending::Open(entry.path.clone())));

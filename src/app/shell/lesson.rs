@@ -41,7 +41,7 @@ impl RicochetApp {
         self.set_document(
             Draft::from_puzzle(&lesson.puzzle),
             None,
-            Some(title.clone()),
+            Some(format!("Lesson: {title}")),
             &format!("Opened the lesson {name}: {title}"),
         );
         let mode = match lesson.file.mode {
@@ -122,7 +122,10 @@ fn lesson_debug_settings(settings: &mut debugger::DebugSettings, lesson: &Lesson
 
 /// The overlay settings a lesson asks for: the layers it lists on, every other off; a
 /// layer's own options (the stateless layer's robot, the distance map's depth) stay.
-fn lesson_overlay_settings(current: &OverlaySettings, overlays: &[LessonOverlay]) -> OverlaySettings {
+fn lesson_overlay_settings(
+    current: &OverlaySettings,
+    overlays: &[LessonOverlay],
+) -> OverlaySettings {
     let mut settings = OverlaySettings {
         min_moves: false,
         graph_edges: false,
@@ -209,7 +212,10 @@ mod tests {
         assert!(settings.break_on_cell && (settings.break_x, settings.break_y) == (3, 7));
         assert!(settings.break_on_prune && settings.break_prune == EventKind::LowerBound);
         assert!(settings.break_in_depths);
-        assert_eq!((settings.break_depth_low, settings.break_depth_high), (2, 5));
+        assert_eq!(
+            (settings.break_depth_low, settings.break_depth_high),
+            (2, 5)
+        );
         assert!(!settings.break_on_solution && !settings.break_on_bound);
     }
 

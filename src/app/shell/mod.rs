@@ -471,7 +471,9 @@ impl RicochetApp {
             commands,
         );
         ui.separator();
-        ui.horizontal(|ui| {
+        // Wrapped, so that in a window narrower than any the app is laid out for the last
+        // tabs go to a second line rather than past the dock's edge.
+        ui.horizontal_wrapped(|ui| {
             for tab in DockTab::ALL {
                 ui.selectable_value(&mut self.shell.dock, tab, tab.title());
             }
@@ -545,12 +547,7 @@ impl RicochetApp {
                     });
             }
             DockTab::Lesson => {
-                lessons::lesson_tab_ui(
-                    ui,
-                    &self.lessons,
-                    &mut self.state.solver.solver,
-                    commands,
-                );
+                lessons::lesson_tab_ui(ui, &self.lessons, &mut self.state.solver.solver, commands);
             }
         }
     }
