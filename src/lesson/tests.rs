@@ -114,10 +114,10 @@ fn every_problem_is_named_with_its_field() {
         "lesson: format version 2",
         "title: the title is empty",
         "text: the text is empty",
-        "solvers: unknown solver 'quick'; the solvers are bfs, iddfs",
+        "solvers: unknown solver quick; the solvers are bfs, iddfs",
         "solvers: bfs is listed twice",
         "depth_limit: 0 is not a depth limit: it runs from 1 to 255",
-        "overlays: unknown overlay 'heat'; the overlays are min-moves",
+        "overlays: unknown overlay heat; the overlays are min-moves",
         "breakpoints: Cell(6, 0) is off the 6x6 board",
         "breakpoints: two Depth breakpoints",
         "breakpoints: Depths(4, 1): the shallowest depth comes first",
@@ -157,7 +157,7 @@ fn a_puzzle_that_does_not_load_is_named_with_its_file() {
 #[test]
 fn a_syntax_error_names_its_line_and_column() {
     let problem = parse_file("(\n  lesson: 1,\n  title: 3,\n)", &lesson_path()).unwrap_err();
-    assert_eq!(problem.field, "line 3, column 10");
+    assert_eq!(problem.field, "line 3, column 9");
     let problem = parse_file(
         "(lesson: 1, title: \"T\", puzzle: File(\"x\"), text: \"t\", colour: 1)",
         &lesson_path(),

@@ -117,8 +117,8 @@ fn every_problem_is_named_with_its_file_and_field() {
     let shown = |path: &PathBuf| path.display().to_string();
     let expected = [
         format!("{}: text: the text is empty", shown(&names)),
-        format!("{}: solvers: unknown solver 'quick'", shown(&names)),
-        format!("{}: overlays: unknown overlay 'heat-map'", shown(&names)),
+        format!("{}: solvers: unknown solver quick", shown(&names)),
+        format!("{}: overlays: unknown overlay heat-map", shown(&names)),
         format!(
             "{}: breakpoints: Cell(7, 2) is off the 6x6 board",
             shown(&names)
