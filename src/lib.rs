@@ -7,8 +7,9 @@
 //!
 //! ```text
 //! model  <-  solver  <-  study  <-  worker  <-  app
-//!   ^                                 ^         (the binary's cli sits beside the app)
-//!   +----  print  --------------------+
+//!   ^          ^                      ^          ^   (the binary's cli sits beside the app)
+//!   +----  print  --------------------+          |
+//!              +--------  lesson  ---------------+
 //! ```
 //!
 //! - [`model`]: boards, robots, targets, the move rules, random deals and every file format
@@ -20,6 +21,9 @@
 //!   scoped threads of its own, joined before it returns; it never imports egui or clap.
 //! - [`study`]: solvers in bulk: the thesis' experiments, the bench, the accuracy study, the
 //!   board analyser and positions made to order.
+//! - [`lesson`]: lessons: a puzzle, its solvers, breakpoints, overlays and a page of text in
+//!   one file, read, resolved and checked (a lesson's puzzle is searched to prove it has a
+//!   solution); the app maps what a lesson names to its own settings.
 //! - [`worker`]: every thread the app starts: a solve, a debugged solve, a listing, an
 //!   analysis, each on a named thread with a cancel flag, live counters and a bounded channel.
 //!   It runs studies as well as solvers (the analyser window runs [`study::analyze`]), which is
@@ -70,6 +74,7 @@
 //!   calling into the library; long commands use the shared Ctrl-C handler and output path.
 
 pub mod app;
+pub mod lesson;
 pub mod model;
 pub mod print;
 pub mod solver;

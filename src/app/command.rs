@@ -145,6 +145,8 @@ pub enum Command {
     ToggleMatches,
     /// Show the Export animation window.
     ExportAnimation(AnimationSubject),
+    /// Close the lesson shown in the Lesson tab (the board and settings stay as they are).
+    CloseLesson,
 }
 
 /// What the Export animation window is opened on.

@@ -28,7 +28,9 @@
 //! - `analyzer`: the Analyse board window and positions made to order;
 //! - `compare`: the Compare runs window: two searches recorded or opened, stepped together
 //!   and compared to their first difference;
-//! - [`experiments`]: the Experiments window; `matches`: the Matches window.
+//! - [`experiments`]: the Experiments window; `matches`: the Matches window;
+//! - `lessons`: the Help menu's lessons and the dock's Lesson tab, which shows the open
+//!   lesson's page of text.
 //!
 //! The top floor, which names the rooms:
 //! - `derived`: the store of every result derived from the board, each tagged with the
@@ -68,6 +70,7 @@ pub mod experiments;
 pub mod files;
 pub mod keys;
 mod launch;
+mod lessons;
 mod matches;
 pub mod overlays;
 mod playing;
@@ -199,6 +202,8 @@ pub struct RicochetApp {
     add_engine: run::engine_window::AddEngineWindow,
     /// The Matches window.
     matches: matches::MatchesWindow,
+    /// The shipped lessons and the lesson open in the Lesson tab.
+    lessons: lessons::LessonState,
     /// Saves the settings to the app's settings file (`None`: nothing is saved).
     settings: Option<settings::store::SettingsSaver>,
     ctx: egui::Context,
@@ -249,6 +254,7 @@ impl RicochetApp {
             .as_deref()
             .and_then(|text| parse_draft(text).ok());
         let doc = Document::new(draft, clean, state.file.clone(), name);
+        let boards = files::boards_dir();
         let mut app = RicochetApp {
             state,
             doc,
@@ -261,7 +267,8 @@ impl RicochetApp {
             new_window: NewBoardWindow::default(),
             shell: shell::ShellState::default(),
             message,
-            boards: files::boards_dir(),
+            lessons: lessons::LessonState::from_boards(boards.as_deref()),
+            boards,
             presentation: Presentation::INTERACTIVE,
             screenshot: None,
             experiments: experiments::ExperimentsView::default(),

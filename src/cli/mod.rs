@@ -1,6 +1,6 @@
 //! The command line: `solve`, `solvers`, `show`, `convert`, `experiment`, `random`,
 //! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `engine`,
-//! `trace`, `generate`, `match`, `install-desktop`, and the app (on a puzzle when one is given) when no
+//! `trace`, `generate`, `match`, `lesson`, `install-desktop`, and the app (on a puzzle when one is given) when no
 //! subcommand is given. A test keeps this list, and the guide's table of commands
 //! (`docs/command-line.md`), in step with the commands clap knows.
 //!
@@ -21,6 +21,7 @@ mod experiment;
 mod export;
 mod generate;
 mod hint;
+mod lesson;
 mod matches;
 mod open;
 mod output;
@@ -106,6 +107,9 @@ enum Command {
     /// Run two or more solvers or engines over a puzzle suite, checking every answer against
     /// the suite's optimum, and compare their times with a confidence interval.
     Match(matches::MatchArgs),
+    /// Check lesson files: a puzzle prepared for teaching with its solvers, breakpoints,
+    /// overlays and a page of text (see docs/lessons.md); every problem is named.
+    Lesson(lesson::LessonArgs),
     /// Install the desktop entry, the puzzle file type and the icon for the current user, so
     /// that a launcher finds the app and a double-click on a .ron puzzle opens it.
     InstallDesktop(desktop::InstallDesktopArgs),
@@ -149,6 +153,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(&args),
         Command::Match(args) => matches::run(args),
+        Command::Lesson(args) => lesson::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Trace(args) => trace::run(args),
         Command::InstallDesktop(args) => desktop::run(&args),

@@ -36,11 +36,16 @@ pub(super) fn run(puzzle: Option<String>, commands: &[String]) -> ExitCode {
 }
 
 /// Why the window will not open the file it is started on, read the way the window reads it
-/// (by content, whatever the file's name: a puzzle named `--help` opens), or `None`.
+/// (by content, whatever the file's name: a puzzle named `--help` opens, a lesson is told from
+/// a puzzle by its first field), or `None`.
 fn startup_error(path: &Path) -> Option<String> {
-    let error = ricochet_lab::app::files::load_puzzle_file(path)
-        .err()?
-        .to_string();
+    let error = if ricochet_lab::lesson::is_lesson_file(path) {
+        ricochet_lab::lesson::Lesson::load(path).err()?.to_string()
+    } else {
+        ricochet_lab::app::files::load_puzzle_file(path)
+            .err()?
+            .to_string()
+    };
     let shown = path.display().to_string();
     // Most errors already start with the path they speak of.
     Some(if error.starts_with(&shown) {

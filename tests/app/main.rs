@@ -18,6 +18,7 @@ mod hot_cold;
 mod layout;
 mod layout_tour;
 mod learning;
+mod lessons;
 mod live_optimum;
 mod looks;
 mod matches;

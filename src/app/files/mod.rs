@@ -183,8 +183,11 @@ pub fn load_puzzle_file(path: &Path) -> Result<(Puzzle, Format), FormatError> {
 pub(super) fn pick_open_file(start: Option<&Path>) -> Option<PathBuf> {
     let mut dialog = rfd::FileDialog::new()
         .set_title("Open a puzzle")
-        .add_filter("Puzzles and search traces", &["ron", "txt", "rltrace"])
-        .add_filter("Ricochet Lab boards", &["ron"])
+        .add_filter(
+            "Puzzles, lessons and search traces",
+            &["ron", "txt", "rltrace"],
+        )
+        .add_filter("Ricochet Lab boards and lessons", &["ron"])
         .add_filter("Cox text boards", &["txt"])
         .add_filter("Search traces", &["rltrace"]);
     if let Some(dir) = start {

@@ -154,6 +154,7 @@ impl RicochetApp {
             Command::ToggleCompare => self.compare.open = !self.compare.open,
             Command::ToggleMatches => self.matches.open = !self.matches.open,
             Command::ExportAnimation(subject) => self.show_export_animation(subject),
+            Command::CloseLesson => self.lessons.open = None,
         }
     }
 
@@ -211,6 +212,9 @@ impl RicochetApp {
             }
             Pending::Open(path) if crate::solver::trace::is_trace_file(&path) => {
                 self.open_trace(&path);
+            }
+            Pending::Open(path) if crate::lesson::is_lesson_file(&path) => {
+                self.open_lesson(&path);
             }
             Pending::OpenTrace { path, at } => {
                 if self.open_trace(&path) {

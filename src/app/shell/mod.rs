@@ -8,13 +8,14 @@
 //!
 //! Panels have fixed widths, so nothing a panel shows can move the board or another panel
 //! under the pointer. The right-hand dock has the solver's controls on top, always in the same
-//! place, and below them one of three tabs: the run (result, per-depth rows, playback), the
-//! debugger (controls, node, event log) and the overlay layers.
+//! place, and below them one of its tabs: the run (result, per-depth rows, playback), the
+//! debugger (controls, node, event log), the search tree, the overlay layers and the lesson.
 
 mod apply;
 mod board;
 mod follow;
 mod help;
+mod lesson;
 mod logic;
 mod saving;
 pub mod screenshot;
@@ -32,7 +33,7 @@ use crate::app::keys;
 use crate::app::playing::play;
 use crate::app::run::plots;
 use crate::app::run::solver_panel::{self, PanelView};
-use crate::app::{RicochetApp, capital, debugger, overlays, theme};
+use crate::app::{RicochetApp, capital, debugger, lessons, overlays, theme};
 use crate::worker::RunEnd;
 
 /// The editor or play panel's width in a window `window` points wide: 300 in the window the
@@ -146,15 +147,18 @@ pub(super) enum DockTab {
     Tree,
     /// The overlay layers and their legends.
     Overlays,
+    /// The open lesson's page of text, or the lessons to open.
+    Lesson,
 }
 
 impl DockTab {
     /// Every tab, in the order of its button.
-    const ALL: [DockTab; 4] = [
+    const ALL: [DockTab; 5] = [
         DockTab::Run,
         DockTab::Debugger,
         DockTab::Tree,
         DockTab::Overlays,
+        DockTab::Lesson,
     ];
 
     /// The button's text, which is also its accessible label.
@@ -164,6 +168,7 @@ impl DockTab {
             DockTab::Debugger => "Debugger",
             DockTab::Tree => "Search tree",
             DockTab::Overlays => "Overlays",
+            DockTab::Lesson => "Lesson",
         }
     }
 
@@ -174,6 +179,7 @@ impl DockTab {
             DockTab::Debugger => 1,
             DockTab::Tree => 2,
             DockTab::Overlays => 3,
+            DockTab::Lesson => 4,
         }
     }
 }
@@ -328,6 +334,7 @@ impl RicochetApp {
                     hint(Action::Help),
                     Command::ShowHelp,
                 );
+                lessons::lessons_menu_ui(ui, &self.lessons.shipped, commands);
             });
             ui.separator();
             let mut mode = self.state.mode;
@@ -464,7 +471,9 @@ impl RicochetApp {
             commands,
         );
         ui.separator();
-        ui.horizontal(|ui| {
+        // Wrapped, so that in a window narrower than any the app is laid out for the last
+        // tabs go to a second line rather than past the dock's edge.
+        ui.horizontal_wrapped(|ui| {
             for tab in DockTab::ALL {
                 ui.selectable_value(&mut self.shell.dock, tab, tab.title());
             }
@@ -536,6 +545,9 @@ impl RicochetApp {
                             overlays::panel::change_list_ui(ui, &self.doc.draft().board, tracker);
                         }
                     });
+            }
+            DockTab::Lesson => {
+                lessons::lesson_tab_ui(ui, &self.lessons, &mut self.state.solver.solver, commands);
             }
         }
     }
@@ -674,6 +686,9 @@ mod tests {
         }
         let titles: Vec<&str> = DockTab::ALL.iter().map(|t| t.title()).collect();
         // The labels the UI tests click.
-        assert_eq!(titles, ["Run", "Debugger", "Search tree", "Overlays"]);
+        assert_eq!(
+            titles,
+            ["Run", "Debugger", "Search tree", "Overlays", "Lesson"]
+        );
     }
 }
