@@ -64,10 +64,10 @@ impl RicochetApp {
         self.shell.dock = shell::DockTab::Lesson;
     }
 
-    /// Remembers whether the open lesson asks for the debugger's Predict mode; nothing else
-    /// is set from it yet (the mode itself reads it from here when it is there).
+    /// Turns the debugger's Predict mode on or off as the open lesson asks.
     fn set_predict_mode_from_lesson(&mut self, on: bool) {
         self.lessons.predict = on;
+        self.state.debug.predict = on;
     }
 
     /// Whether the open lesson asked for the debugger's Predict mode (for tests and tools
