@@ -115,8 +115,9 @@ fn suite_hash(suite: &[SuiteEntry]) -> String {
     format!("{:016x}", fnv(text.as_bytes()))
 }
 
-/// Opens the results file: a new one with its header, or (resuming) the old one with its
-/// records read back and a half-written last line cut.
+/// Opens the results file under an exclusive lock held until the match ends (a second run
+/// on it is refused at once, naming the one that holds it): a new one with its header, or
+/// (resuming) the old one with its records read back and a half-written last line cut.
 fn open_results(
     path: &Path,
     header: &Header,
@@ -130,64 +131,67 @@ fn open_results(
         path: path.to_path_buf(),
         reason,
     };
-    let existing = match std::fs::read(path) {
-        Ok(bytes) => Some(bytes),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(io(error)),
-    };
-    let header_line = serde_json::to_string(header).map_err(|e| bad(e.to_string()))?;
-    match existing {
-        Some(bytes) if !bytes.is_empty() => {
-            if !resume {
-                return Err(bad(
-                    "the results file exists; add --resume to continue its match, or choose another file"
-                        .into(),
-                ));
-            }
-            // A line without its end of line is one a crash cut short: it is dropped.
-            let whole = bytes
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |end| end + 1);
-            let text = String::from_utf8_lossy(&bytes[..whole]);
-            let mut lines = text.lines();
-            let first = lines.next().unwrap_or_default();
-            let theirs: Header = serde_json::from_str(first)
-                .map_err(|_| bad("its first line is not a match's header".into()))?;
-            if theirs.suite != header.suite {
-                return Err(bad(
-                    "it holds the results of another suite (its puzzles differ)".into(),
-                ));
-            }
-            if theirs.solvers != header.solvers {
-                return Err(bad(format!(
-                    "it holds a match of {}, not of {}",
-                    theirs.solvers.join(","),
-                    header.solvers.join(",")
-                )));
-            }
-            let mut records = Vec::new();
-            for (index, line) in lines.enumerate() {
-                let record: MatchRecord = serde_json::from_str(line)
-                    .map_err(|e| bad(format!("line {}: {e}", index + 2)))?;
-                records.push(record);
-            }
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(io)?;
-            file.set_len(whole as u64).map_err(io)?;
-            let mut file = file;
-            std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io)?;
-            Ok((file, records))
-        }
-        _ => {
-            let mut file = std::fs::File::create(path).map_err(io)?;
-            writeln!(file, "{header_line}").map_err(io)?;
-            file.flush().map_err(io)?;
-            Ok((file, Vec::new()))
-        }
+    // Opened without truncating: nothing is read or cut until the lock is held, or a second
+    // run would change the file of the run that holds it. Only a regular file is taken.
+    let mut file = crate::model::formats::open_regular(
+        path,
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false),
+    )
+    .map_err(io)?;
+    if let Err(holder) = crate::study::held_file::try_hold(&file).map_err(io)? {
+        return Err(bad(format!(
+            "{holder} is writing this file; wait for it to end or choose another --out"
+        )));
     }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
+    let header_line = serde_json::to_string(header).map_err(|e| bad(e.to_string()))?;
+    if bytes.is_empty() {
+        writeln!(file, "{header_line}").map_err(io)?;
+        file.flush().map_err(io)?;
+        return Ok((file, Vec::new()));
+    }
+    if !resume {
+        return Err(bad(
+            "the results file exists; add --resume to continue its match, or choose another file"
+                .into(),
+        ));
+    }
+    // A line without its end of line is one a crash cut short: it is dropped.
+    let whole = bytes
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |end| end + 1);
+    let text = String::from_utf8_lossy(&bytes[..whole]);
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let theirs: Header = serde_json::from_str(first)
+        .map_err(|_| bad("its first line is not a match's header".into()))?;
+    if theirs.suite != header.suite {
+        return Err(bad(
+            "it holds the results of another suite (its puzzles differ)".into(),
+        ));
+    }
+    if theirs.solvers != header.solvers {
+        return Err(bad(format!(
+            "it holds a match of {}, not of {}",
+            theirs.solvers.join(","),
+            header.solvers.join(",")
+        )));
+    }
+    let mut records = Vec::new();
+    for (index, line) in lines.enumerate() {
+        let record: MatchRecord =
+            serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", index + 2)))?;
+        records.push(record);
+    }
+    file.set_len(whole as u64).map_err(io)?;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io)?;
+    Ok((file, records))
 }
 
 /// A worker's solvers: built-in ones run through [`solver::run`]; an engine is started once
