@@ -256,12 +256,24 @@ fn run_checks(
         }
     };
     let optimal = engine.identity().optimal;
+    // The id each check's puzzle was sent with, so that a stale result read later (a second
+    // result, or one past its time) is the fault of the check it answers, not of the next.
+    let mut sent: Vec<(String, &'static str)> = Vec::new();
     for case in puzzles() {
         if cancel.load(Ordering::Relaxed) {
             break;
         }
         let (item, alive) = check_puzzle(&mut engine, &case, optimal, cancel, puzzle_time);
         items.push(item);
+        sent.extend(engine.last_id().map(|id| (id.to_string(), case.name)));
+        for (id, line) in engine.take_stale() {
+            let name = sent
+                .iter()
+                .find(|(sent_id, _)| *sent_id == id)
+                .map_or("stale-result", |(_, name)| *name);
+            let problem = crate::solver::engine::EngineProblem::SecondResult { id, line };
+            items.push(CheckItem::new(name, Status::Fail, problem.to_string()));
+        }
         if !alive {
             match start() {
                 Ok(restarted) => engine = restarted,

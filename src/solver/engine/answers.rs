@@ -82,26 +82,14 @@ pub(super) fn prune_reason(reason: &str, numbers: &[(String, i64)]) -> PruneReas
     }
 }
 
-/// Whether a `result` answers the puzzle sent as `expected`. The driver names its puzzles
-/// p1, p2, … (`runs` of them so far): a result for an earlier one is a second result for it
-/// (a stopped search's was read before this `go`), any other id is for another puzzle.
+/// Whether a `result` answers the puzzle sent as `expected` (a result for an earlier puzzle
+/// sent to the engine is stale, and set aside before this is asked): any other id is for
+/// another puzzle.
 pub(super) fn check_result_id(
     result: &ResultLine,
     expected: &str,
-    runs: u64,
     line: &str,
 ) -> Result<(), EngineProblem> {
-    let earlier = result
-        .id
-        .strip_prefix('p')
-        .and_then(|n| n.parse::<u64>().ok())
-        .is_some_and(|n| n < runs);
-    if earlier {
-        return Err(EngineProblem::SecondResult {
-            id: result.id.clone(),
-            line: process::quoted(line),
-        });
-    }
     if result.id != expected {
         return Err(EngineProblem::WrongPuzzle {
             expected: expected.to_string(),

@@ -24,6 +24,7 @@ mod check;
 mod error;
 mod events;
 mod identities;
+mod kill;
 pub mod lower_bound;
 pub mod process;
 pub mod protocol;
@@ -77,6 +78,17 @@ pub fn intern(text: &str) -> &'static str {
     leaked
 }
 
+/// How many of the ids last sent to an engine are known as its own, so that a late result
+/// for one of them is recognised as stale rather than as another puzzle's.
+const KEPT_IDS: usize = 64;
+
+/// A puzzle id never sent before by this program (`p1`, `p2`, … over all engines), so that
+/// no result can be taken for another puzzle's, even across restarts.
+fn fresh_id() -> String {
+    static SENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    format!("p{}", SENT.fetch_add(1, Ordering::Relaxed) + 1)
+}
+
 /// The most distinct names [`intern`] keeps.
 pub const MAX_INTERNED: usize = 4096;
 
@@ -89,6 +101,12 @@ pub struct Engine {
     process: EngineProcess,
     identity: Identity,
     runs: u64,
+    /// The ids of the puzzles sent to this engine, the latest last (at most
+    /// [`KEPT_IDS`]): a result naming one before the latest is stale.
+    sent: std::collections::VecDeque<String>,
+    /// Stale results read since [`Engine::take_stale`] was last called: the id they name
+    /// and the line.
+    stale: Vec<(String, String)>,
     /// A search that was stopped and whose result has not been read yet: its id and when it
     /// was stopped.
     stopped: Option<String>,
@@ -173,6 +191,8 @@ impl Engine {
             process,
             identity,
             runs: 0,
+            sent: std::collections::VecDeque::new(),
+            stale: Vec::new(),
             stopped: None,
         };
         let left = deadline.saturating_duration_since(Instant::now());
@@ -264,6 +284,19 @@ impl Engine {
         )
     }
 
+    /// The id the last puzzle was sent with.
+    pub fn last_id(&self) -> Option<&str> {
+        self.sent.back().map(String::as_str)
+    }
+
+    /// The stale results read since the last call, each the id of the earlier puzzle it
+    /// names and its line: a second result for a puzzle already answered, or one sent after
+    /// the driver stopped waiting. They are set aside, never taken for the puzzle then
+    /// solved.
+    pub fn take_stale(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.stale)
+    }
+
     /// Marks a search started with raw lines as stopped and its result as read, so the next
     /// [`solve`](Engine::solve) does not wait for it.
     pub fn forget_stop(&mut self) {
@@ -323,7 +356,11 @@ impl Engine {
     ) -> Result<Report, EngineError> {
         self.settle_stopped_search()?;
         self.runs += 1;
-        let id = format!("p{}", self.runs);
+        let id = fresh_id();
+        if self.sent.len() >= KEPT_IDS {
+            self.sent.pop_front();
+        }
+        self.sent.push_back(id.clone());
         let wants_events = probe.wants_events();
         let go = Go {
             depth: options.depth_limit,
@@ -428,8 +465,21 @@ impl Engine {
                         })
                     });
                 }
+                Some(Answer::Result(result)) if result.id != id && self.sent.contains(&result.id) => {
+                    // A result of an earlier puzzle: stale, set aside with a line in the
+                    // engine's log, and never this puzzle's answer nor its fault.
+                    probe.event(|| {
+                        Event::solver(EngineInfo {
+                            text: format!(
+                                "ignored a stale result for the earlier puzzle {}: {line}",
+                                result.id
+                            ),
+                        })
+                    });
+                    self.stale.push((result.id.clone(), process::quoted(&line)));
+                }
                 Some(Answer::Result(result)) => {
-                    answers::check_result_id(&result, &id, self.runs, &line)
+                    answers::check_result_id(&result, &id, &line)
                         .map_err(|problem| self.process.error(problem))?;
                     if time_stop.is_some() {
                         self.process.stop_answered();
