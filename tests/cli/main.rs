@@ -7,6 +7,7 @@ mod edges;
 mod experiment_shards;
 mod files_and_exits;
 mod hint_cancel;
+mod match_shards;
 mod matches;
 mod nothing_lost;
 mod plots;
