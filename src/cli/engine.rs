@@ -234,9 +234,10 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
             // which sends them only when each is declared and its value in range: a value
             // out of range is refused here, not at the first solve.
             if !spec.options.is_empty() {
-                let engine = ricochet_lab::solver::engine::Engine::start(&spec).map_err(|error| {
-                    anyhow::anyhow!("engine '{}' not registered: {error}", spec.name)
-                })?;
+                let engine =
+                    ricochet_lab::solver::engine::Engine::start(&spec).map_err(|error| {
+                        anyhow::anyhow!("engine '{}' not registered: {error}", spec.name)
+                    })?;
                 engine.quit();
             }
             let line = spec.command_line();

@@ -2,11 +2,11 @@
 //! a results file that resumes, and a report with the paired time ratio and its interval.
 
 use super::output::{out, outln};
+use ricochet_lab::study::experiment::Shard;
 use ricochet_lab::study::matches::chart::RatioHistory;
+use ricochet_lab::study::matches::order::{coverage, shard_order};
 use ricochet_lab::study::matches::run::{MatchConfig, Progress, run_match};
 use ricochet_lab::study::matches::stats::Sprt;
-use ricochet_lab::study::experiment::Shard;
-use ricochet_lab::study::matches::order::{coverage, shard_order};
 use ricochet_lab::study::matches::{self, MatchRecord, MatchReport, SuiteEntry};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -45,7 +45,9 @@ fn holder_pid(file: &File) -> Option<u32> {
     // Some file systems (an overlay) report another device there than `stat` does: the
     // inode alone is then taken, a collision on another device being unlikely.
     let by = |exact: bool| {
-        locks.lines().find_map(|line| lock_holder(line, &wanted, ino, exact))
+        locks
+            .lines()
+            .find_map(|line| lock_holder(line, &wanted, ino, exact))
     };
     by(true).or_else(|| by(false))
 }
@@ -60,7 +62,9 @@ fn lock_holder(line: &str, wanted: &str, ino: u64, exact: bool) -> Option<u32> {
         if fields.get(1) == Some(&"->") {
             return None;
         }
-        let at = fields.iter().position(|f| f.split(':').count() == 3 && *f != fields[0])?;
+        let at = fields
+            .iter()
+            .position(|f| f.split(':').count() == 3 && *f != fields[0])?;
         let same = if exact {
             fields[at] == wanted
         } else {

@@ -75,7 +75,11 @@ fn a_second_match_on_a_held_results_file_is_refused_at_once_naming_the_holder() 
             "the holder is named: {stderr}"
         );
     }
-    assert_eq!(std::fs::read(&out).unwrap(), before, "the file is left as it was");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        before,
+        "the file is left as it was"
+    );
     drop(held);
     let (code, stdout, stderr) = lab_run(&resume);
     assert_eq!(code, 0, "once let go, the file resumes: {stdout}{stderr}");
@@ -125,7 +129,10 @@ fn a_match_in_four_shards_merges_into_the_rows_and_report_of_one_run() {
         merged.display().to_string(),
         "--merge".into(),
     ];
-    let partial: Vec<String> = shards[..3].iter().map(|p| p.display().to_string()).collect();
+    let partial: Vec<String> = shards[..3]
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
     let refs: Vec<&str> = args
         .iter()
         .map(String::as_str)
@@ -139,7 +146,10 @@ fn a_match_in_four_shards_merges_into_the_rows_and_report_of_one_run() {
     let (code, merged_report, stderr) = lab_run(&refs);
     assert_eq!(code, 0, "{merged_report}{stderr}");
     assert_eq!(rows_without_times(&merged), rows_without_times(&whole));
-    assert!(merged_report.contains("15 of 15 puzzles run by every solver"), "{merged_report}");
+    assert!(
+        merged_report.contains("15 of 15 puzzles run by every solver"),
+        "{merged_report}"
+    );
     // The merged file reads as one run: its report is the one a resume of it prints.
     let mut again = base(&merged);
     again.push("--resume".into());
@@ -162,9 +172,15 @@ fn a_match_in_four_shards_merges_into_the_rows_and_report_of_one_run() {
 fn a_named_pipe_where_the_engines_list_is_read_is_refused_at_once() {
     let folder = tempfile::tempdir().unwrap();
     let fifo = folder.path().join("engines.ron");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
-    for args in [&["engine", "list"][..], &["engine", "add", "x", "--", "true"][..]] {
+    for args in [
+        &["engine", "list"][..],
+        &["engine", "add", "x", "--", "true"][..],
+    ] {
         let started = Instant::now();
         let mut child = lab()
             .args(args)

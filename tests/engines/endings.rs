@@ -57,7 +57,11 @@ fn left_after_ctrl_c(mode: &str, folder: &Path, attempt: usize) -> Vec<u32> {
     while written_pids(&pids).len() < 2 && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(10));
     }
-    assert_eq!(written_pids(&pids).len(), 2, "the engine started its daemon");
+    assert_eq!(
+        written_pids(&pids).len(),
+        2,
+        "the engine started its daemon"
+    );
     std::thread::sleep(Duration::from_millis(100));
     let sent = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -65,7 +69,10 @@ fn left_after_ctrl_c(mode: &str, folder: &Path, attempt: usize) -> Vec<u32> {
         .unwrap();
     assert!(sent.success());
     let status = child.wait().unwrap();
-    assert!(!status.success(), "a Ctrl-C ends the run with its stop code");
+    assert!(
+        !status.success(),
+        "a Ctrl-C ends the run with its stop code"
+    );
     let until = Instant::now() + Duration::from_secs(2);
     loop {
         let left: Vec<u32> = written_pids(&pids)
@@ -91,7 +98,10 @@ fn ctrl_c_leaves_no_daemon_of_an_engine_in_twenty_tries() {
             "daemon-detached"
         };
         let left = left_after_ctrl_c(mode, folder.path(), attempt);
-        assert!(left.is_empty(), "try {attempt} ({mode}): processes left: {left:?}");
+        assert!(
+            left.is_empty(),
+            "try {attempt} ({mode}): processes left: {left:?}"
+        );
     }
 }
 
@@ -145,7 +155,11 @@ fn a_second_result_is_set_aside_as_stale_not_blamed_on_the_next_puzzle() {
         .solve(&puzzle, &SolverOptions::default(), &limits, &mut NoProbe)
         .unwrap();
     assert!(matches!(second.outcome, Outcome::Solved { .. }));
-    assert_ne!(engine.last_id().unwrap(), first_id, "each puzzle has a fresh id");
+    assert_ne!(
+        engine.last_id().unwrap(),
+        first_id,
+        "each puzzle has a fresh id"
+    );
     let stale = engine.take_stale();
     assert_eq!(stale.len(), 1, "{stale:?}");
     assert_eq!(stale[0].0, first_id);

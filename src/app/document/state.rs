@@ -36,10 +36,11 @@ impl FileStamp {
         use std::io::Read;
         let metadata = std::fs::metadata(path).ok()?;
         let mut bytes = Vec::new();
-        let hash = crate::model::formats::open_regular(path, std::fs::OpenOptions::new().read(true))
-            .and_then(|file| file.take(MAX_HASHED_BYTES).read_to_end(&mut bytes))
-            .ok()
-            .map(|_| crc32fast::hash(&bytes));
+        let hash =
+            crate::model::formats::open_regular(path, std::fs::OpenOptions::new().read(true))
+                .and_then(|file| file.take(MAX_HASHED_BYTES).read_to_end(&mut bytes))
+                .ok()
+                .map(|_| crc32fast::hash(&bytes));
         Some(FileStamp {
             len: metadata.len(),
             modified: metadata.modified().ok(),
@@ -98,7 +99,12 @@ mod stamp_tests {
         // A file put in its place by a rename, same bytes and time: another identity.
         let other = dir.path().join("other.ron");
         std::fs::copy(&path, &other).unwrap();
-        std::fs::File::options().write(true).open(&other).unwrap().set_modified(time).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&other)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
         std::fs::rename(&other, &path).unwrap();
         assert!(now.differs_from(&FileStamp::of(&path).unwrap()));
         assert!(!now.differs_from(&now));

@@ -110,7 +110,10 @@ pub(super) fn kill_marked(mark: &str) {
         let Ok(environ) = std::fs::read(process.path().join("environ")) else {
             continue;
         };
-        if environ.split(|&b| b == 0).any(|entry| entry == wanted.as_bytes()) {
+        if environ
+            .split(|&b| b == 0)
+            .any(|entry| entry == wanted.as_bytes())
+        {
             // SAFETY: kill only sends a signal; a process gone meanwhile gives an error that
             // is ignored. Ids always fit in i32 on Linux.
             unsafe {
@@ -122,4 +125,3 @@ pub(super) fn kill_marked(mark: &str) {
 
 #[cfg(not(target_os = "linux"))]
 pub(super) fn kill_marked(_mark: &str) {}
-

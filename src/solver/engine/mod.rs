@@ -35,7 +35,7 @@ pub mod store;
 use super::probe::{DepthStats, Event, Probe};
 use super::{Outcome, Report, Retired, RuleSupport, SolveError, SolverOptions};
 use crate::model::Puzzle;
-use answers::{depth_stats, prune_reason, robot_cells};
+use answers::{KEPT_IDS, depth_stats, fresh_id, prune_reason, robot_cells};
 pub use check::{EngineVerdict, test_engine, test_puzzle};
 use error::millis_of;
 pub use error::{EngineError, EngineProblem};
@@ -76,17 +76,6 @@ pub fn intern(text: &str) -> &'static str {
     let leaked: &'static str = Box::leak(text.to_string().into_boxed_str());
     kept.push(leaked);
     leaked
-}
-
-/// How many of the ids last sent to an engine are known as its own, so that a late result
-/// for one of them is recognised as stale rather than as another puzzle's.
-const KEPT_IDS: usize = 64;
-
-/// A puzzle id never sent before by this program (`p1`, `p2`, … over all engines), so that
-/// no result can be taken for another puzzle's, even across restarts.
-fn fresh_id() -> String {
-    static SENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    format!("p{}", SENT.fetch_add(1, Ordering::Relaxed) + 1)
 }
 
 /// The most distinct names [`intern`] keeps.
@@ -465,7 +454,9 @@ impl Engine {
                         })
                     });
                 }
-                Some(Answer::Result(result)) if result.id != id && self.sent.contains(&result.id) => {
+                Some(Answer::Result(result))
+                    if result.id != id && self.sent.contains(&result.id) =>
+                {
                     // A result of an earlier puzzle: stale, set aside with a line in the
                     // engine's log, and never this puzzle's answer nor its fault.
                     probe.event(|| {

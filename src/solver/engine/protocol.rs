@@ -263,7 +263,11 @@ fn number<T: std::str::FromStr>(line: &str, key: &str, text: &str) -> Result<T, 
 pub(crate) fn not_a_number(key: &str, text: &str) -> String {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        let which = if text.starts_with('-') { "small" } else { "large" };
+        let which = if text.starts_with('-') {
+            "small"
+        } else {
+            "large"
+        };
         return format!("{key}={text} is too {which}");
     }
     format!("{key}={} is not a whole number", quote(text))

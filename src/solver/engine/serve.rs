@@ -105,7 +105,9 @@ where
         let busy = &busy;
         std::thread::Builder::new()
             .name("engine-serve-input".into())
-            .spawn_scoped(scope, move || read_requests(input, output, stop, busy, sender))?;
+            .spawn_scoped(scope, move || {
+                read_requests(input, output, stop, busy, sender)
+            })?;
         let mut puzzle: Option<(String, Puzzle)> = None;
         let mut threads: Option<usize> = None;
         while let Ok(incoming) = receiver.recv() {
@@ -608,7 +610,10 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         // Between searches `isready` is answered in its turn: after the handshake's lines.
         let at = |line: &str| lines.iter().position(|l| l.starts_with(line));
-        assert!(at("repok") < at("readyok") && at("id ") < at("readyok"), "{out}");
+        assert!(
+            at("repok") < at("readyok") && at("id ") < at("readyok"),
+            "{out}"
+        );
         assert!(lines.contains(&"repok 1"), "{out}");
         assert_eq!(
             lines

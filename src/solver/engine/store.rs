@@ -137,7 +137,10 @@ impl EngineStore {
         let read = |path: &Path| {
             let file = open_regular(path, std::fs::OpenOptions::new().read(true))?;
             let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX_FILE_BYTES), &mut text)?;
+            std::io::Read::read_to_string(
+                &mut std::io::Read::take(file, MAX_FILE_BYTES),
+                &mut text,
+            )?;
             Ok::<_, std::io::Error>(text)
         };
         let text = match read(path) {

@@ -59,11 +59,12 @@ pub fn merge_shards(
                 "it holds a whole match, not a shard (run with --shard I/N)".into(),
             ));
         };
-        let shard: Shard = shard
-            .parse()
-            .map_err(|error: crate::study::experiment::shard::ShardError| {
-                bad(path, error.to_string())
-            })?;
+        let shard: Shard =
+            shard
+                .parse()
+                .map_err(|error: crate::study::experiment::shard::ShardError| {
+                    bad(path, error.to_string())
+                })?;
         match &first {
             None => {
                 count = shard.count();
@@ -95,7 +96,10 @@ pub fn merge_shards(
         if let Some(other) = shards.insert(shard.index(), path.clone()) {
             return Err(bad(
                 path,
-                format!("shard {shard} is in {} too: shards must not overlap", other.display()),
+                format!(
+                    "shard {shard} is in {} too: shards must not overlap",
+                    other.display()
+                ),
             ));
         }
         check_shard(path, shard, &header.solvers, &records, &order, &place)?;
@@ -118,7 +122,12 @@ pub fn merge_shards(
         ));
     }
     let solver_place = |name: &str| header.solvers.iter().position(|s| s == name);
-    merged.sort_by_key(|r| (place.get(r.puzzle.as_str()).copied(), solver_place(&r.solver)));
+    merged.sort_by_key(|r| {
+        (
+            place.get(r.puzzle.as_str()).copied(),
+            solver_place(&r.solver),
+        )
+    });
     let whole = Header {
         shard: None,
         ..header.clone()
@@ -156,7 +165,10 @@ fn check_shard(
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
     for record in records {
         let Some(&position) = place.get(record.puzzle.as_str()) else {
-            return Err(bad(format!("it holds puzzle '{}', which the suite lacks", record.puzzle)));
+            return Err(bad(format!(
+                "it holds puzzle '{}', which the suite lacks",
+                record.puzzle
+            )));
         };
         if !shard.contains(position as u64) {
             return Err(bad(format!(

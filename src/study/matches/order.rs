@@ -33,7 +33,10 @@ pub fn run_order(suite: &[SuiteEntry]) -> Vec<usize> {
     let mut rng = ChaCha8Rng::seed_from_u64(ORDER_SEED);
     let mut groups: BTreeMap<(u8, u32), Vec<usize>> = BTreeMap::new();
     for (index, entry) in suite.iter().enumerate() {
-        groups.entry(stratum(entry.optimum)).or_default().push(index);
+        groups
+            .entry(stratum(entry.optimum))
+            .or_default()
+            .push(index);
     }
     // (place in the match as a fraction, a seeded tie-break, the index)
     let mut placed: Vec<(f64, u64, usize)> = Vec::with_capacity(suite.len());
@@ -114,14 +117,24 @@ mod tests {
         for &index in &order[..100] {
             *counts.entry(length(&suite[index])).or_default() += 1;
         }
-        assert_eq!(counts.keys().copied().collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+        assert_eq!(
+            counts.keys().copied().collect::<Vec<_>>(),
+            (1..=10).collect::<Vec<_>>()
+        );
         // 50 of each length in 500: about 10 of each in the first 100.
-        assert!(counts.values().all(|&n| (9..=11).contains(&n)), "{counts:?}");
+        assert!(
+            counts.values().all(|&n| (9..=11).contains(&n)),
+            "{counts:?}"
+        );
         // The first ten run are one of each length.
         let mut first: Vec<u32> = order[..10].iter().map(|&i| length(&suite[i])).collect();
         first.sort_unstable();
         assert_eq!(first, (1..=10).collect::<Vec<_>>());
-        assert_eq!(order, run_order(&suite), "the order is the same on every call");
+        assert_eq!(
+            order,
+            run_order(&suite),
+            "the order is the same on every call"
+        );
     }
 
     #[test]

@@ -9,10 +9,10 @@
 
 use super::order::shard_order;
 use super::stats::{Decision, Sprt};
-use crate::study::experiment::Shard;
 use super::{MatchRecord, SuiteEntry, judge, optimality};
 use crate::solver::engine::Engine;
 use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverChoice, SolverOptions};
+use crate::study::experiment::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io::Write;
