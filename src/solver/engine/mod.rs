@@ -448,43 +448,25 @@ impl Engine {
                     probe.event(|| Event::solver(EngineDraw { item }));
                 }
                 Some(Answer::Ignored(error)) => {
-                    probe.event(|| {
-                        Event::solver(EngineInfo {
-                            text: format!("ignored a malformed line: {error}"),
-                        })
-                    });
+                    log_line(probe, format!("ignored a malformed line: {error}"));
                 }
                 Some(Answer::Result(result))
                     if result.id != id && self.sent.contains(&result.id) =>
                 {
-                    // A result of an earlier puzzle: stale, set aside with a line in the
-                    // engine's log, and never this puzzle's answer nor its fault.
-                    probe.event(|| {
-                        Event::solver(EngineInfo {
-                            text: format!(
-                                "ignored a stale result for the earlier puzzle {}: {line}",
-                                result.id
-                            ),
-                        })
-                    });
-                    self.stale.push((result.id.clone(), process::quoted(&line)));
+                    self.set_aside_stale(&result.id, &line, probe);
                 }
                 Some(Answer::Result(result)) => {
-                    answers::check_result_id(&result, &id, &line)
-                        .map_err(|problem| self.process.error(problem))?;
-                    if time_stop.is_some() {
-                        self.process.stop_answered();
-                    }
-                    let outcome = answers::outcome_of(
-                        result.verdict,
-                        puzzle,
-                        go.depth,
-                        time_stop.is_some(),
-                        &line,
-                        probe,
-                    )
-                    .map_err(|problem| self.process.error(problem))?;
-                    return Ok(end(outcome, depths, nodes));
+                    return answers::check_result_id(&result, &id, &line)
+                        .and_then(|()| {
+                            let by_time = time_stop.is_some();
+                            if by_time {
+                                self.process.stop_answered();
+                            }
+                            let verdict = result.verdict;
+                            answers::outcome_of(verdict, puzzle, go.depth, by_time, &line, probe)
+                        })
+                        .map_err(|problem| self.process.error(problem))
+                        .map(|outcome| end(outcome, depths, nodes));
                 }
                 // Lines that say nothing during a search: an empty line, nodes and cuts not
                 // asked for (`go` without `events`), an `info` with no key, and handshake lines
@@ -504,6 +486,16 @@ impl Engine {
         }
     }
 
+    /// Sets aside a result of an earlier puzzle (`id`): stale, with a line in the engine's
+    /// log, and never the answer of the puzzle being solved nor its fault.
+    fn set_aside_stale<P: Probe>(&mut self, id: &str, line: &str, probe: &mut P) {
+        log_line(
+            probe,
+            format!("ignored a stale result for the earlier puzzle {id}: {line}"),
+        );
+        self.stale.push((id.to_string(), process::quoted(line)));
+    }
+
     /// Ends the engine: `quit`, a grace of one second, then a kill.
     pub fn quit(self) {
         self.process.end();
@@ -513,6 +505,11 @@ impl Engine {
     pub fn kill(self) {
         self.process.kill();
     }
+}
+
+/// A line for the engine's log, as an [`EngineInfo`] event.
+fn log_line<P: Probe>(probe: &mut P, text: String) {
+    probe.event(|| Event::solver(EngineInfo { text }));
 }
 
 /// An engine run's report: an engine is one process of one thread as far as the lab can
