@@ -230,6 +230,16 @@ pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
                 dir,
                 options,
             };
+            // Options are checked against the engine's own declarations now, by its handshake,
+            // which sends them only when each is declared and its value in range: a value
+            // out of range is refused here, not at the first solve.
+            if !spec.options.is_empty() {
+                let engine =
+                    ricochet_lab::solver::engine::Engine::start(&spec).map_err(|error| {
+                        anyhow::anyhow!("engine '{}' not registered: {error}", spec.name)
+                    })?;
+                engine.quit();
+            }
             let line = spec.command_line();
             let name = spec.name.clone();
             let options = spec.options_text();

@@ -2,10 +2,12 @@
 //! a results file that resumes, and a report with the paired time ratio and its interval.
 
 use super::output::{out, outln};
+use ricochet_lab::study::experiment::Shard;
 use ricochet_lab::study::matches::chart::RatioHistory;
+use ricochet_lab::study::matches::order::{coverage, shard_order};
 use ricochet_lab::study::matches::run::{MatchConfig, Progress, run_match};
 use ricochet_lab::study::matches::stats::Sprt;
-use ricochet_lab::study::matches::{self, MatchReport, SuiteEntry};
+use ricochet_lab::study::matches::{self, MatchRecord, MatchReport, SuiteEntry};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -30,7 +32,7 @@ pub enum ReportFormat {
 pub struct MatchArgs {
     /// The solvers and engines, comma-separated (built-in names or registered engines); the
     /// others' times are compared with the first's.
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required_unless_present = "merge")]
     solvers: Vec<String>,
     /// The suite file (docs/suites.md); not needed with --signature.
     #[arg(long, value_name = "FILE", required_unless_present = "signature")]
@@ -44,8 +46,9 @@ pub struct MatchArgs {
     /// Threads for `fast` (1 by default, so that concurrent puzzles do not share cores).
     #[arg(long, value_name = "N", value_parser = super::common::thread_count)]
     threads: Option<usize>,
-    /// Append one line per puzzle and solver to this file as each puzzle finishes.
-    #[arg(long, value_name = "FILE")]
+    /// Append one line per puzzle and solver to this file as each puzzle finishes (with
+    /// --merge: the merged file, which must not exist).
+    #[arg(short = 'o', long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Continue the match in --out: run only what it lacks.
     #[arg(long, requires = "out")]
@@ -64,6 +67,15 @@ pub struct MatchArgs {
     /// An option for every engine of the match, NAME=VALUE; repeat for several.
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = super::engine::option_pair)]
     options: Vec<(String, String)>,
+    /// Run only the I-th of N disjoint slices of the suite (1 <= I <= N), to spread one
+    /// match over several processes or machines; merge the files with --merge.
+    #[arg(long, value_name = "I/N", conflicts_with_all = ["signature", "stop_when_decided"])]
+    shard: Option<Shard>,
+    /// Merge the results files of a match's shards into --out (-o), refusing overlapping,
+    /// missing or unfinished shards and shards of other matches, print the report of the
+    /// whole and run nothing.
+    #[arg(long, num_args = 1.., value_name = "FILE", requires = "out", conflicts_with_all = ["signature", "resume", "shard", "stop_when_decided"])]
+    merge: Vec<PathBuf>,
     /// Also draw each pair's time ratio and its 95% interval after each puzzle into FILE
     /// (.svg or .png), once the match ends.
     #[arg(long, value_name = "FILE", conflicts_with = "signature")]
@@ -83,6 +95,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         })?;
         matches::load_suite(path)?
     };
+    if let Some(out) = args.out.as_ref().filter(|_| !args.merge.is_empty()) {
+        let (names, records) = matches::merge::merge_shards(&suite, &args.merge, out)?;
+        let ids: Vec<String> = suite.iter().map(|e| e.id.clone()).collect();
+        let report = matches::report(&ids, &names, &records, None);
+        print_report(&args, &report, &records, None)?;
+        if let Some(path) = &args.plot {
+            let mut history = RatioHistory::default();
+            history.record(&report);
+            super::common::write_plot(&history.chart(), "ratio", path)?;
+        }
+        return Ok(exit_code(&report, None));
+    }
     let mut solvers = Vec::new();
     for name in &args.solvers {
         let choice = super::engine::resolve_name(name.trim())?;
@@ -121,15 +145,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             margin: margin / 100.0,
             ..Sprt::default()
         }),
+        shard: args.shard.unwrap_or(Shard::WHOLE),
     };
     let cancel = super::common::cancel_on_signal()?;
-    let bar = super::common::progress_bar(suite.len() as u64, "puzzles");
+    let order = shard_order(&suite, config.shard);
+    let bar = super::common::progress_bar(order.len() as u64, "puzzles");
     let names: Vec<String> = config
         .solvers
         .iter()
         .map(|s| s.name().to_string())
         .collect();
-    let ids: Vec<String> = suite.iter().map(|e| e.id.clone()).collect();
+    let ids: Vec<String> = order.iter().map(|&i| suite[i].id.clone()).collect();
     let mut history = RatioHistory::default();
     let mut show = |progress: &Progress| {
         bar.set_position(progress.done as u64);
@@ -166,47 +192,71 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         &result.records,
         config.stop_when_decided.as_ref(),
     );
-    match args.format {
-        ReportFormat::Text => {
-            out!("{}", report.text())?;
-            if result.runs < result.records.len() {
-                outln!(
-                    "({} runs read back from {}, {} run now)",
-                    result.records.len() - result.runs,
-                    args.out
-                        .as_ref()
-                        .map_or(String::new(), |p| p.display().to_string()),
-                    result.runs
-                )?;
-            }
-        }
-        ReportFormat::Json => {
-            let object = serde_json::json!({
-                "report": report,
-                "records": result.records,
-                "stopped": result.stopped,
-            });
-            outln!("{}", super::common::json_line(&object)?)?;
-        }
-        ReportFormat::Csv => out!("{}", matches::records_csv(&result.records))?,
+    let read_back = result.records.len() - result.runs;
+    print_report(&args, &report, &result.records, result.stopped)?;
+    if read_back > 0 && args.format == ReportFormat::Text {
+        outln!(
+            "({read_back} runs read back from {}, {} run now)",
+            args.out
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string()),
+            result.runs
+        )?;
     }
     if let Some(path) = &args.plot {
         // The final report counts the runs read back from a resumed file too.
         history.record(&report);
         super::common::write_plot(&history.chart(), "ratio", path)?;
     }
+    // A match stopped before its end says what it measured: the first puzzles of its order,
+    // by length.
+    let ran = |id: &str| ran_by_all(&result.records, &names, id);
+    let sample = coverage(
+        &order.iter().map(|&i| suite[i].clone()).collect::<Vec<_>>(),
+        &ran,
+    );
     match result.stopped {
         Some("cancelled") => eprintln!(
-            "interrupted: {} of {} puzzles done; run again with --resume to finish",
+            "interrupted: {} of {} puzzles done ({sample}); run again with --resume to finish",
             report.complete, report.puzzles
         ),
         Some("decided") => eprintln!(
-            "stopped once decided, after {} of {} puzzles",
+            "stopped once decided, after {} of {} puzzles, the first of the match's order \
+             (seeded, stratified by optimal length): {sample}",
             report.complete, report.puzzles
         ),
         _ => {}
     }
     Ok(exit_code(&report, result.stopped))
+}
+
+/// Whether every solver named has a record of the puzzle `id`.
+fn ran_by_all(records: &[MatchRecord], names: &[String], id: &str) -> bool {
+    names
+        .iter()
+        .all(|name| records.iter().any(|r| r.puzzle == id && &r.solver == name))
+}
+
+/// Prints the report in the format asked for; JSON also lists the puzzles every solver ran.
+fn print_report(
+    args: &MatchArgs,
+    report: &MatchReport,
+    records: &[MatchRecord],
+    stopped: Option<&str>,
+) -> anyhow::Result<()> {
+    match args.format {
+        ReportFormat::Text => out!("{}", report.text())?,
+        ReportFormat::Json => {
+            let object = serde_json::json!({
+                "report": report,
+                "records": records,
+                "stopped": stopped,
+            });
+            outln!("{}", super::common::json_line(&object)?)?;
+        }
+        ReportFormat::Csv => out!("{}", matches::records_csv(records))?,
+    }
+    Ok(())
 }
 
 /// Failure when an answer was wrong or the suite was shown wrong; the stop code after a

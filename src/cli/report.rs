@@ -70,7 +70,12 @@ pub(super) fn print_report(report: &Report) -> Result<(), OutputError> {
         // A claim that failed its replay is not a solution: its moves are not printed as a
         // move line (--json lists them, marked invalid).
         Outcome::Invalid { claimed, error } => {
-            outln!("claimed {} moves, {error} ({millis:.1} ms)", claimed.len())?;
+            let count = claimed.len();
+            let moves = if count == 1 { "move" } else { "moves" };
+            outln!(
+                "{} claimed a solution of {count} {moves}, but its {error} ({millis:.1} ms)",
+                report.solver
+            )?;
         }
     }
     Ok(())

@@ -24,6 +24,10 @@ pub const PUZZLE_TIME: Duration = Duration::from_secs(60);
 /// How long an engine may take to answer `isready`, or a `stop` with its result.
 const ANSWER_TIME: Duration = Duration::from_secs(1);
 
+/// How long the id probe waits for the one-move puzzle's result (or the check's time per
+/// puzzle, when shorter).
+const ID_TIME: Duration = Duration::from_secs(10);
+
 /// One check's outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -256,12 +260,24 @@ fn run_checks(
         }
     };
     let optimal = engine.identity().optimal;
+    // The id each check's puzzle was sent with, so that a stale result read later (a second
+    // result, or one past its time) is the fault of the check it answers, not of the next.
+    let mut sent: Vec<(String, &'static str)> = Vec::new();
     for case in puzzles() {
         if cancel.load(Ordering::Relaxed) {
             break;
         }
         let (item, alive) = check_puzzle(&mut engine, &case, optimal, cancel, puzzle_time);
         items.push(item);
+        sent.extend(engine.last_id().map(|id| (id.to_string(), case.name)));
+        for (id, line) in engine.take_stale() {
+            let name = sent
+                .iter()
+                .find(|(sent_id, _)| *sent_id == id)
+                .map_or("stale-result", |(_, name)| *name);
+            let problem = crate::solver::engine::EngineProblem::SecondResult { id, line };
+            items.push(CheckItem::new(name, Status::Fail, problem.to_string()));
+        }
         if !alive {
             match start() {
                 Ok(restarted) => engine = restarted,
@@ -286,7 +302,7 @@ fn run_checks(
         ),
     ];
     for (name, probe) in probes {
-        let (status, detail) = probe(&mut engine);
+        let (status, detail) = probe(&mut engine, puzzle_time);
         let failed = status == Status::Fail;
         items.push(CheckItem::new(name, status, detail));
         if failed {
@@ -303,8 +319,9 @@ fn run_checks(
     engine.quit();
 }
 
-/// A fault probe: how the engine behaved, in words.
-type Probe = fn(&mut Engine) -> (Status, String);
+/// A fault probe: how the engine behaved, in words. Every wait it makes is bounded by the
+/// time it is given (the check's time per puzzle).
+type Probe = fn(&mut Engine, Duration) -> (Status, String);
 
 /// Checks one puzzle; also says whether the engine is still fit for the next (an error
 /// ends it).
@@ -458,20 +475,20 @@ fn is_word(line: &str, word: &str) -> bool {
     line.split_whitespace().next() == Some(word)
 }
 
-fn unknown_command(engine: &mut Engine) -> (Status, String) {
+fn unknown_command(engine: &mut Engine, limit: Duration) -> (Status, String) {
     let sent = engine
         .send_line("frobnicate the widgets=3")
         .and_then(|()| engine.send_line("isready"));
     if let Err(error) = sent {
         return (Status::Fail, error.to_string());
     }
-    match wait_for(engine, ANSWER_TIME, |l| is_word(l, "readyok")) {
+    match wait_for(engine, ANSWER_TIME.min(limit), |l| is_word(l, "readyok")) {
         Ok(_) => (Status::Pass, "readyok after an unknown command".into()),
         Err(why) => (Status::Fail, why.to_string()),
     }
 }
 
-fn stop_while_idle(engine: &mut Engine) -> (Status, String) {
+fn stop_while_idle(engine: &mut Engine, limit: Duration) -> (Status, String) {
     let sent = engine
         .send_line("stop")
         .and_then(|()| engine.send_line("isready"));
@@ -479,7 +496,7 @@ fn stop_while_idle(engine: &mut Engine) -> (Status, String) {
         return (Status::Fail, error.to_string());
     }
     engine.forget_stop();
-    match wait_for(engine, ANSWER_TIME, |l| {
+    match wait_for(engine, ANSWER_TIME.min(limit), |l| {
         is_word(l, "readyok") || is_word(l, "result")
     }) {
         Ok(line) if is_word(&line, "readyok") => {
@@ -493,7 +510,7 @@ fn stop_while_idle(engine: &mut Engine) -> (Status, String) {
     }
 }
 
-fn id_echoed(engine: &mut Engine) -> (Status, String) {
+fn id_echoed(engine: &mut Engine, limit: Duration) -> (Status, String) {
     let id = "chk-Z_9.x";
     let sent = engine
         .send_line(&protocol::format_puzzle(id, &test_puzzle()))
@@ -501,7 +518,7 @@ fn id_echoed(engine: &mut Engine) -> (Status, String) {
     if let Err(error) = sent {
         return (Status::Fail, error.to_string());
     }
-    match wait_for(engine, Duration::from_secs(10), |l| is_word(l, "result")) {
+    match wait_for(engine, ID_TIME.min(limit), |l| is_word(l, "result")) {
         Ok(line) => match protocol::parse_answer(&line) {
             Ok(Some(protocol::Answer::Result(result))) if result.id == id => {
                 (Status::Pass, format!("'{id}' came back"))
@@ -512,7 +529,7 @@ fn id_echoed(engine: &mut Engine) -> (Status, String) {
     }
 }
 
-fn ready_and_stop_during_search(engine: &mut Engine) -> (Status, String) {
+fn ready_and_stop_during_search(engine: &mut Engine, limit: Duration) -> (Status, String) {
     let Some(puzzle) = long_puzzle() else {
         return (Status::Skip, "the long puzzle could not be read".into());
     };
@@ -528,11 +545,11 @@ fn ready_and_stop_during_search(engine: &mut Engine) -> (Status, String) {
     if let Err(error) = sent {
         return (Status::Fail, error.to_string());
     }
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(300).min(limit));
     if let Err(error) = engine.send_line("isready") {
         return (Status::Fail, error.to_string());
     }
-    let ready = wait_for(engine, ANSWER_TIME, |l| {
+    let ready = wait_for(engine, ANSWER_TIME.min(limit), |l| {
         is_word(l, "readyok") || is_word(l, "result")
     });
     let finished_early = match ready {
@@ -550,7 +567,7 @@ fn ready_and_stop_during_search(engine: &mut Engine) -> (Status, String) {
     if let Err(error) = engine.send_line("stop") {
         return (Status::Fail, error.to_string());
     }
-    let result = wait_for(engine, ANSWER_TIME, |l| is_word(l, "result"));
+    let result = wait_for(engine, ANSWER_TIME.min(limit), |l| is_word(l, "result"));
     engine.forget_stop();
     match result {
         Ok(_) => (

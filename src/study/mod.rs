@@ -7,7 +7,8 @@
 //! - [`accuracy`]: how often a solver finds the optimum, by optimal move count;
 //! - [`engine_check`]: an external engine's answers and behaviour against the built-in solvers;
 //! - [`analyze`]: how hard a board is, over every target and many seeded robot deals;
-//! - [`generate`]: positions whose optimum has exactly a chosen number of moves.
+//! - [`generate`]: positions whose optimum has exactly a chosen number of moves;
+//! - [`held_file`]: the lock a run holds on the results file it appends to.
 //!
 //! They share the baseline check ([`optimal_baseline`]) and one way of writing times and sizes
 //! ([`format`](mod@format)) and of summing them up ([`statistics`]).
@@ -19,6 +20,7 @@ pub mod engine_check;
 pub mod experiment;
 pub mod format;
 pub mod generate;
+pub mod held_file;
 pub mod matches;
 pub mod statistics;
 

@@ -265,7 +265,9 @@ fn stateless_failed_claim_is_not_printed_as_a_move_line() {
     assert_eq!(code, 4, "{out}");
     let last = out.lines().last().unwrap();
     assert!(
-        last.starts_with("claimed 23 moves, replay failed at move 8"),
+        last.starts_with(
+            "stateless claimed a solution of 23 moves, but its replay failed at move 8"
+        ),
         "{out}"
     );
     let is_move_line = |line: &str| {

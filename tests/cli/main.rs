@@ -8,6 +8,7 @@ mod experiment_shards;
 mod files_and_exits;
 mod hint_cancel;
 mod lessons;
+mod match_shards;
 mod matches;
 mod nothing_lost;
 mod plots;

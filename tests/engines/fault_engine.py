@@ -21,6 +21,10 @@ starts) to PIDFILE, one a line, so a test can check that none is left behind. Mo
                     exits without a result
   daemon-solves     starts such a helper, then answers `go` correctly and quits on `quit`
   daemon-hangs      starts such a helper, then hangs like `ignore-stop`
+  second-result     answers every `go` with `RE` twice: the second a stale result
+  daemon-at-start   starts such a helper before its handshake, then hangs like `ignore-stop`
+  daemon-detached   before its handshake starts a helper in a session of its own that closes
+                    every pipe it was given (a daemon proper), then hangs like `ignore-stop`
 
 Two modes keep the protocol but claim shortest answers (`optimal=yes`) and never give one:
 
@@ -50,15 +54,20 @@ def send(line):
     sys.stdout.flush()
 
 
-def start_daemon():
+def start_daemon(detach=False):
     """Starts a helper that leaves the engine's process group and session but keeps its
-    standard output and error: the driver must not wait for those pipes to close."""
+    standard output and error (unless `detach`): the driver must not wait for those pipes to
+    close."""
     read_end, write_end = os.pipe()
     first = os.fork()
     if first == 0:
         os.setsid()
         if os.fork() != 0:
             os._exit(0)
+        if detach:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
         os.write(write_end, f"{os.getpid()}\n".encode())
         os.close(write_end)
         time.sleep(40)
@@ -69,6 +78,9 @@ def start_daemon():
     with open(pidfile, "a") as f:
         f.write(f"{helper}\n")
 
+
+if mode in ("daemon-at-start", "daemon-detached"):
+    start_daemon(detach=mode == "daemon-detached")
 
 puzzle_id = "-"
 for line in sys.stdin:
@@ -116,6 +128,9 @@ for line in sys.stdin:
             send("draw cell=9,9 value=1 color=zz")
             send("draw cell=3,0 value=1 color=ff8800")
             send(f"result id={puzzle_id} solved RE")
+        elif mode == "second-result":
+            send(f"result id={puzzle_id} solved RE")
+            send(f"result id={puzzle_id} solved RE")
         elif mode == "long-optimal":
             send(f"result id={puzzle_id} solved RE RW RE")
         elif mode == "illegal":
@@ -136,5 +151,7 @@ for line in sys.stdin:
             child = subprocess.Popen(["sleep", "1000"])
             with open(pidfile, "a") as f:
                 f.write(f"{child.pid}\n")
-    elif command == "quit" and mode not in ("hang", "ignore-stop", "grandchild", "daemon-hangs"):
+    elif command == "quit" and mode not in (
+        "hang", "ignore-stop", "grandchild", "daemon-hangs", "daemon-at-start", "daemon-detached"
+    ):
         break

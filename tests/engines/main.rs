@@ -1,6 +1,7 @@
 //! External engines: the driver against engines that break the protocol, the built-in solvers
 //! served as engines, and the Python example engine.
 
+mod endings;
 mod faults;
 mod fuzz;
 mod options;

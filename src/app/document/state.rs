@@ -9,23 +9,105 @@ use std::fmt::Display;
 use std::ops::RangeInclusive;
 
 /// What tells one version of a file on disk from another: its length and the time it was
-/// last written (to the nanosecond where the system keeps it).
+/// last written (to the nanosecond where the system keeps it), the file's identity (device and
+/// inode: a file replaced by another under its name) and a hash of its bytes (an edit of the
+/// same length by a tool that keeps the time, such as `cp -p`, `rsync -t` or `touch -r`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileStamp {
     /// The file's length in bytes.
     pub len: u64,
     /// When it was last written, where the system says.
     pub modified: Option<std::time::SystemTime>,
+    /// The file's device and inode, where the system has them.
+    #[serde(default)]
+    pub identity: Option<(u64, u64)>,
+    /// A CRC-32 of its bytes (absent in stamps kept by earlier versions).
+    #[serde(default)]
+    pub hash: Option<u32>,
 }
 
+/// The most bytes of a file hashed for its stamp: far more than any board takes.
+const MAX_HASHED_BYTES: u64 = 64 << 20;
+
 impl FileStamp {
-    /// The stamp of the file at `path` now, or `None` when there is no file.
+    /// The stamp of the file at `path` now, or `None` when there is no file. Only a regular
+    /// file is read, never waited on.
     pub fn of(path: &std::path::Path) -> Option<FileStamp> {
+        use std::io::Read;
         let metadata = std::fs::metadata(path).ok()?;
+        let mut bytes = Vec::new();
+        let hash =
+            crate::model::formats::open_regular(path, std::fs::OpenOptions::new().read(true))
+                .and_then(|file| file.take(MAX_HASHED_BYTES).read_to_end(&mut bytes))
+                .ok()
+                .map(|_| crc32fast::hash(&bytes));
         Some(FileStamp {
             len: metadata.len(),
             modified: metadata.modified().ok(),
+            identity: identity(&metadata),
+            hash,
         })
+    }
+
+    /// Whether `now` is another version of the file than this stamp: any part both stamps
+    /// know differs (a stamp kept by an earlier version knows no identity or hash).
+    pub fn differs_from(&self, now: &FileStamp) -> bool {
+        fn known_differ<T: PartialEq>(a: Option<T>, b: Option<T>) -> bool {
+            matches!((a, b), (Some(a), Some(b)) if a != b)
+        }
+        self.len != now.len
+            || self.modified != now.modified
+            || known_differ(self.identity, now.identity)
+            || known_differ(self.hash, now.hash)
+    }
+}
+
+/// A file's device and inode.
+#[cfg(unix)]
+fn identity(metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+#[cfg(test)]
+mod stamp_tests {
+    use super::FileStamp;
+
+    #[test]
+    fn an_edit_of_the_same_length_with_the_time_kept_is_noticed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("board.ron");
+        std::fs::write(&path, "(format: 1, a)").unwrap();
+        let before = FileStamp::of(&path).unwrap();
+        let time = std::fs::metadata(&path).unwrap().modified().unwrap();
+        // Rewritten in place, same length, its time set back as `cp -p` or `touch -r` do.
+        std::fs::write(&path, "(format: 1, b)").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+        let now = FileStamp::of(&path).unwrap();
+        assert_eq!((before.len, before.modified), (now.len, now.modified));
+        assert!(before.differs_from(&now));
+        // A file put in its place by a rename, same bytes and time: another identity.
+        let other = dir.path().join("other.ron");
+        std::fs::copy(&path, &other).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&other)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert!(now.differs_from(&FileStamp::of(&path).unwrap()));
+        assert!(!now.differs_from(&now));
     }
 }
 

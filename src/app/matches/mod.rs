@@ -118,6 +118,7 @@ impl MatchesWindow {
             out: None,
             resume: false,
             stop_when_decided: self.stop_when_decided.then(Sprt::default),
+            shard: crate::study::experiment::Shard::WHOLE,
         };
         let cancel = Arc::new(AtomicBool::new(false));
         // Bounded: progress is dropped when the window is behind, the end never is.

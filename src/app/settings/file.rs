@@ -226,7 +226,8 @@ fn read_bounded(path: &Path) -> Result<Option<String>, Unread> {
         )));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    // Opened so that a pipe put there since the look above is refused, not waited on.
+    crate::model::formats::open_regular(path, std::fs::OpenOptions::new().read(true))
         .and_then(|file| file.take(MAX_SETTINGS_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|error| Unread::Failed(error.to_string()))?;
     if bytes.len() as u64 > MAX_SETTINGS_BYTES {

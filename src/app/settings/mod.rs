@@ -184,6 +184,8 @@ mod tests {
             file_stamp: Some(FileStamp {
                 len: 812,
                 modified: Some(std::time::UNIX_EPOCH + std::time::Duration::new(1_790_000_000, 7)),
+                identity: Some((2049, 131)),
+                hash: Some(0xdead_beef),
             }),
             mode: Mode::Play,
             ..AppState::default()

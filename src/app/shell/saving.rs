@@ -56,7 +56,7 @@ impl RicochetApp {
             return false;
         };
         match (&self.windows.disk_stamp, FileStamp::of(path)) {
-            (Some((noted, before)), Some(now)) if noted == path => *before != now,
+            (Some((noted, before)), Some(now)) if noted == path => before.differs_from(&now),
             _ => false,
         }
     }

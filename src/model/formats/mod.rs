@@ -232,7 +232,7 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
                 what: file_kind(&metadata),
             });
         }
-        std::fs::File::open(path)
+        open_regular(path, std::fs::OpenOptions::new().read(true))
             .map_err(io)?
             .take(MAX_INPUT_BYTES + 1)
             .read_to_end(&mut bytes)
@@ -244,6 +244,40 @@ pub fn read_text(path: &Path) -> Result<String, FormatError> {
         });
     }
     decode(bytes)
+}
+
+/// Opens `path` with `options` only when it is a regular file (after links), and never
+/// blocks on what it finds: on Linux the file is opened with `O_NONBLOCK`, so a named pipe put
+/// there (even between a look and the open) returns at once, and is then refused by what the
+/// open file is; elsewhere the path is looked at before it is opened. A path that is not a
+/// regular file gives an error of kind `InvalidInput` that says what it is.
+pub fn open_regular(path: &Path, options: &std::fs::OpenOptions) -> std::io::Result<std::fs::File> {
+    let not_a_file = |metadata: &std::fs::Metadata| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("this is {}, not a regular file", file_kind(metadata)),
+        )
+    };
+    let mut options = options.clone();
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Non-blocking opens of a pipe return at once; on a regular file the flag changes
+        // nothing.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    #[cfg(not(target_os = "linux"))]
+    if let Ok(metadata) = std::fs::metadata(path)
+        && !metadata.is_file()
+    {
+        return Err(not_a_file(&metadata));
+    }
+    let file = options.open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(not_a_file(&metadata));
+    }
+    Ok(file)
 }
 
 /// What a path that is not a regular file is, in words.

@@ -82,26 +82,28 @@ pub(super) fn prune_reason(reason: &str, numbers: &[(String, i64)]) -> PruneReas
     }
 }
 
-/// Whether a `result` answers the puzzle sent as `expected`. The driver names its puzzles
-/// p1, p2, … (`runs` of them so far): a result for an earlier one is a second result for it
-/// (a stopped search's was read before this `go`), any other id is for another puzzle.
+/// How many of the ids last sent to an engine are known as its own, so that a late result
+/// for one of them is recognised as stale rather than as another puzzle's.
+pub(super) const KEPT_IDS: usize = 64;
+
+/// A puzzle id never sent before by this program (`p1`, `p2`, … over all engines), so that
+/// no result can be taken for another puzzle's, even across restarts.
+pub(super) fn fresh_id() -> String {
+    static SENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    format!(
+        "p{}",
+        SENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+    )
+}
+
+/// Whether a `result` answers the puzzle sent as `expected` (a result for an earlier puzzle
+/// sent to the engine is stale, and set aside before this is asked): any other id is for
+/// another puzzle.
 pub(super) fn check_result_id(
     result: &ResultLine,
     expected: &str,
-    runs: u64,
     line: &str,
 ) -> Result<(), EngineProblem> {
-    let earlier = result
-        .id
-        .strip_prefix('p')
-        .and_then(|n| n.parse::<u64>().ok())
-        .is_some_and(|n| n < runs);
-    if earlier {
-        return Err(EngineProblem::SecondResult {
-            id: result.id.clone(),
-            line: process::quoted(line),
-        });
-    }
     if result.id != expected {
         return Err(EngineProblem::WrongPuzzle {
             expected: expected.to_string(),

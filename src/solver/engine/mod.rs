@@ -24,6 +24,7 @@ mod check;
 mod error;
 mod events;
 mod identities;
+mod kill;
 pub mod lower_bound;
 pub mod process;
 pub mod protocol;
@@ -34,7 +35,7 @@ pub mod store;
 use super::probe::{DepthStats, Event, Probe};
 use super::{Outcome, Report, Retired, RuleSupport, SolveError, SolverOptions};
 use crate::model::Puzzle;
-use answers::{depth_stats, prune_reason, robot_cells};
+use answers::{KEPT_IDS, depth_stats, fresh_id, prune_reason, robot_cells};
 pub use check::{EngineVerdict, test_engine, test_puzzle};
 use error::millis_of;
 pub use error::{EngineError, EngineProblem};
@@ -89,6 +90,12 @@ pub struct Engine {
     process: EngineProcess,
     identity: Identity,
     runs: u64,
+    /// The ids of the puzzles sent to this engine, the latest last (at most
+    /// [`KEPT_IDS`]): a result naming one before the latest is stale.
+    sent: std::collections::VecDeque<String>,
+    /// Stale results read since [`Engine::take_stale`] was last called: the id they name
+    /// and the line.
+    stale: Vec<(String, String)>,
     /// A search that was stopped and whose result has not been read yet: its id and when it
     /// was stopped.
     stopped: Option<String>,
@@ -173,6 +180,8 @@ impl Engine {
             process,
             identity,
             runs: 0,
+            sent: std::collections::VecDeque::new(),
+            stale: Vec::new(),
             stopped: None,
         };
         let left = deadline.saturating_duration_since(Instant::now());
@@ -264,6 +273,19 @@ impl Engine {
         )
     }
 
+    /// The id the last puzzle was sent with.
+    pub fn last_id(&self) -> Option<&str> {
+        self.sent.back().map(String::as_str)
+    }
+
+    /// The stale results read since the last call, each the id of the earlier puzzle it
+    /// names and its line: a second result for a puzzle already answered, or one sent after
+    /// the driver stopped waiting. They are set aside, never taken for the puzzle then
+    /// solved.
+    pub fn take_stale(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.stale)
+    }
+
     /// Marks a search started with raw lines as stopped and its result as read, so the next
     /// [`solve`](Engine::solve) does not wait for it.
     pub fn forget_stop(&mut self) {
@@ -323,7 +345,11 @@ impl Engine {
     ) -> Result<Report, EngineError> {
         self.settle_stopped_search()?;
         self.runs += 1;
-        let id = format!("p{}", self.runs);
+        let id = fresh_id();
+        if self.sent.len() >= KEPT_IDS {
+            self.sent.pop_front();
+        }
+        self.sent.push_back(id.clone());
         let wants_events = probe.wants_events();
         let go = Go {
             depth: options.depth_limit,
@@ -422,28 +448,25 @@ impl Engine {
                     probe.event(|| Event::solver(EngineDraw { item }));
                 }
                 Some(Answer::Ignored(error)) => {
-                    probe.event(|| {
-                        Event::solver(EngineInfo {
-                            text: format!("ignored a malformed line: {error}"),
-                        })
-                    });
+                    log_line(probe, format!("ignored a malformed line: {error}"));
+                }
+                Some(Answer::Result(result))
+                    if result.id != id && self.sent.contains(&result.id) =>
+                {
+                    self.set_aside_stale(&result.id, &line, probe);
                 }
                 Some(Answer::Result(result)) => {
-                    answers::check_result_id(&result, &id, self.runs, &line)
-                        .map_err(|problem| self.process.error(problem))?;
-                    if time_stop.is_some() {
-                        self.process.stop_answered();
-                    }
-                    let outcome = answers::outcome_of(
-                        result.verdict,
-                        puzzle,
-                        go.depth,
-                        time_stop.is_some(),
-                        &line,
-                        probe,
-                    )
-                    .map_err(|problem| self.process.error(problem))?;
-                    return Ok(end(outcome, depths, nodes));
+                    return answers::check_result_id(&result, &id, &line)
+                        .and_then(|()| {
+                            let by_time = time_stop.is_some();
+                            if by_time {
+                                self.process.stop_answered();
+                            }
+                            let verdict = result.verdict;
+                            answers::outcome_of(verdict, puzzle, go.depth, by_time, &line, probe)
+                        })
+                        .map_err(|problem| self.process.error(problem))
+                        .map(|outcome| end(outcome, depths, nodes));
                 }
                 // Lines that say nothing during a search: an empty line, nodes and cuts not
                 // asked for (`go` without `events`), an `info` with no key, and handshake lines
@@ -463,6 +486,16 @@ impl Engine {
         }
     }
 
+    /// Sets aside a result of an earlier puzzle (`id`): stale, with a line in the engine's
+    /// log, and never the answer of the puzzle being solved nor its fault.
+    fn set_aside_stale<P: Probe>(&mut self, id: &str, line: &str, probe: &mut P) {
+        log_line(
+            probe,
+            format!("ignored a stale result for the earlier puzzle {id}: {line}"),
+        );
+        self.stale.push((id.to_string(), process::quoted(line)));
+    }
+
     /// Ends the engine: `quit`, a grace of one second, then a kill.
     pub fn quit(self) {
         self.process.end();
@@ -472,6 +505,11 @@ impl Engine {
     pub fn kill(self) {
         self.process.kill();
     }
+}
+
+/// A line for the engine's log, as an [`EngineInfo`] event.
+fn log_line<P: Probe>(probe: &mut P, text: String) {
+    probe.event(|| Event::solver(EngineInfo { text }));
 }
 
 /// An engine run's report: an engine is one process of one thread as far as the lab can

@@ -13,6 +13,7 @@
 //! Letting go of a process without ending it ([`Drop`]) ends it on a thread of its own, so
 //! whoever lets go (a worker that has answered a cancel, the app) never waits for its grace.
 
+use super::kill::{kill_group, kill_marked, kill_pipe_holders, pipe_identity};
 use super::protocol::{self, MAX_LINE_BYTES};
 use super::{EngineError, EngineProblem, EngineSpec};
 use std::collections::VecDeque;
@@ -49,7 +50,38 @@ const READER_WAIT: Duration = Duration::from_millis(100);
 /// The processes being ended on threads of their own (see [`EngineProcess`]'s drop), by
 /// process id, so that a program about to exit can kill them at once
 /// ([`kill_processes_being_ended`]).
-static ENDING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+static ENDING: Mutex<Vec<Ending>> = Mutex::new(Vec::new());
+
+/// What ending an engine's processes takes: its process id (and group), the mark its
+/// environment carries into every process it starts, and its pipes.
+#[derive(Clone, Debug)]
+struct Ending {
+    pid: u32,
+    mark: String,
+    pipes: Vec<u64>,
+}
+
+impl Ending {
+    /// Kills the engine's group, every process that carries its mark (one that left the group
+    /// and the session: a daemon, pipes closed or not) and every process holding its pipes.
+    fn kill_all(&self) {
+        kill_group(self.pid);
+        kill_marked(&self.mark);
+        kill_pipe_holders(&self.pipes);
+    }
+}
+
+/// The environment variable every engine process is started with, valued with a mark of its
+/// own (this program's process id and a count): the processes it starts inherit it, even
+/// those that leave its group and session, so they can be found and ended with it.
+pub const MARK_VAR: &str = "RICOCHET_LAB_ENGINE_MARK";
+
+/// A fresh mark for the next engine started.
+fn next_mark() -> String {
+    static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let count = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{}-{count}", std::process::id())
+}
 
 /// Kills at once (with their process groups) the engines still being ended in the
 /// background, for a program about to exit: they have been sent `stop` or `quit`, and would
@@ -57,8 +89,8 @@ static ENDING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 pub fn kill_processes_being_ended() {
     // The list holds plain ids, consistent after any panic that left it locked.
     let ending = ENDING.lock().unwrap_or_else(PoisonError::into_inner);
-    for &pid in ending.iter() {
-        kill_group(pid);
+    for engine in ending.iter() {
+        engine.kill_all();
     }
 }
 
@@ -85,6 +117,8 @@ pub struct EngineProcess {
     /// The identities of its output and error pipes, to find a process that still holds them
     /// after the engine has gone.
     pipes: Vec<u64>,
+    /// The value of [`MARK_VAR`] in its environment and its children's.
+    mark: String,
     /// When the driver first saw that the process had exited.
     exit_seen: Option<Instant>,
     stdin: Option<ChildStdin>,
@@ -119,6 +153,8 @@ impl EngineProcess {
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
+        let mark = next_mark();
+        command.env(MARK_VAR, &mark);
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -141,6 +177,7 @@ impl EngineProcess {
             pid: child.id(),
             child: Some(child),
             pipes,
+            mark,
             exit_seen: None,
             stdin,
             lines: None,
@@ -318,6 +355,7 @@ impl EngineProcess {
             child: Some(child),
             pid: self.pid,
             pipes: std::mem::take(&mut self.pipes),
+            mark: self.mark.clone(),
             exit_seen: self.exit_seen,
             stdin: self.stdin.take(),
             lines: self.lines.take(),
@@ -329,10 +367,15 @@ impl EngineProcess {
             ended: true,
         };
         let pid = self.pid;
+        let ending = Ending {
+            pid,
+            mark: self.mark.clone(),
+            pipes: moved.pipes.clone(),
+        };
         ENDING
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(pid);
+            .push(ending.clone());
         let short: String = self.name.chars().take(24).collect();
         let ender = std::thread::Builder::new()
             .name(format!("engine-{short}-end"))
@@ -340,16 +383,16 @@ impl EngineProcess {
                 moved.ended = false;
                 moved.end_now();
                 let mut ending = ENDING.lock().unwrap_or_else(PoisonError::into_inner);
-                ending.retain(|&p| p != pid);
+                ending.retain(|e| e.pid != pid);
             });
         if ender.is_err() {
             // No thread could be started: the process is killed here, without its grace,
             // rather than waited for.
-            kill_group(pid);
+            ending.kill_all();
             ENDING
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .retain(|&p| p != pid);
+                .retain(|e| e.pid != pid);
         }
     }
 
@@ -378,8 +421,10 @@ impl EngineProcess {
                 }
             }
             // The group may hold processes the engine started even when the engine itself
-            // has exited (a shell script's children): they are killed too.
+            // has exited (a shell script's children): they are killed too, and so is any
+            // process it started that left the group (a daemon), found by its mark.
             kill_group(self.pid);
+            kill_marked(&self.mark);
             if !exited {
                 let _ = child.kill();
             }
@@ -435,86 +480,6 @@ fn readers_end_within(readers: &[JoinHandle<()>], within: Duration) -> bool {
         std::thread::sleep(Duration::from_millis(2));
     }
 }
-
-/// Kills the process group led by `pid`: the engine, started as the leader of its own group,
-/// and every process it started that stayed in it.
-#[cfg(target_os = "linux")]
-fn kill_group(pid: u32) {
-    // Ids always fit in i32 on Linux.
-    let group = pid as libc::pid_t;
-    // SAFETY: kill only sends a signal; a group that no longer exists gives an error that
-    // is ignored.
-    unsafe {
-        libc::kill(-group, libc::SIGKILL);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn kill_group(_pid: u32) {}
-
-/// The identity (inode) of a pipe this program reads, to find the processes that hold its
-/// other end.
-#[cfg(target_os = "linux")]
-fn pipe_identity(pipe: &impl std::os::fd::AsRawFd) -> Option<u64> {
-    use std::os::unix::fs::MetadataExt;
-    let fd = pipe.as_raw_fd();
-    std::fs::metadata(format!("/proc/self/fd/{fd}"))
-        .ok()
-        .map(|meta| meta.ino())
-}
-
-#[cfg(not(target_os = "linux"))]
-fn pipe_identity<T>(_pipe: &T) -> Option<u64> {
-    None
-}
-
-/// Kills every other process that holds one of `pipes` open: processes the engine started
-/// that left its group but kept its output. This program's own pipes are made close-on-exec,
-/// so no unrelated process holds them.
-#[cfg(target_os = "linux")]
-fn kill_pipe_holders(pipes: &[u64]) {
-    if pipes.is_empty() {
-        return;
-    }
-    let names: Vec<String> = pipes
-        .iter()
-        .map(|inode| format!("pipe:[{inode}]"))
-        .collect();
-    let me = std::process::id();
-    let Ok(processes) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    for process in processes.flatten() {
-        let Some(pid) = process
-            .file_name()
-            .to_str()
-            .and_then(|name| name.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid == me {
-            continue;
-        }
-        // Another user's processes cannot be read, and cannot hold these pipes either.
-        let Ok(fds) = std::fs::read_dir(process.path().join("fd")) else {
-            continue;
-        };
-        let holds = fds.flatten().any(|fd| {
-            std::fs::read_link(fd.path())
-                .is_ok_and(|target| names.iter().any(|name| target.as_os_str() == name.as_str()))
-        });
-        if holds {
-            // SAFETY: kill only sends a signal; a process gone meanwhile gives an error that
-            // is ignored. Ids always fit in i32 on Linux.
-            unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn kill_pipe_holders(_pipes: &[u64]) {}
 
 /// An exit status in words: `it exited with code 3`, `it was killed by signal 9`.
 fn describe_status(status: std::process::ExitStatus) -> String {

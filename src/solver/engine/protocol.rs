@@ -255,7 +255,22 @@ fn value<'a>(pairs: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
 
 fn number<T: std::str::FromStr>(line: &str, key: &str, text: &str) -> Result<T, ProtocolError> {
     text.parse()
-        .map_err(|_| ProtocolError::new(line, format!("{key}={text} is not a whole number")))
+        .map_err(|_| ProtocolError::new(line, not_a_number(key, text)))
+}
+
+/// Why `key=text` is not the whole number it should be: a number too large for its place
+/// (`depth=99999999999999999999`) is said to be so, anything else is not a whole number.
+pub(crate) fn not_a_number(key: &str, text: &str) -> String {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let which = if text.starts_with('-') {
+            "small"
+        } else {
+            "large"
+        };
+        return format!("{key}={text} is too {which}");
+    }
+    format!("{key}={} is not a whole number", quote(text))
 }
 
 fn required<'a>(

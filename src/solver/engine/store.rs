@@ -20,7 +20,7 @@
 //! programs adding engines at once both keep theirs.
 
 use super::EngineSpec;
-use crate::model::formats::{FormatError, save_atomic};
+use crate::model::formats::{FormatError, open_regular, save_atomic};
 use crate::solver::SolverId;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -34,6 +34,9 @@ pub const FILE_NAME: &str = "engines.ron";
 
 /// The lock file's name beside it: held while the list is read, changed and saved.
 pub const LOCK_NAME: &str = "engines.ron.lock";
+
+/// The most of the file read: far more than any list of engines takes.
+const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// The longest name an engine may have, in characters: it must fit the tables' columns.
 pub const MAX_NAME_CHARS: usize = 40;
@@ -129,7 +132,18 @@ pub struct EngineStore {
 impl EngineStore {
     /// Reads the registered engines from `path`; a missing file is an empty list.
     pub fn load(path: &Path) -> Result<EngineStore, StoreError> {
-        let text = match std::fs::read_to_string(path) {
+        // Only a regular file is read, opened so that a named pipe put in its place is refused
+        // at once rather than waited on for good.
+        let read = |path: &Path| {
+            let file = open_regular(path, std::fs::OpenOptions::new().read(true))?;
+            let mut text = String::new();
+            std::io::Read::read_to_string(
+                &mut std::io::Read::take(file, MAX_FILE_BYTES),
+                &mut text,
+            )?;
+            Ok::<_, std::io::Error>(text)
+        };
+        let text = match read(path) {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(error) => {
@@ -202,12 +216,14 @@ impl EngineStore {
             path: lock_path.clone(),
             error,
         };
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(lock_error)?;
+        let lock = open_regular(
+            &lock_path,
+            std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true),
+        )
+        .map_err(lock_error)?;
         lock.lock().map_err(lock_error)?;
         let mut store = EngineStore::load(path)?;
         let changed = change(&mut store)?;

@@ -110,12 +110,14 @@ pub enum ResultsError {
     },
     /// Another run holds the file.
     #[error(
-        "{}: another run is writing this file; wait for it to end or choose another --out",
+        "{}: {holder} is writing this file; wait for it to end or choose another --out",
         path.display()
     )]
     Busy {
         /// The file.
         path: PathBuf,
+        /// The process that holds it, in words.
+        holder: String,
     },
 }
 
@@ -255,14 +257,11 @@ impl ResultsWriter {
             .truncate(false)
             .open(path)
             .map_err(io)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(ResultsError::Busy {
-                    path: path.to_path_buf(),
-                });
-            }
-            Err(std::fs::TryLockError::Error(error)) => return Err(io(error)),
+        if let Err(holder) = crate::study::held_file::try_hold(&file).map_err(io)? {
+            return Err(ResultsError::Busy {
+                path: path.to_path_buf(),
+                holder,
+            });
         }
         let mut text = String::new();
         if !append {

@@ -7,9 +7,14 @@
 //! - [`suite`]: the suite format, one puzzle a line;
 //! - [`stats`]: the ratio, its interval and the sequential test;
 //! - [`run`](mod@run): the worker threads and the results file;
+//! - [`order`]: the seeded order, stratified by length, a match runs its suite in, and its
+//!   shards;
+//! - [`merge`]: the results files of a match's shards merged into one;
 //! - [`chart`]: the ratio and its interval as the match went, for `match --plot`.
 
 pub mod chart;
+pub mod merge;
+pub mod order;
 pub mod run;
 pub mod stats;
 pub mod suite;

@@ -7,10 +7,12 @@
 //! line a crash left half written, and runs only the pairs of puzzle and solver it lacks, so
 //! no run is done twice and the report counts every run once.
 
+use super::order::shard_order;
 use super::stats::{Decision, Sprt};
 use super::{MatchRecord, SuiteEntry, judge, optimality};
 use crate::solver::engine::Engine;
 use crate::solver::{self, Limits, NoProbe, Outcome, SolveError, SolverChoice, SolverOptions};
+use crate::study::experiment::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io::Write;
@@ -37,17 +39,22 @@ pub struct MatchConfig {
     pub resume: bool,
     /// The sequential test that stops the match once the first pair is decided.
     pub stop_when_decided: Option<Sprt>,
+    /// The slice of the suite this run takes ([`Shard::WHOLE`] for all of it).
+    pub shard: Shard,
 }
 
 /// The results file's first line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Header {
+pub(super) struct Header {
     /// The format's version.
-    r#match: u32,
+    pub(super) r#match: u32,
     /// A hash of the suite's ids and puzzles, so that a file is resumed only for its suite.
-    suite: String,
+    pub(super) suite: String,
     /// The solvers' names, in order.
-    solvers: Vec<String>,
+    pub(super) solvers: Vec<String>,
+    /// The shard this file holds (`I/N`), absent for a whole match (and a merged one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) shard: Option<String>,
 }
 
 /// Why a match could not run or keep its results.
@@ -103,7 +110,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 /// A stable hash of the suite's ids and puzzles: FNV-1a over their puzzle lines.
-fn suite_hash(suite: &[SuiteEntry]) -> String {
+pub(super) fn suite_hash(suite: &[SuiteEntry]) -> String {
     let mut text = String::new();
     for entry in suite {
         text.push_str(&crate::solver::engine::protocol::format_puzzle(
@@ -115,8 +122,9 @@ fn suite_hash(suite: &[SuiteEntry]) -> String {
     format!("{:016x}", fnv(text.as_bytes()))
 }
 
-/// Opens the results file: a new one with its header, or (resuming) the old one with its
-/// records read back and a half-written last line cut.
+/// Opens the results file under an exclusive lock held until the match ends (a second run
+/// on it is refused at once, naming the one that holds it): a new one with its header, or
+/// (resuming) the old one with its records read back and a half-written last line cut.
 fn open_results(
     path: &Path,
     header: &Header,
@@ -130,64 +138,93 @@ fn open_results(
         path: path.to_path_buf(),
         reason,
     };
-    let existing = match std::fs::read(path) {
-        Ok(bytes) => Some(bytes),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(io(error)),
-    };
-    let header_line = serde_json::to_string(header).map_err(|e| bad(e.to_string()))?;
-    match existing {
-        Some(bytes) if !bytes.is_empty() => {
-            if !resume {
-                return Err(bad(
-                    "the results file exists; add --resume to continue its match, or choose another file"
-                        .into(),
-                ));
-            }
-            // A line without its end of line is one a crash cut short: it is dropped.
-            let whole = bytes
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |end| end + 1);
-            let text = String::from_utf8_lossy(&bytes[..whole]);
-            let mut lines = text.lines();
-            let first = lines.next().unwrap_or_default();
-            let theirs: Header = serde_json::from_str(first)
-                .map_err(|_| bad("its first line is not a match's header".into()))?;
-            if theirs.suite != header.suite {
-                return Err(bad(
-                    "it holds the results of another suite (its puzzles differ)".into(),
-                ));
-            }
-            if theirs.solvers != header.solvers {
-                return Err(bad(format!(
-                    "it holds a match of {}, not of {}",
-                    theirs.solvers.join(","),
-                    header.solvers.join(",")
-                )));
-            }
-            let mut records = Vec::new();
-            for (index, line) in lines.enumerate() {
-                let record: MatchRecord = serde_json::from_str(line)
-                    .map_err(|e| bad(format!("line {}: {e}", index + 2)))?;
-                records.push(record);
-            }
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(io)?;
-            file.set_len(whole as u64).map_err(io)?;
-            let mut file = file;
-            std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io)?;
-            Ok((file, records))
-        }
-        _ => {
-            let mut file = std::fs::File::create(path).map_err(io)?;
-            writeln!(file, "{header_line}").map_err(io)?;
-            file.flush().map_err(io)?;
-            Ok((file, Vec::new()))
-        }
+    // Opened without truncating: nothing is read or cut until the lock is held, or a second
+    // run would change the file of the run that holds it. Only a regular file is taken.
+    let mut file = crate::model::formats::open_regular(
+        path,
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false),
+    )
+    .map_err(io)?;
+    if let Err(holder) = crate::study::held_file::try_hold(&file).map_err(io)? {
+        return Err(bad(format!(
+            "{holder} is writing this file; wait for it to end or choose another --out"
+        )));
     }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
+    let header_line = serde_json::to_string(header).map_err(|e| bad(e.to_string()))?;
+    if bytes.is_empty() {
+        writeln!(file, "{header_line}").map_err(io)?;
+        file.flush().map_err(io)?;
+        return Ok((file, Vec::new()));
+    }
+    if !resume {
+        return Err(bad(
+            "the results file exists; add --resume to continue its match, or choose another file"
+                .into(),
+        ));
+    }
+    let (whole, theirs, records) = parse_results(path, &bytes)?;
+    if theirs.suite != header.suite {
+        return Err(bad(
+            "it holds the results of another suite (its puzzles differ)".into(),
+        ));
+    }
+    if theirs.solvers != header.solvers {
+        return Err(bad(format!(
+            "it holds a match of {}, not of {}",
+            theirs.solvers.join(","),
+            header.solvers.join(",")
+        )));
+    }
+    if theirs.shard != header.shard {
+        let name = |shard: &Option<String>| {
+            shard
+                .as_ref()
+                .map_or("the whole suite".to_string(), |s| format!("shard {s}"))
+        };
+        return Err(bad(format!(
+            "it holds {} of the match, not {}",
+            name(&theirs.shard),
+            name(&header.shard)
+        )));
+    }
+    file.set_len(whole as u64).map_err(io)?;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io)?;
+    Ok((file, records))
+}
+
+/// A results file's header and records, and the length of its whole lines (a last line a
+/// crash cut short is left out).
+pub(super) fn parse_results(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(usize, Header, Vec<MatchRecord>), MatchError> {
+    let bad = |reason: String| MatchError::Results {
+        path: path.to_path_buf(),
+        reason,
+    };
+    // A line without its end of line is one a crash cut short: it is dropped.
+    let whole = bytes
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |end| end + 1);
+    let text = String::from_utf8_lossy(&bytes[..whole]);
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let header: Header = serde_json::from_str(first)
+        .map_err(|_| bad("its first line is not a match's header".into()))?;
+    let mut records = Vec::new();
+    for (index, line) in lines.enumerate() {
+        let record: MatchRecord =
+            serde_json::from_str(line).map_err(|e| bad(format!("line {}: {e}", index + 2)))?;
+        records.push(record);
+    }
+    Ok((whole, header, records))
 }
 
 /// A worker's solvers: built-in ones run through [`solver::run`]; an engine is started once
@@ -248,6 +285,7 @@ pub fn run_match(
         r#match: 1,
         suite: suite_hash(suite),
         solvers: names.clone(),
+        shard: (config.shard != Shard::WHOLE).then(|| config.shard.to_string()),
     };
     let (mut file, mut records) = match &config.out {
         Some(path) => {
@@ -256,8 +294,9 @@ pub fn run_match(
         }
         None => (None, Vec::new()),
     };
-    let todo = pairs_to_run(suite, &names, &records, config.stop_when_decided.is_some());
-    let ids: Vec<String> = suite.iter().map(|e| e.id.clone()).collect();
+    let order = shard_order(suite, config.shard);
+    let todo = pairs_to_run(suite, &order, &names, &records);
+    let ids: Vec<String> = order.iter().map(|&i| suite[i].id.clone()).collect();
     let complete = |records: &[MatchRecord]| super::report(&ids, &names, records, None).complete;
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
@@ -337,7 +376,7 @@ pub fn run_match(
             records.extend(lines);
             progress(&Progress {
                 done: complete(&records),
-                total: suite.len(),
+                total: ids.len(),
                 records: &records,
             });
             if let Some(sprt) = &config.stop_when_decided {
@@ -365,34 +404,30 @@ pub fn run_match(
     })
 }
 
-/// The pairs each puzzle still needs (solvers by index), in the order they are to run: the
-/// suite's, or, for a sequential test, an order shuffled by the puzzles' ids. A sequential
-/// test assumes the puzzles come in no particular order: a suite sorted by length would be
-/// decided on its short puzzles alone. The shuffle is the same on every run and resume.
+/// The pairs each puzzle of `order` still needs (solvers by index), in that order: the
+/// match's seeded order stratified by length ([`super::order`]), so that a match stopped
+/// early (decided, or cancelled) has run a sample of every length, the same on every run and
+/// resume.
 fn pairs_to_run(
     suite: &[SuiteEntry],
+    order: &[usize],
     names: &[String],
     records: &[MatchRecord],
-    shuffled: bool,
 ) -> Vec<(usize, Vec<usize>)> {
     let done: HashSet<(&str, &str)> = records
         .iter()
         .map(|r| (r.puzzle.as_str(), r.solver.as_str()))
         .collect();
-    let mut todo: Vec<(usize, Vec<usize>)> = suite
+    order
         .iter()
-        .enumerate()
-        .filter_map(|(index, entry)| {
+        .filter_map(|&index| {
+            let entry = &suite[index];
             let missing: Vec<usize> = (0..names.len())
                 .filter(|&s| !done.contains(&(entry.id.as_str(), names[s].as_str())))
                 .collect();
             (!missing.is_empty()).then_some((index, missing))
         })
-        .collect();
-    if shuffled {
-        todo.sort_by_key(|(index, _)| fnv(suite[*index].id.as_bytes()));
-    }
-    todo
+        .collect()
 }
 
 /// A run's record: its outcome, time, nodes and verdict.

@@ -212,7 +212,7 @@ pub(super) fn parse_option(line: &str, tokens: &[&str]) -> Result<OptionDecl, Pr
     let default = get("default")?;
     let whole = |key: &str, text: &str| {
         text.parse::<i64>()
-            .map_err(|_| ProtocolError::new(line, format!("{key}={text} is not a whole number")))
+            .map_err(|_| ProtocolError::new(line, super::not_a_number(key, text)))
     };
     let kind = match get("type")? {
         "spin" => {
@@ -354,9 +354,8 @@ pub(super) fn parse_search_info(line: &str, tokens: &[&str]) -> Result<SearchInf
     let number = |key: &str| -> Result<Option<u64>, ProtocolError> {
         value(&pairs, key)
             .map(|text| {
-                text.parse::<u64>().map_err(|_| {
-                    ProtocolError::new(line, format!("{key}={} is not a whole number", quote(text)))
-                })
+                text.parse::<u64>()
+                    .map_err(|_| ProtocolError::new(line, super::not_a_number(key, text)))
             })
             .transpose()
     };
@@ -433,9 +432,8 @@ pub(super) fn parse_draw(line: &str, tokens: &[&str]) -> Result<DrawItem, Protoc
     if let Some(cell) = value(&pairs, "cell") {
         let value = value(&pairs, "value")
             .map(|v| {
-                v.parse::<i64>().map_err(|_| {
-                    ProtocolError::new(line, format!("value={} is not a whole number", quote(v)))
-                })
+                v.parse::<i64>()
+                    .map_err(|_| ProtocolError::new(line, super::not_a_number("value", v)))
             })
             .transpose()?;
         if value.is_none() && color.is_none() {
