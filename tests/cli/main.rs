@@ -9,10 +9,13 @@ mod files_and_exits;
 mod hint_cancel;
 mod matches;
 mod nothing_lost;
+mod page_and_link;
+mod page_in_browser;
 mod plots;
 mod sharing;
 mod trace;
 mod trace_animate;
+mod webdriver;
 
 #[path = "../common/program.rs"]
 mod common;
