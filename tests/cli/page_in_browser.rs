@@ -53,7 +53,7 @@ fn export_page(dir: &Path) -> String {
 fn random_board(seed: u64, rules: Rules) -> Puzzle {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (width, height) = (rng.random_range(3..=16), rng.random_range(3..=16));
-    let robots = rng.random_range(1..=5.min(usize::from(width * height) / 3));
+    let robots = rng.random_range(1..=5usize.min(usize::from(width * height) / 3));
     let puzzle = random_puzzle(width, height, robots, rng.random_range(2..8), seed).unwrap();
     let mut board = puzzle.board().clone();
     let taken: Vec<Pos> = puzzle.robots().iter().map(|r| r.pos).collect();

@@ -148,13 +148,21 @@ impl Browser {
         reference.as_str().unwrap().to_string()
     }
 
-    /// Types keys (WebDriver's key codes for special keys) into the focused element.
+    /// Presses keys (WebDriver's key codes for special keys), one after another, into
+    /// whatever has the focus, as a keyboard does.
     pub fn keys(&self, text: &str) {
-        let active = self.command("GET", "element/active", None);
-        let element = active.as_object().and_then(|o| o.values().next()).unwrap();
-        let element = element.as_str().unwrap();
-        let body = json!({ "text": text });
-        self.command("POST", &format!("element/{element}/value"), Some(&body));
+        let presses: Vec<Value> = text
+            .chars()
+            .flat_map(|key| {
+                let key = key.to_string();
+                [
+                    json!({"type": "keyDown", "value": key}),
+                    json!({"type": "keyUp", "value": key}),
+                ]
+            })
+            .collect();
+        let body = json!({"actions": [{"type": "key", "id": "keyboard", "actions": presses}]});
+        self.command("POST", "actions", Some(&body));
     }
 
     /// The window as a PNG.
@@ -189,7 +197,7 @@ fn unchunked(mut rest: &str) -> String {
             break;
         }
         body.push_str(&after[..size]);
-        rest = &after[size..].trim_start_matches("\r\n");
+        rest = after[size..].trim_start_matches("\r\n");
     }
     body
 }
