@@ -246,7 +246,7 @@ fn the_keys_move_and_undo_and_the_page_fits_a_phone() {
         ("\u{E013}", Direction::North),
         ("\u{E014}", Direction::East),
     ];
-    let mut moves = 0;
+    let mut moves: u64 = 0;
     for (key, dir) in dir_keys {
         let before = browser.run("done(window.ricochetPage.cells());", json!([]));
         browser.keys(key);
