@@ -19,8 +19,6 @@ pub struct Palette {
     pub(super) closed: Color32,
     /// The outline of a robot.
     pub(super) robot_outline: Color32,
-    /// The letter on a robot.
-    pub(super) robot_letter: Color32,
     /// The ring around the selected robot.
     pub(super) selection: Color32,
     /// The glow under the active target.
@@ -51,7 +49,6 @@ pub(super) const LIGHT: Palette = Palette {
     wall: Color32::from_rgb(45, 42, 38),
     closed: Color32::from_rgb(95, 90, 84),
     robot_outline: Color32::from_rgb(30, 30, 30),
-    robot_letter: Color32::from_rgb(255, 255, 255),
     selection: Color32::from_rgb(20, 20, 20),
     goal_glow: Color32::from_rgba_premultiplied(250, 200, 40, 150),
     celebration: Color32::from_rgb(230, 170, 0),
@@ -72,7 +69,6 @@ const DARK: Palette = Palette {
     wall: Color32::from_rgb(232, 228, 218),
     closed: Color32::from_rgb(24, 25, 28),
     robot_outline: Color32::from_rgb(15, 15, 15),
-    robot_letter: Color32::from_rgb(255, 255, 255),
     selection: Color32::from_rgb(250, 250, 250),
     goal_glow: Color32::from_rgba_premultiplied(200, 160, 30, 120),
     celebration: Color32::from_rgb(255, 205, 60),
@@ -147,21 +143,23 @@ pub(super) fn halo(dark_board: bool) -> Color32 {
     }
 }
 
-/// A target's colour; the vortex is drawn in all four robot colours by [`VORTEX`].
+/// A target's colour in the chosen robot palette ([`crate::print::colors::target_rgb`]); the
+/// vortex is drawn in all four robot colours by [`vortex`].
 pub(super) fn target(color: TargetColor) -> Color32 {
-    match color.robot() {
-        Some(robot_color) => robot(robot_color),
-        None => Color32::from_rgb(140, 80, 200),
-    }
+    let crate::print::Rgb(r, g, b) = crate::print::colors::target_rgb(color);
+    Color32::from_rgb(r, g, b)
 }
 
-/// The vortex's colours, clockwise from the north.
-pub(super) const VORTEX: [Color32; 4] = [
-    Color32::from_rgb(214, 48, 49),
-    Color32::from_rgb(41, 98, 214),
-    Color32::from_rgb(46, 160, 67),
-    Color32::from_rgb(235, 180, 0),
-];
+/// The vortex's colours, clockwise from the north: the red, blue, green and yellow robots'.
+pub(super) fn vortex() -> [Color32; 4] {
+    [
+        RobotColor::Red,
+        RobotColor::Blue,
+        RobotColor::Green,
+        RobotColor::Yellow,
+    ]
+    .map(robot)
+}
 
 /// The colour of the n-th series in a plot (one per solver): the charts' own table
 /// ([`crate::print::chart::series_rgb`]), so that a plot and its exported chart agree for any

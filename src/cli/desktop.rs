@@ -4,10 +4,14 @@
 //!
 //! - `applications/ricochet-lab.desktop`: the launcher entry, which runs this very program
 //!   (its absolute path) with the file to open, and names the puzzle file type;
-//! - `mime/packages/ricochet-lab.xml`: the type `application/x-ricochet-lab-puzzle` of `.ron`
-//!   puzzle files (shared-mime-info);
-//! - `icons/hicolor/{64x64,128x128,256x256}/apps/ricochet-lab.png`: a small board with a robot
+//! - `mime/packages/ricochet-lab.xml`: the types `application/x-ricochet-lab-puzzle` of `.ron`
+//!   puzzle files and `application/x-ricochet-lab-trace` of `.rltrace` traces
+//!   (shared-mime-info);
+//! - `icons/hicolor/{16x16,...,512x512}/apps/ricochet-lab.png`: a small board with a robot
 //!   and its target, drawn by the same renderer as `export`.
+//!
+//! The Debian package installs the same files system-wide, from `packaging/` (a test keeps
+//! them the ones this command writes; `RICOCHET_LAB_WRITE_PACKAGING=1` writes them anew).
 //!
 //! Installing again replaces the files (each written atomically); `--uninstall` removes them.
 //! The desktop's caches are refreshed afterwards with `update-mime-database` and
@@ -16,7 +20,8 @@
 use super::output::outln;
 use anyhow::Context;
 use ricochet_lab::model::formats::{self, Overwrite};
-use ricochet_lab::print::{self, ImageFormat, PrintOptions};
+use ricochet_lab::print::colors::RobotPalette;
+use ricochet_lab::print::{self, PrintOptions, png};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -34,9 +39,12 @@ const APP_ID: &str = "ricochet-lab";
 /// The type of `.ron` puzzle files.
 const PUZZLE_MIME_TYPE: &str = "application/x-ricochet-lab-puzzle";
 
-/// The icon's sizes in pixels: each is drawn at its size, as an inch-wide board at that many
-/// dots per inch (at least the renderer's 50).
-const ICON_SIZES: [u32; 3] = [64, 128, 256];
+/// The type of `.rltrace` trace files, which the app opens in its debugger.
+const TRACE_MIME_TYPE: &str = "application/x-ricochet-lab-trace";
+
+/// The icon's sizes in pixels, the usual sizes of the hicolor theme; each is drawn at its
+/// size.
+const ICON_SIZES: [u32; 7] = [16, 32, 48, 64, 128, 256, 512];
 
 /// The icon's board: four cells square, one wall, the red robot and its target.
 const ICON_BOARD: &str = "(
@@ -71,7 +79,10 @@ pub fn run(args: &InstallDesktopArgs) -> anyhow::Result<ExitCode> {
             .and_then(|path| path.canonicalize())
             .context("cannot tell where this program is, for the entry to run it")?;
         let mut written = vec![
-            (files.entry.clone(), desktop_entry(&program).into_bytes()),
+            (
+                files.entry.clone(),
+                desktop_entry(&exec_quoted(&program.to_string_lossy())).into_bytes(),
+            ),
             (files.mime.clone(), mime_package().into_bytes()),
         ];
         for (size, path) in ICON_SIZES.iter().zip(&files.icons) {
@@ -124,8 +135,9 @@ impl Files {
     }
 }
 
-/// The desktop entry: the app by name, run on the file it is given.
-fn desktop_entry(program: &Path) -> String {
+/// The desktop entry: the app by name, run on the file it is given; `exec` is the program as
+/// the entry's `Exec` key names it (quoted by [`exec_quoted`] when it is a path).
+fn desktop_entry(exec: &str) -> String {
     format!(
         "[Desktop Entry]\n\
          Type=Application\n\
@@ -138,9 +150,9 @@ fn desktop_entry(program: &Path) -> String {
          Terminal=false\n\
          Categories=Game;BoardGame;Education;\n\
          Keywords=ricochet;robots;puzzle;solver;board;\n\
-         MimeType={PUZZLE_MIME_TYPE};\n",
+         MimeType={PUZZLE_MIME_TYPE};{TRACE_MIME_TYPE};\n",
         env!("CARGO_PKG_DESCRIPTION"),
-        exec_quoted(&program.to_string_lossy())
+        exec
     )
 }
 
@@ -171,7 +183,8 @@ fn exec_quoted(program: &str) -> String {
     quoted.replace('\\', "\\\\")
 }
 
-/// The shared-mime-info package of the puzzle file type: `.ron` files, which are text.
+/// The shared-mime-info package of the file types: `.ron` puzzles, which are text, and
+/// `.rltrace` traces.
 fn mime_package() -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
@@ -181,20 +194,23 @@ fn mime_package() -> String {
              <sub-class-of type=\"text/plain\"/>\n    \
              <icon name=\"{APP_ID}\"/>\n    \
              <glob pattern=\"*.ron\"/>\n  \
+           </mime-type>\n  \
+           <mime-type type=\"{TRACE_MIME_TYPE}\">\n    \
+             <comment>Ricochet Lab search trace</comment>\n    \
+             <icon name=\"{APP_ID}\"/>\n    \
+             <glob pattern=\"*.rltrace\"/>\n  \
            </mime-type>\n\
          </mime-info>\n"
     )
 }
 
-/// The icon at `size` pixels square, as PNG.
+/// The icon at `size` pixels square, as PNG, in the game's colours whatever palette is
+/// chosen (an icon names the program, not a board).
 fn icon(size: u32) -> anyhow::Result<Vec<u8>> {
     let board = formats::native::parse(ICON_BOARD).context("the icon's board")?;
-    // An inch-wide board at `size` dots per inch is `size` pixels wide.
-    let options = PrintOptions {
-        size_mm: 25.4,
-        robots: true,
-    };
-    Ok(print::image(&board, options, ImageFormat::Png, size)?)
+    let drawing = print::drawing_in(&board, PrintOptions::default(), RobotPalette::Classic);
+    let pixmap = png::rasterize(&drawing, size, size)?;
+    Ok(png::encode_rgba(size, size, pixmap.data(), None)?)
 }
 
 /// The files `update-mime-database` derives from the packages in `mime/packages`.
@@ -311,6 +327,41 @@ mod tests {
         );
         // `$` is escaped for the Exec rules, and the backslash once more for the string.
         assert_eq!(exec_quoted("/x/$y"), "\"/x/\\\\$y\"");
+    }
+
+    // The package installs `packaging/`'s files: they are what this command writes, with the
+    // program found on the PATH, so the two installs never drift apart.
+    #[test]
+    fn the_packaged_files_are_the_ones_install_desktop_writes() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("packaging");
+        let mut files = vec![
+            (
+                root.join(format!("{APP_ID}.desktop")),
+                desktop_entry(APP_ID).into_bytes(),
+            ),
+            (
+                root.join(format!("{APP_ID}.xml")),
+                mime_package().into_bytes(),
+            ),
+        ];
+        for size in ICON_SIZES {
+            let path = root.join(format!("icons/{size}x{size}/{APP_ID}.png"));
+            files.push((path, icon(size).unwrap()));
+        }
+        let write = std::env::var("RICOCHET_LAB_WRITE_PACKAGING").is_ok_and(|v| v == "1");
+        for (path, bytes) in files {
+            if write {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &bytes).unwrap();
+            }
+            let kept = std::fs::read(&path).unwrap_or_default();
+            assert!(
+                kept == bytes,
+                "{} is not what install-desktop writes; RICOCHET_LAB_WRITE_PACKAGING=1 \
+                 writes it anew",
+                path.display()
+            );
+        }
     }
 
     #[test]

@@ -1,10 +1,13 @@
-//! `ricochet-lab export`: draws a puzzle's board for print, as SVG or PNG, or animates its
-//! optimal solution as a GIF, an animated PNG or numbered PNG frames.
+//! `ricochet-lab export`: draws a puzzle's board for print, as SVG or PNG, animates its
+//! optimal solution as a GIF, an animated PNG or numbered PNG frames, or writes the puzzle
+//! page (`.html`): one self-contained file that plays the puzzle in a browser.
 
 use super::output::outln;
 use ricochet_lab::model::formats;
 use ricochet_lab::model::moves::{Move, format_moves, parse_moves};
 use ricochet_lab::print::animation::{self, AnimationFormat, AnimationOptions};
+use ricochet_lab::print::colors::{RobotPalette, set_robot_palette};
+use ricochet_lab::print::page::{self, PageAnswer};
 use ricochet_lab::print::{self, ImageFormat, PrintOptions, frame_files, png};
 use ricochet_lab::solver::{self, Limits, NoProbe, Outcome, SolverId, SolverOptions};
 use std::path::{Path, PathBuf};
@@ -15,8 +18,9 @@ use std::process::ExitCode;
 pub struct ExportArgs {
     /// A .ron file, a .txt Cox file, or a game id.
     puzzle: String,
-    /// The image to write: `.svg` (vector, scales to any size) or `.png`; with --animate a
-    /// `.gif` or an animated `.png`; with --frames a folder for numbered PNG frames.
+    /// The file to write: `.svg` (vector, scales to any size) or `.png`; `.html` for a page
+    /// that plays the puzzle in a browser, with its optimal solution; with --animate a `.gif`
+    /// or an animated `.png`; with --frames a folder for numbered PNG frames.
     output: PathBuf,
     /// Solve the puzzle optimally and animate the solution, one frame per move, into a .gif
     /// or an animated .png.
@@ -60,9 +64,24 @@ pub struct ExportArgs {
     /// Draw the board without its robots.
     #[arg(long)]
     no_robots: bool,
+    /// The robots' colours: `classic` (the game's) or `okabe-ito` (safe for colour
+    /// blindness); a page starts in them and lets its reader switch.
+    #[arg(long, value_name = "PALETTE", default_value = "classic", value_parser = palette)]
+    palette: RobotPalette,
+    /// Write a page that does not know the solution (no solve; its answer buttons stay off).
+    #[arg(long)]
+    no_solution: bool,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
+}
+
+/// The `--palette` parser: a palette by its name.
+fn palette(text: &str) -> Result<RobotPalette, String> {
+    RobotPalette::from_name(text.trim()).ok_or_else(|| {
+        let names: Vec<&str> = RobotPalette::ALL.iter().map(|p| p.name()).collect();
+        format!("`{text}` is not a palette: {}", names.join(", "))
+    })
 }
 
 /// The `--size-mm` parser: a number of millimetres in the range print takes, so a value out of
@@ -85,6 +104,13 @@ fn millimetres(text: &str) -> Result<f32, String> {
 
 /// Draws the board and writes the image atomically.
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    set_robot_palette(args.palette);
+    if is_page(&args.output) && !args.animate && !args.frames {
+        return run_page(&args);
+    }
+    if args.no_solution {
+        anyhow::bail!("--no-solution is for a page: give an output ending in .html");
+    }
     if args.animate || args.frames {
         return run_animation(&args);
     }
@@ -93,7 +119,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     let format = ImageFormat::from_path(&args.output).ok_or_else(|| {
         anyhow::anyhow!(
-            "{} must end in .svg or .png, which name the image format",
+            "{} must end in .svg or .png, which name the image format, or in .html for a page",
             args.output.display()
         )
     })?;
@@ -123,8 +149,67 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether a path names a page: it ends in `.html` or `.htm`, in any case.
+fn is_page(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"))
+}
+
+/// Solves the puzzle (unless --no-solution) and writes its page atomically.
+fn run_page(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    if args.moves.is_some() {
+        anyhow::bail!(
+            "--moves is the solution to animate: a page shows an optimal solution it solves for"
+        );
+    }
+    let puzzle = formats::load(&args.puzzle)?;
+    let started = std::time::Instant::now();
+    let answer = if args.no_solution {
+        None
+    } else {
+        Some(PageAnswer {
+            moves: solve(&puzzle)?,
+        })
+    };
+    let name = page_name(&args.puzzle);
+    let html = page::page_html(&puzzle, &name, answer.as_ref(), args.palette);
+    formats::save_bytes_atomic_with(
+        &args.output,
+        html.as_bytes(),
+        super::common::overwrite(args.force),
+    )
+    .map_err(super::common::save_error)?;
+    let solution = match &answer {
+        Some(answer) => format!(
+            "{} moves: {}",
+            answer.moves.len(),
+            format_moves(&answer.moves)
+        ),
+        None => "no solution".to_string(),
+    };
+    outln!(
+        "wrote {} ({} KiB, {solution}, in {:.1} s)",
+        args.output.display(),
+        html.len().div_ceil(1024),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A page's title: the puzzle file's name without its folder and extension, or the text
+/// given (a game id, a board line) when it is not a file.
+pub(super) fn page_name(source: &str) -> String {
+    let path = Path::new(source);
+    match path.file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if path.is_file() => stem.to_string(),
+        _ if source.len() <= 40 => source.to_string(),
+        _ => "Ricochet Robots puzzle".to_string(),
+    }
+}
+
 /// The optimal solution of a puzzle, by the fast solver (Ctrl+C cancels it).
-fn solve(puzzle: &ricochet_lab::model::Puzzle) -> anyhow::Result<Vec<Move>> {
+pub(super) fn solve(puzzle: &ricochet_lab::model::Puzzle) -> anyhow::Result<Vec<Move>> {
     let limits = Limits {
         cancel: Some(super::common::cancel_on_signal()?),
         ..Limits::default()
@@ -138,7 +223,7 @@ fn solve(puzzle: &ricochet_lab::model::Puzzle) -> anyhow::Result<Vec<Move>> {
     )?;
     match report.outcome {
         Outcome::Solved { moves } => Ok(moves),
-        Outcome::Unsolvable { .. } => anyhow::bail!("the puzzle has no solution to animate"),
+        Outcome::Unsolvable { .. } => anyhow::bail!("the puzzle has no solution to show"),
         other => anyhow::bail!("the solve ended without a solution ({})", other.name()),
     }
 }

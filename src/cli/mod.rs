@@ -1,6 +1,6 @@
 //! The command line: `solve`, `solvers`, `show`, `convert`, `experiment`, `random`,
 //! `accuracy`, `screenshot`, `bench`, `hint`, `distances`, `analyze`, `export`, `engine`,
-//! `trace`, `generate`, `match`, `lesson`, `install-desktop`, and the app (on a puzzle when one is given) when no
+//! `trace`, `generate`, `match`, `lesson`, `install-desktop`, `share`, and the app (on a puzzle when one is given) when no
 //! subcommand is given. A test keeps this list, and the guide's table of commands
 //! (`docs/command-line.md`), in step with the commands clap knows.
 //!
@@ -28,6 +28,7 @@ mod output;
 mod random;
 mod report;
 mod screenshot;
+mod share;
 mod show;
 mod solve;
 mod solvers;
@@ -40,10 +41,19 @@ mod trace_posthoc;
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
+/// What `--version` prints after the program's name: the version from Cargo.toml and the
+/// commit it was built from (`unknown` when built without git, as from a source tarball).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("RICOCHET_LAB_COMMIT"),
+    ")"
+);
+
 #[derive(Parser, Debug)]
 #[command(
     name = "ricochet-lab",
-    version,
+    version = VERSION,
     about = "Board editor, visualiser and algorithm debugger for Ricochet Robots",
     long_about = "With no subcommand, opens the app, on PUZZLE when one is given. Every command \
                   that takes a puzzle accepts a .ron file, a .txt file in Kevin Cox's format, or \
@@ -113,6 +123,9 @@ enum Command {
     /// Install the desktop entry, the puzzle file type and the icon for the current user, so
     /// that a launcher finds the app and a double-click on a .ron puzzle opens it.
     InstallDesktop(desktop::InstallDesktopArgs),
+    /// Print a link to the puzzle page that plays a puzzle: its fragment holds the puzzle's
+    /// board line, and with --with-solution its optimum and an optimal solution.
+    Share(share::ShareArgs),
 }
 
 /// Runs the program: the app without arguments, a command otherwise.
@@ -157,6 +170,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Engine(args) => engine::run(args),
         Command::Trace(args) => trace::run(args),
         Command::InstallDesktop(args) => desktop::run(&args),
+        Command::Share(args) => share::run(&args),
     }
 }
 
@@ -190,6 +204,17 @@ mod tests {
             .map(str::to_string)
             .collect();
         assert_eq!(named, command_names());
+    }
+
+    #[test]
+    fn the_manual_page_describes_every_command() {
+        let page = include_str!("../../packaging/ricochet-lab.1");
+        for name in command_names() {
+            assert!(
+                page.contains(&format!(".B {name}\n")),
+                "packaging/ricochet-lab.1 does not describe `{name}`"
+            );
+        }
     }
 
     #[test]

@@ -11,13 +11,20 @@
 pub mod animation;
 pub mod chart;
 pub mod chart_drawing;
+pub mod colors;
+#[cfg(test)]
+mod colour_vision_tests;
 pub mod frame_files;
+pub mod page;
 pub mod png;
 pub mod search_animation;
 pub mod svg;
 pub mod text;
 
+pub use colors::robot_rgb;
+
 use crate::model::{Board, Direction, Pos, Puzzle, RobotColor, Shape, TargetColor};
+use colors::RobotPalette;
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, TAU};
 
 /// The smallest printed side, in millimetres: below it a cell is too small to hold a symbol.
@@ -163,6 +170,8 @@ pub enum Role {
     Wall,
     /// A robot.
     Robot,
+    /// The colour's letter on a robot or a target, which tells them apart without colour.
+    Letter,
     /// The path of the move that led to an animation frame's position.
     Trail,
     /// A chart's background, frame and axes.
@@ -186,6 +195,7 @@ impl Role {
             Role::Target => "target",
             Role::Wall => "wall",
             Role::Robot => "robot",
+            Role::Letter => "letter",
             Role::Trail => "trail",
             Role::Axis => "axis",
             Role::Label => "label",
@@ -326,18 +336,6 @@ const GOAL: Rgb = Rgb(250, 214, 110);
 /// A wall's width as a share of a cell's side.
 const WALL_WIDTH: f32 = 0.12;
 
-/// A robot's body colour: the one table of robot colours, read by the prints and by the
-/// app's theme alike.
-pub fn robot_rgb(color: RobotColor) -> Rgb {
-    match color {
-        RobotColor::Red => Rgb(214, 48, 49),
-        RobotColor::Green => Rgb(46, 160, 67),
-        RobotColor::Blue => Rgb(41, 98, 214),
-        RobotColor::Yellow => Rgb(235, 180, 0),
-        RobotColor::Silver => Rgb(150, 155, 165),
-    }
-}
-
 // The vortex's quarters, clockwise from the north, as the app paints them.
 const VORTEX: [RobotColor; 4] = [
     RobotColor::Red,
@@ -347,9 +345,15 @@ const VORTEX: [RobotColor; 4] = [
 ];
 
 /// Draws a puzzle: the board with its walls, closed cells and targets, the active target on a
-/// glow, and the robots unless `options` leaves them out. `options` must have passed
-/// [`PrintOptions::check`]; a size outside the limits is clamped into them.
+/// glow, and the robots unless `options` leaves them out, in the chosen robot palette
+/// ([`colors::robot_palette`]). `options` must have passed [`PrintOptions::check`]; a size
+/// outside the limits is clamped into them.
 pub fn drawing(puzzle: &Puzzle, options: PrintOptions) -> Drawing {
+    drawing_in(puzzle, options, colors::robot_palette())
+}
+
+/// [`drawing`] in the robot colours of `palette`.
+pub fn drawing_in(puzzle: &Puzzle, options: PrintOptions, palette: RobotPalette) -> Drawing {
     let board = puzzle.board();
     let size = options.size_mm.clamp(MIN_SIZE_MM, MAX_SIZE_MM);
     // The border walls are centred on the board's edge like every wall, so half a wall's
@@ -420,9 +424,9 @@ pub fn drawing(puzzle: &Puzzle, options: PrintOptions) -> Drawing {
             &mut items,
             at(f32::from(target.pos.x) + 0.5, f32::from(target.pos.y) + 0.5),
             radius,
-            target.color,
-            target.shape,
+            (target.color, target.shape),
             symbol_outline,
+            palette,
         );
     }
     if board.target_at(goal.pos).is_none() {
@@ -436,9 +440,9 @@ pub fn drawing(puzzle: &Puzzle, options: PrintOptions) -> Drawing {
             &mut items,
             at(f32::from(goal.pos.x) + 0.5, f32::from(goal.pos.y) + 0.5),
             cell * 0.3,
-            goal.color,
-            shape,
+            (goal.color, shape),
             symbol_outline,
+            palette,
         );
     }
     let wall = Outline {
@@ -459,12 +463,22 @@ pub fn drawing(puzzle: &Puzzle, options: PrintOptions) -> Drawing {
                 role: Role::Robot,
                 center: at(f32::from(robot.pos.x) + 0.5, f32::from(robot.pos.y) + 0.5),
                 radius: cell * 0.36,
-                fill: Some(robot_rgb(robot.color)),
+                fill: Some(palette.rgb(robot.color)),
                 outline: Some(Outline {
                     width: cell * 0.05,
                     color: OUTLINE,
                 }),
             });
+        }
+        for robot in puzzle.robots() {
+            let center = at(f32::from(robot.pos.x) + 0.5, f32::from(robot.pos.y) + 0.5);
+            let fill = palette.rgb(robot.color);
+            items.push(colors::letter(
+                center,
+                cell * 0.42,
+                robot.color.letter(),
+                fill,
+            ));
         }
     }
     Drawing {
@@ -514,14 +528,11 @@ fn symbol(
     items: &mut Vec<Item>,
     center: Point,
     radius: f32,
-    color: TargetColor,
-    shape: Shape,
+    (color, shape): (TargetColor, Shape),
     outline: Outline,
+    palette: RobotPalette,
 ) {
-    let fill = match color.robot() {
-        Some(robot) => robot_rgb(robot),
-        None => Rgb(140, 80, 200),
-    };
+    let fill = palette.target_rgb(color);
     let around = |angle: f32, radius: f32| Point {
         x: center.x + radius * angle.cos(),
         y: center.y + radius * angle.sin(),
@@ -555,7 +566,7 @@ fn symbol(
                 items.push(Item::Polygon {
                     role: Role::Target,
                     points,
-                    fill: robot_rgb(robot),
+                    fill: palette.rgb(robot),
                     outline: None,
                 });
             }
@@ -567,6 +578,9 @@ fn symbol(
                 outline: Some(outline),
             });
         }
+    }
+    if let Some(letter) = colors::target_letter(color) {
+        items.push(colors::letter(center, radius * 0.95, letter, fill));
     }
 }
 

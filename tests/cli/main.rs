@@ -11,11 +11,14 @@ mod lessons;
 mod match_shards;
 mod matches;
 mod nothing_lost;
+mod page_and_link;
+mod page_in_browser;
 mod plots;
 mod sharing;
 mod trace;
 mod trace_animate;
 mod trace_learning;
+mod webdriver;
 
 #[path = "../common/program.rs"]
 mod common;

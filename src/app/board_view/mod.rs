@@ -101,8 +101,10 @@ fn wall_shapes(geometry: &BoardGeometry, board: &Board, palette: &Palette) -> Ve
     shapes
 }
 
-/// The printed targets in their colour and shape, the active one on a glow.
+/// The printed targets in their colour and shape with their robot's letter, the active one on
+/// a glow.
 fn target_shapes(
+    fonts: &mut FontsView<'_>,
     geometry: &BoardGeometry,
     board: &Board,
     goal: Option<Goal>,
@@ -142,8 +144,26 @@ fn target_shapes(
             (geometry.cell_center(target.pos), cell * 0.26)
         };
         shapes.extend(symbol(center, radius, target.color, target.shape, palette));
+        shapes.extend(letter(fonts, center, radius * 0.95, target.color));
     }
     shapes
+}
+
+/// A target's letter (none for the vortex) in a `size`-point font, in black or white on its
+/// colour; left out where it would be too small to read.
+fn letter(fonts: &mut FontsView<'_>, center: Pos2, size: f32, color: TargetColor) -> Option<Shape> {
+    let letter = crate::print::colors::target_letter(color)?;
+    let fill = theme::target(color);
+    (size >= 5.0).then(|| {
+        Shape::text(
+            fonts,
+            center,
+            Align2::CENTER_CENTER,
+            letter,
+            FontId::proportional(size),
+            theme::text_on(fill, fill),
+        )
+    })
 }
 
 /// One target symbol around a centre.
@@ -179,7 +199,7 @@ fn symbol(
 /// The multicoloured vortex: four quarter wedges, one per robot colour.
 fn vortex(center: Pos2, radius: f32, outline: Stroke) -> Vec<Shape> {
     let mut shapes = Vec::new();
-    for (quarter, color) in theme::VORTEX.into_iter().enumerate() {
+    for (quarter, color) in theme::vortex().into_iter().enumerate() {
         let start = -std::f32::consts::FRAC_PI_2 + quarter as f32 * std::f32::consts::FRAC_PI_2;
         let mut points = vec![center];
         for step in 0..=8 {
@@ -211,11 +231,8 @@ fn robot_shapes(
             radius,
             Color32::from_black_alpha(60),
         ));
-        shapes.push(Shape::circle_filled(
-            center,
-            radius,
-            theme::robot(robot.color),
-        ));
+        let fill = theme::robot(robot.color);
+        shapes.push(Shape::circle_filled(center, radius, fill));
         shapes.push(Shape::circle_stroke(
             center,
             radius,
@@ -228,7 +245,8 @@ fn robot_shapes(
                 Align2::CENTER_CENTER,
                 robot.color.letter(),
                 FontId::proportional(cell * 0.36),
-                palette.robot_letter,
+                // Black on the light robots (yellow, silver), white on the dark ones.
+                theme::text_on(fill, fill),
             ));
         }
         if selected == Some(robot.color) {
@@ -321,7 +339,7 @@ fn scene_shapes(
     // A symbol in a cell with overlay texts makes room for them.
     let crowded = |pos: Pos| scene.overlay.texts.iter().any(|text| text.pos == pos);
     shapes.extend(target_shapes(
-        geometry, board, scene.goal, &crowded, palette,
+        fonts, geometry, board, scene.goal, &crowded, palette,
     ));
     shapes.extend(wall_shapes(geometry, board, palette));
     // Texts go over the symbols and walls, each in a part of its cell that no wall covers.

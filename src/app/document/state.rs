@@ -182,6 +182,8 @@ pub struct ViewSettings {
     pub(in crate::app) live_optimum: bool,
     /// Play mode's hot/cold line after every move.
     pub(in crate::app) hot_cold: bool,
+    /// The robots' colours: the game's, or a palette safe for colour vision deficiencies.
+    pub(in crate::app) robot_palette: crate::print::colors::RobotPalette,
 }
 
 impl Default for ViewSettings {
@@ -193,6 +195,7 @@ impl Default for ViewSettings {
             plots: true,
             live_optimum: true,
             hot_cold: true,
+            robot_palette: crate::print::colors::RobotPalette::Classic,
         }
     }
 }

@@ -430,6 +430,27 @@ mod tests {
         assert_eq!(names(dir.path()), ["app.ron", "other-name"]);
     }
 
+    // The zoom (Ctrl+plus and Ctrl+minus set egui's zoom factor) and the robot palette are
+    // kept between runs: what one run saves, the next reads.
+    #[test]
+    fn the_zoom_and_the_robot_colours_are_kept_between_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("app.ron");
+        let mut memory = egui::Memory::default();
+        memory.options.zoom_factor = 1.5;
+        let mut state = AppState::default();
+        state.view.robot_palette = crate::print::colors::RobotPalette::OkabeIto;
+        SettingsSaver::new(path.clone(), None)
+            .save(&state, &memory)
+            .unwrap();
+        let stored = load_settings(&path);
+        assert_eq!(stored.zoom(), 1.5);
+        assert_eq!(
+            stored.state.view.robot_palette,
+            crate::print::colors::RobotPalette::OkabeIto
+        );
+    }
+
     #[test]
     fn a_failed_save_says_why_and_is_kept_for_the_end() {
         let dir = tempfile::tempdir().unwrap();

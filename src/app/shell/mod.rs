@@ -242,6 +242,8 @@ impl RicochetApp {
     }
 
     pub(in crate::app) fn apply_theme(&mut self, ctx: &egui::Context) {
+        // Every board drawn this frame, and every export it starts, takes the chosen colours.
+        crate::print::colors::set_robot_palette(self.state.view.robot_palette);
         if self.shell.applied_theme != Some(self.state.view.theme) {
             ctx.set_theme(self.state.view.theme.preference());
             theme::style_app(ctx);
@@ -319,6 +321,7 @@ impl RicochetApp {
                 ui.radio_value(&mut view.theme, state::ThemeChoice::System, "System theme");
                 ui.radio_value(&mut view.theme, state::ThemeChoice::Light, "Light theme");
                 ui.radio_value(&mut view.theme, state::ThemeChoice::Dark, "Dark theme");
+                robot_palette_ui(ui, &mut view.robot_palette);
                 ui.separator();
                 ui.checkbox(
                     &mut self.state.native_dialogs,
@@ -661,6 +664,24 @@ fn menu_item(
     if menu_button(ui, enabled, label, keys).clicked() {
         commands.push(command);
         ui.close();
+    }
+}
+
+/// The View menu's choice of robot colours, a check box between the game's colours and the
+/// Okabe–Ito palette.
+fn robot_palette_ui(ui: &mut egui::Ui, palette: &mut crate::print::colors::RobotPalette) {
+    use crate::print::colors::RobotPalette;
+    let mut safe = *palette == RobotPalette::OkabeIto;
+    if ui
+        .checkbox(&mut safe, "Colour-blind-safe robot colours")
+        .on_hover_text("The Okabe–Ito colours, which stay apart for red–green colour blindness")
+        .changed()
+    {
+        *palette = if safe {
+            RobotPalette::OkabeIto
+        } else {
+            RobotPalette::Classic
+        };
     }
 }
 
