@@ -5,9 +5,7 @@ use super::common::EXIT_STOPPED;
 use super::output::outln;
 use super::report::{PrintRows, print_report};
 use ricochet_lab::model::{format_moves, formats};
-use ricochet_lab::solver::trace::{
-    self, EventKind, TraceReader, TraceRow, TracedEvent,
-};
+use ricochet_lab::solver::trace::{self, EventKind, TraceReader, TraceRow, TracedEvent};
 use ricochet_lab::solver::{Event, Limits, SolverOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -332,8 +330,8 @@ fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     }
     let write = |out: &mut dyn Write| -> anyhow::Result<()> {
         let mut replay = reader.replay(0)?;
-        let mut posthoc = (args.format == "posthoc")
-            .then(|| super::trace_posthoc::PosthocWriter::new(&reader));
+        let mut posthoc =
+            (args.format == "posthoc").then(|| super::trace_posthoc::PosthocWriter::new(&reader));
         if let Some(posthoc) = &mut posthoc {
             posthoc.head(out)?;
         }
@@ -420,7 +418,6 @@ fn json_event(
         }),
     }
 }
-
 
 fn events(args: &EventsArgs) -> anyhow::Result<ExitCode> {
     let reader = open(&args.file)?;

@@ -144,7 +144,6 @@ fn print_comparison(
     Ok(())
 }
 
-
 /// `trace diff --rule states`.
 fn diff_states(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let compared = (|| -> Result<_, trace::TraceError> {

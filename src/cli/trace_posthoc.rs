@@ -76,7 +76,10 @@ impl PosthocWriter {
         writeln!(out, "      y: ${{{{ $.y }}}}")?;
         writeln!(out, "events:")?;
         let (x, y) = self.xy(self.goal);
-        writeln!(out, "  - {{ type: destination, id: target, x: {x}, y: {y} }}")
+        writeln!(
+            out,
+            "  - {{ type: destination, id: target, x: {x}, y: {y} }}"
+        )
     }
 
     fn xy(&self, cell: Cell) -> (u16, u16) {
@@ -113,7 +116,11 @@ impl PosthocWriter {
     }
 
     /// Writes what one trace event means in Posthoc's terms.
-    pub(super) fn event(&mut self, out: &mut dyn Write, event: &TracedEvent) -> std::io::Result<()> {
+    pub(super) fn event(
+        &mut self,
+        out: &mut dyn Write,
+        event: &TracedEvent,
+    ) -> std::io::Result<()> {
         match &event.event {
             Event::Node { depth, cells, path } => {
                 // A node at depth d ends every node at d or deeper: a depth-first search has

@@ -48,7 +48,9 @@ use super::key::{KeyLayout, StateKey, state_key, with_key_width};
 use super::memory::hash_table_bytes;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::tree::trace_path;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop,
+};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle, RobotColor};
 use rustc_hash::FxHashMap;

@@ -16,7 +16,9 @@ use super::memory::{nodes_bytes, reserve_nodes_within};
 use super::probe::{DepthStats, Event, PruneReason, RobotCells};
 use super::sharded_set::ShardedSet;
 use super::tree::trace_path;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop,
+};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, MoveTables, Puzzle};
 

@@ -6,7 +6,9 @@
 
 use super::engine::store::{EngineName, StoreError};
 use super::engine::{EngineSpec, SharedSpec};
-use super::{Columns, Optimality, RuleSupport, SolveError, SolverId, SearchShape, SolverKind, SolverRef};
+use super::{
+    Columns, Optimality, RuleSupport, SearchShape, SolveError, SolverId, SolverKind, SolverRef,
+};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::sync::Arc;

@@ -36,8 +36,8 @@
 use super::dfs_state::{DfsState, Frame, TreeSearch, Visit, walk};
 use super::probe::{DepthStats, Event, PruneReason};
 use super::{
-    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind,
-    SolverOptions, Stop,
+    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape,
+    SolverKind, SolverOptions, Stop,
 };
 use crate::model::{Cell, Direction, Move, Puzzle};
 

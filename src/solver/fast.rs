@@ -122,8 +122,8 @@ use self::setup::Setup;
 use self::table::Table;
 use super::heuristics::Heuristic;
 use super::{
-    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind,
-    SolverOptions,
+    Columns, DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape,
+    SolverKind, SolverOptions,
 };
 use crate::model::Puzzle;
 

@@ -48,7 +48,9 @@ use super::picture::SearchPicture;
 use super::probe::{DepthStats, Event, PruneReason, RobotCells, SolverEvent};
 use super::slide_graph::{EdgeChange, GraphAction, SlideGraph};
 use super::tree::trace_path;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop,
+};
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
 use rustc_hash::FxHashSet;

@@ -51,7 +51,9 @@ use super::key::{state_key, with_key_width};
 use super::memory::hash_table_bytes;
 use super::min_moves::UNREACHABLE;
 use super::probe::{DepthStats, Event, PruneReason};
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop,
+};
 use crate::model::{Cell, Direction, Puzzle};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;

@@ -39,16 +39,16 @@
 //! iteration would then search the same tree. Iterations stop at depth 255, the most a table
 //! entry records, with "no solution within 255 moves"; a depth limit option stops them sooner.
 
+use super::heuristics::Heuristic;
 use super::key::{KeyLayout, StateKey, key_bits, state_key};
 use super::min_moves::UNREACHABLE;
 use super::pages::advise_huge_pages;
 use super::probe::{DepthStats, Event, PruneReason};
 use super::profile::{PrefixTally, move_code};
 use super::stops::StopTables as Geometry;
-use super::heuristics::Heuristic;
 use super::{
-    DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, SolverOptions,
-    Stop,
+    DECK_COLUMNS, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind,
+    SolverOptions, Stop,
 };
 use crate::model::puzzle::MAX_ROBOTS;
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};

@@ -57,7 +57,9 @@
 
 use super::probe::{DepthStats, Event};
 use super::steps::OpenSteps;
-use super::{Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop};
+use super::{
+    Columns, Optimality, Probe, RuleSupport, Search, SearchEnd, SearchShape, SolverKind, Stop,
+};
 use crate::model::{Cell, Direction, Move, Puzzle, RobotColor};
 use states::read_moves;
 use std::cmp::Reverse;

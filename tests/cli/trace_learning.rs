@@ -29,7 +29,9 @@ fn record(board: &str, solver: &str, path: &Path) {
 fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     let (code, out, err) = run(&["trace", "export", &shown(path), "--format", "jsonl"]);
     assert_eq!(code, 0, "{err}");
-    out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
@@ -153,7 +155,10 @@ fn diff_by_states_lines_up_bfs_and_iddfs_at_every_number_of_moves() {
         "--rule",
         "states",
     ]);
-    assert!(text.contains("positions first examined at each number of moves"), "{text}");
+    assert!(
+        text.contains("positions first examined at each number of moves"),
+        "{text}"
+    );
     assert!(text.contains("only first"), "{text}");
     // A* prunes by its estimate: it reaches fewer positions than BFS, and the comparison
     // names one, with its event.
@@ -190,7 +195,10 @@ fn diff_by_states_lines_up_bfs_and_iddfs_at_every_number_of_moves() {
 #[test]
 fn two_solvers_whose_first_iterations_are_numbered_apart_are_not_different_at_node_0() {
     let dir = tempfile::tempdir().unwrap();
-    let (iddfs, fast) = (dir.path().join("iddfs.trace"), dir.path().join("fast.trace"));
+    let (iddfs, fast) = (
+        dir.path().join("iddfs.trace"),
+        dir.path().join("fast.trace"),
+    );
     record("small-6x6.ron", "iddfs", &iddfs);
     record("small-6x6.ron", "fast", &fast);
     let (_, out, _) = run(&["trace", "diff", &shown(&iddfs), &shown(&fast)]);
@@ -200,7 +208,10 @@ fn two_solvers_whose_first_iterations_are_numbered_apart_are_not_different_at_no
 #[test]
 fn the_python_bfs_engine_is_the_same_search_as_the_built_in_bfs() {
     let dir = tempfile::tempdir().unwrap();
-    let (engine, bfs) = (dir.path().join("engine.trace"), dir.path().join("bfs.trace"));
+    let (engine, bfs) = (
+        dir.path().join("engine.trace"),
+        dir.path().join("bfs.trace"),
+    );
     let example = format!(
         "python3 {}/examples/engines/bfs.py",
         env!("CARGO_MANIFEST_DIR")
@@ -220,7 +231,10 @@ fn the_python_bfs_engine_is_the_same_search_as_the_built_in_bfs() {
     // the engine tests the goal when it examines a node, so it examines one more.
     let (code, out, err) = run(&["trace", "diff", &shown(&engine), &shown(&bfs)]);
     assert!(!out.contains("after 0 equal nodes"), "{out}{err}");
-    assert!(code == 0 || out.contains("the second search ends here"), "{out}{err}");
+    assert!(
+        code == 0 || out.contains("the second search ends here"),
+        "{out}{err}"
+    );
     // By the positions they reach, they are the same search.
     let (code, out, err) = run(&[
         "trace",
@@ -271,12 +285,19 @@ fn posthoc_export_generates_expands_and_closes_each_node_once() {
             .filter(|l| l.trim_start().starts_with("- { type:"))
             .collect();
         let kind = |line: &str| {
-            line.split("type: ").nth(1).unwrap().split(',').next().unwrap().trim().to_string()
+            line.split("type: ")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap()
+                .trim()
+                .to_string()
         };
         let id = |line: &str| {
-            line.split(" id: ").nth(1).map(|rest| {
-                rest.split([',', ' ', '}']).next().unwrap().to_string()
-            })
+            line.split(" id: ")
+                .nth(1)
+                .map(|rest| rest.split([',', ' ', '}']).next().unwrap().to_string())
         };
         assert_eq!(kind(events[0]), "destination", "{solver}");
         assert!(events.iter().any(|l| kind(l) == "source"), "{solver}");
@@ -288,30 +309,48 @@ fn posthoc_export_generates_expands_and_closes_each_node_once() {
             let set = match kind.as_str() {
                 "generating" => &mut generated,
                 "expanding" => {
-                    assert!(generated.contains(&id), "{solver}: {id} expanded before generated");
+                    assert!(
+                        generated.contains(&id),
+                        "{solver}: {id} expanded before generated"
+                    );
                     &mut expanded
                 }
                 "closing" => {
-                    assert!(expanded.contains(&id), "{solver}: {id} closed before expanded");
+                    assert!(
+                        expanded.contains(&id),
+                        "{solver}: {id} closed before expanded"
+                    );
                     &mut closed
                 }
                 _ => continue,
             };
             assert!(set.insert(id.clone()), "{solver}: {kind} {id} twice");
         }
-        assert_eq!(expanded, closed, "{solver}: every node expanded is closed once");
+        assert_eq!(
+            expanded, closed,
+            "{solver}: every node expanded is closed once"
+        );
         // A root (each iteration's, for an iterative search) has no parent; every other node
         // names one, with g and f.
         let root = events.iter().find(|l| kind(l) == "generating").unwrap();
-        assert!(root.contains("pId: null") && root.contains(" g: 0,"), "{root}");
+        assert!(
+            root.contains("pId: null") && root.contains(" g: 0,"),
+            "{root}"
+        );
         for line in events.iter().filter(|l| kind(l) == "generating") {
             assert!(line.contains(" g: ") && line.contains(" f: "), "{line}");
-            assert_eq!(line.contains("pId: null"), line.contains(" g: 0,"), "{line}");
+            assert_eq!(
+                line.contains("pId: null"),
+                line.contains(" g: 0,"),
+                "{line}"
+            );
         }
         assert!(events.iter().any(|l| kind(l) == "end"), "{solver}");
         if solver == "iddfs" {
             assert!(
-                events.iter().any(|l| kind(l) == "closing" && l.contains("reason: \"")),
+                events
+                    .iter()
+                    .any(|l| kind(l) == "closing" && l.contains("reason: \"")),
                 "a depth-first search's prunes close with their reason"
             );
         }

@@ -217,11 +217,12 @@ fn stack_ui(ui: &mut egui::Ui, stack: &Stack) {
                 if left.trim().is_empty() {
                     left = "none".to_string();
                 }
-                ui.add(egui::Label::new(left).truncate()).on_hover_text(format!(
-                    "{} legal moves here: {}",
-                    level.legal.len(),
-                    crate::model::format_moves(&level.legal)
-                ));
+                ui.add(egui::Label::new(left).truncate())
+                    .on_hover_text(format!(
+                        "{} legal moves here: {}",
+                        level.legal.len(),
+                        crate::model::format_moves(&level.legal)
+                    ));
                 ui.end_row();
             }
         });

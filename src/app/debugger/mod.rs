@@ -359,7 +359,11 @@ impl Debugger {
 
     /// The numbers behind a node with robots at `cells`, `g` moves from the start: its h by
     /// the solver's heuristic and that heuristic, when the solver has one.
-    pub fn node_numbers(&self, cells: &[crate::model::Cell], g: u32) -> Option<(Heuristic, Option<u32>)> {
+    pub fn node_numbers(
+        &self,
+        cells: &[crate::model::Cell],
+        g: u32,
+    ) -> Option<(Heuristic, Option<u32>)> {
         let (heuristic, estimates) = self.numbers.as_ref()?;
         Some(((*heuristic)?, estimates.h(cells, g)))
     }

@@ -602,9 +602,14 @@ fn event_text(board: &Board, event: &Event) -> String {
             None => format!("node d{depth} (root)"),
         },
         Event::Generated { depth, path, h, .. } => {
-            let step = path.last().map_or_else(|| "?".to_string(), ToString::to_string);
+            let step = path
+                .last()
+                .map_or_else(|| "?".to_string(), ToString::to_string);
             match h {
-                Some(h) => format!("generated d{depth} by {step}: g {depth} h {h} f {}", depth + h),
+                Some(h) => format!(
+                    "generated d{depth} by {step}: g {depth} h {h} f {}",
+                    depth + h
+                ),
                 None => format!("generated d{depth} by {step}"),
             }
         }

@@ -249,7 +249,10 @@ fn inspector_ui(ui: &mut egui::Ui, debugger: &Debugger) {
                         format_moves(&node.path)
                     },
                 ),
-                ("Numbers", numbers_text(debugger, cells, node.depth, lower_bound)),
+                (
+                    "Numbers",
+                    numbers_text(debugger, cells, node.depth, lower_bound),
+                ),
                 ("Became", fate_text(node.fate)),
                 (
                     "Subtree",
@@ -273,12 +276,20 @@ fn inspector_ui(ui: &mut egui::Ui, debugger: &Debugger) {
 
 /// g, h and f of a node by the solver's heuristic; for a solver without one, g and the
 /// walls-only lower bound.
-fn numbers_text(debugger: &Debugger, cells: &[crate::model::Cell], g: u32, lower_bound: Option<u16>) -> String {
+fn numbers_text(
+    debugger: &Debugger,
+    cells: &[crate::model::Cell],
+    g: u32,
+    lower_bound: Option<u16>,
+) -> String {
     match debugger.node_numbers(cells, g) {
         Some((heuristic, Some(h))) => {
             format!("g {g} · h {h} · f {} (h: {})", g + h, heuristic.name())
         }
-        Some((heuristic, None)) => format!("g {g} · h: the target is out of reach ({})", heuristic.name()),
+        Some((heuristic, None)) => format!(
+            "g {g} · h: the target is out of reach ({})",
+            heuristic.name()
+        ),
         None => match lower_bound {
             Some(u16::MAX) | None => format!("g {g} · the target is out of reach"),
             Some(bound) => format!("g {g} · lower bound {bound} (walls only)"),

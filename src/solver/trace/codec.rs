@@ -624,9 +624,10 @@ impl Decoder {
                 }
                 SOLVER => Some(Decoded::Solver(self.text()?)),
                 GENERATED => {
-                    let depth = self.last_node_depth()?.checked_add(1).ok_or_else(|| {
-                        CodeError("a successor below the deepest depth".into())
-                    })?;
+                    let depth = self
+                        .last_node_depth()?
+                        .checked_add(1)
+                        .ok_or_else(|| CodeError("a successor below the deepest depth".into()))?;
                     let byte = self.byte()?;
                     let mut path = self.cursor.path.clone();
                     path.push(self.code(byte)?);

@@ -84,11 +84,16 @@ pub fn compare_traces_until(
         DivergenceRule::Order => in_order(first, second, &mut watch)?,
         DivergenceRule::Sets => as_sets(first, second, &mut watch)?,
         DivergenceRule::States => {
-            let Some(states) = super::compare_states_until(first, second, watch.keep_going)?
-            else {
+            let Some(states) = super::compare_states_until(first, second, watch.keep_going)? else {
                 return Ok(None);
             };
-            return Ok(Some(by_states(first, second, first_rows, second_rows, states)?));
+            return Ok(Some(by_states(
+                first,
+                second,
+                first_rows,
+                second_rows,
+                states,
+            )?));
         }
     };
     Ok(

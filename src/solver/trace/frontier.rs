@@ -12,8 +12,8 @@ use super::TraceError;
 use super::codec::Decoded;
 use super::reader::{TraceReader, TracedEvent};
 use crate::model::{Cell, Move, MoveTables, Puzzle, RobotColor, Rules};
-use crate::solver::key::{KeyLayout, state_key};
 use crate::solver::heuristics::{Estimator, Heuristic};
+use crate::solver::key::{KeyLayout, state_key};
 use crate::solver::{Event, RobotCells, SearchShape};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -201,7 +201,11 @@ impl FrontierBuilder {
         let mut last_dirs = [None; 5];
         if self.rules.no_rebound {
             for (robot, info) in self.colors.iter().enumerate() {
-                last_dirs[robot] = path.iter().rev().find(|mv| mv.robot == *info).map(|mv| mv.dir);
+                last_dirs[robot] = path
+                    .iter()
+                    .rev()
+                    .find(|mv| mv.robot == *info)
+                    .map(|mv| mv.dir);
             }
         }
         let last = if self.rules.no_rebound {
@@ -426,7 +430,9 @@ fn moves_left(
     while open > 0 && read < lookahead {
         let Some((_, decoded)) = replay.next_decoded()? else {
             if finished {
-                levels[..open].iter_mut().for_each(|l| l.left_complete = true);
+                levels[..open]
+                    .iter_mut()
+                    .for_each(|l| l.left_complete = true);
             }
             return Ok(());
         };

@@ -24,15 +24,16 @@ pub use codec::{CodeError, Decoded, EventKind};
 pub use compare::{
     Divergence, DivergenceRule, TraceComparison, compare_traces, compare_traces_until,
 };
-pub use frontier::{
-    Estimates, FRONTIER_STRIDE, Frontier, FrontierBuilder, FrontierEntry, STACK_LOOKAHEAD, Stack, StackLevel,
-    shape_of_trace, stack_at,
-};
 pub use file::{BLOCK_BYTES, BlockInfo, MAGIC, VERSION};
+pub use frontier::{
+    Estimates, FRONTIER_STRIDE, Frontier, FrontierBuilder, FrontierEntry, STACK_LOOKAHEAD, Stack,
+    StackLevel, shape_of_trace, stack_at,
+};
 pub use reader::{Replay, TraceReader, TracedEvent};
 pub use recorder::TraceRecorder;
 pub use states::{
-    MAX_STATE_POSITIONS, Reached, StateComparison, StateDepth, StateDifference, compare_states_until,
+    MAX_STATE_POSITIONS, Reached, StateComparison, StateDepth, StateDifference,
+    compare_states_until,
 };
 pub use tree::{TreeNode, TreeNodeFate};
 

@@ -562,8 +562,9 @@ impl Replay<'_> {
                 let moves = path
                     .iter()
                     .map(|&code| {
-                        code_move(code)
-                            .ok_or_else(|| self.reader.corrupt(format!("{code} is not a move code")))
+                        code_move(code).ok_or_else(|| {
+                            self.reader.corrupt(format!("{code} is not a move code"))
+                        })
                     })
                     .collect::<Result<Vec<Move>, TraceError>>()?;
                 let cells = self.reader.cells_after(&moves).ok_or_else(|| {

@@ -24,7 +24,9 @@ impl OverlayLayer for HeuristicMap {
 
     fn switch_ui(&self, ui: &mut egui::Ui, settings: &mut OverlaySettings) {
         ui.checkbox(&mut settings.heuristic, self.name())
-            .on_hover_text("The estimate h the chosen solver uses, for the target's robot on each cell");
+            .on_hover_text(
+                "The estimate h the chosen solver uses, for the target's robot on each cell",
+            );
     }
 
     fn legend(&self, _palette: &Palette) -> Vec<(Color32, &'static str)> {
