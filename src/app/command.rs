@@ -6,7 +6,7 @@
 
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;
-use crate::model::{Direction, RobotColor};
+use crate::model::{Direction, Move, RobotColor};
 use crate::solver::engine::store::EngineName;
 use crate::solver::trace::EventKind;
 use crate::worker::debug::Breakpoints;
@@ -265,7 +265,18 @@ pub enum DebugCommand {
     /// A change to the search tree tab.
     Tree(TreeCommand),
     /// A guess at the next step (Predict mode): step to the next node and judge it.
-    Predict(crate::app::debugger::predict::Guess),
+    Predict(Guess),
+}
+
+/// What the learner thinks comes next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Guess {
+    /// The search examines the child of the node shown by this move.
+    Move(Move),
+    /// The search backs up: no move below the node shown is examined next.
+    Back,
+    /// The search examines the open list's entry generated at this event.
+    Entry(u64),
 }
 
 /// A change to the tree tab, applied with the debugger's commands.

@@ -239,8 +239,9 @@ fn remove_leftovers(data: &Path, files: &Files) -> anyhow::Result<()> {
     let mut derived = Vec::new();
     if is_empty(&mime.join("packages")) {
         derived.extend(MIME_CACHES.iter().map(|name| mime.join(name)));
-        // The type's own description, derived from our package.
+        // The types' own descriptions, derived from our package.
         derived.push(mime.join(format!("{PUZZLE_MIME_TYPE}.xml")));
+        derived.push(mime.join(format!("{TRACE_MIME_TYPE}.xml")));
     }
     let applications = data.join("applications");
     let other_entries = std::fs::read_dir(&applications).is_ok_and(|entries| {

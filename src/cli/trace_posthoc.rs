@@ -181,10 +181,10 @@ impl PosthocWriter {
             }
             // A prune of the node examined closes it with its reason; a successor dropped (one
             // visited before, one that cannot reach the target) was never a node of the tree.
-            Event::Pruned { depth, reason } => {
-                if self.open.last().is_some_and(|n| n.facts.g == *depth) {
-                    self.close(out, Some(reason))?;
-                }
+            Event::Pruned { depth, reason }
+                if self.open.last().is_some_and(|n| n.facts.g == *depth) =>
+            {
+                self.close(out, Some(reason))?;
             }
             Event::Solution { moves } => {
                 let id = match self.open.last() {

@@ -530,18 +530,9 @@ impl GraphRun<'_> {
                         continue;
                     }
                     nodes.push(child);
-                    search.probe.event(|| {
-                        let mut cells = all_cells.clone();
-                        for (slot, &robot) in obstacles.iter().enumerate() {
-                            cells[robot] = child.cells[slot];
-                        }
-                        Event::Generated {
-                            depth: child.moves,
-                            cells: RobotCells::new(&cells),
-                            path: path_to(&nodes, nodes.len() - 1),
-                            h: None,
-                        }
-                    });
+                    search
+                        .probe
+                        .event(|| Self::generated(&nodes, &all_cells, &obstacles));
                 }
             }
             apply(
@@ -559,6 +550,22 @@ impl GraphRun<'_> {
         }
         search.finish_depth(self.with_best(stats, best));
         Ok(())
+    }
+
+    /// The event of the state pushed last on the queue, with the goal robot on its start.
+    fn generated(nodes: &[StateNode], all_cells: &[Cell], obstacles: &[usize]) -> Event {
+        let index = nodes.len() - 1;
+        let state = nodes[index];
+        let mut cells = all_cells.to_vec();
+        for (slot, &robot) in obstacles.iter().enumerate() {
+            cells[robot] = state.cells[slot];
+        }
+        Event::Generated {
+            depth: state.moves,
+            cells: RobotCells::new(&cells),
+            path: path_to(nodes, index),
+            h: None,
+        }
     }
 
     /// A new per-level row with its extra columns in place.

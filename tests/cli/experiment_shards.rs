@@ -182,7 +182,7 @@ fn a_second_run_on_a_results_file_in_use_is_refused_and_the_file_stays_whole() {
     .unwrap();
     let error = String::from_utf8_lossy(&second.stderr);
     assert_eq!(second.status.code(), Some(1), "{error}");
-    assert!(error.contains("another run is writing"), "{error}");
+    assert!(error.contains("is writing this file"), "{error}");
     // SAFETY: kill only sends a signal to the child this test started.
     assert_eq!(unsafe { libc::kill(first.id() as i32, libc::SIGINT) }, 0);
     let first = first.wait_with_output().unwrap();

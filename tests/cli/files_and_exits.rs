@@ -477,7 +477,7 @@ fn install_desktop_writes_the_entry_type_and_icons_again_and_again_and_removes_t
     let entry = std::fs::read_to_string(data.join("applications/ricochet-lab.desktop")).unwrap();
     assert!(entry.starts_with("[Desktop Entry]\n"), "{entry}");
     assert!(
-        entry.contains("\nMimeType=application/x-ricochet-lab-puzzle;\n"),
+        entry.contains("\nMimeType=application/x-ricochet-lab-puzzle;"),
         "{entry}"
     );
     assert!(entry.contains("\nIcon=ricochet-lab\n"), "{entry}");

@@ -144,7 +144,7 @@ fn open_list_ui(
             ui.end_row();
             for (rank, entry) in frontier.next.iter().enumerate() {
                 let place = if rank == 0 {
-                    egui::RichText::new("next ▶").color(accent).strong()
+                    egui::RichText::new("next").color(accent).strong()
                 } else {
                     egui::RichText::new((rank + 1).to_string())
                 };

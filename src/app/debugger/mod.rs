@@ -86,7 +86,7 @@ impl Default for DebugSettings {
             break_on_prune: false,
             break_prune: EventKind::TableHit,
             break_on_bound: false,
-            show_frontier: true,
+            show_frontier: false,
             predict: false,
             break_in_depths: false,
             break_depth_low: 0,

@@ -47,14 +47,10 @@ pub(in crate::app) fn debugger_ui(
         );
         return;
     };
-    node_facts_ui(ui, debugger, running, cancelled, commands);
+    node_facts_ui(ui, debugger, settings, (running, cancelled), commands);
     // The frontier's section keeps one height whatever it lists, so the log below stays put.
-    let header = egui::CollapsingHeader::new("Frontier")
-        .id_salt("debug-frontier-header")
-        .open(Some(settings.show_frontier))
-        .show(ui, |ui| super::frontier::frontier_ui(ui, debugger));
-    if header.header_response.clicked() {
-        settings.show_frontier = !settings.show_frontier;
+    if settings.show_frontier {
+        super::frontier::frontier_ui(ui, debugger);
     }
     super::predict::predict_ui(ui, debugger, settings, commands);
     event_log_ui(ui, debugger);
@@ -245,8 +241,8 @@ fn breakpoints_menu_ui(
 fn node_facts_ui(
     ui: &mut egui::Ui,
     debugger: &Debugger,
-    running: bool,
-    cancelled: bool,
+    settings: &mut DebugSettings,
+    (running, cancelled): (bool, bool),
     commands: &mut Vec<Command>,
 ) {
     let frame = debugger.frame();
@@ -264,7 +260,17 @@ fn node_facts_ui(
     } else {
         "Running".to_string()
     };
-    ui.label(egui::RichText::new(status).strong());
+    // The status shares its row with the switches of the frontier and the Predict mode, which
+    // stand at the row's right end whatever the status says.
+    ui.horizontal(|ui| {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.checkbox(&mut settings.predict, "Predict the next step")
+                .on_hover_text("Before each step, pick what the search does next");
+            ui.checkbox(&mut settings.show_frontier, "Frontier")
+                .on_hover_text("The open list, or the stack, at the event shown, with g, h and f");
+            ui.add(egui::Label::new(egui::RichText::new(status).strong()).truncate());
+        });
+    });
     timeline_ui(ui, debugger, commands);
     // Three rows for the node, so that the log below keeps five lines or more at 1024x700.
     // Rows of a fixed label width rather than a grid: a grid asks for another frame whenever

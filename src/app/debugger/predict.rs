@@ -6,22 +6,12 @@
 
 use super::Debugger;
 use super::frontier::FrontierShown;
+pub use crate::app::command::Guess;
 use crate::app::command::{Command, DebugCommand};
 use crate::app::theme;
 use crate::model::Move;
 use crate::solver::trace::{EventKind, Frontier};
 use crate::solver::{Event, PruneReason, RobotCells, SearchShape};
-
-/// What the learner thinks comes next.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Guess {
-    /// The search examines the child of the node shown by this move.
-    Move(Move),
-    /// The search backs up: no move below the node shown is examined next.
-    Back,
-    /// The search examines the open list's entry generated at this event.
-    Entry(u64),
-}
 
 /// A guess waiting for the next node.
 #[derive(Clone, Debug)]
@@ -231,15 +221,10 @@ pub(super) fn predict_ui(
 ) {
     let palette = theme::palette(ui.visuals().dark_mode);
     let (right, asked) = debugger.predict.score;
-    ui.horizontal(|ui| {
-        ui.checkbox(&mut settings.predict, "Predict the next step");
-        if settings.predict {
-            ui.label(format!("Score {right} of {asked}"));
-        }
-    });
     if !settings.predict {
         return;
     }
+    ui.label(format!("Score {right} of {asked}"));
     let row = ui.text_style_height(&egui::TextStyle::Button) + 2.0 * ui.spacing().button_padding.y;
     let height = row * 2.0
         + ui.spacing().item_spacing.y * 3.0

@@ -3,8 +3,10 @@
 //! follows a process out of the group and the session, a daemon's double fork and `setsid`
 //! included). On Linux all three are found through `/proc`; elsewhere the group alone.
 
-#[cfg(target_os = "linux")]
-use super::process::MARK_VAR;
+/// The environment variable every engine process is started with, valued with a mark of its
+/// own (this program's process id and a count): the processes it starts inherit it, even
+/// those that leave its group and session, so they can be found and ended with it.
+pub const MARK_VAR: &str = "RICOCHET_LAB_ENGINE_MARK";
 
 /// Kills the process group led by `pid`: the engine, started as the leader of its own group,
 /// and every process it started that stayed in it.

@@ -13,7 +13,7 @@
 //! Letting go of a process without ending it ([`Drop`]) ends it on a thread of its own, so
 //! whoever lets go (a worker that has answered a cancel, the app) never waits for its grace.
 
-use super::kill::{kill_group, kill_marked, kill_pipe_holders, pipe_identity};
+use super::kill::{MARK_VAR, kill_group, kill_marked, kill_pipe_holders, pipe_identity};
 use super::protocol::{self, MAX_LINE_BYTES};
 use super::{EngineError, EngineProblem, EngineSpec};
 use std::collections::VecDeque;
@@ -70,11 +70,6 @@ impl Ending {
         kill_pipe_holders(&self.pipes);
     }
 }
-
-/// The environment variable every engine process is started with, valued with a mark of its
-/// own (this program's process id and a count): the processes it starts inherit it, even
-/// those that leave its group and session, so they can be found and ended with it.
-pub const MARK_VAR: &str = "RICOCHET_LAB_ENGINE_MARK";
 
 /// A fresh mark for the next engine started.
 fn next_mark() -> String {

@@ -5,6 +5,7 @@
 //! The cursor is the path of the node examined last (as move codes), that node's depth and
 //! the current iteration. Block headers store it, so decoding can start at any block.
 
+use super::kind::EventKind;
 use crate::model::{Board, Direction, Move, RobotColor};
 use crate::solver::{DepthStats, Event, PruneReason};
 
@@ -59,106 +60,6 @@ const GENERATED: u8 = 0xEB;
 /// A node joins the open list elsewhere than below the last node: its depth, its path's
 /// length and move codes, then its estimate plus one (format version 3).
 const GENERATED_FULL: u8 = 0xEC;
-
-/// The kinds of event a trace counts, in the order `trace info` lists them.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum EventKind {
-    /// An iteration, bound or level starts.
-    IterationStarted,
-    /// A node is examined.
-    Node,
-    /// A node joins the open list.
-    Generated,
-    /// A node at the depth limit.
-    DepthLimit,
-    /// A node cut by its lower bound.
-    LowerBound,
-    /// A node cut by the transposition table.
-    TableHit,
-    /// A node visited before.
-    Visited,
-    /// A node cut for a solver's own reason.
-    OtherPrune,
-    /// An iteration ends.
-    IterationFinished,
-    /// A solution.
-    Solution,
-    /// A solver's own event.
-    Solver,
-}
-
-impl EventKind {
-    /// Every kind, in the order they are listed.
-    pub const ALL: [EventKind; 11] = [
-        EventKind::IterationStarted,
-        EventKind::Node,
-        EventKind::Generated,
-        EventKind::DepthLimit,
-        EventKind::LowerBound,
-        EventKind::TableHit,
-        EventKind::Visited,
-        EventKind::OtherPrune,
-        EventKind::IterationFinished,
-        EventKind::Solution,
-        EventKind::Solver,
-    ];
-
-    /// The kind of an event.
-    pub fn of(event: &Event) -> EventKind {
-        match event {
-            Event::IterationStarted { .. } => EventKind::IterationStarted,
-            Event::Node { .. } => EventKind::Node,
-            Event::Generated { .. } => EventKind::Generated,
-            Event::Pruned { reason, .. } => match reason {
-                PruneReason::DepthLimit => EventKind::DepthLimit,
-                PruneReason::LowerBound { .. } => EventKind::LowerBound,
-                PruneReason::TableHit { .. } => EventKind::TableHit,
-                PruneReason::Visited => EventKind::Visited,
-                PruneReason::Other(_) => EventKind::OtherPrune,
-            },
-            Event::IterationFinished(_) => EventKind::IterationFinished,
-            Event::Solution { .. } => EventKind::Solution,
-            Event::Solver(_) => EventKind::Solver,
-        }
-    }
-
-    /// Its name on the command line and in files (`node`, `table-hit`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            EventKind::IterationStarted => "iteration-start",
-            EventKind::Node => "node",
-            EventKind::Generated => "generated",
-            EventKind::DepthLimit => "depth-limit",
-            EventKind::LowerBound => "lower-bound",
-            EventKind::TableHit => "table-hit",
-            EventKind::Visited => "visited",
-            EventKind::OtherPrune => "other-prune",
-            EventKind::IterationFinished => "iteration-end",
-            EventKind::Solution => "solution",
-            EventKind::Solver => "solver",
-        }
-    }
-
-    /// The kind of a name, as [`EventKind::name`] spells it.
-    pub fn from_name(name: &str) -> Option<EventKind> {
-        EventKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    /// Whether events of this kind are prunes.
-    pub fn is_prune(self) -> bool {
-        matches!(
-            self,
-            EventKind::DepthLimit
-                | EventKind::LowerBound
-                | EventKind::TableHit
-                | EventKind::Visited
-                | EventKind::OtherPrune
-        )
-    }
-}
 
 /// Where the events before a point left the search: what an event is encoded against.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -623,37 +524,8 @@ impl Decoder {
                     Some(Decoded::Solution(moves))
                 }
                 SOLVER => Some(Decoded::Solver(self.text()?)),
-                GENERATED => {
-                    let depth = self
-                        .last_node_depth()?
-                        .checked_add(1)
-                        .ok_or_else(|| CodeError("a successor below the deepest depth".into()))?;
-                    let byte = self.byte()?;
-                    let mut path = self.cursor.path.clone();
-                    path.push(self.code(byte)?);
-                    Some(Decoded::Generated {
-                        depth,
-                        path,
-                        h: self.estimate()?,
-                    })
-                }
-                GENERATED_FULL => {
-                    let depth = self.small("a node's depth")?;
-                    let len = self.varint()?;
-                    if len > 4096 {
-                        return Err(CodeError(format!("a path of {len} moves")));
-                    }
-                    let mut path = Vec::new();
-                    for _ in 0..len {
-                        let byte = self.byte()?;
-                        path.push(self.code(byte)?);
-                    }
-                    Some(Decoded::Generated {
-                        depth,
-                        path,
-                        h: self.estimate()?,
-                    })
-                }
+                GENERATED => Some(self.generated(false)?),
+                GENERATED_FULL => Some(self.generated(true)?),
                 NODE_DEPTH => {
                     depth_override = Some(self.small("a node's depth")?);
                     None
@@ -678,6 +550,38 @@ impl Decoder {
         let depth = depth_override.unwrap_or(self.cursor.path.len() as u32);
         self.cursor.node_depth = Some(depth);
         Decoded::Node { depth, pushed }
+    }
+
+    /// A node put on the open list: below the last node by a move, or `full` with its depth
+    /// and path.
+    fn generated(&mut self, full: bool) -> Result<Decoded, CodeError> {
+        let (depth, path) = if full {
+            let depth = self.small("a node's depth")?;
+            let len = self.varint()?;
+            if len > 4096 {
+                return Err(CodeError(format!("a path of {len} moves")));
+            }
+            let mut path = Vec::new();
+            for _ in 0..len {
+                let byte = self.byte()?;
+                path.push(self.code(byte)?);
+            }
+            (depth, path)
+        } else {
+            let depth = self
+                .last_node_depth()?
+                .checked_add(1)
+                .ok_or_else(|| CodeError("a successor below the deepest depth".into()))?;
+            let byte = self.byte()?;
+            let mut path = self.cursor.path.clone();
+            path.push(self.code(byte)?);
+            (depth, path)
+        };
+        Ok(Decoded::Generated {
+            depth,
+            path,
+            h: self.estimate()?,
+        })
     }
 
     /// An estimate written plus one, 0 standing for none.

@@ -96,7 +96,6 @@ enum OpenList {
 /// Rebuilds a trace's open list event by event; reaching a later event goes on from where it
 /// stands, an earlier one starts again.
 pub struct FrontierBuilder {
-    shape: SearchShape,
     rules: Rules,
     layout: KeyLayout,
     /// The robots' colours in the puzzle's order, to find each one's last move.
@@ -124,7 +123,6 @@ impl FrontierBuilder {
             SearchShape::DepthFirst(_) | SearchShape::Own => return None,
         };
         Some(FrontierBuilder {
-            shape,
             rules,
             layout: KeyLayout::new(
                 puzzle.board().cell_count(),

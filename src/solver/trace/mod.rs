@@ -15,12 +15,13 @@ mod codec;
 mod compare;
 mod file;
 mod frontier;
+mod kind;
 mod reader;
 mod recorder;
 mod states;
 mod tree;
 
-pub use codec::{CodeError, Decoded, EventKind};
+pub use codec::{CodeError, Decoded};
 pub use compare::{
     Divergence, DivergenceRule, TraceComparison, compare_traces, compare_traces_until,
 };
@@ -29,6 +30,7 @@ pub use frontier::{
     Estimates, FRONTIER_STRIDE, Frontier, FrontierBuilder, FrontierEntry, STACK_LOOKAHEAD, Stack,
     StackLevel, shape_of_trace, stack_at,
 };
+pub use kind::EventKind;
 pub use reader::{Replay, TraceReader, TracedEvent};
 pub use recorder::TraceRecorder;
 pub use states::{

@@ -1,7 +1,8 @@
 //! Reading a trace: its index of blocks, and events replayed from any of them.
 
-use super::codec::{Cursor, Decoded, Decoder, EventKind, code_move};
+use super::codec::{Cursor, Decoded, Decoder, code_move};
 use super::file::{self, BlockInfo, BlockRead};
+use super::kind::EventKind;
 use super::{TraceError, TraceHeader, TraceRow, TraceSummary};
 use crate::model::{Cell, Move, MoveTables, Puzzle, format_moves};
 use crate::solver::{Event, RobotCells};

@@ -1,7 +1,8 @@
 //! The probe that records a search to a trace file as it runs.
 
-use super::codec::{Encoder, EventKind};
+use super::codec::Encoder;
 use super::file::{self, BLOCK_BYTES, BlockInfo};
+use super::kind::EventKind;
 use super::{TraceError, TraceHeader, TraceRow, TraceSummary};
 use crate::model::{Board, Cell, Move, format_moves};
 use crate::solver::{DepthStats, Event, Probe};

@@ -7,7 +7,8 @@
 //! one deeper that share its path, up to the next node of depth 0 (a new iteration's root).
 
 use super::TraceError;
-use super::codec::{Decoded, EventKind};
+use super::codec::Decoded;
+use super::kind::EventKind;
 use super::reader::{TraceReader, TracedEvent};
 use crate::model::Move;
 use crate::solver::{Event, PruneReason, RobotCells};
