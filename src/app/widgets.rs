@@ -252,47 +252,6 @@ pub(in crate::app) fn clipped_label(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn digit_groups_are_narrower_than_a_digit_and_digits_are_tabular() {
-        let ctx = egui::Context::default();
-        let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
-            let width = |job: egui::text::LayoutJob| ui.fonts_mut(|f| f.layout_job(job)).size().x;
-            let color = egui::Color32::WHITE;
-            // The body font has the thin space (no replacement box), and it is narrow.
-            let separator = width(table_value(ui, &DIGIT_GROUP_SEPARATOR.to_string(), color));
-            let digit = width(table_value(ui, "0", color));
-            assert!(
-                separator > 0.5 && separator < digit * 0.7,
-                "{separator} vs {digit}"
-            );
-            // Every digit is as wide as every other.
-            let widths: Vec<f32> = (0..10)
-                .map(|d| width(table_value(ui, &d.to_string(), color)))
-                .collect();
-            assert!(
-                widths.iter().all(|w| (w - widths[0]).abs() < 0.01),
-                "{widths:?}"
-            );
-            assert_eq!(
-                width(table_value(ui, &format_count(111_111), color)),
-                width(table_value(ui, &format_count(888_888), color))
-            );
-        });
-    }
-
-    #[test]
-    fn numbers_and_durations_read_well() {
-        assert_eq!(format_count(0), "0");
-        assert_eq!(format_count(999), "999");
-        assert_eq!(format_count(1000), "1\u{2009}000");
-        assert_eq!(format_count(47_612_050), "47\u{2009}612\u{2009}050");
-    }
-}
-
 /// A button that opens a popup of controls under it, which stays open while they are used:
 /// a click inside it, or in the list of a combo box inside it, leaves it open; a click
 /// elsewhere, the button again, Escape or [`egui::Ui::close`] closes it.
@@ -366,5 +325,46 @@ impl PopupButton {
         }
         ctx.data_mut(|data| data.insert_temp(open_id, open));
         button
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_groups_are_narrower_than_a_digit_and_digits_are_tabular() {
+        let ctx = egui::Context::default();
+        let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let width = |job: egui::text::LayoutJob| ui.fonts_mut(|f| f.layout_job(job)).size().x;
+            let color = egui::Color32::WHITE;
+            // The body font has the thin space (no replacement box), and it is narrow.
+            let separator = width(table_value(ui, &DIGIT_GROUP_SEPARATOR.to_string(), color));
+            let digit = width(table_value(ui, "0", color));
+            assert!(
+                separator > 0.5 && separator < digit * 0.7,
+                "{separator} vs {digit}"
+            );
+            // Every digit is as wide as every other.
+            let widths: Vec<f32> = (0..10)
+                .map(|d| width(table_value(ui, &d.to_string(), color)))
+                .collect();
+            assert!(
+                widths.iter().all(|w| (w - widths[0]).abs() < 0.01),
+                "{widths:?}"
+            );
+            assert_eq!(
+                width(table_value(ui, &format_count(111_111), color)),
+                width(table_value(ui, &format_count(888_888), color))
+            );
+        });
+    }
+
+    #[test]
+    fn numbers_and_durations_read_well() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(999), "999");
+        assert_eq!(format_count(1000), "1\u{2009}000");
+        assert_eq!(format_count(47_612_050), "47\u{2009}612\u{2009}050");
     }
 }
