@@ -87,21 +87,33 @@ fn options_stored_with_an_engine_are_listed_and_range_checked() {
         "--",
     ];
     add.extend(bfs.split(' '));
+    // The value is checked against the engine's declaration when the engine is added.
     let (code, out, err) = lab(config.path(), &add);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("its options: info-interval=20000"), "{out}");
-    let (_, out, _) = lab(config.path(), &["engine", "list"]);
-    assert!(out.contains("[options: info-interval=20000]"), "{out}");
-    // The value is checked against the declaration when the engine starts.
-    let (code, out, err) = lab(
-        config.path(),
-        &["solve", "boards/small-6x6.ron", "--solver", "bfs-py"],
-    );
     assert_ne!(code, 0, "{out}");
     assert!(
         err.contains("20000 is no value of the option info-interval (spin, 0 to 10000)"),
         "{err}"
     );
+    let (_, out, _) = lab(config.path(), &["engine", "list"]);
+    assert!(
+        !out.contains("bfs-py"),
+        "a refused engine is not registered: {out}"
+    );
+    let within = add
+        .iter()
+        .map(|word| {
+            if *word == "info-interval=20000" {
+                "info-interval=5000"
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>();
+    let (code, out, err) = lab(config.path(), &within);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("its options: info-interval=5000"), "{out}");
+    let (_, out, _) = lab(config.path(), &["engine", "list"]);
+    assert!(out.contains("[options: info-interval=5000]"), "{out}");
     // Given again on the command line, the option takes the new value.
     let (code, out, err) = lab(
         config.path(),

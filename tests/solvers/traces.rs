@@ -576,15 +576,15 @@ fn a_cancelled_recording_is_a_readable_trace_marked_incomplete() {
     assert!(count > 1000, "{count} events in 0.3 s");
 }
 
-// A trace of the first format version (which version 2 only added a byte code to) still
-// opens, and reads as the same events.
+// A trace of the first format version (which versions 2 and 3 only added byte codes to)
+// still opens, and reads as the same events.
 #[test]
 fn a_trace_of_the_first_format_version_still_reads() {
     let dir = Scratch::new();
     let path = dir.path("iddfs.trace");
     record_live(SolverId::Iddfs, &small(), &SolverOptions::default(), &path);
     let mut bytes = std::fs::read(&path).unwrap();
-    assert_eq!(trace::VERSION, 2);
+    assert_eq!(trace::VERSION, 3);
     bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
     let first = dir.path("first.trace");
     std::fs::write(&first, &bytes).unwrap();
