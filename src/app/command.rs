@@ -105,6 +105,11 @@ pub enum Command {
     ResetPlay,
     /// Play mode: deal new robots and a new target on this board.
     NewGame,
+    /// Deal a new game without asking, the moves played dropped (the answer to New game's
+    /// question).
+    DealNewGame,
+    /// Keep the game in play (the other answer to New game's question).
+    KeepPlaying,
     /// Play mode: show the next hint level for the current position.
     Hint,
     /// List every optimal solution of the last run.

@@ -127,9 +127,24 @@ fn general_rows() -> Vec<KeyBinding> {
     use Action as A;
     use Scope::Always;
     vec![
-        row(key(CTRL, Key::Z), Always, A::Undo, "Undo the last edit"),
-        row(key(CTRL_SHIFT, Key::Z), Always, A::Redo, "Redo"),
-        row(key(CTRL, Key::Y), Always, A::Redo, "Redo"),
+        row(
+            key(CTRL, Key::Z),
+            Always,
+            A::Undo,
+            "Undo the last edit (in Play: take the last move back)",
+        ),
+        row(
+            key(CTRL_SHIFT, Key::Z),
+            Always,
+            A::Redo,
+            "Redo (in Play: the move taken back)",
+        ),
+        row(
+            key(CTRL, Key::Y),
+            Always,
+            A::Redo,
+            "Redo (in Play: the move taken back)",
+        ),
         row(key(CTRL, Key::N), Always, A::New, "New board"),
         row(key(CTRL, Key::O), Always, A::Open, "Open a board"),
         row(key(CTRL_SHIFT, Key::S), Always, A::SaveAs, "Save as"),

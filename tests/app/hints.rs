@@ -193,6 +193,52 @@ fn level_one_reads_the_boards_finished_optimal_solve_without_a_search() {
     assert!(harness.state().hint_lines()[1].starts_with("Robots: "));
 }
 
+// Problem: after a move in play, hot/cold showed "22 to go" in 0.9 s, then a level-1 hint
+// solved the same position again for 4.4 s. The hint reads what hot/cold knows: in the frame
+// of the key, with no solve waited for.
+#[test]
+fn level_one_reads_the_optimum_hot_cold_showed_without_a_search() {
+    use ricochet_lab::app::HotCold;
+    // Hot/cold is on by default.
+    let mut harness = crate::common::harness_on(&long_hint_puzzle(), [1360.0, 900.0], |_| {});
+    harness.key_press(egui::Key::P);
+    harness.run();
+    // The first move that slides the target's robot.
+    for arrow in [
+        egui::Key::ArrowUp,
+        egui::Key::ArrowRight,
+        egui::Key::ArrowDown,
+        egui::Key::ArrowLeft,
+    ] {
+        harness.key_press(arrow);
+        harness.run();
+        if harness
+            .state()
+            .play()
+            .is_some_and(|p| !p.moves().is_empty())
+        {
+            break;
+        }
+    }
+    step_until(&mut harness, Duration::from_secs(120), |app| {
+        matches!(app.hot_cold(), Some(HotCold::Known { .. } | HotCold::Stuck))
+    });
+    let Some(HotCold::Known { to_go, .. }) = harness.state().hot_cold() else {
+        panic!(
+            "hot/cold knows the position: {:?}",
+            harness.state().hot_cold()
+        );
+    };
+    harness.key_press(egui::Key::H);
+    harness.step();
+    let app = harness.state();
+    assert_eq!(app.hint_lines(), [format!("Moves: {to_go}")]);
+    assert!(!app.hint_computing(), "level 1 waits for no search");
+    // At most the search for the later levels has started beside it, which a solve of the
+    // position in its first frame cannot have answered.
+    assert!(app.hint_searches() <= 1);
+}
+
 #[test]
 fn the_next_levels_are_searched_for_with_the_first_and_give_way_to_a_solve() {
     // A position whose first solution takes about a solve's time after its solve, so that the

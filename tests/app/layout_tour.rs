@@ -546,6 +546,13 @@ fn play_stops(tour: &mut Tour) {
     }
     let moves = tour.harness.state().play().map_or(0, |p| p.moves().len());
     assert!(moves >= 10, "only {moves} moves were made");
+    // New game with moves played asks first; Escape keeps the game.
+    tour.visit_window("New game", Command::NewGame);
+    assert_eq!(
+        tour.harness.state().play().map(|p| p.moves().len()),
+        Some(moves),
+        "Escape on New game's question kept the game"
+    );
     // Clicks at the place Undo move was first seen take the moves back, one each.
     let undo = tour.harness.get_by_label("Undo move").rect().center();
     for _ in 0..moves {

@@ -59,7 +59,10 @@ pub fn trail_shapes(
         if let Some(number) = trail.number {
             let beside = (b - a).normalized().rot90() * cell * 0.22;
             let placed: Vec<Pos2> = discs.iter().map(|(p, _, _)| *p).collect();
-            let mid = disc_place(a + beside, b + beside, radius, &placed);
+            // Discs stay whole on the board: a slide along the edge column would put half
+            // of its disc outside.
+            let inside = geometry.screen_rect().shrink(radius);
+            let mid = disc_place(a + beside, b + beside, radius, &placed, inside);
             discs.push((mid, color, number));
         }
     }
@@ -83,8 +86,9 @@ pub fn trail_shapes(
 /// of the points farther along or back that keeps clear of the discs already `placed`; when
 /// the segment has no such point (a long path back and forth over the same cells), the first
 /// clear point beside it, a disc's width farther out each time; and when even those are taken,
-/// the point of all of them farthest from its nearest disc.
-pub fn disc_place(a: Pos2, b: Pos2, radius: f32, placed: &[Pos2]) -> Pos2 {
+/// the point of all of them farthest from its nearest disc. Every point is first brought
+/// within `inside` (where a disc's centre keeps the disc whole on the board).
+pub fn disc_place(a: Pos2, b: Pos2, radius: f32, placed: &[Pos2], inside: egui::Rect) -> Pos2 {
     let nearest = |p: Pos2| {
         placed
             .iter()
@@ -92,6 +96,13 @@ pub fn disc_place(a: Pos2, b: Pos2, radius: f32, placed: &[Pos2]) -> Pos2 {
             .fold(f32::INFINITY, f32::min)
     };
     let clear = |p: Pos2| nearest(p) >= radius * 2.05;
+    let within = |p: Pos2| {
+        if inside.is_positive() {
+            inside.clamp(p)
+        } else {
+            inside.center()
+        }
+    };
     // Along the segment: the middle first, then outwards in both directions.
     let along: Vec<f32> = std::iter::once(0.5)
         .chain((1..=8).flat_map(|i| {
@@ -105,12 +116,14 @@ pub fn disc_place(a: Pos2, b: Pos2, radius: f32, placed: &[Pos2]) -> Pos2 {
     } else {
         egui::vec2(0.0, 1.0)
     };
+    // Rings farther out than a short path needs: a long one back and forth over few cells
+    // (a 25-move search path) needs them all before its discs stop overlapping.
     let mut candidates = Vec::new();
-    for ring in 0..=4 {
+    for ring in 0..=8 {
         let offsets: &[f32] = if ring == 0 { &[0.0] } else { &[1.0, -1.0] };
         for &sign in offsets {
             let shift = across * sign * ring as f32 * radius * 2.1;
-            candidates.extend(along.iter().map(|&t| a + (b - a) * t + shift));
+            candidates.extend(along.iter().map(|&t| within(a + (b - a) * t + shift)));
         }
     }
     if let Some(&point) = candidates.iter().find(|&&p| clear(p)) {
@@ -119,21 +132,32 @@ pub fn disc_place(a: Pos2, b: Pos2, radius: f32, placed: &[Pos2]) -> Pos2 {
     candidates
         .into_iter()
         .max_by(|p, q| nearest(*p).total_cmp(&nearest(*q)))
-        .unwrap_or(a + (b - a) * 0.5)
+        .unwrap_or(within(a + (b - a) * 0.5))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use egui::pos2;
+    use egui::{Rect, pos2};
+
+    /// Room enough that no test point is moved.
+    fn everywhere() -> Rect {
+        Rect::from_min_max(pos2(-1000.0, -1000.0), pos2(1000.0, 1000.0))
+    }
 
     #[test]
     fn move_discs_keep_clear_of_each_other() {
         let radius = 8.0;
-        let first = disc_place(pos2(0.0, 0.0), pos2(100.0, 0.0), radius, &[]);
+        let first = disc_place(pos2(0.0, 0.0), pos2(100.0, 0.0), radius, &[], everywhere());
         assert_eq!(first, pos2(50.0, 0.0));
         // A second slide along the same line puts its disc elsewhere.
-        let second = disc_place(pos2(0.0, 0.0), pos2(100.0, 0.0), radius, &[first]);
+        let second = disc_place(
+            pos2(0.0, 0.0),
+            pos2(100.0, 0.0),
+            radius,
+            &[first],
+            everywhere(),
+        );
         assert!((second - first).length() >= radius * 2.0, "{second:?}");
     }
 
@@ -149,7 +173,38 @@ mod tests {
             } else {
                 (pos2(0.0, 120.0), pos2(0.0, 0.0))
             };
-            let disc = disc_place(a, b, radius, &placed);
+            let disc = disc_place(a, b, radius, &placed, everywhere());
+            for other in &placed {
+                assert!(
+                    (disc - *other).length() >= radius * 2.0,
+                    "disc {step} at {disc:?} overlaps one at {other:?}"
+                );
+            }
+            placed.push(disc);
+        }
+    }
+
+    // Problem: on a long solution one disc sat half outside the board at column 0. Discs of
+    // slides along the board's west edge stay whole on it, and apart.
+    #[test]
+    fn discs_along_the_edge_stay_on_the_board() {
+        let radius = 8.0;
+        let board = Rect::from_min_max(pos2(0.0, 0.0), pos2(320.0, 320.0));
+        let inside = board.shrink(radius);
+        let mut placed: Vec<Pos2> = Vec::new();
+        for step in 0..12 {
+            // Up and down the first column, its centre 10 points from the edge, the disc
+            // set beside it to the west.
+            let (a, b) = if step % 2 == 0 {
+                (pos2(-3.0, 10.0), pos2(-3.0, 310.0))
+            } else {
+                (pos2(-3.0, 310.0), pos2(-3.0, 10.0))
+            };
+            let disc = disc_place(a, b, radius, &placed, inside);
+            assert!(
+                inside.expand(0.01).contains(disc),
+                "{disc:?} leaves the board"
+            );
             for other in &placed {
                 assert!(
                     (disc - *other).length() >= radius * 2.0,

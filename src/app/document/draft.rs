@@ -104,8 +104,9 @@ pub(in crate::app) fn problem_cells(error: &ModelError) -> Vec<Pos> {
         | ModelError::OnClosedCell { pos, .. }
         | ModelError::Overlap { pos, .. }
         | ModelError::BorderWall { pos, .. }
-        | ModelError::GoalWithoutTarget(pos)
         | ModelError::GoalColor { pos, .. } => vec![*pos],
+        // The cell of a target taken away holds nothing to fix: the panel says to choose
+        // another target, and the board keeps no outline of the one that went.
         _ => Vec::new(),
     }
 }
@@ -227,9 +228,17 @@ pub(in crate::app) fn apply(draft: &mut Draft, edit: &Edit) -> Result<bool, Edit
         }
         Edit::RemoveRobot(color) => draft.robots.retain(|r| r.color != *color),
         Edit::SetTarget(target) => {
+            let new = draft.board.target_at(target.pos).is_none();
             draft.board.set_target(*target)?;
-            // A target printed over the goal's in another colour is the goal's new target.
-            if target.pos == draft.goal.pos && target.color != TargetColor::Any {
+            if new {
+                // A target just printed is the one the designer is working on: it becomes
+                // the active one, as the Active target box would make it.
+                draft.goal = Goal {
+                    pos: target.pos,
+                    color: target.color,
+                };
+            } else if target.pos == draft.goal.pos && target.color != TargetColor::Any {
+                // A target printed over the goal's in another colour is the goal's new target.
                 draft.goal.color = target.color;
             }
         }

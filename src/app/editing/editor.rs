@@ -489,22 +489,31 @@ fn goal_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
         None if draft.board.targets().is_empty() => "None: add a target first".to_string(),
         None => "None: choose one".to_string(),
     };
-    egui::ComboBox::from_label("Active target")
-        .selected_text(current)
-        .show_ui(ui, |ui| {
-            for target in draft.board.targets() {
-                let active = draft.goal.pos == target.pos;
-                if ui
-                    .selectable_label(active, describe_target(target))
-                    .clicked()
-                {
-                    commands.push(Command::edit(Edit::SetGoal(Goal {
-                        pos: target.pos,
-                        color: target.color,
-                    })));
+    // The label first and the box as wide as the rest of the row, its text cut to fit: a
+    // long target name neither widens the box nor pushes the panel's contents sideways.
+    ui.horizontal(|ui| {
+        let label = ui.label("Active target");
+        egui::ComboBox::from_id_salt("active-target")
+            .width(ui.available_width())
+            .truncate()
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for target in draft.board.targets() {
+                    let active = draft.goal.pos == target.pos;
+                    if ui
+                        .selectable_label(active, describe_target(target))
+                        .clicked()
+                    {
+                        commands.push(Command::edit(Edit::SetGoal(Goal {
+                            pos: target.pos,
+                            color: target.color,
+                        })));
+                    }
                 }
-            }
-        });
+            })
+            .response
+            .labelled_by(label.id);
+    });
 }
 
 fn rules_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
@@ -560,14 +569,14 @@ fn generators_ui(ui: &mut egui::Ui, settings: &mut EditorSettings, commands: &mu
             )));
             settings.board_seed += 1;
         }
-        labeled_drag(ui, "Board seed", &mut settings.board_seed, 0..=u64::MAX);
     });
+    seed_row(ui, "Board seed", &mut settings.board_seed);
     ui.separator();
     ui.label(egui::RichText::new("Random robots and target").strong());
     ui.horizontal(|ui| {
         labeled_drag(ui, "Robot count", &mut settings.robot_count, 1..=5);
-        labeled_drag(ui, "Robot seed", &mut settings.robots_seed, 0..=u64::MAX);
     });
+    seed_row(ui, "Robot seed", &mut settings.robots_seed);
     if ui.button("Random robots").clicked() {
         commands.push(Command::edit(Edit::RandomRobots {
             count: settings.robot_count,
@@ -590,7 +599,18 @@ fn generators_ui(ui: &mut egui::Ui, settings: &mut EditorSettings, commands: &mu
             )));
             settings.goal_seed += 1;
         }
-        labeled_drag(ui, "Target seed", &mut settings.goal_seed, 0..=u64::MAX);
+    });
+    seed_row(ui, "Target seed", &mut settings.goal_seed);
+}
+
+/// A seed on a row of its own, its field as wide as the row: a seed of any length shows whole
+/// in the narrowest panel, and the field keeps its place and size as the seed grows.
+fn seed_row(ui: &mut egui::Ui, label: &str, seed: &mut u64) {
+    ui.horizontal(|ui| {
+        let label = ui.label(label);
+        let size = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
+        ui.add_sized(size, egui::DragValue::new(seed).range(0..=u64::MAX))
+            .labelled_by(label.id);
     });
 }
 

@@ -77,6 +77,14 @@ pub(in crate::app) struct LiveOptimumState {
 }
 
 impl LiveOptimumState {
+    /// The optimum found for the board at revision `current`, once it is known.
+    pub(in crate::app) fn outcome_for(&self, current: Revision) -> Option<&LiveOutcome> {
+        self.outcome
+            .as_ref()
+            .filter(|_| self.revision == Some(current))
+            .map(|(outcome, _)| outcome)
+    }
+
     /// Whether what is shown was computed for the board at revision `current`.
     pub(in crate::app) fn is_for(&self, current: Revision) -> bool {
         self.revision == Some(current)
@@ -164,7 +172,12 @@ impl LiveOptimumState {
                         "{found} optimal solution{}, ",
                         if found == 1 { "" } else { "s" }
                     ),
-                    Some(SolutionCount { found, .. }) => format!("{found}+ optimal solutions, "),
+                    // A count stopped by its cap or time budget says what it knows: at
+                    // least the solutions found, or nothing when it found none in time.
+                    Some(SolutionCount { found: 0, .. }) => "too many to count, ".into(),
+                    Some(SolutionCount { found, .. }) => {
+                        format!("at least {found} optimal solutions, ")
+                    }
                     None if self.task.is_some() => "counting solutions…, ".into(),
                     None => String::new(),
                 };
@@ -269,9 +282,15 @@ mod tests {
             state.lines(),
             [
                 "Optimum: 9 moves (hard)".to_string(),
-                "100+ optimal solutions, solved in 12 ms".to_string()
+                "at least 100 optimal solutions, solved in 12 ms".to_string()
             ]
         );
+        // A count that found none in its time says so, not "0+".
+        state.count = Some(SolutionCount {
+            found: 0,
+            complete: false,
+        });
+        assert_eq!(state.lines()[1], "too many to count, solved in 12 ms");
         state.outcome = Some((
             LiveOutcome::GaveUp {
                 stop: Stop::TimeLimit,

@@ -55,6 +55,8 @@ pub(in crate::app) struct OverlaySources<'a> {
     pub(in crate::app) engine: Option<EngineLayerSource<'a>>,
     /// The chosen solver's heuristic on the board, when that layer is on and it has one.
     pub(in crate::app) heuristic: Option<HeuristicSource>,
+    /// The robot the active target asks for, when one does (not the vortex's any robot).
+    pub(in crate::app) goal_robot: Option<crate::model::RobotColor>,
 }
 
 /// A solver's heuristic as the overlays read it.

@@ -154,6 +154,18 @@ impl HotColdState {
         }
     }
 
+    /// What is known of `position`'s optimum, when it is a position of the game in hand:
+    /// solved here or taken from elsewhere (see `learn`), so that the hint can answer from it.
+    pub(in crate::app) fn known_outcome(&self, position: &Puzzle) -> Option<&LiveOutcome> {
+        let start = self.start.as_ref()?;
+        let same_game = position.board() == start.board()
+            && position.goal() == start.goal()
+            && position.rules() == start.rules();
+        same_game
+            .then(|| self.known.get(&position.robot_cells()))
+            .flatten()
+    }
+
     /// Brings the state up to `play`: a new game forgets the old one's positions; the solve
     /// needed next (the start, then the position in play) starts unless it is under way; a
     /// solve for a position no longer needed is dropped.
@@ -261,16 +273,19 @@ impl HotColdState {
             HotCold::Known { .. } | HotCold::Stuck => palette.error,
             _ => palette.muted,
         };
-        let height = ui.spacing().interact_size.y;
+        // Two lines' room, whatever the line says: the longest ("Warm: 1 move lost, 23 to go
+        // (25 in all)") wraps in a narrow panel rather than losing its end, and the buttons
+        // below stay where they are.
+        let height = widgets::text_lines(ui, 2.0).max(ui.spacing().interact_size.y);
         widgets::reserved(ui, height, |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_top(|ui| {
                 if status == HotCold::Working {
                     let size = ui.text_style_height(&egui::TextStyle::Body);
                     widgets::calm_spinner(ui, Some(size));
                 }
                 ui.add(
                     egui::Label::new(egui::RichText::new(status.line()).color(color).strong())
-                        .truncate(),
+                        .wrap(),
                 );
             });
         });

@@ -43,6 +43,9 @@ pub struct PlayState {
     tables: MoveTables,
     cells: Vec<Cell>,
     moves: Vec<PlayedMove>,
+    /// The moves taken back, the last taken back last: Redo plays them again until another
+    /// move is made.
+    undone: Vec<PlayedMove>,
     selected: RobotColor,
     slide: Option<Slide>,
     reached_at: Option<f64>,
@@ -75,6 +78,7 @@ impl PlayState {
             cells: puzzle.robot_cells(),
             start: puzzle,
             moves: Vec::new(),
+            undone: Vec::new(),
             selected,
             slide: None,
             reached_at: None,
@@ -106,7 +110,7 @@ impl PlayState {
     }
 
     /// The current position as a puzzle (for solving from here).
-    pub(in crate::app) fn position(&self) -> Puzzle {
+    pub fn position(&self) -> Puzzle {
         self.start.with_robot_cells(&self.cells)
     }
 
@@ -145,6 +149,10 @@ impl PlayState {
             to: to_pos,
         };
         self.moves.push(played);
+        // A move of its own ends what Redo could play again.
+        if self.undone.pop() != Some(played) {
+            self.undone.clear();
+        }
         let distance = f64::from(from_pos.x.abs_diff(to_pos.x) + from_pos.y.abs_diff(to_pos.y));
         self.slide = Some(Slide {
             robot: index,
@@ -159,7 +167,7 @@ impl PlayState {
         Ok(played)
     }
 
-    /// Takes the last move back.
+    /// Takes the last move back; Redo can play it again.
     pub(in crate::app) fn undo(&mut self) -> Option<PlayedMove> {
         let last = self.moves.pop()?;
         let index = self.start.robot_index(last.mv.robot)?;
@@ -168,13 +176,36 @@ impl PlayState {
         if !self.is_reached() {
             self.reached_at = None;
         }
+        self.undone.push(last);
         Some(last)
+    }
+
+    /// Plays the last move taken back again; `now` is the clock in seconds, for the
+    /// animation.
+    pub(in crate::app) fn redo(&mut self, now: f64) -> Option<PlayedMove> {
+        let next = *self.undone.last()?;
+        let selected = self.selected;
+        self.selected = next.mv.robot;
+        let played = self.slide(next.mv.dir, now).ok();
+        self.selected = selected;
+        if played.is_none() {
+            // The position no longer leads there (it cannot, as moves only come back in
+            // order): nothing is left to play again.
+            self.undone.clear();
+        }
+        played
+    }
+
+    /// Whether a move taken back can be played again.
+    pub(in crate::app) fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
     }
 
     /// Puts every robot back where the game started.
     pub(in crate::app) fn reset(&mut self) {
         self.cells = self.start.robot_cells();
-        self.moves.clear();
+        // Reset is a step back of every move: Redo plays them again, first move first.
+        self.undone.extend(self.moves.drain(..).rev());
         self.slide = None;
         self.reached_at = None;
     }
@@ -253,7 +284,9 @@ pub(in crate::app) fn play_panel_ui(
             palette.error,
             format!(
                 "This board cannot be played yet: {}. Switch to Edit to fix it.",
-                problem.unwrap_or("it is not a valid puzzle")
+                problem
+                    .unwrap_or("it is not a valid puzzle")
+                    .trim_end_matches('.')
             ),
         );
         return;
@@ -310,8 +343,9 @@ pub(in crate::app) fn play_panel_ui(
         ui.label(format!("Moves: {count}"));
     }
     hot_cold(ui);
-    // The buttons come before the move list, which grows a line every few moves: what grows
-    // is last, so Undo move never slides onto New game under a pointer clicking it again.
+    // The buttons come before the move list (see `move_list_ui`), which grows a line every
+    // few moves: what grows is last, so Undo move never slides onto New game under a pointer
+    // clicking it again.
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(count > 0, egui::Button::new("Undo move"))
@@ -336,10 +370,43 @@ pub(in crate::app) fn play_panel_ui(
             commands.push(Command::Solve);
         }
     });
-    if count > 0 {
+}
+
+/// The moves played, below everything else in the panel: the list grows a line every few
+/// moves, and nothing that is clicked may move with it (the hint's buttons sat below it once).
+pub(in crate::app) fn move_list_ui(ui: &mut egui::Ui, play: Option<&PlayState>) {
+    if let Some(play) = play
+        && !play.moves().is_empty()
+    {
+        ui.separator();
         let moves: Vec<Move> = play.moves().iter().map(|m| m.mv).collect();
         ui.label(egui::RichText::new(format_moves(&moves)).monospace());
     }
+}
+
+/// New game's question while moves are played: a deal drops them, and Undo never brings a
+/// deal back, so the player says so first.
+pub(in crate::app) fn new_game_question_ui(
+    ctx: &egui::Context,
+    played: usize,
+    commands: &mut Vec<Command>,
+) {
+    egui::Modal::new(egui::Id::unique("new-game-question")).show(ctx, |ui| {
+        ui.heading("New game");
+        ui.label(format!(
+            "Deal new robots and a new target? The {played} move{} played in this game \
+             will be lost.",
+            if played == 1 { "" } else { "s" }
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Deal a new game").clicked() {
+                commands.push(Command::DealNewGame);
+            }
+            if ui.button("Keep playing").clicked() {
+                commands.push(Command::KeepPlaying);
+            }
+        });
+    });
 }
 
 /// A robot's name and key, as its selector shows them.
@@ -410,8 +477,28 @@ mod tests {
         assert_eq!(play.moves().len(), 22);
         play.undo();
         assert!(!play.is_reached());
+        assert!(play.redo(30.0).is_some());
+        assert!(play.is_reached());
         play.reset();
         assert_eq!(play.position(), puzzle);
+        // Redo after a reset plays the game again from its first move.
+        assert_eq!(play.redo(31.0).map(|m| m.mv), Some(moves[0]));
+        // A move of one's own ends what Redo could play.
+        let other = puzzle
+            .robots()
+            .iter()
+            .flat_map(|r| Direction::ALL.map(|dir| Move::new(r.color, dir)))
+            .find(|&mv| {
+                mv != moves[1] && {
+                    let mut trial = play.clone();
+                    trial.select(mv.robot).unwrap();
+                    trial.slide(mv.dir, 0.0).is_ok()
+                }
+            })
+            .expect("some other move can be made");
+        play.select(other.robot).unwrap();
+        play.slide(other.dir, 32.0).unwrap();
+        assert!(!play.can_redo());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::app::document::display_name;
 use crate::app::document::draft::{Draft, Edit};
 use crate::app::document::mode::Mode;
 use crate::app::files;
+use crate::app::playing::play::PlayState;
 use crate::app::run::solver_panel::{self, SolveSession};
 use crate::app::{RicochetApp, capital, debugger, shell};
 use crate::model::formats::{self, game_id};
@@ -23,6 +24,10 @@ impl RicochetApp {
     pub(in crate::app) fn apply(&mut self, command: Command) {
         match command {
             Command::Edit { edit, step } => self.apply_edit(&edit, step),
+            // In Play, Ctrl+Z and Ctrl+Y walk the game's moves: a deal or an edit is never
+            // undone under a player's hands.
+            Command::Undo if self.state.mode == Mode::Play => self.apply(Command::UndoMove),
+            Command::Redo if self.state.mode == Mode::Play => self.redo_move(),
             Command::Undo => {
                 if self.doc.undo() {
                     self.after_board_change("the board was edited (undo)");
@@ -92,29 +97,46 @@ impl RicochetApp {
             }
             Command::MoveRobot(dir) => {
                 let now = self.now();
-                if let Some(play) = &mut self.play {
+                if self.play.is_some() {
                     self.derived.close_playback();
-                    match play.slide(dir, now) {
-                        Ok(_) if play.is_reached() => {
-                            let count = play.moves().len();
-                            self.note(format!("Target reached in {count} moves."));
-                        }
-                        Ok(_) => {}
-                        Err(error) => self.error(capital(&error.to_string())),
+                }
+                let slid = self.play.as_mut().map(|play| {
+                    play.slide(dir, now)
+                        .map(|_| (play.is_reached(), play.moves().len()))
+                });
+                match slid {
+                    Some(Ok((true, count))) => {
+                        self.note(format!("Target reached in {count} moves."));
                     }
+                    Some(Ok((false, _))) => self.forget_target_reached(),
+                    Some(Err(error)) => self.error(capital(&error.to_string())),
+                    None => {}
                 }
             }
-            Command::UndoMove => {
-                if let Some(play) = &mut self.play {
-                    play.undo();
-                }
-            }
+            Command::UndoMove => match self.play.as_mut().map(PlayState::undo) {
+                Some(Some(_)) => self.forget_target_reached(),
+                Some(None) => self.note("No move to take back."),
+                None => {}
+            },
             Command::ResetPlay => {
                 if let Some(play) = &mut self.play {
                     play.reset();
+                    self.forget_target_reached();
                 }
             }
-            Command::NewGame => self.new_game(),
+            Command::NewGame => {
+                let played = self.play.as_ref().map_or(0, |play| play.moves().len());
+                if self.state.mode == Mode::Play && played > 0 {
+                    self.shell.deal_asked = Some(played);
+                } else {
+                    self.new_game();
+                }
+            }
+            Command::DealNewGame => {
+                self.shell.deal_asked = None;
+                self.new_game();
+            }
+            Command::KeepPlaying => self.shell.deal_asked = None,
             Command::Hint => self.request_hint(),
             Command::ListSolutions => self.list_solutions(),
             Command::StopListing => self.stop_listing(),
@@ -436,6 +458,34 @@ impl RicochetApp {
                 self.note(format!("New game dealt with seed {seed}"));
             }
             Err(error) => self.error(format!("No new game on this board: {error}")),
+        }
+    }
+
+    /// Plays the last move taken back again.
+    fn redo_move(&mut self) {
+        let now = self.now();
+        if let Some(play) = &mut self.play {
+            match play.redo(now) {
+                Some(_) if play.is_reached() => {
+                    let count = play.moves().len();
+                    self.note(format!("Target reached in {count} moves."));
+                }
+                Some(_) => {}
+                None => self.note("No move to play again."),
+            }
+        }
+    }
+
+    /// Drops the status line's "Target reached" once the game is no longer at the target.
+    fn forget_target_reached(&mut self) {
+        let reached = self.play.as_ref().is_some_and(PlayState::is_reached);
+        if !reached
+            && self
+                .message
+                .as_ref()
+                .is_some_and(|m| m.text.starts_with("Target reached"))
+        {
+            self.message = None;
         }
     }
 

@@ -177,6 +177,7 @@ impl RicochetApp {
             .then(|| self.heuristic_source())
             .flatten();
         let sources = OverlaySources {
+            goal_robot: scene.goal.and_then(|goal| goal.color.robot()),
             heuristic,
             engine: engine
                 .as_ref()

@@ -129,7 +129,10 @@ impl RicochetApp {
         }
         // A text field has the keys; while the unsaved-changes question waits, its buttons
         // are the only way on, so a shortcut cannot start work behind it.
-        if keys::typing_in_text_field(ctx) || self.shell.pending.is_some() {
+        if keys::typing_in_text_field(ctx)
+            || self.shell.pending.is_some()
+            || self.shell.deal_asked.is_some()
+        {
             return;
         }
         let context = keys::KeyContext {
@@ -181,6 +184,7 @@ impl RicochetApp {
     /// Whether any window is shown over the board.
     pub fn any_window_open(&self) -> bool {
         self.shell.pending.is_some()
+            || self.shell.deal_asked.is_some()
             || self.analyzer.open
             || self.compare.open
             || self.matches.open
@@ -202,6 +206,8 @@ impl RicochetApp {
             self.shell.queued.push(Command::ResolvePending(
                 crate::app::command::Resolution::Cancel,
             ));
+        } else if self.shell.deal_asked.is_some() {
+            self.shell.queued.push(Command::KeepPlaying);
         } else if self.windows.changed_on_disk.is_some() {
             self.shell.queued.push(Command::ResolveChangedOnDisk(
                 crate::app::command::DiskChoice::Cancel,

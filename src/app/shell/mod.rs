@@ -85,6 +85,8 @@ impl Default for PanelRects {
 pub(in crate::app) struct ShellState {
     /// Whether the Help window is open.
     help_open: bool,
+    /// New game's question, while it waits: the number of moves a new deal would drop.
+    deal_asked: Option<usize>,
     /// The action waiting for an answer about unsaved changes.
     pending: Option<Pending>,
     /// Whether closing the window was confirmed (unsaved changes may go).
@@ -121,6 +123,7 @@ impl Default for ShellState {
     fn default() -> ShellState {
         ShellState {
             help_open: false,
+            deal_asked: None,
             pending: None,
             close_confirmed: false,
             applied_theme: None,
@@ -187,8 +190,11 @@ impl RicochetApp {
             let shown = self.derived.playback(self.doc.revision()).is_some();
             ui.menu_button("File", |ui| file_menu_ui(ui, shown, commands));
             ui.menu_button("Edit", |ui| {
-                let history = self.doc.history();
-                let (undo, redo) = (history.can_undo(), history.can_redo());
+                // In Play, Undo and Redo walk the game's moves (see `apply`).
+                let (undo, redo) = match (&self.play, self.state.mode) {
+                    (Some(play), Mode::Play) => (!play.moves().is_empty(), play.can_redo()),
+                    _ => (self.doc.history().can_undo(), self.doc.history().can_redo()),
+                };
                 menu_item(
                     ui,
                     commands,
@@ -360,6 +366,7 @@ impl RicochetApp {
                     let play = self.play.as_ref();
                     play::play_panel_ui(ui, play, problem.as_deref(), &hot_cold, commands);
                     self.hint_ui(ui, commands);
+                    play::move_list_ui(ui, self.play.as_ref());
                 }
             });
     }

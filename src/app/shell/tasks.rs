@@ -9,7 +9,9 @@ use crate::app::playing::hints::HINT_CANCELLED;
 use crate::app::playing::playback::Playback;
 use crate::app::run::solutions_list::{self, SolutionsList};
 use crate::model::Move;
+use crate::solver::analysis::hints::Hint;
 use crate::worker::RunEnd;
+use crate::worker::live_optimum::LiveOutcome;
 
 impl RicochetApp {
     /// Asks for the next hint level of the position in play, starting from the board's
@@ -20,7 +22,15 @@ impl RicochetApp {
             .as_ref()
             .map(crate::app::playing::play::PlayState::position)
         else {
-            self.error("There is no game to hint at: switch to Play on a valid board.");
+            // Said as what to do from where the player is: in Play the board is what is wrong.
+            self.error(
+                if self.state.mode == crate::app::document::mode::Mode::Play {
+                    "There is no game to hint at: the board is not a valid puzzle. Switch to Edit \
+                 to fix it."
+                } else {
+                    "There is no game to hint at: switch to Play on a valid board."
+                },
+            );
             return;
         };
         let waker = self.waker();
@@ -35,10 +45,25 @@ impl RicochetApp {
                 Some(RunEnd::Finished(report)) => Some(report.clone()),
                 _ => None,
             });
-        if let Err(error) = self
-            .derived
-            .hints_mut(current)
-            .request(&position, board_solve, waker)
+        // What hot/cold (or, before the first move, the live optimum) knows of the position
+        // answers the first level without a solve of its own.
+        let known_count = self
+            .hot_cold
+            .known_outcome(&position)
+            .or_else(|| {
+                self.live_optimum
+                    .outcome_for(current)
+                    .filter(|_| self.play.as_ref().is_some_and(|p| p.moves().is_empty()))
+            })
+            .and_then(|outcome| match outcome {
+                LiveOutcome::Optimum { moves } => Some(Hint::MoveCount { moves: *moves }),
+                LiveOutcome::Unsolvable => Some(Hint::Unsolvable { within: None }),
+                LiveOutcome::GaveUp { .. } | LiveOutcome::Failed(_) => None,
+            });
+        if let Err(error) =
+            self.derived
+                .hints_mut(current)
+                .request(&position, board_solve, known_count, waker)
         {
             self.error(error.to_string());
         }

@@ -11,7 +11,7 @@ use crate::app::{RicochetApp, analyzer, compare, experiments};
 /// Every window the app shows over the board, by its title, and the two questions (by their
 /// heading). A new window is one more line here too: the layout tour (`tests/app/layout_tour.rs`)
 /// visits every window listed, and fails on a window it meets that is not listed.
-pub const WINDOW_TITLES: [&str; 16] = [
+pub const WINDOW_TITLES: [&str; 17] = [
     "Open a board",
     "Save board as",
     "Export as Cox text",
@@ -28,6 +28,7 @@ pub const WINDOW_TITLES: [&str; 16] = [
     "Export animation",
     "Unsaved changes",
     "Changed on disk",
+    "New game",
 ];
 
 impl RicochetApp {
@@ -97,6 +98,9 @@ impl RicochetApp {
         );
         if let Some(pending) = &self.shell.pending {
             files::unsaved_changes_ui(ctx, pending, commands);
+        }
+        if let Some(played) = self.shell.deal_asked {
+            crate::app::playing::play::new_game_question_ui(ctx, played, commands);
         }
         if let Some(path) = &self.windows.changed_on_disk {
             files::changed_on_disk_ui(ctx, path, commands);
