@@ -419,7 +419,8 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
             // A grid of three columns fits the panel's fixed width, so choosing this tool
             // never widens the panel or pushes a colour out of reach.
             egui::Grid::new("robot-colours")
-                .num_columns(3)
+                .num_columns(2)
+                .min_col_width(COLOUR_COLUMN_WIDTH)
                 .show(ui, |ui| {
                     for (index, color) in RobotColor::ALL.into_iter().enumerate() {
                         ui.horizontal(|ui| {
@@ -432,7 +433,7 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
                                 capitalised(color.name()),
                             );
                         });
-                        if index % 3 == 2 {
+                        if index % 2 == 1 {
                             ui.end_row();
                         }
                     }
@@ -440,7 +441,8 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
         }
         Tool::Targets => {
             egui::Grid::new("target-colours")
-                .num_columns(3)
+                .num_columns(2)
+                .min_col_width(COLOUR_COLUMN_WIDTH)
                 .show(ui, |ui| {
                     for (index, color) in TargetColor::ALL.into_iter().enumerate() {
                         ui.horizontal(|ui| {
@@ -453,7 +455,7 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
                             };
                             ui.selectable_value(&mut settings.target_color, color, name);
                         });
-                        if index % 3 == 2 {
+                        if index % 2 == 1 {
                             ui.end_row();
                         }
                     }
@@ -478,6 +480,11 @@ fn tool_options_ui(ui: &mut egui::Ui, settings: &mut EditorSettings) {
         _ => {}
     }
 }
+
+/// The width of a column of the robot and target colour choices: two columns of the widest
+/// name fit the narrowest panel, and a colour keeps its place from the Robots tool to the
+/// Targets tool.
+const COLOUR_COLUMN_WIDTH: f32 = 90.0;
 
 fn goal_ui(ui: &mut egui::Ui, draft: &Draft, commands: &mut Vec<Command>) {
     // Once the goal's target is removed there is no active target until another is chosen.

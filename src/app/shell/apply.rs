@@ -67,7 +67,13 @@ impl RicochetApp {
             Command::EngineAdded(name) => self.engine_added(name),
             Command::RemoveEngine(name) => self.remove_engine(&name),
             Command::EditEngine(name) => self.edit_engine(&name),
-            Command::ShowOpenWindow => self.windows.open = true,
+            // "Open from boards/" lists the shipped boards, whichever folder was used last.
+            Command::ShowOpenWindow => {
+                if self.boards.is_some() {
+                    self.windows.browsed = self.boards.clone();
+                }
+                self.windows.open = true;
+            }
             Command::ShowImportWindow => {
                 self.windows.import = true;
                 self.windows.import_focus = true;
