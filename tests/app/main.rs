@@ -31,4 +31,5 @@ mod sharing;
 mod solutions_list;
 mod solving;
 mod stateless_layer;
+mod trace_files;
 mod views;
