@@ -224,3 +224,35 @@ fn engine_check_against_a_hung_engine_is_bounded_by_its_time_limit() {
         "engine check took {took:?} with a 1 s limit: {text}"
     );
 }
+
+// A claim that fails its replay is blamed on the engine by name, and a one-move claim is
+// "1 move", not "1 moves".
+#[test]
+fn a_replay_error_names_the_engine_and_counts_one_move_as_one() {
+    let folder = tempfile::tempdir().unwrap();
+    for (mode, claim) in [
+        (
+            "illegal-one",
+            "claimed a solution of 1 move, but its replay failed at move 1",
+        ),
+        (
+            "illegal",
+            "claimed a solution of 2 moves, but its replay failed at move 1",
+        ),
+    ] {
+        let command = fault_command(mode, &folder.path().join("pids")).join(" ");
+        let out = std::process::Command::new(LAB)
+            .args(["solve", "boards/small-6x6.ron", "--engine", &command])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("RICOCHET_LAB_CONFIG_DIR", folder.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_ne!(out.status.code(), Some(0), "{mode}: {text}");
+        assert!(text.contains(claim), "{mode}: {text}");
+        assert!(
+            text.contains("fault_engine.py"),
+            "{mode}: the engine is named: {text}"
+        );
+    }
+}
