@@ -29,7 +29,8 @@ fn recorded(dir: &Path) -> (PathBuf, Vec<u8>) {
     .unwrap();
     let reader = trace::TraceReader::open(&path).unwrap();
     assert!(reader.blocks().len() >= 2);
-    (path, std::fs::read(&path).unwrap())
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
 }
 
 /// The state the debugger gives a trace opened from `path`, and the status line's message.
