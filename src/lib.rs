@@ -3,14 +3,21 @@
 //!
 //! # Layers
 //!
-//! Each layer uses only the layers before it:
+//! Each layer uses only the layers on the rows above its own, never one on its own row or
+//! below (the `no_layer_imports_a_layer_above_it` test reads every `crate::` path of every
+//! file and names the file and line of any that breaks this):
 //!
 //! ```text
-//! model  <-  solver  <-  study  <-  worker  <-  app
-//!   ^          ^                      ^          ^   (the binary's cli sits beside the app)
-//!   +----  print  --------------------+          |
-//!              +--------  lesson  ---------------+
+//! 0   model
+//! 1   solver      print           (print draws from the model alone)
+//! 2   study       lesson          (study draws its charts through print)
+//! 3   worker
+//! 4   app
+//! 5   cli                         (the binary, beside this library)
 //! ```
+//!
+//! `testing` stands outside the rows: the tests of every layer use it, and it uses the model
+//! and the solver.
 //!
 //! - [`model`]: boards, robots, targets, the move rules, random deals and every file format
 //!   (native RON, DriftingDroids game ids, Kevin Cox's text), with saving by write-then-rename.
@@ -32,8 +39,9 @@
 //!   revision-tagged store of derived results (`app::derived`).
 //! - [`print`](mod@print): a board drawn for paper (SVG and PNG), animations of a solution or
 //!   of a search's nodes (GIF, animated PNG, PNG frames), and any plot as a chart drawn from
-//!   plain numbers, from the model alone; the worker's export thread (`worker::export`) reads
-//!   traces and writes through it.
+//!   plain numbers, from the model alone (a search's nodes come to it as cells, moves and
+//!   words); the worker's export thread (`worker::export`) reads traces and writes through
+//!   it, and the studies draw their charts with it.
 //! - The command line (`src/cli`, in the binary, not this library) only turns arguments into
 //!   the configurations defined here and prints what comes back; clap stays there.
 //! - `testing` (tests only, and the `testing` feature): the boards and runs the tests share.
@@ -566,6 +574,86 @@ mod tests {
             })
             .collect();
         assert!(long.is_empty(), "files over 700 lines: {long:#?}");
+    }
+
+    /// The layers of the map in this file's docs, each with its row: a layer may name only
+    /// layers of an earlier row. The command line is the last row, in the binary: no file of
+    /// the library can name it.
+    const LAYERS: [(&str, u8); 8] = [
+        ("model", 0),
+        ("solver", 1),
+        ("print", 1),
+        ("study", 2),
+        ("lesson", 2),
+        ("worker", 3),
+        ("app", 4),
+        ("cli", 5),
+    ];
+
+    /// Where `text` (the file `name` of layer `layer`) names a layer it may not: each as
+    /// `file:line names crate::other`. Comments are skipped; `testing` may be named by any
+    /// layer's tests.
+    fn layer_breaches(name: &str, layer: &str, text: &str) -> Vec<String> {
+        let row = |layer: &str| LAYERS.iter().find(|(l, _)| *l == layer).map(|(_, r)| *r);
+        let own = row(layer).unwrap();
+        let mut found = Vec::new();
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            for (at, _) in code.match_indices("crate::") {
+                let before = code[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                    continue;
+                }
+                let named: String = code[at + "crate::".len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if let Some(other) = row(&named)
+                    && named != layer
+                    && other >= own
+                {
+                    found.push(format!("{name}:{} names crate::{named}", number + 1));
+                }
+            }
+        }
+        found
+    }
+
+    // The map of the layers in the crate's docs is the code's: no file of a layer names a
+    // layer on its own row or below it.
+    #[test]
+    fn no_layer_imports_a_layer_above_it() {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut breaches = Vec::new();
+        for (layer, _) in LAYERS {
+            let mut files = BTreeSet::new();
+            if source.join(layer).is_dir() {
+                source_files(&source.join(layer), &mut files);
+            }
+            files.extend(
+                [source.join(format!("{layer}.rs"))]
+                    .into_iter()
+                    .filter(|f| f.is_file()),
+            );
+            for file in files {
+                let name = file.strip_prefix(&source).unwrap().display().to_string();
+                let text = std::fs::read_to_string(&file).unwrap();
+                breaches.extend(layer_breaches(&format!("src/{name}"), layer, &text));
+            }
+        }
+        assert!(
+            breaches.is_empty(),
+            "layers named from below: {breaches:#?}"
+        );
+        // The test itself: a print file naming the solver is named with its line.
+        assert_eq!(
+            layer_breaches(
+                "src/print/x.rs",
+                "print",
+                "use crate::model::Move;\nuse crate::solver::PruneReason;\n// crate::app in a comment\n"
+            ),
+            ["src/print/x.rs:2 names crate::solver"]
+        );
     }
 
     // The cycle finder itself: a loop of three is named whole, a chain is not a loop.

@@ -21,7 +21,6 @@ pub(super) fn run(puzzle: Option<String>, commands: &[String]) -> ExitCode {
         }
     };
     if let Some(Opening::File(path)) = &opening
-        && !ricochet_lab::solver::trace::is_trace_file(path)
         && let Some(error) = startup_error(path)
     {
         eprintln!("error: {error}");
@@ -37,9 +36,13 @@ pub(super) fn run(puzzle: Option<String>, commands: &[String]) -> ExitCode {
 
 /// Why the window will not open the file it is started on, read the way the window reads it
 /// (by content, whatever the file's name: a puzzle named `--help` opens, a lesson is told from
-/// a puzzle by its first field), or `None`.
+/// a puzzle by its first field; a trace by its mark or its `.rltrace` name), or `None`.
 fn startup_error(path: &Path) -> Option<String> {
-    let error = if ricochet_lab::lesson::is_lesson_file(path) {
+    let error = if ricochet_lab::solver::trace::is_trace_file(path) {
+        ricochet_lab::solver::trace::TraceReader::open(path)
+            .err()?
+            .to_string()
+    } else if ricochet_lab::lesson::is_lesson_file(path) {
         ricochet_lab::lesson::Lesson::load(path).err()?.to_string()
     } else {
         ricochet_lab::app::files::load_puzzle_file(path)

@@ -52,7 +52,9 @@ pub(super) fn print_report(report: &Report) -> Result<(), OutputError> {
     match &report.outcome {
         Outcome::Solved { moves } => {
             outln!("{}", format_moves(moves))?;
-            outln!("{} moves in {millis:.1} ms", moves.len())?;
+            let count = moves.len();
+            let noun = if count == 1 { "move" } else { "moves" };
+            outln!("{count} {noun} in {millis:.1} ms")?;
         }
         Outcome::Unsolvable { within: Some(n) } => {
             outln!("no solution within {n} moves ({millis:.1} ms)")?;

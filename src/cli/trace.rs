@@ -242,16 +242,31 @@ fn record_debugged(
     })
 }
 
-fn open(path: &Path) -> anyhow::Result<TraceReader> {
-    Ok(TraceReader::open(path)?)
+/// Opens a trace and checks every block of it, as every trace command does before it
+/// reads: a damaged trace is an error that says where; a trace cut off is read as far as it
+/// goes, with a note on standard error that says so.
+pub(super) fn open(path: &Path) -> anyhow::Result<TraceReader> {
+    let reader = TraceReader::open_checked(path)?;
+    if let trace::Health::Incomplete(why) = reader.health() {
+        eprintln!(
+            "note: {} is incomplete ({why}): it holds {} events",
+            path.display(),
+            reader.events()
+        );
+    }
+    Ok(reader)
 }
 
 fn info(path: &Path) -> anyhow::Result<ExitCode> {
-    let mut reader = open(path)?;
-    let summary = reader.summary()?;
+    let mut reader = TraceReader::open(path)?;
+    let health = reader.check()?;
     let header = reader.header().clone();
     outln!("trace:    {}", path.display())?;
-    outln!("written:  {}", header.program)?;
+    outln!(
+        "written:  {} (trace format version {})",
+        header.program,
+        reader.version()
+    )?;
     outln!(
         "solver:   {} ({}){}",
         header.solver,
@@ -259,6 +274,19 @@ fn info(path: &Path) -> anyhow::Result<ExitCode> {
         if header.external { ", external" } else { "" }
     )?;
     outln!("puzzle:   {}", puzzle_line(reader.puzzle()))?;
+    let rules = reader.puzzle().rules();
+    outln!(
+        "rules:    ricochet {}, no rebound {}",
+        if rules.ricochet { "on" } else { "off" },
+        if rules.no_rebound { "on" } else { "off" }
+    )?;
+    outln!("state:    {}", health.words())?;
+    if let trace::Health::Damaged(why) = &health {
+        // What the footer says of the run cannot be trusted, nor can the events be counted:
+        // the damage is the answer, with where it is.
+        anyhow::bail!("{} is damaged: {why}", path.display());
+    }
+    let summary = reader.summary()?;
     outln!(
         "ended:    {}{}",
         summary.end,
@@ -320,6 +348,14 @@ fn print_rows(rows: &[TraceRow]) -> anyhow::Result<()> {
 
 fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let reader = open(&args.file)?;
+    if reader.events() == 0 {
+        // An empty export would pass for a search with nothing in it.
+        anyhow::bail!(
+            "{} holds no event to export ({})",
+            args.file.display(),
+            reader.health().words()
+        );
+    }
     let events = reader.events().min(args.limit.unwrap_or(u64::MAX));
     if args.format == "posthoc" && events > POSTHOC_MAX_EVENTS {
         anyhow::bail!(

@@ -48,8 +48,8 @@ pub(super) fn diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     // does not read, traces of two puzzles) ends with 2, as `diff` and `cmp` do, the message
     // on standard error.
     let compared = (|| -> Result<_, trace::TraceError> {
-        let mut first = TraceReader::open(&args.first)?;
-        let mut second = TraceReader::open(&args.second)?;
+        let mut first = TraceReader::open_checked(&args.first)?;
+        let mut second = TraceReader::open_checked(&args.second)?;
         let comparison = trace::compare_traces(&mut first, &mut second, rule)?;
         Ok((first, second, comparison))
     })();
@@ -147,8 +147,8 @@ fn print_comparison(
 /// `trace diff --rule states`.
 fn diff_states(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let compared = (|| -> Result<_, trace::TraceError> {
-        let mut first = TraceReader::open(&args.first)?;
-        let mut second = TraceReader::open(&args.second)?;
+        let mut first = TraceReader::open_checked(&args.first)?;
+        let mut second = TraceReader::open_checked(&args.second)?;
         let comparison = trace::compare_states_until(&mut first, &mut second, &mut |_| true)?;
         Ok((first, second, comparison))
     })();

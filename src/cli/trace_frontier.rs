@@ -6,7 +6,7 @@ use super::trace_diff::cells_text;
 use ricochet_lab::model::{Board, format_moves};
 use ricochet_lab::solver::SearchShape;
 use ricochet_lab::solver::trace::{
-    Frontier, FrontierBuilder, STACK_LOOKAHEAD, Stack, TraceReader, shape_of_trace, stack_at,
+    Frontier, FrontierBuilder, STACK_LOOKAHEAD, Stack, shape_of_trace, stack_at,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,7 +29,7 @@ pub(super) struct FrontierArgs {
 
 /// Runs `trace frontier`.
 pub(super) fn frontier(args: &FrontierArgs) -> anyhow::Result<ExitCode> {
-    let reader = TraceReader::open(&args.file)?;
+    let reader = super::trace::open(&args.file)?;
     if args.at >= reader.events() {
         anyhow::bail!(
             "{} has {} events (0 to {}); there is no event {}",

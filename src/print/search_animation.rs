@@ -9,7 +9,6 @@ use super::{
     Anchor, BOARD, Drawing, Item, Outline, Point, PrintOptions, Rgb, Role, WALL, robot_rgb, text,
 };
 use crate::model::{Cell, Move, MoveTables, Puzzle};
-use crate::solver::PruneReason;
 
 /// One node of a search, as a frame shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,13 +25,15 @@ pub struct SearchStep {
     pub outcome: StepOutcome,
 }
 
-/// What a search recorded of a node between examining it and the next node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a search recorded of a node between examining it and the next node. A prune's
+/// reason comes in words (the solver layer's `PruneReason::in_brief`), so that this layer
+/// draws from the model alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepOutcome {
     /// Nothing: the search went on from it (or the stretch ends first).
     Examined,
-    /// It was cut off, for this reason.
-    Pruned(PruneReason),
+    /// It was cut off, for this reason, in a few words ("needs 3, 1 left").
+    Pruned(String),
     /// Its path is a solution.
     Solution,
 }
@@ -40,9 +41,9 @@ pub enum StepOutcome {
 /// The caption under a node's frame: the event's number, what became of the node, its depth
 /// and its path's length, so that a frame shown alone says what it is.
 pub fn caption(step: &SearchStep) -> String {
-    let what = match step.outcome {
+    let what = match &step.outcome {
         StepOutcome::Examined => "node".to_string(),
-        StepOutcome::Pruned(reason) => format!("pruned: {}", pruned_because(reason)),
+        StepOutcome::Pruned(reason) => format!("pruned: {reason}"),
         StepOutcome::Solution => "solution".to_string(),
     };
     let moves = match step.path.len() {
@@ -53,18 +54,6 @@ pub fn caption(step: &SearchStep) -> String {
         "event {} · {what} · depth {} · path {moves}",
         step.event, step.depth
     )
-}
-
-/// A prune's reason in a few words, for a caption.
-fn pruned_because(reason: PruneReason) -> String {
-    use PruneReason as Why;
-    match reason {
-        Why::DepthLimit => "at the depth limit".into(),
-        Why::LowerBound { bound, remaining } => format!("needs {bound}, {remaining} left"),
-        Why::TableHit { stored } => format!("seen with {stored} left"),
-        Why::Visited => "seen before".into(),
-        Why::Other(why) => why.into(),
-    }
 }
 
 /// The caption's font size as a share of the frame's width: at 800 pixels, capitals about 18
@@ -271,10 +260,7 @@ mod tests {
         let puzzle = corner_puzzle();
         let mut deep = step(&puzzle, 5, "RE, RS");
         assert_eq!(caption(&deep), "event 5 · node · depth 2 · path 2 moves");
-        deep.outcome = StepOutcome::Pruned(PruneReason::LowerBound {
-            bound: 3,
-            remaining: 1,
-        });
+        deep.outcome = StepOutcome::Pruned("needs 3, 1 left".into());
         assert_eq!(
             caption(&deep),
             "event 5 · pruned: needs 3, 1 left · depth 2 · path 2 moves"

@@ -222,11 +222,11 @@ fn engine_kind(spec: &EngineSpec) -> &'static SolverKind {
     if kinds.len() >= MAX_ENGINE_KINDS {
         return &ANY_ENGINE;
     }
-    let name = super::engine::intern(&spec.name);
+    let name = super::intern::intern(&spec.name);
     let kind: &'static SolverKind = Box::leak(Box::new(engine_entry(
         name,
         name,
-        super::engine::intern(&format!("external engine: {}", spec.command_line())),
+        super::intern::intern(&format!("external engine: {}", spec.command_line())),
     )));
     kinds.push((spec.clone(), kind));
     kind

@@ -19,6 +19,7 @@ pub mod drawing;
 pub mod engine;
 pub mod graph_tracker;
 pub mod heuristics;
+pub mod intern;
 pub mod key;
 pub(crate) mod memory;
 pub mod min_moves;

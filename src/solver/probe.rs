@@ -79,6 +79,21 @@ pub enum PruneReason {
     Other(&'static str),
 }
 
+impl PruneReason {
+    /// The reason in a few words, for a caption under a frame ("needs 3, 1 left").
+    pub fn in_brief(&self) -> String {
+        match self {
+            PruneReason::DepthLimit => "at the depth limit".into(),
+            PruneReason::LowerBound { bound, remaining } => {
+                format!("needs {bound}, {remaining} left")
+            }
+            PruneReason::TableHit { stored } => format!("seen with {stored} left"),
+            PruneReason::Visited => "seen before".into(),
+            PruneReason::Other(why) => (*why).into(),
+        }
+    }
+}
+
 impl fmt::Display for PruneReason {
     /// The reason in words, as the debugger, the event log and the exports give it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -171,7 +171,7 @@ pub fn search_steps(
             }
             Event::Pruned { reason, .. } => {
                 if let Some(last) = steps.last_mut() {
-                    last.outcome = StepOutcome::Pruned(reason);
+                    last.outcome = StepOutcome::Pruned(reason.in_brief());
                 }
             }
             Event::Solution { .. } => {

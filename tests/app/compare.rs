@@ -121,6 +121,14 @@ fn two_solvers_recorded_differ_and_both_land_on_their_first_difference() {
     let debugger = harness.state().debugger().expect("the trace opens");
     assert!(debugger.is_from_file());
     assert_eq!(debugger.shown_view().events, shown + 1);
+    // And it numbers the event as the Compare pane does: from 0, as the trace file does.
+    let shown = ricochet_lab::app::widgets::format_count(shown);
+    assert!(
+        harness
+            .query_by_label_contains(&format!("{shown} of 0–"))
+            .is_some(),
+        "the debugger names event {shown}, as the Compare pane did"
+    );
 }
 
 #[test]

@@ -355,18 +355,19 @@ fn the_log_timeline_and_node_number_events_alike_and_the_plot_rewinds() {
             paused_at(app, events)
         });
     }
-    // Event 7 is the seventh: the node's grid, the log's newest line and the timeline agree.
+    // The seventh event is event 6, numbered from 0 as in the trace file and every `trace`
+    // command: the node's facts, the log's newest line and the timeline agree.
     assert!(
         harness
-            .query_by_label_contains("7 of 7; node depth")
+            .query_by_label_contains("6 of 0–6; node depth")
             .is_some()
     );
     let debugger = harness.state().debugger().unwrap();
     let board = debugger.puzzle().board().clone();
     let newest = debugger.log()[0].clone();
-    assert_eq!(newest.index + 1, 7);
+    assert_eq!(newest.index, 6);
     let line = ricochet_lab::app::debugger::panel::log_line(&board, &newest);
-    assert!(line.trim_start().starts_with("7  "), "{line}");
+    assert!(line.trim_start().starts_with("6  "), "{line}");
     assert!(harness.query_by_label(&line).is_some(), "{line} is listed");
 
     // Run on to the solution: depths finish, and the plot has their rows.

@@ -31,5 +31,6 @@ mod sharing;
 mod solutions_list;
 mod solving;
 mod stateless_layer;
+mod trace_files;
 mod usage_tour;
 mod views;

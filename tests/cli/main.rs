@@ -17,6 +17,7 @@ mod plots;
 mod sharing;
 mod trace;
 mod trace_animate;
+mod trace_health;
 mod trace_learning;
 mod webdriver;
 

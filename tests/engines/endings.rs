@@ -182,3 +182,77 @@ fn engine_check_blames_a_second_result_on_the_check_it_answered() {
         "the second result is reported: {text}"
     );
 }
+
+// Every wait of `engine check` is bounded by its --time-limit: against an engine that
+// handshakes and then never answers a search, not even `stop`, each check gives up after the
+// limit (and its second of grace), the probes too, which once waited 10 s each whatever the
+// limit (63 s in all with a limit of 3 s; 26.5 s with a limit of 1 s now).
+#[test]
+fn engine_check_against_a_hung_engine_is_bounded_by_its_time_limit() {
+    let folder = tempfile::tempdir().unwrap();
+    let command = fault_command("hang", &folder.path().join("pids")).join(" ");
+    let started = Instant::now();
+    let out = std::process::Command::new(LAB)
+        .args(["engine", "check", "--time-limit", "1", "--engine", &command])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RICOCHET_LAB_CONFIG_DIR", folder.path())
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "a hung engine fails: {text}");
+    let waits: Vec<u64> = text
+        .split("within ")
+        .skip(1)
+        .filter_map(|rest| rest.split(" ms").next()?.parse().ok())
+        .collect();
+    assert!(
+        waits.len() >= 2,
+        "the probes say how long they waited: {text}"
+    );
+    assert!(
+        waits.iter().all(|&ms| ms <= 1000),
+        "every wait within the 1 s limit: {waits:?}\n{text}"
+    );
+    assert!(
+        text.contains("id-echoed") && text.contains("no answer within 1000 ms"),
+        "{text}"
+    );
+    // 15 checks of at most the limit, its grace and a restart each.
+    assert!(
+        took < Duration::from_secs(45),
+        "engine check took {took:?} with a 1 s limit: {text}"
+    );
+}
+
+// A claim that fails its replay is blamed on the engine by name, and a one-move claim is
+// "1 move", not "1 moves".
+#[test]
+fn a_replay_error_names_the_engine_and_counts_one_move_as_one() {
+    let folder = tempfile::tempdir().unwrap();
+    for (mode, claim) in [
+        (
+            "illegal-one",
+            "claimed a solution of 1 move, but its replay failed at move 1",
+        ),
+        (
+            "illegal",
+            "claimed a solution of 2 moves, but its replay failed at move 1",
+        ),
+    ] {
+        let command = fault_command(mode, &folder.path().join("pids")).join(" ");
+        let out = std::process::Command::new(LAB)
+            .args(["solve", "boards/small-6x6.ron", "--engine", &command])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("RICOCHET_LAB_CONFIG_DIR", folder.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_ne!(out.status.code(), Some(0), "{mode}: {text}");
+        assert!(text.contains(claim), "{mode}: {text}");
+        assert!(
+            text.contains("fault_engine.py"),
+            "{mode}: the engine is named: {text}"
+        );
+    }
+}

@@ -13,6 +13,7 @@ starts) to PIDFILE, one a line, so a test can check that none is left behind. Mo
   flood             answers `go` with endless info lines
   wrong-id          answers `go` for another puzzle
   illegal           answers `go` with a move that does not move the robot
+  illegal-one       the same, with a solution of that one move
   long-line         answers `go` with a line of 2 MiB
   grandchild        starts a `sleep` of its own, then hangs like `hang`
   none-unasked      answers every `go` with `none 3`, whatever depth limit it was sent
@@ -135,6 +136,8 @@ for line in sys.stdin:
             send(f"result id={puzzle_id} solved RE RW RE")
         elif mode == "illegal":
             send(f"result id={puzzle_id} solved RN RE")
+        elif mode == "illegal-one":
+            send(f"result id={puzzle_id} solved RE")
         elif mode == "long-line":
             send("info string " + "x" * (2 << 20))
         elif mode == "none-unasked":

@@ -186,7 +186,7 @@ fn a_version_1_engine_is_refused_options_and_info_lines_are_the_engines_words() 
         out.contains("color=zz is not six hexadecimal digits"),
         "{out}"
     );
-    assert!(out.contains("1 moves in"), "{out}");
+    assert!(out.contains("1 move in"), "{out}");
     // Its broken declaration (a default above its max) was ignored, the good one kept.
     let (code, out, err) = lab(
         config.path(),

@@ -68,14 +68,15 @@ fn u32_at(bytes: &[u8], at: usize) -> usize {
 
 fn split(bytes: &[u8]) -> Parts {
     let header_len = u32_at(bytes, 10);
-    let block_at = 14 + header_len;
+    // The header's JSON is followed by its CRC (format version 4 on).
+    let block_at = 14 + header_len + 4;
     let payload_len = u32_at(bytes, block_at + 4);
     let path_len = u16::from_le_bytes([bytes[block_at + 46], bytes[block_at + 47]]) as usize;
     let payload_at = block_at + 48 + path_len;
     let footer_at = payload_at + payload_len + 4;
     assert_eq!(&bytes[footer_at..footer_at + 4], b"RLF1", "one block only");
     Parts {
-        header_json: bytes[14..block_at].to_vec(),
+        header_json: bytes[14..block_at - 4].to_vec(),
         block_head: bytes[block_at..payload_at].to_vec(),
         payload: bytes[payload_at..payload_at + payload_len].to_vec(),
         footer: bytes[footer_at..bytes.len() - 16].to_vec(),
@@ -89,6 +90,8 @@ fn seal(parts: &Parts) -> Vec<u8> {
     out.extend_from_slice(&ricochet_lab::solver::trace::VERSION.to_le_bytes());
     out.extend_from_slice(&(parts.header_json.len() as u32).to_le_bytes());
     out.extend_from_slice(&parts.header_json);
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
     let block_at = out.len();
     out.extend_from_slice(&parts.block_head);
     out[block_at + 4..block_at + 8].copy_from_slice(&(parts.payload.len() as u32).to_le_bytes());

@@ -576,18 +576,52 @@ fn a_cancelled_recording_is_a_readable_trace_marked_incomplete() {
     assert!(count > 1000, "{count} events in 0.3 s");
 }
 
-// A trace of the first format version (which versions 2 and 3 only added byte codes to)
-// still opens, and reads as the same events.
+/// The bytes of a trace of this version as an earlier version wrote them: with no checksum
+/// after the header's JSON (version 4 added it), so every offset the footer holds, and its
+/// own, 4 bytes earlier.
+fn as_version(bytes: &[u8], version: u16) -> Vec<u8> {
+    let u64_at =
+        |bytes: &[u8], at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let json_end = 14 + u32::from_le_bytes(bytes[10..14].try_into().unwrap()) as usize;
+    let mut out = bytes[..json_end].to_vec();
+    out[8..10].copy_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&bytes[json_end + 4..]);
+    let len = out.len();
+    let footer_at = u64_at(&out, len - 16) as usize - 4;
+    out[len - 16..len - 8].copy_from_slice(&(footer_at as u64).to_le_bytes());
+    let summary_len =
+        u32::from_le_bytes(out[footer_at + 4..footer_at + 8].try_into().unwrap()) as usize;
+    let mut at = footer_at + 8 + summary_len;
+    let blocks = u64_at(&out, at);
+    at += 8;
+    for _ in 0..blocks {
+        let offset = u64_at(&out, at) - 4;
+        out[at..at + 8].copy_from_slice(&offset.to_le_bytes());
+        at += 8;
+    }
+    let crc = crc32fast::hash(&out[footer_at..at]);
+    out[at..at + 4].copy_from_slice(&crc.to_le_bytes());
+    out
+}
+
+// A trace of the first format version (which versions 2 to 4 only added byte codes and the
+// header's checksum to) still opens, and reads as the same events; so do versions 2 and 3.
 #[test]
 fn a_trace_of_the_first_format_version_still_reads() {
     let dir = Scratch::new();
     let path = dir.path("iddfs.trace");
     record_live(SolverId::Iddfs, &small(), &SolverOptions::default(), &path);
-    let mut bytes = std::fs::read(&path).unwrap();
-    assert_eq!(trace::VERSION, 3);
-    bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(trace::VERSION, 4);
     let first = dir.path("first.trace");
-    std::fs::write(&first, &bytes).unwrap();
+    std::fs::write(&first, as_version(&bytes, 1)).unwrap();
+    let third = dir.path("third.trace");
+    std::fs::write(&third, as_version(&bytes, 3)).unwrap();
+    for older in [&first, &third] {
+        let mut reader = TraceReader::open(older).unwrap();
+        assert!(reader.is_finished(), "its footer still reads");
+        assert_eq!(reader.check().unwrap(), trace::Health::Whole);
+    }
     let all = |path: &Path| {
         let reader = TraceReader::open(path).unwrap();
         let mut replay = reader.replay(0).unwrap();
@@ -600,6 +634,7 @@ fn a_trace_of_the_first_format_version_still_reads() {
     let events = all(&path);
     assert!(events.len() > 100, "{} events", events.len());
     assert_eq!(all(&first), events);
+    assert_eq!(all(&third), events);
 }
 
 #[test]

@@ -161,7 +161,7 @@ fn open_list_ui(
                 ui.end_row();
                 let row = row.on_hover_text(format!(
                     "Generated at event {} by {}; robots at {}",
-                    format_count(entry.event + 1),
+                    format_count(entry.event),
                     crate::model::format_moves(&entry.path),
                     cells_text(board, &entry.cells)
                 ));

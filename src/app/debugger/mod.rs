@@ -17,7 +17,7 @@ use crate::app::overlays;
 use crate::model::{Board, Puzzle};
 use crate::solver::RobotCells;
 use crate::solver::heuristics::Heuristic;
-use crate::solver::trace::{Estimates, EventKind, TraceError, TraceReader, shape_of_trace};
+use crate::solver::trace::{Estimates, EventKind, Health, TraceError, TraceReader, shape_of_trace};
 use crate::worker::debug::{
     Breakpoints, DebugFrame, DebugHandle, DebugView, History, PictureStep, Recorded, RunMode,
     SearchPicture,
@@ -157,6 +157,22 @@ pub struct Debugger {
     /// The solver's heuristic and its estimates on this puzzle, once the trace named the
     /// solver (`None` inside: a solver without one).
     numbers: Option<(Option<Heuristic>, Estimates)>,
+    /// For a trace file, how its recording ended or what is wrong with it.
+    file_state: Option<String>,
+}
+
+/// How a trace file's recording ended, in words, after every block was checked: a damaged
+/// or incomplete trace says so and where, so that it is never shown as a finished run.
+fn file_state(reader: &mut TraceReader) -> String {
+    match reader.check() {
+        Ok(Health::Whole) => match reader.summary() {
+            Ok(summary) => format!("Trace: {}", summary.end),
+            Err(error) => format!("Damaged trace: {error}"),
+        },
+        Ok(Health::Incomplete(why)) => format!("Incomplete trace: {why}"),
+        Ok(Health::Damaged(why)) => format!("Damaged trace: {why}"),
+        Err(error) => format!("Unreadable trace: {error}"),
+    }
 }
 
 impl Debugger {
@@ -167,8 +183,9 @@ impl Debugger {
 
     /// A debugger on a trace file, with no solver running: its events are stepped and
     /// scrubbed as a finished run's are.
-    pub fn from_trace(reader: TraceReader) -> Debugger {
+    pub fn from_trace(mut reader: TraceReader) -> Debugger {
         let puzzle = reader.puzzle().clone();
+        let state = file_state(&mut reader);
         let mut history = History::of_reader(reader);
         let events = history.events();
         let last = history
@@ -189,10 +206,17 @@ impl Debugger {
             },
             puzzle,
         );
+        debugger.file_state = Some(state);
         // Read at once, so that a command applied before the first frame (go to an event)
         // finds the whole trace.
         debugger.frame = debugger.read_frame();
         debugger
+    }
+
+    /// For a trace file, how its recording ended, or that it is incomplete or damaged and
+    /// where: what the panel says where a run would say Finished.
+    pub fn file_state(&self) -> Option<&str> {
+        self.file_state.as_deref()
     }
 
     fn with_source(source: Source, puzzle: Puzzle) -> Debugger {
@@ -210,6 +234,7 @@ impl Debugger {
             frontier: frontier::FrontierState::default(),
             predict: predict::PredictState::default(),
             numbers: None,
+            file_state: None,
         }
     }
 

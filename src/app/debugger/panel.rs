@@ -247,8 +247,11 @@ fn node_facts_ui(
 ) {
     let frame = debugger.frame();
     let view = debugger.shown_view();
-    // A run that has ended says how, as the status line does.
-    let status = if !running && cancelled {
+    // A run that has ended says how, as the status line does; a trace file says how its
+    // recording ended, or that it is incomplete or damaged, where a run would say Finished.
+    let status = if let Some(state) = debugger.file_state() {
+        state.to_string()
+    } else if !running && cancelled {
         "Cancelled".to_string()
     } else if !running {
         "Finished".to_string()
@@ -275,8 +278,9 @@ fn node_facts_ui(
     // Three rows for the node, so that the log below keeps five lines or more at 1024x700.
     // Rows of a fixed label width rather than a grid: a grid asks for another frame whenever
     // its columns' widths change, which figures that change every frame would do for good.
-    // Events are numbered from 1 everywhere: here, on the timeline and in the log. The view
-    // after an event counts the events so far, which is that event's number.
+    // Events are numbered from 0 everywhere, as in the trace file and every `trace` command:
+    // here, on the timeline, in the log, the tree and the Compare pane. The view after an
+    // event counts the events so far, one more than that event's number.
     let numbers = view
         .cells
         .and_then(|cells| debugger.node_numbers(cells.as_slice(), view.depth))
@@ -291,11 +295,7 @@ fn node_facts_ui(
     fact_row(
         ui,
         "Event",
-        format!(
-            "{} of {}; {depth}",
-            format_count(view.events),
-            format_count(frame.view.events)
-        ),
+        event_fact(view.events, frame.view.events, &depth),
     );
     fact_row(
         ui,
@@ -444,12 +444,25 @@ fn hanging_wrap(line: &str, columns: usize, indent: usize) -> String {
     rows.join("\n")
 }
 
-/// One line of the event log: the event's number, counted from 1 as on the timeline, and what
-/// happened.
+/// The Event row: the number of the event shown (from 0) among the numbers there are, or
+/// that there is none, with the node's depth.
+fn event_fact(shown: u64, seen: u64, depth: &str) -> String {
+    match (shown.checked_sub(1), seen.checked_sub(1)) {
+        (Some(index), Some(last)) => format!(
+            "{} of 0–{}; {depth}",
+            format_count(index),
+            format_count(last)
+        ),
+        _ => "none read".to_string(),
+    }
+}
+
+/// One line of the event log: the event's number, counted from 0 as on the timeline and in
+/// the trace file, and what happened.
 pub fn log_line(board: &Board, recorded: &crate::worker::debug::Recorded) -> String {
     format!(
         "{:>7}  {}",
-        recorded.index + 1,
+        recorded.index,
         event_text(board, &recorded.event)
     )
 }
@@ -462,9 +475,9 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
     let send = |commands: &mut Vec<Command>, command: DebugCommand| {
         commands.push(Command::Debug(command));
     };
-    // The slider shows event numbers from 1, as the log and the node's grid do; it spans
-    // the whole run, every event of which is recorded.
-    let mut number = debugger.shown_index().unwrap_or(last) + 1;
+    // The slider shows event numbers from 0, as the log, the node's facts and the trace file
+    // do; it spans the whole run, every event of which is recorded.
+    let mut number = debugger.shown_index().unwrap_or(last);
     // Jumps through the whole recording: to a number, to the start of a depth or bound, to
     // the next or previous event of a kind, to the first visit of the node shown. They open
     // in a popup, so that they take no room from the log below.
@@ -479,10 +492,10 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
     ui.horizontal(|ui| {
         let slider = ui.add_enabled(
             last > 0,
-            egui::Slider::new(&mut number, 1..=last + 1).text("Timeline"),
+            egui::Slider::new(&mut number, 0..=last).text("Timeline"),
         );
         if slider.changed() {
-            send(commands, DebugCommand::Scrub(number.saturating_sub(1)));
+            send(commands, DebugCommand::Scrub(number));
         }
         if ui
             .add_enabled(debugger.is_scrubbed_back(), egui::Button::new("Latest"))
@@ -494,8 +507,8 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
     let note = debugger.find_note().map_or_else(
         || {
             format!(
-                "Recorded events 1..{}: the whole {}",
-                format_count(last + 1),
+                "Recorded events 0–{}: the whole {}",
+                format_count(last),
                 if debugger.is_from_file() {
                     "trace file"
                 } else {
@@ -520,7 +533,7 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
             "Write the nodes of a stretch of events, up to the one shown, as an animation",
         );
         if steps.clicked() {
-            let at = crate::app::command::AnimationSubject::SearchUpTo(number - 1);
+            let at = crate::app::command::AnimationSubject::SearchUpTo(number);
             commands.push(Command::ExportAnimation(at));
         }
         crate::app::widgets::PopupButton::new("Go to…")
@@ -529,12 +542,12 @@ fn timeline_ui(ui: &mut egui::Ui, debugger: &Debugger, commands: &mut Vec<Comman
                 ui.horizontal(|ui| {
                     let go = ui.add(
                         egui::DragValue::new(&mut target)
-                            .range(1..=last + 1)
+                            .range(0..=last)
                             .prefix("event "),
                     );
                     let entered = go.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     if ui.button("Go").on_hover_text("Show this event").clicked() || entered {
-                        send(commands, DebugCommand::GoTo(target.saturating_sub(1)));
+                        send(commands, DebugCommand::GoTo(target));
                     }
                 });
                 ui.horizontal(|ui| {

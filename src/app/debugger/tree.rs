@@ -141,7 +141,7 @@ fn row_ui(ui: &mut egui::Ui, tree: &TreeView, node: &TreeNode, commands: &mut Ve
             .selectable_label(selected, egui::RichText::new(text).color(color))
             .on_hover_text(format!(
                 "Event {}: {}; {} nodes in its subtree{}",
-                node.event + 1,
+                node.event,
                 fate_text(node.fate),
                 format_count(node.subtree_nodes),
                 if node.transposition {
@@ -233,7 +233,7 @@ fn inspector_ui(ui: &mut egui::Ui, debugger: &Debugger) {
                 None => cells.iter().map(|&c| bounds[usize::from(c)]).min(),
             };
             [
-                ("Event", format_count(node.event + 1)),
+                ("Event", format_count(node.event)),
                 (
                     "Depth",
                     match node.iteration {

@@ -126,9 +126,9 @@ impl ExportAnimationWindow {
             Subject::Search { .. } => "search",
         };
         if let Subject::Search { events, .. } = &subject {
-            // Numbered from 1 here, as on the debugger's timeline.
-            self.to = (at + 1).min(*events).max(1);
-            self.from = self.to.saturating_sub(DEFAULT_STRETCH).max(1);
+            // Numbered from 0, as on the debugger's timeline and in the trace.
+            self.to = at.min(events.saturating_sub(1));
+            self.from = (self.to + 1).saturating_sub(DEFAULT_STRETCH);
         }
         let folder = crate::app::files::user_folder().unwrap_or_default();
         self.path = self.format.fit(&folder.join(name).display().to_string());
@@ -201,9 +201,8 @@ impl ExportAnimationWindow {
             },
             Subject::Search { trace, .. } => ExportSource::Search {
                 trace: trace.clone(),
-                // The window counts from 1, the trace from 0.
-                from: self.from.saturating_sub(1),
-                to: self.to.saturating_sub(1),
+                from: self.from,
+                to: self.to,
             },
         };
         let job = ExportJob {
@@ -348,8 +347,8 @@ fn fields_ui(
         .spacing([8.0, 6.0])
         .show(ui, |ui| {
             if let Some(events) = events {
-                // Numbered from 1, as on the debugger's timeline.
-                let numbers = 1..=events.max(1);
+                // Numbered from 0, as on the debugger's timeline and in the trace.
+                let numbers = 0..=events.saturating_sub(1);
                 let label = ui.label("From event");
                 let from = egui::DragValue::new(&mut window.from).range(numbers.clone());
                 ui.add_enabled(idle, from).labelled_by(label.id);

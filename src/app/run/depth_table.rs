@@ -19,22 +19,73 @@ const GAP: f32 = 6.0;
 /// Below this, a column is narrower than a count needs (used when no floor is given).
 const NARROWEST: f32 = 52.0;
 
-/// The per-depth table of a run, in as many stacked parts as the panel's width needs.
+/// What stands in a counter's cell when the solver never sent that counter.
+const ABSENT: &str = "–";
+
+/// The extra counters of `rows`, in the order they first appear, without an engine's own
+/// `time`: the table's Time column already says when each row finished, on the run's clock.
+fn extra_names(rows: &[DepthRow]) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for row in rows {
+        for (name, _) in &row.stats.extra {
+            if *name != "time" && !names.contains(name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The table's cells, a row for each depth: the depth, the three counters, the extra ones and
+/// the time. An engine sends `inner` and `hits` only if it counts them, and an absent counter
+/// reads as 0; so in an engine's run (`engine`) a counter that is 0 in every row is shown as
+/// absent (–), not as a count of 0.
+fn body_cells(rows: &[DepthRow], extra_names: &[&'static str], engine: bool) -> Vec<Vec<String>> {
+    let never = |value: fn(&crate::solver::DepthStats) -> u64| {
+        engine && rows.iter().all(|row| value(&row.stats) == 0)
+    };
+    let (no_inner, no_hits) = (never(|s| s.inner), never(|s| s.hits));
+    let counter = |absent: bool, value: u64| {
+        if absent {
+            ABSENT.to_string()
+        } else {
+            format_count(value)
+        }
+    };
+    rows.iter()
+        .map(|row| {
+            let mut cells = vec![
+                row.stats.depth.to_string(),
+                format_count(row.stats.nodes),
+                counter(no_inner, row.stats.inner),
+                counter(no_hits, row.stats.hits),
+            ];
+            for name in extra_names {
+                let value = row
+                    .stats
+                    .extra
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| format_count(*v))
+                    .unwrap_or_default();
+                cells.push(value);
+            }
+            cells.push(format_time(row.at));
+            cells
+        })
+        .collect()
+}
+
+/// The per-depth table of a run, in as many stacked parts as the panel's width needs;
+/// `engine` says whether the run is an engine's (see [`body_cells`]).
 pub(super) fn depth_table_ui(
     ui: &mut egui::Ui,
-    columns: &Columns,
+    (columns, engine): (&Columns, bool),
     rows: &[DepthRow],
     running_nodes: Option<u64>,
     serial: u64,
 ) {
-    let mut extra_names: Vec<&'static str> = Vec::new();
-    for row in rows {
-        for (name, _) in &row.stats.extra {
-            if !extra_names.contains(name) {
-                extra_names.push(name);
-            }
-        }
-    }
+    let extra_names = extra_names(rows);
     // The widths a column gets when there is room: the depth, three counters and any extra
     // counters, the time.
     let mut widths: Vec<f32> = vec![56.0, 96.0, 96.0, 96.0];
@@ -48,29 +99,7 @@ pub(super) fn depth_table_ui(
     ];
     header.extend(extra_names.iter().map(|n| (*n).to_string()));
     header.push("Time".into());
-    let body: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| {
-            let mut cells = vec![
-                row.stats.depth.to_string(),
-                format_count(row.stats.nodes),
-                format_count(row.stats.inner),
-                format_count(row.stats.hits),
-            ];
-            for name in &extra_names {
-                let value = row
-                    .stats
-                    .extra
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| format_count(*v))
-                    .unwrap_or_default();
-                cells.push(value);
-            }
-            cells.push(format_time(row.at));
-            cells
-        })
-        .collect();
+    let body = body_cells(rows, &extra_names, engine);
     // The run's node count so far, over all depths, under the first counter.
     let running = running_nodes.map(|nodes| vec!["so far".to_string(), format_count(nodes)]);
     let floors: Vec<f32> = header
@@ -294,6 +323,31 @@ fn header_text_width(ui: &egui::Ui, text: &str) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // An engine that never sends inner or hits has them shown as absent, not as 0, and its
+    // own time is not a second time column beside the table's Time.
+    #[test]
+    fn an_engine_s_unsent_counters_are_absent_and_its_time_is_not_a_second_column() {
+        let row = |depth: u32, inner: u64| DepthRow {
+            stats: crate::solver::DepthStats {
+                depth,
+                nodes: 10,
+                inner,
+                hits: 0,
+                extra: vec![("time", 5), ("cuts", 2)],
+            },
+            at: std::time::Duration::from_millis(5),
+        };
+        let rows = [row(1, 0), row(2, 3)];
+        let names = extra_names(&rows);
+        assert_eq!(names, ["cuts"]);
+        let engine = body_cells(&rows, &names, true);
+        assert_eq!(engine[0][2..4], ["0", ABSENT]);
+        assert_eq!(engine[1][2..4], ["3", ABSENT]);
+        assert_eq!(engine[0].len(), 6, "depth, three counters, cuts, Time");
+        let built_in = body_cells(&rows, &names, false);
+        assert_eq!(built_in[0][3], "0", "a built-in solver's 0 is a count");
+    }
 
     #[test]
     fn columns_shrink_to_the_room_without_going_below_a_count() {

@@ -503,9 +503,10 @@ fn session_ui(
     {
         commands.push(Command::ShowPrefix(moves));
     }
+    let engine = matches!(run.solver(), crate::solver::SolverChoice::Engine(_));
     depth_table_ui(
         ui,
-        &run.columns(),
+        (&run.columns(), engine),
         run.rows(),
         (!run.is_finished()).then(|| run.live().nodes()),
         session.serial,

@@ -2,9 +2,10 @@
 //! node's robots as robot cells, and its prune reasons.
 
 use super::protocol::{ResultLine, Verdict};
-use super::{EngineGaveUp, EngineProblem, NAME_CHARS, intern, process, protocol};
+use super::{EngineGaveUp, EngineProblem, process, protocol};
 use crate::model::Puzzle;
 use crate::solver::Outcome;
+use crate::solver::intern::intern_name;
 use crate::solver::probe::{DepthStats, Event, Probe, PruneReason, RobotCells};
 
 /// A row as the solver layer's per-depth statistics: its nodes, the counters named `inner`
@@ -26,8 +27,7 @@ pub(super) fn depth_stats(row: &protocol::Row) -> DepthStats {
             "hits" => stats.hits = *value,
             "millis" => {}
             _ => {
-                let short: String = name.chars().take(NAME_CHARS).collect();
-                stats.extra.push((intern(&short), *value));
+                stats.extra.push((intern_name(name), *value));
             }
         }
     }
@@ -75,10 +75,7 @@ pub(super) fn prune_reason(reason: &str, numbers: &[(String, i64)]) -> PruneReas
             Some(stored) => PruneReason::TableHit { stored },
             None => PruneReason::Other("table"),
         },
-        other => {
-            let short: String = other.chars().take(NAME_CHARS).collect();
-            PruneReason::Other(intern(&short))
-        }
+        other => PruneReason::Other(intern_name(other)),
     }
 }
 

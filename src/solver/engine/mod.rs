@@ -35,6 +35,7 @@ pub mod store;
 use super::probe::{DepthStats, Event, Probe};
 use super::{Outcome, Report, Retired, RuleSupport, SolveError, SolverOptions};
 use crate::model::Puzzle;
+use crate::solver::intern::intern;
 use answers::{KEPT_IDS, depth_stats, fresh_id, prune_reason, robot_cells};
 pub use check::{EngineVerdict, test_engine, test_puzzle};
 use error::millis_of;
@@ -44,8 +45,8 @@ pub use identities::{claims_optimal, known_identity};
 use process::{EngineProcess, GRACE, Incoming};
 use protocol::{Answer, Go, Identity, ProtocolError};
 pub use spec::{CommandLineError, EngineSpec};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long an engine has to finish its handshake (`repok`) and answer the `isready` after it.
@@ -58,31 +59,6 @@ const POLL: Duration = Duration::from_millis(10);
 /// Lines in one run that are neither rows nor asked-for events nor the result (info lines,
 /// unknown words, events not asked for): past this many, the engine is flooding its output.
 pub const FLOOD_LINES: u64 = 100_000;
-
-/// Text kept for the life of the program: the names of engines and of their counters and
-/// prune reasons, which the solver layer's reports and events hold as `&'static str`. Each
-/// distinct text is kept once, and at most [`MAX_INTERNED`] of them, so an engine that
-/// invents new names cannot grow the program without bound.
-pub fn intern(text: &str) -> &'static str {
-    static KEPT: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    // The list only grows by whole entries, consistent after any panic that left it locked.
-    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = kept.iter().find(|k| **k == text) {
-        return found;
-    }
-    if kept.len() >= MAX_INTERNED {
-        return "other";
-    }
-    let leaked: &'static str = Box::leak(text.to_string().into_boxed_str());
-    kept.push(leaked);
-    leaked
-}
-
-/// The most distinct names [`intern`] keeps.
-pub const MAX_INTERNED: usize = 4096;
-
-/// The longest counter name or prune reason kept; longer ones are cut.
-const NAME_CHARS: usize = 32;
 
 /// A running engine, past its handshake, ready for puzzles.
 pub struct Engine {

@@ -61,6 +61,11 @@ const GENERATED: u8 = 0xEB;
 /// length and move codes, then its estimate plus one (format version 3).
 const GENERATED_FULL: u8 = 0xEC;
 
+/// The most characters of a text in an event (a solver's own event's description) a reader
+/// keeps; names (counters, prune reasons) are cut shorter still, to
+/// [`NAME_CHARS`](crate::solver::intern::NAME_CHARS), as they are kept for the program's life.
+pub const TEXT_CHARS: usize = 1000;
+
 /// Where the events before a point left the search: what an event is encoded against.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {
@@ -371,6 +376,8 @@ impl Decoder {
         u32::try_from(value).map_err(|_| CodeError(format!("{what} {value} is out of range")))
     }
 
+    /// A text, cut to [`TEXT_CHARS`] characters: a block may hold up to 64 MiB of it, which
+    /// is checked but not kept.
     fn text(&mut self) -> Result<String, CodeError> {
         let len = self.varint()? as usize;
         let end = self
@@ -379,10 +386,13 @@ impl Decoder {
             .filter(|&end| end <= self.bytes.len())
             .ok_or_else(|| CodeError("a text runs past the end of its block".into()))?;
         let text = std::str::from_utf8(&self.bytes[self.at..end])
-            .map_err(|_| CodeError("a text is not UTF-8".into()))?
-            .to_string();
+            .map_err(|_| CodeError("a text is not UTF-8".into()))?;
+        let kept = match text.char_indices().nth(TEXT_CHARS) {
+            Some((cut, _)) => &text[..cut],
+            None => text,
+        };
         self.at = end;
-        Ok(text)
+        Ok(kept.to_string())
     }
 
     fn code(&self, code: u8) -> Result<u8, CodeError> {
@@ -480,7 +490,7 @@ impl Decoder {
                             stored: self.small("a stored height")?,
                         },
                         3 => PruneReason::Visited,
-                        4 => PruneReason::Other(crate::solver::engine::intern(&self.text()?)),
+                        4 => PruneReason::Other(crate::solver::intern::intern_name(&self.text()?)),
                         other => return Err(CodeError(format!("{other} is not a prune reason"))),
                     };
                     Some(Decoded::Pruned { depth, reason })
@@ -499,7 +509,7 @@ impl Decoder {
                     }
                     let mut extra = Vec::new();
                     for _ in 0..extras {
-                        let name = crate::solver::engine::intern(&self.text()?);
+                        let name = crate::solver::intern::intern_name(&self.text()?);
                         extra.push((name, self.varint()?));
                     }
                     Some(Decoded::IterationFinished(DepthStats {

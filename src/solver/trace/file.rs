@@ -9,7 +9,9 @@ use std::path::Path;
 /// The first eight bytes of every trace file.
 pub const MAGIC: &[u8; 8] = b"RLTRACE\0";
 /// The format version this program writes and the newest it reads.
-pub const VERSION: u16 = 3;
+pub const VERSION: u16 = 4;
+/// The first format version whose header ends with a checksum.
+pub(crate) const HEADER_CRC_VERSION: u16 = 4;
 /// The four bytes that open each block.
 pub(crate) const BLOCK_MAGIC: &[u8; 4] = b"RLB1";
 /// The four bytes that open the footer.
@@ -74,15 +76,18 @@ pub(crate) fn encode_block(info: &BlockInfo, payload: &[u8], out: &mut Vec<u8>) 
     out.extend_from_slice(&crc.to_le_bytes());
 }
 
-/// Writes the file's header.
+/// Writes the file's header, ending with the CRC of every byte before it (version 4 on), so
+/// that a header changed after it was written (another puzzle, another solver) is found.
 pub(crate) fn encode_header(header: &TraceHeader) -> Vec<u8> {
     // Serialising a struct of strings and numbers cannot fail.
     let json = serde_json::to_vec(header).unwrap_or_default();
-    let mut out = Vec::with_capacity(json.len() + 14);
+    let mut out = Vec::with_capacity(json.len() + 18);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(json.len() as u32).to_le_bytes());
     out.extend_from_slice(&json);
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
     out
 }
 
@@ -127,12 +132,12 @@ impl<'a> Bytes<'a> {
     }
 }
 
-/// Reads the header at the start of `file`: its version, its JSON, and where the blocks
-/// start.
+/// Reads the header at the start of `file`: its version, its JSON (checked against its CRC
+/// from version 4 on), and where the blocks start.
 pub(crate) fn read_header(
     file: &mut (impl Read + Seek),
     path: &Path,
-) -> Result<(TraceHeader, u64), TraceError> {
+) -> Result<(TraceHeader, u16, u64), TraceError> {
     let bad = |why: String| TraceError::Corrupt {
         path: path.to_path_buf(),
         why,
@@ -163,38 +168,64 @@ pub(crate) fn read_header(
     if read_up_to(file, &mut json).map_err(|e| TraceError::io(path, e))? < json.len() {
         return Err(bad("the file ends inside its header".into()));
     }
+    let mut blocks_at = 14 + u64::from(len);
+    if version >= HEADER_CRC_VERSION {
+        let mut crc = [0u8; 4];
+        if read_up_to(file, &mut crc).map_err(|e| TraceError::io(path, e))? < 4 {
+            return Err(bad("the file ends inside its header".into()));
+        }
+        let mut hasher = crc32fast::Hasher::new();
+        hasher.update(&head);
+        hasher.update(&json);
+        if hasher.finalize().to_le_bytes() != crc {
+            return Err(bad(
+                "its header is damaged (its checksum does not match)".into()
+            ));
+        }
+        blocks_at += 4;
+    }
     let header: TraceHeader = serde_json::from_slice(&json)
         .map_err(|e| bad(format!("its header does not parse: {e}")))?;
-    Ok((header, 14 + u64::from(len)))
+    Ok((header, version, blocks_at))
 }
 
-/// Reads the footer of a finished trace of `len` bytes, if it has one that checks out.
-pub(crate) fn read_footer(
-    file: &mut (impl Read + Seek),
-    len: u64,
-) -> std::io::Result<Option<(TraceSummary, Vec<u64>, u64)>> {
+/// What the end of a trace file holds.
+pub(crate) enum Footer {
+    /// No end marker: a recording that did not end (or is still going on).
+    Missing,
+    /// An end marker whose footer does not check out: damage, said in words with where.
+    Damaged(String),
+    /// The footer: the summary, every block's offset and where the footer starts.
+    Found(TraceSummary, Vec<u64>, u64),
+}
+
+/// Reads the footer of a finished trace of `len` bytes.
+pub(crate) fn read_footer(file: &mut (impl Read + Seek), len: u64) -> std::io::Result<Footer> {
     if len < 16 {
-        return Ok(None);
+        return Ok(Footer::Missing);
     }
     file.seek(SeekFrom::Start(len - 16))?;
     let mut tail = [0u8; 16];
     file.read_exact(&mut tail)?;
     if &tail[8..] != END_MAGIC {
-        return Ok(None);
+        return Ok(Footer::Missing);
     }
     let footer_at = u64::from_le_bytes(tail[..8].try_into().unwrap_or_default());
+    let damaged = |why: &str| Ok(Footer::Damaged(format!("its footer {why}")));
     let Some(footer_len) = (len - 16).checked_sub(footer_at) else {
-        return Ok(None);
+        return damaged(&format!("names byte {footer_at}, past the end of the file"));
     };
     if footer_len > u64::from(MAX_PART_BYTES) || footer_len < 16 {
-        return Ok(None);
+        return damaged(&format!("at byte {footer_at} has an impossible length"));
     }
     file.seek(SeekFrom::Start(footer_at))?;
     let mut footer = vec![0; footer_len as usize];
     file.read_exact(&mut footer)?;
     let (body, crc) = footer.split_at(footer.len() - 4);
     if crc32fast::hash(body).to_le_bytes() != crc {
-        return Ok(None);
+        return damaged(&format!(
+            "at byte {footer_at} is damaged (its checksum does not match)"
+        ));
     }
     let mut bytes = Bytes { bytes: body, at: 0 };
     let mut parse = || -> Option<(TraceSummary, Vec<u64>)> {
@@ -212,7 +243,10 @@ pub(crate) fn read_footer(
             .collect::<Option<Vec<_>>>()?;
         Some((summary, offsets))
     };
-    Ok(parse().map(|(summary, offsets)| (summary, offsets, footer_at)))
+    Ok(match parse() {
+        Some((summary, offsets)) => Footer::Found(summary, offsets, footer_at),
+        None => Footer::Damaged(format!("its footer at byte {footer_at} does not read")),
+    })
 }
 
 /// What reading a block found.
@@ -221,7 +255,9 @@ pub(crate) enum BlockRead {
     Block(BlockInfo, Vec<u8>),
     /// The footer or the end of the file: no more blocks.
     End,
-    /// Bytes that are no whole block: a recording cut off, or damage.
+    /// The file ends inside a block: a recording cut off (said in words, with where).
+    Cut(String),
+    /// Bytes that are no block, or a block that fails its checksum: damage.
     Broken(String),
 }
 
@@ -239,7 +275,7 @@ pub(crate) fn read_block(
         return Ok(BlockRead::End);
     }
     if read < BLOCK_HEAD_BYTES {
-        return Ok(BlockRead::Broken(format!(
+        return Ok(BlockRead::Cut(format!(
             "the file ends inside the header of the block at byte {offset}"
         )));
     }
@@ -296,7 +332,7 @@ pub(crate) fn read_block(
         )));
     }
     if read_up_to(file, &mut info.checkpoint.path)? < info.checkpoint.path.len() {
-        return Ok(BlockRead::Broken(format!(
+        return Ok(BlockRead::Cut(format!(
             "the file ends inside the block at byte {offset}"
         )));
     }
@@ -306,7 +342,7 @@ pub(crate) fn read_block(
     if with_payload {
         payload = vec![0; payload_len as usize];
         if read_up_to(file, &mut payload)? < payload.len() || read_up_to(file, &mut crc)? < 4 {
-            return Ok(BlockRead::Broken(format!(
+            return Ok(BlockRead::Cut(format!(
                 "the file ends inside the block at byte {offset}"
             )));
         }

@@ -21,7 +21,7 @@ mod recorder;
 mod states;
 mod tree;
 
-pub use codec::{CodeError, Decoded};
+pub use codec::{CodeError, Decoded, TEXT_CHARS};
 pub use compare::{
     Divergence, DivergenceRule, TraceComparison, compare_traces, compare_traces_until,
 };
@@ -31,7 +31,7 @@ pub use frontier::{
     StackLevel, shape_of_trace, stack_at,
 };
 pub use kind::EventKind;
-pub use reader::{Replay, TraceReader, TracedEvent};
+pub use reader::{HEADER_TEXT_CHARS, Health, Replay, TraceReader, TracedEvent};
 pub use recorder::TraceRecorder;
 pub use states::{
     MAX_STATE_POSITIONS, Reached, StateComparison, StateDepth, StateDifference,
@@ -114,6 +114,18 @@ pub enum TraceError {
     /// Reading or writing failed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// A write failed before any event was written whole, so the file, which no reader
+    /// could have read an event from, was removed.
+    #[error(
+        "{}: {source}; the file was removed, as no event of the trace had been written whole",
+        path.display()
+    )]
+    NothingKept {
         /// The file.
         path: PathBuf,
         /// What failed.
@@ -234,9 +246,19 @@ pub enum RecordError {
     Solve(#[from] crate::solver::SolveError),
 }
 
-/// Whether the file at `path` starts as a trace does (its first eight bytes), so that a
-/// program handed any file knows to open it as one.
+/// The file name extension of a trace, as the app's dialogs propose it.
+pub const EXTENSION: &str = "rltrace";
+
+/// Whether the file at `path` is to be opened as a trace: it starts as a trace does (its
+/// first eight bytes), or its name ends in `.rltrace` (then a file that is no trace, empty or
+/// of zeros, is refused as a trace, "is not a Ricochet Lab trace", not read as a puzzle).
 pub fn is_trace_file(path: &Path) -> bool {
+    if path
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case(EXTENSION))
+    {
+        return true;
+    }
     let mut head = [0u8; 8];
     std::fs::File::open(path)
         .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut head))

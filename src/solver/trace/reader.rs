@@ -1,13 +1,16 @@
 //! Reading a trace: its index of blocks, and events replayed from any of them.
 
 use super::codec::{Cursor, Decoded, Decoder, code_move};
-use super::file::{self, BlockInfo, BlockRead};
+use super::file::{self, BlockInfo, BlockRead, Footer};
 use super::kind::EventKind;
 use super::{TraceError, TraceHeader, TraceRow, TraceSummary};
 use crate::model::{Cell, Move, MoveTables, Puzzle, format_moves};
 use crate::solver::{Event, RobotCells};
 use std::fs::File;
 use std::path::{Path, PathBuf};
+
+mod health;
+pub use health::{HEADER_TEXT_CHARS, Health};
 
 /// An open trace: its header, its puzzle and the index of its blocks.
 pub struct TraceReader {
@@ -20,8 +23,12 @@ pub struct TraceReader {
     /// Where the next block would start, for [`TraceReader::refresh`].
     next_offset: u64,
     footer: Option<TraceSummary>,
-    /// Why the blocks end before the file does, when they do.
+    /// Why the blocks end before the file does, when the file ends inside a block.
+    cut: Option<String>,
+    /// What was found damaged, with where, when something was.
     damage: Option<String>,
+    /// The file's format version.
+    version: u16,
 }
 
 /// One event of a trace, with its number.
@@ -48,13 +55,14 @@ impl TraceReader {
                 why: "it is not a regular file".into(),
             });
         }
-        let (header, blocks_at) = file::read_header(&mut file, path)?;
+        let (mut header, version, blocks_at) = file::read_header(&mut file, path)?;
         let puzzle = crate::model::formats::native::parse(&header.puzzle).map_err(|e| {
             TraceError::Corrupt {
                 path: path.to_path_buf(),
                 why: format!("its puzzle does not load: {e}"),
             }
         })?;
+        health::bound_header(&mut header, &puzzle);
         let tables = MoveTables::new(puzzle.board());
         let mut reader = TraceReader {
             path: path.to_path_buf(),
@@ -65,18 +73,20 @@ impl TraceReader {
             blocks: Vec::new(),
             next_offset: blocks_at,
             footer: None,
+            cut: None,
             damage: None,
+            version,
         };
         let len = metadata.len();
         let footer = file::read_footer(&mut reader.file, len).map_err(|e| reader.io(e))?;
         match footer {
-            Some((summary, offsets, footer_at)) => {
+            Footer::Found(summary, offsets, footer_at) => {
                 for offset in offsets {
                     match file::read_block(&mut reader.file, offset, false)
                         .map_err(|e| reader.io(e))?
                     {
                         BlockRead::Block(info, _) => reader.push_block(info)?,
-                        BlockRead::End | BlockRead::Broken(_) => {
+                        BlockRead::End | BlockRead::Cut(_) | BlockRead::Broken(_) => {
                             return Err(reader.corrupt(format!(
                                 "its index names a block at byte {offset} that is not there"
                             )));
@@ -86,8 +96,14 @@ impl TraceReader {
                 reader.next_offset = footer_at;
                 reader.footer = Some(summary);
             }
-            None => {
+            Footer::Missing => {
                 reader.refresh()?;
+            }
+            Footer::Damaged(why) => {
+                // The blocks are walked as for a recording that did not end; the damage is
+                // said whatever they hold.
+                reader.refresh()?;
+                reader.damage.get_or_insert(why);
             }
         }
         Ok(reader)
@@ -100,7 +116,7 @@ impl TraceReader {
             return Ok(false);
         }
         let before = self.blocks.len();
-        self.damage = None;
+        self.cut = None;
         loop {
             match file::read_block(&mut self.file, self.next_offset, false)
                 .map_err(|e| self.io(e))?
@@ -109,7 +125,7 @@ impl TraceReader {
                     let next = self.next_offset + file::block_len(&info);
                     let len = self.file.metadata().map_err(|e| self.io(e))?.len();
                     if next > len {
-                        self.damage = Some(format!(
+                        self.cut = Some(format!(
                             "the file ends inside the block at byte {}",
                             self.next_offset
                         ));
@@ -119,6 +135,10 @@ impl TraceReader {
                     self.next_offset = next;
                 }
                 BlockRead::End => break,
+                BlockRead::Cut(why) => {
+                    self.cut = Some(why);
+                    break;
+                }
                 BlockRead::Broken(why) => {
                     self.damage = Some(why);
                     break;
@@ -200,7 +220,12 @@ impl TraceReader {
 
     /// Why the whole blocks end before the file does, for a trace cut off or damaged.
     pub fn damage(&self) -> Option<&str> {
-        self.damage.as_deref()
+        self.damage.as_deref().or(self.cut.as_deref())
+    }
+
+    /// The file's format version.
+    pub fn version(&self) -> u16 {
+        self.version
     }
 
     /// The summary: the footer's, or for a trace cut off, one worked out by reading every
@@ -223,7 +248,7 @@ impl TraceReader {
         }
         Ok(TraceSummary {
             complete: false,
-            end: match &self.damage {
+            end: match self.damage() {
                 Some(why) => format!("the recording was cut off ({why})"),
                 None => "the recording was cut off".to_string(),
             },
@@ -411,12 +436,19 @@ impl Replay<'_> {
         let info = &self.reader.blocks[block];
         let read =
             file::read_block(&mut self.file, info.offset, true).map_err(|e| self.reader.io(e))?;
-        let BlockRead::Block(read_info, payload) = read else {
-            return Err(self.reader.corrupt(format!(
-                "the block at byte {} no longer reads whole",
-                info.offset
-            )));
+        let read_info_payload = match read {
+            BlockRead::Block(read_info, payload) => (read_info, payload),
+            BlockRead::Broken(why) | BlockRead::Cut(why) => {
+                return Err(self.reader.corrupt(why));
+            }
+            BlockRead::End => {
+                return Err(self.reader.corrupt(format!(
+                    "the block at byte {} is no longer there",
+                    info.offset
+                )));
+            }
         };
+        let (read_info, payload) = read_info_payload;
         self.block = block;
         self.next_index = read_info.first_event;
         self.decoder = Decoder::new(payload, read_info.checkpoint);

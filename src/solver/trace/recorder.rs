@@ -50,7 +50,16 @@ impl<P: Probe> TraceRecorder<P> {
     ) -> Result<TraceRecorder<P>, TraceError> {
         let mut file = File::create(path).map_err(|e| TraceError::io(path, e))?;
         let head = file::encode_header(header);
-        file.write_all(&head).map_err(|e| TraceError::io(path, e))?;
+        if let Err(source) = file.write_all(&head) {
+            // A header cut short (a file-size limit below its length) is no trace: leave
+            // nothing rather than a file no reader opens.
+            drop(file);
+            let _ = std::fs::remove_file(path);
+            return Err(TraceError::NothingKept {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
         let mut encoder = Encoder::default();
         encoder.reset_low_water();
         Ok(TraceRecorder {
@@ -117,7 +126,8 @@ impl<P: Probe> TraceRecorder<P> {
     /// Writes what is left and the footer, then closes the file. `end` says in words how the
     /// run ended and `complete` whether the search reached its own end. A write that failed
     /// during the search is reported here, naming the file; the blocks before it stay
-    /// readable.
+    /// readable, and when there were none the file is removed
+    /// ([`TraceError::NothingKept`]).
     pub fn finish(mut self, end: &str, complete: bool) -> Result<(P, TraceSummary), TraceError> {
         let summary = self.close(end, complete)?;
         Ok((self.inner, summary))
@@ -129,6 +139,14 @@ impl<P: Probe> TraceRecorder<P> {
         self.flush_block();
         if let Some(failure) = self.failure.take() {
             self.closed = true;
+            if self.offsets.is_empty() {
+                // Only the header and part of a block: no event to read, so nothing is left.
+                let _ = std::fs::remove_file(&self.path);
+                return Err(TraceError::NothingKept {
+                    path: self.path.clone(),
+                    source: failure,
+                });
+            }
             return Err(TraceError::io(&self.path, failure));
         }
         if self.closed {

@@ -98,6 +98,23 @@ fn go_and_requests_round_trip() {
     }
 }
 
+// A number past its field's range is said to be too large, not "not a whole number".
+#[test]
+fn a_go_whose_depth_is_past_its_range_is_too_large() {
+    let error = parse_request("go depth=99999999999999999999").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("depth=99999999999999999999 is too large"),
+        "{error}"
+    );
+    let error = parse_request("go depth=3x").unwrap_err();
+    assert!(
+        error.to_string().contains("is not a whole number"),
+        "{error}"
+    );
+}
+
 #[test]
 fn the_reference_puzzles_round_trip_with_their_targets_and_closed_cells() {
     for puzzle in [
