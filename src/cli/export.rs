@@ -245,6 +245,7 @@ fn run_animation(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let options = AnimationOptions {
         side_px: args.side_px,
         delay_ms: args.delay_ms,
+        numbered: false,
     };
     let puzzle = formats::load(&args.puzzle)?;
     let started = std::time::Instant::now();

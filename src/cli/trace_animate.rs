@@ -77,6 +77,7 @@ pub(super) fn animate(args: &AnimateArgs) -> anyhow::Result<ExitCode> {
         options: AnimationOptions {
             side_px: args.side_px,
             delay_ms: args.delay_ms,
+            numbered: false,
         },
         overwrite: super::common::overwrite(args.force),
     };

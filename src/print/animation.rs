@@ -67,6 +67,9 @@ pub struct AnimationOptions {
     pub side_px: u32,
     /// How long each frame is shown, in milliseconds.
     pub delay_ms: u32,
+    /// Whether each frame of a solution carries its move number (and the move) in a band
+    /// below the board.
+    pub numbered: bool,
 }
 
 impl Default for AnimationOptions {
@@ -74,6 +77,7 @@ impl Default for AnimationOptions {
         AnimationOptions {
             side_px: DEFAULT_SIDE_PX,
             delay_ms: DEFAULT_DELAY_MS,
+            numbered: false,
         }
     }
 }
@@ -188,11 +192,54 @@ pub fn solution_frames(
     options: AnimationOptions,
 ) -> Result<Vec<Frame>, AnimationError> {
     options.check()?;
-    let drawings = solution_drawings(puzzle, moves)?;
+    let mut drawings = solution_drawings(puzzle, moves)?;
+    if options.numbered {
+        for (index, drawing) in drawings.iter_mut().enumerate() {
+            add_caption(drawing, frame_caption(index, moves));
+        }
+    }
     drawings
         .iter()
         .map(|drawing| frame_of(drawing, options.side_px).map_err(AnimationError::from))
         .collect()
+}
+
+/// What frame `index` of a solution's playback says: the start, then each move with its
+/// number.
+fn frame_caption(index: usize, moves: &[Move]) -> String {
+    match index.checked_sub(1).and_then(|at| moves.get(at)) {
+        Some(mv) => format!("Move {index} of {}: {mv}", moves.len()),
+        None => format!("Start: {} moves", moves.len()),
+    }
+}
+
+/// Writes `text` in a band added below the drawing: every frame gains the same band, so the
+/// frames keep one size.
+fn add_caption(drawing: &mut Drawing, text: String) {
+    let band = (drawing.height_mm * 0.07).max(drawing.cell_mm * 0.8);
+    let top = drawing.height_mm;
+    drawing.height_mm += band;
+    drawing.items.push(Item::Rect {
+        role: Role::Label,
+        min: Point { x: 0.0, y: top },
+        max: Point {
+            x: drawing.width_mm,
+            y: drawing.height_mm,
+        },
+        fill: super::BOARD,
+    });
+    drawing.items.push(Item::Text {
+        role: Role::Label,
+        at: Point {
+            x: drawing.width_mm / 2.0,
+            y: top + band * 0.72,
+        },
+        text,
+        size: band * 0.6,
+        color: super::OUTLINE,
+        anchor: super::Anchor::Middle,
+        upwards: false,
+    });
 }
 
 /// A drawing rasterised with its longer side `side_px` pixels long.
@@ -526,12 +573,31 @@ pub(crate) mod tests {
     const SMALL: AnimationOptions = AnimationOptions {
         side_px: 90,
         delay_ms: 100,
+        numbered: false,
     };
 
     /// The corner puzzle's two-move solution, as frames of [`SMALL`] size.
     fn two_move_frames() -> Vec<Frame> {
         let moves = parse_moves("RE, RS").unwrap();
         solution_frames(&corner_puzzle(), &moves, SMALL).unwrap()
+    }
+
+    // Frames can carry their move number: a band below the board, the same on each frame.
+    #[test]
+    fn numbered_frames_gain_a_caption_band_and_keep_one_size() {
+        let moves = parse_moves("RE, RS").unwrap();
+        let numbered = AnimationOptions {
+            numbered: true,
+            ..SMALL
+        };
+        let frames = solution_frames(&corner_puzzle(), &moves, numbered).unwrap();
+        assert!(
+            frames
+                .iter()
+                .all(|f| f.height > f.width && f.height == frames[0].height)
+        );
+        assert_eq!(frame_caption(0, &moves), "Start: 2 moves");
+        assert_eq!(frame_caption(2, &moves), "Move 2 of 2: RS");
     }
 
     #[test]

@@ -338,6 +338,7 @@ mod tests {
         let options = AnimationOptions {
             side_px: 64,
             delay_ms: 100,
+            numbered: false,
         };
         let mut seen = Vec::new();
         let encoded = search_animation(&puzzle, &steps, Output::Frames, options, &mut |i| {

@@ -303,6 +303,7 @@ mod tests {
         AnimationOptions {
             side_px: 64,
             delay_ms: 100,
+            numbered: false,
         }
     }
 

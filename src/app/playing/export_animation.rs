@@ -92,6 +92,8 @@ pub(in crate::app) struct ExportAnimationWindow {
     format: Format,
     side_px: u32,
     delay_ms: u32,
+    /// Whether a solution's frames carry their move number.
+    numbered: bool,
     from: u64,
     to: u64,
     path: String,
@@ -108,6 +110,7 @@ impl Default for ExportAnimationWindow {
             format: Format::Gif,
             side_px: animation::DEFAULT_SIDE_PX,
             delay_ms: animation::DEFAULT_DELAY_MS,
+            numbered: true,
             from: 0,
             to: 0,
             path: String::new(),
@@ -212,6 +215,7 @@ impl ExportAnimationWindow {
             options: AnimationOptions {
                 side_px: self.side_px,
                 delay_ms: self.delay_ms,
+                numbered: self.numbered,
             },
             // Nothing is replaced without asking: an existing file is refused by name.
             overwrite: Overwrite::Refuse,
@@ -356,6 +360,15 @@ fn fields_ui(
                 let label = ui.label("To event");
                 let to = egui::DragValue::new(&mut window.to).range(numbers);
                 ui.add_enabled(idle, to).labelled_by(label.id);
+                ui.end_row();
+            }
+            if events.is_none() {
+                ui.label("Move numbers");
+                ui.add_enabled(
+                    idle,
+                    egui::Checkbox::new(&mut window.numbered, "On each frame"),
+                )
+                .on_hover_text("Each frame says which move it shows, below the board");
                 ui.end_row();
             }
             ui.label("Format");

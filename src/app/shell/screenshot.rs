@@ -288,6 +288,7 @@ impl ScreenshotDirector {
             | View::OverlayDistances
             | View::OverlayMinMoves
             | View::OverlayStateless
+            | View::OverlayStatelessFive
             | View::OverlaySolution => self.setup_overlays(app),
             View::Experiments | View::ExperimentsTables | View::ExperimentsRunning => {
                 self.setup_experiments(app)
@@ -378,6 +379,14 @@ impl ScreenshotDirector {
                     .ok()
                     .and_then(|p| p.goal().color.robot())
                     .or(Some(crate::model::RobotColor::Red));
+            }
+            View::OverlayStatelessFive => {
+                let five = include_str!("../../../boards/five-robots.ron");
+                replace(app, crate::model::formats::native::parse(five));
+                app.shell.dock = crate::app::shell::DockTab::Overlays;
+                app.state.view.plots = false;
+                app.state.overlays.stateless = true;
+                app.state.overlays.stateless_robot = None;
             }
             View::OverlaySolution => {
                 replace(app, random_game(2, 4).map(|(p, _)| p));
@@ -486,7 +495,7 @@ impl ScreenshotDirector {
                 }
             }
             View::OverlayMinMoves => true,
-            View::OverlayStateless => app.stateless_stores().is_some(),
+            View::OverlayStateless | View::OverlayStatelessFive => app.stateless_stores().is_some(),
             View::OverlayDistances => app.exact_distance_map().is_some(),
             View::Analyze => !app.analyzer.is_running() && app.analyzer.analysis().is_some(),
             View::DebugStepBack => {

@@ -32,6 +32,9 @@ pub enum View {
     OverlayMinMoves,
     /// The stateless solver's final and intermediate states per cell.
     OverlayStateless,
+    /// The same for every robot of a five-robot board: the target's robot in the centre of
+    /// each cell, the four others in their corners.
+    OverlayStatelessFive,
     /// The last solution's path.
     OverlaySolution,
     /// A debugged Graph v1 run stepped to its first slide-graph update: the changed edges.
@@ -52,7 +55,7 @@ pub enum View {
 
 impl View {
     /// Every view, in the order the command's help lists them.
-    const ALL: [View; 20] = [
+    const ALL: [View; 21] = [
         View::Editor,
         View::Solving,
         View::Playback,
@@ -66,6 +69,7 @@ impl View {
         View::OverlayGraph,
         View::OverlayMinMoves,
         View::OverlayStateless,
+        View::OverlayStatelessFive,
         View::OverlaySolution,
         View::DebugGraph,
         View::DebugStateless,
@@ -92,6 +96,7 @@ impl View {
             View::OverlayGraph => "overlay-graph",
             View::OverlayMinMoves => "overlay-min-moves",
             View::OverlayStateless => "overlay-stateless",
+            View::OverlayStatelessFive => "overlay-stateless-five",
             View::OverlaySolution => "overlay-solution",
             View::DebugGraph => "debug-graph",
             View::DebugStateless => "debug-stateless",
