@@ -1,8 +1,8 @@
 //! The puzzle page in a real browser (headless Chromium through chromedriver): its moves agree
 //! with the program's on random boards under every rule, "Show the solution" plays
 //! hardest-25's 25 moves onto the target, the keys move and undo, and the page fits a phone's
-//! width. Skipped with a note where Chromium is not installed, unless
-//! `RICOCHET_LAB_BROWSER_TESTS=1` (as `.ci/run` sets) makes that a failure.
+//! width. They fail, saying what to install, where Chromium or its driver is missing: a skip
+//! would pass unseen (`.ci/run` installs both).
 
 use super::common::{lab, text};
 use super::webdriver::{self, Browser};
@@ -20,18 +20,17 @@ const BOARDS: usize = 200;
 /// Random moves tried on each board.
 const MOVES: usize = 24;
 
-/// The browser, or `None` (with a note) where it is not installed and not required.
-fn browser(width: u32, height: u32) -> Option<Browser> {
-    match webdriver::installed() {
-        Some((driver, chromium)) => Some(Browser::start(&driver, &chromium, width, height)),
-        None if webdriver::required() => {
-            panic!("RICOCHET_LAB_BROWSER_TESTS=1 but chromium or chromedriver is missing")
-        }
-        None => {
-            eprintln!("skipped: chromium and chromedriver are not installed");
-            None
-        }
-    }
+/// A headless Chromium with a window of `width x height` pixels, or a failure that says what to
+/// install.
+fn browser(width: u32, height: u32) -> Browser {
+    let Some((driver, chromium)) = webdriver::installed() else {
+        panic!(
+            "the page's browser tests need Chromium and its WebDriver: `apt-get install chromium \
+             chromium-driver` on Debian, or CHROMIUM and CHROMEDRIVER set to their paths \
+             (README, Testing)"
+        );
+    };
+    Browser::start(&driver, &chromium, width, height)
 }
 
 /// Writes hardest-25's page into `dir` with the program, as a user does.
@@ -118,11 +117,8 @@ const PLAY: &str = "
 ";
 
 #[test]
-#[ignore = "the browser session can hang past any limit; run with --run-ignored only"]
 fn the_pages_moves_agree_with_the_programs_on_random_boards_under_every_rule() {
-    let Some(browser) = browser(1000, 800) else {
-        return;
-    };
+    let browser = browser(1000, 800);
     let dir = tempfile::tempdir().unwrap();
     browser.open(&export_page(dir.path()));
     browser.run(
@@ -175,11 +171,8 @@ fn the_pages_moves_agree_with_the_programs_on_random_boards_under_every_rule() {
 }
 
 #[test]
-#[ignore = "the browser session can hang past any limit; run with --run-ignored only"]
 fn show_the_solution_plays_hardest_25_onto_its_target() {
-    let Some(browser) = browser(1200, 900) else {
-        return;
-    };
+    let browser = browser(1200, 900);
     let dir = tempfile::tempdir().unwrap();
     browser.open(&export_page(dir.path()));
     browser.run(
@@ -221,11 +214,8 @@ fn show_the_solution_plays_hardest_25_onto_its_target() {
 }
 
 #[test]
-#[ignore = "the browser session can hang past any limit; run with --run-ignored only"]
 fn the_keys_move_and_undo_and_the_page_fits_a_phone() {
-    let Some(browser) = browser(375, 812) else {
-        return;
-    };
+    let browser = browser(375, 812);
     let dir = tempfile::tempdir().unwrap();
     browser.open(&export_page(dir.path()));
     browser.run(
