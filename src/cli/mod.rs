@@ -36,6 +36,7 @@ mod trace;
 mod trace_animate;
 mod trace_diff;
 mod trace_frontier;
+mod trace_open;
 mod trace_posthoc;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -4,6 +4,7 @@
 use super::common::EXIT_STOPPED;
 use super::output::outln;
 use super::report::{PrintRows, print_report};
+use super::trace_open::open;
 use ricochet_lab::model::{format_moves, formats};
 use ricochet_lab::solver::trace::{self, EventKind, TraceReader, TraceRow, TracedEvent};
 use ricochet_lab::solver::{Event, Limits, SolverOptions};
@@ -240,21 +241,6 @@ fn record_debugged(
     } else {
         ExitCode::from(EXIT_STOPPED)
     })
-}
-
-/// Opens a trace and checks every block of it, as every trace command does before it
-/// reads: a damaged trace is an error that says where; a trace cut off is read as far as it
-/// goes, with a note on standard error that says so.
-pub(super) fn open(path: &Path) -> anyhow::Result<TraceReader> {
-    let reader = TraceReader::open_checked(path)?;
-    if let trace::Health::Incomplete(why) = reader.health() {
-        eprintln!(
-            "note: {} is incomplete ({why}): it holds {} events",
-            path.display(),
-            reader.events()
-        );
-    }
-    Ok(reader)
 }
 
 fn info(path: &Path) -> anyhow::Result<ExitCode> {

@@ -29,7 +29,7 @@ pub(super) struct FrontierArgs {
 
 /// Runs `trace frontier`.
 pub(super) fn frontier(args: &FrontierArgs) -> anyhow::Result<ExitCode> {
-    let reader = super::trace::open(&args.file)?;
+    let reader = super::trace_open::open(&args.file)?;
     if args.at >= reader.events() {
         anyhow::bail!(
             "{} has {} events (0 to {}); there is no event {}",

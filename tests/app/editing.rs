@@ -233,7 +233,14 @@ fn play_mode_answers_to_the_keys() {
         harness.state().draft().to_puzzle().unwrap(),
         samples::fogleman_22()
     );
+    // With a move played, N asks before the game goes.
     harness.key_press(egui::Key::N);
+    harness.run();
+    assert_eq!(
+        harness.state().draft().to_puzzle().unwrap(),
+        samples::fogleman_22()
+    );
+    harness.get_by_label("Deal a new game").click();
     harness.run();
     let dealt = harness.state().draft().to_puzzle().unwrap();
     assert_ne!(dealt, samples::fogleman_22(), "N deals a new game");

@@ -237,7 +237,7 @@ fn a_replay_error_names_the_engine_and_counts_one_move_as_one() {
         ),
         (
             "illegal",
-            "claimed a solution of 2 moves, but its replay failed at move 1",
+            "claimed a solution of 2 moves, but its replay failed at move 2",
         ),
     ] {
         let command = fault_command(mode, &folder.path().join("pids")).join(" ");

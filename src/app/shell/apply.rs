@@ -94,55 +94,13 @@ impl RicochetApp {
             }
             Command::CopyBoard => self.copy_board(),
             Command::CopyGameId => self.copy_game_id(),
-            Command::SelectRobot(color) => {
-                if let Some(play) = &mut self.play
-                    && let Err(error) = play.select(color)
-                {
-                    self.error(capital(&error.to_string()));
-                }
-            }
-            Command::MoveRobot(dir) => {
-                let now = self.now();
-                if self.play.is_some() {
-                    self.derived.close_playback();
-                }
-                let slid = self.play.as_mut().map(|play| {
-                    play.slide(dir, now)
-                        .map(|_| (play.is_reached(), play.moves().len()))
-                });
-                match slid {
-                    Some(Ok((true, count))) => {
-                        self.note(format!("Target reached in {count} moves."));
-                    }
-                    Some(Ok((false, _))) => self.forget_target_reached(),
-                    Some(Err(error)) => self.error(capital(&error.to_string())),
-                    None => {}
-                }
-            }
-            Command::UndoMove => match self.play.as_mut().map(PlayState::undo) {
-                Some(Some(_)) => self.forget_target_reached(),
-                Some(None) => self.note("No move to take back."),
-                None => {}
-            },
-            Command::ResetPlay => {
-                if let Some(play) = &mut self.play {
-                    play.reset();
-                    self.forget_target_reached();
-                }
-            }
-            Command::NewGame => {
-                let played = self.play.as_ref().map_or(0, |play| play.moves().len());
-                if self.state.mode == Mode::Play && played > 0 {
-                    self.shell.deal_asked = Some(played);
-                } else {
-                    self.new_game();
-                }
-            }
-            Command::DealNewGame => {
-                self.shell.deal_asked = None;
-                self.new_game();
-            }
-            Command::KeepPlaying => self.shell.deal_asked = None,
+            Command::SelectRobot(_)
+            | Command::MoveRobot(_)
+            | Command::UndoMove
+            | Command::ResetPlay
+            | Command::NewGame
+            | Command::DealNewGame
+            | Command::KeepPlaying => self.apply_play(command),
             Command::Hint => self.request_hint(),
             Command::ListSolutions => self.list_solutions(),
             Command::StopListing => self.stop_listing(),
@@ -464,6 +422,63 @@ impl RicochetApp {
                 self.note(format!("New game dealt with seed {seed}"));
             }
             Err(error) => self.error(format!("No new game on this board: {error}")),
+        }
+    }
+
+    /// Applies a command of the game in Play: a robot chosen or moved, a move taken back,
+    /// the robots reset, a new deal (asked first when moves are played).
+    fn apply_play(&mut self, command: Command) {
+        match command {
+            Command::SelectRobot(color) => {
+                if let Some(play) = &mut self.play
+                    && let Err(error) = play.select(color)
+                {
+                    self.error(capital(&error.to_string()));
+                }
+            }
+            Command::MoveRobot(dir) => {
+                let now = self.now();
+                if self.play.is_some() {
+                    self.derived.close_playback();
+                }
+                let slid = self.play.as_mut().map(|play| {
+                    play.slide(dir, now)
+                        .map(|_| (play.is_reached(), play.moves().len()))
+                });
+                match slid {
+                    Some(Ok((true, count))) => {
+                        self.note(format!("Target reached in {count} moves."));
+                    }
+                    Some(Ok((false, _))) => self.forget_target_reached(),
+                    Some(Err(error)) => self.error(capital(&error.to_string())),
+                    None => {}
+                }
+            }
+            Command::UndoMove => match self.play.as_mut().map(PlayState::undo) {
+                Some(Some(_)) => self.forget_target_reached(),
+                Some(None) => self.note("No move to take back."),
+                None => {}
+            },
+            Command::ResetPlay => {
+                if let Some(play) = &mut self.play {
+                    play.reset();
+                    self.forget_target_reached();
+                }
+            }
+            Command::NewGame => {
+                let played = self.play.as_ref().map_or(0, |play| play.moves().len());
+                if self.state.mode == Mode::Play && played > 0 {
+                    self.shell.deal_asked = Some(played);
+                } else {
+                    self.new_game();
+                }
+            }
+            Command::DealNewGame => {
+                self.shell.deal_asked = None;
+                self.new_game();
+            }
+            Command::KeepPlaying => self.shell.deal_asked = None,
+            _ => {}
         }
     }
 

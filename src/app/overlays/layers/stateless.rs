@@ -113,7 +113,10 @@ fn stateless_layer(
             text: state.moves.to_string(),
             color: Some(state.color),
             what: STATELESS_FINAL.into(),
-            dot_when_cramped: true,
+            // The centre robot's number is what the layer is read by: it keeps the middle at
+            // any cell size (a corner mark in its way gives way, and the hover still lists
+            // it); the corner numbers become dots where they do not fit.
+            dot_when_cramped: Some(state.color) != centre_robot,
         });
     }
     // The intermediate states take the corner the centre robot left, unless silver has it.
