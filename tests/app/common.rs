@@ -246,3 +246,25 @@ pub fn app_on_small_board(folder: &std::path::Path) -> Harness<'static, Ricochet
     harness.run();
     harness
 }
+
+/// In play mode, slides the selected robot the first way it can go (north, east, south, west),
+/// so that the game has one move.
+pub fn first_move(harness: &mut Harness<'_, RicochetApp>) {
+    for arrow in [
+        egui::Key::ArrowUp,
+        egui::Key::ArrowRight,
+        egui::Key::ArrowDown,
+        egui::Key::ArrowLeft,
+    ] {
+        harness.key_press(arrow);
+        harness.run_ok();
+        if harness
+            .state()
+            .play()
+            .is_some_and(|p| !p.moves().is_empty())
+        {
+            return;
+        }
+    }
+    panic!("the selected robot cannot move at all");
+}

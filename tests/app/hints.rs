@@ -207,22 +207,7 @@ fn level_one_reads_the_optimum_hot_cold_showed_without_a_search() {
     harness.key_press(egui::Key::P);
     harness.run();
     // The first move that slides the target's robot.
-    for arrow in [
-        egui::Key::ArrowUp,
-        egui::Key::ArrowRight,
-        egui::Key::ArrowDown,
-        egui::Key::ArrowLeft,
-    ] {
-        harness.key_press(arrow);
-        harness.run();
-        if harness
-            .state()
-            .play()
-            .is_some_and(|p| !p.moves().is_empty())
-        {
-            break;
-        }
-    }
+    crate::common::first_move(&mut harness);
     step_until(&mut harness, Duration::from_secs(120), |app| {
         !matches!(app.hot_cold(), Some(HotCold::Working) | None)
     });

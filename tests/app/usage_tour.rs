@@ -392,22 +392,7 @@ fn ctrl_z_in_play_takes_back_a_move_and_keeps_the_deal() {
     let dealt = harness.state().draft().clone();
     let start = harness.state().play().expect("a game").position();
     // A move of the selected robot, whichever way it can go.
-    for arrow in [
-        egui::Key::ArrowUp,
-        egui::Key::ArrowRight,
-        egui::Key::ArrowDown,
-        egui::Key::ArrowLeft,
-    ] {
-        harness.key_press(arrow);
-        harness.run_ok();
-        if harness
-            .state()
-            .play()
-            .is_some_and(|p| !p.moves().is_empty())
-        {
-            break;
-        }
-    }
+    crate::common::first_move(&mut harness);
     assert_eq!(harness.state().play().map(|p| p.moves().len()), Some(1));
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.run_ok();
