@@ -18,7 +18,7 @@ use crate::solver::probe::{DepthStats, Event, Probe, PruneReason};
 use crate::solver::{self, Limits, Optimality, Outcome, SolverId, SolverOptions};
 use std::io::{BufRead, Write};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant};
 
@@ -93,13 +93,17 @@ where
         failed: AtomicBool::new(false),
     };
     let stop = AtomicBool::new(false);
+    let progress = Progress::default();
     let (sender, receiver) = sync_channel::<Incoming>(16);
     std::thread::scope(|scope| {
         let output = &output;
         let stop = &stop;
+        let progress = &progress;
         std::thread::Builder::new()
             .name("engine-serve-input".into())
-            .spawn_scoped(scope, move || read_requests(input, output, stop, sender))?;
+            .spawn_scoped(scope, move || {
+                read_requests(input, output, stop, progress, sender);
+            })?;
         let mut puzzle: Option<(String, Puzzle)> = None;
         let mut threads: Option<usize> = None;
         while let Ok(incoming) = receiver.recv() {
@@ -112,11 +116,13 @@ where
                         None => String::new(),
                     };
                     output.line(&format!("info string puzzle ignored: {reason}{cleared}"));
+                    progress.handled.fetch_add(1, Ordering::AcqRel);
                     continue;
                 }
                 Incoming::BadGo(reason) => {
                     let id = puzzle.as_ref().map_or("-", |(id, _)| id.as_str());
                     output.line(&format!("result id={id} gaveup malformed go: {reason}"));
+                    progress.handled.fetch_add(1, Ordering::AcqRel);
                     continue;
                 }
             };
@@ -160,11 +166,16 @@ where
                         None => "result id=- gaveup no puzzle was sent".to_string(),
                     };
                     output.line(&line);
+                    progress.searches.fetch_sub(1, Ordering::AcqRel);
                 }
                 Request::Quit => break,
-                // Answered by the reader, which hears them during a search too.
-                Request::IsReady | Request::Stop => {}
+                // Passed on by the reader when requests before it were still to be answered:
+                // answered in its turn, after their lines.
+                Request::IsReady => output.line("readyok"),
+                // Heard by the reader, which hears it during a search too.
+                Request::Stop => {}
             }
+            progress.handled.fetch_add(1, Ordering::AcqRel);
             if output.failed.load(Ordering::Relaxed) {
                 break;
             }
@@ -178,6 +189,19 @@ where
         ));
     }
     Ok(())
+}
+
+/// How far the search loop is with what the reader passed on, so that `isready` is answered
+/// after the lines of the requests before it, except during a search, where it is answered
+/// at once.
+#[derive(Default)]
+struct Progress {
+    /// Requests passed on to the search loop.
+    sent: AtomicUsize,
+    /// Requests the search loop has answered.
+    handled: AtomicUsize,
+    /// `go` requests passed on and not yet answered.
+    searches: AtomicUsize,
 }
 
 /// What the request reader passes on to the search loop.
@@ -246,14 +270,16 @@ fn next_line<R: BufRead>(input: &mut R, line: &mut Vec<u8>) -> Option<InputLine>
     })
 }
 
-/// Reads requests until `quit` or the end of the input: answers `isready` at once, sets the
-/// stop flag on `stop`, and passes the rest on. A line that cannot be read as a request is
+/// Reads requests until `quit` or the end of the input: answers `isready` at once when the
+/// search loop has answered everything before it or is searching (and passes it on in its
+/// turn otherwise), sets the stop flag on `stop`, and passes the rest on. A line that cannot be read as a request is
 /// answered with an `info` line naming it and skipped; a `puzzle` or `go` line among them is
 /// passed on as such, so that the puzzle is cleared or the `go` answered.
 fn read_requests<R: BufRead, W: Write>(
     mut input: R,
     output: &Output<W>,
     stop: &AtomicBool,
+    progress: &Progress,
     sender: std::sync::mpsc::SyncSender<Incoming>,
 ) {
     let mut bytes = Vec::new();
@@ -275,7 +301,11 @@ fn read_requests<R: BufRead, W: Write>(
             )),
         };
         let incoming = match parsed {
-            Ok(Some(Request::IsReady)) => {
+            Ok(Some(Request::IsReady))
+                if progress.searches.load(Ordering::Acquire) > 0
+                    || progress.handled.load(Ordering::Acquire)
+                        == progress.sent.load(Ordering::Acquire) =>
+            {
                 output.line("readyok");
                 continue;
             }
@@ -302,6 +332,10 @@ fn read_requests<R: BufRead, W: Write>(
                 }
             },
         };
+        if matches!(incoming, Incoming::Request(Request::Go(_))) {
+            progress.searches.fetch_add(1, Ordering::AcqRel);
+        }
+        progress.sent.fetch_add(1, Ordering::AcqRel);
         if sender.send(incoming).is_err() {
             return;
         }
@@ -547,125 +581,4 @@ pub fn serve_text(solver: SolverId, requests: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_served_solver_answers_the_pages_session() {
-        let requests = "rep 1\nisready\npuzzle id=p1 size=4x3 walls=d1139002c446 closed=- robots=R@0,0;B@3,2 goal=R@3,0 targets=R:circle@3,0 rules=-\ngo depth=20 events=1\nquit\n";
-        let out = serve_text(SolverId::Bfs, requests);
-        let lines: Vec<&str> = out.lines().collect();
-        assert!(lines.contains(&"id name=bfs"), "{out}");
-        assert!(lines.contains(&"repok 1"), "{out}");
-        assert!(lines.contains(&"readyok"), "{out}");
-        assert!(lines.iter().any(|l| l.starts_with("row level=")), "{out}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("node path=- robots=R@0,0;B@3,2")),
-            "{out}"
-        );
-        assert_eq!(lines.last(), Some(&"result id=p1 solved RE"), "{out}");
-    }
-
-    /// Every line a served engine writes begins with a word of the page.
-    fn assert_every_line_is_an_answer(out: &str) {
-        for line in out.lines() {
-            assert!(
-                matches!(protocol::parse_answer(line), Ok(Some(_))),
-                "a line that is no answer: {line:?} in\n{out}"
-            );
-        }
-    }
-
-    fn serve_bytes(solver: SolverId, requests: &[u8]) -> String {
-        let mut out = Vec::new();
-        let _ = serve(solver, requests, &mut out);
-        String::from_utf8(out).expect("a served engine writes UTF-8 text")
-    }
-
-    #[test]
-    fn a_line_that_is_not_utf8_is_named_and_the_next_request_answered() {
-        let out = serve_bytes(
-            SolverId::Bfs,
-            b"rep 1\n\xffabc\ninfo string caf\xe9\nisready\n",
-        );
-        let lines: Vec<&str> = out.lines().collect();
-        // The reader answers `isready` itself, so it may come before the handshake's lines.
-        assert!(lines.contains(&"readyok"), "{out}");
-        assert!(lines.contains(&"repok 1"), "{out}");
-        assert_eq!(
-            lines
-                .iter()
-                .filter(|l| l.starts_with("info string ignored: the line is not UTF-8 text"))
-                .count(),
-            2,
-            "{out}"
-        );
-        assert_every_line_is_an_answer(&out);
-    }
-
-    #[test]
-    fn a_malformed_puzzle_clears_the_one_before_and_says_so() {
-        let puzzle = protocol::format_puzzle("p1", &crate::testing::small());
-        let out = serve_text(
-            SolverId::Bfs,
-            &format!("rep 1\n{puzzle}\npuzzle id=p2 size=banana\ngo\nquit\n"),
-        );
-        assert!(
-            out.contains("info string puzzle ignored: ") && out.contains("puzzle p1 is cleared"),
-            "{out}"
-        );
-        assert_eq!(
-            out.lines().last(),
-            Some("result id=- gaveup no puzzle was sent"),
-            "{out}"
-        );
-        assert_every_line_is_an_answer(&out);
-    }
-
-    #[test]
-    fn a_malformed_go_is_answered_with_gaveup_and_the_reason() {
-        let puzzle = protocol::format_puzzle("p1", &crate::testing::small());
-        let out = serve_text(
-            SolverId::Bfs,
-            &format!("rep 1\n{puzzle}\ngo depth=-1\ngo time=abc\nquit\n"),
-        );
-        let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
-        assert_eq!(results.len(), 2, "{out}");
-        assert!(
-            results[0].starts_with("result id=p1 gaveup malformed go: depth=-1"),
-            "{out}"
-        );
-        assert!(results[1].contains("time=abc"), "{out}");
-        assert_every_line_is_an_answer(&out);
-    }
-
-    #[test]
-    fn a_line_past_one_mebibyte_is_skipped_with_a_word() {
-        let mut requests = b"rep 1\ninfo string ".to_vec();
-        requests.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
-        requests.extend_from_slice(b"\nisready\n");
-        let out = serve_bytes(SolverId::Bfs, &requests);
-        assert!(out.contains("longer than 1 MiB"), "{out}");
-        assert!(out.lines().any(|l| l == "readyok"), "{out}");
-        assert!(out.len() < 10_000, "the long line is not echoed whole");
-    }
-
-    #[test]
-    fn a_depth_limit_below_the_optimum_is_none_within_it() {
-        let puzzle = crate::testing::small();
-        let requests = format!(
-            "rep 1\n{}\ngo depth=3\nquit\n",
-            protocol::format_puzzle("q", &puzzle)
-        );
-        for solver in [SolverId::Bfs, SolverId::Iddfs] {
-            let out = serve_text(solver, &requests);
-            assert_eq!(
-                out.lines().last(),
-                Some("result id=q none 3"),
-                "{solver}: {out}"
-            );
-        }
-    }
-}
+mod tests;
